@@ -1,0 +1,1 @@
+export { AvatarClient, ApiResponseError, type ClientOptions, type CallInput, type CallResult } from './client.js';

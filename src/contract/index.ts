@@ -1,0 +1,15 @@
+export * from './errors.js';
+export * from './limits.js';
+export * from './scopes.js';
+export * from './keys.js';
+export * from './operation.js';
+export * from './registry.js';
+export * from './openapi.js';
+export * from './resources/common.js';
+export * from './resources/workspace.js';
+export * from './resources/token.js';
+export * from './resources/device.js';
+export * from './resources/issuer.js';
+export * from './resources/gallery.js';
+export { operations, operationById } from './operations/index.js';
+export * as ops from './operations/core.js';

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { AnyOperation } from './operation.js';
+import { schemaRegistry } from './registry.js';
+import { ErrorBodySchema } from './resources/common.js';
+
+type Json = Record<string, unknown>;
+
+const REF_PREFIX = '#/components/schemas/';
+
+/**
+ * Convert a zod schema to an OpenAPI 3.1 schema object (JSON Schema 2020-12). Named
+ * schemas of the registry become `$ref`s into `components.schemas`, collected in `defs`.
+ */
+function toSchema(schema: z.ZodType, io: 'input' | 'output', defs: Json): Json {
+  const out = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    metadata: schemaRegistry,
+    unrepresentable: 'any',
+  }) as Json;
+  const local = (out.$defs ?? {}) as Json;
+  delete out.$defs;
+  delete out.$schema;
+  for (const [name, def] of Object.entries(local)) defs[name] ??= rewriteRefs(def);
+  return rewriteRefs(out) as Json;
+}
+
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (node && typeof node === 'object') {
+    const res: Json = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) res[k] = REF_PREFIX + v.slice(8);
+      else res[k] = rewriteRefs(v);
+    }
+    return res;
+  }
+  return node;
+}
+
+function parameters(op: AnyOperation, defs: Json): Json[] {
+  const list: Json[] = [];
+  const add = (where: 'path' | 'query', obj: z.ZodObject | undefined) => {
+    if (!obj) return;
+    for (const [name, field] of Object.entries(obj.shape)) {
+      const f = field as z.ZodType;
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' ? true : !f.safeParse(undefined).success,
+        schema: toSchema(f, 'input', defs),
+      });
+    }
+  };
+  add('path', op.params);
+  add('query', op.query);
+  return list;
+}
+
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'Secret (`avatar_<8hex>.<56hex>`), publishable (`pk_...`, Origin-checked) or device (`dt_...`) key (spec 5).',
+  },
+};
+
+/** Build the OpenAPI 3.1 document of the given operations (served at /api/v1/openapi.json). */
+export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { version: string }): Json {
+  const defs: Json = {};
+  const paths: Record<string, Json> = {};
+  for (const op of ops) {
+    const item: Json = {
+      operationId: op.id,
+      summary: op.summary,
+      tags: [op.id.split('.')[0]],
+      parameters: parameters(op, defs),
+      responses: {},
+    };
+    if (op.description) item.description = op.description;
+    if (op.auth === 'public') item.security = [];
+    else {
+      item.security = [{ bearer: [] }];
+      item['x-scopes'] = op.auth.anyOf;
+    }
+    if (op.body) {
+      item.requestBody = {
+        required: !op.body.safeParse(undefined).success,
+        content: { 'application/json': { schema: toSchema(op.body, 'input', defs) } },
+      };
+    } else if (op.rawBody) {
+      item.requestBody = {
+        required: true,
+        content: Object.fromEntries(
+          op.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]),
+        ),
+      };
+    }
+    const responses = item.responses as Json;
+    for (const [status, r] of Object.entries(op.responses)) {
+      const res: Json = { description: r.description };
+      if (r.schema) res.content = { 'application/json': { schema: toSchema(r.schema, 'output', defs) } };
+      else if (r.contentType) res.content = { [r.contentType]: { schema: { type: 'string', contentMediaType: r.contentType } } };
+      if (r.headers) {
+        res.headers = Object.fromEntries(
+          Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+        );
+      }
+      responses[status] = res;
+    }
+    responses.default ??= {
+      description: 'Error envelope (spec 7)',
+      content: { 'application/json': { schema: toSchema(ErrorBodySchema, 'output', defs) } },
+    };
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = item;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Live Avatar Session and Generation Service (emulator)',
+      version: info.version,
+      description: 'Control plane /api/v1 as served by the local emulator. Interface version 1 (spec 9).',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: { schemas: defs, securitySchemes: SECURITY_SCHEMES },
+  };
+}

@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { ScopeRequirement } from './scopes.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call an operation.
+ * - `public`: no credential (gallery, JWKS).
+ * - a scope requirement: any key kind holding one of the scopes (publishable keys also pass
+ *   the Origin check).
+ */
+export type OperationAuth = 'public' | ScopeRequirement;
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON body schema; omit for an empty body (204) or a non-JSON body. */
+  schema?: z.ZodType;
+  /** Non-JSON media type (image/png, video/mp4, ...). */
+  contentType?: string;
+  /** Response headers worth documenting (Retry-After, ...). */
+  headers?: Record<string, string>;
+}
+
+export interface RawBodySpec {
+  /** Accepted Content-Types (checked by the route too, by magic bytes where it matters). */
+  contentTypes: readonly string[];
+  maxBytes: number;
+}
+
+/**
+ * One operation of the service: the single source for the emulator's route, the served
+ * OpenAPI document, the typed client call and the generated CLI command.
+ */
+export interface Operation<
+  P extends z.ZodObject = z.ZodObject,
+  Q extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType = z.ZodType,
+> {
+  /** operationId: `<group>.<verb>`, e.g. `tokens.create`. */
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/api/v1/tokens/{tokenId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  auth: OperationAuth;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Raw (non-JSON) request body, e.g. an image upload. */
+  rawBody?: RawBodySpec;
+  responses: Record<number, ResponseSpec>;
+  /** The generated CLI command `avatar <group> <verb>`; `false` hides it from the CLI. */
+  cli?: { group: string; verb: string; positional?: readonly string[] } | false;
+}
+
+export function defineOperation<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+  op: Operation<P, Q, B>,
+): Operation<P, Q, B> {
+  return op;
+}
+
+export type AnyOperation = Operation<z.ZodObject, z.ZodObject, z.ZodType>;
+
+/** `/api/v1/tokens/{tokenId}` to `/api/v1/tokens/:tokenId` (Hono's syntax). */
+export function toRouterPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** Fill a path template. Values are URI-encoded. */
+export function fillPath(path: string, params: Record<string, string | number>): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+}

@@ -1,0 +1,15 @@
+import type { AnyOperation } from '../operation.js';
+import { coreOperations } from './core.js';
+
+/**
+ * Every operation of the service, in one list: the emulator registers a handler for each,
+ * the OpenAPI document and the generated CLI commands are built from it. A resource adds
+ * its operations here (one import, one spread).
+ */
+export const operations: readonly AnyOperation[] = [
+  ...(coreOperations as AnyOperation[]),
+];
+
+export function operationById(id: string): AnyOperation | undefined {
+  return operations.find((o) => o.id === id);
+}

@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
+import { operations } from '../contract/operations/index.js';
+import { buildOpenApiDocument } from '../contract/openapi.js';
+import type { AppEnv, App, EmulatorContext } from './context.js';
+import { registerDevices } from './devices/routes.js';
+import { registerGallery } from './gallery/routes.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { implement } from './http/router.js';
+import { registerIssuers } from './issuers/routes.js';
+import { registerOperator } from './operator/routes.js';
+import type { SigningKey } from './signing/keys.js';
+import { registerTokens } from './tokens/routes.js';
+import { registerWorkspaces } from './workspaces/routes.js';
+
+export const VERSION = '0.1.0';
+
+export interface AppDeps {
+  signing: SigningKey;
+  startedAt: number;
+}
+
+/** The whole control plane as one Hono app; `app.request()` runs it in-process in tests. */
+export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
+  const app = new Hono<AppEnv>();
+  app.onError(errorHandler(ctx.log));
+  app.notFound(notFoundHandler);
+  if (ctx.options.verbose) {
+    app.use(async (c, next) => {
+      await next();
+      ctx.log(`${c.req.method} ${c.req.path} -> ${c.res.status}`);
+    });
+  }
+
+  registerWorkspaces(app, ctx);
+  registerTokens(app, ctx);
+  registerDevices(app, ctx);
+  registerIssuers(app, ctx);
+  registerGallery(app, ctx);
+  registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
+
+  implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
+  const doc = buildOpenApiDocument(operations, { version: VERSION });
+  implement(app, ctx, openapiOp, () => doc);
+  return app;
+}

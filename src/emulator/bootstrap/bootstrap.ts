@@ -1,0 +1,62 @@
+import { unixSeconds } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import { getSetting, setSetting } from '../db/database.js';
+import { insertKey } from '../tokens/store.js';
+import { insertWorkspace } from '../workspaces/store.js';
+
+/** The credentials `avatar emulator start` prints (and `--json` emits). */
+export interface BootstrapKeys {
+  workspaceId: string;
+  orgId: string;
+  userId: string;
+  /** Workspace-bound secret key, scopes `["*"]`. */
+  secretKey: string;
+  /** Dashboard-style key: not bound to a workspace, scopes `["*"]`. */
+  dashboardKey: string;
+}
+
+/**
+ * First start of a data dir creates the operator user, an organisation, a default
+ * workspace and the two keys. The raw keys are kept in the data dir's settings so a
+ * restart on the same dir prints the same keys (a local dev convenience, like a
+ * credentials file; the keys table itself holds only hashes).
+ */
+export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
+  const existing = getSetting(ctx.db, 'bootstrap');
+  if (existing) return JSON.parse(existing) as BootstrapKeys;
+  return ctx.db.transaction(() => {
+    const now = unixSeconds(ctx.clock);
+    const userId = ctx.ids.uuid();
+    const orgId = ctx.ids.uuid();
+    ctx.db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').run(userId, 'dev@localhost', now);
+    ctx.db
+      .prepare('INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(orgId, 'Local organisation', 'free', userId, now);
+    const ws = insertWorkspace(ctx, { name: 'Default workspace', plan: 'free', ownerUserId: userId, orgId });
+    const secret = insertKey(ctx, {
+      userId,
+      workspaceId: ws.id,
+      name: 'emulator secret key',
+      kind: 'secret',
+      scopes: ['*'],
+      allowedOrigins: null,
+    });
+    const dashboard = insertKey(ctx, {
+      userId,
+      workspaceId: null,
+      name: 'emulator dashboard key',
+      kind: 'secret',
+      scopes: ['*'],
+      allowedOrigins: null,
+    });
+    const keys: BootstrapKeys = {
+      workspaceId: ws.id,
+      orgId,
+      userId,
+      secretKey: secret.raw,
+      dashboardKey: dashboard.raw,
+    };
+    setSetting(ctx.db, 'bootstrap', JSON.stringify(keys));
+    return keys;
+  })();
+}

@@ -1,0 +1,24 @@
+import type { Hono } from 'hono';
+import type { Clock } from './clock.js';
+import type { Db } from './db/database.js';
+import type { IdSource } from './ids.js';
+import type { EmulatorOptions } from './options.js';
+import type { AuthContext } from './auth/authenticate.js';
+
+/** What every resource module gets: the store, time, randomness and the options. */
+export interface EmulatorContext {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  options: EmulatorOptions;
+  /** Directory of the data dir's blobs (`null` when in memory: blobs live in a temp dir). */
+  blobDir: string;
+  /** The package's fixtures directory (stock personas, sample media). */
+  fixturesDir: string;
+  log: (line: string) => void;
+  /** Hooks run on stop (workers, timers). */
+  onStop: (fn: () => void | Promise<void>) => void;
+}
+
+export type AppEnv = { Variables: { auth: AuthContext | null } };
+export type App = Hono<AppEnv>;

@@ -1,0 +1,52 @@
+import Database from 'better-sqlite3';
+import { migrations } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+/**
+ * Open (or create) the store: one SQLite file per data dir, WAL, numbered migrations.
+ * `:memory:` for tests. synchronous=NORMAL under WAL keeps every committed transaction
+ * across a process kill (kill -9); only an OS crash could lose the newest commits.
+ */
+export function openDatabase(file: string): Db {
+  const db = new Database(file);
+  if (file !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const sorted = [...migrations].sort((a, b) => a.version - b.version);
+  for (const m of sorted) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Math.floor(Date.now() / 1000),
+      );
+    })();
+  }
+}
+
+/** Small typed key/value table for emulator state (signing key, bootstrap credentials). */
+export function getSetting(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setSetting(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
+}

@@ -1,0 +1,10 @@
+import { core } from './0001-core.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+/** Numbered migrations; a resource adds its file and one entry here. Never edit a shipped one. */
+export const migrations: Migration[] = [core];

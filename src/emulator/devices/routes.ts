@@ -1,0 +1,103 @@
+import { createDevice, listDevices, revokeDevice, rotateDevice } from '../../contract/operations/core.js';
+import { CONNECT_ONLY } from '../../contract/scopes.js';
+import { mintKey } from '../auth/credentials.js';
+import { workspaceFromPath } from '../auth/workspace.js';
+import { unixSeconds } from '../clock.js';
+import type { App, EmulatorContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { implement, reply } from '../http/router.js';
+import { insertKey } from '../tokens/store.js';
+
+interface DeviceRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  platform: 'ios' | 'android' | 'other';
+  status: 'active' | 'revoked';
+  created_at: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
+}
+
+const toDevice = (r: DeviceRow) => ({
+  id: r.id,
+  workspace_id: r.workspace_id,
+  name: r.name,
+  platform: r.platform,
+  status: r.status,
+  created_at: r.created_at,
+  last_seen_at: r.last_seen_at,
+  revoked_at: r.revoked_at,
+});
+
+export function registerDevices(app: App, ctx: EmulatorContext): void {
+  const { db } = ctx;
+  const secretOnly = (kind: string) => {
+    if (kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
+  };
+  const findDevice = (wsId: string, deviceId: string) => {
+    const d = db.prepare('SELECT * FROM devices WHERE id = ? AND workspace_id = ?').get(deviceId, wsId) as
+      | DeviceRow
+      | undefined;
+    if (!d) throw new ApiError(404, 'not_found', { message: `device ${deviceId} not found` });
+    return d;
+  };
+
+  implement(app, ctx, listDevices, ({ auth, params }) => {
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    const rows = db.prepare('SELECT * FROM devices WHERE workspace_id = ? ORDER BY created_at, rowid').all(ws.id);
+    return { data: (rows as DeviceRow[]).map(toDevice) };
+  });
+
+  // The device credential is a `dt_` key locked to session:connect (spec 2, Device).
+  implement(app, ctx, createDevice, ({ auth, params, body }) => {
+    secretOnly(auth.kind);
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    const id = ctx.ids.uuid();
+    const now = unixSeconds(ctx.clock);
+    const raw = db.transaction(() => {
+      db.prepare(
+        `INSERT INTO devices (id, workspace_id, name, platform, status, created_at) VALUES (?, ?, ?, ?, 'active', ?)`,
+      ).run(id, ws.id, body.name, body.platform, now);
+      return insertKey(ctx, {
+        userId: ws.owner_user_id,
+        workspaceId: ws.id,
+        name: `device:${body.name}`,
+        kind: 'device',
+        scopes: CONNECT_ONLY,
+        allowedOrigins: null,
+        deviceId: id,
+      }).raw;
+    })();
+    return reply(201, { device: toDevice(findDevice(ws.id, id)), token: raw });
+  });
+
+  implement(app, ctx, rotateDevice, ({ auth, params }) => {
+    secretOnly(auth.kind);
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    const d = findDevice(ws.id, params.deviceId);
+    if (d.status !== 'active') throw new ApiError(409, 'conflict', { message: 'device is revoked' });
+    const now = unixSeconds(ctx.clock);
+    const minted = mintKey(db, ctx.ids, 'device');
+    db.transaction(() => {
+      db.prepare(
+        `UPDATE api_keys SET lookup = ?, secret_hash = ?, token_prefix = ? WHERE device_id = ? AND kind = 'device'`,
+      ).run(minted.lookup, minted.hash, minted.prefix, d.id);
+      db.prepare('UPDATE devices SET rotated_at = ? WHERE id = ?').run(now, d.id);
+    })();
+    return { token: minted.raw, rotated_at: now };
+  });
+
+  implement(app, ctx, revokeDevice, ({ auth, params }) => {
+    secretOnly(auth.kind);
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    const d = findDevice(ws.id, params.deviceId);
+    if (d.status === 'revoked') return { ok: true as const, revoked_at: d.revoked_at! };
+    const now = unixSeconds(ctx.clock);
+    db.transaction(() => {
+      db.prepare(`UPDATE devices SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(now, d.id);
+      db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE device_id = ?`).run(now, d.id);
+    })();
+    return { ok: true as const, revoked_at: now };
+  });
+}

@@ -1,0 +1,120 @@
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import { Limits } from '../../contract/limits.js';
+import { toRouterPath, type Operation } from '../../contract/operation.js';
+import { authenticate, type AuthContext } from '../auth/authenticate.js';
+import type { App, EmulatorContext } from '../context.js';
+import { ApiError } from './api-error.js';
+
+export interface OpRequest<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  /** The caller; null only on public operations. */
+  auth: AuthContext;
+  /** Raw request bytes (operations with `rawBody`). */
+  raw: Uint8Array;
+  c: Context;
+}
+
+/** A handler's result: a Response as is, or a JSON body sent with the operation's first 2xx. */
+export type OpResult = Response | { status: number; body?: unknown; headers?: Record<string, string> } | object;
+
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** A reply with an explicit status (201 vs 200, 202, 204...). */
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>) =>
+  new Reply(status, body, headers);
+
+function zodDetail(err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.length ? issue.path.join('.') : '(body)';
+  return `${path}: ${issue.message}`;
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'invalid_json', { message: 'request body is not valid JSON' });
+  }
+}
+
+function firstSuccess(op: Operation<z.ZodObject, z.ZodObject, z.ZodType>): number {
+  const codes = Object.keys(op.responses).map(Number).filter((s) => s >= 200 && s < 300);
+  return codes.sort((a, b) => a - b)[0] ?? 200;
+}
+
+/**
+ * Register the handler of one contract operation: auth (scopes, key kinds, Origin),
+ * body size limit, JSON parsing, zod validation of params/query/body, and the reply.
+ * Every failure is an ApiError rendered once by the app's onError.
+ */
+export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+  app: App,
+  ctx: EmulatorContext,
+  op: Operation<P, Q, B>,
+  handler: (req: OpRequest<P, Q, B>) => OpResult | Promise<OpResult>,
+): void {
+  const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
+    },
+  });
+  app.on(op.method.toUpperCase(), toRouterPath(op.path), limit, async (c) => {
+    const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth);
+    c.set('auth', auth);
+
+    let params: unknown = c.req.param();
+    if (op.params) {
+      const r = op.params.safeParse(params);
+      if (!r.success) throw new ApiError(404, 'not_found', { message: 'no such resource', detail: zodDetail(r.error) });
+      params = r.data;
+    }
+    let query: unknown = c.req.query();
+    if (op.query) {
+      const r = op.query.safeParse(query);
+      if (!r.success) throw new ApiError(400, 'invalid_request', { message: 'invalid query', detail: zodDetail(r.error) });
+      query = r.data;
+    }
+    let body: unknown;
+    let raw = new Uint8Array();
+    if (op.rawBody) {
+      raw = new Uint8Array(await c.req.arrayBuffer());
+    } else if (op.body) {
+      const parsed = await readJson(c);
+      const r = op.body.safeParse(parsed ?? {});
+      if (!r.success) {
+        throw new ApiError(400, 'invalid_request', { message: 'invalid request body', detail: zodDetail(r.error) });
+      }
+      body = r.data;
+    }
+
+    const result = await handler({
+      params: params as z.output<P>,
+      query: query as z.output<Q>,
+      body: body as z.output<B>,
+      auth: auth as AuthContext,
+      raw,
+      c,
+    });
+    if (result instanceof Response) return result;
+    if (result instanceof Reply) {
+      if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204, result.headers);
+      return c.json(result.body as object, result.status as 200, result.headers);
+    }
+    return c.json(result as object, firstSuccess(op as never) as 200);
+  });
+}

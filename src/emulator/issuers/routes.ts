@@ -1,0 +1,50 @@
+import { createIssuer, deleteIssuer, listIssuers } from '../../contract/operations/core.js';
+import { workspaceFromPath } from '../auth/workspace.js';
+import { unixSeconds } from '../clock.js';
+import type { App, EmulatorContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { implement, reply } from '../http/router.js';
+
+interface IssuerRow {
+  id: string;
+  workspace_id: string;
+  iss: string;
+  aud: string;
+  jwks_uri: string;
+  algs: string;
+  created_at: number;
+}
+
+const toIssuer = (r: IssuerRow) => ({ ...r, algs: JSON.parse(r.algs) as string[] });
+
+export function registerIssuers(app: App, ctx: EmulatorContext): void {
+  const { db } = ctx;
+
+  implement(app, ctx, listIssuers, ({ auth, params }) => {
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    const rows = db.prepare('SELECT * FROM trusted_issuers WHERE workspace_id = ? ORDER BY created_at, rowid').all(ws.id);
+    return { data: (rows as IssuerRow[]).map(toIssuer) };
+  });
+
+  implement(app, ctx, createIssuer, ({ auth, params, body }) => {
+    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    const dup = db
+      .prepare('SELECT id FROM trusted_issuers WHERE workspace_id = ? AND iss = ? AND aud = ?')
+      .get(ws.id, body.iss, body.aud);
+    if (dup) throw new ApiError(409, 'conflict', { message: 'this iss/aud pair is already trusted' });
+    const id = ctx.ids.uuid();
+    db.prepare(
+      `INSERT INTO trusted_issuers (id, workspace_id, iss, aud, jwks_uri, algs, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(id, ws.id, body.iss, body.aud, body.jwks_uri, JSON.stringify(body.algs), unixSeconds(ctx.clock));
+    return reply(201, toIssuer(db.prepare('SELECT * FROM trusted_issuers WHERE id = ?').get(id) as IssuerRow));
+  });
+
+  // DELETE always answers 204, like the spec's other deletes (mcp-servers, queue tickets).
+  implement(app, ctx, deleteIssuer, ({ auth, params }) => {
+    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
+    const ws = workspaceFromPath(db, auth, params.wsId);
+    db.prepare('DELETE FROM trusted_issuers WHERE id = ? AND workspace_id = ?').run(params.issuerId, ws.id);
+    return reply(204);
+  });
+}

@@ -1,0 +1,32 @@
+import type { Clock } from './clock.js';
+import type { IdSource } from './ids.js';
+
+/**
+ * Options of `avatar emulator start` and of `startEmulator()`. Everything observable is
+ * configurable (ARCHITECTURE property 2); later issues add their timers and limits here.
+ */
+export interface EmulatorOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  host: string;
+  /** Data directory (SQLite file + blobs); ignored when `inMemory`. */
+  dataDir: string;
+  inMemory: boolean;
+  clock?: Clock;
+  ids?: IdSource;
+  /** Accept plain-http/loopback hook and webhook URLs (off by default; printed at start). */
+  allowInsecureUrls: boolean;
+  /** Log each request to stderr. */
+  verbose: boolean;
+  /** Extra options set by later resources (timers, fleet shape); see each module. */
+  [key: string]: unknown;
+}
+
+export const defaultOptions: EmulatorOptions = {
+  port: 4780,
+  host: '127.0.0.1',
+  dataDir: '.avatar-emulator',
+  inMemory: false,
+  allowInsecureUrls: false,
+  verbose: false,
+};

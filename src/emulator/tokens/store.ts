@@ -1,0 +1,41 @@
+import type { KeyKind } from '../../contract/keys.js';
+import { mintKey, type KeyRow } from '../auth/credentials.js';
+import { unixSeconds } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+
+export interface NewKey {
+  userId: string;
+  workspaceId: string | null;
+  name: string;
+  kind: KeyKind;
+  scopes: readonly string[];
+  allowedOrigins: readonly string[] | null;
+  deviceId?: string | null;
+}
+
+/** Store a new credential (hashed) and return its row and the raw value, shown once. */
+export function insertKey(ctx: EmulatorContext, k: NewKey): { row: KeyRow; raw: string } {
+  const minted = mintKey(ctx.db, ctx.ids, k.kind);
+  const id = ctx.ids.uuid();
+  ctx.db
+    .prepare(
+      `INSERT INTO api_keys (id, user_id, workspace_id, device_id, name, kind, scopes, allowed_origins,
+         lookup, secret_hash, token_prefix, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
+    )
+    .run(
+      id,
+      k.userId,
+      k.workspaceId,
+      k.deviceId ?? null,
+      k.name,
+      k.kind,
+      JSON.stringify(k.scopes),
+      k.allowedOrigins ? JSON.stringify(k.allowedOrigins) : null,
+      minted.lookup,
+      minted.hash,
+      minted.prefix,
+      unixSeconds(ctx.clock),
+    );
+  return { row: ctx.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow, raw: minted.raw };
+}
