@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import { configPath, readConfig, resolveConnection, writeConfig } from '../config.js';
+import type { CliContext, CommandModule } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { renderRecord, renderTable } from '../output.js';
+
+const mask = (key?: string) => (key ? `${key.slice(0, 12)}…` : '');
+
+export const configCommands: CommandModule = {
+  register(program: Command, cli: CliContext) {
+    const group = program.command('config').description('named connection profiles (stored under the XDG config dir)');
+
+    group
+      .command('set')
+      .description('create or update a profile from --base-url, --api-key and --workspace')
+      .argument('<profile>', 'profile name')
+      .option('--default', 'make it the default profile')
+      .action((name: string, opts: { default?: boolean }) => {
+        const g = cli.globals();
+        const cfg = readConfig(cli.io.env);
+        const p = { ...cfg.profiles[name] };
+        if (g.baseUrl) p.base_url = g.baseUrl;
+        if (g.apiKey) p.api_key = g.apiKey;
+        if (g.workspace) p.workspace_id = g.workspace;
+        if (!p.base_url) throw new CliError('a profile needs --base-url', ExitCode.usage);
+        cfg.profiles[name] = p;
+        if (opts.default || !cfg.default_profile) cfg.default_profile = name;
+        writeConfig(cli.io.env, cfg);
+        cli.note(`saved profile ${name} in ${configPath(cli.io.env)}`);
+      });
+
+    group
+      .command('list')
+      .description('list profiles')
+      .action(() => {
+        const cfg = readConfig(cli.io.env);
+        const rows = Object.entries(cfg.profiles).map(([name, p]) => ({
+          name,
+          default: name === cfg.default_profile,
+          base_url: p.base_url,
+          workspace_id: p.workspace_id ?? '',
+          api_key: mask(p.api_key),
+        }));
+        cli.print(cli.globals().json ? cfg : rows, (r) => renderTable(r as Record<string, unknown>[]));
+      });
+
+    group
+      .command('use')
+      .description('make a profile the default')
+      .argument('<profile>')
+      .action((name: string) => {
+        const cfg = readConfig(cli.io.env);
+        if (!cfg.profiles[name]) throw new CliError(`no profile named ${name}`, ExitCode.usage);
+        cfg.default_profile = name;
+        writeConfig(cli.io.env, cfg);
+        cli.note(`default profile: ${name}`);
+      });
+
+    group
+      .command('remove')
+      .description('delete a profile')
+      .argument('<profile>')
+      .action((name: string) => {
+        const cfg = readConfig(cli.io.env);
+        if (!cfg.profiles[name]) throw new CliError(`no profile named ${name}`, ExitCode.usage);
+        delete cfg.profiles[name];
+        if (cfg.default_profile === name) delete cfg.default_profile;
+        writeConfig(cli.io.env, cfg);
+      });
+
+    group
+      .command('show')
+      .description('show the connection the CLI would use now, and where each part came from')
+      .action(() => {
+        const conn = resolveConnection(cli.globals(), cli.io.env);
+        if (!conn) throw new CliError('no connection configured (avatar emulator start, or avatar config set)', ExitCode.usage);
+        const out = { base_url: conn.baseUrl, api_key: mask(conn.apiKey), workspace_id: conn.workspaceId ?? null, source: conn.source };
+        cli.print(out, (b) => renderRecord(b as Record<string, unknown>));
+      });
+  },
+};

@@ -1,0 +1,122 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { pathParamNames, type AnyOperation } from '../contract/operation.js';
+import { operations } from '../contract/operations/index.js';
+import type { CliContext } from './context.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { coerce, flagsOf, type FieldFlag } from './schema-flags.js';
+
+/** `--data '{"a":1}'` or `--data @body.json` (or `@-` for stdin). */
+export function readData(value: string, cwd: string): unknown {
+  let text = value;
+  if (value.startsWith('@')) {
+    const file = value.slice(1);
+    try {
+      text = readFileSync(file === '-' ? 0 : resolve(cwd, file), 'utf8');
+    } catch (e) {
+      throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`--data is not valid JSON`, ExitCode.usage);
+  }
+}
+
+function addFieldOption(cmd: Command, f: FieldFlag): void {
+  const desc = [f.description, f.required ? '(required)' : ''].filter(Boolean).join(' ');
+  if (f.kind === 'boolean') {
+    cmd.addOption(new Option(`--${f.flag}`, desc));
+    cmd.addOption(new Option(`--no-${f.flag}`, `send ${f.field}: false`));
+    return;
+  }
+  const arg = f.kind === 'list' ? `<${f.flag}...>` : f.kind === 'json' ? '<json>' : '<value>';
+  const opt = new Option(`--${f.flag} ${arg}`, desc);
+  if (f.choices) opt.choices(f.choices);
+  cmd.addOption(opt);
+}
+
+const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** Collect the request body from `--data` and per-field flags (flags win). */
+function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: unknown): Record<string, unknown> {
+  const body: Record<string, unknown> = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as object) } : {};
+  for (const f of flags) {
+    const v = opts[optKey(f.flag)];
+    if (v === undefined) continue;
+    try {
+      body[f.field] = coerce(f, v);
+    } catch (e) {
+      throw new CliError((e as Error).message, ExitCode.usage);
+    }
+  }
+  return body;
+}
+
+/**
+ * Build `avatar <group> <verb>` for every operation of the contract that has `cli`
+ * metadata: path parameters become positional arguments (`{wsId}` defaults to the
+ * configured workspace), body and query fields become flags, `--data` takes a whole body.
+ * New operations get their command, flags and help by construction.
+ */
+export function registerGeneratedCommands(program: Command, cli: CliContext, ops: readonly AnyOperation[] = operations): void {
+  const groups = new Map<string, Command>();
+  for (const op of ops) {
+    if (!op.cli) continue;
+    const { group, verb } = op.cli;
+    let g = groups.get(group) ?? (program.commands.find((c) => c.name() === group) as Command | undefined);
+    if (!g) {
+      g = program.command(group).description(`${group} (${op.path.split('/').slice(0, 4).join('/')}...)`);
+    }
+    groups.set(group, g);
+    if (g.commands.some((c) => c.name() === verb)) continue; // a hand-written command wins
+    const pathParams = pathParamNames(op.path);
+    const positional = pathParams.filter((p) => p !== 'wsId');
+    const cmd = g.command(verb).description(`${op.summary}  [${op.method.toUpperCase()} ${op.path}]`);
+    for (const p of positional) cmd.argument(`<${p}>`);
+    const bodyFlags = flagsOf(op.body);
+    const queryFlags = flagsOf(op.query);
+    for (const f of [...bodyFlags, ...queryFlags]) addFieldOption(cmd, f);
+    if (op.body) cmd.option('--data <json>', 'whole request body as JSON, or @file / @- (flags override its fields)');
+    const binary = Object.values(op.responses).some((r) => r.contentType && !r.schema);
+    if (binary) cmd.option('-o, --out <file>', 'write the response body to this file');
+    cmd.action(async (...args: unknown[]) => {
+      const opts = cmd.opts<Record<string, unknown>>();
+      const params: Record<string, string> = {};
+      positional.forEach((p, i) => (params[p] = String(args[i])));
+      if (pathParams.includes('wsId')) params.wsId = cli.workspaceId();
+      const input: { params: Record<string, string>; query?: Record<string, unknown>; body?: unknown } = { params };
+      if (op.body) {
+        const base = typeof opts.data === 'string' ? readData(opts.data, cli.io.cwd) : undefined;
+        input.body = collectFields(bodyFlags, opts, base);
+        // The same schema the service validates with: a missing or mistyped field is a
+        // usage error here (exit 2), before any request is sent.
+        const check = op.body.safeParse(input.body);
+        if (!check.success) {
+          const issue = check.error.issues[0]!;
+          const field = String(issue.path[0] ?? '');
+          const flag = bodyFlags.find((f) => f.field === field);
+          throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${issue.message}`, ExitCode.usage);
+        }
+      }
+      if (op.query) input.query = collectFields(queryFlags, opts, undefined);
+      const res = await cli.client().call(op, input as never);
+      if (Buffer.isBuffer(res.body)) {
+        if (typeof opts.out === 'string') {
+          writeFileSync(resolve(cli.io.cwd, opts.out), res.body);
+          cli.note(`wrote ${res.body.length} bytes to ${opts.out}`);
+        } else if (cli.io.stdout.isTTY) {
+          throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE`, ExitCode.usage);
+        } else cli.io.stdout.write(res.body);
+        return;
+      }
+      if (res.status === 204 || res.body === undefined) {
+        if (!cli.globals().json) cli.io.stdout.write('ok\n');
+        return;
+      }
+      cli.print(res.body);
+    });
+  }
+}

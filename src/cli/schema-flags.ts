@@ -1,0 +1,111 @@
+import type { z } from 'zod';
+
+/** The kind of value a flag takes, derived from a zod schema. */
+export type FlagKind = 'string' | 'number' | 'boolean' | 'list' | 'json';
+
+export interface FieldFlag {
+  /** Body or query field name as the API spells it. */
+  field: string;
+  /** `--kebab-case` flag name. */
+  flag: string;
+  kind: FlagKind;
+  required: boolean;
+  description: string;
+  choices?: string[];
+}
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  entries?: Record<string, string>;
+  options?: z.ZodType[];
+  values?: unknown[];
+}
+
+const def = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Strip optional/default/nullable/pipe wrappers. */
+export function unwrap(s: z.ZodType): z.ZodType {
+  let cur = s;
+  for (let i = 0; i < 10; i++) {
+    const d = def(cur);
+    if (['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(d.type) && d.innerType) cur = d.innerType;
+    else if (d.type === 'pipe' && d.in) cur = d.in;
+    else break;
+  }
+  return cur;
+}
+
+function kindOf(s: z.ZodType): { kind: FlagKind; choices?: string[] } {
+  const d = def(unwrap(s));
+  switch (d.type) {
+    case 'string':
+      return { kind: 'string' };
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return { kind: 'number' };
+    case 'boolean':
+      return { kind: 'boolean' };
+    case 'enum':
+      return { kind: 'string', choices: Object.values(d.entries ?? {}) };
+    case 'literal':
+      return { kind: 'string', choices: (d.values ?? []).map(String) };
+    case 'array': {
+      const el = d.element ? def(unwrap(d.element)).type : 'unknown';
+      return { kind: ['string', 'enum', 'number', 'int'].includes(el) ? 'list' : 'json' };
+    }
+    default:
+      return { kind: 'json' };
+  }
+}
+
+export const kebab = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/[_.]/g, '-')
+    .toLowerCase();
+
+/** The top-level fields of an object schema as CLI flags. */
+export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
+  if (!schema) return [];
+  const obj = unwrap(schema) as unknown as { shape?: Record<string, z.ZodType> };
+  if (!obj.shape) return [];
+  return Object.entries(obj.shape).map(([field, s]) => {
+    const { kind, choices } = kindOf(s);
+    const description = (s as unknown as { description?: string }).description ?? '';
+    return {
+      field,
+      flag: kebab(field),
+      kind,
+      required: !s.safeParse(undefined).success,
+      description,
+      choices,
+    };
+  });
+}
+
+/** Parse one flag's string value(s) into the API's type. */
+export function coerce(flag: FieldFlag, raw: unknown): unknown {
+  switch (flag.kind) {
+    case 'number': {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw new Error(`--${flag.flag} takes a number, got ${String(raw)}`);
+      return n;
+    }
+    case 'boolean':
+      return Boolean(raw);
+    case 'list':
+      return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+    case 'json':
+      try {
+        return JSON.parse(String(raw));
+      } catch {
+        throw new Error(`--${flag.flag} takes JSON, got ${String(raw)}`);
+      }
+    default:
+      return String(raw);
+  }
+}
