@@ -1,5 +1,7 @@
 import type { AnyOperation } from '../operation.js';
 import { coreOperations } from './core.js';
+import { sessionOperations } from './sessions.js';
+import { webhookOperations } from './webhooks.js';
 
 /**
  * Every operation of the service, in one list: the emulator registers a handler for each,
@@ -8,6 +10,8 @@ import { coreOperations } from './core.js';
  */
 export const operations: readonly AnyOperation[] = [
   ...(coreOperations as AnyOperation[]),
+  ...(sessionOperations as AnyOperation[]),
+  ...(webhookOperations as AnyOperation[]),
 ];
 
 export function operationById(id: string): AnyOperation | undefined {
