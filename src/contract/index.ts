@@ -13,6 +13,7 @@ export * from './resources/issuer.js';
 export * from './resources/gallery.js';
 export * from './resources/session.js';
 export * from './resources/webhook.js';
+export * from './validators/index.js';
 export { operations, operationById } from './operations/index.js';
 export * as ops from './operations/core.js';
 export * as sessionOps from './operations/sessions.js';

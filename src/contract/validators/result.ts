@@ -1,0 +1,45 @@
+/**
+ * What the contract validators return: the value they accept (normalized), or the exact
+ * spec section 7 error (status, code, detail) the service answers. Pure data, so the
+ * emulator, the edge and the CLI (`avatar tools validate`) share one implementation.
+ */
+export interface ValidationFailure {
+  ok: false;
+  status: number;
+  /** The envelope's `error` code (spec 7), e.g. `invalid_config` or `schema_too_deep:lookup`. */
+  error: string;
+  /** The envelope's `detail`, when spec 7 names one (config codes). */
+  detail?: string;
+  /** Human explanation; never needed to branch on. */
+  message: string;
+}
+
+export type Validation<T> = { ok: true; value: T } | ValidationFailure;
+
+export const accept = <T>(value: T): Validation<T> => ({ ok: true, value });
+
+export function reject(status: number, error: string, message: string, detail?: string): ValidationFailure {
+  return detail === undefined ? { ok: false, status, error, message } : { ok: false, status, error, detail, message };
+}
+
+/** A failure thrown instead of returned (for code that prefers exceptions). */
+export class ContractValidationError extends Error {
+  constructor(readonly failure: ValidationFailure) {
+    super(failure.detail ? `${failure.error} (${failure.detail}): ${failure.message}` : `${failure.error}: ${failure.message}`);
+    this.name = 'ContractValidationError';
+  }
+}
+
+/** The accepted value, or throw a ContractValidationError carrying the failure. */
+export function unwrap<T>(v: Validation<T>): T {
+  if (!v.ok) throw new ContractValidationError(v);
+  return v.value;
+}
+
+/** UTF-8 length of the JSON serialization (the spec's "serialized size"). */
+export function serializedBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+}
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
