@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { Limits } from '../../contract/limits.js';
 import { toRouterPath, type Operation } from '../../contract/operation.js';
 import { authenticate, type AuthContext } from '../auth/authenticate.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from './api-error.js';
+import { readBodyLimited } from './body.js';
 
 export interface OpRequest<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> {
   params: z.output<P>;
@@ -40,8 +40,8 @@ function zodDetail(err: z.ZodError): string {
   return `${path}: ${issue.message}`;
 }
 
-async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+async function readJson(c: Context, maxBytes: number): Promise<unknown> {
+  const text = new TextDecoder().decode(await readBodyLimited(c, maxBytes));
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
@@ -67,13 +67,7 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   handler: (req: OpRequest<P, Q, B>) => OpResult | Promise<OpResult>,
 ): void {
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
-    },
-  });
-  app.on(op.method.toUpperCase(), toRouterPath(op.path), limit, async (c) => {
+  app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
     const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth);
     c.set('auth', auth);
 
@@ -90,11 +84,11 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
       query = r.data;
     }
     let body: unknown;
-    let raw = new Uint8Array();
+    let raw: Uint8Array = new Uint8Array();
     if (op.rawBody) {
-      raw = new Uint8Array(await c.req.arrayBuffer());
+      raw = await readBodyLimited(c, maxBytes);
     } else if (op.body) {
-      const parsed = await readJson(c);
+      const parsed = await readJson(c, maxBytes);
       const r = op.body.safeParse(parsed ?? {});
       if (!r.success) {
         throw new ApiError(400, 'invalid_request', { message: 'invalid request body', detail: zodDetail(r.error) });

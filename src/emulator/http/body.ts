@@ -1,0 +1,44 @@
+import type { Context } from 'hono';
+import { ApiError } from './api-error.js';
+
+/** Past this many bytes we stop draining an oversized body and let the socket close. */
+const DRAIN_CAP = 256 * 1024 * 1024;
+
+/**
+ * Read the request body up to `maxBytes`. An oversized body is drained (read and
+ * discarded) before the 413 is sent, so the client gets the spec's envelope instead of a
+ * reset connection mid-upload.
+ */
+export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array();
+  const declared = Number(c.req.header('content-length') ?? NaN);
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let over = Number.isFinite(declared) && declared > maxBytes;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) over = true;
+    if (over) {
+      chunks.length = 0;
+      if (total > DRAIN_CAP) {
+        await reader.cancel();
+        break;
+      }
+      continue;
+    }
+    chunks.push(value);
+  }
+  if (over) throw tooLarge();
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const ch of chunks) {
+    out.set(ch, off);
+    off += ch.byteLength;
+  }
+  return out;
+}
