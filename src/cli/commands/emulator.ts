@@ -36,6 +36,14 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     throw e;
   }
   const { io } = cli;
+  // Listen for Ctrl-C/SIGTERM before announcing readiness: a script may signal as soon as
+  // it reads the ready line.
+  const stopped = new Promise<void>((resolveStop) => {
+    const off = cli.onInterrupt(() => {
+      off();
+      resolveStop();
+    });
+  });
   const dataDir = emu.ctx.options.inMemory ? null : String(emu.ctx.options.dataDir);
   const state = {
     pid: process.pid,
@@ -75,12 +83,7 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     io.stdout.write(lines.join('\n') + '\n');
   }
 
-  await new Promise<void>((resolveStop) => {
-    const off = cli.onInterrupt(() => {
-      off();
-      resolveStop();
-    });
-  });
+  await stopped;
   clearEmulatorState(io.env, process.pid);
   await emu.stop();
   if (!opts.json) io.stderr.write('emulator stopped\n');

@@ -1,0 +1,141 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** `avatar emulator start` on the built binary (npm test builds first). */
+const BIN = join(import.meta.dirname, '..', 'bin', 'avatar.js');
+const children = new Set<ChildProcessWithoutNullStreams>();
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  first: string;
+  /** Everything printed on stdout so far. */
+  output(): string;
+  exit: Promise<number | null>;
+}
+
+function startBin(args: string[], env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    stdio: 'pipe',
+  });
+  children.add(child);
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => (children.delete(child), r(code))));
+  return new Promise((resolve, reject) => {
+    let err = '';
+    let out = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      const hadLine = out.includes('\n');
+      out += d;
+      if (!hadLine && out.includes('\n')) resolve({ child, first: out.split('\n')[0]!, output: () => out, exit });
+    });
+    child.once('exit', (code) => reject(new Error(`emulator exited ${code} before printing: ${err}`)));
+  });
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'avatar-emu-test-'));
+
+describe('avatar emulator start', () => {
+  it('--json prints one line with the keys, serves, reuses keys on the same data dir, stops cleanly on SIGTERM', async () => {
+    const data = tmp();
+    const state = tmp();
+    const env = { AVATAR_STATE_DIR: state, HOME: state };
+    const a = await startBin(['--port', '0', '--data', data, '--json'], env);
+    const info = JSON.parse(a.first);
+    expect(Object.keys(info).sort()).toEqual(['base_url', 'dashboard_key', 'org_id', 'secret_key', 'workspace_id']);
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
+    expect((await fetch(`${info.base_url}/api/gallery`)).status).toBe(200);
+    // The secret key is workspace-bound with *, the dashboard key is not bound.
+    const bound = await (await fetch(`${info.base_url}/api/v1/tokens`, { headers: { authorization: `Bearer ${info.secret_key}` } })).json();
+    const row = bound.data.find((t: any) => t.token_prefix === info.secret_key.slice(0, 8));
+    expect(row).toMatchObject({ workspace_id: info.workspace_id, scopes: ['*'] });
+    const r = await fetch(`${info.base_url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${info.dashboard_key}` },
+      body: JSON.stringify({ name: 'made-before-restart' }),
+    });
+    expect(r.status).toBe(201);
+    expect(existsSync(join(state, 'emulator.json'))).toBe(true);
+
+    a.child.kill('SIGTERM');
+    expect(await a.exit).toBe(0);
+    expect(existsSync(join(state, 'emulator.json'))).toBe(false);
+
+    const b = await startBin(['--port', '0', '--data', data, '--json'], env);
+    const again = JSON.parse(b.first);
+    expect(again.secret_key).toBe(info.secret_key);
+    expect(again.dashboard_key).toBe(info.dashboard_key);
+    expect(again.workspace_id).toBe(info.workspace_id);
+    b.child.kill('SIGINT');
+    expect(await b.exit).toBe(0);
+  });
+
+  it('keeps every acknowledged write across kill -9', async () => {
+    const data = tmp();
+    const env = { AVATAR_STATE_DIR: tmp() };
+    const a = await startBin(['--port', '0', '--data', data, '--json'], env);
+    const info = JSON.parse(a.first);
+    const names = Array.from({ length: 20 }, (_, i) => `key-${i}`);
+    for (const name of names) {
+      const r = await fetch(`${info.base_url}/api/v1/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${info.secret_key}` },
+        body: JSON.stringify({ name }),
+      });
+      expect(r.status).toBe(201);
+    }
+    a.child.kill('SIGKILL');
+    await a.exit;
+    const b = await startBin(['--port', '0', '--data', data, '--json'], env);
+    const info2 = JSON.parse(b.first);
+    const list = await (await fetch(`${info2.base_url}/api/v1/tokens`, { headers: { authorization: `Bearer ${info2.secret_key}` } })).json();
+    expect(list.data.map((t: any) => t.name)).toEqual(expect.arrayContaining(names));
+    b.child.kill('SIGTERM');
+    await b.exit;
+  });
+
+  it('prints the base URL and both keys for humans; --in-memory starts fresh each time', async () => {
+    const env = { AVATAR_STATE_DIR: tmp() };
+    const a = await startBin(['--port', '0', '--in-memory'], env);
+    expect(a.first).toMatch(/^avatar emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+    a.child.kill('SIGTERM');
+    await a.exit;
+    const text = a.output();
+    expect(text).toMatch(/secret key\s+avatar_[0-9a-f]{8}\.[0-9a-f]{56}/);
+    expect(text).toMatch(/dashboard key\s+avatar_/);
+    expect(text).toContain('in memory');
+
+    const one = JSON.parse((await startBinJson(env)).first);
+    const two = JSON.parse((await startBinJson(env)).first);
+    expect(one.secret_key).not.toBe(two.secret_key);
+  });
+
+  it('refuses a busy port with a clear message and exit code 2', async () => {
+    const env = { AVATAR_STATE_DIR: tmp() };
+    const a = await startBin(['--port', '0', '--in-memory', '--json'], env);
+    const port = new URL(JSON.parse(a.first).base_url).port;
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', port, '--in-memory'], { env: { PATH: process.env.PATH!, ...env } });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(2);
+    expect(err).toMatch(/port \d+ is in use/);
+    a.child.kill('SIGTERM');
+    await a.exit;
+  });
+});
+
+async function startBinJson(env: Record<string, string>) {
+  const s = await startBin(['--port', '0', '--in-memory', '--json'], env);
+  s.child.kill('SIGTERM');
+  await s.exit;
+  return s;
+}
