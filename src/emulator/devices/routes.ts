@@ -32,9 +32,6 @@ const toDevice = (r: DeviceRow) => ({
 
 export function registerDevices(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
-  const secretOnly = (kind: string) => {
-    if (kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
-  };
   const findDevice = (wsId: string, deviceId: string) => {
     const d = db.prepare('SELECT * FROM devices WHERE id = ? AND workspace_id = ?').get(deviceId, wsId) as
       | DeviceRow
@@ -51,7 +48,6 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
 
   // The device credential is a `dt_` key locked to session:connect (spec 2, Device).
   implement(app, ctx, createDevice, ({ auth, params, body }) => {
-    secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
     const id = ctx.ids.uuid();
     const now = unixSeconds(ctx.clock);
@@ -73,7 +69,6 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, rotateDevice, ({ auth, params }) => {
-    secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
     const d = findDevice(ws.id, params.deviceId);
     if (d.status !== 'active') throw new ApiError(409, 'conflict', { message: 'device is revoked' });
@@ -89,7 +84,6 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, revokeDevice, ({ auth, params }) => {
-    secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
     const d = findDevice(ws.id, params.deviceId);
     if (d.status === 'revoked') return { ok: true as const, revoked_at: d.revoked_at! };

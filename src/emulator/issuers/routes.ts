@@ -27,7 +27,6 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, createIssuer, ({ auth, params, body }) => {
-    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
     const ws = workspaceFromPath(db, auth, params.wsId);
     const dup = db
       .prepare('SELECT id FROM trusted_issuers WHERE workspace_id = ? AND iss = ? AND aud = ?')
@@ -42,7 +41,6 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
 
   // DELETE always answers 204, like the spec's other deletes (mcp-servers, queue tickets).
   implement(app, ctx, deleteIssuer, ({ auth, params }) => {
-    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
     const ws = workspaceFromPath(db, auth, params.wsId);
     db.prepare('DELETE FROM trusted_issuers WHERE id = ? AND workspace_id = ?').run(params.issuerId, ws.id);
     return reply(204);

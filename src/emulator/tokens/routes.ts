@@ -38,7 +38,6 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, createToken, ({ auth, body }) => {
-    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
     // A bound key creates keys for its own workspace; a dashboard key may create unbound keys.
     const workspaceId = body.workspaceId ?? auth.workspaceId;
     if (workspaceId) workspaceFromPath(db, auth, workspaceId);
@@ -70,7 +69,6 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
       | undefined;
     const visible = row && (auth.workspaceId ? row.workspace_id === auth.workspaceId : row.user_id === auth.userId);
     if (!row || !visible) throw new ApiError(404, 'not_found', { message: `token ${params.tokenId} not found` });
-    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
     // Revoking twice answers the first revocation time (idempotent).
     if (row.status === 'revoked') return { ok: true as const, revoked_at: row.revoked_at! };
     const now = unixSeconds(ctx.clock);

@@ -3,7 +3,6 @@ import type { WorkspaceRow } from '../auth/workspace.js';
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { insertWorkspace, toWorkspace } from './store.js';
 
@@ -21,7 +20,6 @@ export function registerWorkspaces(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, createWorkspace, ({ auth, body }) => {
-    if (auth.kind !== 'secret') throw new ApiError(403, 'forbidden', { message: 'secret key required' });
     const org = db.prepare('SELECT org_id FROM workspaces WHERE owner_user_id = ? LIMIT 1').get(auth.userId) as
       | { org_id: string | null }
       | undefined;
