@@ -3,6 +3,7 @@ import { jwks as jwksOp, openapi as openapiOp } from '../contract/operations/cor
 import { operations } from '../contract/operations/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppEnv, App, EmulatorContext } from './context.js';
+import { registerAvatars } from './avatars/routes.js';
 import { registerDevices } from './devices/routes.js';
 import { registerGallery } from './gallery/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
@@ -37,6 +38,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerDevices(app, ctx);
   registerIssuers(app, ctx);
   registerGallery(app, ctx);
+  registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));

@@ -1,5 +1,8 @@
 import type { AnyOperation } from '../operation.js';
 import { coreOperations } from './core.js';
+import { avatarOperations } from './avatars.js';
+import { profileOperations } from './profiles.js';
+import { voiceOperations } from './voices.js';
 import { sessionOperations } from './sessions.js';
 import { webhookOperations } from './webhooks.js';
 
@@ -10,6 +13,9 @@ import { webhookOperations } from './webhooks.js';
  */
 export const operations: readonly AnyOperation[] = [
   ...(coreOperations as AnyOperation[]),
+  ...(avatarOperations as AnyOperation[]),
+  ...(profileOperations as AnyOperation[]),
+  ...(voiceOperations as AnyOperation[]),
   ...(sessionOperations as AnyOperation[]),
   ...(webhookOperations as AnyOperation[]),
 ];

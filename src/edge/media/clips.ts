@@ -18,8 +18,19 @@ export interface ClipOptions {
  * so every browser plays it. Used for persona intros and idle loops.
  */
 export async function renderSilentClip(style: FaceStyle, opts: ClipOptions): Promise<Buffer> {
+  return renderFramesClip(new FaceRenderer(style, opts.width ?? 352, opts.height ?? 480), opts);
+}
+
+/** Anything that draws RGB24 frames from a FrameState: the procedural face, a photo still. */
+export interface FrameSource {
+  readonly width: number;
+  readonly height: number;
+  render(state: FrameState, out?: Buffer): Buffer;
+}
+
+/** The same encoder as renderSilentClip, over any frame source (idle loops of uploaded photos). */
+export async function renderFramesClip(renderer: FrameSource, opts: ClipOptions): Promise<Buffer> {
   const fps = opts.fps ?? 24;
-  const renderer = new FaceRenderer(style, opts.width ?? 352, opts.height ?? 480);
   const total = Math.round(opts.seconds * fps);
   const state = opts.state ?? ((f, r, n) => idleState(f, r, n));
   const frame = Buffer.alloc(renderer.width * renderer.height * 3);

@@ -1,4 +1,5 @@
 import { core } from './0001-core.js';
+import { avatars } from './0002-avatars.js';
 
 export interface Migration {
   version: number;
@@ -8,3 +9,4 @@ export interface Migration {
 
 /** Numbered migrations; a resource adds its file and one entry here. Never edit a shipped one. */
 export const migrations: Migration[] = [core];
+migrations.push(avatars);

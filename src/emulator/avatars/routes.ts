@@ -1,0 +1,66 @@
+/** Avatar routes of spec 4.7 (both shapes). Versions: versions-routes.ts. */
+import {
+  createAvatar, createAvatarWs, deleteAvatar, deleteAvatarWs, getAvatar, getAvatarWs,
+  listAvatars, listAvatarsWs, updateAvatar, updateAvatarWs,
+} from '../../contract/operations/avatars.js';
+import { STOCK_WORKSPACE_ID } from '../../contract/resources/avatar.js';
+import { unixSeconds } from '../clock.js';
+import type { App, EmulatorContext } from '../context.js';
+import { reply } from '../http/router.js';
+import { resumeIdleMedia } from '../idle-media/worker.js';
+import { implementBoth } from './both-shapes.js';
+import { seedStockAvatars } from './stock.js';
+import { readableAvatar, stockReadOnly, targetWorkspace, toAvatar, writableAvatar, type AvatarRow } from './store.js';
+import { registerVersions } from './versions-routes.js';
+
+export function registerAvatars(app: App, ctx: EmulatorContext): void {
+  const { db } = ctx;
+  seedStockAvatars(ctx);
+
+  implementBoth(app, ctx, [listAvatars, listAvatarsWs], ({ auth, query }, wsId) => {
+    const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
+    const withDeleted = query.include_deleted === 'true';
+    const rows = db
+      .prepare(
+        `SELECT * FROM avatars WHERE workspace_id = ? ${withDeleted ? '' : 'AND deleted_at IS NULL'} ORDER BY created_at, rowid`,
+      )
+      .all(ws.id) as AvatarRow[];
+    return { data: rows.map(toAvatar) };
+  });
+
+  implementBoth(app, ctx, [createAvatar, createAvatarWs], ({ auth, query, body }, wsId) => {
+    if (wsId === STOCK_WORKSPACE_ID) throw stockReadOnly();
+    const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
+    const id = ctx.ids.uuid();
+    const now = unixSeconds(ctx.clock);
+    db.prepare(
+      `INSERT INTO avatars (id, workspace_id, name, kind, status, region_tag, assets_status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'draft', 'local', 'missing', ?, ?)`,
+    ).run(id, ws.id, body.name, body.kind, now, now);
+    return reply(201, toAvatar(readableAvatar(db, auth, id)));
+  });
+
+  implementBoth(app, ctx, [getAvatar, getAvatarWs], ({ auth, params }, wsId) =>
+    toAvatar(readableAvatar(db, auth, params.avatarId, wsId)),
+  );
+
+  implementBoth(app, ctx, [updateAvatar, updateAvatarWs], ({ auth, params, body }, wsId) => {
+    const a = writableAvatar(db, auth, params.avatarId, wsId);
+    db.prepare('UPDATE avatars SET name = ?, updated_at = ? WHERE id = ?').run(body.name, unixSeconds(ctx.clock), a.id);
+    return toAvatar(readableAvatar(db, auth, a.id));
+  });
+
+  // Soft delete (issue 3): the row stays with deleted_at; repeating answers the same record.
+  implementBoth(app, ctx, [deleteAvatar, deleteAvatarWs], ({ auth, params }, wsId) => {
+    const a = readableAvatar(db, auth, params.avatarId, wsId);
+    if (a.workspace_id === STOCK_WORKSPACE_ID) throw stockReadOnly();
+    if (a.deleted_at === null) {
+      const now = unixSeconds(ctx.clock);
+      db.prepare(`UPDATE avatars SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`).run(now, now, a.id);
+    }
+    return toAvatar(readableAvatar(db, auth, a.id));
+  });
+
+  registerVersions(app, ctx);
+  resumeIdleMedia(ctx);
+}

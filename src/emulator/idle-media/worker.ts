@@ -1,0 +1,192 @@
+/**
+ * The idle-media builder (spec 1 "Idle media", spec 3 `assets_status`): after a version is
+ * published, a background worker pre-renders the avatar's idle loop with the edge's own
+ * renderer and encoder (src/edge/media) and moves the avatar's `assets_status` from
+ * `missing` to `building` to `ready`. Nothing waits for it: a session can start at once and
+ * holds a still frame meanwhile.
+ *
+ * One job at a time (ffmpeg is the cost). Newly published versions go to the front; the
+ * stock catalog, seeded at start, goes to the back. A failure is logged and leaves the
+ * version `missing` (a restart retries it). Stopping waits for the job in flight and
+ * writes nothing afterwards.
+ *
+ * Options (EmulatorOptions): `idleMedia: false` turns the builder off (everything stays
+ * `missing`); `idleSeconds` sets the loop length (default 4 s at 24 fps).
+ */
+import { unixSeconds } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import { readBlob, putBlob } from '../avatars/blobs.js';
+import { getVersionRow, type VersionRow } from '../avatars/store.js';
+import { loadPersonas } from '../gallery/personas.js';
+import { renderFramesClip, type FrameSource } from '../../edge/media/clips.js';
+import { FaceRenderer, hexToRgb, idleState, type FaceStyle, type FrameState } from '../../edge/media/face.js';
+import { decodePhoto, PhotoRenderer, photoIdleState } from '../../edge/media/photo.js';
+
+export const IDLE_FPS = 24;
+
+export interface IdleMediaWorker {
+  /** Queue a published version; `front` for fresh publishes. */
+  enqueue(versionId: string, front?: boolean): void;
+  /** Resolves when the queue is empty (tests; `avatar emulator` tooling). */
+  idle(): Promise<void>;
+}
+
+type IdleStatus = 'missing' | 'building' | 'ready';
+
+const workers = new WeakMap<EmulatorContext, IdleMediaWorker>();
+
+/** The context's worker, created on first use; stops with the emulator (ctx.onStop). */
+export function idleMediaFor(ctx: EmulatorContext): IdleMediaWorker {
+  let w = workers.get(ctx);
+  if (!w) {
+    w = createWorker(ctx);
+    workers.set(ctx, w);
+  }
+  return w;
+}
+
+/** Persona style (fixtures/personas/personas.json) as the renderer's FaceStyle. */
+export function personaStyle(ctx: EmulatorContext, key: string): FaceStyle | null {
+  const p = loadPersonas(ctx.fixturesDir).get(key);
+  if (!p) return null;
+  const s = p.style;
+  return {
+    background: hexToRgb(s.background!),
+    accent: hexToRgb(p.accent),
+    skin: hexToRgb(s.skin!),
+    hair: hexToRgb(s.hair!),
+    hairStyle: (s.hairStyle ?? 'short') as FaceStyle['hairStyle'],
+    shirt: hexToRgb(s.shirt!),
+    iris: hexToRgb(s.iris!),
+    lips: hexToRgb(s.lips!),
+  };
+}
+
+function createWorker(ctx: EmulatorContext): IdleMediaWorker {
+  const { db } = ctx;
+  const enabled = ctx.options.idleMedia !== false;
+  const seconds = typeof ctx.options.idleSeconds === 'number' ? ctx.options.idleSeconds : 4;
+  const queue: string[] = [];
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  let waiters: (() => void)[] = [];
+
+  const setStatus = (v: VersionRow, status: IdleStatus, extra: { blobKey?: string; frames?: number; error?: string } = {}) => {
+    const now = unixSeconds(ctx.clock);
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO idle_media (version_id, avatar_id, status, blob_key, frames, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(version_id) DO UPDATE SET status = excluded.status, blob_key = excluded.blob_key,
+           frames = excluded.frames, error = excluded.error, updated_at = excluded.updated_at`,
+      ).run(v.id, v.avatar_id, status, extra.blobKey ?? null, extra.frames ?? null, extra.error ?? null, now);
+      // assets_status reports the *current* version's idle media.
+      db.prepare('UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?').run(status, v.avatar_id, v.id);
+    })();
+  };
+
+  async function render(v: VersionRow): Promise<Buffer> {
+    let source: FrameSource;
+    let state: (f: number, fps: number, n: number) => FrameState;
+    const style = v.source_persona ? personaStyle(ctx, v.source_persona) : null;
+    if (style) {
+      source = new FaceRenderer(style);
+      state = idleState;
+    } else {
+      const photo = v.image_blob_key ? readBlob(ctx, v.image_blob_key) : null;
+      if (!photo) throw new Error(`version ${v.id} has no face image`);
+      source = new PhotoRenderer(await decodePhoto(photo));
+      state = photoIdleState;
+    }
+    return renderFramesClip(source, { seconds, fps: IDLE_FPS, state });
+  }
+
+  async function build(versionId: string): Promise<void> {
+    const v = getVersionRow(db, versionId);
+    if (!v || !v.published_at) return;
+    const current = db.prepare('SELECT status FROM idle_media WHERE version_id = ?').get(v.id) as { status: IdleStatus } | undefined;
+    if (current?.status === 'ready') return setStatus(v, 'ready', readyExtra(v.id));
+    setStatus(v, 'building');
+    // The loop depends on the face only: a version that inherited a face reuses its clip.
+    const same = db
+      .prepare(
+        `SELECT m.blob_key, m.frames FROM idle_media m JOIN avatar_versions v ON v.id = m.version_id
+         WHERE m.status = 'ready' AND v.image_blob_key IS ? AND v.source_persona IS ? LIMIT 1`,
+      )
+      .get(v.image_blob_key, v.source_persona) as { blob_key: string; frames: number } | undefined;
+    if (same) return setStatus(v, 'ready', { blobKey: same.blob_key, frames: same.frames });
+    try {
+      const clip = await render(v);
+      if (stopped) return;
+      const key = `avatars/${v.avatar_id}/${v.id}/idle.mp4`;
+      putBlob(ctx, key, clip);
+      setStatus(v, 'ready', { blobKey: key, frames: Math.round(seconds * IDLE_FPS) });
+    } catch (e) {
+      if (stopped) return;
+      ctx.log(`idle media for version ${v.id} failed: ${(e as Error).message}`);
+      setStatus(v, 'missing', { error: (e as Error).message.slice(0, 500) });
+    }
+  }
+
+  const readyExtra = (id: string) => {
+    const r = db.prepare('SELECT blob_key, frames FROM idle_media WHERE version_id = ?').get(id) as { blob_key: string; frames: number };
+    return { blobKey: r.blob_key, frames: r.frames };
+  };
+
+  async function loop(): Promise<void> {
+    while (!stopped && queue.length > 0) {
+      const id = queue.shift()!;
+      await build(id);
+    }
+    running = null;
+    const w = waiters;
+    waiters = [];
+    w.forEach((fn) => fn());
+  }
+
+  const kick = () => {
+    if (running || stopped || queue.length === 0) return;
+    // Start on the next turn of the event loop so the request that published returns first.
+    running = new Promise<void>((res) => setImmediate(res)).then(loop);
+  };
+
+  ctx.onStop(async () => {
+    stopped = true;
+    queue.length = 0;
+    await running;
+  });
+
+  return {
+    enqueue(versionId, front = false) {
+      if (!enabled || stopped) return;
+      if (queue.includes(versionId)) return;
+      if (front) queue.unshift(versionId);
+      else queue.push(versionId);
+      kick();
+    },
+    idle() {
+      if (!running && queue.length === 0) return Promise.resolve();
+      return new Promise<void>((res) => waiters.push(res));
+    },
+  };
+}
+
+/**
+ * At start: queue every current version whose idle media is not ready (new data dirs:
+ * the stock catalog; after a restart: builds cut short). Interrupted `building` rows go
+ * back to `missing` first.
+ */
+export function resumeIdleMedia(ctx: EmulatorContext): void {
+  const { db } = ctx;
+  db.prepare(`UPDATE idle_media SET status = 'missing' WHERE status = 'building'`).run();
+  db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE assets_status = 'building'`).run();
+  const rows = db
+    .prepare(
+      `SELECT a.current_version_id AS id, a.workspace_id FROM avatars a
+       LEFT JOIN idle_media m ON m.version_id = a.current_version_id
+       WHERE a.current_version_id IS NOT NULL AND a.deleted_at IS NULL AND (m.status IS NULL OR m.status != 'ready')
+       ORDER BY CASE WHEN a.workspace_id = 'ws_stock' THEN 1 ELSE 0 END, a.created_at`,
+    )
+    .all() as { id: string }[];
+  const worker = idleMediaFor(ctx);
+  for (const r of rows) worker.enqueue(r.id);
+}
