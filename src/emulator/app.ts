@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { implement } from './http/router.js';
 import { registerIssuers } from './issuers/routes.js';
 import { registerOperator } from './operator/routes.js';
+import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
 import { registerTokens } from './tokens/routes.js';
 import { registerWorkspaces } from './workspaces/routes.js';
@@ -40,6 +41,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerGallery(app, ctx);
   registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
+  registerSessions(app, ctx, deps.signing);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
   const doc = buildOpenApiDocument(operations, { version: VERSION });

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { IdSource } from './ids.js';
+import { sessionDefaults, type BoxCapabilities, type PlanLimit } from './sessions/options.js';
 
 /**
  * Options of `avatar emulator start` and of `startEmulator()`. Everything observable is
@@ -18,6 +19,24 @@ export interface EmulatorOptions {
   allowInsecureUrls: boolean;
   /** Log each request to stderr. */
   verbose: boolean;
+  /** Fleet, queue, session and webhook options (issue 4); documented in src/emulator/sessions/options.ts. */
+  boxes?: number;
+  seats?: number;
+  boxCapabilities?: BoxCapabilities[];
+  tokenTtlS?: number;
+  claimWindowS?: number;
+  waiterIdleS?: number;
+  notifyIdleS?: number;
+  queueRetryAfterS?: number;
+  queueMaxWaiters?: number;
+  pendingIdleS?: number;
+  sessionCapS?: number;
+  planLimits?: Record<string, PlanLimit>;
+  mintRatePerMinute?: number;
+  demoQuotaMinutes?: number;
+  positionWebhookIntervalS?: number;
+  webhookRetryDelaysMs?: number[];
+  webhookTimeoutMs?: number;
   /** Extra options set by later resources (timers, fleet shape); see each module. */
   [key: string]: unknown;
 }
@@ -29,4 +48,5 @@ export const defaultOptions: EmulatorOptions = {
   inMemory: false,
   allowInsecureUrls: false,
   verbose: false,
+  ...sessionDefaults,
 };

@@ -12,6 +12,7 @@ import { openDatabase } from './db/database.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
 import { loadSigningKey } from './signing/keys.js';
+import { startFleet } from './fleet/spawn.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures', import.meta.url));
 
@@ -66,6 +67,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
   const signing = await loadSigningKey(db, baseUrl);
   const app = createApp(ctx, { signing, startedAt: Math.floor(ctx.clock.now() / 1000) });
   holder.app = app;
+  await startFleet(ctx);
 
   let stopped = false;
   return {

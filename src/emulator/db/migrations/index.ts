@@ -1,5 +1,6 @@
 import { core } from './0001-core.js';
 import { avatars } from './0002-avatars.js';
+import { sessions } from './0003-sessions.js';
 
 export interface Migration {
   version: number;
@@ -9,4 +10,5 @@ export interface Migration {
 
 /** Numbered migrations; a resource adds its file and one entry here. Never edit a shipped one. */
 export const migrations: Migration[] = [core];
+migrations.push(sessions);
 migrations.push(avatars);

@@ -1,0 +1,46 @@
+import { Agent, request } from 'undici';
+
+/**
+ * The box's side of the internal box API (`/_internal/boxes/{boxId}/...`): registration,
+ * seat events and transcript turns, over HTTP with the per-box secret. The edge never
+ * imports the emulator (ARCHITECTURE: that boundary lets a box run in another process).
+ */
+export class ControlPlaneLink {
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000 });
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly boxId: string,
+    private readonly secret: string,
+  ) {}
+
+  async post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+    const res = await request(`${this.baseUrl}/_internal/boxes/${encodeURIComponent(this.boxId)}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+      dispatcher: this.agent,
+    });
+    const text = await res.body.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // keep the text
+    }
+    return { status: res.statusCode, body: parsed };
+  }
+
+  /** POST and insist on a 2xx. */
+  async must(path: string, body: unknown): Promise<unknown> {
+    const r = await this.post(path, body);
+    if (r.status < 200 || r.status >= 300) {
+      throw new Error(`control plane answered ${r.status} to ${path}: ${JSON.stringify(r.body)}`);
+    }
+    return r.body;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The internal box API (ours; not part of spec's /api/v1): boxes register, report seat
+ * events (connect/close) and transcript turns. Each call carries the box's own secret as
+ * `Authorization: Bearer <secret>`; a wrong or missing secret is 401.
+ */
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { bearer } from '../auth/authenticate.js';
+import { unixSeconds } from '../clock.js';
+import type { App, EmulatorContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import { getSessionRow } from '../sessions/store.js';
+
+const Registration = z.object({
+  base_url: z.url({ protocol: /^https?$/ }),
+  seats: z.number().int().min(0).max(10_000),
+  protocols: z.array(z.number().int().min(1)).min(1),
+  custom_avatars: z.boolean(),
+  verified: z.boolean(),
+  max_cap_seconds: z.number().int().min(1).nullable().optional(),
+});
+const SeatEvent = z.object({ session_id: z.string().min(1), event: z.enum(['connect', 'close']) });
+const Turn = z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() });
+
+async function parse<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new ApiError(400, 'invalid_json', { message: 'request body is not valid JSON' });
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new ApiError(400, 'invalid_request', { detail: `${i?.path.join('.') || '(body)'}: ${i?.message}` });
+  }
+  return r.data;
+}
+
+export function registerBoxApi(app: App, ctx: EmulatorContext): void {
+  const rt = sessionRuntime(ctx);
+  const boxOf = (c: Context): string => {
+    const id = c.req.param('boxId')!;
+    if (!rt.fleet.checkCredential(id, bearer(c))) throw new ApiError(401, 'unauthorized', { message: 'unknown box or wrong box secret' });
+    return id;
+  };
+
+  app.post('/_internal/boxes/:boxId/register', async (c) => {
+    const id = boxOf(c);
+    const reg = await parse(c, Registration);
+    const box = rt.fleet.register(id, reg, ctx.clock.now());
+    rt.boxRegistered(box);
+    return c.json({ ok: true, box_id: id });
+  });
+
+  app.post('/_internal/boxes/:boxId/deregister', (c) => {
+    const id = boxOf(c);
+    rt.boxGone(id);
+    return c.json({ ok: true });
+  });
+
+  // spec 3: "the edge frees the seat when the client sockets close"; connect makes it active.
+  app.post('/_internal/boxes/:boxId/seats/events', async (c) => {
+    const id = boxOf(c);
+    const ev = await parse(c, SeatEvent);
+    const row = getSessionRow(rt.st, ev.session_id);
+    if (!row || row.box_id !== id) throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    if (ev.event === 'connect') {
+      if (!rt.connected(ev.session_id)) throw new ApiError(409, 'conflict', { message: 'session is not live' });
+    } else {
+      rt.endSession(ev.session_id, 'closed');
+    }
+    return c.json({ ok: true });
+  });
+
+  app.post('/_internal/boxes/:boxId/sessions/:sessionId/turns', async (c) => {
+    const id = boxOf(c);
+    const turn = await parse(c, Turn);
+    const row = getSessionRow(rt.st, c.req.param('sessionId'));
+    if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
+    return c.json({ ok: true });
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * The control plane's view of its boxes and their seats (issue 4 deliverable 1). Boxes
+ * register over the internal box API (box-api.ts); each seat is either free, held by a
+ * session, or reserved for a claimable queue ticket. A freed seat is offered to the queue
+ * first (spec 3: "a seat frees -> claimable, seat reserved for this ticket").
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TicketNeeds } from '../queue/queue.js';
+
+export interface BoxRecord {
+  id: string;
+  /** Base URL of the box (the mint's `connect_url`). */
+  baseUrl: string;
+  host: string;
+  seats: number;
+  protocols: number[];
+  customAvatars: boolean;
+  verified: boolean;
+  maxCapSeconds: number | null;
+  live: boolean;
+  /** Seats held by sessions (session ids). */
+  held: Set<string>;
+  /** Seats reserved for claimable tickets. */
+  reserved: number;
+  registeredAt: number;
+}
+
+export interface BoxRegistration {
+  base_url: string;
+  seats: number;
+  protocols: number[];
+  custom_avatars: boolean;
+  verified: boolean;
+  max_cap_seconds?: number | null;
+}
+
+const hash = (s: string) => createHash('sha256').update(s).digest();
+
+export class Fleet {
+  private readonly boxes = new Map<string, BoxRecord>();
+  private readonly credentials = new Map<string, Buffer>();
+
+  /** Issue a box credential (in-process boxes and `POST /_emulator/boxes` for external ones). */
+  addCredential(boxId: string, secret: string): void {
+    this.credentials.set(boxId, hash(secret));
+  }
+
+  checkCredential(boxId: string, secret: string | null): boolean {
+    const want = this.credentials.get(boxId);
+    return !!want && secret !== null && timingSafeEqual(want, hash(secret));
+  }
+
+  register(id: string, reg: BoxRegistration, now: number): BoxRecord {
+    const url = new URL(reg.base_url);
+    const prev = this.boxes.get(id);
+    const box: BoxRecord = {
+      id,
+      baseUrl: reg.base_url.replace(/\/+$/, ''),
+      host: url.host,
+      seats: reg.seats,
+      protocols: [...reg.protocols],
+      customAvatars: reg.custom_avatars,
+      verified: reg.verified,
+      maxCapSeconds: reg.max_cap_seconds ?? null,
+      live: true,
+      held: prev?.held ?? new Set(),
+      reserved: prev?.reserved ?? 0,
+      registeredAt: now,
+    };
+    this.boxes.set(id, box);
+    return box;
+  }
+
+  get(id: string): BoxRecord | undefined {
+    return this.boxes.get(id);
+  }
+
+  list(): BoxRecord[] {
+    return [...this.boxes.values()];
+  }
+
+  liveBoxes(): BoxRecord[] {
+    return this.list().filter((b) => b.live);
+  }
+
+  totalSeats(): number {
+    return this.liveBoxes().reduce((n, b) => n + b.seats, 0);
+  }
+
+  free(box: BoxRecord): number {
+    return box.live ? Math.max(0, box.seats - box.held.size - box.reserved) : 0;
+  }
+
+  /** Does this box meet a mint's needs? Custom avatars need a supporting, verified box. */
+  static fits(box: BoxRecord, needs: TicketNeeds): boolean {
+    return box.live && box.protocols.includes(needs.protocol) && (!needs.custom || (box.customAvatars && box.verified));
+  }
+
+  /** A box with a free seat that fits, least loaded first; null when every fitting seat is taken. */
+  findFreeSeat(needs: TicketNeeds): BoxRecord | null {
+    let best: BoxRecord | null = null;
+    for (const b of this.boxes.values()) {
+      if (!Fleet.fits(b, needs) || this.free(b) === 0) continue;
+      if (!best || this.free(b) > this.free(best)) best = b;
+    }
+    return best;
+  }
+
+  hold(box: BoxRecord, sessionId: string): void {
+    box.held.add(sessionId);
+  }
+
+  /** Returns true when the session held a seat there (so the caller offers it on). */
+  releaseHeld(boxId: string, sessionId: string): boolean {
+    const box = this.boxes.get(boxId);
+    return !!box && box.held.delete(sessionId);
+  }
+}

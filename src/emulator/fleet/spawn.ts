@@ -1,0 +1,65 @@
+/**
+ * The in-process fleet: `startEmulator` starts `boxes` edge boxes, each its own HTTP server
+ * registering over the internal box API exactly as a box in another process would. The
+ * emulator only composes the edge here; the edge never imports the emulator.
+ */
+import { startBox, type RunningBox } from '../../edge/box/box.js';
+import type { EmulatorContext } from '../context.js';
+import type { BoxCapabilities } from '../sessions/options.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+
+const fleets = new WeakMap<EmulatorContext, RunningBox[]>();
+
+/** Boxes started by this emulator, in start order. */
+export function runningBoxes(ctx: EmulatorContext): RunningBox[] {
+  return fleets.get(ctx) ?? [];
+}
+
+/** Issue a box id and secret the control plane will accept (also for external boxes). */
+export function issueBoxCredential(ctx: EmulatorContext): { boxId: string; secret: string } {
+  const boxId = `box_${ctx.ids.hex(6)}`;
+  const secret = ctx.ids.hex(24);
+  sessionRuntime(ctx).fleet.addCredential(boxId, secret);
+  return { boxId, secret };
+}
+
+/** Start one in-process box with these capabilities (defaults: both protocols, custom avatars, verified). */
+export async function addBox(ctx: EmulatorContext, caps: BoxCapabilities = {}): Promise<RunningBox> {
+  const rt = sessionRuntime(ctx);
+  const baseUrl = ctx.options.baseUrl as string;
+  const { boxId, secret } = issueBoxCredential(ctx);
+  const box = await startBox({
+    controlPlaneUrl: baseUrl,
+    boxId,
+    secret,
+    seats: caps.seats ?? rt.opts.seats,
+    protocols: caps.protocols ?? [1, 2],
+    customAvatars: caps.customAvatars ?? true,
+    verified: caps.verified ?? true,
+    maxCapSeconds: caps.maxCapSeconds ?? null,
+    host: ctx.options.host,
+  });
+  const list = fleets.get(ctx) ?? [];
+  list.push(box);
+  fleets.set(ctx, list);
+  return box;
+}
+
+/** Stop one in-process box (it deregisters; its sessions end). */
+export async function removeBox(ctx: EmulatorContext, boxId: string): Promise<void> {
+  const list = fleets.get(ctx) ?? [];
+  const i = list.findIndex((b) => b.id === boxId);
+  if (i < 0) return;
+  const [box] = list.splice(i, 1);
+  await box!.stop();
+}
+
+/** Start the configured fleet and stop it with the emulator. */
+export async function startFleet(ctx: EmulatorContext): Promise<void> {
+  const rt = sessionRuntime(ctx);
+  ctx.onStop(async () => {
+    for (const b of [...runningBoxes(ctx)].reverse()) await b.stop();
+    fleets.delete(ctx);
+  });
+  for (let i = 0; i < rt.opts.boxes; i++) await addBox(ctx, rt.opts.boxCapabilities[i] ?? {});
+}

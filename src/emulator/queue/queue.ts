@@ -1,0 +1,305 @@
+/**
+ * The session queue's state machine (spec 3 "Queue ticket", 4.5, 6.3, 8), pure and
+ * clock-driven: no HTTP, no database. Seats are the caller's business: the queue is told
+ * when a seat is offered (`offer`) and tells its hooks when a reservation is released.
+ *
+ *   (none)   --mint, every seat occupied-->  waiting
+ *   waiting  --a seat frees (reserved)--->   claimable (claim_deadline; queue.claimable)
+ *   claimable --re-POST with the ticket-->   (session created)
+ *   claimable --claim window lapses------->  waiting (first lapse) / expired (second: dropped `lapsed`)
+ *   waiting|claimable --no touch for idle->  expired (dropped `idle`)
+ *   waiting|claimable --DELETE------------>  expired (reserved seat passes on)
+ *   waiting|claimable --operator drain---->  expired (dropped `drained`)
+ */
+import type { Clock } from '../clock.js';
+import { Deadlines } from './deadlines.js';
+import { Line } from './line.js';
+
+export type DropReason = 'lapsed' | 'idle' | 'drained';
+
+/** What a ticket's mint needs from a box (spec 7: protocol and custom-avatar support). */
+export interface TicketNeeds {
+  protocol: number;
+  custom: boolean;
+}
+
+export interface NotifyTarget {
+  url: string;
+  secret?: string;
+}
+
+export interface Ticket {
+  id: string;
+  /** Who may read or claim it: a workspace id, or `user:<id>` for a workspace-less key. */
+  scope: string;
+  workspaceId: string | null;
+  needs: TicketNeeds;
+  state: 'waiting' | 'claimable';
+  seq: number;
+  lapses: number;
+  lastTouch: number;
+  notify: NotifyTarget | null;
+  /** Box whose seat is reserved while claimable. */
+  reservedBox: string | null;
+  claimDeadline: number | null;
+  /** Workspace endpoints or a notify block want queue.position for it. */
+  wantsPosition: boolean;
+  lastPositionSent: number | null;
+  lastPositionAt: number;
+}
+
+export interface QueueTimers {
+  claimWindowS: number;
+  waiterIdleS: number;
+  notifyIdleS: number;
+  queueRetryAfterS: number;
+  positionWebhookIntervalS: number;
+  /** ETA before any seat turnover was measured: this many seconds per place. */
+  fallbackSecondsPerPlace: () => number;
+}
+
+export interface QueueHooks {
+  /** A claimable ticket left: its reserved seat on `boxId` goes back (to the next compatible waiter). */
+  reservationReleased(boxId: string, skip: Ticket | null): void;
+  claimable(t: Ticket): void;
+  dropped(t: Ticket, reason: DropReason): void;
+  position(t: Ticket, position: number, etaSeconds: number | null): void;
+}
+
+export interface TicketView {
+  state: 'waiting' | 'claimable' | 'expired';
+  position?: number;
+  eta_seconds?: number | null;
+  claim_deadline?: number;
+  retry_after: number;
+}
+
+export class SessionQueue {
+  private readonly tickets = new Map<string, Ticket>();
+  private readonly line = new Line<Ticket>();
+  private readonly deadlines: Deadlines<string>;
+  private readonly positionWatch = new Set<Ticket>();
+  private readonly positionTimer: Deadlines<'sweep'>;
+  /** Measured seconds between seat frees (EWMA), or null before the first two. */
+  private secondsPerSeat: number | null = null;
+  private lastSeatFreeAt: number | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: QueueTimers,
+    private readonly hooks: QueueHooks,
+  ) {
+    this.deadlines = new Deadlines(clock, (id, now) => this.check(id, now));
+    this.positionTimer = new Deadlines(clock, () => {
+      this.sweepPositions();
+      return null;
+    });
+  }
+
+  get size(): number {
+    return this.tickets.size;
+  }
+
+  get waiting(): number {
+    return this.line.countedSize;
+  }
+
+  get(id: string): Ticket | undefined {
+    return this.tickets.get(id);
+  }
+
+  /** spec 3: (none) -> waiting, at the back of the line. */
+  admit(t: Omit<Ticket, 'seq' | 'state' | 'lapses' | 'lastTouch' | 'reservedBox' | 'claimDeadline' | 'lastPositionSent' | 'lastPositionAt'>): Ticket {
+    const now = this.clock.now();
+    const ticket: Ticket = {
+      ...t,
+      seq: 0,
+      state: 'waiting',
+      lapses: 0,
+      lastTouch: now,
+      reservedBox: null,
+      claimDeadline: null,
+      lastPositionSent: null,
+      lastPositionAt: -Infinity,
+    };
+    this.tickets.set(ticket.id, ticket);
+    this.line.admit(ticket);
+    ticket.lastPositionSent = this.line.rank(ticket);
+    if (ticket.wantsPosition) this.positionWatch.add(ticket);
+    this.deadlines.arm(ticket.id, this.idleDeadline(ticket));
+    return ticket;
+  }
+
+  /** A poll, re-POST or status read (spec 4.5: "counts as a liveness touch"). */
+  touch(t: Ticket): void {
+    t.lastTouch = this.clock.now();
+  }
+
+  /**
+   * A seat on a box frees (or a box registers): reserve it for the first waiting ticket,
+   * in line order, whose needs the box meets. Returns the ticket, or null when none fits.
+   */
+  offer(box: { id: string; fits: (n: TicketNeeds) => boolean }, skip: Ticket | null = null): Ticket | null {
+    for (const t of this.line.inOrder()) {
+      if (t.state !== 'waiting' || t === skip || !box.fits(t.needs)) continue;
+      this.makeClaimable(t, box.id);
+      return t;
+    }
+    return null;
+  }
+
+  /** Record a seat turnover for the measured ETA (spec 4.5: `eta_seconds` is measured). */
+  seatFreed(): void {
+    const now = this.clock.now();
+    if (this.lastSeatFreeAt !== null) {
+      const gap = (now - this.lastSeatFreeAt) / 1000;
+      this.secondsPerSeat = this.secondsPerSeat === null ? gap : this.secondsPerSeat * 0.8 + gap * 0.2;
+    }
+    this.lastSeatFreeAt = now;
+  }
+
+  /** The re-POST with a claimable ticket is the claim: the ticket leaves, its seat becomes the session's. */
+  claim(t: Ticket): string {
+    const box = t.reservedBox!;
+    t.reservedBox = null;
+    this.leave(t);
+    return box;
+  }
+
+  /** spec 4.5 DELETE: any state -> expired; the reserved seat passes on. No event. */
+  cancel(id: string): void {
+    const t = this.tickets.get(id);
+    if (t) this.expire(t, null);
+  }
+
+  /** Operator drain: every ticket -> expired, `queue.dropped` reason `drained`. */
+  drain(): number {
+    const all = [...this.tickets.values()];
+    for (const t of all) this.expire(t, 'drained');
+    return all.length;
+  }
+
+  /** The status view of spec 4.5 (also the 202 body's queue fields). */
+  view(t: Ticket | undefined): TicketView {
+    if (!t) return { state: 'expired', retry_after: this.timers.queueRetryAfterS };
+    const position = this.position(t);
+    const v: TicketView = { state: t.state, position, eta_seconds: this.eta(position), retry_after: 0 };
+    if (t.state === 'claimable') v.claim_deadline = Math.floor(t.claimDeadline! / 1000);
+    else v.retry_after = this.timers.queueRetryAfterS;
+    return v;
+  }
+
+  /** Waiting: 1 + waiting tickets ahead. Claimable: 0 (its seat is already reserved). */
+  position(t: Ticket): number {
+    return t.state === 'claimable' ? 0 : this.line.rank(t);
+  }
+
+  /** Seconds until a seat is likely, never 0 (spec 4.5: a claimable ticket still shows a nonzero ETA). */
+  eta(position: number): number {
+    const per = this.secondsPerSeat ?? this.timers.fallbackSecondsPerPlace();
+    return Math.max(1, Math.ceil(Math.max(1, position) * per));
+  }
+
+  /** A workspace endpoint subscribing to queue.position appeared: watch that workspace's tickets. */
+  watchPositions(pred: (t: Ticket) => boolean): void {
+    for (const t of this.tickets.values()) {
+      if (pred(t)) {
+        t.wantsPosition = true;
+        this.positionWatch.add(t);
+      }
+    }
+  }
+
+  stop(): void {
+    this.deadlines.stop();
+    this.positionTimer.stop();
+  }
+
+  private makeClaimable(t: Ticket, boxId: string): void {
+    const now = this.clock.now();
+    t.state = 'claimable';
+    t.reservedBox = boxId;
+    t.claimDeadline = now + this.timers.claimWindowS * 1000;
+    this.line.setCounted(t, false);
+    this.deadlines.arm(t.id, Math.min(t.claimDeadline, this.idleDeadline(t)));
+    this.hooks.claimable(t);
+    this.linesMoved();
+  }
+
+  private idleDeadline(t: Ticket): number {
+    return t.lastTouch + (t.notify ? this.timers.notifyIdleS : this.timers.waiterIdleS) * 1000;
+  }
+
+  /** A ticket's deadline fell due: idle expiry or a claim lapse; otherwise the next deadline. */
+  private check(id: string, now: number): number | null {
+    const t = this.tickets.get(id);
+    if (!t) return null;
+    if (now >= this.idleDeadline(t)) {
+      this.expire(t, 'idle');
+      return null;
+    }
+    if (t.state === 'claimable' && now >= t.claimDeadline!) {
+      this.lapse(t);
+      if (!this.tickets.has(id)) return null;
+    }
+    return t.state === 'claimable' ? Math.min(t.claimDeadline!, this.idleDeadline(t)) : this.idleDeadline(t);
+  }
+
+  /** spec 3: the claim window lapses -> waiting (keeps its place), or dropped on the second lapse. */
+  private lapse(t: Ticket): void {
+    t.lapses++;
+    if (t.lapses >= 2) {
+      this.expire(t, 'lapsed');
+      return;
+    }
+    const box = t.reservedBox!;
+    t.state = 'waiting';
+    t.reservedBox = null;
+    t.claimDeadline = null;
+    this.line.setCounted(t, true);
+    // "seat goes to next waiter": not back to the ticket that just let it lapse.
+    this.hooks.reservationReleased(box, t);
+    this.linesMoved();
+  }
+
+  private expire(t: Ticket, reason: DropReason | null): void {
+    const box = t.reservedBox;
+    t.reservedBox = null;
+    this.leave(t);
+    if (reason) this.hooks.dropped(t, reason);
+    if (box) this.hooks.reservationReleased(box, null);
+  }
+
+  private leave(t: Ticket): void {
+    if (!this.tickets.delete(t.id)) return;
+    this.line.remove(t);
+    this.deadlines.disarm(t.id);
+    this.positionWatch.delete(t);
+    this.linesMoved();
+  }
+
+  /** The line changed: positions behind may have moved (queue.position, spec 6.3). */
+  private linesMoved(): void {
+    if (this.positionWatch.size > 0) this.positionTimer.arm('sweep', this.clock.now());
+  }
+
+  /** At most one queue.position per interval per ticket, and only when the value moved. */
+  private sweepPositions(): void {
+    const now = this.clock.now();
+    const interval = this.timers.positionWebhookIntervalS * 1000;
+    let nextDue = Infinity;
+    for (const t of this.positionWatch) {
+      if (t.state !== 'waiting') continue;
+      const p = this.line.rank(t);
+      if (p === t.lastPositionSent) continue;
+      if (now - t.lastPositionAt < interval) {
+        nextDue = Math.min(nextDue, t.lastPositionAt + interval);
+        continue;
+      }
+      t.lastPositionSent = p;
+      t.lastPositionAt = now;
+      this.hooks.position(t, p, this.eta(p));
+    }
+    if (nextDue !== Infinity) this.positionTimer.arm('sweep', nextDue);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Mint guards of spec 7: the per-key/per-device mint rate guard (429 `rate_limited`), the
+ * demo tier's cumulative minutes (402), and the plan's concurrent-session ceiling
+ * (429 `concurrency_limit`, never a queue ticket). Their numbers are ours (docs/fidelity.md).
+ */
+import { ErrorCode } from '../../contract/errors.js';
+import { Limits } from '../../contract/limits.js';
+import type { Clock } from '../clock.js';
+import { ApiError } from '../http/api-error.js';
+import { planLimit, type SessionOptions } from './options.js';
+import type { SessionStatements } from './store.js';
+
+const DAY_S = 86_400;
+
+/** Rolling one-minute window of fresh mints per key (device keys are one per device). */
+export class MintRateGuard {
+  private readonly windows = new Map<string, number[]>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly perMinute: () => number,
+  ) {}
+
+  check(keyId: string): void {
+    const limit = this.perMinute();
+    if (limit <= 0) return;
+    const now = this.clock.now();
+    const w = (this.windows.get(keyId) ?? []).filter((t) => t > now - 60_000);
+    if (w.length >= limit) {
+      const retry = Math.max(1, Math.ceil((w[0]! + 60_000 - now) / 1000));
+      this.windows.set(keyId, w);
+      throw new ApiError(429, ErrorCode.rateLimited, {
+        message: `more than ${limit} mints per minute from this key`,
+        retryable: true,
+        extra: { retry_after: retry },
+        headers: { 'Retry-After': String(retry) },
+      });
+    }
+    w.push(now);
+    this.windows.set(keyId, w);
+  }
+}
+
+/** Seconds of quota left today for a demo workspace (Infinity for other plans). */
+export function quotaLeft(st: SessionStatements, o: SessionOptions, plan: string, scope: string, nowS: number): {
+  left: number;
+  resetAt: number;
+} {
+  const since = nowS - (nowS % DAY_S);
+  const resetAt = since + DAY_S;
+  if (plan !== 'demo') return { left: Infinity, resetAt };
+  const used = (st.usedSeconds.get({ now: nowS, scope, since }) as { s: number }).s;
+  return { left: Math.max(0, o.demoQuotaMinutes * 60 - used), resetAt };
+}
+
+/** spec 7: 402 with `reset_at` and `retry_after` when the demo tier's minutes are used up. */
+export function checkQuota(q: { left: number; resetAt: number }, nowS: number): void {
+  if (q.left > 0) return;
+  const retry = q.resetAt - nowS;
+  throw new ApiError(402, ErrorCode.quotaExhausted, {
+    message: 'the demo tier minutes are used up for today',
+    retryable: true,
+    extra: { reset_at: q.resetAt, retry_after: retry },
+    headers: { 'Retry-After': String(retry) },
+  });
+}
+
+/** spec 7: 429 `concurrency_limit` with `limit`, `active`, `retry_after`; `Retry-After: 15`. */
+export function checkConcurrency(st: SessionStatements, o: SessionOptions, plan: string, scope: string, cap?: number): void {
+  const limit = Math.min(planLimit(o, plan).concurrency, cap ?? Infinity);
+  const active = (st.liveCount.get(scope) as { n: number }).n;
+  if (active < limit) return;
+  const retry = Limits.concurrencyRetryAfterSeconds;
+  throw new ApiError(429, ErrorCode.concurrencyLimit, {
+    message: `the plan allows ${limit} concurrent sessions`,
+    retryable: true,
+    extra: { limit, active, retry_after: retry },
+    headers: { 'Retry-After': String(retry) },
+  });
+}
+
+/** spec 4.5: the granted cap is the request (or default) lowered by plan, remaining quota and seat. */
+export function grantCap(o: SessionOptions, plan: string, requested: number | null, quotaLeftS: number, seatMax: number | null): number {
+  const want = requested ?? o.sessionCapS;
+  return Math.max(1, Math.floor(Math.min(want, planLimit(o, plan).maxCapSeconds, quotaLeftS, seatMax ?? Infinity)));
+}

@@ -1,0 +1,236 @@
+/**
+ * POST /api/v1/sessions (spec 4.5): validate, resolve, guard, then seat or queue.
+ * A re-POST with a live ticket is a poll (202) or, when claimable, the claim (201).
+ */
+import { createHash } from 'node:crypto';
+import { ErrorCode } from '../../contract/errors.js';
+import type { MintQueued, MintReady, MintSessionInput } from '../../contract/resources/session.js';
+import { mergeConfig, toolsSettings } from '../../contract/validators/index.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import { workspaceForKey, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
+import { unixSeconds } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import { Fleet, type BoxRecord } from '../fleet/fleet.js';
+import { ApiError } from '../http/api-error.js';
+import { reply, type Reply } from '../http/router.js';
+import type { Ticket, TicketNeeds } from '../queue/queue.js';
+import type { SigningKey } from '../signing/keys.js';
+import { resolveAvatar, type ResolvedAvatar } from './avatar-resolution.js';
+import { checkConcurrency, checkQuota, grantCap, MintRateGuard, quotaLeft } from './guards.js';
+import type { SessionRuntime } from './runtime.js';
+import { resolveTools, type ResolvedTools } from './tool-servers.js';
+import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceRules, type MintPlan } from './validate-mint.js';
+
+export interface MintDeps {
+  ctx: EmulatorContext;
+  rt: SessionRuntime;
+  signing: () => SigningKey;
+  guard: MintRateGuard;
+}
+
+function mintWorkspace(ctx: EmulatorContext, auth: AuthContext, explicit: string | undefined): WorkspaceRow | null {
+  if (auth.workspaceId) return workspaceForKey(ctx.db, auth, explicit);
+  return explicit ? workspaceFromPath(ctx.db, auth, explicit) : null;
+}
+
+/** spec 9: the highest offered protocol a live box speaks; v1 when nothing was offered. */
+function selectProtocol(fleet: Fleet, offered: number[] | undefined): number {
+  if (!offered) {
+    if (fleet.liveBoxes().some((b) => b.protocols.includes(1))) return 1;
+  } else {
+    const spoken = new Set(fleet.liveBoxes().flatMap((b) => b.protocols));
+    const ok = offered.filter((v) => spoken.has(v));
+    if (ok.length > 0) return Math.max(...ok);
+  }
+  throw new ApiError(503, ErrorCode.protocolUnavailable, {
+    message: offered
+      ? `no live renderer speaks protocol ${offered.join(', ')}; omit protocol_versions for v1`
+      : 'no live renderer speaks v1; send protocol_versions: [2] and connect to /v2/session',
+    retryable: false,
+  });
+}
+
+/** spec 7: fleet_busy (no box), protocol_unavailable, custom_avatar_unsupported / _unavailable. */
+function fleetNeeds(rt: SessionRuntime, body: MintSessionInput, custom: boolean): TicketNeeds {
+  if (rt.fleet.liveBoxes().length === 0) {
+    throw new ApiError(503, ErrorCode.fleetBusy, {
+      message: 'no box is registered; do not poll, retry later with a fresh mint',
+      retryable: true,
+    });
+  }
+  const protocol = selectProtocol(rt.fleet, body.protocol_versions);
+  if (custom) {
+    const live = rt.fleet.liveBoxes();
+    if (!live.some((b) => b.customAvatars)) {
+      throw new ApiError(422, ErrorCode.customAvatarUnsupported, { message: 'no renderer supports custom avatars; do not retry', retryable: false });
+    }
+    if (!live.some((b) => b.customAvatars && b.verified)) {
+      throw new ApiError(503, ErrorCode.customAvatarUnavailable, {
+        message: 'no live box is verified for custom avatars; retry with backoff (stock personas usually work)',
+        retryable: true,
+      });
+    }
+  }
+  const needs = { protocol, custom };
+  if (!rt.fleet.liveBoxes().some((b) => Fleet.fits(b, needs))) {
+    throw new ApiError(503, ErrorCode.protocolUnavailable, { message: `no live box speaks protocol ${protocol} for this avatar`, retryable: false });
+  }
+  return needs;
+}
+
+function queued(rt: SessionRuntime, t: Ticket): Reply {
+  const v = rt.queue.view(t);
+  const body: MintQueued = {
+    status: 'queued',
+    queue_ticket: t.id,
+    position: v.position!,
+    eta_seconds: v.eta_seconds!,
+    retry_after: v.retry_after,
+    state: t.state,
+  };
+  if (v.claim_deadline !== undefined) body.claim_deadline = v.claim_deadline;
+  return reply(202, body, { 'Retry-After': String(v.retry_after) });
+}
+
+export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSessionInput): Promise<Reply> {
+  const { ctx, rt } = d;
+  checkCredentialFields(body, auth);
+  const selection = avatarSelection(body);
+  const plan: MintPlan = { selection, ...checkFields(body, { allowInsecureUrls: ctx.options.allowInsecureUrls }) };
+  const ws = mintWorkspace(ctx, auth, body.workspace_id);
+  checkWorkspaceRules(body, plan, ws);
+  const avatar = resolveAvatar(ctx, ws, plan);
+  const tools = resolveTools(ctx.db, ws?.id ?? null, plan, avatar.toolsJson);
+
+  const scope = ws?.id ?? `user:${auth.userId}`;
+  const planName = ws?.plan ?? 'free';
+  const nowS = unixSeconds(ctx.clock);
+
+  let ticket = body.queue_ticket ? rt.queue.get(body.queue_ticket) : undefined;
+  if (ticket && ticket.scope !== scope) ticket = undefined;
+  if (ticket) {
+    rt.queue.touch(ticket);
+    // A lapsed ticket may wait while a fitting seat is free: seat it now, in line order.
+    if (ticket.state === 'waiting') for (const b of rt.fleet.liveBoxes()) rt.offerSeats(b, null);
+  } else {
+    // spec 7: the guard counts fresh mints; polls with a live ticket are not mints.
+    d.guard.check(auth.deviceId ?? auth.keyId);
+  }
+  const quota = quotaLeft(rt.st, rt.opts, planName, scope, nowS);
+  checkQuota(quota, nowS);
+  checkConcurrency(rt.st, rt.opts, planName, scope, body.concurrency_cap);
+  const needs = fleetNeeds(rt, body, avatar.custom);
+
+  let box: BoxRecord | undefined | null;
+  if (ticket) {
+    if (ticket.state === 'waiting') return queued(rt, ticket);
+    box = rt.claimReservation(rt.queue.claim(ticket));
+  } else {
+    box = rt.fleet.findFreeSeat(needs);
+    if (!box) {
+      if (rt.queue.size >= rt.opts.queueMaxWaiters) {
+        throw new ApiError(503, ErrorCode.fleetBusy, { message: 'the line is full past the wait horizon; do not poll', retryable: true });
+      }
+      const t = rt.queue.admit({
+        id: `qt_${ctx.ids.hex(16)}`,
+        scope,
+        workspaceId: ws?.id ?? null,
+        needs,
+        notify: plan.notify,
+        wantsPosition: plan.notify !== null || rt.webhooks.endpointsFor(ws?.id ?? null, 'queue.position').length > 0,
+      });
+      return queued(rt, t);
+    }
+  }
+  if (!box) throw new ApiError(503, ErrorCode.fleetBusy, { message: 'the reserved box left; mint again', retryable: true });
+  return reply(201, await seat(d, auth, body, { plan, ws, avatar, tools, box, cap: grantCap(rt.opts, planName, plan.requestedCap, quota.left, box.maxCapSeconds), scope }));
+}
+
+interface Seating {
+  plan: MintPlan;
+  ws: WorkspaceRow | null;
+  avatar: ResolvedAvatar;
+  tools: ResolvedTools;
+  box: BoxRecord;
+  cap: number;
+  scope: string;
+}
+
+/** Create the session on the seat: frozen snapshot, session token, seat token (spec 4.5). */
+async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: Seating): Promise<MintReady> {
+  const { ctx, rt } = d;
+  const { plan, avatar, box } = s;
+  const id = ctx.ids.uuid();
+  const seatToken = `seat_${ctx.ids.hex(24)}`;
+  const tokenId = `stk_${ctx.ids.hex(12)}`;
+  const nowS = unixSeconds(ctx.clock);
+  const protocol = body.protocol_versions ? selectProtocol(rt.fleet, body.protocol_versions) : 1;
+  const join = (base: string | null, extra: string | null) => (extra ? (base ? `${base}\n\n${extra}` : extra) : base);
+  const allowlist =
+    auth.kind === 'publishable'
+      ? (JSON.parse((ctx.db.prepare('SELECT allowed_origins FROM api_keys WHERE id = ?').get(auth.keyId) as { allowed_origins: string | null }).allowed_origins ?? '[]') as string[])
+      : (body.domain_allowlist ?? []);
+  // spec 4.5: the mint freezes everything; later edits of the avatar or profile change only later mints.
+  const snapshot = {
+    id,
+    workspace_id: s.ws?.id ?? null,
+    box_id: box.id,
+    avatar: { kind: avatar.custom ? 'custom' : 'stock', persona: avatar.persona, avatar_id: avatar.avatarId, version_id: avatar.versionId, voice_ref: avatar.voiceRef },
+    profile: avatar.profile,
+    system_prompt: join(plan.context?.system_prompt ?? avatar.systemPrompt, plan.extraSystemPrompt),
+    backstory: join(plan.context?.backstory ?? avatar.backstory, plan.extraBackstory),
+    memory_block: plan.context?.memory_block ?? null,
+    memory_id: plan.context?.memory_id ?? null,
+    history: plan.context?.history ?? [],
+    tools: s.tools.tools ? { ...s.tools.tools, ...toolsSettings(s.tools.tools), resolved: s.tools.names } : null,
+    config: mergeConfig(plan.config, avatar.configJson),
+    response_language: plan.responseLanguage,
+    recording: plan.recording,
+    session_logs: !plan.logsSilenced,
+    domain_allowlist: allowlist,
+    cap_seconds: s.cap,
+    protocol,
+    metadata: body.metadata ?? null,
+  };
+  const claims: Record<string, unknown> = { session: snapshot };
+  if (plan.agent) claims.agent = plan.agent;
+  // Hold the seat before the first await, so no other request can take it meanwhile.
+  rt.seated(id, box, s.cap);
+  let token: string;
+  try {
+    token = await d.signing().sign(claims, { nowSeconds: nowS, ttlSeconds: rt.opts.tokenTtlS, subject: id, audience: box.id, jti: tokenId });
+  } catch (err) {
+    rt.endSession(id, 'error');
+    throw err;
+  }
+  rt.st.insert.run({
+    id,
+    workspace_id: s.ws?.id ?? null,
+    scope_key: s.scope,
+    api_token_id: auth.keyId,
+    avatar_ref: avatar.versionId,
+    voice_ref: avatar.voiceRef,
+    persona: avatar.persona,
+    session_token_id: tokenId,
+    box_id: box.id,
+    box_host: box.host,
+    seat_token_hash: createHash('sha256').update(seatToken).digest(),
+    snapshot_json: JSON.stringify(snapshot),
+    cap_seconds: s.cap,
+    recording: plan.recording ? 1 : 0,
+    created_at: nowS,
+  });
+  const out: MintReady = {
+    status: 'ready',
+    session_id: id,
+    connect_url: box.baseUrl,
+    session_token: token,
+    seat_token: seatToken,
+    expires_at: nowS + rt.opts.tokenTtlS,
+    cap_seconds: s.cap,
+    profile: avatar.profile,
+  };
+  if (s.tools.names.length > 0) out.tools_resolved = s.tools.names;
+  if (body.protocol_versions) out.protocol_version = protocol;
+  return out;
+}

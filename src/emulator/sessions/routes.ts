@@ -1,0 +1,99 @@
+/**
+ * Session routes of spec 4.5: mint, get, transcript, delete (erasure), heartbeat, release.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from 'hono';
+import { ErrorCode } from '../../contract/errors.js';
+import {
+  deleteSession,
+  getSession,
+  getTranscript,
+  heartbeatSession,
+  mintSession as mintOp,
+  releaseSession,
+} from '../../contract/operations/sessions.js';
+import { authenticate, type AuthContext } from '../auth/authenticate.js';
+import { canAccessWorkspace, type WorkspaceRow } from '../auth/workspace.js';
+import { unixSeconds } from '../clock.js';
+import type { App, EmulatorContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { implement, reply } from '../http/router.js';
+import type { SigningKey } from '../signing/keys.js';
+import { MintRateGuard } from './guards.js';
+import { mintSession } from './mint.js';
+import { sessionRuntime } from './runtime.js';
+import { getSessionRow, isLive, toSessionRecord, type SessionRow } from './store.js';
+
+export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: SigningKey): void {
+  const rt = sessionRuntime(ctx);
+  const guard = new MintRateGuard(ctx.clock, () => rt.opts.mintRatePerMinute);
+  const deps = { ctx, rt, signing: () => signing, guard };
+
+  const canSee = (auth: AuthContext, row: SessionRow): boolean => {
+    if (!row.workspace_id) return row.scope_key === `user:${auth.userId}`;
+    const ws = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id) as WorkspaceRow | undefined;
+    return !!ws && canAccessWorkspace(auth, ws);
+  };
+  const notFound = (id: string) => new ApiError(404, ErrorCode.notFound, { message: `session ${id} not found` });
+  const visible = (auth: AuthContext, id: string): SessionRow => {
+    const row = getSessionRow(rt.st, id);
+    if (!row || !canSee(auth, row)) throw notFound(id);
+    return row;
+  };
+
+  implement(app, ctx, mintOp, ({ auth, body }) => mintSession(deps, auth, body));
+
+  implement(app, ctx, getSession, ({ auth, params }) => toSessionRecord(visible(auth, params.sessionId)));
+
+  // spec 4.5: own scope, secret keys only, 403 across workspaces.
+  implement(app, ctx, getTranscript, ({ auth, params }) => {
+    if (auth.kind !== 'secret') throw new ApiError(403, ErrorCode.forbidden, { message: 'transcripts need a secret key' });
+    const row = getSessionRow(rt.st, params.sessionId);
+    if (!row) throw notFound(params.sessionId);
+    if (!canSee(auth, row)) throw new ApiError(403, ErrorCode.forbidden, { message: 'session belongs to another workspace' });
+    if (row.status === 'deleted') return { session_id: row.id, source: 'store' as const, turns: [], count: 0, deleted: true as const };
+    const turns = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
+    return { session_id: row.id, source: isLive(row) ? ('live' as const) : ('store' as const), turns, count: turns.length };
+  });
+
+  // spec 3: ended -> deleted erases turns, tool records, agent state and captured media; idempotent.
+  implement(app, ctx, deleteSession, ({ auth, params }) => {
+    const row = visible(auth, params.sessionId);
+    if (isLive(row)) throw new ApiError(409, ErrorCode.sessionLive, { message: 'the session is still live; release it first' });
+    if (row.status !== 'deleted') {
+      ctx.db.transaction(() => {
+        rt.st.eraseTurns.run(row.id);
+        rt.st.eraseToolCalls.run(row.id);
+        rt.st.anonymize.run(unixSeconds(ctx.clock), row.id);
+      })();
+      rmSync(join(ctx.blobDir, 'captures', row.id), { recursive: true, force: true });
+    }
+    return reply(204);
+  });
+
+  /** spec 4.5: the seat_token in the body, when present, is the sole credential. */
+  const seatCaller = (c: Context, id: string, seatToken: string | undefined): SessionRow => {
+    if (seatToken === undefined) return visible(authenticate(ctx.db, c, { anyOf: ['sessions:write'] }), id);
+    const row = getSessionRow(rt.st, id);
+    const given = createHash('sha256').update(seatToken).digest();
+    if (!row || !row.seat_token_hash || !timingSafeEqual(given, row.seat_token_hash)) {
+      throw new ApiError(401, ErrorCode.unauthorized, { message: 'invalid seat_token for this session' });
+    }
+    return row;
+  };
+
+  implement(app, ctx, heartbeatSession, ({ c, params, body }) => {
+    const row = seatCaller(c, params.sessionId, body.seat_token);
+    if (!isLive(row)) throw new ApiError(409, ErrorCode.conflict, { message: 'the session has ended; its seat is gone' });
+    rt.heartbeat(row.id);
+    return { ok: true as const };
+  });
+
+  implement(app, ctx, releaseSession, ({ c, params, body }) => {
+    const row = seatCaller(c, params.sessionId, body.seat_token);
+    rt.endSession(row.id, 'released');
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * The live side of sessions: seats held on boxes, the idle reaper and the session cap,
+ * wired to the queue (a freed seat goes to the next compatible waiter) and to the webhook
+ * dispatcher (queue events). One per emulator context.
+ *
+ * Session transitions (spec 3 leaves them open; docs/fidelity.md): pending at mint;
+ * active when the box reports the client connected; ended on release, socket close, the
+ * idle reaper (pending without heartbeat for `pendingIdleS`), the cap (`cap_seconds`
+ * after connect) or the box leaving. Every end frees the seat.
+ */
+import { unixSeconds } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import { Fleet, type BoxRecord } from '../fleet/fleet.js';
+import { Deadlines } from '../queue/deadlines.js';
+import { SessionQueue, type Ticket } from '../queue/queue.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { sessionOptions, type SessionOptions } from './options.js';
+import { sessionStatements, type SessionStatements } from './store.js';
+
+interface LiveSeat {
+  boxId: string;
+  lastBeat: number;
+  startedAt: number | null;
+  capSeconds: number;
+}
+
+export class SessionRuntime {
+  readonly opts: SessionOptions;
+  readonly fleet = new Fleet();
+  readonly queue: SessionQueue;
+  readonly webhooks: WebhookDispatcher;
+  readonly st: SessionStatements;
+  private readonly live = new Map<string, LiveSeat>();
+  private readonly reaper: Deadlines<string>;
+
+  constructor(private readonly ctx: EmulatorContext) {
+    this.opts = sessionOptions(ctx.options);
+    this.st = sessionStatements(ctx.db);
+    this.webhooks = new WebhookDispatcher(ctx.db, ctx.clock, {
+      retryDelaysMs: this.opts.webhookRetryDelaysMs,
+      timeoutMs: this.opts.webhookTimeoutMs,
+    });
+    this.queue = new SessionQueue(
+      ctx.clock,
+      {
+        ...this.opts,
+        fallbackSecondsPerPlace: () => this.opts.sessionCapS / Math.max(1, this.fleet.totalSeats()),
+      },
+      {
+        reservationReleased: (boxId, skip) => this.reservationReleased(boxId, skip),
+        claimable: (t) =>
+          this.webhooks.emit(
+            'queue.claimable',
+            t.workspaceId,
+            {
+              ticket: t.id,
+              position: this.queue.position(t),
+              claim_deadline: Math.floor(t.claimDeadline! / 1000),
+              pod_host: this.fleet.get(t.reservedBox!)?.host ?? null,
+            },
+            t.notify,
+          ),
+        dropped: (t, reason) => this.webhooks.emit('queue.dropped', t.workspaceId, { ticket: t.id, reason }, t.notify),
+        position: (t, position, eta) =>
+          this.webhooks.emit('queue.position', t.workspaceId, { ticket: t.id, position, eta_seconds: eta }, t.notify),
+      },
+    );
+    this.reaper = new Deadlines(ctx.clock, (id, now) => this.reap(id, now));
+    // Seats do not survive a restart: sessions a previous run left live are ended.
+    const now = unixSeconds(ctx.clock);
+    for (const r of this.st.liveIds.all() as { id: string }[]) this.st.setEnded.run(now, 'restart', r.id);
+    ctx.onStop(async () => {
+      this.queue.stop();
+      this.reaper.stop();
+      await this.webhooks.stop();
+    });
+  }
+
+  /** A box registered (or re-registered): its free seats go to waiters first. */
+  boxRegistered(box: BoxRecord): void {
+    this.offerSeats(box, null);
+  }
+
+  /** A box left: its sessions end; tickets reserved on it go back to waiting elsewhere. */
+  boxGone(boxId: string): void {
+    const box = this.fleet.get(boxId);
+    if (!box) return;
+    box.live = false;
+    for (const sid of [...box.held]) this.endSession(sid, 'box_gone');
+  }
+
+  /** A mint took a seat: hold it and start the reaper. */
+  seated(sessionId: string, box: BoxRecord, capSeconds: number): void {
+    this.fleet.hold(box, sessionId);
+    const now = this.ctx.clock.now();
+    this.live.set(sessionId, { boxId: box.id, lastBeat: now, startedAt: null, capSeconds });
+    this.reaper.arm(sessionId, now + this.opts.pendingIdleS * 1000);
+  }
+
+  heartbeat(sessionId: string): void {
+    const s = this.live.get(sessionId);
+    if (s) s.lastBeat = this.ctx.clock.now();
+    this.st.heartbeat.run(unixSeconds(this.ctx.clock), sessionId);
+  }
+
+  /** The box reports the client connected: pending -> active; the cap starts. */
+  connected(sessionId: string): boolean {
+    const s = this.live.get(sessionId);
+    if (!s) return false;
+    if (s.startedAt === null) {
+      s.startedAt = this.ctx.clock.now();
+      this.st.setActive.run(unixSeconds(this.ctx.clock), sessionId);
+      this.reaper.arm(sessionId, s.startedAt + s.capSeconds * 1000);
+    }
+    return true;
+  }
+
+  /** Release, socket close, reaper, cap: the session ends and its seat frees (idempotent). */
+  endSession(sessionId: string, reason: string): void {
+    this.st.setEnded.run(unixSeconds(this.ctx.clock), reason, sessionId);
+    const s = this.live.get(sessionId);
+    if (!s) return;
+    this.live.delete(sessionId);
+    this.reaper.disarm(sessionId);
+    if (this.fleet.releaseHeld(s.boxId, sessionId)) {
+      this.queue.seatFreed();
+      const box = this.fleet.get(s.boxId);
+      if (box) this.offerSeats(box, null);
+    }
+  }
+
+  isLiveSeat(sessionId: string): boolean {
+    return this.live.has(sessionId);
+  }
+
+  /** Offer every free seat of a box to the line, in order (spec 3 "a seat frees"). */
+  offerSeats(box: BoxRecord, skip: Ticket | null): void {
+    while (this.fleet.free(box) > 0) {
+      const t = this.queue.offer({ id: box.id, fits: (n) => Fleet.fits(box, n) }, skip);
+      if (!t) break;
+      box.reserved++;
+    }
+  }
+
+  /** A claim turned a reservation into a held seat. */
+  claimReservation(boxId: string): BoxRecord | undefined {
+    const box = this.fleet.get(boxId);
+    if (box) box.reserved = Math.max(0, box.reserved - 1);
+    return box;
+  }
+
+  private reservationReleased(boxId: string, skip: Ticket | null): void {
+    const box = this.fleet.get(boxId);
+    if (!box) return;
+    box.reserved = Math.max(0, box.reserved - 1);
+    this.offerSeats(box, skip);
+  }
+
+  private reap(id: string, now: number): number | null {
+    const s = this.live.get(id);
+    if (!s) return null;
+    if (s.startedAt === null) {
+      const due = s.lastBeat + this.opts.pendingIdleS * 1000;
+      if (now < due) return due;
+      this.endSession(id, 'idle');
+      return null;
+    }
+    const capAt = s.startedAt + s.capSeconds * 1000;
+    if (now < capAt) return capAt;
+    this.endSession(id, 'cap');
+    return null;
+  }
+}
+
+const runtimes = new WeakMap<EmulatorContext, SessionRuntime>();
+
+/** The context's session runtime, created on first use. */
+export function sessionRuntime(ctx: EmulatorContext): SessionRuntime {
+  let rt = runtimes.get(ctx);
+  if (!rt) runtimes.set(ctx, (rt = new SessionRuntime(ctx)));
+  return rt;
+}
