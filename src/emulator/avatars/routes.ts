@@ -12,6 +12,8 @@ import { implementBoth } from './both-shapes.js';
 import { seedStockAvatars } from './stock.js';
 import { readableAvatar, stockReadOnly, targetWorkspace, toAvatar, writableAvatar, type AvatarRow } from './store.js';
 import { registerVersions } from './versions-routes.js';
+import { registerProfiles } from '../profiles/routes.js';
+import { registerVoices } from '../voices/routes.js';
 
 export function registerAvatars(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -62,5 +64,7 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
   });
 
   registerVersions(app, ctx);
+  registerProfiles(app, ctx);
+  registerVoices(app, ctx);
   resumeIdleMedia(ctx);
 }

@@ -1,0 +1,146 @@
+/**
+ * Profiles (spec 2 "Profile", spec 4.9): append-only, deduplicated by a content hash over
+ * the four text fields. The hash is SHA-256 over the RFC 8785 canonical JSON of
+ * `{ system_prompt, backstory, tools_json, config_json }` (absent fields as null), so key
+ * order never matters; `hash_short` is its first 12 hex digits.
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { Profile } from '../../contract/resources/profile.js';
+import { unixSeconds } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import { ApiError } from '../http/api-error.js';
+import { getAvatarRow, getVersionRow, isStock, type AvatarRow } from '../avatars/store.js';
+import { uuidV5 } from '../avatars/stock.js';
+
+export interface ProfileRow {
+  id: string;
+  avatar_id: string;
+  hash: string;
+  hash_short: string;
+  system_prompt: string | null;
+  backstory: string | null;
+  tools_json: string | null;
+  config_json: string | null;
+  created_at: number;
+  created_by: string;
+  seq: number;
+  deleted_at: number | null;
+}
+
+export interface ProfileContent {
+  system_prompt: string | null;
+  backstory: string | null;
+  tools_json: Record<string, unknown> | null;
+  config_json: Record<string, unknown> | null;
+}
+
+export const HASH_SHORT_LENGTH = 12;
+
+export function contentHash(c: ProfileContent): string {
+  const canonical = canonicalize({
+    system_prompt: c.system_prompt,
+    backstory: c.backstory,
+    tools_json: c.tools_json,
+    config_json: c.config_json,
+  })!;
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+}
+
+const bytes = (s: string | null) => (s === null ? 0 : Buffer.byteLength(s, 'utf8'));
+
+export function sizesOf(r: ProfileRow) {
+  return {
+    system_prompt: bytes(r.system_prompt),
+    backstory: bytes(r.backstory),
+    tools_json: bytes(r.tools_json),
+    config_json: bytes(r.config_json),
+  };
+}
+
+export function toSummary(r: ProfileRow, defaultId: string | null) {
+  return {
+    id: r.id,
+    hash: r.hash,
+    hash_short: r.hash_short,
+    created_at: r.created_at,
+    created_by: r.created_by,
+    is_default: r.id === defaultId,
+    sizes: sizesOf(r),
+  };
+}
+
+export function toProfile(r: ProfileRow, defaultId: string | null): Profile {
+  return {
+    ...toSummary(r, defaultId),
+    avatar_id: r.avatar_id,
+    system_prompt: r.system_prompt,
+    backstory: r.backstory,
+    tools_json: r.tools_json === null ? null : (JSON.parse(r.tools_json) as Record<string, unknown>),
+    config_json: r.config_json === null ? null : (JSON.parse(r.config_json) as Record<string, unknown>),
+  };
+}
+
+export const liveProfiles = (db: Db, avatarId: string) =>
+  db.prepare('SELECT * FROM avatar_profiles WHERE avatar_id = ? AND deleted_at IS NULL ORDER BY seq DESC').all(avatarId) as ProfileRow[];
+
+export function findProfile(db: Db, avatarId: string, profileId: string): ProfileRow {
+  const r = db.prepare('SELECT * FROM avatar_profiles WHERE id = ? AND avatar_id = ? AND deleted_at IS NULL').get(profileId, avatarId) as
+    | ProfileRow
+    | undefined;
+  if (!r) throw new ApiError(404, 'not_found', { message: `profile ${profileId} not found` });
+  return r;
+}
+
+/** Insert a profile row; the caller has checked that no live row has this hash. */
+export function insertProfile(ctx: EmulatorContext, avatarId: string, c: ProfileContent, createdBy: string, id?: string): ProfileRow {
+  const hash = contentHash(c);
+  const pid = id ?? ctx.ids.uuid();
+  const seq = (ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM avatar_profiles WHERE avatar_id = ?').get(avatarId) as { n: number }).n;
+  ctx.db
+    .prepare(
+      `INSERT INTO avatar_profiles (id, avatar_id, hash, hash_short, system_prompt, backstory, tools_json, config_json,
+         created_at, created_by, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      pid, avatarId, hash, hash.slice(0, HASH_SHORT_LENGTH), c.system_prompt, c.backstory,
+      c.tools_json === null ? null : canonicalize(c.tools_json)!,
+      c.config_json === null ? null : canonicalize(c.config_json)!,
+      unixSeconds(ctx.clock), createdBy, seq,
+    );
+  return ctx.db.prepare('SELECT * FROM avatar_profiles WHERE id = ?').get(pid) as ProfileRow;
+}
+
+/**
+ * spec 4.9: avatars created before profiles get profile 1 synthesized lazily from the
+ * published version's text, on first read or mint. Here: the first profile operation or
+ * mint on an avatar that has a published version and no profile yet. The synthesized
+ * profile is the default; its id is name-based so a stock avatar's profile 1 is stable.
+ * Returns the avatar row as it is afterwards.
+ */
+export function ensureProfiles(ctx: EmulatorContext, avatar: AvatarRow): AvatarRow {
+  if (avatar.profiles_seeded) return avatar;
+  const { db } = ctx;
+  const version = avatar.current_version_id ? getVersionRow(db, avatar.current_version_id) : undefined;
+  if (!version?.published_at) return avatar;
+  db.transaction(() => {
+    const fresh = getAvatarRow(db, avatar.id)!;
+    if (fresh.profiles_seeded) return;
+    if (liveProfiles(db, avatar.id).length === 0) {
+      const content: ProfileContent = {
+        system_prompt: version.system_prompt,
+        backstory: version.backstory,
+        tools_json: null,
+        config_json: version.config_json ? (JSON.parse(version.config_json) as Record<string, unknown>) : null,
+      };
+      const id = uuidV5(`profile:${avatar.id}:1`);
+      const p = insertProfile(ctx, avatar.id, content, 'system', id);
+      db.prepare('UPDATE avatars SET default_profile_id = ? WHERE id = ?').run(p.id, avatar.id);
+    }
+    db.prepare('UPDATE avatars SET profiles_seeded = 1 WHERE id = ?').run(avatar.id);
+  })();
+  return getAvatarRow(db, avatar.id)!;
+}
+
+export { isStock };
