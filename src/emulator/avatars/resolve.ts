@@ -141,21 +141,21 @@ export function resolveAvatar(ctx: EmulatorContext, sel: AvatarSelector): Resolu
     version = getVersionRow(db, sel.avatar_ref!);
     avatar = version ? getAvatarRow(db, version.avatar_id) : undefined;
     if (!version || !avatar || !visible(avatar, sel.workspaceId) || avatar.deleted_at !== null) return notFound(`avatar version ${sel.avatar_ref}`);
-    if (!version.published_at) return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
+    if (version.published_at === null) return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
   } else if (has(sel.avatar_id)) {
     avatar = getAvatarRow(db, sel.avatar_id!);
     if (!avatar || !visible(avatar, sel.workspaceId) || avatar.deleted_at !== null) return notFound(`avatar ${sel.avatar_id}`);
     if (has(sel.avatar_version_id)) {
       version = getVersionRow(db, sel.avatar_version_id!);
       if (!version || version.avatar_id !== avatar.id) return notFound(`version ${sel.avatar_version_id} of avatar ${avatar.id}`);
-      if (!version.published_at) return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
+      if (version.published_at === null) return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
     }
   } else {
     return reject(400, 'invalid_request', 'one of persona, avatar_id or avatar_ref is required', 'persona: required');
   }
   if (!version) {
     version = avatar.current_version_id ? getVersionRow(db, avatar.current_version_id) : undefined;
-    if (!version?.published_at) return reject(400, 'avatar_not_published', 'the avatar has no published version yet');
+    if (!version || version.published_at === null) return reject(400, 'avatar_not_published', 'the avatar has no published version yet');
   }
   avatar = ensureProfiles(ctx, avatar);
   const persona = version.source_persona ? loadPersonas(ctx.fixturesDir).get(version.source_persona) : undefined;

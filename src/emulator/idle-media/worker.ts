@@ -102,7 +102,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
 
   async function build(versionId: string): Promise<void> {
     const v = getVersionRow(db, versionId);
-    if (!v || !v.published_at) return;
+    if (!v || v.published_at === null) return;
     const current = db.prepare('SELECT status FROM idle_media WHERE version_id = ?').get(v.id) as { status: IdleStatus } | undefined;
     if (current?.status === 'ready') return setStatus(v, 'ready', readyExtra(v.id));
     setStatus(v, 'building');

@@ -123,7 +123,7 @@ export function ensureProfiles(ctx: EmulatorContext, avatar: AvatarRow): AvatarR
   if (avatar.profiles_seeded) return avatar;
   const { db } = ctx;
   const version = avatar.current_version_id ? getVersionRow(db, avatar.current_version_id) : undefined;
-  if (!version?.published_at) return avatar;
+  if (!version || version.published_at === null) return avatar;
   db.transaction(() => {
     const fresh = getAvatarRow(db, avatar.id)!;
     if (fresh.profiles_seeded) return;
