@@ -19,7 +19,13 @@ async function boundKey(name: string, update?: string) {
   return h.as(k.body.token);
 }
 
+const unpublished = { avatar: '', version: '' };
+
 beforeAll(async () => {
+  const a = await h.client.call('avatars.create', { body: { name: 'draft', kind: 'custom' } });
+  unpublished.avatar = a.body.id;
+  const v = await h.client.call('versions.create', { params: { avatarId: a.body.id }, body: { system_prompt: 'hi' } });
+  unpublished.version = v.body.id;
   dash = h.as(h.emu.keys.dashboardKey);
   const p = await h.client.call('tokens.create', { body: { name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] } });
   pk = h.as(p.body.token, ORIGIN);
@@ -69,8 +75,9 @@ const cases: Case[] = [
   // selection and validation (400)
   ['avatar_ref with avatar_id', () => h.client, { avatar_ref: crypto.randomUUID(), avatar_id: crypto.randomUUID() }, 400, 'avatar_ref_avatar_id_exclusive'],
   ['avatar_ref with persona', () => h.client, { avatar_ref: crypto.randomUUID(), persona: 'ava' }, 400, 'avatar_ref_persona_exclusive'],
-  ['unknown avatar_id', () => h.client, { avatar_id: crypto.randomUUID() }, 400, 'avatar_not_published'],
-  ['unknown avatar_ref', () => h.client, { avatar_ref: crypto.randomUUID() }, 400, 'version_not_published'],
+  ['avatar without a published version', () => h.client, { avatar_id: 'UNPUBLISHED_AVATAR' }, 400, 'avatar_not_published'],
+  ['version without its face', () => h.client, { avatar_ref: 'UNPUBLISHED_VERSION' }, 400, 'version_not_published'],
+  ['unknown avatar_id', () => h.client, { avatar_id: crypto.randomUUID() }, 404, 'not_found'],
   ['profile_id on a stock persona', () => h.client, { persona: 'ava', profile_id: 'p1' }, 400, 'profile_mismatch'],
   ['context.system_prompt too long', () => h.client, { persona: 'ava', context: { system_prompt: 'x'.repeat(40_961) } }, 400, 'invalid_context_system_prompt'],
   ['config unknown key', () => h.client, { persona: 'ava', config: { volume: 3 } }, 400, 'invalid_config', 'unknown_config_key:volume'],
@@ -111,7 +118,8 @@ const cases: Case[] = [
 
 describe('session mint errors (spec 7)', () => {
   it.each(cases)('%s', async (_name, who, body, status, code, detail) => {
-    const r = await who().send('sessions.mint', { body });
+    const fill = (v: unknown) => (v === 'UNPUBLISHED_AVATAR' ? unpublished.avatar : v === 'UNPUBLISHED_VERSION' ? unpublished.version : v);
+    const r = await who().send('sessions.mint', { body: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fill(v)])) });
     expect(r.status).toBe(status);
     expect(r.body.error).toBe(code);
     if (detail) expect(r.body.detail).toBe(detail);

@@ -1,15 +1,17 @@
 /**
- * Which avatar a mint runs (spec 4.5 "Avatar selection", per-field resolution session >
- * profile > version). Stock personas come from fixtures/personas; custom avatars go
- * through `resolveCustomAvatar`, the one switch-over point to the avatars module.
+ * Which avatar a mint runs (spec 4.5 "Avatar selection"; per-field resolution session >
+ * profile > version, spec 1). The avatars module resolves the selection, the profile and
+ * the voice (src/emulator/avatars/resolve.ts); this adapts its answer to what the session
+ * snapshot freezes.
  */
 import { ErrorCode } from '../../contract/errors.js';
 import type { ConfigGroup } from '../../contract/validators/config.js';
+import type { ToolsObject } from '../../contract/validators/tools.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
+import { resolveAvatar as resolveSelection, resolveProfile, resolveVoiceRef } from '../avatars/resolve.js';
 import type { EmulatorContext } from '../context.js';
-import { loadPersonas, type PersonaCatalog } from '../gallery/personas.js';
 import { ApiError } from '../http/api-error.js';
-import type { AvatarSelection } from './validate-mint.js';
+import { fail, type AvatarSelection } from './validate-mint.js';
 
 export interface ProfileRef {
   id: string | null;
@@ -19,32 +21,23 @@ export interface ProfileRef {
 
 /** The stored layers of the chosen avatar, before the session's own overrides. */
 export interface ResolvedAvatar {
+  /** A tenant avatar (not the stock catalog): needs a box that renders custom avatars (spec 7). */
   custom: boolean;
   persona: string | null;
-  avatarId: string | null;
-  /** The version id (the Session record's `avatar_ref`); null for a stock persona. */
-  versionId: string | null;
+  avatarId: string;
+  /** The version id (the Session record's `avatar_ref`). */
+  versionId: string;
   voiceRef: string | null;
-  /** Profile text over the version's, field by field (already resolved profile > version). */
+  /** Profile text over the version's, field by field. */
   systemPrompt: string | null;
   backstory: string | null;
-  toolsJson: unknown;
+  /** Stored tools (profile `tools_json`, validated; null when none or malformed). */
+  tools: ToolsObject | null;
+  /** Profile config over version config. */
   configJson: ConfigGroup | null;
   profile: ProfileRef;
-}
-
-export interface CustomAvatarRequest {
-  selection: Exclude<AvatarSelection, { kind: 'persona' }>;
-  voiceRef: string | null;
-  profileId: string | null;
-}
-
-const catalogs = new WeakMap<EmulatorContext, PersonaCatalog>();
-
-function personas(ctx: EmulatorContext): PersonaCatalog {
-  let c = catalogs.get(ctx);
-  if (!c) catalogs.set(ctx, (c = loadPersonas(ctx.fixturesDir)));
-  return c;
+  language: string | null;
+  media: { face: string | null; voice: string | null; idle: string | null; idle_status: string };
 }
 
 export function resolveAvatar(
@@ -53,34 +46,48 @@ export function resolveAvatar(
   req: { selection: AvatarSelection; voiceRef: string | null; profileId: string | null },
 ): ResolvedAvatar {
   const sel = req.selection;
-  if (sel.kind === 'persona') {
-    const p = personas(ctx).get(sel.persona);
-    if (!p) throw new ApiError(400, ErrorCode.invalidRequest, { message: `unknown persona ${sel.persona}`, detail: 'persona: unknown persona key' });
-    if (req.profileId) throw new ApiError(400, ErrorCode.profileMismatch, { message: 'stock personas have no profiles' });
-    return {
-      custom: false,
-      persona: p.id,
-      avatarId: null,
-      versionId: null,
-      voiceRef: req.voiceRef,
-      systemPrompt: p.systemPrompt,
-      backstory: p.blurb,
-      toolsJson: null,
-      configJson: null,
-      profile: { id: null, hash_short: null, source: 'none' },
-    };
+  if (sel.kind === 'avatar_ref' && !ws) {
+    throw new ApiError(400, ErrorCode.workspaceIdRequired, { message: 'avatar_ref needs a workspace: pass workspace_id' });
   }
-  if (!ws) throw new ApiError(400, ErrorCode.workspaceIdRequired, { message: 'custom avatars need a workspace: pass workspace_id' });
-  return resolveCustomAvatar(ctx, ws, { selection: sel, voiceRef: req.voiceRef, profileId: req.profileId });
-}
-
-/**
- * Custom avatars (issue 3 owns avatars, versions, voices and profiles). Until its resolver
- * lands, every custom reference is answered as not published.
- */
-export function resolveCustomAvatar(_ctx: EmulatorContext, _ws: WorkspaceRow, req: CustomAvatarRequest): ResolvedAvatar {
-  if (req.selection.kind === 'avatar_ref') {
-    throw new ApiError(400, ErrorCode.versionNotPublished, { message: `avatar version ${req.selection.versionId} is not published` });
+  const r = resolveSelection(ctx, {
+    workspaceId: ws?.id ?? null,
+    ...(sel.kind === 'persona' ? { persona: sel.persona } : {}),
+    ...(sel.kind === 'avatar_ref' ? { avatar_ref: sel.versionId } : {}),
+    ...(sel.kind === 'avatar_id' ? { avatar_id: sel.avatarId, ...(sel.versionId ? { avatar_version_id: sel.versionId } : {}) } : {}),
+  });
+  if (!r.ok) throw fail(r);
+  const { avatar, version } = r.value;
+  let profile = r.value.defaultProfile;
+  if (req.profileId) {
+    const p = resolveProfile(ctx, avatar.id, req.profileId);
+    if (!p.ok) throw fail(p);
+    profile = p.value;
   }
-  throw new ApiError(400, ErrorCode.avatarNotPublished, { message: `avatar ${req.selection.avatarId} has no published version` });
+  let voiceRef: string | null = null;
+  if (req.voiceRef) {
+    const v = resolveVoiceRef(ctx, ws?.id ?? null, req.voiceRef);
+    if (!v.ok) throw fail(v);
+    voiceRef = v.value.version_id;
+  }
+  const p = profile.profile;
+  const config = version.config || p?.config ? { ...(version.config ?? {}), ...(p?.config ?? {}) } : null;
+  return {
+    custom: !avatar.stock,
+    persona: version.persona,
+    avatarId: avatar.id,
+    versionId: version.id,
+    voiceRef,
+    systemPrompt: p?.system_prompt ?? version.system_prompt,
+    backstory: p?.backstory ?? version.backstory,
+    tools: p?.tools ?? null,
+    configJson: config,
+    profile: { id: p?.id ?? null, hash_short: p?.hash_short ?? null, source: profile.source },
+    language: version.language,
+    media: {
+      face: version.face?.blob_key ?? null,
+      voice: version.voice?.blob_key ?? null,
+      idle: r.value.idle.blob_key,
+      idle_status: r.value.idle.status,
+    },
+  };
 }

@@ -100,7 +100,7 @@ export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSess
   const ws = mintWorkspace(ctx, auth, body.workspace_id);
   checkWorkspaceRules(body, plan, ws);
   const avatar = resolveAvatar(ctx, ws, plan);
-  const tools = resolveTools(ctx.db, ws?.id ?? null, plan, avatar.toolsJson);
+  const tools = resolveTools(ctx.db, ws?.id ?? null, plan, avatar.tools);
 
   const scope = ws?.id ?? `user:${auth.userId}`;
   const planName = ws?.plan ?? 'free';
@@ -175,7 +175,7 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
     id,
     workspace_id: s.ws?.id ?? null,
     box_id: box.id,
-    avatar: { kind: avatar.custom ? 'custom' : 'stock', persona: avatar.persona, avatar_id: avatar.avatarId, version_id: avatar.versionId, voice_ref: avatar.voiceRef },
+    avatar: { kind: avatar.custom ? 'custom' : 'stock', persona: avatar.persona, avatar_id: avatar.avatarId, version_id: avatar.versionId, voice_ref: avatar.voiceRef, language: avatar.language, media: avatar.media },
     profile: avatar.profile,
     system_prompt: join(plan.context?.system_prompt ?? avatar.systemPrompt, plan.extraSystemPrompt),
     backstory: join(plan.context?.backstory ?? avatar.backstory, plan.extraBackstory),

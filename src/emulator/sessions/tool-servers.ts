@@ -8,7 +8,6 @@ import {
   applyAllow,
   checkResolvedTools,
   mergeTools,
-  parseStoredTools,
   type ToolsObject,
 } from '../../contract/validators/tools.js';
 import type { Db } from '../db/database.js';
@@ -64,9 +63,9 @@ export function resolveTools(
   db: Db,
   workspaceId: string | null,
   sent: { tools: ToolsObject | null; extraTools: ToolsObject | null },
-  stored: unknown,
+  stored: ToolsObject | null,
 ): ResolvedTools {
-  let tools = sent.tools ?? parseStoredTools(stored);
+  let tools = sent.tools ?? stored;
   if (sent.extraTools) {
     const merged = mergeTools(tools, sent.extraTools);
     if (!merged.ok) throw fail(merged);
