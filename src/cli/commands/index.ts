@@ -1,5 +1,6 @@
 import type { CommandModule } from '../context.js';
 import { apiCommand } from './api.js';
+import { sessionCommands } from './sessions.js';
 import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
 
@@ -16,3 +17,4 @@ import { emulatorCommands } from './emulator.js';
  * input; ApiResponseError from the client is mapped to exit codes by src/cli/main.ts.
  */
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
+commandModules.push(sessionCommands);

@@ -1,0 +1,124 @@
+/**
+ * Hand-written session and webhook commands (issue 4): `avatar sessions mint` waits
+ * through the queue by itself, `avatar sessions queue status|cancel`, and `avatar webhooks
+ * listen`, a local receiver that verifies signatures. The other session and webhook
+ * commands are generated from the operation table.
+ */
+import { Option, type Command } from 'commander';
+import { mintAndWait } from '../../client/mint-queue.js';
+import { queueCancel, queueStatus } from '../../contract/operations/sessions.js';
+import { MintSessionBody, type MintQueued } from '../../contract/resources/session.js';
+import type { CliContext, CommandModule } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { readData } from '../generated.js';
+import { coerce, flagsOf } from '../schema-flags.js';
+import { listenForWebhooks } from './webhooks-listen.js';
+
+const group = (program: Command, name: string, description: string): Command =>
+  (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
+
+const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function registerMint(sessions: Command, cli: CliContext): void {
+  const flags = flagsOf(MintSessionBody).filter((f) => f.field !== 'queue_ticket');
+  const cmd = sessions
+    .command('mint')
+    .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable');
+  for (const f of flags) {
+    const arg = f.kind === 'list' ? `<${f.flag}...>` : f.kind === 'boolean' ? '' : f.kind === 'json' ? '<json>' : '<value>';
+    cmd.addOption(new Option(`--${f.flag}${arg ? ' ' + arg : ''}`, f.description));
+  }
+  cmd.option('--body <file>', 'whole mint body as JSON (@file, @- or inline JSON); flags override its fields');
+  cmd.option('--no-wait', 'return the 202 instead of waiting in the queue');
+  cmd.action(async () => {
+    const opts = cmd.opts<Record<string, unknown>>();
+    const raw = typeof opts.body === 'string' ? readData(opts.body.startsWith('@') || opts.body.trim().startsWith('{') ? opts.body : `@${opts.body}`, cli.io.cwd) : {};
+    const body: Record<string, unknown> = raw && typeof raw === 'object' ? { ...(raw as object) } : {};
+    for (const f of flags) {
+      const v = opts[optKey(f.flag)];
+      if (v === undefined) continue;
+      try {
+        body[f.field] = f.kind === 'json' ? jsonOrText(String(v)) : coerce(f, v);
+      } catch (e) {
+        throw new CliError((e as Error).message, ExitCode.usage);
+      }
+    }
+    const check = MintSessionBody.safeParse(body);
+    if (!check.success) {
+      const i = check.error.issues[0]!;
+      throw new CliError(`${String(i.path[0] ?? 'body')}: ${i.message}`, ExitCode.usage);
+    }
+    const ctrl = new AbortController();
+    const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
+    let last: MintQueued | undefined;
+    try {
+      const res = await mintAndWait(cli.client(), body, {
+        signal: ctrl.signal,
+        noWait: opts.wait === false,
+        onQueued: (q) => {
+          last = q;
+          cli.note(q.state === 'claimable' ? `seat reserved (ticket ${q.queue_ticket}): claiming` : `queued: position ${q.position}, about ${q.eta_seconds} s (ticket ${q.queue_ticket})`);
+        },
+      });
+      if (res.status === 202) cli.print(res.body);
+      else {
+        if (last) cli.note('seated');
+        cli.print(res.body);
+      }
+    } catch (err) {
+      if (ctrl.signal.aborted) throw ctrl.signal.reason;
+      throw err;
+    } finally {
+      off();
+    }
+  });
+}
+
+/** JSON when it parses, else the text itself (`--response-language en`, `--session-cap-seconds 120`). */
+function jsonOrText(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+function registerQueue(sessions: Command, cli: CliContext): void {
+  const queue = sessions.command('queue').description('queue tickets: status (a pure read), cancel');
+  const ws = (o: { workspaceId?: string }) => (o.workspaceId ? { workspace_id: o.workspaceId } : {});
+  queue
+    .command('status')
+    .argument('<ticket>')
+    .option('--workspace-id <id>', 'when the key is not workspace-bound')
+    .description('state, position and ETA of a ticket (always answers; expired when unknown)')
+    .action(async (ticket: string, o: { workspaceId?: string }) => {
+      cli.print((await cli.client().call(queueStatus, { params: { ticket }, query: ws(o) })).body);
+    });
+  queue
+    .command('cancel')
+    .argument('<ticket>')
+    .option('--workspace-id <id>', 'when the key is not workspace-bound')
+    .description('leave the queue (a reserved seat passes to the next waiter)')
+    .action(async (ticket: string, o: { workspaceId?: string }) => {
+      await cli.client().call(queueCancel, { params: { ticket }, query: ws(o) });
+      if (!cli.globals().json) cli.io.stdout.write('ok\n');
+    });
+}
+
+export const sessionCommands: CommandModule = {
+  register(program, cli) {
+    const sessions = group(program, 'sessions', 'live sessions and the queue (/api/v1/sessions)');
+    registerMint(sessions, cli);
+    registerQueue(sessions, cli);
+    const webhooks = group(program, 'webhooks', 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)');
+    webhooks
+      .command('listen')
+      .description('run a local receiver: verify x-signature-256 and print each delivery')
+      .option('--port <port>', 'port to listen on (0: any free port)', '0')
+      .option('--host <host>', 'interface', '127.0.0.1')
+      .option('--secret <secret>', 'signing secret to verify (endpoint secret or notify.secret)')
+      .action(async (o: { port: string; host: string; secret?: string }) => {
+        await listenForWebhooks(cli, { port: Number(o.port), host: o.host, secret: o.secret });
+      });
+  },
+};
