@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { fillPath, type AnyOperation, type Operation } from '../contract/operation.js';
@@ -18,8 +19,8 @@ export interface CallInput {
   params?: Record<string, string | number>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
-  /** Raw body bytes (uploads) with their content type. */
-  raw?: { bytes: Uint8Array; contentType: string };
+  /** Raw body bytes (uploads) with their content type; `onProgress` reports bytes sent. */
+  raw?: { bytes: Uint8Array; contentType: string; onProgress?: (sent: number, total: number) => void };
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -95,10 +96,11 @@ export class AvatarClient {
     const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? 'avatar-cli', ...input.headers };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.origin) headers.origin = this.options.origin;
-    let body: string | Uint8Array | undefined;
+    let body: string | Uint8Array | Readable | undefined;
     if (input.raw) {
-      body = input.raw.bytes;
+      body = input.raw.onProgress ? Readable.from(chunked(input.raw.bytes, input.raw.onProgress)) : input.raw.bytes;
       headers['content-type'] = input.raw.contentType;
+      headers['content-length'] = String(input.raw.bytes.length);
     } else if (input.body !== undefined) {
       body = JSON.stringify(input.body);
       headers['content-type'] = 'application/json';
@@ -128,5 +130,16 @@ export class AvatarClient {
 
   async close(): Promise<void> {
     if (!this.options.dispatcher) await this.dispatcher.close();
+  }
+}
+
+/** Upload bytes in 256 KiB chunks, reporting progress as each chunk is handed to the socket. */
+async function* chunked(bytes: Uint8Array, onProgress: (sent: number, total: number) => void): AsyncIterable<Uint8Array> {
+  const step = 256 * 1024;
+  onProgress(0, bytes.length);
+  for (let i = 0; i < bytes.length; i += step) {
+    const part = bytes.subarray(i, Math.min(bytes.length, i + step));
+    yield part;
+    onProgress(i + part.length, bytes.length);
   }
 }

@@ -1,6 +1,8 @@
 import type { CommandModule } from '../context.js';
 import { apiCommand } from './api.js';
 import { sessionCommands } from './sessions.js';
+import { avatarCommands } from './avatars.js';
+import { toolsCommands } from './tools.js';
 import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
 
@@ -17,4 +19,5 @@ import { emulatorCommands } from './emulator.js';
  * input; ApiResponseError from the client is mapped to exit codes by src/cli/main.ts.
  */
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
+commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);

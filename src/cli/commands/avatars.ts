@@ -1,0 +1,131 @@
+/**
+ * Hand-written avatar workflows (the plain resource commands are generated from the
+ * operation table): uploads with progress, and `avatars create-custom`, which makes a
+ * ready custom avatar from a face image, a voice sample and a prompt file in one go.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { createAvatar, createVersion, getAvatar, uploadExtraFace, uploadFace, uploadVoice } from '../../contract/operations/avatars.js';
+import { uploadVoiceSample } from '../../contract/operations/voices.js';
+import type { CliContext, CommandModule } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { readUpload, uploadFile } from './upload.js';
+
+const group = (program: Command, name: string, description: string) =>
+  (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
+
+function readText(cli: CliContext, file: string): string {
+  try {
+    return readFileSync(resolve(cli.io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
+  }
+}
+
+const refHeader = (text: string | undefined): Record<string, string> =>
+  text === undefined ? {} : { 'x-ref-text': encodeURIComponent(text) };
+
+interface CreateCustomOptions {
+  name: string;
+  face: string;
+  voice: string;
+  prompt: string;
+  backstory?: string;
+  refText?: string;
+  language?: string;
+  wait: boolean;
+  timeout: string;
+}
+
+async function createCustom(cli: CliContext, o: CreateCustomOptions) {
+  // Read everything first: a missing file is a usage error before anything is created.
+  const face = readUpload(cli, o.face, 'image');
+  const voice = readUpload(cli, o.voice, 'audio');
+  const prompt = readText(cli, o.prompt);
+  const backstory = o.backstory ? readText(cli, o.backstory) : undefined;
+  const client = cli.client();
+  const avatar = (await client.call(createAvatar, { body: { name: o.name, kind: 'custom' } })).body;
+  cli.note(`avatar ${avatar.id} created`);
+  const version = (
+    await client.call(createVersion, {
+      params: { avatarId: avatar.id },
+      body: { system_prompt: prompt, backstory, native_language: o.language, voice_ref_text: o.refText },
+    })
+  ).body;
+  const params = { avatarId: avatar.id, versionId: version.id };
+  // Voice first, face last: the face upload publishes the version (docs/avatars.md).
+  await uploadFile(cli, uploadVoice, params, voice, refHeader(o.refText));
+  await uploadFile(cli, uploadFace, params, face);
+  let current = (await client.call(getAvatar, { params: { avatarId: avatar.id } })).body;
+  if (o.wait) {
+    const deadline = Date.now() + Number(o.timeout) * 1000;
+    cli.note('building idle media...');
+    while (current.assets_status !== 'ready' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      current = (await client.call(getAvatar, { params: { avatarId: avatar.id } })).body;
+    }
+    if (current.assets_status !== 'ready') cli.note(`idle media still ${current.assets_status}; the avatar is usable anyway`);
+  }
+  cli.print({ ...current, version_id: version.id });
+}
+
+export const avatarCommands: CommandModule = {
+  register(program: Command, cli: CliContext) {
+    const avatars = group(program, 'avatars', 'avatars (/api/v1/avatars...)');
+    avatars
+      .command('create-custom')
+      .description('create a ready custom avatar from a face image, a voice sample and a prompt file')
+      .requiredOption('--name <name>', 'avatar name')
+      .requiredOption('--face <file>', 'face image (.jpg, .png, .webp; at most 10 MB)')
+      .requiredOption('--voice <file>', 'voice sample (.wav, .mp3; 5 to 30 s; at most 25 MB)')
+      .requiredOption('--prompt <file>', 'text file with the system prompt')
+      .option('--backstory <file>', 'text file with the backstory')
+      .option('--ref-text <text>', 'transcript of the voice sample')
+      .option('--language <tag>', 'native language (BCP-47)')
+      .option('--no-wait', 'return at once instead of waiting for the idle media')
+      .option('--timeout <seconds>', 'how long to wait for the idle media', '120')
+      .action((opts: CreateCustomOptions) => createCustom(cli, opts));
+
+    const versions = group(program, 'versions', 'avatar versions (/api/v1/avatars/{avatarId}/versions...)');
+    const imageUpload = (verb: string, desc: string, op: typeof uploadFace) =>
+      versions
+        .command(verb)
+        .description(desc)
+        .argument('<avatarId>')
+        .argument('<versionId>')
+        .argument('<file>', 'image file (.jpg, .png, .webp)')
+        .option('--content-type <type>', 'override the type guessed from the extension')
+        .action(async (avatarId: string, versionId: string, file: string, o: { contentType?: string }) => {
+          cli.print(await uploadFile(cli, op, { avatarId, versionId }, readUpload(cli, file, 'image', o.contentType)));
+        });
+    imageUpload('upload-face', 'upload the face image of a version (publishes it)', uploadFace);
+    imageUpload('add-face', 'add one more face image to a version', uploadExtraFace);
+    versions
+      .command('upload-voice')
+      .description('upload the voice sample of a version (5 to 30 s of mpeg or wav)')
+      .argument('<avatarId>')
+      .argument('<versionId>')
+      .argument('<file>', 'audio file (.wav, .mp3)')
+      .option('--ref-text <text>', 'transcript of the sample (sent as X-Ref-Text)')
+      .option('--content-type <type>', 'override the type guessed from the extension')
+      .action(async (avatarId: string, versionId: string, file: string, o: { refText?: string; contentType?: string }) => {
+        const upload = readUpload(cli, file, 'audio', o.contentType);
+        cli.print(await uploadFile(cli, uploadVoice, { avatarId, versionId }, upload, refHeader(o.refText)));
+      });
+
+    const voices = group(program, 'voices', 'voices (/api/v1/voices...)');
+    voices
+      .command('upload-sample')
+      .description('upload the audio sample of a voice version (makes it current)')
+      .argument('<voiceId>')
+      .argument('<versionId>')
+      .argument('<file>', 'audio file (.wav, .mp3)')
+      .option('--ref-text <text>', 'transcript of the sample (sent as X-Ref-Text)')
+      .option('--content-type <type>', 'override the type guessed from the extension')
+      .action(async (voiceId: string, versionId: string, file: string, o: { refText?: string; contentType?: string }) => {
+        const upload = readUpload(cli, file, 'audio', o.contentType);
+        cli.print(await uploadFile(cli, uploadVoiceSample, { voiceId, versionId }, upload, refHeader(o.refText)));
+      });
+  },
+};
