@@ -20,10 +20,10 @@ const group = (program: Command, name: string, description: string): Command =>
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function registerMint(sessions: Command, cli: CliContext): void {
-  const flags = flagsOf(MintSessionBody).filter((f) => f.field !== 'queue_ticket');
+  const flags = flagsOf(MintSessionBody);
   const cmd = sessions
     .command('mint')
-    .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable');
+    .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]');
   for (const f of flags) {
     const arg = f.kind === 'list' ? `<${f.flag}...>` : f.kind === 'boolean' ? '' : f.kind === 'json' ? '<json>' : '<value>';
     cmd.addOption(new Option(`--${f.flag}${arg ? ' ' + arg : ''}`, f.description));
