@@ -32,7 +32,7 @@ const unauthorized = (message: string) => new ApiError(401, 'unauthorized', { me
  * 401 for a missing, malformed, unknown or revoked key; 403 `origin_not_allowed` for a
  * publishable key from a foreign Origin; 403 `forbidden` for a missing scope.
  */
-export function authenticate(db: Db, c: Context, need: ScopeRequirement): AuthContext {
+export function authenticate(db: Db, c: Context, need: ScopeRequirement, nowSeconds?: number): AuthContext {
   const raw = bearer(c);
   if (raw === null) throw unauthorized('missing Authorization: Bearer <API_KEY>');
   if (raw === '') throw unauthorized('malformed Authorization header');
@@ -51,6 +51,8 @@ export function authenticate(db: Db, c: Context, need: ScopeRequirement): AuthCo
   if (row.kind === 'device' && row.device_id) {
     const dev = db.prepare('SELECT status FROM devices WHERE id = ?').get(row.device_id) as { status: string } | undefined;
     if (!dev || dev.status !== 'active') throw unauthorized('device revoked');
+    // Device record: last_seen_at moves whenever the device's credential is presented.
+    if (nowSeconds !== undefined) db.prepare('UPDATE devices SET last_seen_at = ? WHERE id = ?').run(nowSeconds, row.device_id);
   }
   const scopes = JSON.parse(row.scopes) as string[];
   if (!hasScope(scopes, need)) {

@@ -4,6 +4,7 @@ import { Limits } from '../../contract/limits.js';
 import { toRouterPath, type Operation } from '../../contract/operation.js';
 import { authenticate, type AuthContext } from '../auth/authenticate.js';
 import type { App, EmulatorContext } from '../context.js';
+import { unixSeconds } from '../clock.js';
 import { ApiError } from './api-error.js';
 import { readBodyLimited } from './body.js';
 
@@ -68,7 +69,7 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
 ): void {
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
   app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
-    const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth);
+    const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
 
     let params: unknown = c.req.param();
