@@ -148,3 +148,16 @@ describe('connection settings', () => {
   });
 });
 
+
+describe('tables on a terminal', () => {
+  it('fit the terminal width and name the columns left out; pipes get every column', async () => {
+    const { renderHuman } = await import('../src/cli/output.js');
+    const body = (await (await h.fetch('/api/v1/tokens', { key: h.emu.keys.secretKey })).json()) as { data: object[] };
+    const narrow = renderHuman(body, 60);
+    for (const line of narrow.split('\n').slice(0, -1)) expect(line.length).toBeLessThanOrEqual(60);
+    expect(narrow).toMatch(/\(\d+ more columns: .*created_at; --json shows all\)$/);
+    const full = renderHuman(body);
+    expect(full).toContain('created_at');
+    expect(full).not.toContain('more columns');
+  });
+});

@@ -60,7 +60,11 @@ export function createContext(program: Command, io: Io): CliContext {
     },
     print(body, human) {
       if (globals().json) printJson(io, body);
-      else io.stdout.write((human ?? renderHuman)(body) + '\n');
+      else {
+        // Fit tables to a terminal; pipes and files get every column.
+        const width = io.stdout.isTTY ? io.stdout.columns : undefined;
+        io.stdout.write((human ? human(body) : renderHuman(body, width)) + '\n');
+      }
     },
     note(line) {
       if (!globals().json) io.stderr.write(line + '\n');
