@@ -46,7 +46,12 @@ export const CreateTokenBody = z
   .object({
     name: z.string().min(1),
     kind: TokenKind.default('secret'),
-    scopes: z.array(z.string().min(1)).min(1).default(['*']),
+    // Full scope list: not shown (spec 5.3). Well-formed `<area>:<verb>` scopes we do not
+    // know are kept (the real list is longer); anything else is a typo worth refusing.
+    scopes: z
+      .array(z.string().regex(/^(\*|[a-z][a-z_]*:[a-z][a-z_]*)$/, 'scopes look like `sessions:write` or `*`'))
+      .min(1)
+      .default(['*']),
     allowedOrigins: z.array(HttpOrigin).optional(),
     workspaceId: Uuid.optional(),
   })
