@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
 import { operations } from '../contract/operations/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
@@ -27,6 +28,18 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(ctx.log));
   app.notFound(notFoundHandler);
+  // Browsers call the control plane with publishable keys (spec 5.2), so it answers CORS.
+  // Any Origin may pass the preflight; a publishable key's registered origins are enforced
+  // by auth itself. (The edge's POST /chat deliberately sets no CORS headers, spec 4.6.)
+  const corsHeaders = cors({
+    origin: (origin) => origin || null,
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Ref-Text'],
+    exposeHeaders: ['Retry-After', 'Content-Range', 'X-Clone-Ms', 'X-Gen-Ms', 'X-Total-Ms', 'X-Duration', 'X-Box-Id'],
+    maxAge: 600,
+  });
+  app.use('/api/*', corsHeaders);
+  app.use('/.well-known/*', corsHeaders);
   if (ctx.options.verbose) {
     app.use(async (c, next) => {
       await next();

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from './helpers/emulator.js';
+
+const h = useEmulator();
+const ORIGIN = 'https://app.example.com';
+
+describe('CORS on the control plane (browsers with publishable keys)', () => {
+  it('answers a preflight for an authorized JSON POST', async () => {
+    const res = await h.fetch('/api/v1/sessions', {
+      method: 'OPTIONS',
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('lets the page read answers and Retry-After, and still enforces the key origins', async () => {
+    const key = h.emu.keys.secretKey;
+    const pk = (await (
+      await h.fetch('/api/v1/tokens', { key, method: 'POST', body: JSON.stringify({ name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] }) })
+    ).json()) as { token: string };
+    const ok = await h.fetch('/api/gallery', { headers: { origin: ORIGIN } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(ok.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    const foreign = await h.fetch('/api/v1/sessions', {
+      key: pk.token,
+      method: 'POST',
+      headers: { origin: 'https://evil.example.net' },
+      body: JSON.stringify({ persona: 'ava' }),
+    });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: string }).error).toBe('origin_not_allowed');
+  });
+});
