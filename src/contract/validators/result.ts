@@ -36,9 +36,21 @@ export function unwrap<T>(v: Validation<T>): T {
   return v.value;
 }
 
-/** UTF-8 length of the JSON serialization (the spec's "serialized size"). */
+/**
+ * UTF-8 length of the JSON serialization (the spec's "serialized size"). A value nested
+ * too deep to serialize (JSON.stringify recurses; a request body nested tens of thousands
+ * of levels parses fine) is over every limit: Infinity, so the caller answers its
+ * "too large" code instead of throwing.
+ */
 export function serializedBytes(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    if (e instanceof RangeError) return Number.POSITIVE_INFINITY;
+    throw e;
+  }
+  return new TextEncoder().encode(text ?? '').length;
 }
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -12,7 +12,7 @@ import { reply } from '../http/router.js';
 import { throwIfInvalid } from '../http/validation.js';
 import { implementBoth } from '../avatars/both-shapes.js';
 import { getAvatarRow, readableAvatar, requireCustomAvatars, writableAvatar } from '../avatars/store.js';
-import { contentHash, ensureProfiles, findProfile, insertProfile, liveProfiles, toProfile, toSummary, type ProfileRow } from './store.js';
+import { contentHash, ensureProfiles, illFormedText, findProfile, insertProfile, liveProfiles, toProfile, toSummary, type ProfileRow } from './store.js';
 
 export function registerProfiles(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -37,6 +37,15 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
       tools_json: tools,
       config_json: Object.keys(config).length ? (config as Record<string, unknown>) : null,
     };
+    for (const [field, value] of Object.entries(content)) {
+      const bad = illFormedText(value, field);
+      if (bad) {
+        throw new ApiError(400, 'invalid_request', {
+          message: 'profile text must be well-formed Unicode',
+          detail: `${bad}: not well-formed Unicode (lone surrogate)`,
+        });
+      }
+    }
     avatar = ensureProfiles(ctx, avatar);
     const hash = contentHash(content);
     const result = db.transaction(() => {

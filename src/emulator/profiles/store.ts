@@ -38,6 +38,34 @@ export interface ProfileContent {
 
 export const HASH_SHORT_LENGTH = 12;
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The path of the first string (value or key) in `value` that is not well-formed Unicode
+ * (a lone surrogate, legal in JSON text as `"\ud800"`), or null. The content hash is
+ * defined over RFC 8785 canonical JSON, which cannot encode such a string, so a profile
+ * holding one is refused (400 `invalid_request`) instead of being hashed. `value` has
+ * passed the validators, so its nesting is bounded.
+ */
+export function illFormedText(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = illFormedText(value[i], `${path}.${i}`);
+      if (bad) return bad;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(k)) return `${path}.${k}`;
+      const bad = illFormedText(v, `${path}.${k}`);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}
+
 export function contentHash(c: ProfileContent): string {
   const canonical = canonicalize({
     system_prompt: c.system_prompt,
