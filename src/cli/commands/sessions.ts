@@ -89,9 +89,17 @@ function registerQueue(sessions: Command, cli: CliContext): void {
   queue
     .command('status')
     .argument('<ticket>')
-    .option('--workspace-id <id>', 'when the key is not workspace-bound')
+    .option('--workspace-id <id>', 'when the key is not workspace-bound (required with --id-token; default AVATAR_WORKSPACE_ID)')
+    .option('--id-token <jwt>', "read with a trusted issuer's id_token instead of the API key (spec 5.6)")
     .description('state, position and ETA of a ticket (always answers; expired when unknown)')
-    .action(async (ticket: string, o: { workspaceId?: string }) => {
+    .action(async (ticket: string, o: { workspaceId?: string; idToken?: string }) => {
+      if (o.idToken) {
+        // spec 4.5: an id_token names no workspace; the query must.
+        const workspaceId = o.workspaceId ?? cli.connection().workspaceId ?? undefined;
+        const client = cli.client({ apiKey: o.idToken });
+        cli.print((await client.call(queueStatus, { params: { ticket }, query: ws({ workspaceId }) })).body);
+        return;
+      }
       cli.print((await cli.client().call(queueStatus, { params: { ticket }, query: ws(o) })).body);
     });
   queue

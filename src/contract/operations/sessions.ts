@@ -105,6 +105,10 @@ export const queueStatus = defineOperation({
   method: 'get',
   path: '/api/v1/sessions/queue/{ticket}',
   summary: 'Queue ticket status: a pure read and a liveness touch; always 200 (expired when unknown)',
+  description:
+    'Secret key (sessions:write), publishable or device key (session:connect), or a trusted-issuer id_token ' +
+    '(`Authorization: Bearer <id_token>`, with query workspace_id; 400 workspace_id_required without it, ' +
+    '401 unauthorized when the token does not verify against the workspace trusted issuers).',
   auth: mintAuth,
   params: TicketParams,
   query: QueueQuery,
