@@ -11,6 +11,8 @@ export interface ClipOptions {
   seconds: number;
   /** Frame state per index; defaults to the idle loop. */
   state?: (frame: number, fps: number, total: number) => FrameState;
+  /** Abort the encode (kills ffmpeg). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -46,8 +48,12 @@ export async function renderFramesClip(renderer: FrameSource, opts: ClipOptions)
       '-movflags', '+faststart', '-f', 'mp4', '-y', file,
       ],
       async (stdin) => {
-        for (let i = 0; i < total; i++) await writeAsync(stdin, Buffer.from(renderer.render(state(i, fps, total), frame)));
+        for (let i = 0; i < total; i++) {
+          if (opts.signal?.aborted) return;
+          await writeAsync(stdin, Buffer.from(renderer.render(state(i, fps, total), frame)));
+        }
       },
+      { signal: opts.signal },
     );
     return await readFile(file);
   } finally {

@@ -11,11 +11,19 @@ export function ffmpegPath(): string {
   return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 }
 
-/** Run ffmpeg with args, feeding `input` to stdin; resolves with stdout bytes. */
-export function runFfmpeg(args: string[], input?: (stdin: NodeJS.WritableStream) => Promise<void> | void): Promise<Buffer> {
+/**
+ * Run ffmpeg with args, feeding `input` to stdin; resolves with stdout bytes. An aborted
+ * `signal` kills the child (SIGTERM) and rejects with an AbortError.
+ */
+export function runFfmpeg(
+  args: string[],
+  input?: (stdin: NodeJS.WritableStream) => Promise<void> | void,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const p = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      signal: opts.signal,
     });
     const out: Buffer[] = [];
     let err = '';

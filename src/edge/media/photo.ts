@@ -7,20 +7,40 @@
  */
 import type { FrameSource } from './clips.js';
 import type { FrameState } from './face.js';
-import { runFfmpeg, writeAsync } from './ffmpeg.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runFfmpeg } from './ffmpeg.js';
 
-/** Decode any image ffmpeg reads (jpeg, png, webp) to RGB24 `width`x`height`, cover-cropped. */
-export async function decodePhoto(bytes: Uint8Array, width = 352, height = 480): Promise<Buffer> {
-  const rgb = await runFfmpeg(
-    [
-      '-i', 'pipe:0', '-frames:v', '1',
-      '-vf', `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
-    ],
-    (stdin) => writeAsync(stdin, Buffer.from(bytes)),
-  );
-  if (rgb.length !== width * height * 3) throw new Error(`photo decoded to ${rgb.length} bytes, expected ${width * height * 3}`);
-  return rgb;
+/**
+ * Decode any image ffmpeg reads (jpeg, png, webp) to RGB24 `width`x`height`, cover-cropped.
+ * The image is read from a temp file, not a pipe: the shipped ffmpeg cannot probe a WebP
+ * from a pipe (`webp_pipe` finds no dimensions), while the file demuxer reads it fine.
+ */
+export async function decodePhoto(
+  bytes: Uint8Array,
+  width = 352,
+  height = 480,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'avatar-photo-'));
+  try {
+    const file = join(dir, 'photo');
+    await writeFile(file, bytes);
+    const rgb = await runFfmpeg(
+      [
+        '-i', file, '-frames:v', '1',
+        '-vf', `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
+        '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+      ],
+      undefined,
+      opts,
+    );
+    if (rgb.length !== width * height * 3) throw new Error(`photo decoded to ${rgb.length} bytes, expected ${width * height * 3}`);
+    return rgb;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export class PhotoRenderer implements FrameSource {

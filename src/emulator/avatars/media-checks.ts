@@ -9,6 +9,7 @@ import { parseBuffer } from 'music-metadata';
 import { Limits } from '../../contract/limits.js';
 import { FACE_TYPES, VOICE_TYPES } from '../../contract/operations/avatars.js';
 import { ApiError } from '../http/api-error.js';
+import { decodePhoto } from '../../edge/media/photo.js';
 
 const declaredType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
 
@@ -31,7 +32,24 @@ export async function checkFaceImage(bytes: Uint8Array, contentType: string | un
   if (!found || !(FACE_TYPES as readonly string[]).includes(found.mime)) {
     throw unsupported('the bytes are not a jpeg, png or webp image', `content:${found?.mime ?? 'unknown'}`);
   }
+  await requireDecodable(bytes);
   return found.mime;
+}
+
+/**
+ * Magic bytes say what an image claims to be; only decoding says it is one. A face is
+ * decoded once with the renderer's own decoder (the one the idle-media builder and the
+ * edge use), so a truncated or corrupt file is refused here (400 `invalid_image`, detail
+ * `unreadable`) instead of publishing a version nothing can render.
+ */
+async function requireDecodable(bytes: Uint8Array): Promise<void> {
+  try {
+    await decodePhoto(bytes);
+  } catch (e) {
+    // A system error (ffmpeg missing, not executable) is ours, not the caller's: a 500.
+    if (typeof (e as NodeJS.ErrnoException).code === 'string') throw e;
+    throw new ApiError(400, 'invalid_image', { message: 'the image cannot be decoded (truncated or corrupt)', detail: 'unreadable' });
+  }
 }
 
 export interface CheckedAudio {

@@ -67,22 +67,26 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     const voice = inherit
       ? { key: prev!.voice_blob_key, type: prev!.voice_type, seconds: prev!.voice_seconds, text: prev!.voice_ref_text }
       : { key: null, type: null, seconds: null, text: null };
-    db.prepare(
+    const insert = db.prepare(
       `INSERT INTO avatar_versions (id, avatar_id, version_number, image_blob_key, image_type, system_prompt, config_json,
          description, backstory, native_language, voice_ref_text, voice_blob_key, voice_type, voice_seconds,
          face_blob_keys, source_persona, created_by, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    );
+    // One transaction: the version row and, when it is ready at once, its publication.
+    db.transaction(() => {
+      insert.run(
       id, a.id, next, face.key, face.type, body.system_prompt ?? null,
       Object.keys(config).length ? JSON.stringify(config) : null,
       body.description ?? null, body.backstory ?? null, body.native_language ?? persona?.voiceLang ?? null,
       body.voice_ref_text ?? voice.text, voice.key, voice.type, voice.seconds,
       inherit ? prev!.face_blob_keys : '[]', persona?.id ?? (inherit ? prev!.source_persona : null),
       auth.userId, now,
-    );
-    // spec 4.7: source_persona is ready at once; inherit_image promotes when the previous version had an image.
-    if (persona || inherit) publishVersion(ctx, a.id, id);
-    else touchAvatar(ctx, a.id, now);
+      );
+      // spec 4.7: source_persona is ready at once; inherit_image promotes when the previous version had an image.
+      if (persona || inherit) publishVersion(ctx, a.id, id);
+      else touchAvatar(ctx, a.id, now);
+    })();
     const uploadUrl = wsId
       ? fillPath(uploadFaceWs.path, { wsId, avatarId: a.id, versionId: id })
       : fillPath(uploadFace.path, { avatarId: a.id, versionId: id });
@@ -92,43 +96,59 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
   implementBoth(app, ctx, [uploadFace, uploadFaceWs], async ({ auth, params, raw, c }, wsId) => {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
     requireCustomAvatars(db, a.workspace_id);
-    const v = versionOf(db, a, params.versionId);
+    if (versionOf(db, a, params.versionId).image_blob_key) throw sealed('face image');
     const mime = await checkFaceImage(raw, c.req.header('content-type'));
+    // Re-read after the await: another upload may have filled the slot meanwhile. From here
+    // on nothing awaits, so the check, the blob and the row change as one step.
+    const v = versionOf(db, a, params.versionId);
     if (v.image_blob_key) throw sealed('face image');
     const key = `avatars/${a.id}/${v.id}/face.${extensionOf[mime]}`;
     putBlob(ctx, key, raw);
-    db.prepare('UPDATE avatar_versions SET image_blob_key = ?, image_type = ? WHERE id = ? AND image_blob_key IS NULL').run(key, mime, v.id);
-    // The face is what a version needs to render: its upload publishes the version.
-    publishVersion(ctx, a.id, v.id);
+    db.transaction(() => {
+      const claimed = db
+        .prepare('UPDATE avatar_versions SET image_blob_key = ?, image_type = ? WHERE id = ? AND image_blob_key IS NULL')
+        .run(key, mime, v.id).changes;
+      if (claimed === 0) throw sealed('face image');
+      // The face is what a version needs to render: its upload publishes the version.
+      publishVersion(ctx, a.id, v.id);
+    })();
     return toVersion(getVersionRow(db, v.id)!);
   });
 
   implementBoth(app, ctx, [uploadVoice, uploadVoiceWs], async ({ auth, params, raw, c }, wsId) => {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
     requireCustomAvatars(db, a.workspace_id);
-    const v = versionOf(db, a, params.versionId);
+    if (versionOf(db, a, params.versionId).voice_blob_key) throw sealed('voice sample');
     const audio = await checkVoiceSample(raw, c.req.header('content-type'));
+    // Re-read after the await (see the face upload): check, blob and row change as one step.
+    const v = versionOf(db, a, params.versionId);
     if (v.voice_blob_key) throw sealed('voice sample');
     const key = `avatars/${a.id}/${v.id}/voice.${extensionOf[audio.mime]}`;
     putBlob(ctx, key, raw);
     const refText = refTextHeader(c.req.header('x-ref-text'));
-    db.prepare(
-      `UPDATE avatar_versions SET voice_blob_key = ?, voice_type = ?, voice_seconds = ?,
-         voice_ref_text = COALESCE(?, voice_ref_text) WHERE id = ? AND voice_blob_key IS NULL`,
-    ).run(key, audio.mime, audio.seconds, refText, v.id);
-    touchAvatar(ctx, a.id, unixSeconds(ctx.clock));
+    db.transaction(() => {
+      const claimed = db
+        .prepare(
+          `UPDATE avatar_versions SET voice_blob_key = ?, voice_type = ?, voice_seconds = ?,
+             voice_ref_text = COALESCE(?, voice_ref_text) WHERE id = ? AND voice_blob_key IS NULL`,
+        )
+        .run(key, audio.mime, audio.seconds, refText, v.id).changes;
+      if (claimed === 0) throw sealed('voice sample');
+      touchAvatar(ctx, a.id, unixSeconds(ctx.clock));
+    })();
     return toVersion(getVersionRow(db, v.id)!);
   });
 
   implementBoth(app, ctx, [uploadExtraFace, uploadExtraFaceWs], async ({ auth, params, raw, c }, wsId) => {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
     requireCustomAvatars(db, a.workspace_id);
-    const v = versionOf(db, a, params.versionId);
+    const full = () => new ApiError(409, 'conflict', { message: `at most ${MAX_EXTRA_FACES} additional faces per version` });
+    if ((JSON.parse(versionOf(db, a, params.versionId).face_blob_keys) as string[]).length >= MAX_EXTRA_FACES) throw full();
     const mime = await checkFaceImage(raw, c.req.header('content-type'));
+    // Re-read after the await: a concurrent add may have taken the next slot.
+    const v = versionOf(db, a, params.versionId);
     const faces = JSON.parse(v.face_blob_keys) as string[];
-    if (faces.length >= MAX_EXTRA_FACES) {
-      throw new ApiError(409, 'conflict', { message: `at most ${MAX_EXTRA_FACES} additional faces per version` });
-    }
+    if (faces.length >= MAX_EXTRA_FACES) throw full();
     const key = `avatars/${a.id}/${v.id}/faces/${faces.length + 1}.${extensionOf[mime]}`;
     putBlob(ctx, key, raw);
     db.prepare('UPDATE avatar_versions SET face_blob_keys = ? WHERE id = ?').run(JSON.stringify([...faces, key]), v.id);

@@ -86,18 +86,22 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
   implementBoth(app, ctx, [uploadVoiceSample, uploadVoiceSampleWs], async ({ auth, params, raw, c }, wsId) => {
     const v = writableVoice(db, auth, params.voiceId, wsId);
     requireCustomAvatars(db, v.workspace_id);
-    const ver = voiceVersionOf(db, v, params.versionId);
+    const sealed = () => new ApiError(409, 'conflict', { message: 'this version already has its sample; create a new version' });
+    if (voiceVersionOf(db, v, params.versionId).sample_blob_key) throw sealed();
     const audio = await checkVoiceSample(raw, c.req.header('content-type'));
-    if (ver.sample_blob_key) {
-      throw new ApiError(409, 'conflict', { message: 'this version already has its sample; create a new version' });
-    }
+    // Re-read after the await: a concurrent upload may have filled the slot meanwhile.
+    const ver = voiceVersionOf(db, v, params.versionId);
+    if (ver.sample_blob_key) throw sealed();
     const key = `voices/${v.id}/${ver.id}/sample.${extensionOf[audio.mime]}`;
     putBlob(ctx, key, raw);
     db.transaction(() => {
-      db.prepare(
-        `UPDATE voice_versions SET sample_blob_key = ?, sample_type = ?, sample_seconds = ?, ref_text = ?, external_voice_id = ?
-         WHERE id = ?`,
-      ).run(key, audio.mime, audio.seconds, refTextHeader(c.req.header('x-ref-text')), v.kind === 'cloned' ? externalVoiceId(raw) : null, ver.id);
+      const claimed = db
+        .prepare(
+          `UPDATE voice_versions SET sample_blob_key = ?, sample_type = ?, sample_seconds = ?, ref_text = ?, external_voice_id = ?
+           WHERE id = ? AND sample_blob_key IS NULL`,
+        )
+        .run(key, audio.mime, audio.seconds, refTextHeader(c.req.header('x-ref-text')), v.kind === 'cloned' ? externalVoiceId(raw) : null, ver.id).changes;
+      if (claimed === 0) throw sealed();
       db.prepare(`UPDATE voices SET current_version_id = ?, status = 'active', updated_at = ? WHERE id = ?`).run(ver.id, now(), v.id);
     })();
     return toVoiceVersion(voiceVersionOf(db, v, ver.id));
