@@ -79,6 +79,8 @@ export class SessionQueue {
   private readonly line = new Line<Ticket>();
   private readonly deadlines: Deadlines<string>;
   private readonly positionWatch = new Set<Ticket>();
+  /** Tickets holding a reserved seat (at most the fleet's seats). */
+  private readonly claimables = new Set<Ticket>();
   private readonly positionTimer: Deadlines<'sweep'>;
   /** Measured seconds between seat frees (EWMA), or null before the first two. */
   private secondsPerSeat: number | null = null;
@@ -104,7 +106,19 @@ export class SessionQueue {
     return this.line.countedSize;
   }
 
+  /**
+   * The ticket as of now. A deadline already past is applied first (lapse or idle expiry),
+   * so a late timer can never let a read revive, or a re-POST claim, a ticket past its
+   * deadline (spec 3: the claim counts only "before claim_deadline").
+   */
   get(id: string): Ticket | undefined {
+    const t = this.tickets.get(id);
+    if (!t) return undefined;
+    const now = this.clock.now();
+    if (now >= this.nextDeadline(t)) {
+      const next = this.check(id, now);
+      if (next !== null) this.deadlines.arm(id, next);
+    }
     return this.tickets.get(id);
   }
 
@@ -172,6 +186,25 @@ export class SessionQueue {
     if (t) this.expire(t, null);
   }
 
+  /**
+   * A box left: tickets holding a reservation there go back to waiting in their place (no
+   * lapse counted; the seat vanished, the caller did nothing wrong). The caller offers other
+   * boxes' seats afterwards.
+   */
+  boxLeft(boxId: string): Ticket[] {
+    const moved = [...this.claimables].filter((t) => t.reservedBox === boxId);
+    for (const t of moved) {
+      t.state = 'waiting';
+      t.reservedBox = null;
+      t.claimDeadline = null;
+      this.claimables.delete(t);
+      this.line.setCounted(t, true);
+      this.deadlines.arm(t.id, this.idleDeadline(t));
+    }
+    if (moved.length > 0) this.linesMoved();
+    return moved;
+  }
+
   /** Operator drain: every ticket -> expired, `queue.dropped` reason `drained`. */
   drain(): number {
     const all = [...this.tickets.values()];
@@ -218,12 +251,17 @@ export class SessionQueue {
   private makeClaimable(t: Ticket, boxId: string): void {
     const now = this.clock.now();
     t.state = 'claimable';
+    this.claimables.add(t);
     t.reservedBox = boxId;
     t.claimDeadline = now + this.timers.claimWindowS * 1000;
     this.line.setCounted(t, false);
     this.deadlines.arm(t.id, Math.min(t.claimDeadline, this.idleDeadline(t)));
     this.hooks.claimable(t);
     this.linesMoved();
+  }
+
+  private nextDeadline(t: Ticket): number {
+    return t.state === 'claimable' ? Math.min(t.claimDeadline!, this.idleDeadline(t)) : this.idleDeadline(t);
   }
 
   private idleDeadline(t: Ticket): number {
@@ -242,7 +280,7 @@ export class SessionQueue {
       this.lapse(t);
       if (!this.tickets.has(id)) return null;
     }
-    return t.state === 'claimable' ? Math.min(t.claimDeadline!, this.idleDeadline(t)) : this.idleDeadline(t);
+    return this.nextDeadline(t);
   }
 
   /** spec 3: the claim window lapses -> waiting (keeps its place), or dropped on the second lapse. */
@@ -256,6 +294,7 @@ export class SessionQueue {
     t.state = 'waiting';
     t.reservedBox = null;
     t.claimDeadline = null;
+    this.claimables.delete(t);
     this.line.setCounted(t, true);
     // "seat goes to next waiter": not back to the ticket that just let it lapse.
     this.hooks.reservationReleased(box, t);
@@ -272,6 +311,7 @@ export class SessionQueue {
 
   private leave(t: Ticket): void {
     if (!this.tickets.delete(t.id)) return;
+    this.claimables.delete(t);
     this.line.remove(t);
     this.deadlines.disarm(t.id);
     this.positionWatch.delete(t);

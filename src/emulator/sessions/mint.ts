@@ -110,8 +110,12 @@ export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSess
   if (ticket && ticket.scope !== scope) ticket = undefined;
   if (ticket) {
     rt.queue.touch(ticket);
-    // A lapsed ticket may wait while a fitting seat is free: seat it now, in line order.
-    if (ticket.state === 'waiting') for (const b of rt.fleet.liveBoxes()) rt.offerSeats(b, null);
+    // A lapsed ticket may wait while a fitting seat is free: seat it now, in line order. Only
+    // boxes with a free seat that fits are offered, so an ordinary poll costs nothing here.
+    if (ticket.state === 'waiting') {
+      const needs = ticket.needs;
+      for (const b of rt.fleet.liveBoxes()) if (rt.fleet.free(b) > 0 && Fleet.fits(b, needs)) rt.offerSeats(b, null);
+    }
   } else {
     // spec 7: the guard counts fresh mints; polls with a live ticket are not mints.
     d.guard.check(auth.deviceId ?? auth.keyId);
@@ -194,15 +198,9 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   };
   const claims: Record<string, unknown> = { session: snapshot };
   if (plan.agent) claims.agent = plan.agent;
-  // Hold the seat before the first await, so no other request can take it meanwhile.
+  // Hold the seat and store the row before the first await: no other request may take the
+  // seat, or pass the plan ceiling (which counts stored live rows), while the token is signed.
   rt.seated(id, box, s.cap);
-  let token: string;
-  try {
-    token = await d.signing().sign(claims, { nowSeconds: nowS, ttlSeconds: rt.opts.tokenTtlS, subject: id, audience: box.id, jti: tokenId });
-  } catch (err) {
-    rt.endSession(id, 'error');
-    throw err;
-  }
   rt.st.insert.run({
     id,
     workspace_id: s.ws?.id ?? null,
@@ -220,6 +218,13 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
     recording: plan.recording ? 1 : 0,
     created_at: nowS,
   });
+  let token: string;
+  try {
+    token = await d.signing().sign(claims, { nowSeconds: nowS, ttlSeconds: rt.opts.tokenTtlS, subject: id, audience: box.id, jti: tokenId });
+  } catch (err) {
+    rt.endSession(id, 'error');
+    throw err;
+  }
   const out: MintReady = {
     status: 'ready',
     session_id: id,

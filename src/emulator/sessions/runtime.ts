@@ -87,6 +87,10 @@ export class SessionRuntime {
     if (!box) return;
     box.live = false;
     for (const sid of [...box.held]) this.endSession(sid, 'box_gone');
+    // Reservations on it vanish with it: those tickets wait again, first in line for any other seat.
+    this.queue.boxLeft(boxId);
+    box.reserved = 0;
+    for (const b of this.fleet.liveBoxes()) this.offerSeats(b, null);
   }
 
   /** A mint took a seat: hold it and start the reaper. */
