@@ -154,5 +154,6 @@ export const SeatTokenBody = z
   .strict();
 
 export const SessionParams = z.object({ sessionId: Uuid.describe('session id') });
-export const TicketParams = z.object({ ticket: z.string().min(1).max(200).describe('queue ticket') });
+// No length limit: any string names a ticket, and an unknown one reads `expired` (spec 4.5: 200, never 404).
+export const TicketParams = z.object({ ticket: z.string().min(1).describe('queue ticket') });
 export const QueueQuery = z.object({ workspace_id: Uuid.optional() });

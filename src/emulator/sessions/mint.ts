@@ -39,12 +39,13 @@ function selectProtocol(fleet: Fleet, offered: number[] | undefined): number {
     if (fleet.liveBoxes().some((b) => b.protocols.includes(1))) return 1;
   } else {
     const spoken = new Set(fleet.liveBoxes().flatMap((b) => b.protocols));
-    const ok = offered.filter((v) => spoken.has(v));
-    if (ok.length > 0) return Math.max(...ok);
+    // No spread: the list is as long as the caller made it.
+    const best = offered.reduce((m, v) => (spoken.has(v) && v > m ? v : m), -Infinity);
+    if (best !== -Infinity) return best;
   }
   throw new ApiError(503, ErrorCode.protocolUnavailable, {
     message: offered
-      ? `no live renderer speaks protocol ${offered.join(', ')}; omit protocol_versions for v1`
+      ? `no live renderer speaks protocol ${[...new Set(offered)].slice(0, 8).join(', ')}; omit protocol_versions for v1`
       : 'no live renderer speaks v1; send protocol_versions: [2] and connect to /v2/session',
     retryable: false,
   });

@@ -122,7 +122,59 @@ function checkContext(ctx: MintSessionInput['context']): MintContextInput | null
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const DISPLAY_NAME = /^\p{L}[\p{L} ()'-]{1,63}$/u;
 
+/**
+ * Free-form fields nest at most this deep (ours). Deeper JSON would overflow the stack of
+ * JSON.stringify and of the recursive validators (a 500), so it is refused first, with the
+ * field's own code where that code is certainly true: 512 levels take over 1,024 bytes, so
+ * `config_too_large` and `agent_claim_too_large` hold, and no input_schema is within depth 4.
+ */
+export const MAX_NESTING = 512;
+
+/** Path to the first value nested past `limit` containers, without recursion; null when none is. */
+export function pathPastNesting(value: unknown, limit: number): (string | number)[] | null {
+  interface Node {
+    v: unknown;
+    depth: number;
+    key: string | number | null;
+    parent: Node | null;
+  }
+  const stack: Node[] = [{ v: value, depth: 0, key: null, parent: null }];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.v === null || typeof n.v !== 'object') continue;
+    if (n.depth >= limit) {
+      const path: (string | number)[] = [];
+      for (let p: Node | null = n; p && p.key !== null; p = p.parent) path.unshift(p.key);
+      return path;
+    }
+    if (Array.isArray(n.v)) n.v.forEach((v, i) => stack.push({ v, depth: n.depth + 1, key: i, parent: n }));
+    else for (const [k, v] of Object.entries(n.v)) stack.push({ v, depth: n.depth + 1, key: k, parent: n });
+  }
+  return null;
+}
+
+function checkNesting(b: MintSessionInput): void {
+  const deep = (field: string, path: (string | number)[]) =>
+    bad(ErrorCode.invalidRequest, `${field} is nested deeper than ${MAX_NESTING} levels`, `${[field, ...path.slice(0, 3)].join('.')}: nested too deeply`);
+  let p = pathPastNesting(b.config, MAX_NESTING);
+  if (p) throw new ApiError(400, ErrorCode.invalidConfig, { message: 'config is over 1024 serialized bytes', detail: 'config_too_large' });
+  p = pathPastNesting(b.agent, MAX_NESTING);
+  if (p) throw bad(ErrorCode.agentClaimTooLarge, 'agent is over 1024 serialized bytes');
+  for (const field of ['tools', 'extra_tools'] as const) {
+    p = pathPastNesting(b[field], MAX_NESTING);
+    if (!p) continue;
+    const tool = p[0] === 'inline' && typeof p[1] === 'number' ? ((b[field] as { inline: { name?: unknown }[] }).inline[p[1]]?.name) : undefined;
+    if (p[2] === 'input_schema' && typeof tool === 'string') throw bad(`schema_too_deep:${tool}`, `input_schema of ${tool} is nested too deeply`);
+    throw deep(field, p);
+  }
+  for (const field of ['context', 'metadata'] as const) {
+    p = pathPastNesting(b[field], MAX_NESTING);
+    if (p) throw deep(field, p);
+  }
+}
+
 export function checkFields(b: MintSessionInput, opts: { allowInsecureUrls: boolean }): Omit<MintPlan, 'selection'> {
+  checkNesting(b);
   const context = checkContext(b.context);
   const es = b.extra_system_prompt ?? null;
   const eb = b.extra_backstory ?? null;
@@ -168,7 +220,9 @@ export function checkFields(b: MintSessionInput, opts: { allowInsecureUrls: bool
     if (!n || typeof n !== 'object' || Array.isArray(n) || typeof n.url !== 'string') {
       throw bad(ErrorCode.invalidNotifyUrl, 'notify must be { url, secret? } with an https url');
     }
-    if (!isAllowedUrl(n.url, opts.allowInsecureUrls)) throw bad(ErrorCode.invalidNotifyUrl, 'notify.url must be an https URL');
+    if (n.url.length > 2048 || !isAllowedUrl(n.url, opts.allowInsecureUrls)) {
+      throw bad(ErrorCode.invalidNotifyUrl, 'notify.url must be an https URL of at most 2048 characters');
+    }
     if (n.secret !== undefined && typeof n.secret !== 'string') {
       throw bad(ErrorCode.invalidRequest, 'notify.secret must be a string', 'notify.secret: expected a string');
     }

@@ -14,6 +14,9 @@ import { sessionRuntime } from '../sessions/runtime.js';
 import { isAllowedUrl } from '../sessions/validate-mint.js';
 import { subscribes } from '../../contract/resources/webhook.js';
 
+/** Longest endpoint URL (ours; docs/fidelity.md). */
+const MAX_URL_CHARS = 2048;
+
 interface WebhookRow {
   id: string;
   workspace_id: string;
@@ -45,6 +48,9 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, createWebhook, ({ auth, params, body }) => {
     secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
+    if (body.url.length > MAX_URL_CHARS) {
+      throw new ApiError(400, ErrorCode.invalidRequest, { message: `url is over ${MAX_URL_CHARS} characters`, detail: `url: at most ${MAX_URL_CHARS} characters` });
+    }
     if (!isAllowedUrl(body.url, ctx.options.allowInsecureUrls)) {
       throw new ApiError(400, ErrorCode.invalidRequest, { message: 'url must be an https URL', detail: 'url: must be https' });
     }
