@@ -7,11 +7,14 @@
  *
  * One job at a time (ffmpeg is the cost). Newly published versions go to the front; the
  * stock catalog, seeded at start, goes to the back. A failure is logged and leaves the
- * version `missing` (a restart retries it). Stopping waits for the job in flight and
- * writes nothing afterwards.
+ * version `missing` (a restart retries it). A build that runs past the build timeout
+ * (a stuck ffmpeg) is aborted, its child killed, and counts as a failure. Stopping aborts
+ * the job in flight (killing its ffmpeg), waits for it to unwind and writes nothing
+ * afterwards.
  *
  * Options (EmulatorOptions): `idleMedia: false` turns the builder off (everything stays
- * `missing`); `idleSeconds` sets the loop length (default 4 s at 24 fps).
+ * `missing`); `idleSeconds` sets the loop length (default 4 s at 24 fps);
+ * `idleBuildTimeoutS` bounds one build (default 60 s, on the injected clock).
  */
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
@@ -23,6 +26,8 @@ import { FaceRenderer, hexToRgb, idleState, type FaceStyle, type FrameState } fr
 import { decodePhoto, PhotoRenderer, photoIdleState } from '../../edge/media/photo.js';
 
 export const IDLE_FPS = 24;
+/** Default bound on one build; a 4 s loop takes well under a second. */
+export const IDLE_BUILD_TIMEOUT_S = 60;
 
 export interface IdleMediaWorker {
   /** Queue a published version; `front` for fresh publishes. */
@@ -66,8 +71,10 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   const { db } = ctx;
   const enabled = ctx.options.idleMedia !== false;
   const seconds = typeof ctx.options.idleSeconds === 'number' ? ctx.options.idleSeconds : 4;
+  const timeoutS = typeof ctx.options.idleBuildTimeoutS === 'number' ? ctx.options.idleBuildTimeoutS : IDLE_BUILD_TIMEOUT_S;
   const queue: string[] = [];
   let running: Promise<void> | null = null;
+  let inFlight: AbortController | null = null;
   let stopped = false;
   let waiters: (() => void)[] = [];
 
@@ -84,7 +91,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
     })();
   };
 
-  async function render(v: VersionRow): Promise<Buffer> {
+  async function render(v: VersionRow, signal: AbortSignal): Promise<Buffer> {
     let source: FrameSource;
     let state: (f: number, fps: number, n: number) => FrameState;
     const style = v.source_persona ? personaStyle(ctx, v.source_persona) : null;
@@ -94,10 +101,10 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
     } else {
       const photo = v.image_blob_key ? readBlob(ctx, v.image_blob_key) : null;
       if (!photo) throw new Error(`version ${v.id} has no face image`);
-      source = new PhotoRenderer(await decodePhoto(photo));
+      source = new PhotoRenderer(await decodePhoto(photo, undefined, undefined, { signal }));
       state = photoIdleState;
     }
-    return renderFramesClip(source, { seconds, fps: IDLE_FPS, state });
+    return renderFramesClip(source, { seconds, fps: IDLE_FPS, state, signal });
   }
 
   async function build(versionId: string): Promise<void> {
@@ -114,16 +121,27 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
       )
       .get(v.image_blob_key, v.source_persona) as { blob_key: string; frames: number } | undefined;
     if (same) return setStatus(v, 'ready', { blobKey: same.blob_key, frames: same.frames });
+    const abort = new AbortController();
+    inFlight = abort;
+    let timedOut = false;
+    const timer = ctx.clock.setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutS * 1000);
     try {
-      const clip = await render(v);
+      const clip = await render(v, abort.signal);
       if (stopped) return;
       const key = `avatars/${v.avatar_id}/${v.id}/idle.mp4`;
       putBlob(ctx, key, clip);
       setStatus(v, 'ready', { blobKey: key, frames: Math.round(seconds * IDLE_FPS) });
     } catch (e) {
       if (stopped) return;
-      ctx.log(`idle media for version ${v.id} failed: ${(e as Error).message}`);
-      setStatus(v, 'missing', { error: (e as Error).message.slice(0, 500) });
+      const reason = timedOut ? `timed out after ${timeoutS} s` : (e as Error).message;
+      ctx.log(`idle media for version ${v.id} failed: ${reason}`);
+      setStatus(v, 'missing', { error: reason.slice(0, 500) });
+    } finally {
+      timer.cancel();
+      inFlight = null;
     }
   }
 
@@ -135,7 +153,12 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   async function loop(): Promise<void> {
     while (!stopped && queue.length > 0) {
       const id = queue.shift()!;
-      await build(id);
+      try {
+        await build(id);
+      } catch (e) {
+        // Never let one version stall the queue or reject unobserved (a crash).
+        if (!stopped) ctx.log(`idle media for version ${id} failed: ${(e as Error).message}`);
+      }
     }
     running = null;
     const w = waiters;
@@ -152,6 +175,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   ctx.onStop(async () => {
     stopped = true;
     queue.length = 0;
+    inFlight?.abort();
     await running;
   });
 
