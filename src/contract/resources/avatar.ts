@@ -17,6 +17,18 @@ export const WorkspaceRef = z.union([Uuid, z.literal(STOCK_WORKSPACE_ID)]).descr
 export const AssetsStatus = z.enum(['missing', 'building', 'ready']);
 export type AssetsStatusValue = z.infer<typeof AssetsStatus>;
 
+/**
+ * Where a voice sample's transcript stands (ours, docs/fidelity.md): the emulator has no
+ * speech recognizer, so without `X-Ref-Text` the transcript stays null and says so.
+ */
+export const Transcription = z.enum(['provided', 'unavailable']).nullable();
+export type TranscriptionValue = z.infer<typeof Transcription>;
+
+/** `provided` when a transcript is known, `unavailable` for a sample without one, else null. */
+export function transcriptionOf(refText: string | null, sampleKey: string | null): TranscriptionValue {
+  return refText !== null ? 'provided' : sampleKey !== null ? 'unavailable' : null;
+}
+
 /** Avatar `status` values (spec: not shown; ours, docs/fidelity.md). */
 export const AvatarStatus = z.enum(['draft', 'active', 'deleted']);
 
@@ -54,6 +66,10 @@ export const AvatarVersionSchema = named(
     backstory: z.string().nullable(),
     native_language: z.string().nullable(),
     voice_ref_text: z.string().nullable(),
+    voice_transcription: Transcription.describe(
+      'provided: voice_ref_text came from the caller (X-Ref-Text or voice_ref_text); unavailable: a sample ' +
+        'without a transcript (server-side transcription is not emulated); null: no sample, no transcript',
+    ),
     voice_blob_key: z.string().nullable().describe('internal key of the voice sample; non-null once uploaded'),
     voice_seconds: z.number().nullable().describe('measured length of the voice sample'),
     face_blob_keys: z.array(z.string()).describe('additional faces (PUT .../faces)'),

@@ -1,6 +1,7 @@
 /** Voices and voice versions (spec 2 "Voice", "VoiceVersion"; spec 4.8). */
 import { z } from 'zod';
 import { named } from '../registry.js';
+import { Transcription } from './avatar.js';
 import { UnixSeconds, Uuid } from './common.js';
 
 export const VoiceSchema = named(
@@ -33,6 +34,10 @@ export const VoiceVersionSchema = named(
     config_json: z.string().nullable().describe('the configJson sent on create'),
     sample_seconds: z.number().nullable(),
     ref_text: z.string().nullable().describe('transcript of the sample (X-Ref-Text)'),
+    transcription: Transcription.describe(
+      'provided: ref_text came from X-Ref-Text; unavailable: a sample without a transcript (server-side ' +
+        'transcription is not emulated); null: no sample yet',
+    ),
   }),
 );
 

@@ -13,11 +13,15 @@ import { seedStockAvatars } from './stock.js';
 import { readableAvatar, stockReadOnly, targetWorkspace, toAvatar, writableAvatar, type AvatarRow } from './store.js';
 import { registerVersions } from './versions-routes.js';
 import { registerProfiles } from '../profiles/routes.js';
+import { ensureProfiles } from '../profiles/store.js';
 import { registerVoices } from '../voices/routes.js';
 
 export function registerAvatars(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
   seedStockAvatars(ctx);
+  // spec 4.9: profile 1 is synthesized "on first read"; reading the avatar is a read, so
+  // a published avatar never shows default_profile_id null and then another value.
+  const shown = (row: AvatarRow) => toAvatar(ensureProfiles(ctx, row));
 
   implementBoth(app, ctx, [listAvatars, listAvatarsWs], ({ auth, query }, wsId) => {
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
@@ -27,7 +31,7 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
         `SELECT * FROM avatars WHERE workspace_id = ? ${withDeleted ? '' : 'AND deleted_at IS NULL'} ORDER BY created_at, rowid`,
       )
       .all(ws.id) as AvatarRow[];
-    return { data: rows.map(toAvatar) };
+    return { data: rows.map((r) => shown(r)) };
   });
 
   implementBoth(app, ctx, [createAvatar, createAvatarWs], ({ auth, query, body }, wsId) => {
@@ -39,17 +43,15 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
       `INSERT INTO avatars (id, workspace_id, name, kind, status, region_tag, assets_status, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'draft', 'local', 'missing', ?, ?)`,
     ).run(id, ws.id, body.name, body.kind, now, now);
-    return reply(201, toAvatar(readableAvatar(db, auth, id)));
+    return reply(201, shown(readableAvatar(db, auth, id)));
   });
 
-  implementBoth(app, ctx, [getAvatar, getAvatarWs], ({ auth, params }, wsId) =>
-    toAvatar(readableAvatar(db, auth, params.avatarId, wsId)),
-  );
+  implementBoth(app, ctx, [getAvatar, getAvatarWs], ({ auth, params }, wsId) => shown(readableAvatar(db, auth, params.avatarId, wsId)));
 
   implementBoth(app, ctx, [updateAvatar, updateAvatarWs], ({ auth, params, body }, wsId) => {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
     db.prepare('UPDATE avatars SET name = ?, updated_at = ? WHERE id = ?').run(body.name, unixSeconds(ctx.clock), a.id);
-    return toAvatar(readableAvatar(db, auth, a.id));
+    return shown(readableAvatar(db, auth, a.id));
   });
 
   // Soft delete (issue 3): the row stays with deleted_at; repeating answers the same record.
@@ -60,7 +62,7 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
       const now = unixSeconds(ctx.clock);
       db.prepare(`UPDATE avatars SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`).run(now, now, a.id);
     }
-    return toAvatar(readableAvatar(db, auth, a.id));
+    return shown(readableAvatar(db, auth, a.id));
   });
 
   registerVersions(app, ctx);

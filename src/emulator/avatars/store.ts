@@ -1,4 +1,4 @@
-import { STOCK_WORKSPACE_ID, type Avatar, type AvatarVersion } from '../../contract/resources/avatar.js';
+import { STOCK_WORKSPACE_ID, transcriptionOf, type Avatar, type AvatarVersion } from '../../contract/resources/avatar.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, workspaceForKey, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
 import type { EmulatorContext } from '../context.js';
@@ -76,6 +76,7 @@ export function toVersion(r: VersionRow): AvatarVersion {
     backstory: r.backstory,
     native_language: r.native_language,
     voice_ref_text: r.voice_ref_text,
+    voice_transcription: transcriptionOf(r.voice_ref_text, r.voice_blob_key),
     voice_blob_key: r.voice_blob_key,
     voice_seconds: r.voice_seconds,
     face_blob_keys: JSON.parse(r.face_blob_keys) as string[],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STOCK_WORKSPACE_ID } from '../../contract/resources/avatar.js';
+import { STOCK_WORKSPACE_ID, transcriptionOf } from '../../contract/resources/avatar.js';
 import type { Voice } from '../../contract/resources/voice.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
@@ -57,6 +57,7 @@ export const toVoiceVersion = (r: VoiceVersionRow) => ({
   config_json: r.config_json,
   sample_seconds: r.sample_seconds,
   ref_text: r.ref_text,
+  transcription: transcriptionOf(r.ref_text, r.sample_blob_key),
 });
 
 /** A voice the caller may read (same visibility rules as avatars; foreign ids answer 404). */
