@@ -49,7 +49,10 @@ export async function mintAndWait(
     }
   } catch (err) {
     if (ticket && opts.signal?.aborted) {
-      await client.send(queueCancel, { params: { ticket } }).catch(() => undefined);
+      // A ticket minted for an explicit workspace (key not workspace-bound) lives in that
+      // workspace: the cancel must name it too, or it reaches nothing (spec 4.5).
+      const ws = typeof body.workspace_id === 'string' ? { workspace_id: body.workspace_id } : undefined;
+      await client.send(queueCancel, { params: { ticket }, ...(ws ? { query: ws } : {}) }).catch(() => undefined);
     }
     throw err;
   }

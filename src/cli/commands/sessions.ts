@@ -12,7 +12,7 @@ import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { readData } from '../generated.js';
 import { coerce, flagsOf } from '../schema-flags.js';
-import { listenForWebhooks } from './webhooks-listen.js';
+import { listenForWebhooks, parsePort } from './webhooks-listen.js';
 
 const group = (program: Command, name: string, description: string): Command =>
   (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
@@ -50,28 +50,53 @@ function registerMint(sessions: Command, cli: CliContext): void {
     }
     const ctrl = new AbortController();
     const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
-    let last: MintQueued | undefined;
+    const status = queueStatusLine(cli);
     try {
       const res = await mintAndWait(cli.client(), body, {
         signal: ctrl.signal,
         noWait: opts.wait === false,
-        onQueued: (q) => {
-          last = q;
-          cli.note(q.state === 'claimable' ? `seat reserved (ticket ${q.queue_ticket}): claiming` : `queued: position ${q.position}, about ${q.eta_seconds} s (ticket ${q.queue_ticket})`);
-        },
+        onQueued: (q) => status.show(q),
       });
-      if (res.status === 202) cli.print(res.body);
-      else {
-        if (last) cli.note('seated');
-        cli.print(res.body);
-      }
+      status.done(res.status === 201 ? 'seated' : null);
+      cli.print(res.body);
     } catch (err) {
+      status.done(null);
       if (ctrl.signal.aborted) throw ctrl.signal.reason;
       throw err;
     } finally {
       off();
     }
   });
+}
+
+/**
+ * The live queue line on stderr (never stdout, so `--json` output stays one body): on a
+ * terminal one line rewritten in place at every poll; elsewhere a new line only when the
+ * state, position or ETA changed. Nothing with --json.
+ */
+function queueStatusLine(cli: CliContext) {
+  const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
+  const tty = !!err.isTTY && !cli.globals().json;
+  let last = '';
+  let open = false;
+  return {
+    show(q: MintQueued) {
+      const line =
+        q.state === 'claimable'
+          ? `seat reserved (ticket ${q.queue_ticket}): claiming`
+          : `queued: position ${q.position}, about ${q.eta_seconds} s (ticket ${q.queue_ticket}; Ctrl-C leaves the queue)`;
+      if (tty) {
+        err.write(`\r\x1b[2K${line}`);
+        open = true;
+      } else if (line !== last) cli.note(line);
+      last = line;
+    },
+    done(final: string | null) {
+      if (open) err.write(final ? `\r\x1b[2K${final}\n` : '\n');
+      else if (final && last) cli.note(final);
+      open = false;
+    },
+  };
 }
 
 /** JSON when it parses, else the text itself (`--response-language en`, `--session-cap-seconds 120`). */
@@ -124,9 +149,9 @@ export const sessionCommands: CommandModule = {
       .description('run a local receiver: verify x-signature-256 and print each delivery')
       .option('--port <port>', 'port to listen on (0: any free port)', '0')
       .option('--host <host>', 'interface', '127.0.0.1')
-      .option('--secret <secret>', 'signing secret to verify (endpoint secret or notify.secret)')
+      .option('--secret <secret>', 'signing secret to verify (endpoint secret or notify.secret); unsigned or badly signed deliveries then get 401')
       .action(async (o: { port: string; host: string; secret?: string }) => {
-        await listenForWebhooks(cli, { port: Number(o.port), host: o.host, secret: o.secret });
+        await listenForWebhooks(cli, { port: parsePort(o.port), host: o.host, secret: o.secret });
       });
   },
 };
