@@ -74,7 +74,9 @@ export class WebhookDispatcher {
     this.stopped = true;
     for (const t of this.timers) t.cancel();
     this.timers.clear();
-    await this.agent.close();
+    // Best-effort delivery (spec 6.3): attempts in flight are abandoned, not awaited, so a
+    // receiver that never answers cannot hold the emulator's stop for the attempt timeout.
+    await this.agent.destroy();
   }
 
   private deliver(event: string, target: DeliveryTarget, body: string, eventAt: number): void {
