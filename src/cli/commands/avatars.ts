@@ -39,7 +39,12 @@ interface CreateCustomOptions {
 }
 
 async function createCustom(cli: CliContext, o: CreateCustomOptions) {
-  // Read everything first: a missing file is a usage error before anything is created.
+  // Check and read everything first: a bad flag or a missing file is a usage error
+  // before anything is created.
+  const timeoutS = o.timeout.trim() === '' ? NaN : Number(o.timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS < 0) {
+    throw new CliError(`--timeout takes a number of seconds (0 or more), got ${JSON.stringify(o.timeout)}`, ExitCode.usage);
+  }
   const face = readUpload(cli, o.face, 'image');
   const voice = readUpload(cli, o.voice, 'audio');
   const prompt = readText(cli, o.prompt);
@@ -59,7 +64,7 @@ async function createCustom(cli: CliContext, o: CreateCustomOptions) {
   await uploadFile(cli, uploadFace, params, face);
   let current = (await client.call(getAvatar, { params: { avatarId: avatar.id } })).body;
   if (o.wait) {
-    const deadline = Date.now() + Number(o.timeout) * 1000;
+    const deadline = Date.now() + timeoutS * 1000;
     cli.note('building idle media...');
     while (current.assets_status !== 'ready' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));

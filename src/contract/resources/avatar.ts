@@ -85,23 +85,23 @@ export const CreatedAvatarVersionSchema = named(
 );
 
 export const CreateAvatarBody = z.object({
-  name: z.string().min(1),
-  kind: z.string().min(1).default('stock'),
+  name: z.string().min(1).describe('display name'),
+  kind: z.string().min(1).default('stock').describe('stock (default) or custom'),
 });
 
-export const UpdateAvatarBody = z.object({ name: z.string().min(1) });
+export const UpdateAvatarBody = z.object({ name: z.string().min(1).describe('new display name') });
 
 /**
  * spec 4.7 version body, all optional. `config_json` is typed loosely so it reaches the
  * config-group validator and fails with `invalid_config_json` (spec 7), not `invalid_request`.
  */
 export const CreateAvatarVersionBody = z.object({
-  system_prompt: z.string().max(40_960).nullable().optional(),
+  system_prompt: z.string().max(40_960).nullable().optional().describe('behaviour prompt sealed into the version'),
   config_json: z.unknown().optional().describe('config group (spec 2) object'),
-  description: z.string().max(4_096).nullable().optional(),
-  backstory: z.string().max(16_384).nullable().optional(),
-  native_language: z.string().min(1).max(35).nullable().optional(),
-  voice_ref_text: z.string().max(4_096).nullable().optional(),
+  description: z.string().max(4_096).nullable().optional().describe('short description of the avatar'),
+  backstory: z.string().max(16_384).nullable().optional().describe('backstory sealed into the version'),
+  native_language: z.string().min(1).max(35).nullable().optional().describe('native language (BCP-47 tag)'),
+  voice_ref_text: z.string().max(4_096).nullable().optional().describe('transcript of the voice sample (or send X-Ref-Text with it)'),
   inherit_image: z.boolean().optional().describe('carry the current face image and voice forward'),
   source_persona: z.string().min(1).optional().describe('base the version on a stock face and voice'),
 });

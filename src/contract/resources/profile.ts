@@ -57,8 +57,8 @@ export const ProfileDefaultSchema = named(
  * tools and config validators and fail with the codes of spec 7.
  */
 export const CreateProfileBody = z.object({
-  system_prompt: z.string().max(40_960).nullable().optional(),
-  backstory: z.string().max(16_384).nullable().optional(),
+  system_prompt: z.string().max(40_960).nullable().optional().describe('behaviour prompt; omitted: null (falls through to the version)'),
+  backstory: z.string().max(16_384).nullable().optional().describe('backstory; omitted: null (falls through to the version)'),
   tools_json: z.unknown().optional().describe('tools object (spec 2)'),
   config_json: z.unknown().optional().describe('config group (spec 2); session-only keys refused'),
   set_default: z.boolean().optional().describe('make this profile the default (the dashboard sends true)'),

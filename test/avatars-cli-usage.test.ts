@@ -1,0 +1,43 @@
+/** Usage errors of the hand-written avatar commands: exit 2 before anything is created. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/cli/exit-codes.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
+import { png, wav } from './helpers/avatar-media.js';
+
+const h = useEmulator({ idleMedia: false });
+let env: Record<string, string | undefined>;
+let dir: string;
+
+beforeAll(() => {
+  env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+  dir = env.HOME!;
+  writeFileSync(join(dir, 'face.png'), png());
+  writeFileSync(join(dir, 'voice.wav'), wav(6));
+  writeFileSync(join(dir, 'prompt.txt'), 'You are Casey.');
+});
+
+const count = async () => ((await (await h.fetch('/api/v1/avatars', { key: h.emu.keys.secretKey })).json()) as any).data.length;
+
+describe('avatar avatars create-custom --timeout', () => {
+  it.each(['abc', '-5', ''])('refuses --timeout %j with exit 2 and creates nothing', async (t) => {
+    const before = await count();
+    const r = await cli(['avatars', 'create-custom', '--name', 'T', '--face', 'face.png', '--voice', 'voice.wav', '--prompt', 'prompt.txt', '--timeout', t], env, dir);
+    expect(r.code).toBe(ExitCode.usage);
+    expect(r.stderr).toContain('--timeout');
+    expect(await count()).toBe(before);
+  });
+
+  it('names the avatar it leaves behind when an upload fails (exit 3)', async () => {
+    writeFileSync(join(dir, 'short.wav'), wav(2));
+    const r = await cli(['avatars', 'create-custom', '--name', 'Half', '--face', 'face.png', '--voice', 'short.wav', '--prompt', 'prompt.txt'], env, dir);
+    expect(r.code).toBe(ExitCode.apiClientError);
+    const list = ((await (await h.fetch('/api/v1/avatars', { key: h.emu.keys.secretKey })).json()) as any).data;
+    const half = list.find((a: any) => a.name === 'Half');
+    expect(half).toMatchObject({ status: 'draft' });
+    expect(r.stderr).toContain(half.id);
+    expect(r.stderr).toContain('invalid_voice_sample');
+  });
+});
