@@ -58,6 +58,24 @@ describe('avatar version voice_transcription', () => {
   });
 });
 
+describe('X-Ref-Text bounds', () => {
+  it('is held to the voice_ref_text limit (4,096 chars): 400 invalid_request, nothing stored', async () => {
+    const { base } = await version();
+    const r = await put(`${base}/voice`, wav(6), { 'x-ref-text': 'a'.repeat(4_097) });
+    expect(r).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(r.body.detail).toMatch(/^X-Ref-Text/);
+    expect((await call(base)).body).toMatchObject({ voice_blob_key: null, voice_transcription: null });
+    expect((await put(`${base}/voice`, wav(6), { 'x-ref-text': 'a'.repeat(4_096) })).status).toBe(200);
+  });
+
+  it('the same on a voice version sample', async () => {
+    const voice = (await post('/api/v1/voices', { name: 'Long' })).body;
+    const ver = (await post(`/api/v1/voices/${voice.id}/versions`, {})).body;
+    expect((await put(ver.upload_url, wav(6), { 'x-ref-text': 'b'.repeat(4_097) })).status).toBe(400);
+    expect((await call(`/api/v1/voices/${voice.id}/versions`)).body.data[0].sample_blob_key).toBeNull();
+  });
+});
+
 describe('voice version transcription', () => {
   it('null before the sample; unavailable without X-Ref-Text; provided with it', async () => {
     const voice = (await post('/api/v1/voices', { name: 'Sampled' })).body;

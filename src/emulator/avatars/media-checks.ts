@@ -90,14 +90,28 @@ export async function checkVoiceSample(bytes: Uint8Array, contentType: string | 
   return { mime, seconds: rounded };
 }
 
-/** `X-Ref-Text` (spec 4.7): header values are Latin-1, so a percent-encoded value is decoded. */
+/** Same bound as the `voice_ref_text` body field of a version. */
+export const REF_TEXT_MAX_CHARS = 4_096;
+
+/**
+ * `X-Ref-Text` (spec 4.7): header values are Latin-1, so a percent-encoded value is
+ * decoded. Longer than `voice_ref_text` may be: 400 `invalid_request`.
+ */
 export function refTextHeader(value: string | undefined): string | null {
   if (value === undefined) return null;
   const v = value.trim();
   if (v === '') return null;
+  let text = v;
   try {
-    return /%[0-9a-f]{2}/i.test(v) ? decodeURIComponent(v) : v;
+    text = /%[0-9a-f]{2}/i.test(v) ? decodeURIComponent(v) : v;
   } catch {
-    return v;
+    text = v;
   }
+  if (text.length > REF_TEXT_MAX_CHARS) {
+    throw new ApiError(400, 'invalid_request', {
+      message: `X-Ref-Text is over ${REF_TEXT_MAX_CHARS} characters`,
+      detail: `X-Ref-Text: at most ${REF_TEXT_MAX_CHARS} characters`,
+    });
+  }
+  return text;
 }

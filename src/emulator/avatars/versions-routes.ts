@@ -119,13 +119,13 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
     requireCustomAvatars(db, a.workspace_id);
     if (versionOf(db, a, params.versionId).voice_blob_key) throw sealed('voice sample');
+    const refText = refTextHeader(c.req.header('x-ref-text'));
     const audio = await checkVoiceSample(raw, c.req.header('content-type'));
     // Re-read after the await (see the face upload): check, blob and row change as one step.
     const v = versionOf(db, a, params.versionId);
     if (v.voice_blob_key) throw sealed('voice sample');
     const key = `avatars/${a.id}/${v.id}/voice.${extensionOf[audio.mime]}`;
     putBlob(ctx, key, raw);
-    const refText = refTextHeader(c.req.header('x-ref-text'));
     db.transaction(() => {
       const claimed = db
         .prepare(

@@ -88,6 +88,7 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
     requireCustomAvatars(db, v.workspace_id);
     const sealed = () => new ApiError(409, 'conflict', { message: 'this version already has its sample; create a new version' });
     if (voiceVersionOf(db, v, params.versionId).sample_blob_key) throw sealed();
+    const refText = refTextHeader(c.req.header('x-ref-text'));
     const audio = await checkVoiceSample(raw, c.req.header('content-type'));
     // Re-read after the await: a concurrent upload may have filled the slot meanwhile.
     const ver = voiceVersionOf(db, v, params.versionId);
@@ -100,7 +101,7 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
           `UPDATE voice_versions SET sample_blob_key = ?, sample_type = ?, sample_seconds = ?, ref_text = ?, external_voice_id = ?
            WHERE id = ? AND sample_blob_key IS NULL`,
         )
-        .run(key, audio.mime, audio.seconds, refTextHeader(c.req.header('x-ref-text')), v.kind === 'cloned' ? externalVoiceId(raw) : null, ver.id).changes;
+        .run(key, audio.mime, audio.seconds, refText, v.kind === 'cloned' ? externalVoiceId(raw) : null, ver.id).changes;
       if (claimed === 0) throw sealed();
       db.prepare(`UPDATE voices SET current_version_id = ?, status = 'active', updated_at = ? WHERE id = ?`).run(ver.id, now(), v.id);
     })();
