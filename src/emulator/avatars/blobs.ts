@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { EmulatorContext } from '../context.js';
 
 /**
@@ -9,11 +9,17 @@ import type { EmulatorContext } from '../context.js';
  */
 const PERSONA_PREFIX = 'persona/';
 
+/**
+ * The file of a blob key. Keys are built by the emulator from validated ids, but the
+ * resolved path is still checked to stay inside its root (blobs/, or the persona
+ * fixtures), so no key can ever name a file elsewhere.
+ */
 export function blobPath(ctx: EmulatorContext, key: string): string {
-  const safe = normalize(key);
-  if (safe.startsWith('..') || safe.startsWith('/')) throw new Error(`bad blob key ${key}`);
-  if (key.startsWith(PERSONA_PREFIX)) return join(ctx.fixturesDir, 'personas', key.slice(PERSONA_PREFIX.length));
-  return join(ctx.blobDir, safe);
+  const persona = key.startsWith(PERSONA_PREFIX);
+  const root = resolve(persona ? join(ctx.fixturesDir, 'personas') : ctx.blobDir);
+  const path = resolve(root, persona ? key.slice(PERSONA_PREFIX.length) : key);
+  if (isAbsolute(key) || key.includes('\0') || !path.startsWith(root + sep)) throw new Error(`bad blob key ${key}`);
+  return path;
 }
 
 export const personaBlobKey = (persona: string, file: string) => `${PERSONA_PREFIX}${persona}/${file}`;
