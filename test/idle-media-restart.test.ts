@@ -1,0 +1,58 @@
+/**
+ * Restart recovery of the idle-media builder: a process killed mid-build leaves rows
+ * `building`; the next start puts them back to `missing` and builds them to `ready`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'avatar-idle-restart-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function api(emu: RunningEmulator, path: string, body?: unknown) {
+  const res = await fetch(emu.baseUrl + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { authorization: `Bearer ${emu.keys.secretKey}`, 'content-type': 'application/json' },
+  });
+  return (await res.json()) as any;
+}
+
+describe('idle media across a crash mid-build', () => {
+  it('a version left building is rebuilt to ready on the next start', async () => {
+    const first = await startEmulator({ port: 0, host: '127.0.0.1', dataDir: dir, idleMedia: false });
+    let avatarId: string;
+    let versionId: string;
+    try {
+      const a = await api(first, '/api/v1/avatars', { name: 'Interrupted' });
+      const v = await api(first, `/api/v1/avatars/${a.id}/versions`, { source_persona: 'mei' });
+      avatarId = a.id;
+      versionId = v.id;
+      // What a kill -9 during a build leaves behind.
+      first.ctx.db.prepare(`INSERT INTO idle_media (version_id, avatar_id, status, updated_at) VALUES (?, ?, 'building', 0)`).run(v.id, a.id);
+      first.ctx.db.prepare(`UPDATE avatars SET assets_status = 'building' WHERE id = ?`).run(a.id);
+      expect((await api(first, `/api/v1/avatars/${a.id}`)).assets_status).toBe('building');
+    } finally {
+      await first.stop();
+    }
+    const second = await startEmulator({ port: 0, host: '127.0.0.1', dataDir: dir, idleSeconds: 1 });
+    try {
+      expect(['missing', 'building', 'ready']).toContain((await api(second, `/api/v1/avatars/${avatarId}`)).assets_status);
+      let status = '';
+      for (let i = 0; i < 400 && status !== 'ready'; i++) {
+        status = (await api(second, `/api/v1/avatars/${avatarId}`)).assets_status;
+        if (status !== 'ready') await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe('ready');
+      const clip = await fetch(`${second.baseUrl}/api/v1/avatars/${avatarId}/versions/${versionId}/idle`, {
+        headers: { authorization: `Bearer ${second.keys.secretKey}` },
+      });
+      expect(clip.status).toBe(200);
+      expect(clip.headers.get('content-type')).toBe('video/mp4');
+    } finally {
+      await second.stop();
+    }
+  });
+});
