@@ -52,7 +52,13 @@ export const MintSessionBody = named(
       session_cap_seconds: z.unknown().optional().describe('integer 60 to 3600; secret keys only'),
       recording: z.unknown().optional().describe('boolean, default false'),
       observability: z.unknown().optional().describe('boolean; deprecated in favour of recording'),
-      domain_allowlist: z.array(z.string()).optional().describe('origins allowed to connect; empty means all'),
+      // Not shown: its limits. It travels in the session token, so it is bounded like the
+      // token's other parts (docs/fidelity.md).
+      domain_allowlist: z
+        .array(z.string().min(1).max(2_048))
+        .max(100)
+        .optional()
+        .describe('origins allowed to connect; empty means all; at most 100'),
       concurrency_cap: z.number().int().min(1).optional().describe('lowers the plan ceiling for this mint'),
       metadata: z.record(z.string(), z.unknown()).optional().describe('passed through'),
       protocol_versions: z.array(z.number().int()).min(1).optional().describe('wire protocols offered, e.g. [2]'),
