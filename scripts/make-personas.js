@@ -5,8 +5,9 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hexToRgb } from '../dist/edge/media/face.js';
-import { renderSilentClip, renderStillPng } from '../dist/edge/media/clips.js';
+import { FaceRenderer, hexToRgb, idleState } from '../dist/edge/media/face.js';
+import { renderFramesClip, renderSilentClip, renderStillPng } from '../dist/edge/media/clips.js';
+import { IDLE_FPS, STOCK_IDLE_SECONDS } from '../dist/emulator/idle-media/worker.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'personas');
 const { personas } = JSON.parse(await readFile(join(root, 'personas.json'), 'utf8'));
@@ -35,5 +36,10 @@ for (const p of personas) {
     const clip = await renderSilentClip(style, { seconds: 4, state: introState(lang) });
     await writeFile(join(dir, `intro-${lang}.mp4`), clip);
   }
-  console.log(`${p.id}: face.png, ${p.languages.map((l) => `intro-${l}.mp4`).join(', ')}`);
+  // The stock idle loop: exactly what the idle-media builder would render for this persona.
+  await writeFile(
+    join(dir, 'idle.mp4'),
+    await renderFramesClip(new FaceRenderer(style), { seconds: STOCK_IDLE_SECONDS, fps: IDLE_FPS, state: idleState }),
+  );
+  console.log(`${p.id}: face.png, idle.mp4, ${p.languages.map((l) => `intro-${l}.mp4`).join(', ')}`);
 }

@@ -16,6 +16,8 @@
  * `missing`); `idleSeconds` sets the loop length (default 4 s at 24 fps);
  * `idleBuildTimeoutS` bounds one build (default 60 s, on the injected clock).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { readBlob, putBlob } from '../avatars/blobs.js';
@@ -26,6 +28,13 @@ import { FaceRenderer, hexToRgb, idleState, type FaceStyle, type FrameState } fr
 import { decodePhoto, PhotoRenderer, photoIdleState } from '../../edge/media/photo.js';
 
 export const IDLE_FPS = 24;
+/** Length of the idle loops shipped for stock personas (fixtures/personas/<key>/idle.mp4). */
+export const STOCK_IDLE_SECONDS = 4;
+
+function shippedIdleClip(ctx: EmulatorContext, persona: string): Buffer | null {
+  const file = join(loadPersonas(ctx.fixturesDir).dir(persona), 'idle.mp4');
+  return existsSync(file) ? readFileSync(file) : null;
+}
 /** Default bound on one build; a 4 s loop takes well under a second. */
 export const IDLE_BUILD_TIMEOUT_S = 60;
 
@@ -95,6 +104,10 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
     let source: FrameSource;
     let state: (f: number, fps: number, n: number) => FrameState;
     const style = v.source_persona ? personaStyle(ctx, v.source_persona) : null;
+    // Stock loops are pre-encoded in the package (`npm run fixtures`, same renderer, encoder
+    // and length), as a service ships its stock catalog: no ffmpeg run per start.
+    const shipped = style && seconds === STOCK_IDLE_SECONDS ? shippedIdleClip(ctx, v.source_persona!) : null;
+    if (shipped) return shipped;
     if (style) {
       source = new FaceRenderer(style);
       state = idleState;
