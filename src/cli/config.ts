@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
+import { CliError, ExitCode } from './exit-codes.js';
 
 /** A named set of connection settings in the config file. */
 export interface Profile {
@@ -64,8 +65,31 @@ function writeJson(path: string, value: unknown): void {
   renameSync(tmp, path);
 }
 
+/**
+ * The config file, or an empty one when there is none. A file that is not a JSON object
+ * is a usage error naming it: it is never silently replaced (it may hold the only copy
+ * of a key).
+ */
 export function readConfig(env: Env): ConfigFile {
-  return readJson<ConfigFile>(configPath(env)) ?? { profiles: {} };
+  const path = configPath(env);
+  if (!existsSync(path)) return { profiles: {} };
+  let cfg: unknown;
+  try {
+    cfg = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new CliError(`config file ${path} is not readable JSON (${(e as Error).message}): fix or remove it`, ExitCode.usage);
+  }
+  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) {
+    throw new CliError(`config file ${path} is not a JSON object: fix or remove it`, ExitCode.usage);
+  }
+  const c = cfg as Partial<ConfigFile>;
+  const profiles = c.profiles && typeof c.profiles === 'object' && !Array.isArray(c.profiles) ? c.profiles : {};
+  return { ...c, profiles };
+}
+
+/** A profile by name; only the file's own entries (`__proto__` or `toString` are not profiles). */
+export function profileNamed(cfg: ConfigFile, name: string): Profile | undefined {
+  return Object.hasOwn(cfg.profiles, name) ? cfg.profiles[name] : undefined;
 }
 
 export function writeConfig(env: Env, cfg: ConfigFile): void {
@@ -121,8 +145,9 @@ export interface GlobalFlags {
 export function resolveConnection(flags: GlobalFlags, env: Env): Connection | undefined {
   const cfg = readConfig(env);
   const profileName = flags.profile ?? env.AVATAR_PROFILE ?? cfg.default_profile;
-  const profile = profileName ? cfg.profiles[profileName] : undefined;
-  if (flags.profile && !profile) return undefined;
+  const profile = profileName ? profileNamed(cfg, profileName) : undefined;
+  // A profile asked for by name (flag or AVATAR_PROFILE) must exist; only the default may be missing.
+  if ((flags.profile ?? env.AVATAR_PROFILE) && !profile) return undefined;
   const emu = readEmulatorState(env);
   const baseUrl = flags.baseUrl ?? env.AVATAR_BASE_URL ?? profile?.base_url ?? emu?.base_url;
   if (!baseUrl) return undefined;

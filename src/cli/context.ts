@@ -28,18 +28,33 @@ export interface CommandModule {
   register(program: Command, cli: CliContext): void;
 }
 
+function isHttpUrl(u: string): boolean {
+  try {
+    const { protocol } = new URL(u);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export function createContext(program: Command, io: Io): CliContext {
   const clients: AvatarClient[] = [];
   const globals = () => program.opts() as GlobalFlags & { json?: boolean };
   const connection = (): Connection => {
     const conn = resolveConnection(globals(), io.env);
     if (!conn) {
+      const named = globals().profile ?? io.env.AVATAR_PROFILE;
       throw new CliError(
-        globals().profile
-          ? `no profile named ${globals().profile} (avatar config list)`
+        named
+          ? `no profile named ${named} (avatar config list)`
           : 'no service to talk to: start one with `avatar emulator start`, or pass --base-url / set AVATAR_BASE_URL',
         ExitCode.usage,
       );
+    }
+    if (!isHttpUrl(conn.baseUrl)) {
+      const where =
+        conn.source === 'flags' ? '--base-url' : conn.source === 'environment' ? 'AVATAR_BASE_URL' : `the base_url of ${conn.source}`;
+      throw new CliError(`${where} is not an http(s) URL: ${conn.baseUrl} (e.g. http://127.0.0.1:4780)`, ExitCode.usage);
     }
     return conn;
   };

@@ -90,6 +90,9 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, ops
       const input: { params: Record<string, string>; query?: Record<string, unknown>; body?: unknown } = { params };
       if (op.body) {
         const base = typeof opts.data === 'string' ? readData(opts.data, cli.io.cwd) : undefined;
+        if (base !== undefined && (base === null || typeof base !== 'object' || Array.isArray(base))) {
+          throw new CliError('--data must be a JSON object (the request body)', ExitCode.usage);
+        }
         input.body = collectFields(bodyFlags, opts, base);
         // The same schema the service validates with: a missing or mistyped field is a
         // usage error here (exit 2), before any request is sent.
@@ -105,7 +108,11 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, ops
       const res = await cli.client().call(op, input as never);
       if (Buffer.isBuffer(res.body)) {
         if (typeof opts.out === 'string') {
-          writeFileSync(resolve(cli.io.cwd, opts.out), res.body);
+          try {
+            writeFileSync(resolve(cli.io.cwd, opts.out), res.body);
+          } catch (e) {
+            throw new CliError(`cannot write ${opts.out}: ${(e as Error).message}`, ExitCode.usage);
+          }
           cli.note(`wrote ${res.body.length} bytes to ${opts.out}`);
         } else if (cli.io.stdout.isTTY) {
           throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE`, ExitCode.usage);

@@ -9,6 +9,8 @@ export interface FieldFlag {
   /** `--kebab-case` flag name. */
   flag: string;
   kind: FlagKind;
+  /** For `list` flags: the type of each item (numbers are sent as numbers). */
+  item?: 'string' | 'number';
   required: boolean;
   description: string;
   choices?: string[];
@@ -38,7 +40,7 @@ export function unwrap(s: z.ZodType): z.ZodType {
   return cur;
 }
 
-function kindOf(s: z.ZodType): { kind: FlagKind; choices?: string[] } {
+function kindOf(s: z.ZodType): { kind: FlagKind; choices?: string[]; item?: 'string' | 'number' } {
   const d = def(unwrap(s));
   switch (d.type) {
     case 'string':
@@ -55,7 +57,8 @@ function kindOf(s: z.ZodType): { kind: FlagKind; choices?: string[] } {
       return { kind: 'string', choices: (d.values ?? []).map(String) };
     case 'array': {
       const el = d.element ? def(unwrap(d.element)).type : 'unknown';
-      return { kind: ['string', 'enum', 'number', 'int'].includes(el) ? 'list' : 'json' };
+      if (el === 'number' || el === 'int') return { kind: 'list', item: 'number' };
+      return el === 'string' || el === 'enum' ? { kind: 'list', item: 'string' } : { kind: 'json' };
     }
     default:
       return { kind: 'json' };
@@ -74,12 +77,13 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
   const obj = unwrap(schema) as unknown as { shape?: Record<string, z.ZodType> };
   if (!obj.shape) return [];
   return Object.entries(obj.shape).map(([field, s]) => {
-    const { kind, choices } = kindOf(s);
+    const { kind, choices, item } = kindOf(s);
     const description = (s as unknown as { description?: string }).description ?? '';
     return {
       field,
       flag: kebab(field),
       kind,
+      ...(item ? { item } : {}),
       required: !s.safeParse(undefined).success,
       description,
       choices,
@@ -91,14 +95,21 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
 export function coerce(flag: FieldFlag, raw: unknown): unknown {
   switch (flag.kind) {
     case 'number': {
-      const n = Number(raw);
+      const n = String(raw).trim() === '' ? NaN : Number(raw);
       if (!Number.isFinite(n)) throw new Error(`--${flag.flag} takes a number, got ${String(raw)}`);
       return n;
     }
     case 'boolean':
       return Boolean(raw);
-    case 'list':
-      return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+    case 'list': {
+      const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+      if (flag.item !== 'number') return items;
+      return items.map((v) => {
+        const n = Number(v);
+        if (!Number.isFinite(n)) throw new Error(`--${flag.flag} takes numbers, got ${v}`);
+        return n;
+      });
+    }
     case 'json':
       try {
         return JSON.parse(String(raw));

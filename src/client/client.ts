@@ -34,6 +34,9 @@ export interface CallResult<T = unknown> {
 
 /** An HTTP answer of 4xx/5xx, carrying the spec's envelope. */
 export class ApiResponseError extends Error {
+  /** The `error` code of the envelope (control-plane or inference format), suffix included (`unknown_tools_field:foo`). */
+  readonly code: string;
+
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -49,11 +52,7 @@ export class ApiResponseError extends Error {
     const msg = typeof env.message === 'string' ? env.message : typeof env.detail === 'string' ? env.detail : '';
     super(msg ? `${code}: ${msg}` : code);
     this.name = 'ApiResponseError';
-  }
-
-  /** The `error` code of the envelope (control-plane or inference format). */
-  get code(): string {
-    return this.message.split(':')[0]!;
+    this.code = code;
   }
 }
 

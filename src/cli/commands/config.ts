@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { configPath, readConfig, resolveConnection, writeConfig } from '../config.js';
+import { configPath, profileNamed, readConfig, resolveConnection, writeConfig } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderRecord, renderTable } from '../output.js';
@@ -16,9 +16,12 @@ export const configCommands: CommandModule = {
       .argument('<profile>', 'profile name')
       .option('--default', 'make it the default profile')
       .action((name: string, opts: { default?: boolean }) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {
+          throw new CliError(`profile names are letters, digits, '.', '_' and '-' (got ${name})`, ExitCode.usage);
+        }
         const g = cli.globals();
         const cfg = readConfig(cli.io.env);
-        const p = { ...cfg.profiles[name] };
+        const p = { ...profileNamed(cfg, name) };
         if (g.baseUrl) p.base_url = g.baseUrl;
         if (g.apiKey) p.api_key = g.apiKey;
         if (g.workspace) p.workspace_id = g.workspace;
@@ -50,7 +53,7 @@ export const configCommands: CommandModule = {
       .argument('<profile>')
       .action((name: string) => {
         const cfg = readConfig(cli.io.env);
-        if (!cfg.profiles[name]) throw new CliError(`no profile named ${name}`, ExitCode.usage);
+        if (!profileNamed(cfg, name)) throw new CliError(`no profile named ${name}`, ExitCode.usage);
         cfg.default_profile = name;
         writeConfig(cli.io.env, cfg);
         cli.note(`default profile: ${name}`);
@@ -62,7 +65,7 @@ export const configCommands: CommandModule = {
       .argument('<profile>')
       .action((name: string) => {
         const cfg = readConfig(cli.io.env);
-        if (!cfg.profiles[name]) throw new CliError(`no profile named ${name}`, ExitCode.usage);
+        if (!profileNamed(cfg, name)) throw new CliError(`no profile named ${name}`, ExitCode.usage);
         delete cfg.profiles[name];
         if (cfg.default_profile === name) delete cfg.default_profile;
         writeConfig(cli.io.env, cfg);
