@@ -13,6 +13,9 @@ export const ErrorCode = {
   invalidJson: 'invalid_json',
   invalidRequest: 'invalid_request',
   payloadTooLarge: 'payload_too_large',
+  /** Refused by the HTTP parser before routing (431 / 408); ours, docs/architecture.md. */
+  headersTooLarge: 'headers_too_large',
+  requestTimeout: 'request_timeout',
   unsupportedMediaType: 'unsupported_media_type',
   workspaceIdRequired: 'workspace_id_required',
   conflict: 'conflict',

@@ -32,15 +32,29 @@ export const CreatedTokenSchema = named(
   }),
 );
 
-/** An http(s) origin: scheme, host and optional port, nothing else. */
-export const HttpOrigin = z.url({ protocol: /^https?$/ }).refine((u) => {
+/**
+ * The serialized origin of an http(s) URL that names only an origin (RFC 6454: scheme and
+ * host lower-cased, default port dropped, no trailing slash), as browsers send it in
+ * `Origin`; null for anything with a path, query, fragment, credentials or a wildcard
+ * host, which could never equal an `Origin` header.
+ */
+export function serializeOrigin(raw: string): string | null {
   try {
-    const parsed = new URL(u);
-    return parsed.origin === u.replace(/\/$/, '');
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if (u.username || u.password || u.pathname !== '/' || raw.includes('?') || raw.includes('#')) return null;
+    if (u.hostname.includes('*')) return null;
+    return u.origin;
   } catch {
-    return false;
+    return null;
   }
-}, 'must be an origin (scheme://host[:port])');
+}
+
+/** An http(s) origin: scheme, host and optional port, nothing else; stored serialized. */
+export const HttpOrigin = z
+  .url({ protocol: /^https?$/ })
+  .refine((u) => serializeOrigin(u) !== null, 'must be an origin (scheme://host[:port]; no path, query, credentials or wildcard)')
+  .transform((u) => serializeOrigin(u)!);
 
 export const CreateTokenBody = z
   .object({

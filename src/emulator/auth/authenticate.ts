@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { hasScope, type ScopeRequirement } from '../../contract/scopes.js';
 import type { KeyKind } from '../../contract/keys.js';
+import { serializeOrigin } from '../../contract/resources/token.js';
 import { ApiError } from '../http/api-error.js';
 import type { Db } from '../db/database.js';
 import { findKey } from './credentials.js';
@@ -41,8 +42,9 @@ export function authenticate(db: Db, c: Context, need: ScopeRequirement, nowSeco
   if (row.status !== 'active') throw unauthorized('API key revoked');
   const origin = c.req.header('origin') ?? null;
   if (row.kind === 'publishable') {
-    const allowed = JSON.parse(row.allowed_origins ?? '[]') as string[];
-    if (!origin || !allowed.includes(origin.replace(/\/$/, ''))) {
+    const allowed = (JSON.parse(row.allowed_origins ?? '[]') as string[]).map((o) => serializeOrigin(o) ?? o);
+    const sent = origin ? serializeOrigin(origin) : null;
+    if (!sent || !allowed.includes(sent)) {
       throw new ApiError(403, 'origin_not_allowed', {
         message: origin ? `origin ${origin} is not registered for this key` : 'publishable keys need a browser Origin',
       });

@@ -42,7 +42,14 @@ function zodDetail(err: z.ZodError): string {
 }
 
 async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const text = new TextDecoder().decode(await readBodyLimited(c, maxBytes));
+  const bytes = await readBodyLimited(c, maxBytes);
+  let text: string;
+  try {
+    // JSON is UTF-8 (RFC 8259); a lenient decode would store U+FFFD in place of the bytes sent.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, 'invalid_json', { message: 'request body is not UTF-8 JSON' });
+  }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

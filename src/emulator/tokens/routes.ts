@@ -43,7 +43,7 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
     if (workspaceId) workspaceFromPath(db, auth, workspaceId);
     const publishable = body.kind === 'publishable';
     const scopes = publishable ? [...CONNECT_ONLY] : body.scopes;
-    const origins = publishable ? (body.allowedOrigins ?? []).map((o) => o.replace(/\/$/, '')) : null;
+    const origins = publishable ? [...new Set(body.allowedOrigins ?? [])] : null;
     const { row, raw } = insertKey(ctx, {
       userId: auth.userId,
       workspaceId: workspaceId ?? null,
