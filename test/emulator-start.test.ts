@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -130,6 +130,44 @@ describe('avatar emulator start', () => {
     expect(err).toMatch(/port \d+ is in use/);
     a.child.kill('SIGTERM');
     await a.exit;
+  });
+});
+
+describe('avatar emulator start refuses what it cannot use (exit 2, one clear line)', () => {
+  const run = (args: string[], env: Record<string, string>) =>
+    new Promise<{ code: number | null; err: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...args], { env: { PATH: process.env.PATH!, ...env } });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      child.on('exit', (code) => resolve({ code, err }));
+    });
+
+  it('a --data path that is not a directory', async () => {
+    const file = join(tmp(), 'a-file');
+    writeFileSync(file, 'x');
+    const r = await run(['--port', '0', '--data', file], { AVATAR_STATE_DIR: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: cannot use data dir .*a-file/);
+    expect(r.err).not.toMatch(/unexpected failure|\n\s+at /);
+  });
+
+  it('a data dir another running emulator holds; the first keeps running', async () => {
+    const data = tmp();
+    const env = { AVATAR_STATE_DIR: tmp() };
+    const a = await startBin(['--port', '0', '--data', data, '--json'], env);
+    const info = JSON.parse(a.first);
+    const r = await run(['--port', '0', '--data', data], env);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: data dir .* is in use by another emulator \(pid \d+\)/);
+    expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
+    a.child.kill('SIGTERM');
+    expect(await a.exit).toBe(0);
+  });
+
+  it('a port outside 0..65535', async () => {
+    const r = await run(['--port', '70000', '--in-memory'], { AVATAR_STATE_DIR: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: port must be an integer from 0 to 65535/);
   });
 });
 

@@ -19,6 +19,8 @@ export interface EmulatorOptions {
   allowInsecureUrls: boolean;
   /** Log each request to stderr. */
   verbose: boolean;
+  /** How long stop() lets requests in flight finish before closing their connections (ms, default 5000). */
+  shutdownGraceMs?: number;
   /** Fleet, queue, session and webhook options (issue 4); documented in src/emulator/sessions/options.ts. */
   boxes?: number;
   seats?: number;

@@ -14,7 +14,7 @@ export interface EmulatorFlag {
 }
 
 export const int = (name: string) => (v: string) => {
-  const n = Number(v);
+  const n = v.trim() === '' ? NaN : Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} takes a non-negative integer, got ${v}`);
   return n;
 };

@@ -13,7 +13,7 @@ function relaxations(opts: Record<string, unknown>): string[] {
 
 async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
   // Lazy: the server, SQLite and ffmpeg helpers load only for this command.
-  const { startEmulator } = await import('../../emulator/start.js');
+  const { startEmulator, EmulatorStartError } = await import('../../emulator/start.js');
   const options: Record<string, unknown> = {};
   for (const f of emulatorFlags) {
     const key = f.flags.replace(/^--(no-)?/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -33,6 +33,8 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     if (err.code === 'EADDRINUSE') {
       throw new CliError(`port ${String(options.port)} is in use: pass --port 0 for any free port, or stop the other emulator`, ExitCode.usage);
     }
+    // A data dir that cannot be used or is held by another emulator, a bad --host: the user's to fix.
+    if (e instanceof EmulatorStartError) throw new CliError(e.message, ExitCode.usage);
     throw e;
   }
   const { io } = cli;
