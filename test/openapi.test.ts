@@ -32,4 +32,25 @@ describe('GET /api/v1/openapi.json', () => {
       'id', 'name', 'token_prefix', 'scopes', 'status', 'workspace_id', 'kind', 'allowed_origins', 'created_at',
     ]);
   });
+
+  it('describes the errors each operation can answer, in the spec envelope', async () => {
+    type Item = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
+    const doc = (await (await h.fetch('/api/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Item>> };
+    const envelope = (item: Item, status: string) => item.responses[status]?.content?.['application/json']?.schema?.$ref;
+    for (const op of operations) {
+      const item = doc.paths[op.path]![op.method]!;
+      const where = `${op.method} ${op.path}`;
+      if (op.auth !== 'public') {
+        expect(envelope(item, '401'), where).toBe('#/components/schemas/Error');
+        expect(envelope(item, '403'), where).toBe('#/components/schemas/Error');
+      }
+      if (op.body || op.query) expect(envelope(item, '400'), where).toBe('#/components/schemas/Error');
+      if (op.body || op.rawBody) expect(envelope(item, '413'), where).toBe('#/components/schemas/Error');
+      if (op.params) expect(envelope(item, '404'), where).toBe('#/components/schemas/Error');
+    }
+    // Both gallery media routes honour Range.
+    for (const path of ['/api/gallery/{id}/face', '/api/gallery/{id}/intro']) {
+      expect(Object.keys(doc.paths[path]!.get!.responses)).toEqual(expect.arrayContaining(['200', '206', '416']));
+    }
+  });
 });

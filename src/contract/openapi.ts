@@ -109,10 +109,22 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
       }
       responses[status] = res;
     }
-    responses.default ??= {
-      description: 'Error envelope (spec 7)',
+    const error = (description: string) => ({
+      description,
       content: { 'application/json': { schema: toSchema(ErrorBodySchema, 'output', defs) } },
-    };
+    });
+    // The generic failures every route shares (docs/architecture.md "Errors decided here").
+    for (const [status, description, applies] of [
+      ['400', 'invalid_json, invalid_request (with detail), or a route-specific code', Boolean(op.body || op.query)],
+      ['401', 'unauthorized: missing, malformed, unknown or revoked key', op.auth !== 'public'],
+      ['403', 'forbidden (missing scope or workspace), origin_not_allowed (publishable key)', op.auth !== 'public'],
+      ['404', 'not_found: no such resource (or a malformed id)', Boolean(op.params)],
+      ['413', 'payload_too_large', Boolean(op.body || op.rawBody)],
+      ['415', 'unsupported_media_type', Boolean(op.rawBody)],
+    ] as const) {
+      if (applies) responses[status] ??= error(description);
+    }
+    responses.default ??= error('Error envelope (spec 7)');
     paths[op.path] ??= {};
     paths[op.path]![op.method] = item;
   }

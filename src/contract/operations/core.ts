@@ -201,7 +201,11 @@ export const galleryFace = defineOperation({
   summary: 'Poster face image of a persona (public)',
   auth: 'public',
   params: PersonaParams,
-  responses: { 200: { description: 'PNG image', contentType: 'image/png' } },
+  responses: {
+    200: { description: 'PNG image', contentType: 'image/png' },
+    206: { description: 'Requested byte range', contentType: 'image/png' },
+    416: { description: 'Range not satisfiable' },
+  },
   cli: { group: 'gallery', verb: 'face' },
 });
 
