@@ -110,3 +110,35 @@ describe('one emulator per data dir', () => {
     await b.stop();
   });
 });
+
+describe('bootstrap keys across restarts', () => {
+  it('are reused while they work; a bootstrap key revoked through the API is replaced on the next start', async () => {
+    const dir = tmp();
+    const a = await startEmulator({ ...opts, dataDir: dir });
+    const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+    const tokens = (await (await fetch(`${a.baseUrl}/api/v1/tokens`, { headers: auth(a.keys.dashboardKey) })).json()) as {
+      data: { id: string; token_prefix: string; workspace_id: string | null }[];
+    };
+    const bound = tokens.data.find((t) => t.workspace_id === a.keys.workspaceId && t.token_prefix === a.keys.secretKey.slice(0, 8))!;
+    const rev = await fetch(`${a.baseUrl}/api/v1/tokens/${bound.id}/revoke`, { method: 'POST', headers: auth(a.keys.dashboardKey) });
+    expect(rev.status).toBe(200);
+    await a.stop();
+
+    const b = await startEmulator({ ...opts, dataDir: dir });
+    try {
+      expect(b.keys.dashboardKey).toBe(a.keys.dashboardKey);
+      expect(b.keys.workspaceId).toBe(a.keys.workspaceId);
+      expect(b.keys.secretKey).not.toBe(a.keys.secretKey);
+      const list = await fetch(`${b.baseUrl}/api/v1/workspaces`, { headers: auth(b.keys.secretKey) });
+      expect(list.status).toBe(200);
+      expect(((await list.json()) as { data: { id: string }[] }).data.map((w) => w.id)).toEqual([a.keys.workspaceId]);
+      expect((await fetch(`${b.baseUrl}/api/v1/workspaces`, { headers: auth(a.keys.secretKey) })).status).toBe(401);
+    } finally {
+      await b.stop();
+    }
+    // And the replacement is itself reused on the next start.
+    const c = await startEmulator({ ...opts, dataDir: dir });
+    expect(c.keys.secretKey).toBe(b.keys.secretKey);
+    await c.stop();
+  });
+});

@@ -1,6 +1,7 @@
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { getSetting, setSetting } from '../db/database.js';
+import { findKey } from '../auth/credentials.js';
 import { insertKey } from '../tokens/store.js';
 import { insertWorkspace } from '../workspaces/store.js';
 
@@ -23,7 +24,7 @@ export interface BootstrapKeys {
  */
 export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
   const existing = getSetting(ctx.db, 'bootstrap');
-  if (existing) return JSON.parse(existing) as BootstrapKeys;
+  if (existing) return renewRevoked(ctx, JSON.parse(existing) as BootstrapKeys);
   return ctx.db.transaction(() => {
     const now = unixSeconds(ctx.clock);
     const userId = ctx.ids.uuid();
@@ -58,5 +59,24 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
     };
     setSetting(ctx.db, 'bootstrap', JSON.stringify(keys));
     return keys;
+  })();
+}
+
+/**
+ * The printed keys must work: one revoked through the API (say while trying
+ * `avatar tokens revoke` on the listed keys) is replaced by a fresh key of the same kind,
+ * binding and scopes, so the CLI is not locked out of its own emulator for good.
+ */
+function renewRevoked(ctx: EmulatorContext, keys: BootstrapKeys): BootstrapKeys {
+  const usable = (raw: string) => findKey(ctx.db, raw)?.status === 'active';
+  if (usable(keys.secretKey) && usable(keys.dashboardKey)) return keys;
+  return ctx.db.transaction(() => {
+    const next = { ...keys };
+    const renew = (workspaceId: string | null, name: string) =>
+      insertKey(ctx, { userId: keys.userId, workspaceId, name, kind: 'secret', scopes: ['*'], allowedOrigins: null }).raw;
+    if (!usable(keys.secretKey)) next.secretKey = renew(keys.workspaceId, 'emulator secret key');
+    if (!usable(keys.dashboardKey)) next.dashboardKey = renew(null, 'emulator dashboard key');
+    setSetting(ctx.db, 'bootstrap', JSON.stringify(next));
+    return next;
   })();
 }
