@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useEmulator } from './helpers/emulator.js';
 
 /** Generic hostile input on the core routes: a 4xx in the spec's envelope, nothing stored changed. */
@@ -64,6 +64,36 @@ function rawExchange(text: string): Promise<string> {
     s.on('error', reject);
   });
 }
+
+describe('a client that goes away mid-body', () => {
+  it('is not logged as an internal error, and the server keeps serving', async () => {
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
+      lines.push(String(chunk));
+      return write(chunk, ...rest);
+    });
+    try {
+      const { port } = new URL(h.baseUrl);
+      await new Promise<void>((resolve) => {
+        const s = connect(Number(port), '127.0.0.1', () => {
+          s.write(
+            `POST /api/v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.emu.keys.secretKey}\r\n` +
+              'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+          );
+          setTimeout(() => s.destroy(), 50);
+        });
+        s.on('close', () => resolve());
+      });
+      // The next request is answered after the aborted one has been handled.
+      expect((await h.fetch('/api/v1/tokens', { key: h.emu.keys.secretKey })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines.join('')).not.toMatch(/internal error/);
+  });
+});
 
 describe('requests Node refuses before routing', () => {
   it('oversized headers get 431 in the envelope', async () => {

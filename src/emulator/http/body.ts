@@ -19,7 +19,14 @@ export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uin
   let total = 0;
   let over = Number.isFinite(declared) && declared > maxBytes;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away mid-body: nothing to store and nobody to answer; not our failure.
+      throw new ApiError(400, 'invalid_request', { message: 'request body cut off before its end' });
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) over = true;
