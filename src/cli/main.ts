@@ -78,7 +78,7 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
       return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
     }
     const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
-    if (code && /ECONNREFUSED|ENOTFOUND|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|UND_ERR/.test(code)) {
+    if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR/.test(code)) {
       const where = (() => {
         try {
           return cli.connection().baseUrl;
