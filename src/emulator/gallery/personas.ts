@@ -24,7 +24,19 @@ export interface PersonaCatalog {
   dir(id: string): string;
 }
 
+const catalogs = new Map<string, PersonaCatalog>();
+
+/**
+ * The stock catalog of a fixtures dir. Fixtures are files of the package that never
+ * change while it runs, so each dir is read once (mints resolve personas on the hot path).
+ */
 export function loadPersonas(fixturesDir: string): PersonaCatalog {
+  let catalog = catalogs.get(fixturesDir);
+  if (!catalog) catalogs.set(fixturesDir, (catalog = readCatalog(fixturesDir)));
+  return catalog;
+}
+
+function readCatalog(fixturesDir: string): PersonaCatalog {
   const root = join(fixturesDir, 'personas');
   const { personas } = JSON.parse(readFileSync(join(root, 'personas.json'), 'utf8')) as { personas: Persona[] };
   const byId = new Map(personas.map((p) => [p.id, p]));
