@@ -44,7 +44,7 @@ describe.each(authed.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] a
   const need = op.auth as ScopeRequirement;
 
   it('401 without a key, with a malformed key, and with a revoked key', async () => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       {},
       { authorization: 'Bearer not-a-key' },
       { authorization: 'Bearer avatar_zzzzzzzz.' + '0'.repeat(56) },

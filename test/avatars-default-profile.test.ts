@@ -8,12 +8,8 @@ import { useEmulator } from './helpers/emulator.js';
 
 const h = useEmulator({ idleMedia: false });
 
-async function call(path: string, init: RequestInit = {}) {
-  const res = await h.fetch(path, { ...init, key: h.emu.keys.secretKey });
-  return { status: res.status, body: (await res.json()) as any };
-}
-const post = (path: string, body: unknown) =>
-  call(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const call = (path: string) => h.api(path);
+const post = (path: string, body: unknown) => h.api(path, { body });
 
 describe('default_profile_id of a published avatar', () => {
   it('is set on the first avatar read and matches the profile list', async () => {

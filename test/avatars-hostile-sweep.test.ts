@@ -92,7 +92,7 @@ describe('hostile input on every avatar, voice and profile route', () => {
       const method = op.method.toUpperCase();
       if (op.rawBody) {
         for (const [name, bytes, type] of raws) {
-          const r = await send(path, method, bytes, type || undefined);
+          const r = await send(path, method, Buffer.from(bytes), type || undefined);
           if (r.status >= 500) failures.push(`${method} ${op.path} [${name}] -> ${r.status} ${r.text.slice(0, 120)}`);
         }
         continue;

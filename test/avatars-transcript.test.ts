@@ -13,14 +13,10 @@ import { wav } from './helpers/avatar-media.js';
 
 const h = useEmulator({ idleMedia: false });
 
-async function call(path: string, init: RequestInit = {}) {
-  const res = await h.fetch(path, { ...init, key: h.emu.keys.secretKey });
-  return { status: res.status, body: (await res.json()) as any };
-}
-const post = (path: string, body: unknown) =>
-  call(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const call = (path: string) => h.api(path);
+const post = (path: string, body: unknown) => h.api(path, { body });
 const put = (path: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
-  call(path, { method: 'PUT', body: bytes, headers: { 'content-type': 'audio/wav', ...headers } });
+  h.api(path, { raw: bytes, type: 'audio/wav', headers });
 
 async function version(body: Record<string, unknown> = {}) {
   const a = (await post('/api/v1/avatars', { name: 'Speaker', kind: 'custom' })).body;

@@ -11,15 +11,10 @@ import { image, mp3, png, wav } from './helpers/avatar-media.js';
 
 const h = useEmulator({ idleSeconds: 1 });
 
-async function call(path: string, init: RequestInit = {}) {
-  const res = await h.fetch(path, { ...init, key: h.emu.keys.secretKey });
-  const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, type, body: type.includes('json') ? ((await res.json()) as any) : Buffer.from(await res.arrayBuffer()) };
-}
-const post = (path: string, body: unknown) =>
-  call(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const call = (path: string) => h.api(path);
+const post = (path: string, body: unknown) => h.api(path, { body });
 const put = (path: string, bytes: Uint8Array, type: string, headers: Record<string, string> = {}) =>
-  call(path, { method: 'PUT', body: bytes, headers: { 'content-type': type, ...headers } });
+  h.api(path, { raw: bytes, type, headers });
 
 async function draftVersion() {
   const a = (await post('/api/v1/avatars', { name: 'Integrity', kind: 'custom' })).body;

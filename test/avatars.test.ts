@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AvatarSchema, AvatarVersionSchema, CreatedAvatarVersionSchema } from '../src/contract/resources/avatar.js';
-import { useEmulator } from './helpers/emulator.js';
+import { useEmulator, type ApiInit } from './helpers/emulator.js';
 import { png } from './helpers/avatar-media.js';
 
 const h = useEmulator({ idleMedia: false });
 
-async function json(res: Response) {
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-function api(path: string, init: RequestInit & { key?: string; body?: any } = {}) {
-  const body = init.body !== undefined && typeof init.body !== 'string' && !(init.body instanceof Uint8Array) ? JSON.stringify(init.body) : init.body;
-  const headers = new Headers(init.headers);
-  if (body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  return h.fetch(path, { ...init, body, headers, key: init.key ?? h.emu.keys.secretKey }).then(json);
-}
+const api = (path: string, init?: ApiInit) => h.api(path, init);
 
 async function newKey(scopes: string[], workspaceId?: string) {
   const r = await api('/api/v1/tokens', { method: 'POST', body: { name: 'k', scopes, ...(workspaceId ? { workspaceId } : {}) }, key: h.emu.keys.dashboardKey });
@@ -81,7 +72,7 @@ describe('avatars (spec 4.7)', () => {
 
   it('validates bodies and ids with the spec envelope', async () => {
     expect(await api('/api/v1/avatars', { method: 'POST', body: { name: '' } })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(await api('/api/v1/avatars', { method: 'POST', body: '{nope' })).toMatchObject({ status: 400, body: { error: 'invalid_json' } });
+    expect(await api('/api/v1/avatars', { method: 'POST', raw: new TextEncoder().encode('{nope'), type: 'application/json' })).toMatchObject({ status: 400, body: { error: 'invalid_json' } });
     expect((await api('/api/v1/avatars/not-a-uuid')).status).toBe(404);
     expect((await api('/api/v1/avatars/00000000-0000-4000-8000-000000000000')).body.error).toBe('not_found');
   });
@@ -134,7 +125,7 @@ describe('stock avatars in ws_stock', () => {
       api(`/api/v1/avatars/${a.id}`, { method: 'PATCH', body: { name: 'x' } }),
       api(`/api/v1/avatars/${a.id}`, { method: 'DELETE' }),
       api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: {} }),
-      api(`/api/v1/avatars/${a.id}/versions/${vid}/upload`, { method: 'PUT', body: new Uint8Array(png()), headers: { 'content-type': 'image/png' } }),
+      api(`/api/v1/avatars/${a.id}/versions/${vid}/upload`, { raw: new Uint8Array(png()), type: 'image/png' }),
       api(`/api/v1/avatars/${a.id}/profiles`, { method: 'POST', body: { system_prompt: 'x' } }),
     ];
     for (const r of await Promise.all(attempts)) expect(r).toMatchObject({ status: 403, body: { error: 'stock_read_only' } });
@@ -219,7 +210,7 @@ describe('versions (spec 4.7)', () => {
     const { body: a } = await api(`/api/v1/workspaces/${ws}/avatars`, { method: 'POST', body: { name: 'X' } });
     const v = await api(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions`, { method: 'POST', body: {} });
     expect(v.body.upload_url).toBe(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions/${v.body.id}/upload`);
-    const up = await api(v.body.upload_url, { method: 'PUT', body: new Uint8Array(png()), headers: { 'content-type': 'image/png' } });
+    const up = await api(v.body.upload_url, { raw: new Uint8Array(png()), type: 'image/png' });
     expect(up.status).toBe(200);
     expect((await api(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions`)).body.data[0].published_at).toEqual(expect.any(Number));
   });

@@ -7,6 +7,7 @@
  * file in its own process) whose behaviour a mode file switches: `fail` exits 1, `hang`
  * records its pid and sleeps.
  */
+import { apiCall } from './helpers/emulator.js';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,14 +43,7 @@ const alive = (pid: number) => {
 };
 const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
 
-async function api(emu: RunningEmulator, path: string, body?: unknown) {
-  const res = await fetch(emu.baseUrl + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { authorization: `Bearer ${emu.keys.secretKey}`, 'content-type': 'application/json' },
-  });
-  return (await res.json()) as any;
-}
+const api = async (emu: RunningEmulator, path: string, body?: unknown) => (await apiCall(emu, path, { body })).body;
 
 /** Bounded polling for real background work (a child process). */
 async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, tries = 200): Promise<T> {

@@ -2,6 +2,7 @@
  * Restart recovery of the idle-media builder: a process killed mid-build leaves rows
  * `building`; the next start puts them back to `missing` and builds them to `ready`.
  */
+import { apiCall } from './helpers/emulator.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,14 +12,7 @@ import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
 const dir = mkdtempSync(join(tmpdir(), 'avatar-idle-restart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function api(emu: RunningEmulator, path: string, body?: unknown) {
-  const res = await fetch(emu.baseUrl + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { authorization: `Bearer ${emu.keys.secretKey}`, 'content-type': 'application/json' },
-  });
-  return (await res.json()) as any;
-}
+const api = async (emu: RunningEmulator, path: string, body?: unknown) => (await apiCall(emu, path, { body })).body;
 
 describe('idle media across a crash mid-build', () => {
   it('a version left building is rebuilt to ready on the next start', async () => {

@@ -2,21 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { runFfmpeg, writeAsync } from '../src/edge/media/ffmpeg.js';
 import { decodePhoto } from '../src/edge/media/photo.js';
 import { resolveAvatar } from '../src/emulator/avatars/resolve.js';
-import { useEmulator } from './helpers/emulator.js';
+import { useEmulator, type ApiInit } from './helpers/emulator.js';
 import { image } from './helpers/avatar-media.js';
 
 const h = useEmulator({ idleSeconds: 2 });
 
-async function api(path: string, init: { method?: string; body?: unknown; raw?: Uint8Array; type?: string } = {}) {
-  const res = await h.fetch(path, {
-    method: init.method ?? 'GET',
-    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-    headers: init.raw ? { 'content-type': init.type! } : init.body === undefined ? {} : { 'content-type': 'application/json' },
-    key: h.emu.keys.secretKey,
-  });
-  const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, type, headers: res.headers, body: type.includes('json') ? ((await res.json()) as any) : Buffer.from(await res.arrayBuffer()) };
-}
+const api = (path: string, init?: ApiInit) => h.api(path, init);
 
 const ORDER = ['missing', 'building', 'ready'];
 

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ProfileSchema, ProfileSummarySchema, CreatedProfileSchema } from '../src/contract/resources/profile.js';
 import { resolveAvatar, resolveProfile } from '../src/emulator/avatars/resolve.js';
-import { useEmulator } from './helpers/emulator.js';
+import { useEmulator, type ApiInit } from './helpers/emulator.js';
 
 const h = useEmulator({ idleMedia: false });
 
-async function api(path: string, init: { method?: string; body?: unknown; key?: string } = {}) {
-  const res = await h.fetch(path, {
-    method: init.method ?? 'GET',
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
-    key: init.key ?? h.emu.keys.secretKey,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
-}
+const api = (path: string, init?: ApiInit) => h.api(path, init);
 
 async function publishedAvatar(versionBody: Record<string, unknown> = { source_persona: 'ava', system_prompt: 'From the version.', backstory: 'Version backstory.' }) {
   const a = (await api('/api/v1/avatars', { method: 'POST', body: { name: 'Profiled' } })).body;

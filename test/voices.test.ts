@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CreatedVoiceVersionSchema, VoiceSchema } from '../src/contract/resources/voice.js';
 import { resolveVoiceRef } from '../src/emulator/avatars/resolve.js';
-import { useEmulator } from './helpers/emulator.js';
+import { useEmulator, type ApiInit } from './helpers/emulator.js';
 import { mp3, png, wav } from './helpers/avatar-media.js';
 
 const h = useEmulator({ idleMedia: false });
 
-async function api(path: string, init: { method?: string; body?: unknown; raw?: Uint8Array; type?: string; key?: string; headers?: Record<string, string> } = {}) {
-  const res = await h.fetch(path, {
-    method: init.method ?? 'GET',
-    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-    headers: { ...(init.raw ? { 'content-type': init.type! } : init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    key: init.key ?? h.emu.keys.secretKey,
-  });
-  const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, type, body: type.includes('json') ? ((await res.json()) as any) : Buffer.from(await res.arrayBuffer()) };
-}
+const api = (path: string, init?: ApiInit) => h.api(path, init);
 
 const ws = () => h.emu.keys.workspaceId;
 

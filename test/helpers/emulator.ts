@@ -3,6 +3,44 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/start.js
 import type { EmulatorOptions } from '../../src/emulator/options.js';
 import { AvatarClient } from '../../src/client/client.js';
 
+export interface ApiInit {
+  /** Defaults: PUT with `raw`, POST with `body`, else GET. */
+  method?: string;
+  /** JSON body. */
+  body?: unknown;
+  /** Raw bytes (uploads), sent with `type` as Content-Type. */
+  raw?: Uint8Array;
+  type?: string;
+  /** Bearer key; defaults to the workspace-bound secret key. */
+  key?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  type: string;
+  headers: Headers;
+  /** Parsed JSON, the bytes of any other body, or undefined for an empty one. */
+  body: any;
+}
+
+/** One request to an emulator with its secret key, the answer decoded for assertions. */
+export async function apiCall(emu: RunningEmulator, path: string, init: ApiInit = {}): Promise<ApiAnswer> {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `Bearer ${init.key ?? emu.keys.secretKey}`);
+  if (init.raw) headers.set('content-type', init.type ?? 'application/octet-stream');
+  else if (init.body !== undefined) headers.set('content-type', 'application/json');
+  const res = await fetch(emu.baseUrl + path, {
+    method: init.method ?? (init.raw ? 'PUT' : init.body !== undefined ? 'POST' : 'GET'),
+    body: init.raw ? Buffer.from(init.raw) : init.body === undefined ? undefined : JSON.stringify(init.body),
+    headers,
+  });
+  const type = res.headers.get('content-type') ?? '';
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const body = bytes.length === 0 ? undefined : type.includes('json') ? JSON.parse(bytes.toString('utf8')) : bytes;
+  return { status: res.status, type, headers: res.headers, body };
+}
+
 export interface EmulatorHandle {
   readonly emu: RunningEmulator;
   readonly baseUrl: string;
@@ -10,6 +48,8 @@ export interface EmulatorHandle {
   readonly client: AvatarClient;
   /** Client with another key (and optional Origin). */
   as(apiKey: string | undefined, origin?: string): AvatarClient;
+  /** `apiCall` on this emulator. */
+  api(path: string, init?: ApiInit): Promise<ApiAnswer>;
   /** Plain fetch against the emulator with an optional bearer key. */
   fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
 }
@@ -51,6 +91,9 @@ export function useEmulator(opts: Partial<EmulatorOptions> = {}): EmulatorHandle
       const c = new AvatarClient({ baseUrl: must().baseUrl, apiKey, origin });
       clients.push(c);
       return c;
+    },
+    api(path, init) {
+      return apiCall(must(), path, init);
     },
     fetch(path, init = {}) {
       const { key, ...rest } = init;
