@@ -1,0 +1,37 @@
+/**
+ * The brain: turns a conversation into a reply (ARCHITECTURE property 5). One interface
+ * serves the edge's turn loop and compat-a `chat/completions` (spec 4.12). The default is
+ * deterministic and offline (src/models/brain/local.ts); an OpenAI-compatible upstream
+ * (`--llm-url`) is the other implementation.
+ */
+export interface BrainMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface BrainRequest {
+  /** The whole conversation, system prompt first (prompt, backstory and memory folded in by the caller or passed below). */
+  messages: BrainMessage[];
+  /** What the session froze, for a brain that answers from it (persona name, backstory, memory block). */
+  persona?: { name?: string; backstory?: string | null; memory?: string | null };
+  /** Reply language (BCP-47 or display name); a preference. */
+  language?: string | null;
+  model?: string;
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface BrainUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface Brain {
+  readonly name: string;
+  /**
+   * Stream the reply as text deltas (a sentence or a few tokens each), so the first sentence
+   * can be spoken before the reply is complete. `usage` resolves when the stream ends.
+   */
+  reply(req: BrainRequest): { deltas: AsyncIterable<string>; usage: Promise<BrainUsage> };
+}

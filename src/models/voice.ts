@@ -1,0 +1,46 @@
+/**
+ * Text to speech: the pluggable Voice (ARCHITECTURE property 5). One interface serves the
+ * edge's replies, speak/design (spec 4.10) and compat-a `audio/speech` (spec 4.12).
+ * Implementations live in src/models/voice/ (the default: flite compiled to WASI, offline).
+ */
+export interface VoiceShape {
+  /** Target median pitch in Hz (measured from a custom avatar's voice sample). */
+  pitchHz?: number;
+  /** Speaking rate: 1 is the voice's normal pace, 1.2 is 20% faster. */
+  rate?: number;
+  /** A named base voice of the implementation (see `Voice.voices`). */
+  voice?: string;
+}
+
+/** One phone (or word) with its position in the audio, for lip sync and barge-in accounting. */
+export interface SpeechMark {
+  /** Phone symbol or word text. */
+  text: string;
+  startMs: number;
+  endMs: number;
+}
+
+export interface Speech {
+  sampleRate: number;
+  /** Mono PCM16 samples. */
+  samples: Int16Array;
+  durationMs: number;
+  /** Phone timings when the synthesizer reports them (flite does). */
+  phones?: SpeechMark[];
+  /** Word timings when known. */
+  words?: SpeechMark[];
+}
+
+export interface SynthesizeOptions {
+  /** BCP-47 language of the text; an implementation that cannot speak it uses its closest voice. */
+  lang?: string;
+  shape?: VoiceShape;
+  signal?: AbortSignal;
+}
+
+export interface Voice {
+  readonly name: string;
+  /** The base voices this implementation really has (GET /api/voice/models lists them). */
+  readonly voices: readonly { id: string; lang: string; gender?: 'female' | 'male' }[];
+  synthesize(text: string, opts?: SynthesizeOptions): Promise<Speech>;
+}
