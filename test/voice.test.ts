@@ -54,6 +54,22 @@ describe('flite voice', () => {
     expect(Math.abs(voiceShapeFromSample(pcm, 16000).pitchHz! - 130)).toBeLessThan(13);
   });
 
+  it('runs on a worker thread in the built package, leaving the event loop free', async () => {
+    const built = await import('../dist/models/voice/index.js');
+    expect(built.fliteThreaded).toBe(true);
+    built.warmFlite();
+    const v = new built.FliteVoice();
+    await v.synthesize('warm up');
+    let ticks = 0;
+    const iv = setInterval(() => ticks++, 1);
+    const speech = await v.synthesize('A long sentence keeps the synthesizer busy for a good while, word after word after word, until it ends.');
+    clearInterval(iv);
+    expect(speech.durationMs).toBeGreaterThan(4000);
+    expect(speech.words!.length).toBe(19);
+    // The main thread kept ticking while flite worked (in-thread it would tick zero times).
+    expect(ticks).toBeGreaterThan(3);
+  });
+
   it('says nothing speakable as a short silence, and stops on abort', async () => {
     const s = await voice.synthesize('😀 ...');
     expect(s.durationMs).toBeLessThan(1000);
