@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ffmpegPath, writeAsync } from './ffmpeg.js';
+import { I420Converter } from './i420.js';
 
 export const MEDIA_FPS = 25;
 export const AUDIO_RATE = 16000;
@@ -35,12 +36,12 @@ export function framesFor(ms: number): number {
   return Math.max(1, Math.ceil(ms / UNIT_MS)) * FRAMES_PER_UNIT;
 }
 
-/** ffmpeg arguments: raw RGB24 video on stdin, mono PCM16 on fd 3, fMP4 on stdout. */
+/** ffmpeg arguments: raw I420 video on stdin (converted by i420.ts), mono PCM16 on fd 3, fMP4 on stdout. */
 export function encoderArgs(width: number, height: number): string[] {
   return [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     '-probesize', '32', '-analyzeduration', '0',
-    '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(MEDIA_FPS), '-i', 'pipe:0',
+    '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(MEDIA_FPS), '-i', 'pipe:0',
     '-probesize', '32', '-analyzeduration', '0',
     '-f', 's16le', '-ar', String(AUDIO_RATE), '-ac', '1', '-i', 'pipe:3',
     '-map', '0:v', '-map', '1:a',
@@ -58,7 +59,7 @@ export interface EncodeJob {
   height: number;
   /** Number of video frames (a multiple of FRAMES_PER_UNIT). */
   frames: number;
-  /** RGB24 frame `i` (may reuse one buffer: it is written before the next call). */
+  /** RGB24 frame `i` (may reuse one buffer: it is converted before the next call). */
   frame(i: number): Buffer;
   /** Mono PCM16 at AUDIO_RATE, exactly frames * SAMPLES_PER_FRAME long (pad with zeros). */
   audio: Int16Array;
@@ -134,10 +135,11 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     const audio = p.stdio[3] as NodeJS.WritableStream;
     video.on('error', () => {});
     (audio as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
+    const i420 = new I420Converter(job.width, job.height);
     const pump = async () => {
       for (let i = 0; i < job.frames; i++) {
         if (job.signal?.aborted) return;
-        await writeAsync(video, Buffer.from(job.frame(i)));
+        await writeAsync(video, Buffer.from(i420.convert(job.frame(i))));
       }
     };
     const pumpAudio = async () => {
