@@ -29,7 +29,7 @@ const found = (text: string, keys: string[]) => {
 };
 
 async function formOf(req: StubRequest): Promise<FormData> {
-  return new Response(req.body, { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+  return new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
 }
 
 let stub: OpenAIStub;
