@@ -14,7 +14,7 @@ export const PARTIAL_PLACEHOLDER = '[speaking…]';
 
 export interface PartialPolicyOptions {
   recognizer?: Recognizer | null;
-  /** Least mic time between two recognitions of partial audio (default 1000 ms). */
+  /** Least mic time between two recognitions of partial audio (default 2000 ms: a pocketsphinx run costs about a second of CPU). */
   minIntervalMs?: number;
   /** The mic hello's `lang`. */
   lang?: string;
@@ -45,7 +45,7 @@ export class PartialPolicy {
    * too soon, no words yet, unchanged, or the utterance ended meanwhile).
    */
   async onPartialDue(samples: Int16Array, atMs: number, signal?: AbortSignal): Promise<string | null> {
-    if (!this.recognize || this.busy || atMs - this.lastAtMs < (this.opts.minIntervalMs ?? 1000)) return null;
+    if (!this.recognize || this.busy || atMs - this.lastAtMs < (this.opts.minIntervalMs ?? 2000)) return null;
     const mine = this.utterance;
     this.busy = true;
     this.lastAtMs = atMs;
