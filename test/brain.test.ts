@@ -186,6 +186,19 @@ describe('local brain', () => {
     expect(again.text).not.toBe(first);
   });
 
+  it('reads a prompt with labelled sections and ignores a later instruction (the edge greeting cue)', async () => {
+    const prompt = { role: 'system' as const, content: `You are a friendly tour guide.\n\nBackstory: ${persona.backstory}\n\nMemory: ${persona.memory}` };
+    const cue = { role: 'system' as const, content: 'The user just joined the conversation. Greet them as ava in one short sentence, in en.' };
+    const edgePersona = { name: 'ava', backstory: persona.backstory, memory: persona.memory };
+    expect((await run(brain, { messages: [prompt, cue], persona: edgePersona })).text).toBe("Hello, I'm Ava. What would you like to talk about?");
+    const where = await run(brain, { messages: [prompt, { role: 'user', content: 'Where did you grow up?' }], persona: edgePersona });
+    expect(where.text).toBe('I grew up in Lisbon, Portugal.');
+    const cueLater = await run(brain, { messages: [prompt, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'Hello!' }, cue] });
+    expect(cueLater.text).toMatch(/^Hello/);
+    const asked = await run(brain, { messages: [prompt, { role: 'user', content: 'hi' }, cue, { role: 'user', content: 'Who joined the conversation?' }] });
+    expect(asked.text).not.toMatch(/joined/);
+  });
+
   it('lists what it can talk about', async () => {
     expect((await run(brain, ask('What can you do?'))).text).toMatch(/Lisbon|Portugal|Tagus/);
   });

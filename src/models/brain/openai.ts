@@ -16,6 +16,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { Brain, BrainMessage, BrainRequest, BrainUsage } from '../brain.js';
 import { UpstreamError, endpoint, errorFromFetch, errorFromResponse } from '../upstream-error.js';
+import { displayName } from './knowledge.js';
 import { languageCode } from './language.js';
 import { SentenceChunker } from './sentence-chunker.js';
 import { countTokens } from './text.js';
@@ -182,7 +183,8 @@ export function upstreamMessages(req: BrainRequest): BrainMessage[] {
   const sys = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
   const extra: string[] = [];
   const p = req.persona;
-  if (p?.name && !sys.includes(p.name)) extra.push(`Your name is ${p.name}.`);
+  const name = displayName(p?.name);
+  if (name && !sys.includes(name)) extra.push(`Your name is ${name}.`);
   if (p?.backstory?.trim() && !sys.includes(p.backstory.trim())) extra.push(`Your backstory: ${p.backstory.trim()}`);
   if (p?.memory?.trim() && !sys.includes(p.memory.trim())) extra.push(`What you remember about the user: ${p.memory.trim()}`);
   if (req.language?.trim()) {
