@@ -42,6 +42,11 @@ interface Case {
 const cases: Case[] = [
   { name: 'greets by the persona name', req: ask('Hello!'), check: ({ text }) => expect(text).toMatch(/Ava/) },
   { name: 'says its name', req: ask("What's your name?"), check: ({ text }) => expect(text).toMatch(/\bAva\b/) },
+  {
+    name: 'introduces itself with its name and what it is',
+    req: ask('Who are you?'),
+    check: ({ text }) => expect(text).toMatch(/\bAva\b.*(Lisbon|tour guide)/),
+  },
   { name: 'answers from the backstory', req: ask('Where did you grow up?'), check: ({ text }) => expect(text).toMatch(/Lisbon/) },
   { name: 'finds the fact behind other words', req: ask('What do you like to eat?'), check: ({ text }) => expect(text).toMatch(/sardines/) },
   // The memory block reaches an upstream model as prompt text; recalling it is the model's job.
@@ -260,6 +265,16 @@ describe('openai brain', () => {
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.code).toBe(code);
     expect(err.detail).toMatch(detail);
+  });
+
+  it('gives up a stream that goes quiet instead of thinking forever', async () => {
+    stub.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Well' } }] })}\n\n`); // ...and nothing more
+    };
+    const err = await run(new OpenAIBrain({ url: stub.url, idleTimeoutMs: 100 }), ask('hi')).catch((e) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.code).toBe('upstream_timeout');
   });
 
   it('says when nothing answers at the URL', async () => {

@@ -88,6 +88,12 @@ export class PassageIndex {
     this.avgLen = this.docs.reduce((a, d) => a + d.len, 0) / Math.max(1, this.docs.length);
   }
 
+  /** The first backstory sentence (else the first prompt fact), or null. */
+  first(): string | null {
+    const d = this.docs.find((x) => x.passage.source === 'backstory') ?? this.docs.find((x) => x.passage.source === 'prompt');
+    return d?.passage.text ?? null;
+  }
+
   get size(): number {
     return this.docs.length;
   }
