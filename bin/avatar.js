@@ -1,5 +1,14 @@
 #!/usr/bin/env node
 // Thin entry: all logic lives in dist/cli/main.js (built from src/cli/main.ts).
-import { run } from '../dist/cli/main.js';
-
-process.exitCode = await run(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // The one answer that needs nothing else loaded (start-up cost, docs/cli.md).
+  const { CLI_VERSION } = await import('../dist/cli/version.js');
+  process.stdout.write(`${CLI_VERSION}\n`);
+} else {
+  const { run } = await import('../dist/cli/main.js');
+  const code = await run(argv);
+  process.exitCode = code;
+  // A failed command exits at once: nothing it started may keep the process alive.
+  if (code !== 0) process.exit(code);
+}

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { readData } from '../generated.js';
+import { readData } from '../read-data.js';
 
 export const apiCommand: CommandModule = {
   register(program: Command, cli: CliContext) {

@@ -10,7 +10,7 @@ import { queueCancel, queueStatus } from '../../contract/operations/sessions.js'
 import { MintSessionBody, type MintQueued } from '../../contract/resources/session.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { readData } from '../generated.js';
+import { readData } from '../read-data.js';
 import { coerce, flagsOf } from '../schema-flags.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
 

@@ -1,0 +1,59 @@
+/**
+ * What a field flag's placeholder and help say when the schema alone cannot (issue 7 item
+ * 10): fields the service validates by hand are `z.unknown()` in the contract (so they get
+ * the spec's own error codes), which would make them `<json>`; here they get their real
+ * type. Fields the contract leaves undescribed get a line. Keyed by API field name.
+ */
+import type { FieldFlag, FlagKind } from './schema-flags.js';
+
+interface FlagDoc {
+  kind?: FlagKind;
+  arg?: string;
+  description?: string;
+}
+
+const docs: Record<string, FlagDoc> = {
+  session_cap_seconds: { kind: 'number', arg: 'seconds' },
+  recording: { kind: 'boolean' },
+  observability: { kind: 'boolean' },
+  response_language: { kind: 'string', arg: 'tag' },
+  context: { arg: 'json|@file', description: 'session context { system_prompt?, backstory?, memory?, history? }' },
+  notify: { arg: 'json|@file' },
+  name: { arg: 'name', description: 'display name' },
+  plan: { arg: 'plan', description: 'plan of the workspace (free, pro, enterprise, demo)' },
+  kind: { arg: 'kind', description: 'kind of the resource' },
+  scopes: { arg: 'scope...', description: 'scopes of the key, e.g. sessions:write avatars:read (default *)' },
+  allowed_origins: { arg: 'origin...', description: 'browser origins a publishable key accepts' },
+  workspace_id: { arg: 'id', description: 'workspace id (when the key is not workspace-bound)' },
+  platform: { arg: 'platform', description: 'device platform, e.g. ios, android, web' },
+  iss: { arg: 'url', description: 'issuer (the iss claim of its id_tokens)' },
+  aud: { arg: 'audience', description: 'audience (the aud claim: the client id of the native app)' },
+  jwks_uri: { arg: 'url', description: "URL of the issuer's JWKS" },
+  algs: { arg: 'alg...', description: 'accepted signing algorithms (RS256, ES256)' },
+  description: { arg: 'text', description: 'free text shown in listings' },
+};
+
+/** The flag's kind after the table (a `z.unknown()` field may be a number or a boolean). */
+export function withDocs(f: FieldFlag): FieldFlag {
+  const d = docs[f.field];
+  if (!d) return f;
+  return { ...f, kind: d.kind ?? f.kind, description: f.description || d.description || '' };
+}
+
+/** `<seconds>`, `<id>`, `<url>`, `<json|@file>`, `<scope...>`: the placeholder names the type. */
+export function placeholder(f: FieldFlag): string {
+  if (f.kind === 'boolean') return '';
+  const d = docs[f.field];
+  if (d?.arg) return `<${d.arg}>`;
+  if (f.kind === 'json') return '<json|@file>';
+  if (f.kind === 'number') return '<number>';
+  const base = /_id$/.test(f.field) ? 'id' : /(_uri|_url|hook)$/.test(f.field) ? 'url' : f.kind === 'list' && f.item === 'number' ? 'n' : 'value';
+  return f.kind === 'list' ? `<${base}...>` : `<${base}>`;
+}
+
+/** Help text of a field flag: its description, the type in words when it has none. */
+export function describeFlag(f: FieldFlag): string {
+  const what = f.description || (f.kind === 'json' ? 'JSON value' : f.kind === 'list' ? 'one or more values' : f.field.replace(/_/g, ' '));
+  const extra = f.kind === 'json' ? ' (inline JSON, or @file)' : '';
+  return `${what}${extra}${f.required ? ' (required)' : ''}`;
+}
