@@ -131,6 +131,8 @@ describe('avatar tools validate', () => {
     expect((await cli(['tools', 'validate', 'inline.json', '--agent-hook', 'https://h.example/x'], env, dir)).code).toBe(0);
     const r = await cli(['--json', 'tools', 'validate', write('conf.json', { inline: [tool, tool] })], env, dir);
     expect(r.code).toBe(ExitCode.apiClientError);
-    expect(r.json()).toMatchObject({ ok: false, status: 409, error: 'tool_name_conflict' });
+    // With --json a failure is the service's error envelope on stderr; stdout stays empty.
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ status: 409, error: 'tool_name_conflict' });
   });
 });

@@ -54,6 +54,14 @@ export function placeholder(f: FieldFlag): string {
 /** Help text of a field flag: its description, the type in words when it has none. */
 export function describeFlag(f: FieldFlag): string {
   const what = f.description || (f.kind === 'json' ? 'JSON value' : f.kind === 'list' ? 'one or more values' : f.field.replace(/_/g, ' '));
-  const extra = f.kind === 'json' ? ' (inline JSON, or @file)' : '';
+  const min = f.minLength && f.minLength > 1 ? f.minLength : undefined;
+  const extra =
+    f.kind === 'json'
+      ? ' (inline JSON, or @file)'
+      : min && f.maxLength
+        ? ` (${min} to ${f.maxLength} characters)`
+        : min
+          ? ` (at least ${min} characters)`
+          : '';
   return `${what}${extra}${f.required ? ' (required)' : ''}`;
 }

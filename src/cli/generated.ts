@@ -15,8 +15,9 @@ export { readData } from './read-data.js';
 export function addFieldOption(cmd: Command, f: FieldFlag): void {
   const desc = describeFlag(f);
   if (f.kind === 'boolean') {
-    cmd.addOption(new Option(`--${f.flag}`, `${desc.replace(/ \(required\)$/, '')}: send ${f.field}: true`));
-    cmd.addOption(new Option(`--no-${f.flag}`, `send ${f.field}: false`));
+    const what = desc.replace(/ \(required\)$/, '').replace(/^boolean[,;]?\s*/, '');
+    cmd.addOption(new Option(`--${f.flag}`, `${what ? `${what}; ` : ''}sends ${f.field}: true`));
+    cmd.addOption(new Option(`--no-${f.flag}`, `sends ${f.field}: false`));
     return;
   }
   const opt = new Option(`--${f.flag} ${placeholder(f)}`, desc);
@@ -65,7 +66,7 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
     const bodyFlags = flagsOf(op.body);
     const queryFlags = flagsOf(op.query);
     for (const f of [...bodyFlags, ...queryFlags]) addFieldOption(cmd, f);
-    if (op.body) cmd.option('--data <json>', 'whole request body as JSON, or @file / @- (flags override its fields)');
+    if (op.body) cmd.option('--data <json|@file>', 'whole request body as JSON: inline, @file or @- for stdin (flags override its fields)');
     const binary = Object.values(op.responses).some((r) => r.contentType && !r.schema);
     if (binary) cmd.option('-o, --out <file>', 'write the response body to this file (- for stdout)');
     cmd.action(async (...args: unknown[]) => {

@@ -16,6 +16,9 @@ export interface FieldFlag {
   required: boolean;
   description: string;
   choices?: string[];
+  /** Length bounds of a string field (help says them: `--secret` takes 16 to 256 characters). */
+  minLength?: number;
+  maxLength?: number;
 }
 
 interface Def {
@@ -80,6 +83,8 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
   if (!obj.shape) return [];
   return Object.entries(obj.shape).map(([field, s]) => {
     const { kind, choices, item } = kindOf(s);
+    const inner = unwrap(s) as unknown as { minLength?: number | null; maxLength?: number | null };
+    const lengths = kind === 'string' && !choices ? { minLength: inner.minLength ?? undefined, maxLength: inner.maxLength ?? undefined } : {};
     const description = (s as unknown as { description?: string }).description ?? '';
     return withDocs({
       field,
@@ -89,6 +94,7 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
       required: !s.safeParse(undefined).success,
       description,
       choices,
+      ...lengths,
     });
   });
 }
