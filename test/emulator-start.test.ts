@@ -111,7 +111,7 @@ describe('avatar emulator start', () => {
     const text = a.output();
     // Keys stand whole on their own lines, ready to copy.
     expect(text).toMatch(/secret key .*\n {4}avatar_[0-9a-f]{8}\.[0-9a-f]{56}\n/);
-    expect(text).toMatch(/dashboard key\s+avatar_/);
+    expect(text).toMatch(/dashboard key .*\n {4}avatar_/);
     expect(text).toContain('in memory');
 
     const one = JSON.parse((await startBinJson(env)).first);
