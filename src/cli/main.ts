@@ -76,6 +76,11 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   for (const g of commandGroups) {
     if (!program.commands.some((c) => c.name() === g.name)) program.command(g.name).description(g.description);
   }
+  // One description per group, whichever module created it (help reads the same either way).
+  for (const c of program.commands as Command[]) {
+    const g = commandGroups.find((x) => x.name === c.name());
+    if (g && c.commands.length > 0) c.description(g.description);
+  }
   const order = new Map(commandGroups.map((g, i) => [g.name, i]));
   const rank = (c: Command) => order.get(c.name()) ?? commandGroups.length;
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));

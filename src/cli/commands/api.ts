@@ -10,7 +10,7 @@ export const apiCommand: CommandModule = {
       .description('call any route: avatar api GET /api/v1/workspaces, avatar api POST /api/v1/tokens --data \'{"name":"ci"}\'')
       .argument('<method>', 'HTTP method')
       .argument('<path>', 'path, with query string if any')
-      .option('--data <json>', 'JSON body, or @file / @- for stdin')
+      .option('--data <json|@file>', 'JSON body: inline, @file or @- for stdin')
       .option('-H, --header <header...>', 'extra header "Name: value"')
       .option('-i, --include', 'print the status line and headers to stderr')
       .action(async (method: string, path: string, opts: { data?: string; header?: string[]; include?: boolean }) => {
