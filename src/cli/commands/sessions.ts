@@ -173,10 +173,10 @@ export const sessionCommands: CommandModule = {
     const webhooks = group(program, 'webhooks', 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)');
     webhooks
       .command('listen')
-      .description('run a local receiver: verify x-signature-256 and print each delivery')
+      .description('run a local receiver: verify x-signature-256 and print each delivery; runs until Ctrl-C, then exits 0')
       .option('--port <port>', 'port to listen on (0: any free port)', '0')
       .option('--host <host>', 'interface', '127.0.0.1')
-      .option('--secret <secret>', 'signing secret to verify (endpoint secret or notify.secret); unsigned or badly signed deliveries then get 401')
+      .option('--secret <secret>', 'signing secret to verify: the endpoint secret (16 to 256 characters) or notify.secret; unsigned or badly signed deliveries then get 401')
       .action(async (o: { port: string; host: string; secret?: string }) => {
         await listenForWebhooks(cli, { port: parsePort(o.port), host: o.host, secret: o.secret });
       });
