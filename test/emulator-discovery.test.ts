@@ -128,3 +128,14 @@ describe('start flags are checked before anything starts (issue 7 item 4)', () =
     expect(await s.exit).toBe(0);
   });
 });
+
+describe('startEmulator() checks its options too', () => {
+  it('rejects an out-of-range option before opening a socket or a store', async () => {
+    const { startEmulator, EmulatorStartError } = await import('../src/emulator/start.js');
+    const data = join(tmp(), 'never');
+    const p = startEmulator({ port: 0, dataDir: data, seats: 20_000 });
+    await expect(p).rejects.toBeInstanceOf(EmulatorStartError);
+    await expect(p).rejects.toThrow(/seats must be an integer from 0 to 10000 \(got 20000\)/);
+    expect(() => readdirSync(data)).toThrow(); // the data dir was never created
+  });
+});
