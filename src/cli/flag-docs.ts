@@ -31,11 +31,25 @@ const docs: Record<string, FlagDoc> = {
   jwks_uri: { arg: 'url', description: "URL of the issuer's JWKS" },
   algs: { arg: 'alg...', description: 'accepted signing algorithms (RS256, ES256)' },
   description: { arg: 'text', description: 'free text shown in listings' },
+  events: { arg: 'event...' },
+  avatar_ref: { arg: 'id' },
+  voice_ref: { arg: 'id' },
+  queue_ticket: { arg: 'ticket' },
+  secret: { arg: 'secret' },
+  persona: { arg: 'persona' },
+  source_persona: { arg: 'persona' },
+  native_language: { arg: 'tag' },
+  system_prompt: { arg: 'text' },
+  backstory: { arg: 'text' },
 };
+
+/** Docs are keyed by snake_case names; some bodies spell fields in camelCase (`allowedOrigins`). */
+const snake = (field: string) => field.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+const docOf = (f: FieldFlag): FlagDoc | undefined => docs[snake(f.field)];
 
 /** The flag's kind after the table (a `z.unknown()` field may be a number or a boolean). */
 export function withDocs(f: FieldFlag): FieldFlag {
-  const d = docs[f.field];
+  const d = docOf(f);
   if (!d) return f;
   return { ...f, kind: d.kind ?? f.kind, description: f.description || d.description || '' };
 }
@@ -43,17 +57,18 @@ export function withDocs(f: FieldFlag): FieldFlag {
 /** `<seconds>`, `<id>`, `<url>`, `<json|@file>`, `<scope...>`: the placeholder names the type. */
 export function placeholder(f: FieldFlag): string {
   if (f.kind === 'boolean') return '';
-  const d = docs[f.field];
+  const d = docOf(f);
   if (d?.arg) return `<${d.arg}>`;
   if (f.kind === 'json') return '<json|@file>';
   if (f.kind === 'number') return '<number>';
-  const base = /_id$/.test(f.field) ? 'id' : /(_uri|_url|hook)$/.test(f.field) ? 'url' : f.kind === 'list' && f.item === 'number' ? 'n' : 'value';
+  const name = snake(f.field);
+  const base = /(^|_)id$/.test(name) ? 'id' : /(^|_)(uri|url|hook)$/.test(name) ? 'url' : f.kind === 'list' && f.item === 'number' ? 'n' : 'text';
   return f.kind === 'list' ? `<${base}...>` : `<${base}>`;
 }
 
 /** Help text of a field flag: its description, the type in words when it has none. */
 export function describeFlag(f: FieldFlag): string {
-  const what = f.description || (f.kind === 'json' ? 'JSON value' : f.kind === 'list' ? 'one or more values' : f.field.replace(/_/g, ' '));
+  const what = f.description || (f.kind === 'json' ? 'JSON value' : f.kind === 'list' ? 'one or more values' : snake(f.field).replace(/_/g, ' '));
   const min = f.minLength && f.minLength > 1 ? f.minLength : undefined;
   const extra =
     f.kind === 'json'
