@@ -48,6 +48,26 @@ describe('the queue wait at 80 columns (item 7)', () => {
     await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
   });
 
+  it('20 polls on one signal leave no abort listener behind (sleeps and requests alike)', async () => {
+    const { mintAndWait } = await import('../src/client/mint-queue.js');
+    const held = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
+    const ctrl = new AbortController();
+    let polls = 0;
+    const sleeps: number[] = [];
+    const p = mintAndWait(h.client, { persona: 'ava' }, {
+      signal: ctrl.signal,
+      onQueued: () => polls++,
+      // the real sleep, cut to 0 ms: the listener bookkeeping is what is under test
+      sleep: (ms, signal) => (sleeps.push(getEventListeners(ctrl.signal, 'abort').length), realSleep(0, signal)),
+    });
+    await vi.waitFor(() => expect(polls).toBeGreaterThanOrEqual(20), { timeout: 10_000, interval: 20 });
+    expect(Math.max(...sleeps)).toBeLessThanOrEqual(1);
+    ctrl.abort(new Error('done'));
+    await expect(p).rejects.toThrow('done');
+    expect(getEventListeners(ctrl.signal, 'abort')).toHaveLength(0);
+    await h.client.call('sessions.release', { params: { sessionId: held.session_id }, body: {} });
+  });
+
   it('a sleep that completes removes its abort listener (one signal across many polls)', async () => {
     const ctrl = new AbortController();
     for (let i = 0; i < 20; i++) await realSleep(0, ctrl.signal);

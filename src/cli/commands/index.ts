@@ -15,7 +15,8 @@ import type { CommandModule } from '../context.js';
  *
  *   { name: '<group>', description: '...', load: [async () => (await import('./<group>.js')).myCommands] },
  *
- * to `commandGroups`. A group that only has generated commands (an operation with
+ * to `commandGroups`. To add verbs to an existing group (`sessions live`), append your
+ * loader to that entry's `load` list instead. A group that only has generated commands (an operation with
  * `cli: { group }`) still gets an entry, with `load: []`, so `avatar --help` lists it
  * (test/cli-lazy.test.ts checks that every generated group is listed). A module that
  * registers several groups (sessions.ts: sessions and webhooks) is named under each; it is
