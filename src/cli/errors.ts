@@ -16,23 +16,28 @@ export function isApiResponseError(e: unknown): e is ApiErrorLike {
 
 const seconds = (n: number) => (n >= 3600 ? `${Math.round(n / 360) / 10} h` : n >= 120 ? `${Math.round(n / 60)} min` : `${n} s`);
 
-/** What a user can do about a 429/402 (spec 7), with the retry_after the service gave. */
+/**
+ * What a user can do about a 429/402 (spec 7), with the retry_after the service gave. The
+ * service's own message may already say some of it (when to retry, the idle reaper): only
+ * what it does not say is added, and the release as a CLI command.
+ */
 function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
+  const message = typeof b.message === 'string' ? b.message : '';
   const retry = typeof b.retry_after === 'number' ? b.retry_after : Number(e.headers['retry-after']) || null;
-  const after = retry ? `retry in ${seconds(retry)} (retry_after ${retry})` : 'retry later';
+  const after = /retry in/i.test(message) ? null : retry ? `retry in ${seconds(retry)} (retry_after ${retry})` : 'retry later';
+  const join = (...parts: (string | null)[]) => parts.filter(Boolean).join('; ') || null;
   switch (e.code) {
-    case 'concurrency_limit':
-      return (
-        `${typeof b.active === 'number' ? `${b.active} of ${String(b.limit)}` : 'all'} concurrent sessions of the plan are in use: ` +
-        `release one (avatar sessions release <sessionId>), or wait for the idle reaper to end a minted session that never connected; ${after}`
-      );
+    case 'concurrency_limit': {
+      const inUse = typeof b.active === 'number' && typeof b.limit === 'number' ? `${b.active} of ${b.limit} concurrent sessions of the plan are in use: ` : '';
+      const reaper = /idle reaper/i.test(message) ? '' : ', or wait for the idle reaper to end a minted session that never connected';
+      return join(`${inUse}release one with \`avatar sessions release <sessionId>\`${reaper}`, after);
+    }
     case 'rate_limited':
-      return `too many mints from this key in the last minute: ${after}`;
+      return join(after && `too many mints from this key in the last minute: ${after}`);
     case 'quota_exhausted':
-      return `the daily session minutes are used up: ${after}${typeof b.reset_at === 'number' ? `, at ${new Date(b.reset_at * 1000).toISOString()}` : ''}`;
+      return join(after && `the daily session minutes are used up: ${after}`);
     default:
-      if (e.status === 429 || e.status === 402) return after;
-      return null;
+      return e.status === 429 || e.status === 402 ? after : null;
   }
 }
 

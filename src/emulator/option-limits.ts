@@ -11,37 +11,40 @@ import { Limits } from '../contract/limits.js';
 
 /** Seats a box may register with (the box API's `seats` field: 0 to 10,000). */
 export const MAX_SEATS_PER_BOX = 10_000;
-const DAY_S = 86_400;
+/** The longest timer Node can set (2^31-1 ms, about 24.8 days); a longer one would fire at once. */
+const TIMER_MAX_S = Math.floor((2 ** 31 - 1) / 1000);
 
 /** Inclusive integer ranges, by option name. */
 export const optionRanges: Record<string, readonly [number, number]> = {
   port: [0, 65_535],
   boxes: [0, 64],
   seats: [0, MAX_SEATS_PER_BOX],
-  tokenTtlS: [1, DAY_S],
-  claimWindowS: [1, DAY_S],
-  waiterIdleS: [1, DAY_S],
-  notifyIdleS: [1, DAY_S],
+  tokenTtlS: [1, TIMER_MAX_S],
+  claimWindowS: [1, TIMER_MAX_S],
+  waiterIdleS: [1, TIMER_MAX_S],
+  notifyIdleS: [1, TIMER_MAX_S],
   queueRetryAfterS: [1, 3_600],
   queueMaxWaiters: [1, 1_000_000],
-  pendingIdleS: [1, DAY_S],
+  pendingIdleS: [1, TIMER_MAX_S],
   sessionCapS: [Limits.sessionCapMinSeconds, Limits.sessionCapMaxSeconds],
   mintRatePerMinute: [0, 1_000_000],
   demoQuotaMinutes: [0, 1_440],
-  positionWebhookIntervalS: [1, DAY_S],
+  positionWebhookIntervalS: [1, TIMER_MAX_S],
 };
 
 const int = (lo: number, hi: number) => z.number().int().min(lo).max(hi);
 
-export const BoxCapabilitiesSchema = z.array(
-  z.strictObject({
-    protocols: z.array(z.union([z.literal(1), z.literal(2)])).min(1).optional(),
-    customAvatars: z.boolean().optional(),
-    verified: z.boolean().optional(),
-    seats: int(0, MAX_SEATS_PER_BOX).optional(),
-    maxCapSeconds: int(1, Limits.sessionCapMaxSeconds).optional(),
-  }),
-).max(64);
+const boxShape = {
+  protocols: z.array(z.union([z.literal(1), z.literal(2)])).min(1).optional(),
+  customAvatars: z.boolean().optional(),
+  verified: z.boolean().optional(),
+  seats: int(0, MAX_SEATS_PER_BOX).optional(),
+  maxCapSeconds: int(1, Limits.sessionCapMaxSeconds).optional(),
+};
+/** The CLI's check: a key it does not know is a typo (`--box-capabilities '[{"protocol":[1]}]'`). */
+export const BoxCapabilitiesSchema = z.array(z.strictObject(boxShape)).max(64);
+/** startEmulator()'s check: the known keys in range; capabilities a later part adds pass through. */
+const BoxCapabilitiesLoose = z.array(z.looseObject(boxShape)).max(64);
 
 export const PlanLimitsSchema = z.record(
   z.string().min(1),
@@ -77,7 +80,7 @@ export function optionProblems(options: Record<string, unknown>): string[] {
     if (p) out.push(p);
   }
   if (options.boxCapabilities !== undefined) {
-    const p = schemaProblem(BoxCapabilitiesSchema, options.boxCapabilities, 'boxCapabilities');
+    const p = schemaProblem(BoxCapabilitiesLoose, options.boxCapabilities, 'boxCapabilities');
     if (p) out.push(p);
   }
   if (options.planLimits !== undefined) {
