@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
-import { commandGroups } from './commands/index.js';
+import { commandGroups, commandModules } from './commands/index.js';
 import { createContext, type CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { formatApiError, isApiResponseError } from './errors.js';
@@ -59,6 +59,10 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const known = commandGroups.find((g) => g.name === word);
   const wanted = word === undefined ? [] : known ? [known] : commandGroups;
   const registered = new Set<CommandModule>();
+  for (const m of commandModules) {
+    registered.add(m);
+    m.register(program, cli);
+  }
   for (const g of wanted) {
     for (const load of g.load) {
       const m = await load();

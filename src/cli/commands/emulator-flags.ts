@@ -23,10 +23,13 @@ export interface EmulatorFlag {
 /** An integer in the option's range: `--seats must be an integer from 0 to 10000 (got 20000)`. */
 export const int = (name: string, option?: string) => (v: string) => {
   const n = v.trim() === '' ? NaN : Number(v);
-  const [lo, hi] = (option && optionRanges[option]) || [0, Number.MAX_SAFE_INTEGER];
-  if (!Number.isInteger(n) || n < lo || n > hi) {
-    throw new Error(`${name} must be an integer from ${lo} to ${hi === Number.MAX_SAFE_INTEGER ? 'up' : hi} (got ${v})`);
+  const range = option ? optionRanges[option] : undefined;
+  if (!range) {
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer (got ${v})`);
+    return n;
   }
+  const [lo, hi] = range;
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi} (got ${v})`);
   return n;
 };
 

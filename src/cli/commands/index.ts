@@ -58,3 +58,10 @@ export const commandGroups: CommandGroup[] = [
   { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
   { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
 ];
+
+/**
+ * Modules registered on every run, whatever the command word (the older pattern:
+ * `commandModules.push(x)` after a static import). They work, but every import here is paid
+ * by `avatar --help` and `--version`: prefer an entry in `commandGroups`.
+ */
+export const commandModules: CommandModule[] = [];

@@ -20,39 +20,53 @@ const group = (program: Command, name: string, description: string): Command =>
 
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-function registerMint(sessions: Command, cli: CliContext): void {
+/**
+ * Every mint field as a flag (`--persona`, `--session-cap-seconds <seconds>`, ...) plus
+ * `--data` (`--body`, its old name, still works, hidden); shared with `sessions live` and `demo`.
+ */
+export function addMintOptions(cmd: Command): Command {
+  for (const f of flagsOf(MintSessionBody)) addFieldOption(cmd, { ...f, required: false });
+  cmd.option('--data <json|@file>', 'whole mint body as JSON: inline, @file or @- for stdin; flags override its fields');
+  return cmd.addOption(new Option('--body <json|@file>', 'old name of --data').hideHelp());
+}
+
+/** The mint body from `--data` and the mint flags, checked against the schema (usage error naming the flag). */
+export function mintBodyFromOptions(opts: Record<string, unknown>, cli: CliContext): Record<string, unknown> {
   const flags = flagsOf(MintSessionBody);
+  const given = typeof opts.data === 'string' ? { v: opts.data, flag: '--data' } : typeof opts.body === 'string' ? { v: opts.body, flag: '--body' } : null;
+  // --body once took a bare file name; --data, like every body command, takes JSON or @file.
+  const text = given && given.flag === '--body' && !given.v.startsWith('@') && !given.v.trim().startsWith('{') ? `@${given.v}` : given?.v;
+  const raw = text !== undefined ? readData(text, cli.io.cwd, given!.flag) : {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CliError(`${given!.flag} must be a JSON object (the mint body)`, ExitCode.usage);
+  const body: Record<string, unknown> = { ...(raw as object) };
+  for (const f of flags) {
+    const v = opts[optKey(f.flag)];
+    if (v === undefined) continue;
+    try {
+      body[f.field] = f.kind === 'json' && !String(v).startsWith('@') ? jsonOrText(String(v)) : coerce(f, v, cli.io.cwd);
+    } catch (e) {
+      throw new CliError((e as Error).message, ExitCode.usage);
+    }
+  }
+  const check = MintSessionBody.safeParse(body);
+  if (!check.success) {
+    const i = check.error.issues[0]!;
+    const field = String(i.path[0] ?? '');
+    const flag = flags.find((f) => f.field === field);
+    throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${i.message}`, ExitCode.usage);
+  }
+  return body;
+}
+
+function registerMint(sessions: Command, cli: CliContext): void {
   const cmd = sessions
     .command('mint')
     .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]');
-  for (const f of flags) addFieldOption(cmd, { ...f, required: false });
-  cmd.option('--data <json|@file>', 'whole mint body as JSON: inline, @file or @- for stdin; flags override its fields');
-  cmd.addOption(new Option('--body <json|@file>', 'old name of --data').hideHelp());
+  addMintOptions(cmd);
   cmd.option('--no-wait', 'return the 202 instead of waiting in the queue');
   cmd.action(async () => {
     const opts = cmd.opts<Record<string, unknown>>();
-    const given = typeof opts.data === 'string' ? { v: opts.data, flag: '--data' } : typeof opts.body === 'string' ? { v: opts.body, flag: '--body' } : null;
-    // --body once took a bare file name; --data, like every body command, takes JSON or @file.
-    const text = given && given.flag === '--body' && !given.v.startsWith('@') && !given.v.trim().startsWith('{') ? `@${given.v}` : given?.v;
-    const raw = text !== undefined ? readData(text, cli.io.cwd, given!.flag) : {};
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CliError(`${given!.flag} must be a JSON object (the mint body)`, ExitCode.usage);
-    const body: Record<string, unknown> = { ...(raw as object) };
-    for (const f of flags) {
-      const v = opts[optKey(f.flag)];
-      if (v === undefined) continue;
-      try {
-        body[f.field] = f.kind === 'json' && !String(v).startsWith('@') ? jsonOrText(String(v)) : coerce(f, v, cli.io.cwd);
-      } catch (e) {
-        throw new CliError((e as Error).message, ExitCode.usage);
-      }
-    }
-    const check = MintSessionBody.safeParse(body);
-    if (!check.success) {
-      const i = check.error.issues[0]!;
-      const field = String(i.path[0] ?? '');
-      const flag = flags.find((f) => f.field === field);
-      throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${i.message}`, ExitCode.usage);
-    }
+    const body = mintBodyFromOptions(opts, cli);
     const ctrl = new AbortController();
     const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
     const status = queueStatusLine(cli);
@@ -100,7 +114,7 @@ export function queueLineVariants(q: MintQueued): string[] {
  * terminal one line, fitted to its width, rewritten in place at every poll; elsewhere a
  * new line only when the state, position or ETA changed. Nothing with --json.
  */
-function queueStatusLine(cli: CliContext) {
+export function queueStatusLine(cli: CliContext) {
   const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   const tty = !!err.isTTY && !cli.globals().json;
   let last = '';
