@@ -1,11 +1,19 @@
 #!/usr/bin/env node
-// Thin entry: all logic lives in dist/cli/main.js (built from src/cli/main.ts).
+// Thin entry: all logic lives in dist/cli/main.js (built from src/cli/main.ts). The two
+// answers people ask for most, the version and the top-level help, come from small modules
+// without loading the CLI (start-up cost, docs/cli.md).
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  // The one answer that needs nothing else loaded (start-up cost, docs/cli.md).
+const only = argv.length === 1 ? argv[0] : undefined;
+let text = null;
+if (only === '--version' || only === '-V') {
   const { CLI_VERSION } = await import('../dist/cli/version.js');
-  process.stdout.write(`${CLI_VERSION}\n`);
-} else {
+  text = `${CLI_VERSION}\n`;
+} else if (only === '--help' || only === '-h' || only === 'help') {
+  const { topHelp } = await import('../dist/cli/top-help.js');
+  text = topHelp(process);
+}
+if (text !== null) process.stdout.write(text);
+else {
   const { run } = await import('../dist/cli/main.js');
   const code = await run(argv);
   process.exitCode = code;

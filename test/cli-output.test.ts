@@ -155,6 +155,14 @@ describe('flags and failures (item 10)', () => {
     expect([0, 2]).toContain(unbound.code);
   });
 
+  it.each([60, 80, 100])('the fast top-level help (no commander loaded) is the text commander prints, at %i columns', async (columns) => {
+    const { topHelp } = await import('../src/cli/top-help.js');
+    const stdout = new Terminal();
+    stdout.columns = columns;
+    expect(await run(['--help'], { stdout, stderr: new Terminal(), env: isolatedEnv(), cwd: process.cwd() })).toBe(0);
+    expect(topHelp({ stdout: { isTTY: true, columns } })).toBe(stdout.text);
+  });
+
   it('help fits 80 columns for every command, and every generated group is listed for `avatar --help`', async () => {
     const groups = new Set(operations.flatMap((o) => (o.cli ? [o.cli.group] : [])));
     for (const g of groups) expect(commandGroups.map((c) => c.name)).toContain(g);

@@ -7,32 +7,7 @@
 import type { Command } from 'commander';
 import { Help } from './commander.js';
 import type { Io } from './output.js';
-
-/** Smallest description column beside an option; a longer option name moves it below. */
-const MIN_DESCRIPTION = 36;
-const BELOW_INDENT = 8;
-
-/** A word longer than `w` in pieces ending at '/' or ',' (continuations marked to join without a space). */
-function splitLong(word: string, w: number): string[] {
-  if (word.length <= w) return [word];
-  const parts = word.match(/[^/,]*[/,]?/g)!.filter(Boolean);
-  const out: string[] = [];
-  let cur = '';
-  for (const p of parts) {
-    if (cur !== '' && (cur + p).length > w) {
-      out.push(cur);
-      cur = p;
-    } else cur += p;
-  }
-  if (cur) out.push(cur);
-  // Hard-cut what still does not fit.
-  return out.flatMap((p) => p.match(new RegExp(`.{1,${w}}`, 'g'))!).map((p, i) => (i === 0 ? p : `\u200b${p}`));
-}
-
-export function helpWidth(io: Io): number {
-  const cols = io.stdout.isTTY ? io.stdout.columns : undefined;
-  return cols && cols >= 40 ? Math.min(cols, 120) : 80;
-}
+import { BELOW_INDENT, helpWidth, MIN_DESCRIPTION, wrapText } from './wrap.js';
 
 export function configureHelpOutput(cmd: Command, io: Io, json = false): void {
   const width = helpWidth(io);
@@ -59,27 +34,7 @@ export function configureHelpOutput(cmd: Command, io: Io, json = false): void {
     },
     // Word boundaries first; a word longer than the column (a route path, a JSON example)
     // is split after a '/' or ',' so no line runs past the width.
-    boxWrap(str, w) {
-      if (w < 20) return str;
-      return str
-        .split('\n')
-        .map((para) => {
-          const words = para.split(/\s+/).filter(Boolean).flatMap((word) => splitLong(word, w));
-          const lines: string[] = [];
-          let cur = '';
-          for (const word of words) {
-            const glue = cur === '' || /[/,]$/.test(cur) && word.startsWith('\u200b') ? '' : ' ';
-            const clean = word.replace(/^\u200b/, '');
-            if (cur !== '' && (cur + glue + clean).length > w) {
-              lines.push(cur);
-              cur = clean;
-            } else cur = cur + (cur === '' ? '' : glue) + clean;
-          }
-          lines.push(cur);
-          return lines.join('\n');
-        })
-        .join('\n');
-    },
+    boxWrap: (str, w) => wrapText(str, w),
     // Items beside the widest *short* term: long ones go below (formatItem) instead of
     // squeezing every description into a narrow column.
     padWidth(c, helper) {

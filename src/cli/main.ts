@@ -5,6 +5,7 @@ import { createContext, type CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { formatApiError, isApiResponseError } from './errors.js';
 import { configureHelpOutput } from './help.js';
+import { globalOptions, PROGRAM_DESCRIPTION } from './top-help.js';
 import type { Io } from './output.js';
 import type { CommandModule } from './context.js';
 
@@ -40,15 +41,9 @@ export function commandWord(argv: string[]): string | undefined {
  * `avatar --help` and for commander's "did you mean". An unlisted word loads everything.
  */
 export async function buildProgram(io: Io, argv: string[] = []): Promise<{ program: Command; cli: CliContext }> {
-  const program = new CommandClass('avatar')
-    .description('CLI and local emulator of the live avatar service')
-    .version(CLI_VERSION)
-    .option('--base-url <url>', 'service base URL (env AVATAR_BASE_URL; default: the local emulator)')
-    .option('--api-key <key>', 'API key (env AVATAR_API_KEY)')
-    .option('--workspace <id>', 'workspace id for workspace routes (env AVATAR_WORKSPACE_ID; default: the workspace of a workspace-bound key)')
-    .option('--profile <name>', 'named profile from the config file (env AVATAR_PROFILE)')
-    .option('--origin <url>', 'send this Origin header (publishable keys are checked against it)')
-    .option('--json', 'print response bodies as JSON, unchanged; errors as the JSON error envelope on stderr')
+  const program = new CommandClass('avatar').description(PROGRAM_DESCRIPTION).version(CLI_VERSION);
+  for (const [flags, description] of globalOptions) program.option(flags, description);
+  program
     .showHelpAfterError()
     .exitOverride();
   const cut = argv.indexOf('--');
