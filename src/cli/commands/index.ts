@@ -1,23 +1,67 @@
 import type { CommandModule } from '../context.js';
-import { apiCommand } from './api.js';
-import { sessionCommands } from './sessions.js';
-import { avatarCommands } from './avatars.js';
-import { toolsCommands } from './tools.js';
-import { configCommands } from './config.js';
-import { emulatorCommands } from './emulator.js';
 
 /**
- * Hand-written command groups. Plain resource commands (`avatar tokens create`, ...) are
- * generated from the contract's operation table (src/cli/generated.ts) after these, so a
- * hand-written `<group> <verb>` replaces the generated one of the same name.
+ * The top-level words of `avatar`, in the order `avatar --help` lists them. Each entry is
+ * data only (a name, the one line `--help` shows, and lazy loaders), so `avatar --version`
+ * and `avatar --help` load no command module, no schema and no HTTP client (issue 7 item
+ * 12: start-up cost). `avatar <name> ...` loads only that entry's modules, then the
+ * commands generated for `<name>` from the operation table (src/cli/generated.ts), so a
+ * hand-written `<name> <verb>` replaces the generated one of the same name. A word that is
+ * not listed here loads every module and every generated group (slower, never wrong).
  *
  * To add a group: create src/cli/commands/<group>.ts exporting a CommandModule whose
  * `register(program, cli)` adds `program.command('<group>')` and its verbs (reuse an
- * existing group with `program.commands.find(c => c.name() === '<group>')`), then list it
- * here. Use `cli.client()` for HTTP, `cli.print()` for results (JSON with --json),
- * `cli.note()` for progress on stderr, and throw CliError(message, ExitCode.usage) for bad
- * input; ApiResponseError from the client is mapped to exit codes by src/cli/main.ts.
+ * existing group with `program.commands.find(c => c.name() === '<group>')`), then append
+ *
+ *   { name: '<group>', description: '...', load: [async () => (await import('./<group>.js')).myCommands] },
+ *
+ * to `commandGroups`. To add verbs to an existing group (`sessions live`), append your
+ * loader to that entry's `load` list instead. A group that only has generated commands (an operation with
+ * `cli: { group }`) still gets an entry, with `load: []`, so `avatar --help` lists it
+ * (test/cli-lazy.test.ts checks that every generated group is listed). A module that
+ * registers several groups (sessions.ts: sessions and webhooks) is named under each; it is
+ * registered once. Use `cli.client()` for HTTP, `cli.print()` for results (JSON with
+ * --json), `cli.note()` for progress on stderr, and throw CliError(message, ExitCode.usage)
+ * for bad input; ApiResponseError from the client is mapped to exit codes by
+ * src/cli/main.ts.
  */
-export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
-commandModules.push(avatarCommands, toolsCommands);
-commandModules.push(sessionCommands);
+export interface CommandGroup {
+  name: string;
+  /** One line for `avatar --help` (no module is loaded to show it). */
+  description: string;
+  /** Hand-written modules adding commands under `name`. */
+  load: (() => Promise<CommandModule>)[];
+}
+
+const emulator = async () => (await import('./emulator.js')).emulatorCommands;
+const config = async () => (await import('./config.js')).configCommands;
+const api = async () => (await import('./api.js')).apiCommand;
+const avatars = async () => (await import('./avatars.js')).avatarCommands;
+const tools = async () => (await import('./tools.js')).toolsCommands;
+const sessions = async () => (await import('./sessions.js')).sessionCommands;
+
+export const commandGroups: CommandGroup[] = [
+  { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
+  { name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
+  { name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
+  { name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },
+  { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
+  { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
+  { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
+  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions] },
+  { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
+  { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
+  { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },
+  { name: 'devices', description: 'devices (/api/v1/workspaces/{wsId}/devices...)', load: [] },
+  { name: 'issuers', description: 'trusted issuers (/api/v1/workspaces/{wsId}/issuers...)', load: [] },
+  { name: 'gallery', description: 'stock personas, public (/api/gallery...)', load: [] },
+  { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
+  { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
+];
+
+/**
+ * Modules registered on every run, whatever the command word (the older pattern:
+ * `commandModules.push(x)` after a static import). They work, but every import here is paid
+ * by `avatar --help` and `--version`: prefer an entry in `commandGroups`.
+ */
+export const commandModules: CommandModule[] = [];
