@@ -66,9 +66,8 @@ export function checkQuota(q: { left: number; resetAt: number }, nowS: number): 
 }
 
 /** spec 7: 429 `concurrency_limit` with `limit`, `active`, `retry_after`; `Retry-After: 15`. */
-export function checkConcurrency(st: SessionStatements, o: SessionOptions, plan: string, scope: string, cap?: number): void {
+export function checkConcurrency(active: number, o: SessionOptions, plan: string, cap?: number): void {
   const limit = Math.min(planLimit(o, plan).concurrency, cap ?? Infinity);
-  const active = (st.liveCount.get(scope) as { n: number }).n;
   if (active < limit) return;
   const retry = Limits.concurrencyRetryAfterSeconds;
   throw new ApiError(429, ErrorCode.concurrencyLimit, {
