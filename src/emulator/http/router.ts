@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { echo, echoList } from '../../contract/echo.js';
 import { Limits } from '../../contract/limits.js';
 import { toRouterPath, type Operation } from '../../contract/operation.js';
 import { authenticate, type AuthContext } from '../auth/authenticate.js';
@@ -34,10 +35,14 @@ export class Reply {
 export const reply = (status: number, body?: unknown, headers?: Record<string, string>) =>
   new Reply(status, body, headers);
 
-function zodDetail(err: z.ZodError): string {
+/** `path: message` of the first issue; unknown keys named a few at a time (issue 7 item 6). */
+export function zodDetail(err: z.ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid';
-  const path = issue.path.length ? issue.path.join('.') : '(body)';
+  const path = issue.path.length ? issue.path.map((p) => echo(String(p))).join('.') : '(body)';
+  if (issue.code === 'unrecognized_keys') {
+    return `${path}: Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${echoList(issue.keys)}`;
+  }
   return `${path}: ${issue.message}`;
 }
 
