@@ -10,6 +10,8 @@ import { startReceiver } from './helpers/webhook-receiver.js';
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const h = useEmulator({ seats: 1, clock, allowInsecureUrls: true, mintRatePerMinute: 0 });
 const eta = useEmulator({ seats: 2, clock, sessionCapS: 600, mintRatePerMinute: 0, waiterIdleS: 3600, pendingIdleS: 3600 });
+/** Nothing but the defaults (one box of 4 seats, the free plan): what a first try shows. */
+const first = useEmulator({});
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 const held: [EmulatorHandle, { session_id: string; seat_token: string }][] = [];
 
@@ -18,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => rx.close());
 afterEach(async () => {
-  for (const e of [h, eta]) await e.fetch('/_emulator/queue/drain', { method: 'POST' });
+  for (const e of [h, eta, first]) await e.fetch('/_emulator/queue/drain', { method: 'POST' });
   for (const [e, s] of held.splice(0)) await release(e, s);
 });
 
@@ -100,5 +102,17 @@ describe('eta_seconds is measured from seat turnover (spec 4.5)', () => {
     expect(slower.position).toBe(1);
     expect(slower.eta_seconds).toBeGreaterThan(20);
     expect(slower.eta_seconds).toBeLessThan(120);
+  });
+});
+
+describe('defaults let a first-time user see the queue (issue 7 item 5)', () => {
+  it('the 5th mint with every default waits in line (202), it is not refused (429)', async () => {
+    const seated = [];
+    for (let i = 0; i < 4; i++) seated.push(await mint(first));
+    expect(seated.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const fifth = await mint(first);
+    expect(fifth.status).toBe(202);
+    expect(fifth.body).toMatchObject({ status: 'queued', state: 'waiting', position: 1 });
+    await first.client.send('sessions.queue.cancel', { params: { ticket: fifth.body.queue_ticket } });
   });
 });
