@@ -66,7 +66,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerSessions(app, ctx, deps.signing);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
-  const doc = buildOpenApiDocument(operations, { version: VERSION });
-  implement(app, ctx, openapiOp, () => doc);
+  // Built on first request, not at start: it converts every schema (a few % of a start-up).
+  let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
+  implement(app, ctx, openapiOp, () => (doc ??= buildOpenApiDocument(operations, { version: VERSION })));
   return app;
 }
