@@ -10,10 +10,10 @@ import { startEmulator } from '../dist/emulator/start.js';
 import { sessionRuntime } from '../dist/emulator/sessions/runtime.js';
 import { startFloor } from './lib/floor.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const MINTS = Number(process.env.BENCH_MINTS ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const MINTS = Number(process.env.BENCH_MINTS ?? 400);
 const WAITERS = Number(process.env.BENCH_WAITERS ?? 10_000);
-const READS = Number(process.env.BENCH_READS ?? 10_000);
+const READS = Number(process.env.BENCH_READS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const LIVE_SMALL = 1_000;
 const LIVE_LARGE = Number(process.env.BENCH_LIVE ?? 100_000);
@@ -46,9 +46,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => String(Math.round(x)).padStart(6);
 const line = (label, xs, fn) =>
   console.log(
-    `${label.padEnd(56)} ${fmt(median(xs))} /s  (rounds: ${xs.map((x) => Math.round(x)).join(', ')})` +
-      (fn ? `  ${Math.round(cpu(fn))} us CPU/call` : ''),
+    `${label.padEnd(56)} ${fmt(median(xs))} /s` + (fn ? `  ${String(Math.round(cpu(fn))).padStart(5)} us CPU/call` : '') +
+      `  (rounds: ${xs.map((x) => Math.round(x)).join(', ')})`,
   );
+/** Median of per-round ratios: each pair was measured back to back, under the same load. */
+const pct = (xs, ref) => `${(100 * median(xs.map((x, i) => x / ref[i]))).toFixed(0)}%`;
 
 /** Measure several targets in alternating rounds; returns the rates per target. */
 async function rounds(targets, n) {
@@ -111,10 +113,10 @@ const floorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintB
   line(`mints (201, persona, EdDSA token), ${s0}-${small.live()} live`, m, small.mint);
   line(`mints, ${s1}-${large.live()} live sessions`, l, large.mint);
   console.log(
-    `  mint / floor: ${((100 * median(m)) / median(f)).toFixed(0)}% by rate, ${((100 * cpu(floorMint)) / cpu(small.mint)).toFixed(0)}% by CPU per call (target: at least 50%)`,
+    `  mint / floor: ${pct(m, f)} by rate, ${((100 * cpu(floorMint)) / cpu(small.mint)).toFixed(0)}% by CPU per call (target: at least 50%)`,
   );
   console.log(
-    `  ${s1} vs ${s0} live: ${(median(m) / median(l)).toFixed(2)}x slower by rate, ${(cpu(large.mint) / cpu(small.mint)).toFixed(2)}x by CPU per call (target: within 1.5x)`,
+    `  ${s1} vs ${s0} live: ${median(m.map((x, i) => x / l[i])).toFixed(2)}x slower by rate, ${(cpu(large.mint) / cpu(small.mint)).toFixed(2)}x by CPU per call (target: within 1.5x)`,
   );
   await small.emu.stop();
   await large.emu.stop();
@@ -140,7 +142,7 @@ const floorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintB
   line('floor: Hono + sqlite keyed read', fr, floorRead);
   line(`queue status reads, ${WAITERS} waiters (HTTP)`, qr, queueRead);
   console.log(
-    `  queue read / floor read: ${((100 * median(qr)) / median(fr)).toFixed(0)}% by rate, ${((100 * cpu(floorRead)) / cpu(queueRead)).toFixed(0)}% by CPU per call (target: 14k/s)`,
+    `  queue read / floor read: ${pct(qr, fr)} by rate, ${((100 * cpu(floorRead)) / cpu(queueRead)).toFixed(0)}% by CPU per call (target: 14k/s)`,
   );
   console.log(`  sample read: ${JSON.stringify(last)}`);
   // The same read without HTTP: the queue's own cost (Fenwick rank, O(log n)).
