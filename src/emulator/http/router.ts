@@ -80,6 +80,7 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   handler: (req: OpRequest<P, Q, B>) => OpResult | Promise<OpResult>,
 ): void {
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
+  const success = firstSuccess(op as never);
   app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
     const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
@@ -122,6 +123,6 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
       if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204, result.headers);
       return c.json(result.body as object, result.status as 200, result.headers);
     }
-    return c.json(result as object, firstSuccess(op as never) as 200);
+    return c.json(result as object, success as 200);
   });
 }
