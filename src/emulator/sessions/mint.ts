@@ -201,7 +201,7 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   const claims: Record<string, unknown> = { session: snapshot };
   if (plan.agent) claims.agent = plan.agent;
   // Hold the seat and store the row before the first await: no other request may take the
-  // seat, or pass the plan ceiling (which counts stored live rows), while the token is signed.
+  // seat, or pass the plan ceiling (which counts seated sessions), while the token is signed.
   rt.seated(id, box, s.cap, s.scope);
   rt.st.insert.run({
     id,
