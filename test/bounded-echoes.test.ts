@@ -37,6 +37,15 @@ describe('bounded echoes in error bodies', () => {
     expect(JSON.stringify(r.body)).toMatch(/x…/);
   });
 
+  it('a legal 64-character tool name still comes back whole in its suffixed code', async () => {
+    const name = 'n'.repeat(64);
+    const tool = { name, description: 'x'.repeat(301), input_schema: { type: 'object', properties: {} } };
+    const r = await h.api('/api/v1/sessions', {
+      body: { persona: 'ava', agent: { hook: 'https://tenant.example/hook', tok: 't' }, tools: { inline: [tool] } },
+    });
+    expect(r).toMatchObject({ status: 400, body: { error: `invalid_tool_description:${name}` } });
+  });
+
   it('a 10 kB unknown path is bounded in the 404 message', async () => {
     const r = await h.api(`/api/v1/${'y'.repeat(10_000)}`);
     expect(r.status).toBe(404);

@@ -7,7 +7,7 @@
 
 /** Characters of one echoed value kept before the ellipsis. */
 export const ECHO_CHARS = 64;
-/** A run of non-space characters longer than this in an error text is an echo to shorten. */
+/** A run of non-space characters longer than this in an error text may be an echo to shorten. */
 const LONG_RUN = 80;
 /** Longest error text (message or detail) sent back. */
 const MAX_TEXT = 1000;
@@ -34,6 +34,16 @@ export function echoList(items: readonly string[], shown = LIST_SHOWN): string {
  */
 export function boundText(text: string): string {
   if (text.length <= LONG_RUN) return text;
-  const out = text.replace(new RegExp(`\\S{${LONG_RUN + 1},}`, 'g'), (run) => echo(run));
+  const out = text.replace(new RegExp(`\\S{${LONG_RUN + 1},}`, 'g'), shortenRun);
   return echo(out, MAX_TEXT);
+}
+
+/**
+ * A `prefix:value` run (suffixed codes such as `schema_too_deep:<tool name>`, details such
+ * as `unknown_config_key:<key>`) keeps its prefix and bounds the value alone, so a legal
+ * 64-character tool name still comes back whole in its code.
+ */
+function shortenRun(run: string): string {
+  const colon = run.indexOf(':');
+  return colon > 0 && colon < ECHO_CHARS ? run.slice(0, colon + 1) + echo(run.slice(colon + 1)) : echo(run);
 }
