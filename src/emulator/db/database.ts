@@ -21,12 +21,17 @@ export function openDatabase(file: string): Db {
 /** Distinct SQL texts kept prepared; the code has a fixed set (about 150), so this is a backstop. */
 const STATEMENT_CACHE = 1000;
 
+/** Statement methods that change a statement's state for every later use. */
+const MODES = ['pluck', 'raw', 'expand', 'safeIntegers', 'bind'] as const;
+
 /**
  * Prepare each SQL text once per store (issue 7 item 13: statements prepared per request
  * were ~7% of a mint). `db.prepare(sql)` returns the statement already prepared for that
- * text. Safe because better-sqlite3 statements are reusable and nothing here iterates a
- * statement lazily (`.iterate()`) or flips its mode (`.pluck()`, `.raw()`, `.expand()`):
- * a statement's `run`/`get`/`all` completes before the next use.
+ * text: better-sqlite3 statements are reusable, and `run`/`get`/`all` complete before the
+ * next use. A shared statement must never change mode, so `pluck`, `raw`, `expand`,
+ * `safeIntegers` and `bind` on a cached one return a private statement with that mode
+ * (chained use, `db.prepare(sql).pluck().get()`, works as before). Do not call `.iterate()`
+ * on a statement while the same SQL text may run inside the loop.
  */
 function cachePrepared(db: Db): Db {
   const cache = new Map<string, Database.Statement>();
@@ -35,7 +40,10 @@ function cachePrepared(db: Db): Db {
     let st = cache.get(sql);
     if (!st) {
       st = prepare(sql);
-      if (cache.size < STATEMENT_CACHE) cache.set(sql, st);
+      if (cache.size >= STATEMENT_CACHE) return st;
+      const shared = st as unknown as Record<string, (...args: unknown[]) => unknown>;
+      for (const m of MODES) shared[m] = (...args: unknown[]) => (prepare(sql) as unknown as typeof shared)[m]!(...args);
+      cache.set(sql, st);
     }
     return st;
   }) as Db['prepare'];
