@@ -1,13 +1,24 @@
-// Control plane. // Benchmark (issue 4): mints per second, and queue status reads per second with 10,000
-// waiters in line. Runs against the built package (dist/); prints figures, asserts nothing.
-import { Agent } from 'undici';
-import { AvatarClient } from '../dist/client/index.js';
+// Control plane (issues 4 and 7): mints per second next to a floor (bare Hono +
+// better-sqlite3 insert + EdDSA JWT sign with jose, bench/lib/floor.js) at the same
+// concurrency over HTTP; the mint with 1,000 and with 100,000 live sessions; queue status
+// reads with 10,000 waiters next to the floor's keyed reads. The machine may be shared, so
+// the servers run side by side and are measured in alternating rounds (median of each).
+// Runs against dist/; prints figures, asserts nothing. Client and servers share this process.
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
 import { startEmulator } from '../dist/emulator/start.js';
+import { sessionRuntime } from '../dist/emulator/sessions/runtime.js';
+import { startFloor } from './lib/floor.js';
 
-const MINTS = Number(process.env.BENCH_MINTS ?? 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const MINTS = Number(process.env.BENCH_MINTS ?? 400);
 const WAITERS = Number(process.env.BENCH_WAITERS ?? 10_000);
-const READS = Number(process.env.BENCH_READS ?? 30_000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const READS = Number(process.env.BENCH_READS ?? 3000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const LIVE_SMALL = 1_000;
+const LIVE_LARGE = Number(process.env.BENCH_LIVE ?? 100_000);
+
+const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
 
 async function pool(n, fn) {
   let next = 0;
@@ -17,51 +28,130 @@ async function pool(n, fn) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-async function timed(label, n, fn) {
+/** Calls per second of wall time; also records CPU microseconds per call (steadier on a busy machine). */
+const cpuPerCall = new Map();
+async function rate(n, fn) {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   await pool(n, fn);
-  const s = (performance.now() - t0) / 1000;
-  console.log(`${label.padEnd(44)} ${String(n).padStart(7)} in ${s.toFixed(2)} s = ${Math.round(n / s)} /s`);
+  const c = process.cpuUsage(c0);
+  const list = cpuPerCall.get(fn) ?? [];
+  list.push((c.user + c.system) / n);
+  cpuPerCall.set(fn, list);
+  return n / ((performance.now() - t0) / 1000);
+}
+const cpu = (fn) => median(cpuPerCall.get(fn));
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => String(Math.round(x)).padStart(6);
+const line = (label, xs, fn) =>
+  console.log(
+    `${label.padEnd(56)} ${fmt(median(xs))} /s` + (fn ? `  ${String(Math.round(cpu(fn))).padStart(5)} us CPU/call` : '') +
+      `  (rounds: ${xs.map((x) => Math.round(x)).join(', ')})`,
+  );
+/** Median of per-round ratios: each pair was measured back to back, under the same load. */
+const pct = (xs, ref) => `${(100 * median(xs.map((x, i) => x / ref[i]))).toFixed(0)}%`;
+
+/** Measure several targets in alternating rounds; returns the rates per target. */
+async function rounds(targets, n) {
+  const out = targets.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) for (const [i, t] of targets.entries()) out[i].push(await rate(n, t));
+  return out;
+}
+
+async function call(base, method, path, key, body) {
+  const r = await request(base + path, {
+    method,
+    dispatcher,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.body.text();
+  return { status: r.statusCode, body: text ? JSON.parse(text) : undefined };
 }
 
 const quiet = { mintRatePerMinute: 0, planLimits: { free: { concurrency: 1e9, maxCapSeconds: 3600 } } };
-const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
+const mintBody = { persona: 'ava' };
 
-// 1. Mints per second: enough seats that every mint is a 201.
+/** An emulator with one big in-process box and `live` sessions already on it. */
+async function emulatorWithLive(live) {
+  const emu = await startEmulator({ port: 0, inMemory: true, boxes: 0, ...quiet });
+  const rt = sessionRuntime(emu.ctx);
+  const seats = live + (ROUNDS + 1) * MINTS + 1000;
+  const box = rt.fleet.register('box_bench', { base_url: `${emu.baseUrl}/bench-box`, seats, protocols: [1, 2], custom_avatars: true, verified: true }, Date.now());
+  // Live sessions as a mint leaves them (seat held, row stored), without paying for the HTTP.
+  const now = Math.floor(Date.now() / 1000);
+  emu.ctx.db.transaction(() => {
+    for (let i = 0; i < live; i++) {
+      const id = randomUUID();
+      rt.seated(id, box, 300, emu.keys.workspaceId);
+      rt.st.insert.run({
+        id, workspace_id: emu.keys.workspaceId, scope_key: emu.keys.workspaceId, api_token_id: null, avatar_ref: null,
+        voice_ref: null, persona: 'ava', session_token_id: null, box_id: box.id, box_host: box.host,
+        seat_token_hash: null, snapshot_json: '{}', cap_seconds: 300, recording: 0, created_at: now,
+      });
+    }
+  })();
+  const mint = async () => {
+    const r = await call(emu.baseUrl, 'POST', '/api/v1/sessions', emu.keys.secretKey, mintBody);
+    if (r.status !== 201) throw new Error(`mint answered ${r.status}: ${JSON.stringify(r.body)}`);
+  };
+  return { emu, mint, live: () => box.held.size };
+}
+
+const floor = await startFloor();
+const floorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintBody);
+
+// 1. Mints: the floor, the emulator with 1,000 live sessions and with 100,000, alternating.
 {
-  const emu = await startEmulator({ port: 0, inMemory: true, boxes: 2, seats: MINTS, ...quiet });
-  const client = new AvatarClient({ baseUrl: emu.baseUrl, apiKey: emu.keys.secretKey, dispatcher });
-  let ok = 0;
-  await timed('mints (201, persona, EdDSA token)', MINTS, async () => {
-    const r = await client.send('sessions.mint', { body: { persona: 'ava' } });
-    if (r.status === 201) ok++;
-  });
-  if (ok !== MINTS) console.log(`  (only ${ok} of ${MINTS} were 201)`);
-  await emu.stop();
+  const small = await emulatorWithLive(LIVE_SMALL);
+  const large = await emulatorWithLive(LIVE_LARGE);
+  for (const f of [floorMint, small.mint, large.mint]) await pool(200, f); // warm-up
+  const [s0, s1] = [small.live(), large.live()];
+  const [f, m, l] = await rounds([floorMint, small.mint, large.mint], MINTS);
+  line(`floor: Hono + sqlite insert + EdDSA sign (jose), c=${CONCURRENCY}`, f, floorMint);
+  line(`mints (201, persona, EdDSA token), ${s0}-${small.live()} live`, m, small.mint);
+  line(`mints, ${s1}-${large.live()} live sessions`, l, large.mint);
+  console.log(
+    `  mint / floor: ${pct(m, f)} by rate, ${((100 * cpu(floorMint)) / cpu(small.mint)).toFixed(0)}% by CPU per call (target: at least 50%)`,
+  );
+  console.log(
+    `  ${s1} vs ${s0} live: ${median(m.map((x, i) => x / l[i])).toFixed(2)}x slower by rate, ${(cpu(large.mint) / cpu(small.mint)).toFixed(2)}x by CPU per call (target: within 1.5x)`,
+  );
+  await small.emu.stop();
+  await large.emu.stop();
 }
 
 // 2. Queue: one seat, 10,000 waiters, then status reads spread over the line.
 {
   const emu = await startEmulator({ port: 0, inMemory: true, boxes: 1, seats: 1, waiterIdleS: 3600, queueMaxWaiters: WAITERS * 2, ...quiet });
-  const client = new AvatarClient({ baseUrl: emu.baseUrl, apiKey: emu.keys.secretKey, dispatcher });
-  await client.call('sessions.mint', { body: { persona: 'ava' } });
+  const key = emu.keys.secretKey;
+  await call(emu.baseUrl, 'POST', '/api/v1/sessions', key, mintBody);
   const tickets = new Array(WAITERS);
-  await timed('queue admissions (202)', WAITERS, async (i) => {
-    tickets[i] = (await client.call('sessions.mint', { body: { persona: 'ava' } })).body.queue_ticket;
+  const admitted = await rate(WAITERS, async (i) => {
+    tickets[i] = (await call(emu.baseUrl, 'POST', '/api/v1/sessions', key, mintBody)).body.queue_ticket;
   });
+  line('queue admissions (202)', [admitted]);
+  const floorIds = floor.ids();
   let last;
-  await timed(`queue status reads, ${WAITERS} waiters (HTTP)`, READS, async (i) => {
-    last = (await client.call('sessions.queue.status', { params: { ticket: tickets[(i * 7919) % WAITERS] } })).body;
-  });
+  const floorRead = (i) => call(floor.baseUrl, 'GET', `/read/${floorIds[(i * 7919) % floorIds.length]}`, floor.apiKey);
+  const queueRead = async (i) => {
+    last = (await call(emu.baseUrl, 'GET', `/api/v1/sessions/queue/${tickets[(i * 7919) % WAITERS]}`, key)).body;
+  };
+  const [fr, qr] = await rounds([floorRead, queueRead], READS);
+  line('floor: Hono + sqlite keyed read', fr, floorRead);
+  line(`queue status reads, ${WAITERS} waiters (HTTP)`, qr, queueRead);
+  console.log(
+    `  queue read / floor read: ${pct(qr, fr)} by rate, ${((100 * cpu(floorRead)) / cpu(queueRead)).toFixed(0)}% by CPU per call (target: 14k/s)`,
+  );
   console.log(`  sample read: ${JSON.stringify(last)}`);
   // The same read without HTTP: the queue's own cost (Fenwick rank, O(log n)).
-  const { sessionRuntime } = await import('../dist/emulator/sessions/runtime.js');
   const q = sessionRuntime(emu.ctx).queue;
   const n = 1_000_000;
   const t0 = performance.now();
   for (let i = 0; i < n; i++) q.view(q.get(tickets[(i * 7919) % WAITERS]));
-  const s = (performance.now() - t0) / 1000;
-  console.log(`${'queue status views in-process'.padEnd(44)} ${String(n).padStart(7)} in ${s.toFixed(2)} s = ${Math.round(n / s)} /s`);
+  line('queue status views in-process', [n / ((performance.now() - t0) / 1000)]);
   await emu.stop();
 }
+await floor.stop();
 await dispatcher.close();

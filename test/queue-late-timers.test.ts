@@ -24,7 +24,7 @@ function setup() {
   let q!: SessionQueue;
   q = new SessionQueue(
     clock,
-    { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, fallbackSecondsPerPlace: () => 10 },
+    { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
     {
       reservationReleased: (_boxId, skip) => void q.offer(box, skip),
       claimable: (t: Ticket) => events.push(`claimable ${t.id}`),

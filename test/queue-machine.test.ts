@@ -12,7 +12,7 @@ function setup() {
   let q!: SessionQueue;
   q = new SessionQueue(
     clock,
-    { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, fallbackSecondsPerPlace: () => 10 },
+    { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
     {
       reservationReleased: (boxId, skip) => {
         released.push(boxId);

@@ -8,7 +8,9 @@ import { startReceiver } from './helpers/webhook-receiver.js';
  * time driven by a ManualClock, webhooks received by a real local HTTP receiver.
  */
 const clock = new ManualClock(Date.now());
-const h = useEmulator({ seats: 1, clock, allowInsecureUrls: true });
+// The held seat stays held while the clock runs (no idle reaper): a seat freed mid-test
+// would go to the waiter at once (issue 7: a free seat never sits idle while a ticket waits).
+const h = useEmulator({ seats: 1, clock, allowInsecureUrls: true, pendingIdleS: 3600 });
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 const held: { session_id: string; seat_token: string }[] = [];
 

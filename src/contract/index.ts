@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './echo.js';
 export * from './limits.js';
 export * from './scopes.js';
 export * from './keys.js';

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
 import { operations } from '../contract/operations/index.js';
@@ -38,8 +38,17 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
     exposeHeaders: ['Retry-After', 'Content-Range', 'X-Clone-Ms', 'X-Gen-Ms', 'X-Total-Ms', 'X-Duration', 'X-Box-Id'],
     maxAge: 600,
   });
-  app.use('/api/*', corsHeaders);
-  app.use('/.well-known/*', corsHeaders);
+  // Only a request with an Origin is a CORS request. Hono's cors sets its headers before the
+  // handler runs, which makes the final response be rebuilt with a stream body (about a
+  // quarter of a server-to-server mint, issue 7 item 13), so requests without one skip it.
+  const corsWhenOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.req.header('origin') !== undefined) return corsHeaders(c, next);
+    await next();
+    // On the response itself: c.header() after the handler would rebuild it.
+    c.res.headers.append('Vary', 'Origin');
+  };
+  app.use('/api/*', corsWhenOrigin);
+  app.use('/.well-known/*', corsWhenOrigin);
   if (ctx.options.verbose) {
     app.use(async (c, next) => {
       await next();
@@ -57,7 +66,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerSessions(app, ctx, deps.signing);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
-  const doc = buildOpenApiDocument(operations, { version: VERSION });
-  implement(app, ctx, openapiOp, () => doc);
+  // Built on first request, not at start: it converts every schema (a few % of a start-up).
+  let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
+  implement(app, ctx, openapiOp, () => (doc ??= buildOpenApiDocument(operations, { version: VERSION })));
   return app;
 }

@@ -1,3 +1,5 @@
+import { boundText } from '../echo.js';
+
 /**
  * What the contract validators return: the value they accept (normalized), or the exact
  * spec section 7 error (status, code, detail) the service answers. Pure data, so the
@@ -18,8 +20,10 @@ export type Validation<T> = { ok: true; value: T } | ValidationFailure;
 
 export const accept = <T>(value: T): Validation<T> => ({ ok: true, value });
 
+/** A failure; caller input in its texts is echoed in bounded form (echo.ts). */
 export function reject(status: number, error: string, message: string, detail?: string): ValidationFailure {
-  return detail === undefined ? { ok: false, status, error, message } : { ok: false, status, error, detail, message };
+  const [e, m] = [boundText(error), boundText(message)];
+  return detail === undefined ? { ok: false, status, error: e, message: m } : { ok: false, status, error: e, detail: boundText(detail), message: m };
 }
 
 /** A failure thrown instead of returned (for code that prefers exceptions). */

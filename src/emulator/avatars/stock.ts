@@ -17,8 +17,19 @@ export function uuidV5(name: string, namespace = NAMESPACE): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-export const stockAvatarId = (persona: string) => uuidV5(`avatar:${persona}`);
-export const stockVersionId = (persona: string) => uuidV5(`avatar-version:${persona}:1`);
+/** Ids of stock personas, computed once each (a SHA-1 per mint otherwise); any name works, few are kept. */
+const stockIds = new Map<string, string>();
+function memoV5(name: string): string {
+  let id = stockIds.get(name);
+  if (id === undefined) {
+    id = uuidV5(name);
+    if (stockIds.size < 1024) stockIds.set(name, id);
+  }
+  return id;
+}
+
+export const stockAvatarId = (persona: string) => memoV5(`avatar:${persona}`);
+export const stockVersionId = (persona: string) => memoV5(`avatar-version:${persona}:1`);
 
 /** The stock avatar of a persona key, or undefined. */
 export function personaOf(ctx: EmulatorContext, key: string): Persona | undefined {

@@ -1,3 +1,4 @@
+import { boundText } from '../../contract/echo.js';
 import type { ErrorBody } from '../../contract/errors.js';
 
 /**
@@ -20,12 +21,14 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  /** The envelope; every text in it is bounded, whatever input it repeats (issue 7 item 6). */
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: this.code };
-    if (this.opts.message !== undefined) body.message = this.opts.message;
+    const body: ErrorBody = { error: boundText(this.code) };
+    if (this.opts.message !== undefined) body.message = boundText(this.opts.message);
     if (this.opts.retryable !== undefined) body.retryable = this.opts.retryable;
-    if (this.opts.detail !== undefined) body.detail = this.opts.detail;
-    return { ...body, ...this.opts.extra };
+    if (this.opts.detail !== undefined) body.detail = boundText(this.opts.detail);
+    for (const [k, v] of Object.entries(this.opts.extra ?? {})) body[k] = typeof v === 'string' ? boundText(v) : v;
+    return body;
   }
 }
 

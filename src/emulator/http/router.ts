@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { echo, echoList } from '../../contract/echo.js';
 import { Limits } from '../../contract/limits.js';
 import { toRouterPath, type Operation } from '../../contract/operation.js';
 import { authenticate, type AuthContext } from '../auth/authenticate.js';
@@ -34,10 +35,14 @@ export class Reply {
 export const reply = (status: number, body?: unknown, headers?: Record<string, string>) =>
   new Reply(status, body, headers);
 
-function zodDetail(err: z.ZodError): string {
+/** `path: message` of the first issue; unknown keys named a few at a time (issue 7 item 6). */
+export function zodDetail(err: z.ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid';
-  const path = issue.path.length ? issue.path.join('.') : '(body)';
+  const path = issue.path.length ? issue.path.map((p) => echo(String(p))).join('.') : '(body)';
+  if (issue.code === 'unrecognized_keys') {
+    return `${path}: Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${echoList(issue.keys)}`;
+  }
   return `${path}: ${issue.message}`;
 }
 
@@ -75,6 +80,7 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   handler: (req: OpRequest<P, Q, B>) => OpResult | Promise<OpResult>,
 ): void {
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
+  const success = firstSuccess(op as never);
   app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
     const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
@@ -117,6 +123,6 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
       if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204, result.headers);
       return c.json(result.body as object, result.status as 200, result.headers);
     }
-    return c.json(result as object, firstSuccess(op as never) as 200);
+    return c.json(result as object, success as 200);
   });
 }

@@ -6,7 +6,9 @@
  *   (none)   --mint, every seat occupied-->  waiting
  *   waiting  --a seat frees (reserved)--->   claimable (claim_deadline; queue.claimable)
  *   claimable --re-POST with the ticket-->   (session created)
- *   claimable --claim window lapses------->  waiting (first lapse) / expired (second: dropped `lapsed`)
+ *   claimable --claim window lapses------->  waiting (first lapse; the runtime offers the seat to the
+ *                                            next fitting waiter, else to this ticket again: its second
+ *                                            window) / expired (second lapse: dropped `lapsed`)
  *   waiting|claimable --no touch for idle->  expired (dropped `idle`)
  *   waiting|claimable --DELETE------------>  expired (reserved seat passes on)
  *   waiting|claimable --operator drain---->  expired (dropped `drained`)
@@ -54,8 +56,8 @@ export interface QueueTimers {
   notifyIdleS: number;
   queueRetryAfterS: number;
   positionWebhookIntervalS: number;
-  /** ETA before any seat turnover was measured: this many seconds per place. */
-  fallbackSecondsPerPlace: () => number;
+  /** Measured seconds between seat frees in the pool of boxes that fit these needs (turnover.ts). */
+  secondsPerPlace: (needs: TicketNeeds) => number;
 }
 
 export interface QueueHooks {
@@ -82,9 +84,6 @@ export class SessionQueue {
   /** Tickets holding a reserved seat (at most the fleet's seats). */
   private readonly claimables = new Set<Ticket>();
   private readonly positionTimer: Deadlines<'sweep'>;
-  /** Measured seconds between seat frees (EWMA), or null before the first two. */
-  private secondsPerSeat: number | null = null;
-  private lastSeatFreeAt: number | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -162,16 +161,6 @@ export class SessionQueue {
     return null;
   }
 
-  /** Record a seat turnover for the measured ETA (spec 4.5: `eta_seconds` is measured). */
-  seatFreed(): void {
-    const now = this.clock.now();
-    if (this.lastSeatFreeAt !== null) {
-      const gap = (now - this.lastSeatFreeAt) / 1000;
-      this.secondsPerSeat = this.secondsPerSeat === null ? gap : this.secondsPerSeat * 0.8 + gap * 0.2;
-    }
-    this.lastSeatFreeAt = now;
-  }
-
   /** The re-POST with a claimable ticket is the claim: the ticket leaves, its seat becomes the session's. */
   claim(t: Ticket): string {
     const box = t.reservedBox!;
@@ -216,7 +205,7 @@ export class SessionQueue {
   view(t: Ticket | undefined): TicketView {
     if (!t) return { state: 'expired', retry_after: this.timers.queueRetryAfterS };
     const position = this.position(t);
-    const v: TicketView = { state: t.state, position, eta_seconds: this.eta(position), retry_after: 0 };
+    const v: TicketView = { state: t.state, position, eta_seconds: this.eta(position, t.needs), retry_after: 0 };
     if (t.state === 'claimable') v.claim_deadline = Math.floor(t.claimDeadline! / 1000);
     else v.retry_after = this.timers.queueRetryAfterS;
     return v;
@@ -227,10 +216,14 @@ export class SessionQueue {
     return t.state === 'claimable' ? 0 : this.line.rank(t);
   }
 
-  /** Seconds until a seat is likely, never 0 (spec 4.5: a claimable ticket still shows a nonzero ETA). */
-  eta(position: number): number {
-    const per = this.secondsPerSeat ?? this.timers.fallbackSecondsPerPlace();
-    return Math.max(1, Math.ceil(Math.max(1, position) * per));
+  /**
+   * Seconds until a seat is likely (spec 4.5: measured, advisory, never 0): position x the
+   * measured seconds between seat frees of the boxes that fit. A claimable ticket's seat is
+   * already reserved: 1 (spec 4.5: a claimable ticket still shows a nonzero ETA).
+   */
+  eta(position: number, needs: TicketNeeds): number {
+    if (position <= 0) return 1;
+    return Math.max(1, Math.ceil(position * this.timers.secondsPerPlace(needs)));
   }
 
   /** A workspace endpoint subscribing to queue.position appeared: watch that workspace's tickets. */
@@ -338,7 +331,7 @@ export class SessionQueue {
       }
       t.lastPositionSent = p;
       t.lastPositionAt = now;
-      this.hooks.position(t, p, this.eta(p));
+      this.hooks.position(t, p, this.eta(p, t.needs));
     }
     if (nextDue !== Infinity) this.positionTimer.arm('sweep', nextDue);
   }

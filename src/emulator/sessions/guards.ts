@@ -30,7 +30,7 @@ export class MintRateGuard {
       const retry = Math.max(1, Math.ceil((w[0]! + 60_000 - now) / 1000));
       this.windows.set(keyId, w);
       throw new ApiError(429, ErrorCode.rateLimited, {
-        message: `more than ${limit} mints per minute from this key`,
+        message: `more than ${limit} mints per minute from this key; retry in ${retry} s (polls with a queue_ticket do not count)`,
         retryable: true,
         extra: { retry_after: retry },
         headers: { 'Retry-After': String(retry) },
@@ -58,21 +58,26 @@ export function checkQuota(q: { left: number; resetAt: number }, nowS: number): 
   if (q.left > 0) return;
   const retry = q.resetAt - nowS;
   throw new ApiError(402, ErrorCode.quotaExhausted, {
-    message: 'the demo tier minutes are used up for today',
+    message: `the demo tier minutes are used up for today; they come back at 00:00 UTC, in ${retry} s`,
     retryable: true,
     extra: { reset_at: q.resetAt, retry_after: retry },
     headers: { 'Retry-After': String(retry) },
   });
 }
 
-/** spec 7: 429 `concurrency_limit` with `limit`, `active`, `retry_after`; `Retry-After: 15`. */
-export function checkConcurrency(st: SessionStatements, o: SessionOptions, plan: string, scope: string, cap?: number): void {
+/**
+ * spec 7: 429 `concurrency_limit` with `limit`, `active`, `retry_after`; `Retry-After: 15`.
+ * The message says how a seat comes back: a release, or the idle reaper for a session
+ * minted and never connected (issue 7 item 5).
+ */
+export function checkConcurrency(active: number, o: SessionOptions, plan: string, cap?: number): void {
   const limit = Math.min(planLimit(o, plan).concurrency, cap ?? Infinity);
-  const active = (st.liveCount.get(scope) as { n: number }).n;
   if (active < limit) return;
   const retry = Limits.concurrencyRetryAfterSeconds;
   throw new ApiError(429, ErrorCode.concurrencyLimit, {
-    message: `the plan allows ${limit} concurrent sessions`,
+    message:
+      `${active} sessions are live and ${cap !== undefined && cap < planLimit(o, plan).concurrency ? 'concurrency_cap' : `the ${plan} plan`} allows ${limit}; ` +
+      `release one (POST /api/v1/sessions/{id}/release) or wait for the idle reaper (${o.pendingIdleS} s without a heartbeat ends a session never connected), then retry in ${retry} s`,
     retryable: true,
     extra: { limit, active, retry_after: retry },
     headers: { 'Retry-After': String(retry) },

@@ -123,7 +123,7 @@ export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSess
   }
   const quota = quotaLeft(rt.st, rt.opts, planName, scope, nowS);
   checkQuota(quota, nowS);
-  checkConcurrency(rt.st, rt.opts, planName, scope, body.concurrency_cap);
+  checkConcurrency(rt.liveCount(scope), rt.opts, planName, body.concurrency_cap);
   const needs = fleetNeeds(rt, body, avatar.custom);
 
   let box: BoxRecord | undefined | null;
@@ -131,7 +131,8 @@ export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSess
     if (ticket.state === 'waiting') return queued(rt, ticket);
     box = rt.claimReservation(rt.queue.claim(ticket));
   } else {
-    box = rt.fleet.findFreeSeat(needs);
+    // Line order (spec 3, issue 7 item 1): a fresh mint never takes a seat a fitting waiter is owed.
+    box = rt.freeSeatAfterLine(needs);
     if (!box) {
       if (rt.queue.size >= rt.opts.queueMaxWaiters) {
         throw new ApiError(503, ErrorCode.fleetBusy, { message: 'the line is full past the wait horizon; do not poll', retryable: true });
@@ -200,8 +201,8 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   const claims: Record<string, unknown> = { session: snapshot };
   if (plan.agent) claims.agent = plan.agent;
   // Hold the seat and store the row before the first await: no other request may take the
-  // seat, or pass the plan ceiling (which counts stored live rows), while the token is signed.
-  rt.seated(id, box, s.cap);
+  // seat, or pass the plan ceiling (which counts seated sessions), while the token is signed.
+  rt.seated(id, box, s.cap, s.scope);
   rt.st.insert.run({
     id,
     workspace_id: s.ws?.id ?? null,

@@ -77,7 +77,9 @@ export const sessionDefaults: SessionOptions = {
   pendingIdleS: 60,
   sessionCapS: Limits.sessionCapDefaultSeconds,
   planLimits: {
-    free: { concurrency: 4, maxCapSeconds: 3600 },
+    // Above the default fleet (1 box x 4 seats): a single developer's 5th mint waits in
+    // line (202) instead of hitting the plan ceiling (issue 7 item 5; docs/fidelity.md).
+    free: { concurrency: 8, maxCapSeconds: 3600 },
     pro: { concurrency: 20, maxCapSeconds: 3600 },
     enterprise: { concurrency: 200, maxCapSeconds: 3600 },
     demo: { concurrency: 1, maxCapSeconds: 300 },

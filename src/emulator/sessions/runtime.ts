@@ -12,13 +12,15 @@ import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { Fleet, type BoxRecord } from '../fleet/fleet.js';
 import { Deadlines } from '../queue/deadlines.js';
-import { SessionQueue, type Ticket } from '../queue/queue.js';
+import { SessionQueue, type Ticket, type TicketNeeds } from '../queue/queue.js';
+import { Turnover } from '../queue/turnover.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { sessionOptions, type SessionOptions } from './options.js';
 import { sessionStatements, type SessionStatements } from './store.js';
 
 interface LiveSeat {
   boxId: string;
+  scope: string;
   lastBeat: number;
   startedAt: number | null;
   capSeconds: number;
@@ -31,11 +33,16 @@ export class SessionRuntime {
   readonly webhooks: WebhookDispatcher;
   readonly st: SessionStatements;
   private readonly live = new Map<string, LiveSeat>();
+  /** Live sessions per scope: the plan ceiling's count without a query per mint (issue 7 item 13). */
+  private readonly liveByScope = new Map<string, number>();
   private readonly reaper: Deadlines<string>;
+  /** Measured seat turnover behind `eta_seconds`; before a sample: default cap / seats per box. */
+  readonly turnover: Turnover;
 
   constructor(private readonly ctx: EmulatorContext) {
     this.opts = sessionOptions(ctx.options);
     this.st = sessionStatements(ctx.db);
+    this.turnover = new Turnover(ctx.clock, (seats) => this.opts.sessionCapS / Math.max(1, seats));
     this.webhooks = new WebhookDispatcher(ctx.db, ctx.clock, {
       retryDelaysMs: this.opts.webhookRetryDelaysMs,
       timeoutMs: this.opts.webhookTimeoutMs,
@@ -44,7 +51,7 @@ export class SessionRuntime {
       ctx.clock,
       {
         ...this.opts,
-        fallbackSecondsPerPlace: () => this.opts.sessionCapS / Math.max(1, this.fleet.totalSeats()),
+        secondsPerPlace: (needs) => this.secondsPerPlace(needs),
       },
       {
         reservationReleased: (boxId, skip) => this.reservationReleased(boxId, skip),
@@ -94,11 +101,25 @@ export class SessionRuntime {
   }
 
   /** A mint took a seat: hold it and start the reaper. */
-  seated(sessionId: string, box: BoxRecord, capSeconds: number): void {
+  seated(sessionId: string, box: BoxRecord, capSeconds: number, scope: string): void {
     this.fleet.hold(box, sessionId);
     const now = this.ctx.clock.now();
-    this.live.set(sessionId, { boxId: box.id, lastBeat: now, startedAt: null, capSeconds });
+    this.live.set(sessionId, { boxId: box.id, scope, lastBeat: now, startedAt: null, capSeconds });
+    this.liveByScope.set(scope, (this.liveByScope.get(scope) ?? 0) + 1);
     this.reaper.arm(sessionId, now + this.opts.pendingIdleS * 1000);
+    this.turnover.load(box.id, this.fleet.free(box) === 0);
+  }
+
+  /** Live (pending or active) sessions of a scope: the plan ceiling's count (spec 7). */
+  liveCount(scope: string): number {
+    return this.liveByScope.get(scope) ?? 0;
+  }
+
+  /** Seconds between seat frees among the live boxes that fit (spec 4.5 `eta_seconds`). */
+  secondsPerPlace(needs: TicketNeeds): number {
+    const pool: BoxRecord[] = [];
+    for (const b of this.fleet.liveBoxes()) if (Fleet.fits(b, needs)) pool.push(b);
+    return this.turnover.secondsPerSeat(pool);
   }
 
   heartbeat(sessionId: string): void {
@@ -125,9 +146,12 @@ export class SessionRuntime {
     const s = this.live.get(sessionId);
     if (!s) return;
     this.live.delete(sessionId);
+    const n = (this.liveByScope.get(s.scope) ?? 1) - 1;
+    if (n > 0) this.liveByScope.set(s.scope, n);
+    else this.liveByScope.delete(s.scope);
     this.reaper.disarm(sessionId);
     if (this.fleet.releaseHeld(s.boxId, sessionId)) {
-      this.queue.seatFreed();
+      this.turnover.released(s.boxId);
       const box = this.fleet.get(s.boxId);
       if (box) this.offerSeats(box, null);
     }
@@ -137,13 +161,32 @@ export class SessionRuntime {
     return this.live.has(sessionId);
   }
 
-  /** Offer every free seat of a box to the line, in order (spec 3 "a seat frees"). */
+  /**
+   * Offer every free seat of a box to the line, in order (spec 3 "a seat frees"). `skip` is
+   * a ticket whose claim window just lapsed: the seat goes to the next fitting waiter first,
+   * and when none fits it is offered to that ticket again at once (its second window), so
+   * a free seat never sits idle while a fitting ticket waits (issue 7 item 1).
+   */
   offerSeats(box: BoxRecord, skip: Ticket | null): void {
+    const candidate = { id: box.id, fits: (n: TicketNeeds) => Fleet.fits(box, n) };
     while (this.fleet.free(box) > 0) {
-      const t = this.queue.offer({ id: box.id, fits: (n) => Fleet.fits(box, n) }, skip);
+      const t = this.queue.offer(candidate, skip) ?? (skip ? this.queue.offer(candidate, null) : null);
       if (!t) break;
       box.reserved++;
     }
+    this.turnover.load(box.id, this.fleet.free(box) === 0);
+  }
+
+  /**
+   * A free seat for a fresh mint, after every fitting waiter got its due: a mint without a
+   * ticket joins behind fitting waiters (spec 3 line order, issue 7 item 1). Seats are
+   * offered to the line whenever they free, so this only finds work when needs differ.
+   */
+  freeSeatAfterLine(needs: TicketNeeds): BoxRecord | null {
+    const box = this.fleet.findFreeSeat(needs);
+    if (!box || this.queue.waiting === 0) return box;
+    for (const b of this.fleet.liveBoxes()) if (this.fleet.free(b) > 0 && Fleet.fits(b, needs)) this.offerSeats(b, null);
+    return this.fleet.findFreeSeat(needs);
   }
 
   /** A claim turned a reservation into a held seat. */

@@ -44,7 +44,7 @@ export function toSessionRecord(r: SessionRow): SessionRecord {
 }
 
 type StatementName =
-  | 'get' | 'insert' | 'liveCount' | 'setActive' | 'setEnded' | 'heartbeat' | 'liveIds' | 'usedSeconds'
+  | 'get' | 'insert' | 'setActive' | 'setEnded' | 'heartbeat' | 'liveIds' | 'usedSeconds'
   | 'turns' | 'addTurn' | 'eraseTurns' | 'eraseToolCalls' | 'anonymize';
 
 /** Named statements built once (STYLE: storage as typed statements). */
@@ -59,7 +59,6 @@ export function sessionStatements(db: Db): Record<StatementName, Statement> {
          @session_token_id, @box_id, @box_host, @seat_token_hash, @snapshot_json, @cap_seconds, @recording,
          @created_at, @created_at)`,
     ),
-    liveCount: db.prepare(`SELECT COUNT(*) AS n FROM sessions WHERE scope_key = ? AND status IN ('pending', 'active')`),
     setActive: db.prepare(`UPDATE sessions SET status = 'active', started_at = ? WHERE id = ? AND status = 'pending'`),
     setEnded: db.prepare(
       `UPDATE sessions SET status = 'ended', ended_at = ?, end_reason = ? WHERE id = ? AND status IN ('pending', 'active')`,
