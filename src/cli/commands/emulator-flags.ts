@@ -49,3 +49,13 @@ emulatorFlags.push(
   { flags: '--demo-quota-min <n>', description: 'daily session minutes of a demo workspace', option: 'demoQuotaMinutes', parse: int('--demo-quota-min'), default: 30 },
   { flags: '--plan-limits <json>', description: 'per-plan limits, e.g. \'{"free":{"concurrency":4,"maxCapSeconds":3600}}\'', option: 'planLimits', parse: caps },
 );
+
+/** Generation knobs (issue 10; src/emulator/generations/options.ts). */
+emulatorFlags.push(
+  { flags: '--render-cells <n>', description: 'concurrent speak renders per box (429 at_capacity when all are busy)', option: 'renderCells', parse: int('--render-cells'), default: 2 },
+  {
+    flags: '--allow-remote-media',
+    description: 'speak fetches media URLs from any host (off by default: loopback URLs and data: URIs only)',
+    option: 'allowRemoteMedia',
+  },
+);

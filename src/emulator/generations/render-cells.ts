@@ -22,6 +22,11 @@ export class RenderCells {
     private readonly retryAfterS: number,
   ) {}
 
+  /** Ids of the live boxes (operator view). */
+  boxIds(): string[] {
+    return this.fleet.liveBoxes().map((b) => b.id);
+  }
+
   inUse(boxId: string): number {
     return this.busy.get(boxId) ?? 0;
   }

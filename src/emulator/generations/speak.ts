@@ -1,0 +1,121 @@
+/**
+ * POST /api/v1/speak (spec 4.10; errors spec 7 "Speak"). Synchronous: the voice reference
+ * is measured ("clone": its median pitch and pace shape the TTS voice, cached per voice),
+ * the text is synthesized, the face photo is animated with the speech's mouth track and
+ * the frames and speech are encoded into one MP4 whose duration follows the speech.
+ *
+ * Where it runs: in the control plane's process, on a render cell of a live box picked
+ * from the fleet (`X-Box-Id`). The edge's boundary (its own HTTP API, owned by src/edge)
+ * stays untouched, and the renderer, TTS and encoder are the very modules the edge uses
+ * (src/media, src/models/voice). docs/generations.md says why.
+ */
+import { createHash } from 'node:crypto';
+import { GenerationLimits as L } from '../../contract/resources/generations.js';
+import { decodeAudio } from '../../media/decode-audio.js';
+import { decodePhoto } from '../../media/photo.js';
+import { renderSpeechClip } from '../../media/speech-clip.js';
+import type { Speech } from '../../models/voice.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import { workspaceForKey } from '../auth/workspace.js';
+import type { EmulatorContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { parseJsonObject } from './json-body.js';
+import { loadMedia, type MediaFetchOptions } from './media-source.js';
+import { speakFaceSource, speakMouth, speakVoice, transcribeReference, voiceShapeOf } from './speech-parts.js';
+import { resolveSpeakRequest, type SpeakJob } from './speak-request.js';
+import { checkFault, generationState, type GenerationState, type VoiceAnalysis } from './state.js';
+
+/** Longest stretch of the reference that is decoded and measured (spec: 3 to 10 s is ideal). */
+const REFERENCE_SECONDS = 30;
+
+const renderFailed = (why: string) =>
+  new ApiError(502, 'render_failed', { message: `render failed: ${why}`, retryable: true });
+
+const badMedia = (field: string, what: string) =>
+  new ApiError(400, 'invalid_request', { message: `${field}: not a decodable ${what}`, detail: `${field}: not a decodable ${what}` });
+
+/** A failure of our own tools (ffmpeg missing, not executable) is a render failure, not the caller's media. */
+const isSystemError = (e: unknown) => typeof (e as NodeJS.ErrnoException).code === 'string';
+
+export interface SpeakResult {
+  mp4: Buffer;
+  headers: Record<string, string>;
+}
+
+async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetchOptions): Promise<{ analysis: VoiceAnalysis; key: string }> {
+  const ref = await loadMedia('voice_ref', job.voiceRef, L.voiceRefBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
+  const key = createHash('sha256').update(ref.bytes).digest('hex');
+  const hit = s.voices.get(key);
+  if (hit) return { analysis: hit, key };
+  let pcm;
+  try {
+    pcm = await decodeAudio(ref.bytes, { sampleRate: 16_000, maxSeconds: REFERENCE_SECONDS });
+  } catch (e) {
+    if (isSystemError(e)) throw renderFailed((e as Error).message);
+    throw badMedia('voice_ref', 'audio file (wav, mp3, m4a, flac, ogg)');
+  }
+  const analysis: VoiceAnalysis = { shape: voiceShapeOf(pcm.samples, pcm.sampleRate), seconds: pcm.samples.length / pcm.sampleRate };
+  s.voices.set(key, analysis);
+  if (!job.voiceText && !s.transcripts.has(key)) s.transcripts.set(key, await transcribeReference(pcm.samples, pcm.sampleRate));
+  return { analysis, key };
+}
+
+async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end_frame', ref: string, fetch: MediaFetchOptions) {
+  const media = await loadMedia(field, ref, L.imageBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
+  try {
+    return await decodePhoto(media.bytes, job.width, job.height);
+  } catch (e) {
+    if (isSystemError(e)) throw renderFailed((e as Error).message);
+    throw badMedia(field, 'image (jpg, png, webp)');
+  }
+}
+
+export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uint8Array): Promise<SpeakResult> {
+  const t0 = ctx.clock.now();
+  const job = resolveSpeakRequest(parseJsonObject(raw));
+  workspaceForKey(ctx.db, auth, job.workspaceId ?? null);
+  const s = generationState(ctx);
+  const cell = s.cells.acquire();
+  try {
+    const fetch: MediaFetchOptions = { allowRemote: s.opts.allowRemoteMedia, timeoutMs: s.opts.mediaFetchTimeoutMs, clock: ctx.clock };
+    const { analysis } = await analyseVoice(s, job, fetch);
+    const tClone = ctx.clock.now();
+    const face = await loadFace(s, job, 'image', job.image, fetch);
+    const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch) : null;
+    let speech: Speech;
+    try {
+      checkFault(s, 'tts');
+      speech = await speakVoice().synthesize(job.text, { shape: analysis.shape });
+    } catch (e) {
+      throw renderFailed(`speech synthesis: ${(e as Error).message}`);
+    }
+    let clip;
+    try {
+      checkFault(s, 'video');
+      clip = await renderSpeechClip({
+        source: speakFaceSource(face, job.width, job.height),
+        endSource: end ? speakFaceSource(end, job.width, job.height) : null,
+        fps: job.frameRate,
+        samples: speech.samples,
+        sampleRate: speech.sampleRate,
+        state: speakMouth(speech),
+      });
+    } catch (e) {
+      throw renderFailed(`video: ${(e as Error).message}`);
+    }
+    const tEnd = ctx.clock.now();
+    return {
+      mp4: clip.mp4,
+      headers: {
+        'Content-Type': 'video/mp4',
+        'X-Clone-Ms': String(tClone - t0),
+        'X-Gen-Ms': String(tEnd - tClone),
+        'X-Total-Ms': String(tEnd - t0),
+        'X-Duration': clip.videoSeconds.toFixed(3),
+        'X-Box-Id': cell.boxId,
+      },
+    };
+  } finally {
+    cell.release();
+  }
+}
