@@ -73,7 +73,13 @@ async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end
 export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uint8Array): Promise<SpeakResult> {
   const t0 = ctx.clock.now();
   const job = resolveSpeakRequest(parseJsonObject(raw));
-  workspaceForKey(ctx.db, auth, job.workspaceId ?? null);
+  try {
+    workspaceForKey(ctx.db, auth, job.workspaceId ?? null);
+  } catch (e) {
+    // spec 7 "Speak": a workspace the key is not a member of is 403 forbidden, whether or not it exists.
+    if (e instanceof ApiError && e.status === 404) throw new ApiError(403, 'forbidden', { message: 'key is not a member of this workspace' });
+    throw e;
+  }
   const s = generationState(ctx);
   const cell = s.cells.acquire();
   try {
