@@ -86,15 +86,17 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
     const fetch: MediaFetchOptions = { allowRemote: s.opts.allowRemoteMedia, timeoutMs: s.opts.mediaFetchTimeoutMs, clock: ctx.clock };
     const { analysis } = await analyseVoice(s, job, fetch);
     const tClone = ctx.clock.now();
+    // The faces decode (ffmpeg) while the voice speaks (WASI): neither waits for the other.
+    const synth = (async (): Promise<Speech> => {
+      checkFault(s, 'tts');
+      return speakVoice().synthesize(job.text, { shape: analysis.shape });
+    })().catch((e: Error) => {
+      throw renderFailed(`speech synthesis: ${e.message}`);
+    });
+    synth.catch(() => {}); // observed below; never an unhandled rejection while the faces load
     const face = await loadFace(s, job, 'image', job.image, fetch);
     const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch) : null;
-    let speech: Speech;
-    try {
-      checkFault(s, 'tts');
-      speech = await speakVoice().synthesize(job.text, { shape: analysis.shape });
-    } catch (e) {
-      throw renderFailed(`speech synthesis: ${(e as Error).message}`);
-    }
+    const speech = await synth;
     let clip;
     try {
       checkFault(s, 'video');
