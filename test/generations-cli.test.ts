@@ -15,7 +15,7 @@ import { png } from './helpers/avatar-media.js';
 import { mp4Info, spokenWav, transcode } from './helpers/generation-media.js';
 import { startMediaServer, type MediaServer } from './helpers/media-server.js';
 
-const h = useEmulator({ idleMedia: false });
+const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false });
 let env: Record<string, string | undefined>;
 let dir: string;
 let media: MediaServer;

@@ -32,7 +32,7 @@ const body = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('speak errors (spec 7)', () => {
-  const h = useEmulator({ idleMedia: false, renderCells: 1 });
+  const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false, renderCells: 1 });
   const speak = (b: unknown, key?: string) => h.api('/api/v1/speak', { body: b, key });
 
   it('400 invalid_json for a body that is not JSON', async () => {
@@ -137,7 +137,7 @@ describe('speak errors (spec 7)', () => {
 });
 
 describe('speak with no box registered', () => {
-  const h = useEmulator({ idleMedia: false, boxes: 0 });
+  const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false, boxes: 0 });
   it('503 no_box_available', async () => {
     const r = await h.api('/api/v1/speak', { body: body() });
     expect(r).toMatchObject({ status: 503, body: { error: 'no_box_available', retryable: true } });
@@ -146,7 +146,7 @@ describe('speak with no box registered', () => {
 
 describe('speak media fetch time bound (injected clock)', () => {
   const clock = new ManualClock();
-  const h = useEmulator({ idleMedia: false, clock, mediaFetchTimeoutMs: 5_000 });
+  const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false, clock, mediaFetchTimeoutMs: 5_000 });
   it('a URL that never answers is dropped after mediaFetchTimeoutMs: 400 naming the field', async () => {
     const pending = h.api('/api/v1/speak', { body: body({ image: media.url('/hold') }) });
     await media.held();

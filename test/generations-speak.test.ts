@@ -6,11 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAudio } from '../src/media/decode-audio.js';
 import { FliteVoice, measureVoice, voiceShapeFromSample } from '../src/models/voice/index.js';
+import { generationState } from '../src/emulator/generations/state.js';
 import { useEmulator } from './helpers/emulator.js';
 import { dataUri, frames, meanColor, mp4Audio, mp4Info, solidPng, spokenWav, transcode } from './helpers/generation-media.js';
 import { png } from './helpers/avatar-media.js';
 
-const h = useEmulator({ idleMedia: false });
+// Transcription of references has its own emulator below (it runs pocketsphinx when installed).
+const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false });
 const TEXT = 'Welcome to the demo. I can talk with any face you give me, and with your voice.';
 
 const speak = (body: unknown) => h.api('/api/v1/speak', { body });
@@ -113,5 +115,59 @@ describe('speak from local media (data: URIs)', () => {
     expect(first[0]).toBeGreaterThan(200);
     expect(last[2]).toBeGreaterThan(200);
     expect(last[0]).toBeLessThan(40);
+  });
+
+  it('the face talks: the mouth moves while the voice speaks and the face rests in the pauses', async () => {
+    const ref = await spokenWav('Lip sync test voice.', { voice: 'slt' });
+    const r = await speak({ text: 'Ah, papa. Oh, mama. Aha!', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', ref) });
+    expect(r.status).toBe(200);
+    const W = 176;
+    const H = 240;
+    const all = await frames(r.body, W, H);
+    // Mean difference over the lower middle of the face (where the mouth is).
+    const diff = (a: Buffer, b: Buffer) => {
+      let d = 0;
+      let n = 0;
+      for (let y = Math.round(H * 0.45); y < Math.round(H * 0.75); y++) {
+        for (let x = Math.round(W * 0.25); x < Math.round(W * 0.75); x++, n++) {
+          for (let c = 0; c < 3; c++) d += Math.abs(a[(y * W + x) * 3 + c]! - b[(y * W + x) * 3 + c]!);
+        }
+      }
+      return d / n / 3;
+    };
+    const moved = all.map((f) => diff(f, all[0]!));
+    // flite starts and ends with a pause: the first and last frames show the resting face.
+    const rest = moved.at(-1)!;
+    // (frames between words differ from the first by encoder noise, under 1 level)
+    expect(rest).toBeLessThan(1.5);
+    expect(Math.max(...moved)).toBeGreaterThan(2.5 * rest + 0.5);
+    // and it opens on every vowel, not once
+    expect(moved.filter((d) => d > 2 * rest + 0.3).length).toBeGreaterThan(all.length / 4);
+  });
+});
+
+describe('voice reference transcripts', () => {
+  const t = useEmulator({ idleMedia: false });
+  const speakT = (b: unknown) => t.api('/api/v1/speak', { body: b });
+  it('transcribes a reference sent without voice_text once, in the background, and keeps a sent voice_text', async () => {
+    const ref = await spokenWav('Hello world. This is a test of my voice.', { voice: 'rms' });
+    const r = await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', ref) });
+    expect(r.status).toBe(200);
+    await generationState(t.emu.ctx).transcribing();
+    const voices = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
+    expect(voices).toHaveLength(1);
+    const { transcript } = voices[0];
+    expect(transcript.source).toBe('recognized');
+    // pocketsphinx when installed (.ci/run installs it); else the honest fallback says what to install.
+    if (transcript.recognised) expect(transcript.text.toLowerCase()).toMatch(/hello|world|test|voice/);
+    else expect(transcript.text).toMatch(/apt-get install/);
+    // the same voice again reuses its cached entry (same transcript object, no new one)
+    await speakT({ text: 'Again.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', ref) });
+    const again = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data;
+    expect(again).toEqual(voices);
+    const other = await spokenWav('Another sample of a voice.', { voice: 'slt', pitchHz: 200 });
+    await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', other), voice_text: 'Another sample of a voice.' });
+    const after = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
+    expect(after.some((v) => v.transcript?.source === 'provided' && v.transcript.text === 'Another sample of a voice.')).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ export interface GenerationOptions {
   speakRetryAfterS: number;
   /** Bound on one box reachability probe of prebuild, ms. */
   prebuildProbeTimeoutMs: number;
+  /** Transcribe voice references sent without `voice_text` (in the background, cached per voice). */
+  transcribeVoiceRefs: boolean;
 }
 
 export const generationDefaults: GenerationOptions = {
@@ -22,6 +24,7 @@ export const generationDefaults: GenerationOptions = {
   mediaFetchTimeoutMs: 10_000,
   speakRetryAfterS: 3,
   prebuildProbeTimeoutMs: 2_000,
+  transcribeVoiceRefs: true,
 };
 
 export function generationOptions(options: Record<string, unknown>): GenerationOptions {

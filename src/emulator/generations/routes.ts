@@ -33,6 +33,19 @@ export function registerGenerations(app: App, ctx: EmulatorContext): void {
     s.fault = parsed.stage ? { stage: parsed.stage, remaining: parsed.count ?? 1 } : null;
     return c.json({ ok: true, fault: s.fault });
   });
+  // What the service keeps per voice reference (ours): measured shape and transcript.
+  app.get('/_emulator/generations/voices', (c) => {
+    const s = generationState(ctx);
+    return c.json({
+      data: [...s.voices.entries()].map(([key, v]) => ({
+        voice: key.slice(0, 16),
+        pitch_hz: v.shape.pitchHz ?? null,
+        rate: v.shape.rate ?? null,
+        seconds: Math.round(v.seconds * 100) / 100,
+        transcript: s.transcripts.get(key) ?? null,
+      })),
+    });
+  });
   app.get('/_emulator/generations', (c) => {
     const s = generationState(ctx);
     return c.json({

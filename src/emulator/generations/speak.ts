@@ -21,7 +21,7 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { parseJsonObject } from './json-body.js';
 import { loadMedia, type MediaFetchOptions } from './media-source.js';
-import { speakFaceSource, speakMouth, speakVoice, transcribeReference, voiceShapeOf } from './speech-parts.js';
+import { speakFaceSource, speakMouth, speakVoice, voiceShapeOf } from './speech-parts.js';
 import { resolveSpeakRequest, type SpeakJob } from './speak-request.js';
 import { checkFault, generationState, type GenerationState, type VoiceAnalysis } from './state.js';
 
@@ -45,6 +45,8 @@ export interface SpeakResult {
 async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetchOptions): Promise<{ analysis: VoiceAnalysis; key: string }> {
   const ref = await loadMedia('voice_ref', job.voiceRef, L.voiceRefBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
   const key = createHash('sha256').update(ref.bytes).digest('hex');
+  // A transcript sent with the voice is kept for it (later requests may omit it).
+  if (job.voiceText) s.transcripts.set(key, { source: 'provided', text: job.voiceText, recognised: true });
   const hit = s.voices.get(key);
   if (hit) return { analysis: hit, key };
   let pcm;
@@ -56,7 +58,8 @@ async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetch
   }
   const analysis: VoiceAnalysis = { shape: voiceShapeOf(pcm.samples, pcm.sampleRate), seconds: pcm.samples.length / pcm.sampleRate };
   s.voices.set(key, analysis);
-  if (!job.voiceText && !s.transcripts.has(key)) s.transcripts.set(key, await transcribeReference(pcm.samples, pcm.sampleRate));
+  // The local TTS needs no transcript, so the render does not wait for recognition.
+  if (!job.voiceText) s.transcribeInBackground(key, pcm.samples);
   return { analysis, key };
 }
 

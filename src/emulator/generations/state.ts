@@ -5,7 +5,8 @@
  */
 import type { EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
-import type { Recognition } from '../../models/recognizer.js';
+import type { Recognition, Recognizer } from '../../models/recognizer.js';
+import { createRecognizer } from '../../models/recognizer/index.js';
 import type { VoiceShape } from '../../models/voice.js';
 import { MediaCache } from './media-source.js';
 import { generationOptions, type GenerationOptions } from './options.js';
@@ -15,6 +16,15 @@ export interface VoiceAnalysis {
   shape: VoiceShape;
   /** Seconds of reference audio measured. */
   seconds: number;
+}
+
+/** A voice reference's transcript: sent as `voice_text`, or recognised in the background. */
+export interface VoiceTranscript {
+  source: 'provided' | 'recognized';
+  /** null while recognition runs. */
+  text: string | null;
+  /** false when nothing on the machine could recognise speech (text then says what to install). */
+  recognised: boolean | null;
 }
 
 /** A bounded map (oldest out first) for the per-voice caches. */
@@ -36,8 +46,14 @@ export interface GenerationState {
   media: MediaCache;
   /** sha256 of the reference audio -> measured voice shape ("clone"). */
   voices: BoundedMap<VoiceAnalysis>;
-  /** sha256 of the reference audio -> automatic transcript (spec: "omit to auto-transcribe and cache"). */
-  transcripts: BoundedMap<Recognition | null>;
+  /** sha256 of the reference audio -> its transcript (spec: "omit to auto-transcribe and cache"). */
+  transcripts: BoundedMap<VoiceTranscript>;
+  /** The recognizer (src/models/recognizer: --asr-url, else pocketsphinx, else the honest fallback). */
+  recognizer(): Recognizer;
+  /** Start recognising a reference in the background (the render never waits for it). */
+  transcribeInBackground(key: string, samples: Int16Array): void;
+  /** Resolves when no recognition is running (tests, stop). */
+  transcribing(): Promise<void>;
   /** Operator fault: the next renders fail at this stage (tests of 502 render_failed). */
   fault: { stage: 'tts' | 'video'; remaining: number } | null;
 }
@@ -49,14 +65,51 @@ export function generationState(ctx: EmulatorContext): GenerationState {
   if (!s) {
     const opts = generationOptions(ctx.options);
     const rt = sessionRuntime(ctx);
-    s = {
+    let recognizer: Recognizer | null = null;
+    const running = new Set<Promise<void>>();
+    const transcripts = new BoundedMap<VoiceTranscript>(256);
+    let stopped = false;
+    const state: GenerationState = {
       opts,
       cells: new RenderCells(rt.fleet, opts.renderCells, opts.speakRetryAfterS),
       media: new MediaCache(),
       voices: new BoundedMap(256),
-      transcripts: new BoundedMap(256),
+      transcripts,
       fault: null,
+      recognizer: () =>
+        (recognizer ??= createRecognizer({
+          asrUrl: typeof ctx.options.asrUrl === 'string' ? ctx.options.asrUrl : undefined,
+          asrModel: typeof ctx.options.asrModel === 'string' ? ctx.options.asrModel : undefined,
+        })),
+      transcribeInBackground(key, samples) {
+        if (stopped || !opts.transcribeVoiceRefs || transcripts.has(key)) return;
+        const entry: VoiceTranscript = { source: 'recognized', text: null, recognised: null };
+        transcripts.set(key, entry);
+        const job = state
+          .recognizer()
+          .transcribe(samples)
+          .then(
+            (r: Recognition) => {
+              entry.text = r.text;
+              entry.recognised = r.recognised;
+            },
+            (e: Error) => {
+              entry.text = `[not recognised: ${e.message}]`;
+              entry.recognised = false;
+            },
+          )
+          .finally(() => running.delete(job));
+        running.add(job);
+      },
+      transcribing: async () => {
+        while (running.size > 0) await Promise.allSettled([...running]);
+      },
     };
+    ctx.onStop(async () => {
+      stopped = true;
+      await state.transcribing();
+    });
+    s = state;
     states.set(ctx, s);
   }
   return s;
