@@ -22,7 +22,8 @@ const dataUri = (type, bytes) => `data:${type};base64,${Buffer.from(bytes).toStr
 const body = { text: TEXT, image: dataUri('image/png', face), voice_ref: dataUri('audio/wav', writeWav(ref.samples, ref.sampleRate)) };
 const line = (label, value) => console.log(`${label.padEnd(58)} ${value}`);
 
-const emu = await startEmulator({ port: 0, inMemory: true, idleMedia: false });
+// Recognition of the reference runs once per voice in the background; off here so it never overlaps a timed render.
+const emu = await startEmulator({ port: 0, inMemory: true, idleMedia: false, transcribeVoiceRefs: false });
 try {
   const speak = async () => {
     const t0 = performance.now();

@@ -62,15 +62,37 @@ function blend(a: Buffer, b: Buffer, t: number, out: Buffer): void {
   for (let i = 0; i < out.length; i++) out[i] = (a[i]! * (256 - k) + b[i]! * k) >> 8;
 }
 
+/**
+ * Frames by face state: speech holds the mouth on a phone for several frames and a photo
+ * warp is costly, so each distinct state (mouth and eyes quantized to 1/64: under a pixel
+ * of jaw) is drawn once and its buffer reused. Cached buffers are never written again, so
+ * they go to the encoder without a copy.
+ */
+class FrameMemo {
+  private readonly frames = new Map<string, Buffer>();
+  constructor(
+    private readonly source: FrameSource,
+    private readonly max = 96,
+  ) {}
+  get(state: FrameState): Buffer {
+    const q = (v: number | undefined) => Math.round((v ?? 0) * 64);
+    const key = `${q(state.mouth)}:${q(state.eyes)}:${q(state.sway)}`;
+    const hit = this.frames.get(key);
+    if (hit) return hit;
+    const quantized = { mouth: q(state.mouth) / 64, eyes: q(state.eyes) / 64, sway: state.sway === undefined ? undefined : q(state.sway) / 64 };
+    const frame = this.source.render(quantized, Buffer.alloc(this.source.width * this.source.height * 3));
+    if (this.frames.size < this.max) this.frames.set(key, frame);
+    return frame;
+  }
+}
+
 export async function renderSpeechClip(input: SpeechClipInput): Promise<SpeechClip> {
   const { source, fps } = input;
   const audioSeconds = input.samples.length / input.sampleRate;
   const frames = Math.max(1, Math.ceil(audioSeconds * fps));
-  const size = source.width * source.height * 3;
-  const frame = Buffer.alloc(size);
-  const endFrame = input.endSource ? Buffer.alloc(size) : null;
-  const mixed = endFrame ? Buffer.alloc(size) : null;
-  const fadeFrames = endFrame ? Math.min(frames, Math.max(1, Math.round((input.endFadeS ?? 0.5) * fps))) : 0;
+  const memo = new FrameMemo(source);
+  const endMemo = input.endSource ? new FrameMemo(input.endSource) : null;
+  const fadeFrames = endMemo ? Math.min(frames, Math.max(1, Math.round((input.endFadeS ?? 0.5) * fps))) : 0;
   const dir = await mkdtemp(join(tmpdir(), 'avatar-speak-'));
   const wav = join(dir, 'speech.wav');
   const out = join(dir, 'speak.mp4');
@@ -89,15 +111,15 @@ export async function renderSpeechClip(input: SpeechClipInput): Promise<SpeechCl
         for (let i = 0; i < frames; i++) {
           if (input.signal?.aborted) return;
           const state = input.state(i, fps, frames);
-          source.render(state, frame);
+          const frame = memo.get(state);
           const fadeAt = i - (frames - fadeFrames);
-          if (endFrame && mixed && fadeAt >= 0) {
-            input.endSource!.render(state, endFrame);
+          if (endMemo && fadeAt >= 0) {
+            const mixed = Buffer.alloc(frame.length);
             // The last frame is the end face itself (spec `end_frame`).
-            blend(frame, endFrame, fadeFrames <= 1 ? 1 : fadeAt / (fadeFrames - 1), mixed);
-            await writeAsync(stdin, Buffer.from(mixed));
+            blend(frame, endMemo.get(state), fadeFrames <= 1 ? 1 : fadeAt / (fadeFrames - 1), mixed);
+            await writeAsync(stdin, mixed);
           } else {
-            await writeAsync(stdin, Buffer.from(frame));
+            await writeAsync(stdin, frame);
           }
         }
       },
