@@ -14,6 +14,8 @@ export interface GenerationOptions {
   speakRetryAfterS: number;
   /** Bound on one box reachability probe of prebuild, ms. */
   prebuildProbeTimeoutMs: number;
+  /** Bound on one speak render (speech + frames + encode), ms; past it the encoder is killed: 502 render_failed. */
+  speakRenderTimeoutMs: number;
   /** Transcribe voice references sent without `voice_text` (in the background, cached per voice). */
   transcribeVoiceRefs: boolean;
 }
@@ -25,6 +27,7 @@ export const generationDefaults: GenerationOptions = {
   speakRetryAfterS: 3,
   prebuildProbeTimeoutMs: 2_000,
   transcribeVoiceRefs: true,
+  speakRenderTimeoutMs: 120_000,
 };
 
 export function generationOptions(options: Record<string, unknown>): GenerationOptions {

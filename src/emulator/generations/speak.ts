@@ -101,6 +101,9 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
     const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch) : null;
     const speech = await synth;
     let clip;
+    // A stuck encoder must not hold the cell forever (the bound runs on the injected clock).
+    const abort = new AbortController();
+    const timer = ctx.clock.setTimeout(() => abort.abort(), s.opts.speakRenderTimeoutMs);
     try {
       checkFault(s, 'video');
       clip = await renderSpeechClip({
@@ -110,9 +113,12 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
         samples: speech.samples,
         sampleRate: speech.sampleRate,
         state: speakMouth(speech),
+        signal: abort.signal,
       });
     } catch (e) {
-      throw renderFailed(`video: ${(e as Error).message}`);
+      throw renderFailed(abort.signal.aborted ? `video: timed out after ${s.opts.speakRenderTimeoutMs} ms` : `video: ${(e as Error).message}`);
+    } finally {
+      timer.cancel();
     }
     const tEnd = ctx.clock.now();
     return {
