@@ -7,7 +7,7 @@ import { startEmulator } from '../dist/emulator/start.js';
 import { decodePhoto, PhotoRenderer } from '../dist/media/photo.js';
 import { runFfmpeg, writeAsync } from '../dist/media/ffmpeg.js';
 import { FliteVoice, writeWav } from '../dist/models/voice/index.js';
-import { speakMouth } from '../dist/emulator/generations/speech-parts.js';
+import { mouthTrack, talkEyes } from '../dist/media/lip-sync.js';
 import { designVoice } from '../dist/emulator/generations/design-voice.js';
 
 const RUNS = Number(process.env.BENCH_SPEAK_RUNS ?? 3);
@@ -53,13 +53,15 @@ try {
   // Reference: the same frames (the photo with the same mouth track), encoded by a bare ffmpeg.
   const speech = await flite.synthesize(TEXT, { shape: {} });
   const photo = new PhotoRenderer(await decodePhoto(face, 352, 480), 352, 480);
-  const state = speakMouth(speech);
+  const mouth = mouthTrack(speech);
+  const state = (i) => ({ mouth: mouth((i * 1000) / 24), eyes: talkEyes((i * 1000) / 24) });
   const total = Math.ceil((speech.durationMs / 1000) * 24);
-  const frames = Array.from({ length: total }, (_, i) => Buffer.from(photo.render(state(i, 24, total))));
+  const frames = Array.from({ length: total }, (_, i) => Buffer.from(photo.render(state(i))));
   const t0 = performance.now();
   await runFfmpeg(
+    // The encoder settings of src/media/speech-clip.ts (video only).
     ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '352x480', '-r', '24', '-i', '-', '-c:v', 'libx264', '-profile:v', 'baseline',
-      '-preset', 'ultrafast', '-crf', '28', '-threads', '1', '-pix_fmt', 'yuv420p', '-g', '48', '-bf', '0', '-f', 'mp4', '-y', '/dev/null'],
+      '-level', '3.1', '-preset', 'veryfast', '-crf', '23', '-bf', '0', '-pix_fmt', 'yuv420p', '-threads', '1', '-f', 'mp4', '-y', '/dev/null'],
     async (stdin) => {
       for (const f of frames) await writeAsync(stdin, f);
     },

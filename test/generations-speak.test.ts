@@ -4,7 +4,7 @@
  * audio measured (the reference's pitch carries over), its frames compared (end_frame).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeAudio } from '../src/media/decode-audio.js';
+import { decodeAudio } from '../src/media/audio.js';
 import { FliteVoice, measureVoice, voiceShapeFromSample } from '../src/models/voice/index.js';
 import { generationState } from '../src/emulator/generations/state.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -19,8 +19,8 @@ const speak = (body: unknown) => h.api('/api/v1/speak', { body });
 
 /** What the service should say: the same text in the voice shaped from the same reference. */
 async function expectedSpeechS(ref: Buffer, text: string): Promise<number> {
-  const pcm = await decodeAudio(ref, { sampleRate: 16_000, maxSeconds: 30 });
-  const s = await new FliteVoice().synthesize(text, { shape: voiceShapeFromSample(pcm.samples, pcm.sampleRate) });
+  const pcm = await decodeAudio(ref, 16_000, { maxSeconds: 30 });
+  const s = await new FliteVoice().synthesize(text, { shape: voiceShapeFromSample(pcm, 16_000) });
   return s.durationMs / 1000;
 }
 

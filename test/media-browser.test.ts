@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
-import { faceFromStyle } from '../src/media/face-source.js';
+import { faceFromPhoto, faceFromStyle, type FaceSource } from '../src/media/face-source.js';
+import type { PhotoRenderer } from '../src/media/photo.js';
+import type { IdleLoop } from '../src/media/idle-loop.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
 import { createSessionStream, type SessionStream } from '../src/media/session-stream.js';
 import { FliteVoice } from '../src/models/voice/index.js';
@@ -22,15 +24,32 @@ import { MSE_PAGE } from './helpers/mse-page.js';
  */
 const CHROMIUM = '/usr/bin/chromium';
 const ctx = { fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0];
-const face = faceFromStyle(personaStyle(ctx, 'ava')!);
-const idle = loadIdleLoop(readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4')));
-// The persona face's mouth box (src/media/face.ts geometry at 352x480).
-const MOUTH = [146, 246, 60, 44] as const;
+interface Case {
+  face: FaceSource;
+  idle: IdleLoop | null;
+  mouth: readonly [number, number, number, number];
+}
+const cases: Record<string, () => Promise<Case>> = {
+  // A persona with its shipped idle loop; the mouth box from src/media/face.ts at 352x480.
+  persona: async () => ({
+    face: faceFromStyle(personaStyle(ctx, 'ava')!),
+    idle: loadIdleLoop(readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4'))),
+    mouth: [146, 246, 60, 44],
+  }),
+  // An uploaded photo whose idle loop is not built yet (the still loop plays).
+  photo: async () => {
+    const face = await faceFromPhoto(readFileSync(join(FIXTURES_DIR, 'personas', 'leo', 'face.png')));
+    const m = (face.frames as PhotoRenderer).mouth;
+    const w = Math.round(m.faceWidth * 0.3);
+    return { face, idle: null, mouth: [Math.round(m.x - w / 2), Math.round(m.y), w, Math.round(m.faceWidth * 0.12)] };
+  },
+};
 
 describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (MediaSource)', () => {
   let server: Server;
   let browser: Browser;
   let stream: SessionStream | null = null;
+  let current: Case;
   let url = '';
 
   beforeAll(async () => {
@@ -40,7 +59,7 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
     });
     const wss = new WebSocketServer({ server, path: '/stream' });
     wss.on('connection', async (ws) => {
-      stream = createSessionStream({ face, idle });
+      stream = createSessionStream({ face: current.face, idle: current.idle });
       await stream.ready();
       ws.send(JSON.stringify({ mime: stream.mime }));
       ws.send(stream.initSegment);
@@ -61,7 +80,9 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
     await new Promise((r) => server?.close(r));
   });
 
-  it('plays idle, then a lip-synced reply with audio, on one timeline', async () => {
+  it.each(Object.keys(cases))('%s: plays idle, then a lip-synced reply with audio, on one timeline', async (name) => {
+    current = await cases[name]!();
+    const MOUTH = current.mouth;
     const page = await browser.newPage();
     await page.goto(url);
     type Probe = { t: number; region: number; frames: number; dropped: number; audioBytes: number; ranges: number };
@@ -106,5 +127,6 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
     expect(end.ranges).toBe(1); // one continuous buffered range: no timeline gap
     expect(await page.evaluate(() => (window as unknown as { log: string[] }).log)).toEqual([]);
     await page.close();
+    stream?.close();
   }, 60_000);
 });

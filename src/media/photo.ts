@@ -49,6 +49,7 @@ export async function decodePhoto(
 export class PhotoRenderer implements FrameSource {
   /** Mouth centre and face width in pixels (see findMouth). */
   readonly mouth: { x: number; y: number; faceWidth: number };
+  private scratch = Buffer.alloc(0);
 
   constructor(
     private readonly rgb: Buffer,
@@ -62,9 +63,12 @@ export class PhotoRenderer implements FrameSource {
     const buf = out ?? Buffer.alloc(this.rgb.length);
     const row = this.width * 3;
     const dy = Math.round(state.sway ?? 0);
-    for (let y = 0; y < this.height; y++) {
-      const src = Math.min(this.height - 1, Math.max(0, y - dy));
-      this.rgb.copy(buf, y * row, src * row, src * row + row);
+    if (dy === 0) this.rgb.copy(buf);
+    else {
+      for (let y = 0; y < this.height; y++) {
+        const src = Math.min(this.height - 1, Math.max(0, y - dy));
+        this.rgb.copy(buf, y * row, src * row, src * row + row);
+      }
     }
     if (state.mouth > 0.04) this.openMouth(buf, Math.min(1, state.mouth), dy);
     return buf;
@@ -81,15 +85,24 @@ export class PhotoRenderer implements FrameSource {
     const x1 = Math.min(this.width - 1, Math.ceil(cx + halfW));
     const y0 = Math.max(0, Math.floor(my));
     const y1 = Math.min(this.height - 1, Math.ceil(my + reach + drop));
-    const src = Buffer.from(buf.subarray(y0 * this.width * 3, (y1 + 1) * this.width * 3));
+    const w3 = this.width * 3;
+    const need = (y1 - y0 + 1) * w3;
+    if (this.scratch.length < need) this.scratch = Buffer.alloc(need);
+    const src = this.scratch;
+    buf.copy(src, 0, y0 * w3, (y1 + 1) * w3);
     for (let x = x0; x <= x1; x++) {
       const across = 1 - ((x - cx) / halfW) ** 2;
       if (across <= 0) continue;
       for (let y = y1; y >= y0; y--) {
         const t = Math.min(1, (y - my) / (reach + drop));
         const d = drop * across * (1 - t);
+        if (d < 0.5) continue;
         const sy = Math.max(y0, Math.min(y1, Math.round(y - d)));
-        src.copy(buf, (y * this.width + x) * 3, ((sy - y0) * this.width + x) * 3, ((sy - y0) * this.width + x) * 3 + 3);
+        const o = y * w3 + x * 3;
+        const i = (sy - y0) * w3 + x * 3;
+        buf[o] = src[i]!;
+        buf[o + 1] = src[i + 1]!;
+        buf[o + 2] = src[i + 2]!;
       }
     }
     // The opening: a dark ellipse filling the gap the jaw left.

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeAudio } from '../../src/media/decode-audio.js';
+import { decodeAudio } from '../../src/media/audio.js';
 import { ffmpegPath, runFfmpeg, writeAsync } from '../../src/media/ffmpeg.js';
 import type { VoiceShape } from '../../src/models/voice.js';
 import { FliteVoice, writeWav } from '../../src/models/voice/index.js';
@@ -125,4 +125,4 @@ export function meanColor(frame: Buffer): [number, number, number] {
 }
 
 /** The MP4's audio track as 16 kHz mono PCM. */
-export const mp4Audio = (mp4: Buffer) => decodeAudio(mp4, { sampleRate: 16_000 });
+export const mp4Audio = async (mp4: Buffer) => ({ samples: await decodeAudio(mp4, 16_000), sampleRate: 16_000 });

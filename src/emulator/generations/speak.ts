@@ -11,8 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { GenerationLimits as L } from '../../contract/resources/generations.js';
-import { decodeAudio } from '../../media/decode-audio.js';
-import { decodePhoto } from '../../media/photo.js';
+import { decodeAudio } from '../../media/audio.js';
+import { faceFromPhoto } from '../../media/face-source.js';
 import { renderSpeechClip } from '../../media/speech-clip.js';
 import type { Speech } from '../../models/voice.js';
 import type { AuthContext } from '../auth/authenticate.js';
@@ -21,12 +21,14 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { parseJsonObject } from './json-body.js';
 import { loadMedia, type MediaFetchOptions } from './media-source.js';
-import { speakFaceSource, speakMouth, speakVoice, voiceShapeOf } from './speech-parts.js';
+import { speakVoice, voiceShapeOf } from './speech-parts.js';
 import { resolveSpeakRequest, type SpeakJob } from './speak-request.js';
 import { checkFault, generationState, type GenerationState, type VoiceAnalysis } from './state.js';
 
 /** Longest stretch of the reference that is decoded and measured (spec: 3 to 10 s is ideal). */
 const REFERENCE_SECONDS = 30;
+/** The Voice's and the recognizer's rate: the reference is measured and transcribed at 16 kHz. */
+const REFERENCE_RATE = 16_000;
 
 const renderFailed = (why: string) =>
   new ApiError(502, 'render_failed', { message: `render failed: ${why}`, retryable: true });
@@ -49,24 +51,25 @@ async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetch
   if (job.voiceText) s.transcripts.set(key, { source: 'provided', text: job.voiceText, recognised: true });
   const hit = s.voices.get(key);
   if (hit) return { analysis: hit, key };
-  let pcm;
+  let samples: Int16Array;
   try {
-    pcm = await decodeAudio(ref.bytes, { sampleRate: 16_000, maxSeconds: REFERENCE_SECONDS });
+    samples = await decodeAudio(ref.bytes, REFERENCE_RATE, { maxSeconds: REFERENCE_SECONDS });
+    if (samples.length === 0) throw new Error('no audio');
   } catch (e) {
     if (isSystemError(e)) throw renderFailed((e as Error).message);
     throw badMedia('voice_ref', 'audio file (wav, mp3, m4a, flac, ogg)');
   }
-  const analysis: VoiceAnalysis = { shape: voiceShapeOf(pcm.samples, pcm.sampleRate), seconds: pcm.samples.length / pcm.sampleRate };
+  const analysis: VoiceAnalysis = { shape: voiceShapeOf(samples, REFERENCE_RATE), seconds: samples.length / REFERENCE_RATE };
   s.voices.set(key, analysis);
   // The local TTS needs no transcript, so the render does not wait for recognition.
-  if (!job.voiceText) s.transcribeInBackground(key, pcm.samples);
+  if (!job.voiceText) s.transcribeInBackground(key, samples);
   return { analysis, key };
 }
 
 async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end_frame', ref: string, fetch: MediaFetchOptions) {
   const media = await loadMedia(field, ref, L.imageBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
   try {
-    return await decodePhoto(media.bytes, job.width, job.height);
+    return await faceFromPhoto(media.bytes, job.width, job.height);
   } catch (e) {
     if (isSystemError(e)) throw renderFailed((e as Error).message);
     throw badMedia(field, 'image (jpg, png, webp)');
@@ -100,35 +103,29 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
     const face = await loadFace(s, job, 'image', job.image, fetch);
     const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch) : null;
     const speech = await synth;
-    let clip;
+    let mp4: Buffer;
     // A stuck encoder must not hold the cell forever (the bound runs on the injected clock).
     const abort = new AbortController();
     const timer = ctx.clock.setTimeout(() => abort.abort(), s.opts.speakRenderTimeoutMs);
     try {
       checkFault(s, 'video');
-      clip = await renderSpeechClip({
-        source: speakFaceSource(face, job.width, job.height),
-        endSource: end ? speakFaceSource(end, job.width, job.height) : null,
-        fps: job.frameRate,
-        samples: speech.samples,
-        sampleRate: speech.sampleRate,
-        state: speakMouth(speech),
-        signal: abort.signal,
-      });
+      mp4 = await renderSpeechClip({ face, endFace: end ?? undefined, speech, width: job.width, height: job.height, fps: job.frameRate, signal: abort.signal });
     } catch (e) {
       throw renderFailed(abort.signal.aborted ? `video: timed out after ${s.opts.speakRenderTimeoutMs} ms` : `video: ${(e as Error).message}`);
     } finally {
       timer.cancel();
     }
+    // The clip has as many frames as cover the speech (src/media/speech-clip.ts).
+    const videoSeconds = Math.max(1, Math.ceil((speech.samples.length / speech.sampleRate) * job.frameRate)) / job.frameRate;
     const tEnd = ctx.clock.now();
     return {
-      mp4: clip.mp4,
+      mp4,
       headers: {
         'Content-Type': 'video/mp4',
         'X-Clone-Ms': String(tClone - t0),
         'X-Gen-Ms': String(tEnd - tClone),
         'X-Total-Ms': String(tEnd - t0),
-        'X-Duration': clip.videoSeconds.toFixed(3),
+        'X-Duration': videoSeconds.toFixed(3),
         'X-Box-Id': cell.boxId,
       },
     };
