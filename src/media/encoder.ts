@@ -84,7 +84,9 @@ interface Spare {
   early: Buffer[];
   collect: (d: Buffer) => void;
 }
-const spares = new Map<string, Spare>();
+/** Primed spares kept per frame size (~20 MB each): two replies starting together both start warm. */
+export const SPARES_PER_SIZE = 2;
+const spares = new Map<string, Spare[]>();
 
 function spawnEncoder(width: number, height: number, opts: { keyframeAt?: number } = {}): ChildProcess {
   return spawn(ffmpegPath(), encoderArgs(width, height, opts), { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
@@ -105,23 +107,33 @@ function setRef(p: ChildProcess, on: boolean): void {
  */
 function takeEncoder(width: number, height: number): { p: ChildProcess; early: Buffer[]; skipMs: number } {
   const key = `${width}x${height}`;
-  const spare = spares.get(key);
-  spares.delete(key);
+  const list = spares.get(key) ?? [];
+  let spare = list.shift();
+  while (spare && (spare.p.exitCode !== null || spare.p.signalCode !== null)) spare = list.shift();
   setImmediate(() => warmEncoder(width, height));
-  if (!spare || spare.p.exitCode !== null || spare.p.signalCode !== null) return { p: spawnEncoder(width, height), early: [], skipMs: 0 };
+  if (!spare) return { p: spawnEncoder(width, height), early: [], skipMs: 0 };
   spare.p.stdout!.off('data', spare.collect);
   setRef(spare.p, true);
   return { p: spare.p, early: spare.early, skipMs: UNIT_MS };
 }
 
-/** Make sure a primed spare encoder for this frame size is waiting (session streams call it at ready()). */
+/** Make sure primed spare encoders for this frame size are waiting (session streams call it at ready()). */
 export function warmEncoder(width: number, height: number): void {
   const key = `${width}x${height}`;
-  if (spares.has(key)) return;
+  const list = spares.get(key) ?? [];
+  spares.set(key, list);
+  while (list.length < SPARES_PER_SIZE) list.push(primedSpare(width, height, list));
+}
+
+function primedSpare(width: number, height: number, list: Spare[]): Spare {
   const p = spawnEncoder(width, height, { keyframeAt: FRAMES_PER_UNIT });
   const spare: Spare = { p, early: [], collect: (d) => spare.early.push(d) };
-  p.on('error', () => spares.get(key) === spare && spares.delete(key));
-  p.on('exit', () => spares.get(key) === spare && spares.delete(key));
+  const drop = () => {
+    const i = list.indexOf(spare);
+    if (i >= 0) list.splice(i, 1);
+  };
+  p.on('error', drop);
+  p.on('exit', drop);
   for (const s of p.stdio) s?.on('error', () => {});
   p.stdout!.on('data', spare.collect);
   p.stderr!.resume();
@@ -129,7 +141,7 @@ export function warmEncoder(width: number, height: number): void {
   for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
   (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc((UNIT_MS * AUDIO_RATE * 2) / 1000));
   setRef(p, false);
-  spares.set(key, spare);
+  return spare;
 }
 
 /** Encodes started in this process (tests and the bench check a listening session starts none). */
