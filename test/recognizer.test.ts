@@ -102,6 +102,13 @@ describe.skipIf(!hasPocketsphinx)('pocketsphinx', () => {
     expect(r.text).toMatch(/English model only.*--asr-url/);
   });
 
+  it('stops pocketsphinx when the caller aborts', async () => {
+    const ctrl = new AbortController();
+    const pending = new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(await speak('I would like to book a table for two.'), { signal: ctrl.signal });
+    ctrl.abort(new Error('session ended'));
+    await expect(pending).rejects.toThrow('session ended');
+  });
+
   it('accepts en-US and runs calls side by side within its limit', async () => {
     const rec = new PocketsphinxRecognizer({ binary: probe.binary!, maxConcurrent: 1 });
     const s = await speak('Good morning.');
