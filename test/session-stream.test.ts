@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
-import { encoderStats } from '../src/media/encoder.js';
+import { encoderStats, framesFor, warmEncoder } from '../src/media/encoder.js';
+import { encodeTalk } from '../src/media/talk-clip.js';
+import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { faceFromPhoto, faceFromStyle } from '../src/media/face-source.js';
 import { parseInit, readFragment } from '../src/media/fmp4.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
@@ -147,6 +149,27 @@ describe('session stream', () => {
     expect(sent.at(-1)!.info.kind).toBe('still');
     expect(s.state).toBe('listening');
     checkTimeline(s.initSegment, sent);
+  });
+
+  it('a reply from a primed spare encoder carries no primer frames and starts on a keyframe', async () => {
+    warmEncoder(352, 480);
+    const speech = await voice.synthesize('Hello from a primed encoder.');
+    const parts: Buffer[] = [];
+    const talk = encodeTalk(face, speech, (init) => parts.push(init), (f) => parts.push(f.data));
+    await talk.done;
+    expect(talk.speechStartMs).toBe(320 + 64); // this one came primed
+    const raw = await runFfmpeg(['-i', 'pipe:0', '-map', '0:v:0', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], (s) =>
+      writeAsync(s, Buffer.concat(parts)),
+    );
+    const size = 352 * 480 * 3;
+    const trimmed = speech.durationMs - talk.trimMs;
+    expect(raw.length / size).toBe(framesFor(trimmed));
+    // The first frame is the face (decodes on its own: an IDR), not the grey primer.
+    const first = raw.subarray(0, size);
+    const still = face.frames.render({ mouth: 0, eyes: 1 });
+    let diff = 0;
+    for (let i = 0; i < size; i++) diff += Math.abs(first[i]! - still[i]!);
+    expect(diff / size).toBeLessThan(6);
   });
 
   it('opens the mouth on an uploaded photo', async () => {

@@ -37,4 +37,11 @@ describe('renderSpeechClip', () => {
     expect(diff(p.last, endStill)).toBeLessThan(8);
     expect(diff(p.last, startStill)).toBeGreaterThan(20);
   });
+
+  it('renders odd sizes rounded down to even (4:2:0 video), from a face of another size', async () => {
+    const speech = await new FliteVoice().synthesize('Short one.');
+    const mp4 = await renderSpeechClip({ face: faceFromStyle(personaStyle(ctx, 'sam')!), speech, width: 201, height: 301, fps: 24 });
+    const p = await probe(mp4, 200, 300);
+    expect(p.frames).toBe(Math.ceil((speech.durationMs / 1000) * 24));
+  });
 });

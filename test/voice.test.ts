@@ -24,6 +24,17 @@ describe('flite voice', () => {
     expect(words.at(-1)!.endMs).toBeGreaterThan(long.durationMs - 400);
   });
 
+  it('places words right when flite reads abbreviations into the next word', async () => {
+    const s = await voice.synthesize('Dr. Jones met Mrs. Brown at 10 a.m. today.');
+    const said = (w: { startMs: number; endMs: number }) =>
+      s.phones!.filter((p) => p.text !== 'pau' && p.startMs >= w.startMs && p.endMs <= w.endMs).map((p) => p.text).join(' ');
+    const byText = Object.fromEntries(s.words!.map((w) => [w.text, said(w)]));
+    expect(byText.Jones).toBe('jh ow n z');
+    expect(byText.Brown).toBe('b r aw n');
+    expect(byText.Dr).toBe('d aa k t er');
+    expect(byText.today).toBe('t ax d ey');
+  });
+
   it('follows a pitch target and a pace', async () => {
     const text = 'Hello there, the cats are sitting on the mat today.';
     for (const pitchHz of [95, 140, 220]) {

@@ -7,6 +7,7 @@ import type { AppEnv, App, EmulatorContext } from './context.js';
 import { registerAvatars } from './avatars/routes.js';
 import { registerDevices } from './devices/routes.js';
 import { registerGallery } from './gallery/routes.js';
+import { registerGenerations } from './generations/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { implement } from './http/router.js';
 import { registerIssuers } from './issuers/routes.js';
@@ -64,6 +65,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
   registerSessions(app, ctx, deps.signing);
+  registerGenerations(app, ctx);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
   // Built on first request, not at start: it converts every schema (a few % of a start-up).

@@ -37,7 +37,9 @@ export function framesFor(ms: number): number {
 }
 
 /** ffmpeg arguments: raw I420 video on stdin (converted by i420.ts), mono PCM16 on fd 3, fMP4 on stdout. */
-export function encoderArgs(width: number, height: number): string[] {
+export function encoderArgs(width: number, height: number, opts: { keyframeAt?: number } = {}): string[] {
+  // A primed spare (below) forces an IDR where the real content starts.
+  const forced = opts.keyframeAt ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`] : [];
   return [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     '-probesize', '32', '-analyzeduration', '0',
@@ -46,9 +48,9 @@ export function encoderArgs(width: number, height: number): string[] {
     '-f', 's16le', '-ar', String(AUDIO_RATE), '-ac', '1', '-i', 'pipe:3',
     '-map', '0:v', '-map', '1:a',
     '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.0', '-preset', 'ultrafast', '-tune', 'zerolatency',
-    '-bf', '0', '-refs', '1', '-g', String(MEDIA_FPS * 2), '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p',
+    '-bf', '0', '-refs', '1', '-g', String(MEDIA_FPS * 2), '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p', ...forced,
     '-c:a', 'aac', '-b:a', '32k', '-ar', String(AUDIO_RATE), '-ac', '1',
-    '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof', '-frag_duration', String(FRAGMENT_MS * 1000),
+    '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-frag_duration', String(FRAGMENT_MS * 1000),
     '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact',
     'pipe:1',
   ];
@@ -66,15 +68,28 @@ export interface EncodeJob {
   /** fMP4 bytes as ffmpeg writes them. */
   onData(chunk: Buffer): void;
   signal?: AbortSignal;
-  /** Take a pre-spawned encoder (talking segments: saves the ~30-200 ms process start). */
+  /** Take a pre-spawned, primed encoder (talking segments: saves the process start and codec init). */
   warm?: boolean;
+  /**
+   * Called before any data: `skipMs` of clip time to drop (a primed encoder's first unit;
+   * 0 otherwise). Fragments whose video starts before skipMs + 64 ms are the primer's.
+   */
+  onStart?(info: { skipMs: number }): void;
 }
 
 type Refable = { ref?(): void; unref?(): void };
-const spares = new Map<string, ChildProcess>();
+interface Spare {
+  p: ChildProcess;
+  /** stdout the primer produced while waiting (its init segment and first fragments). */
+  early: Buffer[];
+  collect: (d: Buffer) => void;
+}
+/** Primed spares kept per frame size (~20 MB each): two replies starting together both start warm. */
+export const SPARES_PER_SIZE = 2;
+const spares = new Map<string, Spare[]>();
 
-function spawnEncoder(width: number, height: number): ChildProcess {
-  return spawn(ffmpegPath(), encoderArgs(width, height), { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+function spawnEncoder(width: number, height: number, opts: { keyframeAt?: number } = {}): ChildProcess {
+  return spawn(ffmpegPath(), encoderArgs(width, height, opts), { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
 }
 
 function setRef(p: ChildProcess, on: boolean): void {
@@ -82,44 +97,68 @@ function setRef(p: ChildProcess, on: boolean): void {
 }
 
 /**
- * One spare encoder per frame size for the whole process, spawned ahead and blocked on its
- * empty stdin (no CPU; it never keeps Node alive and exits on EOF when Node does). A
- * listening session still runs nothing: the spare is shared by every session of the process.
+ * One spare encoder per frame size for the whole process, spawned ahead and *primed*: it
+ * is fed one unit (320 ms) of grey frames and silence at once, so ffmpeg, x264 and the AAC
+ * encoder are initialised and the init segment written before any reply needs it; then it
+ * blocks on its pipes (no CPU; it never keeps Node alive and exits on EOF when Node does).
+ * A reply's frames follow the primer with a forced IDR, and the primer's fragments are
+ * dropped (`onStart` skipMs). A listening session still runs nothing: the spare is shared
+ * by every session of the process.
  */
-function takeEncoder(width: number, height: number): ChildProcess {
+function takeEncoder(width: number, height: number): { p: ChildProcess; early: Buffer[]; skipMs: number } {
   const key = `${width}x${height}`;
-  let p = spares.get(key);
-  spares.delete(key);
-  if (!p || p.exitCode !== null || p.signalCode !== null) p = spawnEncoder(width, height);
-  else setRef(p, true);
+  const list = spares.get(key) ?? [];
+  let spare = list.shift();
+  while (spare && (spare.p.exitCode !== null || spare.p.signalCode !== null)) spare = list.shift();
   setImmediate(() => warmEncoder(width, height));
-  return p;
+  if (!spare) return { p: spawnEncoder(width, height), early: [], skipMs: 0 };
+  spare.p.stdout!.off('data', spare.collect);
+  setRef(spare.p, true);
+  return { p: spare.p, early: spare.early, skipMs: UNIT_MS };
 }
 
-/** Make sure a spare encoder for this frame size is waiting (session streams call it at ready()). */
+/** Make sure primed spare encoders for this frame size are waiting (session streams call it at ready()). */
 export function warmEncoder(width: number, height: number): void {
   const key = `${width}x${height}`;
-  if (spares.has(key)) return;
-  const spare = spawnEncoder(width, height);
-  spare.on('error', () => spares.delete(key));
-  spare.on('exit', () => spares.get(key) === spare && spares.delete(key));
-  for (const s of spare.stdio) s?.on('error', () => {});
-  setRef(spare, false);
-  spares.set(key, spare);
+  const list = spares.get(key) ?? [];
+  spares.set(key, list);
+  while (list.length < SPARES_PER_SIZE) list.push(primedSpare(width, height, list));
 }
+
+function primedSpare(width: number, height: number, list: Spare[]): Spare {
+  const p = spawnEncoder(width, height, { keyframeAt: FRAMES_PER_UNIT });
+  const spare: Spare = { p, early: [], collect: (d) => spare.early.push(d) };
+  const drop = () => {
+    const i = list.indexOf(spare);
+    if (i >= 0) list.splice(i, 1);
+  };
+  p.on('error', drop);
+  p.on('exit', drop);
+  for (const s of p.stdio) s?.on('error', () => {});
+  p.stdout!.on('data', spare.collect);
+  p.stderr!.resume();
+  const grey = Buffer.alloc((width * height * 3) / 2, 128);
+  for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
+  (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc((UNIT_MS * AUDIO_RATE * 2) / 1000));
+  setRef(p, false);
+  return spare;
+}
+
+/** Encodes started in this process (tests and the bench check a listening session starts none). */
+export const encoderStats = { clips: 0 };
 
 /**
  * Encode one clip. Video and audio are pumped from separate loops (awaiting both pipes'
  * drains together deadlocks: MEDIA-NOTES). Resolves when ffmpeg exits cleanly.
  */
-/** Encodes started in this process (tests and the bench check a listening session starts none). */
-export const encoderStats = { clips: 0 };
-
 export function encodeClip(job: EncodeJob): Promise<void> {
   encoderStats.clips++;
   return new Promise((resolve, reject) => {
     if (job.signal?.aborted) return reject(new Error('encode aborted'));
-    const p = job.warm ? takeEncoder(job.width, job.height) : spawnEncoder(job.width, job.height);
+    const taken = job.warm ? takeEncoder(job.width, job.height) : { p: spawnEncoder(job.width, job.height), early: [], skipMs: 0 };
+    const p = taken.p;
+    job.onStart?.({ skipMs: taken.skipMs });
+    for (const d of taken.early) job.onData(d);
     const kill = () => p.kill('SIGKILL');
     job.signal?.addEventListener('abort', kill, { once: true });
     p.on('close', () => job.signal?.removeEventListener('abort', kill));

@@ -98,6 +98,7 @@ interface Reply {
   fragments: Fragment[];
   complete: boolean;
   encode: TalkEncode | null;
+  /** Clip time (ms) of the end of the audio sent so far; 0 before the first fragment. */
   sentMs: number;
   cut: boolean;
   settled: boolean;
@@ -111,9 +112,6 @@ interface Playing {
   shift: Map<number, number>;
   reply?: Reply;
 }
-
-/** The AAC priming ffmpeg puts before the speech in every talk clip (1024 samples). */
-const PRIMING_MS = 64;
 
 export function createSessionStream(opts: SessionStreamOptions): SessionStream {
   return new Stream(opts);
@@ -281,10 +279,11 @@ class Stream extends EventEmitter implements SessionStream {
     return this.playedMs(reply);
   }
 
+  /** Speech ms sent: the end of the audio sent, in clip time, past where the speech starts. */
   private playedMs(reply: Reply): number {
-    if (reply.sentMs === 0) return 0;
-    const trim = reply.encode?.trimMs ?? 0;
-    return Math.max(0, Math.min(reply.speech.durationMs, Math.round(reply.sentMs - PRIMING_MS + trim)));
+    if (reply.sentMs === 0 || !reply.encode) return 0;
+    const heard = reply.sentMs - reply.encode.speechStartMs + reply.encode.trimMs;
+    return Math.max(0, Math.min(reply.speech.durationMs, Math.round(heard)));
   }
 
   private settle(reply: Reply): void {
@@ -370,16 +369,27 @@ class Stream extends EventEmitter implements SessionStream {
     if (this.replies.length === 0 && this.playing?.kind !== 'talk') this.setSpeaking(false);
   }
 
-  /** Place a clip on the timeline: both tracks start at the later of their current ends. */
+  /**
+   * Place a clip on the timeline: it starts at the later of the tracks' current ends, and
+   * both tracks move by the same time, so the clip's own audio/video sync is kept (a clip
+   * cut from a primed encoder starts its tracks a few ms apart).
+   */
   private begin(kind: FragmentKind, fragments: Fragment[], reply?: Reply): Playing {
     let ms = 0;
     for (const t of this.tracks) ms = Math.max(ms, ((this.trackEnd.get(t.id) ?? 0) * 1000) / t.timescale);
     const tick = this.tracks.reduce((acc, t) => lcm(acc, 1000 / gcd(1000, t.timescale)), 1);
     ms = Math.ceil(ms / tick - 1e-9) * tick;
     const first = fragments[0]!;
+    let clipStartMs = Infinity;
+    for (const ft of first.tracks) clipStartMs = Math.min(clipStartMs, (ft.start * 1000) / this.timescaleOf(ft.id));
+    if (!Number.isFinite(clipStartMs)) clipStartMs = 0;
     const shift = new Map<number, number>();
-    for (const t of this.tracks) shift.set(t.id, (ms * t.timescale) / 1000 - (first.tracks.find((x) => x.id === t.id)?.start ?? 0));
+    for (const t of this.tracks) shift.set(t.id, Math.round((ms * t.timescale) / 1000) - Math.round((clipStartMs * t.timescale) / 1000));
     return { kind, fragments, next: 0, shift, reply };
+  }
+
+  private timescaleOf(id: number): number {
+    return this.tracks.find((t) => t.id === id)?.timescale ?? 1000;
   }
 
   private msOf(f: Fragment, shift: Map<number, number>, edge: 'start' | 'end'): number {
@@ -399,9 +409,11 @@ class Stream extends EventEmitter implements SessionStream {
     const endMs = this.msOf(f, p.shift, 'end');
     this.emittedEndMs = Math.max(this.emittedEndMs, endMs);
     if (p.reply) {
+      // Clip time of the end of the reply's audio sent so far.
       const audio = this.tracks.find((t) => t.kind === 'audio');
       const a = audio && f.tracks.find((t) => t.id === audio.id);
-      p.reply.sentMs += a ? (a.duration * 1000) / audio.timescale : endMs - startMs;
+      const end = a ? ((a.start + a.duration) * 1000) / audio.timescale : 0;
+      p.reply.sentMs = Math.max(p.reply.sentMs, end);
     }
     this.opts.onRecord?.(buf);
     this.emit('fragment', buf, { kind: p.kind, startMs: Math.round(startMs), durationMs: Math.round(endMs - startMs) });

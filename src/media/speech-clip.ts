@@ -21,7 +21,7 @@ export interface SpeechClipOptions {
   /** The face the clip ends on (spec `end_frame`); defaults to `face`. */
   endFace?: FaceSource;
   speech: Speech;
-  /** Output size (spec defaults 352x480); faces of another size are scaled by ffmpeg. */
+  /** Output size (spec defaults 352x480; odd values round down to even); faces of another size are scaled by ffmpeg. */
   width?: number;
   height?: number;
   /** Frames per second (spec default 24). */
@@ -33,8 +33,9 @@ const FADE_S = 0.5;
 
 export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer> {
   const { face, speech } = opts;
-  const width = opts.width ?? 352;
-  const height = opts.height ?? 480;
+  // H.264 with 4:2:0 chroma needs even sizes: an odd width or height is rounded down.
+  const width = Math.max(2, (opts.width ?? 352) & ~1);
+  const height = Math.max(2, (opts.height ?? 480) & ~1);
   const fps = opts.fps ?? 24;
   const src = face.frames;
   const end = opts.endFace && opts.endFace !== face ? opts.endFace.frames : null;

@@ -33,7 +33,12 @@ export interface TalkEncode {
   abort(): void;
   /** Milliseconds of leading silence cut from the speech (add to clip time for speech time). */
   trimMs: number;
+  /** Clip time (ms) where the speech starts: 64 ms of AAC priming, plus a primed encoder's unit. */
+  readonly speechStartMs: number;
 }
+
+/** The AAC encoder's priming (1024 samples at 16 kHz) that ffmpeg puts before every clip's audio. */
+export const PRIMING_MS = 64;
 
 /** Silence kept before the first sound of a reply. */
 export const LEAD_IN_MS = 40;
@@ -67,7 +72,21 @@ export function encodeTalk(
   const mouth = mouthTrack(speech);
   const buf = Buffer.alloc(face.frames.width * face.frames.height * 3);
   const ac = new AbortController();
-  const splitter = new FragmentSplitter(onInit, onFragment);
+  let skipMs = 0;
+  let tracks: TrackInfo[] = [];
+  const splitter = new FragmentSplitter(
+    (init, t) => {
+      tracks = t;
+      onInit(init, t);
+    },
+    (f) => {
+      // A primed encoder's first unit (grey frames) is dropped: keep from its forced IDR on.
+      const v = tracks.find((t) => t.kind === 'video');
+      const start = v && f.tracks.find((t) => t.id === v.id);
+      if (skipMs > 0 && start && (start.start * 1000) / v.timescale < skipMs + PRIMING_MS - 1) return;
+      onFragment(f);
+    },
+  );
   const done = encodeClip({
     width: face.frames.width,
     height: face.frames.height,
@@ -78,8 +97,16 @@ export function encodeTalk(
     },
     audio,
     onData: (d) => splitter.push(d),
+    onStart: (info) => (skipMs = info.skipMs),
     signal: ac.signal,
     warm: true,
   });
-  return { done, abort: () => ac.abort(), trimMs };
+  return {
+    done,
+    abort: () => ac.abort(),
+    trimMs,
+    get speechStartMs() {
+      return skipMs + PRIMING_MS;
+    },
+  };
 }

@@ -97,3 +97,23 @@ emulatorFlags.push(
     parse: json('--plan-limits', PlanLimitsSchema),
   },
 );
+
+/** Generation knobs (issue 10; src/emulator/generations/options.ts). */
+emulatorFlags.push(
+  {
+    flags: '--render-cells <n>',
+    description: 'concurrent speak renders per box (429 at_capacity when all are busy)',
+    option: 'renderCells',
+    parse: (v: string) => {
+      const n = int('--render-cells')(v);
+      if (n < 1) throw new Error('--render-cells takes at least 1');
+      return n;
+    },
+    default: 2,
+  },
+  {
+    flags: '--allow-remote-media',
+    description: 'speak fetches media URLs from any host (off by default: loopback URLs and data: URIs only)',
+    option: 'allowRemoteMedia',
+  },
+);

@@ -11,6 +11,7 @@ import { emulatorFlags } from './emulator-flags.js';
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
   if (opts.allowInsecureUrls) list.push('--allow-insecure-urls: plain-http and loopback hook/webhook URLs accepted');
+  if (opts.allowRemoteMedia) list.push('--allow-remote-media: speak fetches media URLs from any host, not only loopback');
   return list;
 }
 

@@ -5,6 +5,7 @@ import { profileOperations } from './profiles.js';
 import { voiceOperations } from './voices.js';
 import { sessionOperations } from './sessions.js';
 import { webhookOperations } from './webhooks.js';
+import { generationOperations } from './generations.js';
 
 /**
  * Every operation of the service, in one list: the emulator registers a handler for each,
@@ -18,6 +19,7 @@ export const operations: readonly AnyOperation[] = [
   ...(voiceOperations as AnyOperation[]),
   ...(sessionOperations as AnyOperation[]),
   ...(webhookOperations as AnyOperation[]),
+  ...(generationOperations as AnyOperation[]),
 ];
 
 export function operationById(id: string): AnyOperation | undefined {

@@ -207,6 +207,28 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
 }
 
 /**
+ * Idle loops built by an older emulator (a muted MP4, before the session stream's fMP4
+ * format with silent audio) cannot be replayed by a live session: they go back to
+ * `missing` (with every avatar showing them) so the queue below rebuilds them. The
+ * format check is the `mvex` box every fragmented MP4 has in its moov.
+ */
+function staleFormatToMissing(ctx: EmulatorContext): void {
+  const { db } = ctx;
+  const keys = db.prepare(`SELECT DISTINCT blob_key FROM idle_media WHERE status = 'ready' AND blob_key IS NOT NULL`).all() as { blob_key: string }[];
+  for (const { blob_key } of keys) {
+    const bytes = readBlob(ctx, blob_key);
+    if (bytes && bytes.subarray(0, 8192).includes('mvex')) continue;
+    const ids = db.prepare(`SELECT version_id FROM idle_media WHERE blob_key = ?`).all(blob_key) as { version_id: string }[];
+    db.transaction(() => {
+      for (const { version_id } of ids) {
+        db.prepare(`UPDATE idle_media SET status = 'missing', blob_key = NULL WHERE version_id = ?`).run(version_id);
+        db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE current_version_id = ?`).run(version_id);
+      }
+    })();
+  }
+}
+
+/**
  * At start: queue every current version whose idle media is not ready (new data dirs:
  * the stock catalog; after a restart: builds cut short). Interrupted `building` rows go
  * back to `missing` first.
@@ -214,6 +236,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
 export function resumeIdleMedia(ctx: EmulatorContext): void {
   const { db } = ctx;
   db.prepare(`UPDATE idle_media SET status = 'missing' WHERE status = 'building'`).run();
+  staleFormatToMissing(ctx);
   db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE assets_status = 'building'`).run();
   const rows = db
     .prepare(

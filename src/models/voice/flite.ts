@@ -15,7 +15,7 @@
  * no Latin letters or digits produces a short silence rather than an error (docs/media.md).
  */
 import type { SpeechMark, Speech, SynthesizeOptions, Voice } from '../voice.js';
-import { parsePhoneTrace, phoneGroups, wordMarks, wordTokens } from './marks.js';
+import { alignCounts, parsePhoneTrace, phoneGroups, wordMarks, wordTokens } from './marks.js';
 import { readWav, resample } from './pcm.js';
 import { runFliteOffThread as runFlite } from './flite-thread.js';
 
@@ -67,12 +67,8 @@ export class FliteVoice implements Voice {
     if (tokens.length === 0) return [];
     if (tokens.length === 1) return wordMarks([tokens[0]!.spoken], phones, null);
     const probe = await runFlite(['-psdur', '-voice', 'kal', ...args.slice(3)], tokens.map((t) => `${t.spoken}.`).join(' '), false);
-    const counts = phoneGroups(parsePhoneTrace(probe.stdout));
-    return wordMarks(
-      tokens.map((t) => t.spoken),
-      phones,
-      counts,
-    );
+    const words = tokens.map((t) => t.spoken);
+    return wordMarks(words, phones, alignCounts(words, phoneGroups(parsePhoneTrace(probe.stdout))));
   }
 }
 

@@ -4,8 +4,10 @@
  * flite reports no word timings, so words are found by a second, silent run of the same
  * tokens each followed by a full stop: each token then ends in a pause, which splits the
  * phones into per-token groups; the groups' sizes are laid over the real run's phones.
- * When the counts disagree (abbreviations such as "Mr." join tokens), words fall back to
- * spreading the phones over the tokens by letter count.
+ * When flite joins tokens into one group (an abbreviation such as "Mr." runs into the next
+ * word), `alignCounts` finds which neighbours share a group (a small dynamic programme on
+ * estimated phone counts) and splits that group between them; failing that, words are
+ * spread over the phones by letter count.
  */
 import type { SpeechMark } from '../voice.js';
 
@@ -81,3 +83,62 @@ export function wordMarks(words: string[], phones: SpeechMark[], counts: number[
 }
 
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
+
+/** Phone counts of the abbreviations flite expands (they are what joins tokens). */
+const ABBREVIATIONS: Record<string, number> = { mr: 5, mrs: 5, ms: 3, dr: 5, st: 5, jr: 6, sr: 6, prof: 8, mt: 6, vs: 6, etc: 9, ave: 6, no: 6 };
+
+/** Rough phone count of a token as flite says it (digits expand into number words). */
+function estimatePhones(token: string): number {
+  const bare = token.toLowerCase().replace(/\./g, '');
+  if (ABBREVIATIONS[bare] !== undefined) return ABBREVIATIONS[bare];
+  // Spelled-out letters: U.S.A, a.m, FBI.
+  if (/^(\p{L}\.)+\p{L}?$/u.test(token) || /^\p{Lu}{2,4}$/u.test(token)) return bare.length * 2;
+  let n = 0;
+  for (const ch of token) n += /\p{N}/u.test(ch) ? 4 : /\p{L}/u.test(ch) ? 0.85 : 0;
+  return Math.max(1, n);
+}
+
+/**
+ * Phones per token when the probe found fewer groups than tokens: each group takes one or
+ * more consecutive tokens (the split that best matches estimated counts), and a shared
+ * group's phones are divided by the estimates. Null when it cannot apply.
+ */
+export function alignCounts(tokens: string[], groups: number[]): number[] | null {
+  const T = tokens.length;
+  const G = groups.length;
+  if (G === 0 || G > T) return null;
+  if (G === T) return groups;
+  const est = tokens.map(estimatePhones);
+  const pre = [0];
+  for (const e of est) pre.push(pre[pre.length - 1]! + e);
+  const cost = (k: number, i: number, g: number) => Math.abs(groups[g]! - (pre[i]! - pre[k]!)) / groups[g]!;
+  // dp[j][i]: best cost placing the first i tokens into the first j groups.
+  const dp = Array.from({ length: G + 1 }, () => new Array<number>(T + 1).fill(Infinity));
+  const from = Array.from({ length: G + 1 }, () => new Array<number>(T + 1).fill(-1));
+  dp[0]![0] = 0;
+  for (let j = 1; j <= G; j++) {
+    for (let i = j; i <= T - (G - j); i++) {
+      for (let k = j - 1; k < i; k++) {
+        const c = dp[j - 1]![k]! + cost(k, i, j - 1) + (i - k - 1) * 0.5; // sharing a group is the exception
+        if (c < dp[j]![i]!) {
+          dp[j]![i] = c;
+          from[j]![i] = k;
+        }
+      }
+    }
+  }
+  if (!Number.isFinite(dp[G]![T]!)) return null;
+  const counts = new Array<number>(T).fill(0);
+  for (let j = G, i = T; j > 0; j--) {
+    const k = from[j]![i]!;
+    const share = pre[i]! - pre[k]!;
+    let left = groups[j - 1]!;
+    for (let t = k; t < i; t++) {
+      const c = t === i - 1 ? left : Math.min(left - (i - 1 - t), Math.max(1, Math.round((groups[j - 1]! * est[t]!) / share)));
+      counts[t] = c;
+      left -= c;
+    }
+    i = k;
+  }
+  return counts.every((c) => c > 0) ? counts : null;
+}

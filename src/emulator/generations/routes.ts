@@ -1,0 +1,62 @@
+/**
+ * The generation routes (spec 4.10) and their operator switch. One call from app.ts.
+ */
+import { z } from 'zod';
+import { design, prebuild, speak } from '../../contract/operations/generations.js';
+import type { App, EmulatorContext } from '../context.js';
+import { implement, reply } from '../http/router.js';
+import { runDesign } from './design.js';
+import { runPrebuild } from './prebuild.js';
+import { runSpeak } from './speak.js';
+import { generationState } from './state.js';
+
+const Fault = z.object({ stage: z.enum(['tts', 'video']).nullable(), count: z.number().int().min(1).max(1000).optional() });
+
+export function registerGenerations(app: App, ctx: EmulatorContext): void {
+  implement(app, ctx, speak, async ({ auth, raw }) => {
+    const r = await runSpeak(ctx, auth, raw);
+    return new Response(new Uint8Array(r.mp4), { status: 200, headers: { ...r.headers, 'Content-Length': String(r.mp4.length) } });
+  });
+  implement(app, ctx, design, ({ raw }) => runDesign(ctx, raw));
+  implement(app, ctx, prebuild, async ({ auth, body }) => reply(202, await runPrebuild(ctx, auth, body.avatar_ref)));
+
+  // Operator fault injection (ours, /_emulator/): the next `count` speak/design renders
+  // fail at `stage` (502 render_failed); `{"stage": null}` clears it.
+  app.post('/_emulator/generations/faults', async (c) => {
+    let parsed: z.infer<typeof Fault>;
+    try {
+      parsed = Fault.parse(await c.req.json());
+    } catch {
+      return c.json({ error: 'invalid_request', detail: 'body: {"stage": "tts" | "video" | null, "count"?: n}' }, 400);
+    }
+    const s = generationState(ctx);
+    s.fault = parsed.stage ? { stage: parsed.stage, remaining: parsed.count ?? 1 } : null;
+    return c.json({ ok: true, fault: s.fault });
+  });
+  // What the service keeps per voice reference (ours): measured shape and transcript.
+  app.get('/_emulator/generations/voices', (c) => {
+    const s = generationState(ctx);
+    return c.json({
+      data: [...s.voices.entries()].map(([key, v]) => ({
+        voice: key.slice(0, 16),
+        pitch_hz: v.shape.pitchHz ?? null,
+        rate: v.shape.rate ?? null,
+        seconds: Math.round(v.seconds * 100) / 100,
+        transcript: s.transcripts.get(key) ?? null,
+      })),
+    });
+  });
+  app.get('/_emulator/generations', (c) => {
+    const s = generationState(ctx);
+    return c.json({
+      render_cells: s.opts.renderCells,
+      allow_remote_media: s.opts.allowRemoteMedia,
+      cells_in_use: Object.fromEntries(sessionBoxes(ctx).map((id) => [id, s.cells.inUse(id)])),
+      fault: s.fault,
+    });
+  });
+}
+
+function sessionBoxes(ctx: EmulatorContext): string[] {
+  return generationState(ctx).cells.boxIds();
+}

@@ -1,0 +1,22 @@
+/**
+ * The speech pieces speak and design use, shared with the edge: the Voice (flite in WASI,
+ * src/models/voice) and voice shaping from a measured sample. (Faces, lip sync and the
+ * offline MP4 come from src/media: faceFromPhoto, renderSpeechClip.)
+ */
+import type { Voice, VoiceShape } from '../../models/voice.js';
+import { defaultVoice, resample, voiceShapeFromSample, writeWav } from '../../models/voice/index.js';
+
+export function speakVoice(): Voice {
+  return defaultVoice();
+}
+
+/** The reference's measured median pitch and pace (the "clone" of spec 4.10). */
+export function voiceShapeOf(samples: Int16Array, sampleRate: number): VoiceShape {
+  return voiceShapeFromSample(samples, sampleRate);
+}
+
+/** Mono PCM16 at any rate as a 24 kHz WAV file (design's format). */
+export function toWav24k(samples: Int16Array, sampleRate: number): { wav: Buffer; seconds: number } {
+  const out = resample(samples, sampleRate, 24_000);
+  return { wav: writeWav(out, 24_000), seconds: out.length / 24_000 };
+}

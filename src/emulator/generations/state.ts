@@ -1,0 +1,124 @@
+/**
+ * Per-emulator state of the generation routes: render cells over the session runtime's
+ * fleet, the immutable-URL media cache, per-voice caches (measured shape, transcript) and
+ * the operator's fault switch (`POST /_emulator/generations/faults`).
+ */
+import type { EmulatorContext } from '../context.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import type { Recognition, Recognizer } from '../../models/recognizer.js';
+import { createRecognizer } from '../../models/recognizer/index.js';
+import type { VoiceShape } from '../../models/voice.js';
+import { MediaCache } from './media-source.js';
+import { generationOptions, type GenerationOptions } from './options.js';
+import { RenderCells } from './render-cells.js';
+
+export interface VoiceAnalysis {
+  shape: VoiceShape;
+  /** Seconds of reference audio measured. */
+  seconds: number;
+}
+
+/** A voice reference's transcript: sent as `voice_text`, or recognised in the background. */
+export interface VoiceTranscript {
+  source: 'provided' | 'recognized';
+  /** null while recognition runs. */
+  text: string | null;
+  /** false when nothing on the machine could recognise speech (text then says what to install). */
+  recognised: boolean | null;
+}
+
+/** A bounded map (oldest out first) for the per-voice caches. */
+export class BoundedMap<V> extends Map<string, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+  override set(key: string, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    while (this.size > this.max) this.delete(this.keys().next().value as string);
+    return this;
+  }
+}
+
+export interface GenerationState {
+  opts: GenerationOptions;
+  cells: RenderCells;
+  media: MediaCache;
+  /** sha256 of the reference audio -> measured voice shape ("clone"). */
+  voices: BoundedMap<VoiceAnalysis>;
+  /** sha256 of the reference audio -> its transcript (spec: "omit to auto-transcribe and cache"). */
+  transcripts: BoundedMap<VoiceTranscript>;
+  /** The recognizer (src/models/recognizer: --asr-url, else pocketsphinx, else the honest fallback). */
+  recognizer(): Recognizer;
+  /** Start recognising a reference in the background (the render never waits for it). */
+  transcribeInBackground(key: string, samples: Int16Array): void;
+  /** Resolves when no recognition is running (tests, stop). */
+  transcribing(): Promise<void>;
+  /** Operator fault: the next renders fail at this stage (tests of 502 render_failed). */
+  fault: { stage: 'tts' | 'video'; remaining: number } | null;
+}
+
+const states = new WeakMap<EmulatorContext, GenerationState>();
+
+export function generationState(ctx: EmulatorContext): GenerationState {
+  let s = states.get(ctx);
+  if (!s) {
+    const opts = generationOptions(ctx.options);
+    const rt = sessionRuntime(ctx);
+    let recognizer: Recognizer | null = null;
+    const running = new Set<Promise<void>>();
+    const transcripts = new BoundedMap<VoiceTranscript>(256);
+    let stopped = false;
+    const state: GenerationState = {
+      opts,
+      cells: new RenderCells(rt.fleet, opts.renderCells, opts.speakRetryAfterS),
+      media: new MediaCache(),
+      voices: new BoundedMap(256),
+      transcripts,
+      fault: null,
+      recognizer: () =>
+        (recognizer ??= createRecognizer({
+          asrUrl: typeof ctx.options.asrUrl === 'string' ? ctx.options.asrUrl : undefined,
+          asrModel: typeof ctx.options.asrModel === 'string' ? ctx.options.asrModel : undefined,
+        })),
+      transcribeInBackground(key, samples) {
+        if (stopped || !opts.transcribeVoiceRefs || transcripts.has(key)) return;
+        const entry: VoiceTranscript = { source: 'recognized', text: null, recognised: null };
+        transcripts.set(key, entry);
+        const job = state
+          .recognizer()
+          .transcribe(samples)
+          .then(
+            (r: Recognition) => {
+              entry.text = r.text;
+              entry.recognised = r.recognised;
+            },
+            (e: Error) => {
+              entry.text = `[not recognised: ${e.message}]`;
+              entry.recognised = false;
+            },
+          )
+          .finally(() => running.delete(job));
+        running.add(job);
+      },
+      transcribing: async () => {
+        while (running.size > 0) await Promise.allSettled([...running]);
+      },
+    };
+    ctx.onStop(async () => {
+      stopped = true;
+      await state.transcribing();
+    });
+    s = state;
+    states.set(ctx, s);
+  }
+  return s;
+}
+
+/** Throws when the operator armed a fault for this stage (counts down). */
+export function checkFault(s: GenerationState, stage: 'tts' | 'video'): void {
+  if (!s.fault || s.fault.stage !== stage || s.fault.remaining <= 0) return;
+  s.fault.remaining--;
+  if (s.fault.remaining === 0) s.fault = null;
+  throw new Error(`injected ${stage} fault`);
+}
