@@ -10,6 +10,7 @@ import { registerGallery } from './gallery/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { implement } from './http/router.js';
 import { registerIssuers } from './issuers/routes.js';
+import { registerInference } from './inference/register.js';
 import { registerOperator } from './operator/routes.js';
 import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
@@ -55,6 +56,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
   registerSessions(app, ctx, deps.signing);
+  registerInference(app, ctx);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
   const doc = buildOpenApiDocument(operations, { version: VERSION });

@@ -1,0 +1,66 @@
+import type { App, EmulatorContext } from '../context.js';
+import { registerChat } from './compat-a/chat.js';
+import { registerEmbeddings } from './compat-a/embeddings.js';
+import { registerImages } from './compat-a/images.js';
+import { registerModels } from './compat-a/models.js';
+import { registerRerank } from './compat-a/rerank.js';
+import { registerCompatB } from './compat-b/routes.js';
+import { JobQueue } from './jobs/queue.js';
+import { registerJobs } from './jobs/routes.js';
+import { emptyModels, type LocalModels, type Upstream } from './models/local-models.js';
+import { registerOrgs } from './orgs/routes.js';
+import { registerOther } from './other/routes.js';
+import { defaultPlanRates, RateLimiter, type PlanRate } from './rate-limit/limiter.js';
+import type { InferenceServices } from './services.js';
+import { InferenceError } from './shared/errors.js';
+import { MediaStore } from './shared/media-store.js';
+import { errorResponse } from './shared/route.js';
+import { UsageRecorder } from './shared/usage.js';
+import { makeRunner } from './tasks/run.js';
+import { registerOperatorPlan } from './orgs/operator.js';
+
+/**
+ * Options of the inference family (all optional; EmulatorOptions carries them):
+ * - `inferenceRateLimits`: per-plan `{ api, jobs }` per minute (default spec 8), or false.
+ * - `inferenceUpstreams`: `{ [modelId]: { baseUrl, apiKey?, model? } }`, an OpenAI-compatible
+ *   URL answering that model's compat-a requests instead of the local part.
+ * - `inferenceModels`: the local parts (Brain, Voice, Recognizer, VAD) to answer with.
+ * - `jobConcurrency`: worker pool size (default 2).
+ */
+export interface InferenceOptions {
+  inferenceRateLimits?: Record<string, PlanRate> | false;
+  inferenceUpstreams?: Record<string, Upstream>;
+  inferenceModels?: Partial<LocalModels>;
+  jobConcurrency?: number;
+}
+
+export function registerInference(app: App, ctx: EmulatorContext): InferenceServices {
+  const o = ctx.options as InferenceOptions;
+  const svc: InferenceServices = {
+    ctx,
+    limiter: new RateLimiter(ctx.clock, o.inferenceRateLimits ?? defaultPlanRates),
+    usage: new UsageRecorder(ctx),
+    media: new MediaStore(ctx),
+    models: { ...emptyModels(), ...o.inferenceModels },
+    upstreams: o.inferenceUpstreams ?? {},
+    jobs: new JobQueue(ctx, o.jobConcurrency ?? 2),
+  };
+  svc.jobs.runner = makeRunner(svc);
+  svc.media.register(app);
+  registerModels(app, svc);
+  registerChat(app, svc);
+  registerEmbeddings(app, svc);
+  registerRerank(app, svc);
+  registerImages(app, svc);
+  registerCompatB(app, svc);
+  registerJobs(app, svc);
+  registerOther(app, svc);
+  registerOrgs(app, svc);
+  registerOperatorPlan(app, svc);
+  // Unknown paths of the family answer in its own error format (spec 7).
+  for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs/*', '/api/workflows/*', '/api/organizations/*']) {
+    app.all(prefix, (c) => errorResponse(new InferenceError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`)));
+  }
+  svc.jobs.start();
+  return svc;
+}
