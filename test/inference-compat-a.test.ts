@@ -121,3 +121,25 @@ describe('rerank and score (BM25)', () => {
     expect(mismatch.body.error).toMatchObject({ code: 'invalid_request', type: 'invalid_request_error', param: 'text_2' });
   });
 });
+
+describe('audio/speech with the openai client', () => {
+  it('speaks in wav, mp3, opus and flac with the Voice the edge uses', async () => {
+    const { parseBuffer } = await import('music-metadata');
+    const want = { wav: 'WAVE', mp3: 'MPEG', opus: 'Ogg', flac: 'FLAC' } as const;
+    for (const format of Object.keys(want) as (keyof typeof want)[]) {
+      const res = await client().audio.speech.create({ model: 'avatar-tts', voice: 'alloy', input: 'Hello there, how are you today?', response_format: format });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const meta = await parseBuffer(bytes);
+      expect(meta.format.container ?? '', format).toContain(want[format]);
+      expect(meta.format.duration ?? 0, format).toBeGreaterThan(1);
+    }
+  });
+
+  it('refuses a voice it does not have, naming the ones it has', async () => {
+    const err = await client()
+      .audio.speech.create({ model: 'avatar-tts', voice: 'nobody' as never, input: 'hi' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(String((err as Error).message)).toContain('slt');
+  });
+});

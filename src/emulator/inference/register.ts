@@ -4,6 +4,8 @@ import { registerEmbeddings } from './compat-a/embeddings.js';
 import { registerImages } from './compat-a/images.js';
 import { registerModels } from './compat-a/models.js';
 import { registerRerank } from './compat-a/rerank.js';
+import { registerSpeech } from './compat-a/speech.js';
+import { defaultVoice } from '../../models/voice/index.js';
 import { registerCompatB } from './compat-b/routes.js';
 import { JobQueue } from './jobs/queue.js';
 import { registerJobs } from './jobs/routes.js';
@@ -41,7 +43,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
     limiter: new RateLimiter(ctx.clock, o.inferenceRateLimits ?? defaultPlanRates),
     usage: new UsageRecorder(ctx),
     media: new MediaStore(ctx),
-    models: { ...emptyModels(), ...o.inferenceModels },
+    models: { ...emptyModels(), voice: defaultVoice(), ...o.inferenceModels },
     upstreams: o.inferenceUpstreams ?? {},
     jobs: new JobQueue(ctx, o.jobConcurrency ?? 2),
   };
@@ -52,6 +54,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerEmbeddings(app, svc);
   registerRerank(app, svc);
   registerImages(app, svc);
+  registerSpeech(app, svc);
   registerCompatB(app, svc);
   registerJobs(app, svc);
   registerOther(app, svc);

@@ -3,10 +3,19 @@ import { TaskError } from '../jobs/queue.js';
 import type { JobRow } from '../jobs/store.js';
 import type { InferenceServices } from '../services.js';
 import { parsePayload } from './run.js';
+import { encodeSpeech, SPEECH_FORMATS, type SpeechFormat } from './audio-codec.js';
+import { pickVoice } from './voices.js';
 
 const Chat = z.object({
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1),
   max_tokens: z.number().int().min(1).optional(),
+});
+
+const Speech = z.object({
+  input: z.string().min(1).max(4096),
+  voice: z.string().optional(),
+  speed: z.number().min(0.25).max(4).optional(),
+  response_format: z.enum(Object.keys(SPEECH_FORMATS) as [SpeechFormat]).optional(),
 });
 
 /** Tasks answered by the pluggable parts (Brain, Voice, Recognizer). */
@@ -21,6 +30,18 @@ export async function modelTasks(svc: InferenceServices, job: JobRow, payload: u
       for await (const d of deltas) text += d;
       const u = await usage;
       return { text, usage: { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens } };
+    }
+    case 'text-to-speech': {
+      const p = parsePayload(Speech, payload);
+      const voice = svc.models.voice;
+      if (!voice) throw new TaskError('model_unavailable', 'no Voice in this emulator');
+      const id = pickVoice(voice, p.voice);
+      if (!id) throw new TaskError('invalid_payload', `payload.voice: ${p.voice} is not a voice here (GET /api/voice/models)`);
+      const speech = await voice.synthesize(p.input, { shape: { voice: id, ...(p.speed ? { rate: p.speed } : {}) }, signal });
+      const format = p.response_format ?? 'wav';
+      const bytes = await encodeSpeech(speech.samples, speech.sampleRate, format, signal);
+      const type = SPEECH_FORMATS[format].type;
+      return { audio: { url: svc.media.save(job.org_id, bytes, type), content_type: type, duration_s: speech.durationMs / 1000, voice: id } };
     }
     default:
       throw new TaskError('unsupported_task', `task ${job.task} is not available in this emulator yet`);
