@@ -20,6 +20,7 @@ import { errorResponse } from './shared/route.js';
 import { UsageRecorder } from './shared/usage.js';
 import { makeRunner } from './tasks/run.js';
 import { registerOperatorPlan } from './orgs/operator.js';
+import { registerWorkflows } from './workflows/routes.js';
 
 /**
  * Options of the inference family (all optional; EmulatorOptions carries them):
@@ -59,6 +60,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerJobs(app, svc);
   registerOther(app, svc);
   registerOrgs(app, svc);
+  registerWorkflows(app, svc);
   registerOperatorPlan(app, svc);
   // Unknown paths of the family answer in its own error format (spec 7).
   for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs/*', '/api/workflows/*', '/api/organizations/*']) {
