@@ -86,6 +86,53 @@ describe('compat-a with the openai client', () => {
   });
 });
 
+describe('chat completions with the openai client', () => {
+  const messages = [
+    { role: 'system' as const, content: 'You are Ava, a friendly guide.' },
+    { role: 'user' as const, content: 'Hello! What is your name?' },
+  ];
+
+  it('answers from the Brain with usage', async () => {
+    const r = await client().chat.completions.create({ model: 'avatar-chat', messages });
+    expect(r.object).toBe('chat.completion');
+    expect(r.choices[0]!.message.role).toBe('assistant');
+    expect(r.choices[0]!.message.content!.length).toBeGreaterThan(0);
+    expect(r.choices[0]!.finish_reason).toBe('stop');
+    expect(r.usage!.total_tokens).toBe(r.usage!.prompt_tokens + r.usage!.completion_tokens);
+    expect(r.usage!.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams the same reply token by token, ending with usage', async () => {
+    const whole = await client().chat.completions.create({ model: 'avatar-chat', messages });
+    const stream = await client().chat.completions.create({ model: 'avatar-chat', messages, stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    let chunks = 0;
+    let usage;
+    let finish;
+    for await (const chunk of stream) {
+      expect(chunk.object).toBe('chat.completion.chunk');
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) {
+        text += delta;
+        chunks++;
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe(whole.choices[0]!.message.content);
+    expect(chunks).toBeGreaterThan(0);
+    expect(finish).toBe('stop');
+    expect(usage).toEqual(whole.usage);
+  });
+
+  it('refuses a conversation without a user message', async () => {
+    const err = await client()
+      .chat.completions.create({ model: 'avatar-chat', messages: [{ role: 'system', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
+
 describe('rerank and score (BM25)', () => {
   it('ranks the document that matches the query first', async () => {
     const r = await h.api('/compat-a/v1/rerank', {

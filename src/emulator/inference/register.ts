@@ -6,6 +6,7 @@ import { registerModels } from './compat-a/models.js';
 import { registerRerank } from './compat-a/rerank.js';
 import { registerSpeech } from './compat-a/speech.js';
 import { defaultVoice } from '../../models/voice/index.js';
+import { createBrain } from '../../models/brain/index.js';
 import { registerCompatB } from './compat-b/routes.js';
 import { JobQueue } from './jobs/queue.js';
 import { registerJobs } from './jobs/routes.js';
@@ -44,7 +45,13 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
     limiter: new RateLimiter(ctx.clock, o.inferenceRateLimits ?? defaultPlanRates),
     usage: new UsageRecorder(ctx),
     media: new MediaStore(ctx),
-    models: { ...emptyModels(), voice: defaultVoice(), ...o.inferenceModels },
+    models: {
+      ...emptyModels(),
+      // The same parts and flags as the edge: --llm-url swaps the local brain for an upstream.
+      brain: createBrain({ llmUrl: ctx.options.llmUrl as string | undefined, llmModel: ctx.options.llmModel as string | undefined }),
+      voice: defaultVoice(),
+      ...o.inferenceModels,
+    },
     upstreams: o.inferenceUpstreams ?? {},
     jobs: new JobQueue(ctx, o.jobConcurrency ?? 2),
   };

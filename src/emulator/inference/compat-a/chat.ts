@@ -66,9 +66,11 @@ export function registerChat(app: App, svc: InferenceServices): void {
       const u = await brainUsage;
       usage.promptTokens = u.promptTokens;
       usage.completionTokens = u.completionTokens;
+      reason = u.finishReason ?? (maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop');
       return { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens };
     };
-    const finishReason = (u: { completion_tokens: number }) => (maxTokens !== undefined && u.completion_tokens >= maxTokens ? 'length' : 'stop');
+    let reason = 'stop';
+    const finishReason = (_u: unknown) => reason;
 
     if (!b.stream) {
       let text = '';
