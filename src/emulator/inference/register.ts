@@ -2,6 +2,8 @@ import type { App, EmulatorContext } from '../context.js';
 import { registerChat } from './compat-a/chat.js';
 import { registerEmbeddings } from './compat-a/embeddings.js';
 import { registerImages } from './compat-a/images.js';
+import { registerFiles } from './compat-a/files.js';
+import { registerBatches } from './compat-a/batches.js';
 import { registerModels } from './compat-a/models.js';
 import { registerRerank } from './compat-a/rerank.js';
 import { registerSpeech } from './compat-a/speech.js';
@@ -54,6 +56,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
     },
     upstreams: o.inferenceUpstreams ?? {},
     jobs: new JobQueue(ctx, o.jobConcurrency ?? 2),
+    internalSecret: ctx.ids.hex(32),
   };
   svc.jobs.runner = makeRunner(svc);
   svc.media.register(app);
@@ -62,6 +65,8 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerEmbeddings(app, svc);
   registerRerank(app, svc);
   registerImages(app, svc);
+  registerFiles(app, svc);
+  registerBatches(app, svc);
   registerSpeech(app, svc);
   registerCompatB(app, svc);
   registerJobs(app, svc);

@@ -14,4 +14,6 @@ export interface InferenceServices {
   models: LocalModels;
   upstreams: Record<string, Upstream>;
   jobs: JobQueue;
+  /** Authenticates the emulator's in-process requests to itself (shared/internal.ts). */
+  internalSecret: string;
 }

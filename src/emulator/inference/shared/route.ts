@@ -8,6 +8,7 @@ import type { InferenceServices } from '../services.js';
 import { authenticateInference, type InferenceCaller, type InferenceScope } from './caller.js';
 import { InferenceError, invalid, toInferenceError } from './errors.js';
 import type { UsageNote } from './usage.js';
+import { INTERNAL_HEADER, internalCaller } from './internal.js';
 
 export interface InferenceRequest {
   c: Context;
@@ -45,8 +46,9 @@ export function inferenceRoute(
     const cls = classify(method, c.req.path);
     let status = 500;
     try {
-      caller = authenticateInference(svc.ctx, c, scope);
-      svc.limiter.admit(caller.orgId, caller.plan, cls);
+      const internal = internalCaller(svc, c.req.header(INTERNAL_HEADER));
+      caller = internal ?? authenticateInference(svc.ctx, c, scope);
+      if (!internal) svc.limiter.admit(caller.orgId, caller.plan, cls);
       const res = await handler({ c, caller, usage });
       status = res.status;
       return res;
