@@ -190,3 +190,39 @@ describe('audio/speech with the openai client', () => {
     expect(String((err as Error).message)).toContain('slt');
   });
 });
+
+describe('audio/transcriptions with the openai client', () => {
+  it('transcribes speech the Voice made, with segments from voice activity', async () => {
+    const speech = await client().audio.speech.create({ model: 'avatar-tts', voice: 'slt', input: 'Hello world. This is a test of the emulator.', response_format: 'wav' });
+    const wav = Buffer.from(await speech.arrayBuffer());
+    const available = (await h.api('/api/model-status', { key: h.emu.keys.dashboardKey })).body.models.find((m: { model_id: string }) => m.model_id === 'avatar-asr').enabled;
+    const call = client().audio.transcriptions.create({ model: 'avatar-asr', file: await toFile(wav, 'speech.wav'), response_format: 'verbose_json' });
+    if (!available) {
+      // No recogniser on this machine: an honest 503 naming what to install, never invented words.
+      const err = await call.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+      expect(String((err as Error).message)).toContain('pocketsphinx');
+      return;
+    }
+    const t = await call;
+    expect(t.task).toBe('transcribe');
+    expect(t.duration).toBeGreaterThan(1.5);
+    expect(t.text.toLowerCase()).toMatch(/hello|world|test/);
+    expect(t.segments!.length).toBeGreaterThan(0);
+    for (const s of t.segments!) {
+      expect(s.end).toBeGreaterThan(s.start);
+      expect(s.end).toBeLessThanOrEqual(t.duration + 0.01);
+    }
+    const plain = await client().audio.transcriptions.create({ model: 'avatar-asr', file: await toFile(wav, 'speech.wav'), response_format: 'text' });
+    expect(String(plain).trim()).toBe(t.text);
+  }, 30_000);
+
+  it('refuses a file that is not audio', async () => {
+    const err = await client()
+      .audio.transcriptions.create({ model: 'avatar-asr', file: await toFile(Buffer.from('not audio at all'), 'x.wav') })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect([400, 503]).toContain((err as InstanceType<typeof OpenAI.APIError>).status);
+  });
+});

@@ -9,6 +9,8 @@ import { registerRerank } from './compat-a/rerank.js';
 import { registerSpeech } from './compat-a/speech.js';
 import { defaultVoice } from '../../models/voice/index.js';
 import { createBrain } from '../../models/brain/index.js';
+import { createRecognizer } from '../../models/recognizer/index.js';
+import { registerTranscriptions } from './compat-a/transcriptions.js';
 import { registerCompatB } from './compat-b/routes.js';
 import { JobQueue } from './jobs/queue.js';
 import { registerJobs } from './jobs/routes.js';
@@ -52,6 +54,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
       // The same parts and flags as the edge: --llm-url swaps the local brain for an upstream.
       brain: createBrain({ llmUrl: ctx.options.llmUrl as string | undefined, llmModel: ctx.options.llmModel as string | undefined }),
       voice: defaultVoice(),
+      recognizer: createRecognizer({ asrUrl: ctx.options.asrUrl as string | undefined, asrModel: ctx.options.asrModel as string | undefined }),
       ...o.inferenceModels,
     },
     upstreams: o.inferenceUpstreams ?? {},
@@ -68,6 +71,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerFiles(app, svc);
   registerBatches(app, svc);
   registerSpeech(app, svc);
+  registerTranscriptions(app, svc);
   registerCompatB(app, svc);
   registerJobs(app, svc);
   registerOther(app, svc);

@@ -9,7 +9,7 @@ import { inferenceRoute, json, jsonBody } from '../shared/route.js';
 export function registerOther(app: App, svc: InferenceServices): void {
   const enabled = (m: CatalogModel): boolean =>
     !!svc.upstreams[m.id] ||
-    (m.part === 'brain' ? !!svc.models.brain : m.part === 'voice' ? !!svc.models.voice : m.part === 'recognizer' ? !!svc.models.recognizer : true);
+    (m.part === 'brain' ? !!svc.models.brain : m.part === 'voice' ? !!svc.models.voice : m.part === 'recognizer' ? !!svc.models.recognizer?.available : true);
 
   inferenceRoute(app, svc, 'GET', '/api/model-status', 'user:read', () =>
     json({ models: catalog.map((m) => ({ model_id: m.id, spec_id: m.spec_id, enabled: enabled(m), tasks: m.tasks })) }),

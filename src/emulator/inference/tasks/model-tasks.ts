@@ -5,6 +5,8 @@ import type { InferenceServices } from '../services.js';
 import { parsePayload } from './run.js';
 import { encodeSpeech, SPEECH_FORMATS, type SpeechFormat } from './audio-codec.js';
 import { pickVoice } from './voices.js';
+import { transcribe } from './transcribe.js';
+import { InferenceError } from '../shared/errors.js';
 
 const Chat = z.object({
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1),
@@ -42,6 +44,18 @@ export async function modelTasks(svc: InferenceServices, job: JobRow, payload: u
       const bytes = await encodeSpeech(speech.samples, speech.sampleRate, format, signal);
       const type = SPEECH_FORMATS[format].type;
       return { audio: { url: svc.media.save(job.org_id, bytes, type), content_type: type, duration_s: speech.durationMs / 1000, voice: id } };
+    }
+    case 'speech-to-text': {
+      const p = parsePayload(z.object({ audio_url: z.string().min(1), language: z.string().optional() }), payload);
+      const audio = svc.media.fetchLocal(p.audio_url);
+      if (!audio) throw new TaskError('invalid_payload', 'payload.audio_url: audio this emulator served (/inference/media/...) or a data: URL');
+      try {
+        const t = await transcribe(svc, audio, p.language, signal);
+        return { text: t.text, language: t.language, duration: t.duration, segments: t.segments.map((s) => ({ start: s.startS, end: s.endS, text: s.text })) };
+      } catch (e) {
+        if (e instanceof InferenceError) throw new TaskError(e.code, e.message);
+        throw e;
+      }
     }
     default:
       throw new TaskError('unsupported_task', `task ${job.task} is not available in this emulator yet`);
