@@ -206,7 +206,7 @@ describe('audio/transcriptions with the openai client', () => {
       return;
     }
     const t = await call;
-    expect(t.task).toBe('transcribe');
+    expect((t as unknown as { task: string }).task).toBe('transcribe');
     expect(t.duration).toBeGreaterThan(1.5);
     expect(t.text.toLowerCase()).toMatch(/hello|world|test/);
     expect(t.segments!.length).toBeGreaterThan(0);
