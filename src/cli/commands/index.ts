@@ -5,6 +5,19 @@ import { avatarCommands } from './avatars.js';
 import { toolsCommands } from './tools.js';
 import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
+import { chatCommands } from './chat.js';
+import { embedCommands } from './embed.js';
+import { ttsCommands } from './tts.js';
+import { transcribeCommands } from './transcribe.js';
+import { imagesCommands } from './images.js';
+import { rerankCommands } from './rerank.js';
+import { modelsCommands } from './models.js';
+import { filesCommands } from './files.js';
+import { batchesCommands } from './batches.js';
+import { runCommands } from './run.js';
+import { jobsCommands } from './jobs.js';
+import { workflowsCommands } from './workflows.js';
+import { orgsCommands } from './orgs.js';
 
 /**
  * Hand-written command groups. Plain resource commands (`avatar tokens create`, ...) are
@@ -21,3 +34,18 @@ import { emulatorCommands } from './emulator.js';
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
 commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);
+commandModules.push(
+  chatCommands,
+  embedCommands,
+  ttsCommands,
+  transcribeCommands,
+  imagesCommands,
+  rerankCommands,
+  modelsCommands,
+  filesCommands,
+  batchesCommands,
+  runCommands,
+  jobsCommands,
+  workflowsCommands,
+  orgsCommands,
+);

@@ -23,6 +23,11 @@ function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string):
 
 /** Spec 4.12 organisation tokens (secret returned once) and usage aggregates. */
 export function registerOrgs(app: App, svc: InferenceServices): void {
+  // Ours: the organisation the key acts for (its id is needed by the routes below).
+  inferenceRoute(app, svc, 'GET', '/api/organizations', 'user:read', ({ caller }) => {
+    const org = svc.ctx.db.prepare('SELECT id, name, plan, created_at FROM orgs WHERE id = ?').get(caller.orgId);
+    return json({ data: [org] });
+  });
   inferenceRoute(app, svc, 'POST', '/api/organizations/:orgId/tokens', 'admin:write', async ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const b = await jsonBody(c, TokenBody);
