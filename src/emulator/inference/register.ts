@@ -1,3 +1,4 @@
+import { cors } from 'hono/cors';
 import type { App, EmulatorContext } from '../context.js';
 import { registerChat } from './compat-a/chat.js';
 import { registerEmbeddings } from './compat-a/embeddings.js';
@@ -62,6 +63,12 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
     internalSecret: ctx.ids.hex(32),
   };
   svc.jobs.runner = makeRunner(svc);
+  // Browser apps call the family too (the openai client with dangerouslyAllowBrowser): any
+  // Origin passes the preflight, the requested headers are reflected; keys do the guarding.
+  const corsHeaders = cors({ origin: (origin) => origin || null, allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 });
+  for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs', '/api/jobs/*', '/api/workflows', '/api/workflows/*', '/api/organizations', '/api/organizations/*', '/api/model-status', '/api/voice/*', '/api/prompt-rewrite', '/inference/*']) {
+    app.use(prefix, corsHeaders);
+  }
   svc.media.register(app);
   registerModels(app, svc);
   registerChat(app, svc);

@@ -5,6 +5,7 @@ import { jobView, TERMINAL, type JobRow } from '../jobs/store.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
 import { param, inferenceRoute, json, jsonBody, readJson } from '../shared/route.js';
+import { payloadProblem } from '../tasks/payloads.js';
 
 /** Spec 8: compat-b sync mode blocks up to 120 s; batch status takes at most 50 ids. */
 export const SYNC_WAIT_MS = 120_000;
@@ -52,6 +53,8 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
     if (typeof task !== 'string' || !model.tasks.includes(task as never)) {
       throw invalid(`task: ${model.id} does ${model.tasks.join(', ')}`, 'task');
     }
+    const problem = payloadProblem(task, payload, '');
+    if (problem) throw invalid(problem.message, problem.param);
     usage.modelId = model.id;
     const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'compat-b', modelId: model.id, task, payload });
     if (sync === true) {

@@ -6,6 +6,7 @@ import { InferenceError, invalid, notFound } from '../shared/errors.js';
 import { param, inferenceRoute, json, jsonBody } from '../shared/route.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { jobView } from './store.js';
+import { payloadProblem } from '../tasks/payloads.js';
 
 /** Job body (spec: not shown): the same `{ model_id, task, payload }` as a workflow task node. */
 export const JobBody = z.object({
@@ -33,6 +34,8 @@ export function registerJobs(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, 'POST', '/api/jobs', 'user:write', async ({ c, caller, usage }) => {
     const b = await jsonBody(c, JobBody);
     checkModelTask(b.model_id, b.task);
+    const problem = payloadProblem(b.task, b.payload ?? {});
+    if (problem) throw invalid(problem.message, problem.param);
     usage.modelId = b.model_id;
     const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'jobs', modelId: b.model_id, task: b.task, payload: b.payload ?? {} });
     return json({ id: row.id, queue_id: row.queue_id }, 201);

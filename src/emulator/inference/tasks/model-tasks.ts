@@ -1,30 +1,19 @@
-import { z } from 'zod';
 import { TaskError } from '../jobs/queue.js';
 import type { JobRow } from '../jobs/store.js';
 import type { InferenceServices } from '../services.js';
-import { parsePayload } from './run.js';
-import { encodeSpeech, SPEECH_FORMATS, type SpeechFormat } from './audio-codec.js';
+import { parsePayload, schemas } from './payloads.js';
+import { encodeSpeech, SPEECH_FORMATS } from './audio-codec.js';
 import { pickVoice } from './voices.js';
 import { transcribe } from './transcribe.js';
 import { InferenceError } from '../shared/errors.js';
 
-const Chat = z.object({
-  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1),
-  max_tokens: z.number().int().min(1).optional(),
-});
 
-const Speech = z.object({
-  input: z.string().min(1).max(4096),
-  voice: z.string().optional(),
-  speed: z.number().min(0.25).max(4).optional(),
-  response_format: z.enum(Object.keys(SPEECH_FORMATS) as [SpeechFormat]).optional(),
-});
 
 /** Tasks answered by the pluggable parts (Brain, Voice, Recognizer). */
 export async function modelTasks(svc: InferenceServices, job: JobRow, payload: unknown, signal: AbortSignal): Promise<unknown> {
   switch (job.task) {
     case 'chat': {
-      const p = parsePayload(Chat, payload);
+      const p = parsePayload(schemas.chat, payload);
       const brain = svc.models.brain;
       if (!brain) throw new TaskError('model_unavailable', 'no Brain in this emulator');
       const { deltas, usage } = brain.reply({ messages: p.messages, model: job.model_id, maxTokens: p.max_tokens, signal });
@@ -34,7 +23,7 @@ export async function modelTasks(svc: InferenceServices, job: JobRow, payload: u
       return { text, usage: { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens } };
     }
     case 'text-to-speech': {
-      const p = parsePayload(Speech, payload);
+      const p = parsePayload(schemas['text-to-speech'], payload);
       const voice = svc.models.voice;
       if (!voice) throw new TaskError('model_unavailable', 'no Voice in this emulator');
       const id = pickVoice(voice, p.voice);
@@ -46,7 +35,7 @@ export async function modelTasks(svc: InferenceServices, job: JobRow, payload: u
       return { audio: { url: svc.media.save(job.org_id, bytes, type), content_type: type, duration_s: speech.durationMs / 1000, voice: id } };
     }
     case 'speech-to-text': {
-      const p = parsePayload(z.object({ audio_url: z.string().min(1), language: z.string().optional() }), payload);
+      const p = parsePayload(schemas['speech-to-text'], payload);
       const audio = svc.media.fetchLocal(p.audio_url);
       if (!audio) throw new TaskError('invalid_payload', 'payload.audio_url: audio this emulator served (/inference/media/...) or a data: URL');
       try {

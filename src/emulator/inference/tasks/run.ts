@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { findModel } from '../catalog.js';
 import { TaskError } from '../jobs/queue.js';
 import type { JobRow } from '../jobs/store.js';
@@ -8,6 +7,7 @@ import { embed } from './embedding.js';
 import { decodeRgba, editPng, generatePng, parseSize } from './images.js';
 import { rewritePrompt } from './prompt-rewrite.js';
 import { scorePairs } from '../compat-a/rerank.js';
+import { parsePayload, schemas } from './payloads.js';
 import { modelTasks } from './model-tasks.js';
 
 /**
@@ -15,21 +15,7 @@ import { modelTasks } from './model-tasks.js';
  * models. The job body is `{ model_id, task, payload }` (spec: not shown; docs/inference.md
  * lists each task's payload and result). Bad payloads fail the job with `invalid_payload`.
  */
-const schemas = {
-  embedding: z.object({ input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]), dimensions: z.number().int().min(8).max(4096).optional() }),
-  rerank: z.object({ query: z.string(), documents: z.array(z.string()).min(1).max(1000), top_n: z.number().int().min(1).optional() }),
-  score: z.object({ text_1: z.union([z.string(), z.array(z.string()).min(1)]), text_2: z.union([z.string(), z.array(z.string()).min(1)]) }),
-  'text-to-image': z.object({ prompt: z.string().min(1).max(32_000), size: z.string().optional(), n: z.number().int().min(1).max(10).optional() }),
-  'image-edit': z.object({ prompt: z.string().min(1), image_url: z.string().min(1), mask_url: z.string().optional() }),
-  'prompt-rewrite': z.object({ prompt: z.string().min(1).max(32_000), target: z.enum(['image', 'video', 'speech', 'chat']).optional() }),
-};
 
-export function parsePayload<S extends z.ZodType>(schema: S, payload: unknown): z.output<S> {
-  const r = schema.safeParse(payload);
-  if (r.success) return r.data;
-  const i = r.error.issues[0]!;
-  throw new TaskError('invalid_payload', `payload.${i.path.join('.') || '(root)'}: ${i.message}`);
-}
 
 export function makeRunner(svc: InferenceServices) {
   return async (job: JobRow, signal: AbortSignal): Promise<unknown> => {
