@@ -71,6 +71,11 @@ describe('compat-b (slug format)', () => {
     expect(done.status).toBe('completed');
     const png = await fetch(done.result.images[0].url);
     expect(png.headers.get('content-type')).toBe('image/png');
+    // Media URLs last one hour (spec 8, built-in image URLs).
+    clock.advance(3600 * 1000);
+    const gone = await fetch(done.result.images[0].url);
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).error.code).toBe('not_found');
   });
 
   it('sync_mode blocks until the result is ready', async () => {
