@@ -30,14 +30,12 @@ describe('avatar avatars create-custom --timeout', () => {
     expect(await count()).toBe(before);
   });
 
-  it('names the avatar it leaves behind when an upload fails (exit 3)', async () => {
+  it('refuses a 2 s voice sample before creating anything: no draft avatar is left behind (exit 2)', async () => {
     writeFileSync(join(dir, 'short.wav'), wav(2));
     const r = await cli(['avatars', 'create-custom', '--name', 'Half', '--face', 'face.png', '--voice', 'short.wav', '--prompt', 'prompt.txt'], env, dir);
-    expect(r.code).toBe(ExitCode.apiClientError);
+    expect(r.code).toBe(ExitCode.usage);
+    expect(r.stderr).toMatch(/--voice short\.wav: the sample is 2 s; it must be 5 to 30 s/);
     const list = ((await (await h.fetch('/api/v1/avatars', { key: h.emu.keys.secretKey })).json()) as any).data;
-    const half = list.find((a: any) => a.name === 'Half');
-    expect(half).toMatchObject({ status: 'draft' });
-    expect(r.stderr).toContain(half.id);
-    expect(r.stderr).toContain('invalid_voice_sample');
+    expect(list.find((a: any) => a.name === 'Half')).toBeUndefined();
   });
 });

@@ -38,12 +38,33 @@ describe('avatar avatars create-custom', () => {
     expect(profiles.json().data[0]).toMatchObject({ is_default: true });
   });
 
-  it('shows upload progress and stops on the service error (exit 3) for a bad sample', async () => {
-    const r = await cli(['avatars', 'create-custom', '--name', 'Short', '--face', 'face.png', '--voice', 'short.wav', '--prompt', 'prompt.txt', '--no-wait'], env, dir);
+  const avatarCount = async () => ((await (await h.fetch('/api/v1/avatars', { key: h.emu.keys.secretKey })).json()) as any).data.length as number;
+
+  it.each([
+    ['a 3 s voice sample', ['--face', 'face.png', '--voice', 'short.wav'], /--voice short\.wav: the sample is 3 s; it must be 5 to 30 s/],
+    ['a truncated image', ['--face', 'cut.png', '--voice', 'voice.wav'], /--face cut\.png: the png image is truncated or corrupt/],
+    ['a text file named .wav', ['--face', 'face.png', '--voice', 'text.wav'], /--voice text\.wav: not mp3 or wav audio/],
+    ['an image with an audio name', ['--face', 'face.png', '--voice', 'face-as.wav'], /--voice face-as\.wav: not mp3 or wav audio \(its bytes read as image\/png\)/],
+  ])('checks %s locally: usage error (exit 2) and nothing created', async (_name, files, message) => {
+    writeFileSync(join(dir, 'cut.png'), png().subarray(0, Math.floor(png().length / 2)));
+    writeFileSync(join(dir, 'text.wav'), 'not audio at all');
+    writeFileSync(join(dir, 'face-as.wav'), png());
+    const before = await avatarCount();
+    const r = await cli(['avatars', 'create-custom', '--name', 'Bad', ...files, '--prompt', 'prompt.txt', '--no-wait'], env, dir);
+    expect(r.code).toBe(ExitCode.usage);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toContain('--content-type'); // create-custom has no such flag
+    expect(await avatarCount()).toBe(before);
+  });
+
+  it('removes the avatar it created when a later step fails at the service (exit 3)', async () => {
+    writeFileSync(join(dir, 'huge-prompt.txt'), 'x'.repeat(50_000)); // over the 40,960-char system prompt
+    const before = await avatarCount();
+    const r = await cli(['avatars', 'create-custom', '--name', 'Late', '--face', 'face.png', '--voice', 'voice.wav', '--prompt', 'huge-prompt.txt'], env, dir);
     expect(r.code).toBe(ExitCode.apiClientError);
-    expect(r.stderr).toContain('short.wav: uploaded');
-    expect(r.stderr).toContain('invalid_voice_sample');
-    expect(r.stderr).toContain('too_short');
+    const id = /avatar ([0-9a-f-]{36}) created/.exec(r.stderr)![1]!;
+    expect(r.stderr).toContain(`removed avatar ${id}, which this command had created`);
+    expect(await avatarCount()).toBe(before);
   });
 
   it('refuses a missing file before creating anything (exit 2)', async () => {
@@ -131,6 +152,8 @@ describe('avatar tools validate', () => {
     expect((await cli(['tools', 'validate', 'inline.json', '--agent-hook', 'https://h.example/x'], env, dir)).code).toBe(0);
     const r = await cli(['--json', 'tools', 'validate', write('conf.json', { inline: [tool, tool] })], env, dir);
     expect(r.code).toBe(ExitCode.apiClientError);
-    expect(r.json()).toMatchObject({ ok: false, status: 409, error: 'tool_name_conflict' });
+    // With --json a failure is the service's error envelope on stderr; stdout stays empty.
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ status: 409, error: 'tool_name_conflict' });
   });
 });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeEmulatorState } from '../src/cli/config.js';
@@ -112,9 +112,9 @@ describe('avatar api', () => {
 });
 
 describe('connection settings', () => {
-  it('finds the running local emulator without flags', async () => {
+  it('finds the running local emulator without flags; a record left by a dead process is pruned', async () => {
     const e = isolatedEnv();
-    writeEmulatorState(e, {
+    const record = {
       pid: process.pid,
       base_url: h.baseUrl,
       workspace_id: h.emu.keys.workspaceId,
@@ -123,13 +123,17 @@ describe('connection settings', () => {
       dashboard_key: h.emu.keys.dashboardKey,
       data_dir: null,
       started_at: 0,
-    });
+    };
+    const live = writeEmulatorState(e, record);
     const r = await cli(['--json', 'workspaces', 'list'], e);
     expect(r.code).toBe(0);
     expect(r.json().data[0].id).toBe(h.emu.keys.workspaceId);
-    // A state file left by a dead process is ignored.
-    writeEmulatorState(e, { ...JSON.parse(readFileSync(join(e.AVATAR_STATE_DIR!, 'emulator.json'), 'utf8')), pid: 2 ** 22 + 12345 });
-    expect((await cli(['workspaces', 'list'], e)).code).toBe(ExitCode.usage);
+    rmSync(live);
+    const dead = writeEmulatorState(e, { ...record, pid: 2 ** 22 + 12345 });
+    const gone = await cli(['workspaces', 'list'], e);
+    expect(gone.code).toBe(ExitCode.usage);
+    expect(gone.stderr).toMatch(/no service to talk to/);
+    expect(existsSync(dead)).toBe(false);
   });
 
   it('named profiles; flags beat environment beat profile', async () => {

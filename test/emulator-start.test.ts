@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,11 +63,11 @@ describe('avatar emulator start', () => {
       body: JSON.stringify({ name: 'made-before-restart' }),
     });
     expect(r.status).toBe(201);
-    expect(existsSync(join(state, 'emulator.json'))).toBe(true);
+    expect(readdirSync(join(state, 'emulators'))).toHaveLength(1);
 
     a.child.kill('SIGTERM');
     expect(await a.exit).toBe(0);
-    expect(existsSync(join(state, 'emulator.json'))).toBe(false);
+    expect(readdirSync(join(state, 'emulators'))).toHaveLength(0);
 
     const b = await startBin(['--port', '0', '--data', data, '--json'], env);
     const again = JSON.parse(b.first);
@@ -109,8 +109,9 @@ describe('avatar emulator start', () => {
     a.child.kill('SIGTERM');
     await a.exit;
     const text = a.output();
-    expect(text).toMatch(/secret key\s+avatar_[0-9a-f]{8}\.[0-9a-f]{56}/);
-    expect(text).toMatch(/dashboard key\s+avatar_/);
+    // Keys stand whole on their own lines, ready to copy.
+    expect(text).toMatch(/secret key .*\n {4}avatar_[0-9a-f]{8}\.[0-9a-f]{56}\n/);
+    expect(text).toMatch(/dashboard key .*\n {4}avatar_/);
     expect(text).toContain('in memory');
 
     const one = JSON.parse((await startBinJson(env)).first);
@@ -167,7 +168,7 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
   it('a port outside 0..65535', async () => {
     const r = await run(['--port', '70000', '--in-memory'], { AVATAR_STATE_DIR: tmp() });
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^error: port must be an integer from 0 to 65535/);
+    expect(r.err).toMatch(/^error: --port must be an integer from 0 to 65535 \(got 70000\)/);
   });
 });
 

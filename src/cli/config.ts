@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import envPaths from 'env-paths';
 import { CliError, ExitCode } from './exit-codes.js';
 
@@ -46,7 +46,8 @@ export function stateDir(env: Env): string {
 }
 
 export const configPath = (env: Env) => join(configDir(env), 'config.json');
-export const emulatorStatePath = (env: Env) => join(stateDir(env), 'emulator.json');
+/** One discovery record per running emulator (issue 7 item 3), `<pid>-<port>.json`. */
+export const emulatorsDir = (env: Env) => join(stateDir(env), 'emulators');
 
 function readJson<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;
@@ -105,21 +106,74 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The running local emulator, if its state file names a live process. */
-export function readEmulatorState(env: Env): EmulatorState | undefined {
-  const s = readJson<EmulatorState>(emulatorStatePath(env));
-  return s && alive(s.pid) ? s : undefined;
+const recordName = (s: Pick<EmulatorState, 'pid' | 'base_url'>) => `${s.pid}-${new URL(s.base_url).port || '80'}.json`;
+
+/**
+ * The running local emulators, oldest first. A record whose process is gone (kill -9, a
+ * crash) is deleted on the way (pruned), so it never names a dead emulator.
+ */
+export function listEmulators(env: Env): EmulatorState[] {
+  const dir = emulatorsDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const live: EmulatorState[] = [];
+  for (const n of names) {
+    const s = readJson<EmulatorState>(join(dir, n));
+    if (!s || typeof s.pid !== 'number' || typeof s.base_url !== 'string') continue;
+    if (alive(s.pid)) live.push(s);
+    else rmSync(join(dir, n), { force: true });
+  }
+  return live.sort((a, b) => a.started_at - b.started_at || a.pid - b.pid);
 }
 
-export function writeEmulatorState(env: Env, s: EmulatorState): void {
-  writeJson(emulatorStatePath(env), s);
+/** Write this emulator's record; returns its path. */
+export function writeEmulatorState(env: Env, s: EmulatorState): string {
+  const path = join(emulatorsDir(env), recordName(s));
+  writeJson(path, s);
+  return path;
 }
 
-/** Remove the state file if it still describes this process. */
-export function clearEmulatorState(env: Env, pid: number): void {
-  const path = emulatorStatePath(env);
-  const s = readJson<EmulatorState>(path);
-  if (s && s.pid === pid) rmSync(path, { force: true });
+/** Remove the record of this emulator (by pid and base URL); the others stay. */
+export function clearEmulatorState(env: Env, s: Pick<EmulatorState, 'pid' | 'base_url'>): void {
+  rmSync(join(emulatorsDir(env), recordName(s)), { force: true });
+}
+
+/** The emulator whose data dir belongs to `cwd`: `<cwd>/.avatar-emulator`, or cwd inside the data dir. */
+function ownsDirectory(s: EmulatorState, cwd: string): boolean {
+  if (!s.data_dir) return false;
+  const data = resolve(s.data_dir);
+  const here = resolve(cwd);
+  return data === join(here, '.avatar-emulator') || here === data || here.startsWith(data + sep);
+}
+
+export interface EmulatorPick {
+  /** The emulator the CLI uses from `cwd`, if one can be told apart. */
+  emulator?: EmulatorState;
+  /** Why: its data dir is this directory's, or it is the only one running. */
+  reason?: 'data dir' | 'only one';
+  running: EmulatorState[];
+}
+
+/**
+ * Which running emulator the CLI talks to from `cwd` (issue 7 item 3): the one of this
+ * directory's data dir, else the only one running, else none (the caller says which are
+ * running and how to pick).
+ */
+export function pickEmulator(env: Env, cwd: string): EmulatorPick {
+  const running = listEmulators(env);
+  const mine = running.filter((s) => ownsDirectory(s, cwd));
+  if (mine.length >= 1) return { emulator: mine[mine.length - 1], reason: 'data dir', running };
+  if (running.length === 1) return { emulator: running[0], reason: 'only one', running };
+  return { running };
+}
+
+/** One line per running emulator, for messages. */
+export function describeEmulators(list: EmulatorState[]): string {
+  return list.map((s) => `  ${s.base_url}  data ${s.data_dir ?? '(in memory)'}  pid ${s.pid}`).join('\n');
 }
 
 export interface Connection {
@@ -137,30 +191,50 @@ export interface GlobalFlags {
   profile?: string;
 }
 
+/** An environment variable, with an empty value counting as unset (`AVATAR_API_KEY=`). */
+export const envValue = (env: Env, name: string): string | undefined => {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v;
+};
+
+/** Why no connection could be resolved, for the usage error. */
+export type NoConnection = { missing: 'profile'; name: string } | { missing: 'service' } | { missing: 'choice'; running: EmulatorState[] };
+
 /**
  * Resolve connection settings: flags, then environment (AVATAR_BASE_URL, AVATAR_API_KEY,
- * AVATAR_WORKSPACE_ID), then the named or default profile, then the running local
- * emulator. Each field falls through separately.
+ * AVATAR_WORKSPACE_ID; empty values count as unset), then the named or default profile,
+ * then the local emulator picked for `cwd` (pickEmulator). Each field falls through
+ * separately; a base URL that is a running emulator's gets that emulator's key and
+ * workspace.
  */
-export function resolveConnection(flags: GlobalFlags, env: Env): Connection | undefined {
+export function resolveConnection(flags: GlobalFlags, env: Env, cwd = process.cwd()): Connection | undefined {
+  const r = resolveConnectionOrWhy(flags, env, cwd);
+  return 'baseUrl' in r ? r : undefined;
+}
+
+export function resolveConnectionOrWhy(flags: GlobalFlags, env: Env, cwd = process.cwd()): Connection | NoConnection {
   const cfg = readConfig(env);
-  const profileName = flags.profile ?? env.AVATAR_PROFILE ?? cfg.default_profile;
+  const named = flags.profile ?? envValue(env, 'AVATAR_PROFILE');
+  const profileName = named ?? cfg.default_profile;
   const profile = profileName ? profileNamed(cfg, profileName) : undefined;
   // A profile asked for by name (flag or AVATAR_PROFILE) must exist; only the default may be missing.
-  if ((flags.profile ?? env.AVATAR_PROFILE) && !profile) return undefined;
-  const emu = readEmulatorState(env);
-  const baseUrl = flags.baseUrl ?? env.AVATAR_BASE_URL ?? profile?.base_url ?? emu?.base_url;
-  if (!baseUrl) return undefined;
-  const sameAsEmulator = emu && baseUrl.replace(/\/$/, '') === emu.base_url;
-  const apiKey = flags.apiKey ?? env.AVATAR_API_KEY ?? profile?.api_key ?? (sameAsEmulator ? emu.secret_key : undefined);
-  const workspaceId =
-    flags.workspace ?? env.AVATAR_WORKSPACE_ID ?? profile?.workspace_id ?? (sameAsEmulator ? emu.workspace_id : undefined);
+  if (named && !profile) return { missing: 'profile', name: named };
+  const explicit = flags.baseUrl ?? envValue(env, 'AVATAR_BASE_URL') ?? profile?.base_url;
+  const pick = pickEmulator(env, cwd);
+  const baseUrl = explicit ?? pick.emulator?.base_url;
+  if (!baseUrl) return pick.running.length > 1 ? { missing: 'choice', running: pick.running } : { missing: 'service' };
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  const emu = pick.running.find((s) => s.base_url === trimmed);
+  const apiKey = flags.apiKey ?? envValue(env, 'AVATAR_API_KEY') ?? profile?.api_key ?? emu?.secret_key;
+  const workspaceId = flags.workspace ?? envValue(env, 'AVATAR_WORKSPACE_ID') ?? profile?.workspace_id ?? emu?.workspace_id;
   const source = flags.baseUrl
     ? 'flags'
-    : env.AVATAR_BASE_URL
+    : envValue(env, 'AVATAR_BASE_URL')
       ? 'environment'
       : profile?.base_url
         ? `profile ${profileName}`
-        : 'local emulator';
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, workspaceId, source };
+        : pick.reason === 'data dir'
+          ? `local emulator (data dir ${pick.emulator!.data_dir})`
+          : 'local emulator';
+  return { baseUrl: trimmed, apiKey, workspaceId, source };
 }

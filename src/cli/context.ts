@@ -1,20 +1,27 @@
 import type { Command } from 'commander';
-import { AvatarClient } from '../client/client.js';
-import { resolveConnection, type Connection, type GlobalFlags } from './config.js';
+import type { AvatarClient } from '../client/client.js';
+import type { Connection, GlobalFlags } from './config.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printJson, renderHuman, type Io } from './output.js';
+import type { Io } from './output.js';
 
 /** What every command gets: the streams, the global flags, and a connected client. */
 export interface CliContext {
   io: Io;
-  /** Global flags as parsed (`--base-url`, `--api-key`, `--workspace`, `--profile`, `--json`). */
-  globals(): GlobalFlags & { json?: boolean };
+  /** Global flags as parsed (`--base-url`, `--api-key`, `--workspace`, `--profile`, `--origin`, `--json`). */
+  globals(): GlobalFlags & { json?: boolean; origin?: string };
   /** Connection settings (flags > env > profile > local emulator); usage error if none. */
   connection(): Connection;
-  /** A client on that connection (optionally with another key or an Origin). */
+  /** Load what commands need to talk HTTP; main.ts awaits it before any action runs. */
+  ready(): Promise<void>;
+  /** A client on that connection (optionally with another key or an Origin; default `--origin`). */
   client(opts?: { apiKey?: string; origin?: string }): AvatarClient;
-  /** The workspace id for `{wsId}` routes: --workspace, env, profile or the emulator's. */
+  /** The workspace id for `{wsId}` routes: --workspace, env, profile or the emulator's (sync; no request). */
   workspaceId(): string;
+  /**
+   * Like workspaceId(), and when none is configured, the workspace a workspace-bound key
+   * belongs to (one request: GET /api/v1/workspaces lists exactly that one).
+   */
+  workspace(): Promise<string>;
   /** Print a result: the JSON body unchanged with --json, else a table or key/value lines. */
   print(body: unknown, human?: (body: unknown) => string): void;
   /** A line for humans on stderr (progress, hints); silent with --json. */
@@ -37,17 +44,34 @@ function isHttpUrl(u: string): boolean {
   }
 }
 
+const NO_WORKSPACE =
+  'this command needs a workspace: pass --workspace ID or set AVATAR_WORKSPACE_ID (a workspace-bound key implies its own)';
+
 export function createContext(program: Command, io: Io): CliContext {
-  const clients: AvatarClient[] = [];
-  const globals = () => program.opts() as GlobalFlags & { json?: boolean };
+  // Loaded by ready() (before any action), never for help, version or a usage error.
+  let clientModule: typeof import('../client/client.js') | undefined;
+  let config: typeof import('./config.js') | undefined;
+  let output: typeof import('./output.js') | undefined;
+  const loaded = <T>(m: T | undefined): T => {
+    if (!m) throw new Error('the CLI context was used before cli.ready()');
+    return m;
+  };
+  const globals = () => program.opts() as GlobalFlags & { json?: boolean; origin?: string };
   const connection = (): Connection => {
-    const conn = resolveConnection(globals(), io.env);
-    if (!conn) {
-      const named = globals().profile ?? io.env.AVATAR_PROFILE;
+    const { resolveConnectionOrWhy, describeEmulators } = loaded(config);
+    const conn = resolveConnectionOrWhy(globals(), io.env, io.cwd);
+    if (!('baseUrl' in conn)) {
+      if (conn.missing === 'profile') throw new CliError(`no profile named ${conn.name} (avatar config list)`, ExitCode.usage);
+      if (conn.missing === 'choice') {
+        throw new CliError(
+          `${conn.running.length} local emulators are running and none is this directory's:\n${describeEmulators(conn.running)}\n` +
+            'pick one with --base-url URL (its keys are found for you), run the CLI from the directory of its data dir, ' +
+            'or save one as a profile (avatar --base-url URL config set NAME --default)',
+          ExitCode.usage,
+        );
+      }
       throw new CliError(
-        named
-          ? `no profile named ${named} (avatar config list)`
-          : 'no service to talk to: start one with `avatar emulator start`, or pass --base-url / set AVATAR_BASE_URL',
+        'no service to talk to: start one with `npx avatar emulator start`, or pass --base-url / set AVATAR_BASE_URL',
         ExitCode.usage,
       );
     }
@@ -58,25 +82,51 @@ export function createContext(program: Command, io: Io): CliContext {
     }
     return conn;
   };
+  const ready = async () => {
+    [clientModule, config, output] = await Promise.all([
+      clientModule ?? import('../client/client.js'),
+      config ?? import('./config.js'),
+      output ?? import('./output.js'),
+    ]);
+  };
+  const client = (opts: { apiKey?: string; origin?: string } = {}): AvatarClient => {
+    const conn = connection();
+    return new (loaded(clientModule).AvatarClient)({ baseUrl: conn.baseUrl, apiKey: opts.apiKey ?? conn.apiKey, origin: opts.origin ?? globals().origin });
+  };
   return {
     io,
     globals,
     connection,
-    client(opts = {}) {
-      const conn = connection();
-      const c = new AvatarClient({ baseUrl: conn.baseUrl, apiKey: opts.apiKey ?? conn.apiKey, origin: opts.origin });
-      clients.push(c);
-      return c;
-    },
+    ready,
+    client,
     workspaceId() {
       const ws = connection().workspaceId;
-      if (!ws) throw new CliError('this command needs a workspace: pass --workspace ID or set AVATAR_WORKSPACE_ID', ExitCode.usage);
+      if (!ws) throw new CliError(NO_WORKSPACE, ExitCode.usage);
       return ws;
     },
+    async workspace() {
+      const conn = connection();
+      if (conn.workspaceId) return conn.workspaceId;
+      if (!conn.apiKey) throw new CliError(NO_WORKSPACE, ExitCode.usage);
+      // A workspace-bound key lists exactly its own workspace (spec 4.2); a key that lists
+      // several is not bound, and the user has to say which.
+      await ready();
+      const c = client();
+      let listed: string[] = [];
+      try {
+        const res = await c.raw('GET', '/api/v1/workspaces');
+        if (res.status < 400) listed = ((res.body as { data?: { id?: string }[] } | undefined)?.data ?? []).map((w) => String(w.id));
+      } finally {
+        await c.close();
+      }
+      if (listed.length === 1) return listed[0]!;
+      throw new CliError(listed.length > 1 ? `${NO_WORKSPACE}; this key sees ${listed.length} workspaces (avatar workspaces list)` : NO_WORKSPACE, ExitCode.usage);
+    },
     print(body, human) {
+      const { printJson, renderHuman } = loaded(output);
       if (globals().json) printJson(io, body);
       else {
-        // Fit tables to a terminal; pipes and files get every column.
+        // Fit a terminal; pipes and files get every column.
         const width = io.stdout.isTTY ? io.stdout.columns : undefined;
         io.stdout.write((human ? human(body) : renderHuman(body, width)) + '\n');
       }

@@ -25,6 +25,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue = ExitCode.usage,
+    /** With --json, this body goes to stderr instead of `{ error, message }` (an API-shaped failure). */
+    readonly envelope?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'CliError';

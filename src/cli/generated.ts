@@ -1,39 +1,26 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { pathParamNames, type AnyOperation } from '../contract/operation.js';
 import { operations } from '../contract/operations/index.js';
+import { commandGroups } from './commands/index.js';
+import { describeFlag, placeholder } from './flag-docs.js';
 import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { readData } from './read-data.js';
 import { coerce, flagsOf, type FieldFlag } from './schema-flags.js';
 
-/** `--data '{"a":1}'` or `--data @body.json` (or `@-` for stdin). */
-export function readData(value: string, cwd: string): unknown {
-  let text = value;
-  if (value.startsWith('@')) {
-    const file = value.slice(1);
-    try {
-      text = readFileSync(file === '-' ? 0 : resolve(cwd, file), 'utf8');
-    } catch (e) {
-      throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
-    }
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new CliError(`--data is not valid JSON`, ExitCode.usage);
-  }
-}
+export { readData } from './read-data.js';
 
-function addFieldOption(cmd: Command, f: FieldFlag): void {
-  const desc = [f.description, f.required ? '(required)' : ''].filter(Boolean).join(' ');
+export function addFieldOption(cmd: Command, f: FieldFlag): void {
+  const desc = describeFlag(f);
   if (f.kind === 'boolean') {
-    cmd.addOption(new Option(`--${f.flag}`, desc));
-    cmd.addOption(new Option(`--no-${f.flag}`, `send ${f.field}: false`));
+    const what = desc.replace(/ \(required\)$/, '').replace(/^boolean[,;]?\s*/, '');
+    cmd.addOption(new Option(`--${f.flag}`, `${what ? `${what}; ` : ''}sends ${f.field}: true`));
+    cmd.addOption(new Option(`--no-${f.flag}`, `sends ${f.field}: false`));
     return;
   }
-  const arg = f.kind === 'list' ? `<${f.flag}...>` : f.kind === 'json' ? '<json>' : '<value>';
-  const opt = new Option(`--${f.flag} ${arg}`, desc);
+  const opt = new Option(`--${f.flag} ${placeholder(f)}`, desc);
   if (f.choices) opt.choices(f.choices);
   cmd.addOption(opt);
 }
@@ -41,13 +28,13 @@ function addFieldOption(cmd: Command, f: FieldFlag): void {
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Collect the request body from `--data` and per-field flags (flags win). */
-function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: unknown): Record<string, unknown> {
+function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: unknown, cwd: string): Record<string, unknown> {
   const body: Record<string, unknown> = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as object) } : {};
   for (const f of flags) {
     const v = opts[optKey(f.flag)];
     if (v === undefined) continue;
     try {
-      body[f.field] = coerce(f, v);
+      body[f.field] = coerce(f, v, cwd);
     } catch (e) {
       throw new CliError((e as Error).message, ExitCode.usage);
     }
@@ -61,14 +48,14 @@ function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: 
  * configured workspace), body and query fields become flags, `--data` takes a whole body.
  * New operations get their command, flags and help by construction.
  */
-export function registerGeneratedCommands(program: Command, cli: CliContext, ops: readonly AnyOperation[] = operations): void {
+export function registerGeneratedCommands(program: Command, cli: CliContext, only?: string, ops: readonly AnyOperation[] = operations): void {
   const groups = new Map<string, Command>();
   for (const op of ops) {
-    if (!op.cli) continue;
+    if (!op.cli || (only !== undefined && op.cli.group !== only)) continue;
     const { group, verb } = op.cli;
     let g = groups.get(group) ?? (program.commands.find((c) => c.name() === group) as Command | undefined);
     if (!g) {
-      g = program.command(group).description(`${group} (${op.path.split('/').slice(0, 4).join('/')}...)`);
+      g = program.command(group).description(commandGroups.find((x) => x.name === group)?.description ?? `${group} (${op.path.split('/').slice(0, 4).join('/')}...)`);
     }
     groups.set(group, g);
     if (g.commands.some((c) => c.name() === verb)) continue; // a hand-written command wins
@@ -79,21 +66,21 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, ops
     const bodyFlags = flagsOf(op.body);
     const queryFlags = flagsOf(op.query);
     for (const f of [...bodyFlags, ...queryFlags]) addFieldOption(cmd, f);
-    if (op.body) cmd.option('--data <json>', 'whole request body as JSON, or @file / @- (flags override its fields)');
+    if (op.body) cmd.option('--data <json|@file>', 'whole request body as JSON: inline, @file or @- for stdin (flags override its fields)');
     const binary = Object.values(op.responses).some((r) => r.contentType && !r.schema);
-    if (binary) cmd.option('-o, --out <file>', 'write the response body to this file');
+    if (binary) cmd.option('-o, --out <file>', 'write the response body to this file (- for stdout)');
     cmd.action(async (...args: unknown[]) => {
       const opts = cmd.opts<Record<string, unknown>>();
       const params: Record<string, string> = {};
       positional.forEach((p, i) => (params[p] = String(args[i])));
-      if (pathParams.includes('wsId')) params.wsId = cli.workspaceId();
+      if (pathParams.includes("wsId")) params.wsId = await cli.workspace();
       const input: { params: Record<string, string>; query?: Record<string, unknown>; body?: unknown } = { params };
       if (op.body) {
         const base = typeof opts.data === 'string' ? readData(opts.data, cli.io.cwd) : undefined;
         if (base !== undefined && (base === null || typeof base !== 'object' || Array.isArray(base))) {
           throw new CliError('--data must be a JSON object (the request body)', ExitCode.usage);
         }
-        input.body = collectFields(bodyFlags, opts, base);
+        input.body = collectFields(bodyFlags, opts, base, cli.io.cwd);
         // The same schema the service validates with: a missing or mistyped field is a
         // usage error here (exit 2), before any request is sent.
         const check = op.body.safeParse(input.body);
@@ -104,10 +91,11 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, ops
           throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${issue.message}`, ExitCode.usage);
         }
       }
-      if (op.query) input.query = collectFields(queryFlags, opts, undefined);
+      if (op.query) input.query = collectFields(queryFlags, opts, undefined, cli.io.cwd);
       const res = await cli.client().call(op, input as never);
       if (Buffer.isBuffer(res.body)) {
-        if (typeof opts.out === 'string') {
+        if (opts.out === '-') cli.io.stdout.write(res.body);
+        else if (typeof opts.out === 'string') {
           try {
             writeFileSync(resolve(cli.io.cwd, opts.out), res.body);
           } catch (e) {
@@ -115,7 +103,7 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, ops
           }
           cli.note(`wrote ${res.body.length} bytes to ${opts.out}`);
         } else if (cli.io.stdout.isTTY) {
-          throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE`, ExitCode.usage);
+          throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE, or --out - to write it here anyway`, ExitCode.usage);
         } else cli.io.stdout.write(res.body);
         return;
       }

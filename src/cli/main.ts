@@ -1,50 +1,98 @@
-import { Command, CommanderError } from 'commander';
-import { ApiResponseError } from '../client/client.js';
-import { commandModules } from './commands/index.js';
-import { createContext } from './context.js';
+import type { Command } from 'commander';
+import { Command as CommandClass, CommanderError } from './commander.js';
+import { commandGroups, commandModules } from './commands/index.js';
+import { createContext, type CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { registerGeneratedCommands } from './generated.js';
+import { formatApiError, isApiResponseError } from './errors.js';
+import { configureHelpOutput } from './help.js';
+import { globalOptions, PROGRAM_DESCRIPTION } from './top-help.js';
 import type { Io } from './output.js';
+import type { CommandModule } from './context.js';
 
-export const CLI_VERSION = '0.1.0';
+import { CLI_VERSION } from './version.js';
 
-export function buildProgram(io: Io): { program: Command; cli: ReturnType<typeof createContext> } {
-  const program = new Command('avatar')
-    .description('CLI and local emulator of the live avatar service')
-    .version(CLI_VERSION)
-    .option('--base-url <url>', 'service base URL (env AVATAR_BASE_URL; default: the running local emulator)')
-    .option('--api-key <key>', 'API key (env AVATAR_API_KEY)')
-    .option('--workspace <id>', 'workspace id for workspace routes (env AVATAR_WORKSPACE_ID)')
-    .option('--profile <name>', 'named profile from the config file (env AVATAR_PROFILE)')
-    .option('--json', 'print response bodies as JSON, unchanged')
+export { CLI_VERSION };
+
+/** Global options that take a value: skipped when looking for the command word. */
+const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--workspace', '--profile', '--origin']);
+
+/**
+ * The top-level command word of argv (`sessions` in `--json sessions mint`), or the word
+ * after `help` (`avatar help sessions`); undefined for `avatar`, `--help`, `--version`.
+ */
+export function commandWord(argv: string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      if (argv[i + 1] !== undefined) words.push(argv[i + 1]!);
+      break;
+    }
+    if (VALUE_FLAGS.has(a)) i++;
+    else if (!a.startsWith('-')) words.push(a);
+    if (words.length === 1 && words[0] !== 'help') break;
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+/**
+ * The program with the commands argv needs (issue 7 item 12): the command word's modules
+ * and generated commands; every other group is a name and a description only, enough for
+ * `avatar --help` and for commander's "did you mean". An unlisted word loads everything.
+ */
+export async function buildProgram(io: Io, argv: string[] = []): Promise<{ program: Command; cli: CliContext }> {
+  const program = new CommandClass('avatar').description(PROGRAM_DESCRIPTION).version(CLI_VERSION);
+  for (const [flags, description] of globalOptions) program.option(flags, description);
+  program
     .showHelpAfterError()
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    });
+    .exitOverride();
+  const cut = argv.indexOf('--');
+  const jsonArg = (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
+  configureHelpOutput(program, io, jsonArg);
   const cli = createContext(program, io);
-  for (const m of commandModules) m.register(program, cli);
-  registerGeneratedCommands(program, cli);
+  const word = commandWord(argv);
+  const known = commandGroups.find((g) => g.name === word);
+  const wanted = word === undefined ? [] : known ? [known] : commandGroups;
+  const registered = new Set<CommandModule>();
+  for (const m of commandModules) {
+    registered.add(m);
+    m.register(program, cli);
+  }
+  for (const g of wanted) {
+    for (const load of g.load) {
+      const m = await load();
+      if (registered.has(m)) continue;
+      registered.add(m);
+      m.register(program, cli);
+    }
+  }
+  if (word !== undefined) {
+    const { registerGeneratedCommands } = await import('./generated.js');
+    registerGeneratedCommands(program, cli, known ? known.name : undefined);
+  }
+  // Names only for the rest, in the listed order (a placeholder is never run: its word
+  // would have loaded the real group).
+  for (const g of commandGroups) {
+    if (!program.commands.some((c) => c.name() === g.name)) program.command(g.name).description(g.description);
+  }
+  // One description per group, whichever module created it (help reads the same either way).
+  for (const c of program.commands as Command[]) {
+    const g = commandGroups.find((x) => x.name === c.name());
+    if (g && c.commands.length > 0) c.description(g.description);
+  }
+  const order = new Map(commandGroups.map((g, i) => [g.name, i]));
+  const rank = (c: Command) => order.get(c.name()) ?? commandGroups.length;
+  (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
   // Subcommands inherit output routing and throw instead of exiting.
   const walk = (c: Command) => {
-    c.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    c.exitOverride();
+    configureHelpOutput(c, io, jsonArg);
     c.commands.forEach(walk);
   };
   program.commands.forEach(walk);
+  // The HTTP client (undici) loads only when a command runs, never for help or a usage error.
+  program.hook('preAction', () => cli.ready());
   return { program, cli };
-}
-
-function errorBodyLine(err: ApiResponseError): string {
-  const b = (err.body ?? {}) as Record<string, unknown>;
-  const parts = [`error: ${err.code} (HTTP ${err.status})`];
-  if (typeof b.message === 'string') parts.push(b.message);
-  if (typeof b.detail === 'string') parts.push(`detail: ${b.detail}`);
-  if (b.error && typeof b.error === 'object') {
-    const inner = b.error as Record<string, unknown>;
-    if (typeof inner.message === 'string') parts.push(inner.message);
-  }
-  return parts.join(' — ');
 }
 
 /**
@@ -59,37 +107,54 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
     env: partial.env ?? process.env,
     cwd: partial.cwd ?? process.cwd(),
   };
-  const { program, cli } = buildProgram(io);
+  const { program, cli } = await buildProgram(io, argv);
+  const cut = argv.indexOf('--');
+  const json = () => cli.globals().json === true || (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
-      return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
-    if (e instanceof CliError) {
-      io.stderr.write(`error: ${e.message}\n`);
-      return e.exitCode;
-    }
-    if (e instanceof ApiResponseError) {
-      if (cli.globals().json) io.stderr.write(JSON.stringify(e.body) + '\n');
-      else io.stderr.write(errorBodyLine(e) + '\n');
-      return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
-    }
-    const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
-    if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR/.test(code)) {
-      const where = (() => {
-        try {
-          return cli.connection().baseUrl;
-        } catch {
-          return 'the service';
-        }
-      })();
-      io.stderr.write(`error: cannot reach ${where} (${code}). Is the emulator running? (avatar emulator start)\n`);
-      return ExitCode.network;
-    }
-    io.stderr.write(`error: unexpected failure: ${(e as Error).stack ?? String(e)}\n`);
-    return ExitCode.internal;
+    return reportFailure(e, io, cli, json());
   }
+}
+
+/** One failure on stderr: a line for humans, or with --json the API's error envelope. */
+function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): number {
+  const envelope = (error: string, message: string, status?: number) =>
+    io.stderr.write(JSON.stringify({ error, message, ...(status ? { status } : {}) }) + '\n');
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
+    // commander has already printed its message (and help) for a human; not with --json.
+    if (json && e.exitCode !== 0) envelope('usage', e.message.replace(/^error: /, ''));
+    return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (e instanceof CliError) {
+    if (json) {
+      if (e.envelope) io.stderr.write(JSON.stringify(e.envelope) + '\n');
+      else envelope(e.exitCode === ExitCode.usage ? 'usage' : e.exitCode === ExitCode.interrupted ? 'interrupted' : 'cli_error', e.message);
+    } else io.stderr.write(`error: ${e.message}\n`);
+    return e.exitCode;
+  }
+  if (isApiResponseError(e)) {
+    if (json) io.stderr.write(JSON.stringify(e.body ?? { error: e.code, status: e.status }) + '\n');
+    else io.stderr.write(formatApiError(e) + '\n');
+    return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
+  }
+  const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
+  if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR/.test(code)) {
+    const where = (() => {
+      try {
+        return cli.connection().baseUrl;
+      } catch {
+        return 'the service';
+      }
+    })();
+    const msg = `cannot reach ${where} (${code}). Is the emulator running? (npx avatar emulator start)`;
+    if (json) envelope('network', msg);
+    else io.stderr.write(`error: ${msg}\n`);
+    return ExitCode.network;
+  }
+  if (json) envelope('internal', `unexpected failure: ${(e as Error).message ?? String(e)}`);
+  else io.stderr.write(`error: unexpected failure: ${(e as Error).stack ?? String(e)}\n`);
+  return ExitCode.internal;
 }

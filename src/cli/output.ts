@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin?: NodeJS.ReadableStream;
   env: Record<string, string | undefined>;
   cwd: string;
@@ -10,7 +10,23 @@ export interface Io {
 
 const MAX_CELL = 60;
 
-function cell(v: unknown): string {
+/** Fields whose values are credentials: printed alone on their own line, never cut or boxed. */
+const SECRET_KEY = /(^|_|\.)(token|secret|secret_key|dashboard_key|api_key|key|jwt|id_token|session_token)$/;
+const TIME_KEY = /(_at|^timestamp|_deadline|^expires|^exp|^iat)$/;
+
+/**
+ * A unix time (seconds, or milliseconds for `timestamp`) as `2026-11-23 01:30:00 UTC`;
+ * other values unchanged. Human output only: --json prints the raw number (issue 7 item 8).
+ */
+export function formatTime(v: unknown, key = '_at'): unknown {
+  if (typeof v !== 'number' || !Number.isFinite(v) || !TIME_KEY.test(key.split('.').pop() ?? key)) return v;
+  const ms = v > 1e11 ? v : v * 1000;
+  if (ms < 1e11 || ms > 1e14) return v;
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+}
+
+function cell(v: unknown, key = ''): string {
+  v = formatTime(v, key);
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v.length > MAX_CELL ? v.slice(0, MAX_CELL - 1) + '…' : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -30,7 +46,7 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
     let used = 1;
     const fit: string[] = [];
     for (const c of cols) {
-      const w = Math.max(c.length, ...rows.map((r) => cell(r[c]).length)) + 3;
+      const w = Math.max(c.length, ...rows.map((r) => cell(r[c], c).length)) + 3;
       if (fit.length > 0 && used + w > width) break;
       fit.push(c);
       used += w;
@@ -39,30 +55,66 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
     cols = fit;
   }
   const t = new Table({ head: cols, style: { head: [], border: [] } });
-  for (const r of rows) t.push(cols.map((c) => cell(r[c])));
+  for (const r of rows) t.push(cols.map((c) => cell(r[c], c)));
   return hidden.length ? `${t.toString()}\n(${hidden.length} more columns: ${hidden.join(', ')}; --json shows all)` : t.toString();
 }
 
 function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknown][] = []): [string, unknown][] {
   for (const [k, v] of Object.entries(obj)) {
-    if (v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v)) flatten(v as Record<string, unknown>, `${prefix}${k}.`, out);
-    else out.push([prefix + k, v]);
+    if (v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v) && Object.keys(v).length > 0) {
+      flatten(v as Record<string, unknown>, `${prefix}${k}.`, out);
+    } else out.push([prefix + k, v]);
   }
   return out;
 }
 
-/** One object as a two-column key/value table (nested objects as dotted keys). */
-export function renderRecord(obj: Record<string, unknown>): string {
-  const t = new Table({ style: { head: [], border: [] } });
-  for (const [k, v] of flatten(obj)) {
-    t.push({ [k]: typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v) });
+/** Wrap text to `width` columns, at spaces when there are any, else hard. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const para of text.split('\n')) {
+    let rest = para;
+    while (rest.length > width) {
+      const cut = rest.lastIndexOf(' ', width);
+      const at = cut > width / 3 ? cut : width;
+      lines.push(rest.slice(0, at));
+      rest = rest.slice(at).replace(/^ /, '');
+    }
+    lines.push(rest);
   }
-  return t.toString();
+  return lines;
+}
+
+/**
+ * One object as `key  value` lines (nested objects as dotted keys) that fit `width`
+ * (default 80): long values wrap under their column; credentials (tokens, secrets, keys)
+ * stand alone on the line below their key, unindented and whole, so they copy cleanly.
+ */
+export function renderRecord(obj: Record<string, unknown>, width = 80): string {
+  const rows = flatten(obj).map(([k, v]) => {
+    const shown = formatTime(v, k);
+    return [k, typeof shown === 'string' ? shown : shown === null || shown === undefined ? '' : JSON.stringify(shown)] as const;
+  });
+  const keyWidth = Math.min(28, Math.max(0, ...rows.map(([k]) => k.length)));
+  const valueWidth = Math.max(20, width - keyWidth - 2);
+  const out: string[] = [];
+  for (const [k, v] of rows) {
+    const secret = SECRET_KEY.test(k) && v.length > 0 && !/\s/.test(v);
+    if (secret || (!/\s/.test(v) && v.length > valueWidth)) {
+      // Whole, on its own line: a token cut or indented would not paste.
+      out.push(`${k}:`, v);
+      continue;
+    }
+    const lines = wrap(v, valueWidth);
+    const pad = k.length > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - k.length + 2);
+    out.push(`${k}${pad}${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
+  }
+  return out.join('\n');
 }
 
 /**
  * Human rendering of a response body: `{ data: [...] }` and other lists as tables, an
- * object as key/value lines, scalars as is.
+ * object as key/value lines, scalars as is. `width` is the terminal's (tables drop the
+ * columns that do not fit; key/value lines wrap); without one, tables keep every column.
  */
 export function renderHuman(body: unknown, width?: number): string {
   if (body === undefined || body === null) return 'ok';
@@ -73,9 +125,9 @@ export function renderHuman(body: unknown, width?: number): string {
   if (listKey && Object.keys(o).length <= 2) {
     const rest = Object.fromEntries(Object.entries(o).filter(([k]) => k !== listKey));
     const table = renderTable(o[listKey] as Record<string, unknown>[], undefined, width);
-    return Object.keys(rest).length ? `${table}\n${renderRecord(rest)}` : table;
+    return Object.keys(rest).length ? `${table}\n${renderRecord(rest, width)}` : table;
   }
-  return renderRecord(o);
+  return renderRecord(o, width);
 }
 
 export function printJson(io: Io, body: unknown): void {

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { withDocs } from './flag-docs.js';
+import { readData } from './read-data.js';
 
 /** The kind of value a flag takes, derived from a zod schema. */
 export type FlagKind = 'string' | 'number' | 'boolean' | 'list' | 'json';
@@ -14,6 +16,9 @@ export interface FieldFlag {
   required: boolean;
   description: string;
   choices?: string[];
+  /** Length bounds of a string field (help says them: `--secret` takes 16 to 256 characters). */
+  minLength?: number;
+  maxLength?: number;
 }
 
 interface Def {
@@ -78,8 +83,10 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
   if (!obj.shape) return [];
   return Object.entries(obj.shape).map(([field, s]) => {
     const { kind, choices, item } = kindOf(s);
+    const inner = unwrap(s) as unknown as { minLength?: number | null; maxLength?: number | null };
+    const lengths = kind === 'string' && !choices ? { minLength: inner.minLength ?? undefined, maxLength: inner.maxLength ?? undefined } : {};
     const description = (s as unknown as { description?: string }).description ?? '';
-    return {
+    return withDocs({
       field,
       flag: kebab(field),
       kind,
@@ -87,12 +94,13 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
       required: !s.safeParse(undefined).success,
       description,
       choices,
-    };
+      ...lengths,
+    });
   });
 }
 
 /** Parse one flag's string value(s) into the API's type. */
-export function coerce(flag: FieldFlag, raw: unknown): unknown {
+export function coerce(flag: FieldFlag, raw: unknown, cwd = process.cwd()): unknown {
   switch (flag.kind) {
     case 'number': {
       const n = String(raw).trim() === '' ? NaN : Number(raw);
@@ -110,12 +118,16 @@ export function coerce(flag: FieldFlag, raw: unknown): unknown {
         return n;
       });
     }
-    case 'json':
+    case 'json': {
+      // Object flags take inline JSON or @file (`--tools-json @tools.json`), like --data.
+      const text = String(raw);
+      if (text.startsWith('@')) return readData(text, cwd, `--${flag.flag}`);
       try {
-        return JSON.parse(String(raw));
+        return JSON.parse(text);
       } catch {
-        throw new Error(`--${flag.flag} takes JSON, got ${String(raw)}`);
+        throw new Error(`--${flag.flag} takes JSON (inline, or @file), got ${text.length > 40 ? text.slice(0, 40) + '…' : text}`);
       }
+    }
     default:
       return String(raw);
   }

@@ -18,13 +18,23 @@ export interface MintWaitOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const realSleep = (ms: number, signal?: AbortSignal) =>
+/**
+ * A timer that an abort cuts short. The abort listener is removed when the timer fires: a
+ * long wait sleeps once per poll on the same signal, and listeners left behind pile up
+ * (MaxListenersExceededWarning after about 11 polls, issue 7 item 7).
+ */
+export const realSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
       clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 export async function mintAndWait(

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from './db/database.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
+import { optionProblems } from './option-limits.js';
 import { loadSigningKey } from './signing/keys.js';
 import { startFleet } from './fleet/spawn.js';
 
@@ -51,9 +52,10 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     for (const fn of stops.splice(0).reverse()) await fn();
   };
   try {
-    if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
-      throw new EmulatorStartError(`port must be an integer from 0 to 65535 (got ${String(options.port)})`, 'EINVALIDPORT');
-    }
+    // Every option in range before anything starts (issue 7 item 4): a fleet that cannot
+    // register must not leave a socket serving nothing.
+    const problems = optionProblems(options);
+    if (problems.length > 0) throw new EmulatorStartError(problems.join('; '), problems[0]!.startsWith('port ') ? 'EINVALIDPORT' : 'EINVALIDOPTION');
     let blobDir: string;
     let dbFile: string;
     if (options.inMemory) {

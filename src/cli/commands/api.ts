@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { readData } from '../generated.js';
+import { readData } from '../read-data.js';
 
 export const apiCommand: CommandModule = {
   register(program: Command, cli: CliContext) {
@@ -10,7 +10,7 @@ export const apiCommand: CommandModule = {
       .description('call any route: avatar api GET /api/v1/workspaces, avatar api POST /api/v1/tokens --data \'{"name":"ci"}\'')
       .argument('<method>', 'HTTP method')
       .argument('<path>', 'path, with query string if any')
-      .option('--data <json>', 'JSON body, or @file / @- for stdin')
+      .option('--data <json|@file>', 'JSON body: inline, @file or @- for stdin')
       .option('-H, --header <header...>', 'extra header "Name: value"')
       .option('-i, --include', 'print the status line and headers to stderr')
       .action(async (method: string, path: string, opts: { data?: string; header?: string[]; include?: boolean }) => {

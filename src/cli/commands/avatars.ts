@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createAvatar, createVersion, getAvatar, uploadExtraFace, uploadFace, uploadVoice } from '../../contract/operations/avatars.js';
+import { Limits } from '../../contract/limits.js';
+import { createAvatar, createVersion, deleteAvatar, getAvatar, uploadExtraFace, uploadFace, uploadVoice } from '../../contract/operations/avatars.js';
 import { uploadVoiceSample } from '../../contract/operations/voices.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { checkFaceFile, checkVoiceFile } from '../local-media.js';
 import { readUpload, uploadFile } from './upload.js';
 
 const group = (program: Command, name: string, description: string) =>
@@ -45,13 +47,51 @@ async function createCustom(cli: CliContext, o: CreateCustomOptions) {
   if (!Number.isFinite(timeoutS) || timeoutS < 0) {
     throw new CliError(`--timeout takes a number of seconds (0 or more), got ${JSON.stringify(o.timeout)}`, ExitCode.usage);
   }
-  const face = readUpload(cli, o.face, 'image');
-  const voice = readUpload(cli, o.voice, 'audio');
+  const face = readUpload(cli, o.face, 'image', undefined, { flag: '--face', canOverride: false });
+  const voice = readUpload(cli, o.voice, 'audio', undefined, { flag: '--voice', canOverride: false });
   const prompt = readText(cli, o.prompt);
   const backstory = o.backstory ? readText(cli, o.backstory) : undefined;
+  // The service's own checks, locally (type by content, a whole image, 5 to 30 s of voice):
+  // a bad file is a usage error before anything exists (issue 7 item 9).
+  if (face.bytes.length > Limits.faceImageBytes) throw new CliError(`--face ${face.name}: larger than 10 MB`, ExitCode.usage);
+  if (voice.bytes.length > Limits.voiceSampleBytes) throw new CliError(`--voice ${voice.name}: larger than 25 MB`, ExitCode.usage);
+  await checkFaceFile(o.face, face.bytes);
+  await checkVoiceFile(o.voice, voice.bytes);
   const client = cli.client();
   const avatar = (await client.call(createAvatar, { body: { name: o.name, kind: 'custom' } })).body;
   cli.note(`avatar ${avatar.id} created`);
+  try {
+    await finishCustom(cli, o, avatar.id, { face, voice, prompt, backstory, timeoutS });
+  } catch (err) {
+    // A later step failed: remove what this command created, or say exactly what is left.
+    if (!(err instanceof CliError && err.exitCode === ExitCode.interrupted)) await removeCreated(cli, avatar.id);
+    throw err;
+  }
+}
+
+async function removeCreated(cli: CliContext, avatarId: string): Promise<void> {
+  try {
+    await cli.client().call(deleteAvatar, { params: { avatarId } });
+    cli.note(`removed avatar ${avatarId}, which this command had created`);
+  } catch (e) {
+    cli.io.stderr.write(
+      `avatar ${avatarId} was created and is left behind (removing it failed: ${(e as Error).message}); ` +
+        `delete it with: avatar avatars delete ${avatarId}\n`,
+    );
+  }
+}
+
+type Upload = ReturnType<typeof readUpload>;
+
+async function finishCustom(
+  cli: CliContext,
+  o: CreateCustomOptions,
+  avatarId: string,
+  f: { face: Upload; voice: Upload; prompt: string; backstory?: string; timeoutS: number },
+) {
+  const { face, voice, prompt, backstory, timeoutS } = f;
+  const client = cli.client();
+  const avatar = { id: avatarId };
   const version = (
     await client.call(createVersion, {
       params: { avatarId: avatar.id },

@@ -75,7 +75,9 @@ export const configCommands: CommandModule = {
       .command('show')
       .description('show the connection the CLI would use now, and where each part came from')
       .action(() => {
-        const conn = resolveConnection(cli.globals(), cli.io.env);
+        const conn = resolveConnection(cli.globals(), cli.io.env, cli.io.cwd);
+        // None: the context's error says why (no profile of that name, several emulators, none).
+        if (!conn) cli.connection();
         if (!conn) throw new CliError('no connection configured (avatar emulator start, or avatar config set)', ExitCode.usage);
         const out = { base_url: conn.baseUrl, api_key: mask(conn.apiKey), workspace_id: conn.workspaceId ?? null, source: conn.source };
         cli.print(out, (b) => renderRecord(b as Record<string, unknown>));

@@ -1,26 +1,63 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
+import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
+import { sessionDefaults } from '../../emulator/sessions/options.js';
+import { readData } from '../read-data.js';
 
 /**
  * Flags of `avatar emulator start`, as data: each maps to one EmulatorOptions field, so
- * the CLI and `startEmulator()` expose the same knobs (ARCHITECTURE property 2).
- * A later resource adds its options here.
+ * the CLI and `startEmulator()` expose the same knobs (ARCHITECTURE property 2). Each value
+ * is checked here, against the same ranges startEmulator() enforces
+ * (src/emulator/option-limits.ts), before anything starts (issue 7 item 4). Defaults of
+ * the fleet and queue knobs are the emulator's own (sessionDefaults), so the help shows
+ * what a start without the flag gets. A later resource adds its options here.
  */
 export interface EmulatorFlag {
   flags: string;
   description: string;
   option: keyof EmulatorOptions & string;
+  /** Throws an Error whose message names the flag. */
   parse?: (v: string) => unknown;
   default?: unknown;
 }
 
-export const int = (name: string) => (v: string) => {
+/** An integer in the option's range: `--seats must be an integer from 0 to 10000 (got 20000)`. */
+export const int = (name: string, option?: string) => (v: string) => {
   const n = v.trim() === '' ? NaN : Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} takes a non-negative integer, got ${v}`);
+  const range = option ? optionRanges[option] : undefined;
+  if (!range) {
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer (got ${v})`);
+    return n;
+  }
+  const [lo, hi] = range;
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi} (got ${v})`);
   return n;
 };
 
+const json = (name: string, schema: Parameters<typeof schemaProblem>[0]) => (v: string) => {
+  let value: unknown;
+  try {
+    value = readData(v, process.cwd(), name);
+  } catch (e) {
+    throw new Error((e as Error).message);
+  }
+  const p = schemaProblem(schema, value, name);
+  if (p) throw new Error(p);
+  return value;
+};
+
+const ranged = (flag: string, option: keyof EmulatorOptions & string, description: string, arg = 'n'): EmulatorFlag => {
+  const [lo, hi] = optionRanges[option]!;
+  return {
+    flags: `${flag} <${arg}>`,
+    description: `${description} (${lo} to ${hi})`,
+    option,
+    parse: int(flag, option),
+    default: (sessionDefaults as unknown as Record<string, unknown>)[option],
+  };
+};
+
 export const emulatorFlags: EmulatorFlag[] = [
-  { flags: '--port <n>', description: 'TCP port (0 picks a free one)', option: 'port', parse: int('--port'), default: 4780 },
+  { flags: '--port <n>', description: 'TCP port, 0 to 65535 (0 picks a free one)', option: 'port', parse: int('--port', 'port'), default: 4780 },
   { flags: '--host <addr>', description: 'address to listen on', option: 'host', default: '127.0.0.1' },
   { flags: '--data <dir>', description: 'data directory (SQLite store + blobs), reused across restarts', option: 'dataDir', default: '.avatar-emulator' },
   { flags: '--in-memory', description: 'keep everything in memory (nothing written to disk)', option: 'inMemory' },
@@ -33,19 +70,30 @@ export const emulatorFlags: EmulatorFlag[] = [
 ];
 
 /** Fleet, queue and session knobs (issue 4; src/emulator/sessions/options.ts). */
-const caps = (v: string) => JSON.parse(v) as unknown;
 emulatorFlags.push(
-  { flags: '--boxes <n>', description: 'edge boxes started in-process (0: a control plane with no box)', option: 'boxes', parse: int('--boxes'), default: 1 },
-  { flags: '--seats <n>', description: 'seats per box', option: 'seats', parse: int('--seats'), default: 4 },
-  { flags: '--box-capabilities <json>', description: 'per-box capabilities, e.g. \'[{"protocols":[1],"customAvatars":false},{"verified":false}]\'', option: 'boxCapabilities', parse: caps },
-  { flags: '--token-ttl-s <s>', description: 'session token lifetime', option: 'tokenTtlS', parse: int('--token-ttl-s'), default: 60 },
-  { flags: '--claim-window-s <s>', description: 'claim window of a claimable ticket', option: 'claimWindowS', parse: int('--claim-window-s'), default: 45 },
-  { flags: '--waiter-idle-s <s>', description: 'waiter liveness without polling', option: 'waiterIdleS', parse: int('--waiter-idle-s'), default: 12 },
-  { flags: '--notify-idle-s <s>', description: 'waiter liveness with a notify block', option: 'notifyIdleS', parse: int('--notify-idle-s'), default: 300 },
-  { flags: '--queue-retry-after-s <s>', description: 'advisory retry_after of a waiting ticket', option: 'queueRetryAfterS', parse: int('--queue-retry-after-s'), default: 3 },
-  { flags: '--pending-idle-s <s>', description: 'idle reaper: seconds a minted, unconnected session keeps its seat without heartbeat', option: 'pendingIdleS', parse: int('--pending-idle-s'), default: 60 },
-  { flags: '--session-cap-s <s>', description: 'default session length', option: 'sessionCapS', parse: int('--session-cap-s'), default: 300 },
-  { flags: '--mint-rate <n>', description: 'mints per minute per key (0: off)', option: 'mintRatePerMinute', parse: int('--mint-rate'), default: 120 },
-  { flags: '--demo-quota-min <n>', description: 'daily session minutes of a demo workspace', option: 'demoQuotaMinutes', parse: int('--demo-quota-min'), default: 30 },
-  { flags: '--plan-limits <json>', description: 'per-plan limits, e.g. \'{"free":{"concurrency":4,"maxCapSeconds":3600}}\'', option: 'planLimits', parse: caps },
+  ranged('--boxes', 'boxes', 'edge boxes started in-process; 0: a control plane with no box'),
+  ranged('--seats', 'seats', 'seats per box'),
+  {
+    flags: '--box-capabilities <json|@file>',
+    description:
+      'per-box capabilities, a JSON array by box: protocols ([1,2]), customAvatars, verified, seats, maxCapSeconds; ' +
+      'e.g. [{"protocols":[1]},{"verified":false}]',
+    option: 'boxCapabilities',
+    parse: json('--box-capabilities', BoxCapabilitiesSchema),
+  },
+  ranged('--token-ttl-s', 'tokenTtlS', 'session token lifetime, seconds', 'seconds'),
+  ranged('--claim-window-s', 'claimWindowS', 'claim window of a claimable ticket, seconds', 'seconds'),
+  ranged('--waiter-idle-s', 'waiterIdleS', 'waiter liveness without polling, seconds', 'seconds'),
+  ranged('--notify-idle-s', 'notifyIdleS', 'waiter liveness with a notify block, seconds', 'seconds'),
+  ranged('--queue-retry-after-s', 'queueRetryAfterS', 'advisory retry_after of a waiting ticket, seconds', 'seconds'),
+  ranged('--pending-idle-s', 'pendingIdleS', 'idle reaper: seconds a minted, never connected session keeps its seat', 'seconds'),
+  ranged('--session-cap-s', 'sessionCapS', 'default session length, seconds', 'seconds'),
+  ranged('--mint-rate', 'mintRatePerMinute', 'mints per minute per key; 0: off'),
+  ranged('--demo-quota-min', 'demoQuotaMinutes', 'daily session minutes of a demo workspace', 'minutes'),
+  {
+    flags: '--plan-limits <json|@file>',
+    description: 'per-plan limits, a JSON object by plan: concurrency, maxCapSeconds; e.g. {"free":{"concurrency":8,"maxCapSeconds":3600}}',
+    option: 'planLimits',
+    parse: json('--plan-limits', PlanLimitsSchema),
+  },
 );

@@ -1,8 +1,11 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { delimiter, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { clearEmulatorState, emulatorStatePath, readEmulatorState, writeEmulatorState } from '../config.js';
+import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { renderRecord } from '../output.js';
+import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
@@ -11,13 +14,13 @@ function relaxations(opts: Record<string, unknown>): string[] {
   return list;
 }
 
-async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
-  // Lazy: the server, SQLite and ffmpeg helpers load only for this command.
-  const { startEmulator, EmulatorStartError } = await import('../../emulator/start.js');
+const optionKey = (flags: string) => flags.replace(/^--(no-)?/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Every flag parsed and range-checked (usage error naming the flag) before anything starts. */
+function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   for (const f of emulatorFlags) {
-    const key = f.flags.replace(/^--(no-)?/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const v = opts[key];
+    const v = opts[optionKey(f.flags)];
     if (v === undefined) continue;
     try {
       options[f.option] = f.parse && typeof v === 'string' ? f.parse(v) : v;
@@ -25,17 +28,50 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
       throw new CliError((e as Error).message, ExitCode.usage);
     }
   }
+  if (typeof options.host === 'string' && options.host.trim() === '') throw new CliError('--host must not be empty', ExitCode.usage);
+  return options;
+}
+
+/**
+ * How to run this CLI from `cwd` (issue 7 item 11): `avatar` when that name on PATH is this
+ * very CLI (npm link, a global install), `npx avatar` when the project has it as a
+ * dependency, else `node <path to bin/avatar.js>` (a checkout: npx would look the name up
+ * in the registry instead).
+ */
+function cliName(io: CliContext['io']): string {
+  const bin = fileURLToPath(new URL('../../../bin/avatar.js', import.meta.url));
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const me = real(bin);
+  for (const dir of (io.env.PATH ?? '').split(delimiter)) {
+    if (dir && me && real(join(dir, 'avatar')) === me) return 'avatar';
+  }
+  if (existsSync(join(io.cwd, 'node_modules', '.bin', 'avatar'))) return 'npx avatar';
+  const rel = relative(io.cwd, bin);
+  return `node ${rel.startsWith('..') ? bin : rel}`;
+}
+
+async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
+  const options = startOptions(opts);
+  // Lazy: the server, SQLite and ffmpeg helpers load only for this command.
+  const { startEmulator, EmulatorStartError } = await import('../../emulator/start.js');
   let emu;
   try {
     emu = await startEmulator(options);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') {
-      throw new CliError(`port ${String(options.port)} is in use: pass --port 0 for any free port, or stop the other emulator`, ExitCode.usage);
+      throw new CliError(`port ${String(options.port ?? 4780)} is in use: pass --port 0 for any free port, or stop the other emulator`, ExitCode.usage);
     }
     // A data dir that cannot be used or is held by another emulator, a bad --host: the user's to fix.
     if (e instanceof EmulatorStartError) throw new CliError(e.message, ExitCode.usage);
-    throw e;
+    // Anything else: startEmulator has stopped what it started; say so and exit non-zero.
+    throw new CliError(`the emulator could not start (nothing is left running): ${err.message}`, ExitCode.internal);
   }
   const { io } = cli;
   // Listen for Ctrl-C/SIGTERM before announcing readiness: a script may signal as soon as
@@ -47,17 +83,18 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     });
   });
   const dataDir = emu.ctx.options.inMemory ? null : String(emu.ctx.options.dataDir);
-  const state = {
+  const state: EmulatorState = {
     pid: process.pid,
     base_url: emu.baseUrl,
     workspace_id: emu.keys.workspaceId,
     org_id: emu.keys.orgId,
     secret_key: emu.keys.secretKey,
     dashboard_key: emu.keys.dashboardKey,
-    data_dir: dataDir,
+    data_dir: dataDir === null ? null : resolve(io.cwd, dataDir),
     started_at: Math.floor(Date.now() / 1000),
   };
   writeEmulatorState(io.env, state);
+  const others = listEmulators(io.env).filter((s) => s.base_url !== emu.baseUrl);
 
   if (opts.json) {
     io.stdout.write(
@@ -70,25 +107,79 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
       }) + '\n',
     );
   } else {
+    const avatar = cliName(io);
     const lines = [
       `avatar emulator listening on ${emu.baseUrl}`,
       `  store          ${dataDir ? `${dataDir} (SQLite, WAL)` : 'in memory'}`,
       `  workspace_id   ${emu.keys.workspaceId}`,
       `  org_id         ${emu.keys.orgId}`,
-      `  secret key     ${emu.keys.secretKey}   (workspace-bound, scopes *)`,
-      `  dashboard key  ${emu.keys.dashboardKey}   (not workspace-bound, scopes *)`,
+      '  secret key     (workspace-bound, scopes *)',
+      `    ${emu.keys.secretKey}`,
+      '  dashboard key  (not workspace-bound, scopes *)',
+      `    ${emu.keys.dashboardKey}`,
       ...relaxations(emu.ctx.options).map((r) => `  relaxed        ${r}`),
       '',
-      `Try: curl ${emu.baseUrl}/api/gallery   or   avatar gallery list`,
-      'The avatar CLI finds this emulator without flags. Ctrl-C stops it.',
+      `Try: curl ${emu.baseUrl}/api/gallery   or   ${avatar} gallery list`,
+      ...(avatar.startsWith('node ') ? ['(`npm link` here once puts `avatar` on your PATH.)'] : []),
+      `The CLI finds this emulator without flags. Ctrl-C stops it.`,
     ];
     io.stdout.write(lines.join('\n') + '\n');
   }
+  if (others.length > 0) {
+    // Several emulators: say which one the CLI now uses from here (issue 7 item 3).
+    const pick = pickEmulator(io.env, io.cwd);
+    const which = pick.emulator
+      ? `from ${io.cwd} the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? ' (this directory\'s data dir)' : ''}`
+      : 'the CLI asks which one unless given --base-url URL (or a profile), or run from the directory of its data dir';
+    io.stderr.write(`note: ${others.length + 1} emulators are running now:\n${describeEmulators(listEmulators(io.env))}\n${which}\n`);
+  }
 
   await stopped;
-  clearEmulatorState(io.env, process.pid);
+  clearEmulatorState(io.env, state);
   await emu.stop();
   if (!opts.json) io.stderr.write('emulator stopped\n');
+}
+
+async function status(cli: CliContext): Promise<void> {
+  const pick = pickEmulator(cli.io.env, cli.io.cwd);
+  if (pick.running.length === 0) {
+    throw new CliError(`no local emulator is running (records in ${emulatorsDir(cli.io.env)}); start one with \`npx avatar emulator start\``, ExitCode.network);
+  }
+  const { AvatarClient } = await import('../../client/client.js');
+  const rows = await Promise.all(
+    pick.running.map(async (s) => {
+      const c = new AvatarClient({ baseUrl: s.base_url });
+      let health: unknown = null;
+      try {
+        const r = await c.raw('GET', '/_emulator/health');
+        health = r.status === 200 ? r.body : { status: r.status };
+      } catch (e) {
+        health = { error: (e as NodeJS.ErrnoException).code ?? String(e) };
+      } finally {
+        await c.close();
+      }
+      return { ...s, used_here: s === pick.emulator, health };
+    }),
+  );
+  cli.print(
+    { data: rows },
+    () =>
+      renderTable(
+        rows.map((r) => ({
+          '': r.used_here ? '*' : '',
+          base_url: r.base_url,
+          data_dir: r.data_dir ?? '(in memory)',
+          pid: r.pid,
+          started: formatTime(r.started_at),
+          health: r.health && typeof r.health === 'object' && (r.health as { ok?: unknown }).ok === true ? 'ok' : JSON.stringify(r.health),
+        })),
+        undefined,
+        cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined,
+      ) +
+      (pick.emulator
+        ? `\n* the CLI uses this one from here (${pick.reason === 'data dir' ? "this directory's data dir" : 'the only one running'})`
+        : '\nnone is this directory\'s: pick one with --base-url URL, or a profile (avatar config set)'),
+  );
 }
 
 export const emulatorCommands: CommandModule = {
@@ -103,18 +194,7 @@ export const emulatorCommands: CommandModule = {
 
     group
       .command('status')
-      .description('show the running local emulator and check its health')
-      .action(async () => {
-        const s = readEmulatorState(cli.io.env);
-        if (!s) throw new CliError(`no local emulator is running (state file ${emulatorStatePath(cli.io.env)})`, ExitCode.network);
-        const { AvatarClient } = await import('../../client/client.js');
-        const c = new AvatarClient({ baseUrl: s.base_url });
-        try {
-          const health = await c.raw('GET', '/_emulator/health');
-          cli.print({ ...s, health: health.body }, (b) => renderRecord(b as Record<string, unknown>));
-        } finally {
-          await c.close();
-        }
-      });
+      .description('list the running local emulators, check their health, and mark the one the CLI uses from here')
+      .action(() => status(cli));
   },
 };

@@ -1,51 +1,94 @@
 import type { CommandModule } from '../context.js';
-import { apiCommand } from './api.js';
-import { sessionCommands } from './sessions.js';
-import { avatarCommands } from './avatars.js';
-import { toolsCommands } from './tools.js';
-import { configCommands } from './config.js';
-import { emulatorCommands } from './emulator.js';
-import { chatCommands } from './chat.js';
-import { embedCommands } from './embed.js';
-import { ttsCommands } from './tts.js';
-import { transcribeCommands } from './transcribe.js';
-import { imagesCommands } from './images.js';
-import { rerankCommands } from './rerank.js';
-import { modelsCommands } from './models.js';
-import { filesCommands } from './files.js';
-import { batchesCommands } from './batches.js';
-import { runCommands } from './run.js';
-import { jobsCommands } from './jobs.js';
-import { workflowsCommands } from './workflows.js';
-import { orgsCommands } from './orgs.js';
 
 /**
- * Hand-written command groups. Plain resource commands (`avatar tokens create`, ...) are
- * generated from the contract's operation table (src/cli/generated.ts) after these, so a
- * hand-written `<group> <verb>` replaces the generated one of the same name.
+ * The top-level words of `avatar`, in the order `avatar --help` lists them. Each entry is
+ * data only (a name, the one line `--help` shows, and lazy loaders), so `avatar --version`
+ * and `avatar --help` load no command module, no schema and no HTTP client (issue 7 item
+ * 12: start-up cost). `avatar <name> ...` loads only that entry's modules, then the
+ * commands generated for `<name>` from the operation table (src/cli/generated.ts), so a
+ * hand-written `<name> <verb>` replaces the generated one of the same name. A word that is
+ * not listed here loads every module and every generated group (slower, never wrong).
  *
  * To add a group: create src/cli/commands/<group>.ts exporting a CommandModule whose
  * `register(program, cli)` adds `program.command('<group>')` and its verbs (reuse an
- * existing group with `program.commands.find(c => c.name() === '<group>')`), then list it
- * here. Use `cli.client()` for HTTP, `cli.print()` for results (JSON with --json),
- * `cli.note()` for progress on stderr, and throw CliError(message, ExitCode.usage) for bad
- * input; ApiResponseError from the client is mapped to exit codes by src/cli/main.ts.
+ * existing group with `program.commands.find(c => c.name() === '<group>')`), then append
+ *
+ *   { name: '<group>', description: '...', load: [async () => (await import('./<group>.js')).myCommands] },
+ *
+ * to `commandGroups`. To add verbs to an existing group (`sessions live`), append your
+ * loader to that entry's `load` list instead. A group that only has generated commands (an operation with
+ * `cli: { group }`) still gets an entry, with `load: []`, so `avatar --help` lists it
+ * (test/cli-lazy.test.ts checks that every generated group is listed). A module that
+ * registers several groups (sessions.ts: sessions and webhooks) is named under each; it is
+ * registered once. Use `cli.client()` for HTTP, `cli.print()` for results (JSON with
+ * --json), `cli.note()` for progress on stderr, and throw CliError(message, ExitCode.usage)
+ * for bad input; ApiResponseError from the client is mapped to exit codes by
+ * src/cli/main.ts.
  */
-export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
-commandModules.push(avatarCommands, toolsCommands);
-commandModules.push(sessionCommands);
-commandModules.push(
-  chatCommands,
-  embedCommands,
-  ttsCommands,
-  transcribeCommands,
-  imagesCommands,
-  rerankCommands,
-  modelsCommands,
-  filesCommands,
-  batchesCommands,
-  runCommands,
-  jobsCommands,
-  workflowsCommands,
-  orgsCommands,
-);
+export interface CommandGroup {
+  name: string;
+  /** One line for `avatar --help` (no module is loaded to show it). */
+  description: string;
+  /** Hand-written modules adding commands under `name`. */
+  load: (() => Promise<CommandModule>)[];
+}
+
+const emulator = async () => (await import('./emulator.js')).emulatorCommands;
+const config = async () => (await import('./config.js')).configCommands;
+const api = async () => (await import('./api.js')).apiCommand;
+const avatars = async () => (await import('./avatars.js')).avatarCommands;
+const tools = async () => (await import('./tools.js')).toolsCommands;
+const sessions = async () => (await import('./sessions.js')).sessionCommands;
+// The inference family (issue 11), one module per group.
+const chat = async () => (await import('./chat.js')).chatCommands;
+const embed = async () => (await import('./embed.js')).embedCommands;
+const tts = async () => (await import('./tts.js')).ttsCommands;
+const transcribe = async () => (await import('./transcribe.js')).transcribeCommands;
+const images = async () => (await import('./images.js')).imagesCommands;
+const rerank = async () => (await import('./rerank.js')).rerankCommands;
+const models = async () => (await import('./models.js')).modelsCommands;
+const files = async () => (await import('./files.js')).filesCommands;
+const batches = async () => (await import('./batches.js')).batchesCommands;
+const run = async () => (await import('./run.js')).runCommands;
+const jobs = async () => (await import('./jobs.js')).jobsCommands;
+const workflows = async () => (await import('./workflows.js')).workflowsCommands;
+const orgs = async () => (await import('./orgs.js')).orgsCommands;
+
+export const commandGroups: CommandGroup[] = [
+  { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
+  { name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
+  { name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
+  { name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },
+  { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
+  { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
+  { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
+  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions] },
+  { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
+  { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
+  { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },
+  { name: 'devices', description: 'devices (/api/v1/workspaces/{wsId}/devices...)', load: [] },
+  { name: 'issuers', description: 'trusted issuers (/api/v1/workspaces/{wsId}/issuers...)', load: [] },
+  { name: 'gallery', description: 'stock personas, public (/api/gallery...)', load: [] },
+  { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
+  { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
+  { name: 'chat', description: 'ask the chat model; the reply streams (/compat-a/v1/chat/completions)', load: [chat] },
+  { name: 'embed', description: 'embed texts (/compat-a/v1/embeddings)', load: [embed] },
+  { name: 'tts', description: 'speak text into an audio file (/compat-a/v1/audio/speech)', load: [tts] },
+  { name: 'transcribe', description: 'transcribe an audio file (/compat-a/v1/audio/transcriptions)', load: [transcribe] },
+  { name: 'images', description: 'generate images (/compat-a/v1/images)', load: [images] },
+  { name: 'rerank', description: 'rank documents by relevance (/compat-a/v1/rerank)', load: [rerank] },
+  { name: 'models', description: 'the inference models, slugs and tasks (/api/model-status)', load: [models] },
+  { name: 'files', description: 'files for batches (/compat-a/v1/files)', load: [files] },
+  { name: 'batches', description: 'batches of requests from JSONL (/compat-a/v1/batches)', load: [batches] },
+  { name: 'run', description: 'submit to a model by slug (/compat-b/{slug})', load: [run] },
+  { name: 'jobs', description: 'asynchronous model jobs (/api/jobs)', load: [jobs] },
+  { name: 'workflows', description: 'DAGs of model tasks: create, execute, run live (/api/workflows)', load: [workflows] },
+  { name: 'orgs', description: 'organisation tokens and usage (/api/organizations)', load: [orgs] },
+];
+
+/**
+ * Modules registered on every run, whatever the command word (the older pattern:
+ * `commandModules.push(x)` after a static import). They work, but every import here is paid
+ * by `avatar --help` and `--version`: prefer an entry in `commandGroups`.
+ */
+export const commandModules: CommandModule[] = [];

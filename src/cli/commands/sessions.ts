@@ -10,7 +10,8 @@ import { queueCancel, queueStatus } from '../../contract/operations/sessions.js'
 import { MintSessionBody, type MintQueued } from '../../contract/resources/session.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { readData } from '../generated.js';
+import { addFieldOption } from '../generated.js';
+import { readData } from '../read-data.js';
 import { coerce, flagsOf } from '../schema-flags.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
 
@@ -19,35 +20,53 @@ const group = (program: Command, name: string, description: string): Command =>
 
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-function registerMint(sessions: Command, cli: CliContext): void {
+/**
+ * Every mint field as a flag (`--persona`, `--session-cap-seconds <seconds>`, ...) plus
+ * `--data` (`--body`, its old name, still works, hidden); shared with `sessions live` and `demo`.
+ */
+export function addMintOptions(cmd: Command): Command {
+  for (const f of flagsOf(MintSessionBody)) addFieldOption(cmd, { ...f, required: false });
+  cmd.option('--data <json|@file>', 'whole mint body as JSON: inline, @file or @- for stdin; flags override its fields');
+  return cmd.addOption(new Option('--body <json|@file>', 'old name of --data').hideHelp());
+}
+
+/** The mint body from `--data` and the mint flags, checked against the schema (usage error naming the flag). */
+export function mintBodyFromOptions(opts: Record<string, unknown>, cli: CliContext): Record<string, unknown> {
   const flags = flagsOf(MintSessionBody);
+  const given = typeof opts.data === 'string' ? { v: opts.data, flag: '--data' } : typeof opts.body === 'string' ? { v: opts.body, flag: '--body' } : null;
+  // --body once took a bare file name; --data, like every body command, takes JSON or @file.
+  const text = given && given.flag === '--body' && !given.v.startsWith('@') && !given.v.trim().startsWith('{') ? `@${given.v}` : given?.v;
+  const raw = text !== undefined ? readData(text, cli.io.cwd, given!.flag) : {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CliError(`${given!.flag} must be a JSON object (the mint body)`, ExitCode.usage);
+  const body: Record<string, unknown> = { ...(raw as object) };
+  for (const f of flags) {
+    const v = opts[optKey(f.flag)];
+    if (v === undefined) continue;
+    try {
+      body[f.field] = f.kind === 'json' && !String(v).startsWith('@') ? jsonOrText(String(v)) : coerce(f, v, cli.io.cwd);
+    } catch (e) {
+      throw new CliError((e as Error).message, ExitCode.usage);
+    }
+  }
+  const check = MintSessionBody.safeParse(body);
+  if (!check.success) {
+    const i = check.error.issues[0]!;
+    const field = String(i.path[0] ?? '');
+    const flag = flags.find((f) => f.field === field);
+    throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${i.message}`, ExitCode.usage);
+  }
+  return body;
+}
+
+function registerMint(sessions: Command, cli: CliContext): void {
   const cmd = sessions
     .command('mint')
     .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]');
-  for (const f of flags) {
-    const arg = f.kind === 'list' ? `<${f.flag}...>` : f.kind === 'boolean' ? '' : f.kind === 'json' ? '<json>' : '<value>';
-    cmd.addOption(new Option(`--${f.flag}${arg ? ' ' + arg : ''}`, f.description));
-  }
-  cmd.option('--body <file>', 'whole mint body as JSON (@file, @- or inline JSON); flags override its fields');
+  addMintOptions(cmd);
   cmd.option('--no-wait', 'return the 202 instead of waiting in the queue');
   cmd.action(async () => {
     const opts = cmd.opts<Record<string, unknown>>();
-    const raw = typeof opts.body === 'string' ? readData(opts.body.startsWith('@') || opts.body.trim().startsWith('{') ? opts.body : `@${opts.body}`, cli.io.cwd) : {};
-    const body: Record<string, unknown> = raw && typeof raw === 'object' ? { ...(raw as object) } : {};
-    for (const f of flags) {
-      const v = opts[optKey(f.flag)];
-      if (v === undefined) continue;
-      try {
-        body[f.field] = f.kind === 'json' ? jsonOrText(String(v)) : coerce(f, v);
-      } catch (e) {
-        throw new CliError((e as Error).message, ExitCode.usage);
-      }
-    }
-    const check = MintSessionBody.safeParse(body);
-    if (!check.success) {
-      const i = check.error.issues[0]!;
-      throw new CliError(`${String(i.path[0] ?? 'body')}: ${i.message}`, ExitCode.usage);
-    }
+    const body = mintBodyFromOptions(opts, cli);
     const ctrl = new AbortController();
     const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
     const status = queueStatusLine(cli);
@@ -70,26 +89,48 @@ function registerMint(sessions: Command, cli: CliContext): void {
 }
 
 /**
- * The live queue line on stderr (never stdout, so `--json` output stays one body): on a
- * terminal one line rewritten in place at every poll; elsewhere a new line only when the
- * state, position or ETA changed. Nothing with --json.
+ * The longest of these that fits `width` columns (the last one cut if none does): the
+ * status line is rewritten in place with `\r`, which only works while it stays on one row
+ * (issue 7 item 7: at 80 columns a wrapped line left a copy behind at every poll).
  */
-function queueStatusLine(cli: CliContext) {
-  const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
+export function fitLine(variants: string[], width: number): string {
+  const room = Math.max(10, width - 1);
+  return variants.find((v) => v.length <= room) ?? variants[variants.length - 1]!.slice(0, room);
+}
+
+export function queueLineVariants(q: MintQueued): string[] {
+  if (q.state === 'claimable') return [`seat reserved (ticket ${q.queue_ticket}): claiming`, 'seat reserved: claiming'];
+  const eta = q.eta_seconds === null || q.eta_seconds === undefined ? 'unknown' : `${q.eta_seconds} s`;
+  return [
+    `queued: position ${q.position}, about ${eta} (ticket ${q.queue_ticket}; Ctrl-C leaves the queue)`,
+    `queued: position ${q.position}, about ${eta} (Ctrl-C leaves the queue)`,
+    `queued: position ${q.position}, about ${eta}`,
+    `queued: #${q.position}, ~${eta}`,
+  ];
+}
+
+/**
+ * The live queue line on stderr (never stdout, so `--json` output stays one body): on a
+ * terminal one line, fitted to its width, rewritten in place at every poll; elsewhere a
+ * new line only when the state, position or ETA changed. Nothing with --json.
+ */
+export function queueStatusLine(cli: CliContext) {
+  const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   const tty = !!err.isTTY && !cli.globals().json;
   let last = '';
   let open = false;
   return {
     show(q: MintQueued) {
-      const line =
-        q.state === 'claimable'
-          ? `seat reserved (ticket ${q.queue_ticket}): claiming`
-          : `queued: position ${q.position}, about ${q.eta_seconds} s (ticket ${q.queue_ticket}; Ctrl-C leaves the queue)`;
+      const variants = queueLineVariants(q);
       if (tty) {
+        const line = fitLine(variants, err.columns ?? 80);
         err.write(`\r\x1b[2K${line}`);
         open = true;
-      } else if (line !== last) cli.note(line);
-      last = line;
+        last = line;
+      } else if (variants[0] !== last) {
+        cli.note(variants[0]!);
+        last = variants[0]!;
+      }
     },
     done(final: string | null) {
       if (open) err.write(final ? `\r\x1b[2K${final}\n` : '\n');
@@ -146,10 +187,10 @@ export const sessionCommands: CommandModule = {
     const webhooks = group(program, 'webhooks', 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)');
     webhooks
       .command('listen')
-      .description('run a local receiver: verify x-signature-256 and print each delivery')
+      .description('run a local receiver: verify x-signature-256 and print each delivery; runs until Ctrl-C, then exits 0')
       .option('--port <port>', 'port to listen on (0: any free port)', '0')
       .option('--host <host>', 'interface', '127.0.0.1')
-      .option('--secret <secret>', 'signing secret to verify (endpoint secret or notify.secret); unsigned or badly signed deliveries then get 401')
+      .option('--secret <secret>', 'signing secret to verify: the endpoint secret (16 to 256 characters) or notify.secret; unsigned or badly signed deliveries then get 401')
       .action(async (o: { port: string; host: string; secret?: string }) => {
         await listenForWebhooks(cli, { port: parsePort(o.port), host: o.host, secret: o.secret });
       });

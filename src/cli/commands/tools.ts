@@ -13,10 +13,14 @@ import { mergeTools, toolsSettings, validateTools, type ToolsObject } from '../.
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
-function fail(cli: CliContext, f: ValidationFailure): never {
-  const body = { ok: false, status: f.status, error: f.error, ...(f.detail ? { detail: f.detail } : {}), message: f.message };
-  if (cli.globals().json) cli.print(body);
-  throw new CliError(`${f.error}${f.detail ? ` (detail: ${f.detail})` : ''} — HTTP ${f.status}: ${f.message}`, ExitCode.apiClientError);
+/**
+ * The answer the service would give, as a failure: one line for humans, or with --json the
+ * service's own error envelope `{ error, detail?, message }` on stderr (stdout stays empty,
+ * as for any failing command).
+ */
+function fail(_cli: CliContext, f: ValidationFailure): never {
+  const envelope = { error: f.error, ...(f.detail ? { detail: f.detail } : {}), message: f.message, status: f.status };
+  throw new CliError(`${f.error}${f.detail ? ` (detail: ${f.detail})` : ''} — HTTP ${f.status}: ${f.message}`, ExitCode.apiClientError, envelope);
 }
 
 export function validateToolsFile(cli: CliContext, value: unknown, opts: { agentHook?: string }): ToolsObject {

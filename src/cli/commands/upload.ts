@@ -17,8 +17,12 @@ const TYPES: Record<string, string> = {
   '.wav': 'audio/wav',
 };
 
-/** Read a local file for upload; the Content-Type comes from its extension unless given. */
-export function readUpload(cli: CliContext, file: string, kind: 'image' | 'audio', contentType?: string) {
+/**
+ * Read a local file for upload; the Content-Type comes from its extension unless given.
+ * `flag` names the option that gave the file; `canOverride` says the command has
+ * `--content-type` (only then does the hint mention it).
+ */
+export function readUpload(cli: CliContext, file: string, kind: 'image' | 'audio', contentType?: string, o: { flag?: string; canOverride?: boolean } = {}) {
   const path = resolve(cli.io.cwd, file);
   let bytes: Buffer;
   try {
@@ -30,7 +34,8 @@ export function readUpload(cli: CliContext, file: string, kind: 'image' | 'audio
   const type = contentType ?? TYPES[extname(path).toLowerCase()];
   if (!type || !type.startsWith(kind)) {
     const allowed = Object.entries(TYPES).filter(([, t]) => t.startsWith(kind)).map(([e]) => e).join(', ');
-    throw new CliError(`${basename(path)}: expected a ${kind} file (${allowed}), or pass --content-type`, ExitCode.usage);
+    const hint = o.canOverride === false ? '' : ', or pass --content-type';
+    throw new CliError(`${o.flag ? `${o.flag} ` : ''}${basename(path)}: expected ${kind === 'image' ? 'an image' : 'an audio'} file (${allowed})${hint}`, ExitCode.usage);
   }
   return { bytes, type, name: basename(path) };
 }

@@ -61,5 +61,14 @@ export async function startFleet(ctx: EmulatorContext): Promise<void> {
     for (const b of [...runningBoxes(ctx)].reverse()) await b.stop();
     fleets.delete(ctx);
   });
-  for (let i = 0; i < rt.opts.boxes; i++) await addBox(ctx, rt.opts.boxCapabilities[i] ?? {});
+  for (let i = 0; i < rt.opts.boxes; i++) {
+    try {
+      await addBox(ctx, rt.opts.boxCapabilities[i] ?? {});
+    } catch (e) {
+      // startEmulator undoes everything started so far (the boxes above included) and rejects.
+      throw Object.assign(new Error(`edge box ${i + 1} of ${rt.opts.boxes} could not start: ${(e as Error).message}`, { cause: e }), {
+        code: 'EBOXSTART',
+      });
+    }
+  }
 }

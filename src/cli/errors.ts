@@ -1,0 +1,57 @@
+/**
+ * Human lines for the service's error answers. Duck-typed so main.ts need not load the
+ * HTTP client (undici) to report a failure (issue 7 item 12).
+ */
+export interface ApiErrorLike {
+  name: 'ApiResponseError';
+  status: number;
+  code: string;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export function isApiResponseError(e: unknown): e is ApiErrorLike {
+  return !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'ApiResponseError' && typeof (e as { status?: unknown }).status === 'number';
+}
+
+const seconds = (n: number) => (n >= 3600 ? `${Math.round(n / 360) / 10} h` : n >= 120 ? `${Math.round(n / 60)} min` : `${n} s`);
+
+/**
+ * What a user can do about a 429/402 (spec 7), with the retry_after the service gave. The
+ * service's own message may already say some of it (when to retry, the idle reaper): only
+ * what it does not say is added, and the release as a CLI command.
+ */
+function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
+  const message = typeof b.message === 'string' ? b.message : '';
+  const retry = typeof b.retry_after === 'number' ? b.retry_after : Number(e.headers['retry-after']) || null;
+  const after = /retry in/i.test(message) ? null : retry ? `retry in ${seconds(retry)} (retry_after ${retry})` : 'retry later';
+  const join = (...parts: (string | null)[]) => parts.filter(Boolean).join('; ') || null;
+  switch (e.code) {
+    case 'concurrency_limit': {
+      const inUse = typeof b.active === 'number' && typeof b.limit === 'number' ? `${b.active} of ${b.limit} concurrent sessions of the plan are in use: ` : '';
+      const reaper = /idle reaper/i.test(message) ? '' : ', or wait for the idle reaper to end a minted session that never connected';
+      return join(`${inUse}release one with \`avatar sessions release <sessionId>\`${reaper}`, after);
+    }
+    case 'rate_limited':
+      return join(after && `too many mints from this key in the last minute: ${after}`);
+    case 'quota_exhausted':
+      return join(after && `the daily session minutes are used up: ${after}`);
+    default:
+      return e.status === 429 || e.status === 402 ? after : null;
+  }
+}
+
+/** `error: <code> (HTTP <status>) — <message> — detail: … — <what to do>` */
+export function formatApiError(e: ApiErrorLike): string {
+  const b = (e.body && typeof e.body === 'object' ? e.body : {}) as Record<string, unknown>;
+  const parts = [`error: ${e.code} (HTTP ${e.status})`];
+  if (typeof b.message === 'string') parts.push(b.message);
+  if (typeof b.detail === 'string') parts.push(`detail: ${b.detail}`);
+  if (b.error && typeof b.error === 'object') {
+    const inner = b.error as Record<string, unknown>;
+    if (typeof inner.message === 'string') parts.push(inner.message);
+  }
+  const line = parts.join(' — ');
+  const todo = advice(e, b);
+  return todo ? `${line}\n  ${todo}` : line;
+}

@@ -1,0 +1,48 @@
+/**
+ * `avatar --help` without loading commander or any command module (issue 7 item 12: it
+ * is the help people run most). The text is the one commander prints for the program
+ * main.ts builds: the same global options and groups, the same layout;
+ * test/cli-output.test.ts compares the two.
+ */
+import { commandGroups, commandModules } from './commands/index.js';
+import { helpWidth, MIN_DESCRIPTION, wrapText } from './wrap.js';
+
+export const PROGRAM_DESCRIPTION = 'CLI and local emulator of the live avatar service';
+
+/** Global options, as `[flags, description]`: main.ts registers these. */
+export const globalOptions: [string, string][] = [
+  ['--base-url <url>', 'service base URL (env AVATAR_BASE_URL; default: the local emulator)'],
+  ['--api-key <key>', 'API key (env AVATAR_API_KEY)'],
+  ['--workspace <id>', 'workspace id for workspace routes (env AVATAR_WORKSPACE_ID; default: the workspace of a workspace-bound key)'],
+  ['--profile <name>', 'named profile from the config file (env AVATAR_PROFILE)'],
+  ['--origin <url>', 'send this Origin header (publishable keys are checked against it)'],
+  ['--json', 'print response bodies as JSON, unchanged; errors as the JSON error envelope on stderr'],
+];
+
+/**
+ * The text of `avatar --help` at this terminal's width; null when an eagerly registered
+ * module (commandModules) may add groups only commander knows about.
+ */
+export function topHelp(io: { stdout: { isTTY?: boolean; columns?: number } }): string | null {
+  if (commandModules.length > 0) return null;
+  const width = helpWidth(io);
+  const options: [string, string][] = [['-V, --version', 'output the version number'], ...globalOptions, ['-h, --help', 'display help for command']];
+  const commands: [string, string][] = [...commandGroups.map((g) => [g.name, g.description] as [string, string]), ['help [command]', 'display help for command']];
+  const terms = [...options, ...commands].map(([t]) => t.length);
+  const fits = terms.filter((t) => t <= width - MIN_DESCRIPTION - 4);
+  const termWidth = Math.max(0, ...(fits.length ? fits : terms));
+  const item = ([term, desc]: [string, string]) =>
+    `  ${term.padEnd(termWidth)}  ${wrapText(desc, width - termWidth - 4).replace(/\n/g, `\n${' '.repeat(termWidth + 4)}`)}`;
+  return [
+    'Usage: avatar [options] [command]',
+    '',
+    wrapText(PROGRAM_DESCRIPTION, width),
+    '',
+    'Options:',
+    ...options.map(item),
+    '',
+    'Commands:',
+    ...commands.map(item),
+    '',
+  ].join('\n');
+}
