@@ -136,3 +136,14 @@ describe('avatar workflows run', () => {
     expect(r.stderr).toContain('cycle');
   });
 });
+
+describe('avatar emulator start inference flags', () => {
+  it('refuses a bad worker pool size or upstream before starting anything', async () => {
+    const a = await run('emulator', 'start', '--in-memory', '--port', '0', '--job-concurrency', '0');
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('--job-concurrency must be an integer from 1 to 64');
+    const b = await run('emulator', 'start', '--in-memory', '--port', '0', '--inference-upstream', '{"big":{"baseUrl":"ftp://x"}}');
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('big.baseUrl must be an http(s) URL');
+  });
+});
