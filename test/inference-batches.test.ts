@@ -72,6 +72,20 @@ describe('batches', () => {
     ]);
   });
 
+  it('cancel stops a batch between lines and keeps what was done', async () => {
+    const lines = Array.from({ length: 5 }, (_, i) => ({ custom_id: `n${i}`, method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: `text ${i}` } }));
+    const file = await client().files.create({ file: await toFile(Buffer.from(jsonl(lines)), 'five.jsonl'), purpose: 'batch' });
+    const batch = await client().batches.create({ input_file_id: file.id, endpoint: '/v1/embeddings', completion_window: '24h' });
+    await until(() => client().batches.retrieve(batch.id), (b) => b.request_counts!.completed >= 1);
+    const cancelling = await client().batches.cancel(batch.id);
+    expect(cancelling.status).toBe('cancelling');
+    const done = await until(() => client().batches.retrieve(batch.id), (b) => b.status === 'cancelled');
+    expect(done.request_counts!.completed).toBeLessThan(5);
+    const out = (await (await client().files.content(done.output_file_id!)).text()).trim().split('\n');
+    expect(out).toHaveLength(done.request_counts!.completed);
+    await expect(client().batches.cancel(batch.id)).rejects.toBeInstanceOf(OpenAI.ConflictError);
+  });
+
   it('refuses an unknown input file or endpoint at create time', async () => {
     await expect(client().batches.create({ input_file_id: 'file-nope', endpoint: '/v1/embeddings', completion_window: '24h' })).rejects.toBeInstanceOf(
       OpenAI.NotFoundError,

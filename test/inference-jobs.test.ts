@@ -88,6 +88,17 @@ describe('compat-b (slug format)', () => {
     expect(r.body.result.results[0].document).toBe('red apple');
   });
 
+  it('sync_mode past 120 s answers like an async submission; the job still finishes', async () => {
+    const pending = h.api('/compat-b/embed-v1', { key: key(), body: { sync_mode: true, input: 'slow enough' } });
+    await settle();
+    clock.advance(120_000); // the worker starts, but the 120 s hold ends first
+    const r = await pending;
+    expect(r.status).toBe(202);
+    expect(r.body.status).toBe('pending');
+    await tick();
+    expect((await h.api(`/compat-b/requests/${r.body.request_id}`, { key: key() })).body.status).toBe('completed');
+  });
+
   it('batch status answers each id, at most 50', async () => {
     const a = await h.api('/compat-b/embed-v1', { key: key(), body: { input: 'x' } });
     const r = await h.api('/compat-b/requests/batch', { key: key(), body: { request_ids: [a.body.request_id, 'missing'] } });
