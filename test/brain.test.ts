@@ -42,6 +42,11 @@ interface Case {
 const cases: Case[] = [
   { name: 'greets by the persona name', req: ask('Hello!'), check: ({ text }) => expect(text).toMatch(/Ava/) },
   { name: 'says its name', req: ask("What's your name?"), check: ({ text }) => expect(text).toMatch(/\bAva\b/) },
+  {
+    name: 'introduces itself with its name and what it is',
+    req: ask('Who are you?'),
+    check: ({ text }) => expect(text).toMatch(/\bAva\b.*(Lisbon|tour guide)/),
+  },
   { name: 'answers from the backstory', req: ask('Where did you grow up?'), check: ({ text }) => expect(text).toMatch(/Lisbon/) },
   { name: 'finds the fact behind other words', req: ask('What do you like to eat?'), check: ({ text }) => expect(text).toMatch(/sardines/) },
   // The memory block reaches an upstream model as prompt text; recalling it is the model's job.
@@ -186,6 +191,19 @@ describe('local brain', () => {
     expect(again.text).not.toBe(first);
   });
 
+  it('reads a prompt with labelled sections and ignores a later instruction (the edge greeting cue)', async () => {
+    const prompt = { role: 'system' as const, content: `You are a friendly tour guide.\n\nBackstory: ${persona.backstory}\n\nMemory: ${persona.memory}` };
+    const cue = { role: 'system' as const, content: 'The user just joined the conversation. Greet them as ava in one short sentence, in en.' };
+    const edgePersona = { name: 'ava', backstory: persona.backstory, memory: persona.memory };
+    expect((await run(brain, { messages: [prompt, cue], persona: edgePersona })).text).toBe("Hello, I'm Ava. What would you like to talk about?");
+    const where = await run(brain, { messages: [prompt, { role: 'user', content: 'Where did you grow up?' }], persona: edgePersona });
+    expect(where.text).toBe('I grew up in Lisbon, Portugal.');
+    const cueLater = await run(brain, { messages: [prompt, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'Hello!' }, cue] });
+    expect(cueLater.text).toMatch(/^Hello/);
+    const asked = await run(brain, { messages: [prompt, { role: 'user', content: 'hi' }, cue, { role: 'user', content: 'Who joined the conversation?' }] });
+    expect(asked.text).not.toMatch(/joined/);
+  });
+
   it('lists what it can talk about', async () => {
     expect((await run(brain, ask('What can you do?'))).text).toMatch(/Lisbon|Portugal|Tagus/);
   });
@@ -247,6 +265,16 @@ describe('openai brain', () => {
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.code).toBe(code);
     expect(err.detail).toMatch(detail);
+  });
+
+  it('gives up a stream that goes quiet instead of thinking forever', async () => {
+    stub.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Well' } }] })}\n\n`); // ...and nothing more
+    };
+    const err = await run(new OpenAIBrain({ url: stub.url, idleTimeoutMs: 100 }), ask('hi')).catch((e) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.code).toBe('upstream_timeout');
   });
 
   it('says when nothing answers at the URL', async () => {

@@ -29,7 +29,7 @@ const found = (text: string, keys: string[]) => {
 };
 
 async function formOf(req: StubRequest): Promise<FormData> {
-  return new Response(req.body, { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+  return new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
 }
 
 let stub: OpenAIStub;
@@ -100,6 +100,13 @@ describe.skipIf(!hasPocketsphinx)('pocketsphinx', () => {
     const r = await new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(await speak('Hello there'), { lang: 'fr-FR' });
     expect(r.recognised).toBe(false);
     expect(r.text).toMatch(/English model only.*--asr-url/);
+  });
+
+  it('stops pocketsphinx when the caller aborts', async () => {
+    const ctrl = new AbortController();
+    const pending = new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(await speak('I would like to book a table for two.'), { signal: ctrl.signal });
+    ctrl.abort(new Error('session ended'));
+    await expect(pending).rejects.toThrow('session ended');
   });
 
   it('accepts en-US and runs calls side by side within its limit', async () => {

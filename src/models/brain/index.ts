@@ -24,6 +24,7 @@ export interface BrainOptions {
   /** Where the key is read from (default `process.env`). */
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 export function createBrain(opts: BrainOptions = {}): Brain {
@@ -35,6 +36,7 @@ export function createBrain(opts: BrainOptions = {}): Brain {
     model: opts.llmModel,
     apiKey: opts.apiKey ?? env.AVATAR_LLM_API_KEY,
     timeoutMs: opts.timeoutMs,
+    idleTimeoutMs: opts.idleTimeoutMs,
   });
 }
 

@@ -10,6 +10,7 @@ export type Intent =
   | { kind: 'greeting' }
   | { kind: 'how_are_you' }
   | { kind: 'ask_name' }
+  | { kind: 'about_self' }
   | { kind: 'ask_user_name' }
   | { kind: 'tell_user_name'; user: string }
   | { kind: 'abilities' }
@@ -25,7 +26,8 @@ const isGoodbye = any(/\b(good ?bye|bye|farewell|see you( later| soon)?|adios|ha
 const isThanks = any(/\b(thanks?( you)?|thank u|cheers|gracias|merci|danke|grazie|obrigad[oa])\b/);
 const isGreeting = any(/^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|hola|buenos dias|buenas( tardes| noches)?|bonjour|bonsoir|salut|hallo|guten (tag|morgen|abend)|servus|ciao|buongiorno|buonasera|ola|oi|bom dia|boa (tarde|noite))\b/);
 const isHowAreYou = any(/\bhow are (you|u)\b|\bhow('s| is) it going\b|\bhow do you do\b|\bcomo estas\b|\bque tal\b|\bcomment (ca va|allez vous)\b|\bwie geht('s| es)?\b|\bcome stai\b|\bcomo (vai|voce esta)\b/);
-const isAskName = any(/\b(what('s| is) your name|who are you|your name|tell me about yourself|introduce yourself|como te llamas|quien eres|comment (tu t'appelles|vous appelez vous)|qui es tu|wie heisst du|wer bist du|come ti chiami|chi sei|qual e (o )?seu nome|como (voce )?se chama|quem e voce)\b/);
+const isAskName = any(/\b(what('s| is) your name|your name|como te llamas|comment (tu t'appelles|vous appelez vous)|wie heisst du|come ti chiami|qual e (o )?seu nome|como (voce )?se chama)\b/);
+const isAboutSelf = any(/\b(who are you|tell me about yourself|introduce yourself|quien eres|hablame de ti|qui es tu|parle moi de toi|wer bist du|erzahl (mir )?von dir|chi sei|parlami di te|quem e voce|fale sobre voce)\b/);
 const isAskUserName = any(/\b(what('s| is) my name|do you (know|remember) my name|who am i|como me llamo|comment je m'appelle|wie heisse ich|come mi chiamo|qual e (o )?meu nome)\b/);
 const isAbilities = any(/\b(what can you do|what can i ask( you)?|what do you know|how can you help|what are you able to do|help me|que puedes hacer|que sais tu faire|was kannst du|cosa sai fare|o que voce pode fazer)\b|^help$/);
 const isMemory = any(/\b(what do you (remember|know) about me|do you remember me|what did i tell you)\b/);
@@ -43,6 +45,7 @@ export function classify(text: string): Intent {
   if (isAskUserName(t)) return { kind: 'ask_user_name' };
   if (isMemory(t)) return { kind: 'memory' };
   if (isAskName(t)) return { kind: 'ask_name' };
+  if (isAboutSelf(t)) return { kind: 'about_self' };
   if (isHowAreYou(t)) return { kind: 'how_are_you' };
   if (isAbilities(t)) return { kind: 'abilities' };
   if (isGreeting(t) && n <= 4) return { kind: 'greeting' };

@@ -16,11 +16,18 @@ export interface Knowledge {
   memory: string[];
 }
 
-const INSTRUCTION = /^(please\s+)?(be|do|don'?t|do not|never|always|answer|respond|reply|keep|use|speak|avoid|stay|act|talk|follow|remember|make|try|write|ask|help|limit|refuse|say|if|when|only|as an?|you (must|should|will|may|can|need)|you'?re not|you are not)\b/i;
+const INSTRUCTION = /^(please\s+)?(be|do|greet|introduce|tell|give|mention|don'?t|do not|never|always|answer|respond|reply|keep|use|speak|avoid|stay|act|talk|follow|remember|make|try|write|ask|help|limit|refuse|say|if|when|only|as an?|you (must|should|will|may|can|need)|you'?re not|you are not)\b/i;
 const ARTICLE = /^(a|an|the|not|now|here|there|called|named|my|your)$/i;
 
+/** A persona key ("ava") is spoken as a name ("Ava"); a name with capitals is kept as given. */
+export function displayName(name: string | null | undefined): string | null {
+  const n = name?.trim();
+  if (!n) return null;
+  return n === n.toLowerCase() ? n.charAt(0).toUpperCase() + n.slice(1) : n;
+}
+
 export function personaName(req: BrainRequest, prompt: string): string | null {
-  const given = req.persona?.name?.trim();
+  const given = displayName(req.persona?.name);
   if (given) return given;
   const m =
     /\b(?:[Yy]our name is|[Yy]ou are called|[Yy]ou are named|[Yy]ou're called|named|[Cc]all yourself)\s+(\p{Lu}[\p{L}'-]*)/u.exec(prompt) ??
@@ -41,11 +48,46 @@ export function firstPerson(sentence: string): string {
     .replace(/\byour\b/gi, 'my');
 }
 
+/**
+ * Indexes are kept for the last CACHE_SIZE distinct sessions: a session asks every turn with
+ * the same frozen context, and indexing a 16 KB backstory costs more than answering.
+ */
+const CACHE_SIZE = 256;
+const cache = new Map<string, Knowledge>();
+
+/**
+ * The prompt is the system messages that open the conversation; a system message later on
+ * (an instruction such as the edge's greeting cue) is not about the persona.
+ */
+export function leadingPrompt(req: BrainRequest): string {
+  const first = req.messages.findIndex((m) => m.role !== 'system');
+  return (first === -1 ? req.messages : req.messages.slice(0, first)).map((m) => m.content).join('\n\n');
+}
+
+/** "Backstory: I grew up ..." -> "I grew up ...": a short label before a colon is not part of the fact. */
+const LABEL = /^[\p{L}][\p{L} ]{0,38}:\s+/u;
+
 export function gatherKnowledge(req: BrainRequest, lang: string): Knowledge {
-  const prompt = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const prompt = leadingPrompt(req);
+  const key = JSON.stringify([lang, req.persona?.name ?? null, req.persona?.backstory ?? null, req.persona?.memory ?? null, prompt]);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // re-insert: most recently used last
+    cache.set(key, hit);
+    return hit;
+  }
+  const k = buildKnowledge(req, prompt, lang);
+  cache.set(key, k);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return k;
+}
+
+function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowledge {
   const seen = new Set<string>();
   const passages: Passage[] = [];
-  const add = (text: string, source: Passage['source']) => {
+  const add = (raw: string, source: Passage['source']) => {
+    const text = raw.replace(LABEL, '');
+    if (!text) return;
     const key = text.toLowerCase();
     if (seen.has(key)) return;
     seen.add(key);
@@ -54,7 +96,8 @@ export function gatherKnowledge(req: BrainRequest, lang: string): Knowledge {
   const memory = splitSentences(req.persona?.memory ?? '');
   for (const s of memory) add(s, 'memory');
   for (const s of splitSentences(req.persona?.backstory ?? '')) add(s, 'backstory');
-  for (const s of splitSentences(prompt)) {
+  for (const sentence of splitSentences(prompt)) {
+    const s = sentence.replace(LABEL, '');
     if (INSTRUCTION.test(s) || s.endsWith('?')) continue;
     add(firstPerson(s), 'prompt');
   }

@@ -2,7 +2,8 @@
  * The default brain (issue 8, ARCHITECTURE property 5): deterministic and offline, and still
  * worth talking to. It answers from what the session froze:
  * - greetings, "how are you", thanks and goodbyes from its phrase table (phrases.ts);
- * - "what is your name" from the persona name (or a name the system prompt gives);
+ * - "what is your name" from the persona name (or a name the system prompt gives), and
+ *   "who are you" / "tell me about yourself" with the name and the backstory's first sentence;
  * - "my name is Sam" / "what is my name" from the conversation history;
  * - "what can you do" with the topics its backstory covers;
  * - any other question by BM25 retrieval (retrieval.ts) over the backstory, memory block
@@ -76,6 +77,11 @@ export function composeReply(req: BrainRequest): string {
       return P.howAreYou;
     case 'ask_name':
       return P.name(k.name);
+    case 'about_self': {
+      // The name, then the first thing the backstory tells.
+      const first = k.index.first();
+      return [k.name ? P.name(k.name) : null, first].filter(Boolean).join(' ') || P.name(null);
+    }
     case 'tell_user_name':
       return P.niceToMeet(intent.user);
     case 'ask_user_name':

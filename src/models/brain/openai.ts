@@ -16,6 +16,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { Brain, BrainMessage, BrainRequest, BrainUsage } from '../brain.js';
 import { UpstreamError, endpoint, errorFromFetch, errorFromResponse } from '../upstream-error.js';
+import { displayName } from './knowledge.js';
 import { languageCode } from './language.js';
 import { SentenceChunker } from './sentence-chunker.js';
 import { countTokens } from './text.js';
@@ -27,6 +28,8 @@ export interface OpenAIBrainOptions {
   apiKey?: string;
   /** How long to wait for the upstream's response headers (default 30 s). */
   timeoutMs?: number;
+  /** How long the stream may go quiet between two events before it is given up (default 30 s). */
+  idleTimeoutMs?: number;
 }
 
 interface Chunk {
@@ -92,7 +95,15 @@ export class OpenAIBrain implements Brain {
       ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     };
-    const res = await this.post(body, req.signal);
+    const { res, ctrl, release } = await this.post(body, req.signal);
+    // A stream that goes quiet would leave the avatar "thinking" forever: give it up.
+    const idleMs = this.opts.idleTimeoutMs ?? 30_000;
+    const quiet = () => ctrl.abort(new DOMException('the stream went quiet', 'TimeoutError'));
+    let idle = setTimeout(quiet, idleMs);
+    const kick = () => {
+      clearTimeout(idle);
+      idle = setTimeout(quiet, idleMs);
+    };
     const type = res.headers.get('content-type') ?? '';
     let text = '';
     let finish: string | null | undefined;
@@ -114,6 +125,7 @@ export class OpenAIBrain implements Brain {
       } else if (type.includes('text/event-stream')) {
         const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
         for await (const ev of events as unknown as AsyncIterable<{ data: string }>) {
+          kick();
           if (ev.data === '[DONE]') break;
           let c: Chunk;
           try {
@@ -128,7 +140,10 @@ export class OpenAIBrain implements Brain {
         throw new UpstreamError('upstream_bad_response', `${this.url} answered with ${type || 'no content type'}, not an event stream`);
       }
     } catch (e) {
-      throw errorFromFetch(this.url, e, req.signal);
+      throw errorFromFetch(this.url, ctrl.signal.reason ?? e, req.signal);
+    } finally {
+      clearTimeout(idle);
+      release();
     }
     yield* chunker.flush();
     if (!text && finish === undefined) throw new UpstreamError('upstream_bad_response', `${this.url} ended the stream without a reply`);
@@ -139,10 +154,12 @@ export class OpenAIBrain implements Brain {
     };
   }
 
-  private async post(body: unknown, signal?: AbortSignal): Promise<Response> {
+  /** Sends the request; `ctrl` aborts it (and its body), `release` unhooks the caller's signal. */
+  private async post(body: unknown, signal?: AbortSignal): Promise<{ res: Response; ctrl: AbortController; release: () => void }> {
     const ctrl = new AbortController();
     const onAbort = () => ctrl.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
+    const release = () => signal?.removeEventListener('abort', onAbort);
     if (signal?.aborted) onAbort();
     const timer = setTimeout(
       () => ctrl.abort(new DOMException('no response headers in time', 'TimeoutError')),
@@ -160,8 +177,9 @@ export class OpenAIBrain implements Brain {
         signal: ctrl.signal,
       });
       if (!res.ok) throw await errorFromResponse(this.url, res);
-      return res;
+      return { res, ctrl, release };
     } catch (e) {
+      release();
       throw e instanceof UpstreamError ? e : errorFromFetch(this.url, ctrl.signal.reason ?? e, signal);
     } finally {
       clearTimeout(timer);
@@ -182,7 +200,8 @@ export function upstreamMessages(req: BrainRequest): BrainMessage[] {
   const sys = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
   const extra: string[] = [];
   const p = req.persona;
-  if (p?.name && !sys.includes(p.name)) extra.push(`Your name is ${p.name}.`);
+  const name = displayName(p?.name);
+  if (name && !sys.includes(name)) extra.push(`Your name is ${name}.`);
   if (p?.backstory?.trim() && !sys.includes(p.backstory.trim())) extra.push(`Your backstory: ${p.backstory.trim()}`);
   if (p?.memory?.trim() && !sys.includes(p.memory.trim())) extra.push(`What you remember about the user: ${p.memory.trim()}`);
   if (req.language?.trim()) {
