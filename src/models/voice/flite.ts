@@ -17,7 +17,7 @@
 import type { SpeechMark, Speech, SynthesizeOptions, Voice } from '../voice.js';
 import { parsePhoneTrace, phoneGroups, wordMarks, wordTokens } from './marks.js';
 import { readWav, resample } from './pcm.js';
-import { runFlite } from './wasi-flite.js';
+import { runFliteOffThread as runFlite } from './flite-thread.js';
 
 export const FLITE_SAMPLE_RATE = 16000;
 

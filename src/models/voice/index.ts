@@ -5,6 +5,7 @@ import { FliteVoice } from './flite.js';
 export { FliteVoice, FLITE_SAMPLE_RATE } from './flite.js';
 export { measureVoice, voiceShapeFromSample, REFERENCE_SYLLABLES_PER_S, type VoiceMeasure } from './shape.js';
 export { readWav, writeWav, resample } from './pcm.js';
+export { warmFlite, fliteThreaded } from './flite-thread.js';
 
 let shared: FliteVoice | null = null;
 

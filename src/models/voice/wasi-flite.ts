@@ -14,6 +14,11 @@ import { createRequire } from 'node:module';
 
 let compiled: Promise<WebAssembly.Module> | null = null;
 
+/** Compile the module now (a worker does it at start, before the first call needs it). */
+export function prepareFlite(): Promise<unknown> {
+  return module().catch(() => {});
+}
+
 function module(): Promise<WebAssembly.Module> {
   if (!compiled) {
     const require = createRequire(import.meta.url);

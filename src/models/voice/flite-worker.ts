@@ -1,0 +1,19 @@
+/**
+ * Worker-thread entry for flite: synthesis is synchronous WASM (up to a few hundred ms for a
+ * long sentence on a busy machine), so it runs here, off the thread that paces every
+ * session's media. Messages: `{ id, args, text, wav }` -> `{ id, wav, stdout }` or `{ id, error }`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { prepareFlite, runFlite } from './wasi-flite.js';
+
+void prepareFlite();
+
+parentPort?.on('message', async (m: { id: number; args: string[]; text: string; wav: boolean }) => {
+  try {
+    const r = await runFlite(m.args, m.text, m.wav);
+    const wav = r.wav ? new Uint8Array(r.wav) : null;
+    parentPort!.postMessage({ id: m.id, wav, stdout: r.stdout }, wav ? [wav.buffer] : []);
+  } catch (e) {
+    parentPort!.postMessage({ id: m.id, error: (e as Error).message });
+  }
+});
