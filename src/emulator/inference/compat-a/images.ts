@@ -37,7 +37,8 @@ export function registerImages(app: App, svc: InferenceServices): void {
     const b = validate(Generate, raw);
     const size = parseSize(b.size ?? '1024x1024');
     if (!size) throw invalid('size: WIDTHxHEIGHT, each 64 to 2048 (e.g. 1024x1024)', 'size');
-    const pngs = Array.from({ length: b.n ?? 1 }, (_, i) => generatePng(b.prompt, size.width, size.height, i));
+    const pngs: Buffer[] = [];
+    for (let i = 0; i < (b.n ?? 1); i++) pngs.push(await generatePng(b.prompt, size.width, size.height, i));
     usage.modelId = target.model.id;
     usage.images = pngs.length;
     return json(answer(caller.orgId, pngs, b.response_format));
@@ -64,7 +65,8 @@ export function registerImages(app: App, svc: InferenceServices): void {
     if (!Number.isInteger(n) || n < 1 || n > 10) throw invalid('n: an integer from 1 to 10', 'n');
     const format = formString(form, 'response_format');
     if (format && format !== 'url' && format !== 'b64_json') throw invalid('response_format: url or b64_json', 'response_format');
-    const pngs = Array.from({ length: n }, (_, i) => editPng(image, mask, prompt, i));
+    const pngs: Buffer[] = [];
+    for (let i = 0; i < n; i++) pngs.push(await editPng(image, mask, prompt, i));
     usage.modelId = target.model.id;
     usage.images = n;
     return json(answer(caller.orgId, pngs, format));

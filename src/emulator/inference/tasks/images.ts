@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { convertIndexedToRgb, decode, encode } from 'fast-png';
+import { promisify } from 'node:util';
+import { crc32, deflate } from 'node:zlib';
+import { convertIndexedToRgb, decode } from 'fast-png';
 
 /**
  * The local image model (spec 4.12 images/generations and edits): procedural,
@@ -51,35 +53,77 @@ export function renderPicture(prompt: string, width: number, height: number, ind
     r: (0.08 + rand() * 0.25) * Math.min(width, height),
     c: colours[(i + 2) % colours.length]!,
   }));
+  // Gradient rows first, then each shape over its bounding box only; the soft edge
+  // 0.85 * (1 - d^2) needs no square root.
   const px = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     const t = height > 1 ? y / (height - 1) : 0;
-    for (let x = 0; x < width; x++) {
-      let r = top[0] + (bottom[0] - top[0]) * t;
-      let g = top[1] + (bottom[1] - top[1]) * t;
-      let b = top[2] + (bottom[2] - top[2]) * t;
-      for (const s of shapes) {
-        const d = Math.hypot(x - s.x, y - s.y) / s.r;
-        if (d < 1) {
-          const a = 0.85 * (1 - d * d); // soft edge
-          r += (s.c[0] - r) * a;
-          g += (s.c[1] - g) * a;
-          b += (s.c[2] - b) * a;
-        }
-      }
-      const o = (y * width + x) * 4;
+    const r = top[0] + (bottom[0] - top[0]) * t;
+    const g = top[1] + (bottom[1] - top[1]) * t;
+    const b = top[2] + (bottom[2] - top[2]) * t;
+    for (let o = y * width * 4, end = o + width * 4; o < end; o += 4) {
       px[o] = r;
       px[o + 1] = g;
       px[o + 2] = b;
       px[o + 3] = 255;
     }
   }
+  for (const s of shapes) {
+    const x0 = Math.max(0, Math.floor(s.x - s.r));
+    const x1 = Math.min(width - 1, Math.ceil(s.x + s.r));
+    const y0 = Math.max(0, Math.floor(s.y - s.r));
+    const y1 = Math.min(height - 1, Math.ceil(s.y + s.r));
+    const inv = 1 / (s.r * s.r);
+    for (let y = y0; y <= y1; y++) {
+      const dy2 = (y - s.y) * (y - s.y);
+      for (let x = x0; x <= x1; x++) {
+        const d2 = ((x - s.x) * (x - s.x) + dy2) * inv;
+        if (d2 >= 1) continue;
+        const a = 0.85 * (1 - d2);
+        const o = (y * width + x) * 4;
+        px[o] = px[o]! + (s.c[0] - px[o]!) * a;
+        px[o + 1] = px[o + 1]! + (s.c[1] - px[o + 1]!) * a;
+        px[o + 2] = px[o + 2]! + (s.c[2] - px[o + 2]!) * a;
+      }
+    }
+  }
   return px;
 }
 
-export function generatePng(prompt: string, width: number, height: number, index = 0): Buffer {
-  return Buffer.from(encode({ width, height, data: renderPicture(prompt, width, height, index), channels: 4, depth: 8 }));
+export function generatePng(prompt: string, width: number, height: number, index = 0): Promise<Buffer> {
+  return encodeRgbaPng(width, height, renderPicture(prompt, width, height, index));
 }
+
+const deflateAsync = promisify(deflate);
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * 8-bit RGBA PNG (PNG spec: IHDR, one IDAT, IEND; filter 0 on every row). Compression runs
+ * in Node's zlib thread pool, so a large picture does not hold the event loop (the edge may
+ * be pacing live media in this process); fast-png, used for decoding, compresses in JS.
+ */
+export async function encodeRgbaPng(width: number, height: number, rgba: Uint8Array): Promise<Buffer> {
+  const stride = width * 4;
+  const raw = Buffer.alloc((stride + 1) * height);
+  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 6; // RGBA
+  const idat = await deflateAsync(raw, { level: 6 });
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export interface Rgba {
   width: number;
@@ -120,7 +164,7 @@ export function decodeRgba(bytes: Uint8Array): Rgba | null {
  * transparent mask pixels are replaced (OpenAI's inpainting convention); without one, the
  * picture is blended over the whole image at half strength.
  */
-export function editPng(image: Rgba, mask: Rgba | null, prompt: string, index = 0): Buffer {
+export function editPng(image: Rgba, mask: Rgba | null, prompt: string, index = 0): Promise<Buffer> {
   const layer = renderPicture(prompt, image.width, image.height, index);
   const out = new Uint8Array(image.data);
   for (let i = 0; i < image.width * image.height; i++) {
@@ -129,7 +173,7 @@ export function editPng(image: Rgba, mask: Rgba | null, prompt: string, index = 
     for (let k = 0; k < 3; k++) out[i * 4 + k] = out[i * 4 + k]! + (layer[i * 4 + k]! - out[i * 4 + k]!) * a;
     if (mask) out[i * 4 + 3] = 255;
   }
-  return Buffer.from(encode({ width: image.width, height: image.height, data: out, channels: 4, depth: 8 }));
+  return encodeRgbaPng(image.width, image.height, out);
 }
 
 /** `size` as WIDTHxHEIGHT, each 64 to 2048 (ours; OpenAI lists fixed sizes per model). */

@@ -47,12 +47,11 @@ export function makeRunner(svc: InferenceServices) {
         const p = parsePayload(schemas['text-to-image'], payload);
         const size = parseSize(p.size ?? '512x512');
         if (!size) throw new TaskError('invalid_payload', 'payload.size: WIDTHxHEIGHT, each 64 to 2048');
-        const images = Array.from({ length: p.n ?? 1 }, (_, i) => ({
-          url: svc.media.save(job.org_id, generatePng(p.prompt, size.width, size.height, i), 'image/png'),
-          width: size.width,
-          height: size.height,
-          content_type: 'image/png',
-        }));
+        const images = [];
+        for (let i = 0; i < (p.n ?? 1); i++) {
+          const png = await generatePng(p.prompt, size.width, size.height, i);
+          images.push({ url: svc.media.save(job.org_id, png, 'image/png'), width: size.width, height: size.height, content_type: 'image/png' });
+        }
         return { images };
       }
       case 'image-edit': {
@@ -61,7 +60,7 @@ export function makeRunner(svc: InferenceServices) {
         if (!image) throw new TaskError('invalid_payload', 'payload.image_url: a PNG served by this emulator or a data:image/png;base64 URL');
         const mask = p.mask_url ? decodeRgba(svc.media.fetchLocal(p.mask_url) ?? new Uint8Array()) : null;
         if (p.mask_url && !mask) throw new TaskError('invalid_payload', 'payload.mask_url: a PNG served by this emulator or a data: URL');
-        const png = editPng(image, mask, p.prompt);
+        const png = await editPng(image, mask, p.prompt);
         return { images: [{ url: svc.media.save(job.org_id, png, 'image/png'), width: image.width, height: image.height, content_type: 'image/png' }] };
       }
       case 'prompt-rewrite': {
