@@ -86,7 +86,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerWorkflows(app, svc);
   registerOperatorPlan(app, svc);
   // Unknown paths of the family answer in its own error format (spec 7).
-  for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs/*', '/api/workflows/*', '/api/organizations/*']) {
+  for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs', '/api/jobs/*', '/api/workflows/*', '/api/organizations/*']) {
     app.all(prefix, (c) => errorResponse(new InferenceError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`)));
   }
   svc.jobs.start();
