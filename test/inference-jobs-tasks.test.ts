@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { startEmulator } from '../src/emulator/start.js';
 import { apiCall } from './helpers/emulator.js';
+import { waitUntil } from './helpers/wait.js';
 
 const settle = async () => {
   for (let i = 0; i < 40; i++) await new Promise((r) => setImmediate(r));
@@ -21,11 +22,12 @@ describe('jobs on the pluggable parts, and across a restart', () => {
       const tts = await submit({ model_id: 'avatar-tts', task: 'text-to-speech', payload: { input: 'Good morning', voice: 'awb' } });
       const pic = await submit({ model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: 'grey wall', size: '64x64' } });
       const get = async (id: string) => (await apiCall(emu, `/api/jobs/${id}`, { key })).body;
-      for (let i = 0; i < 20 && (await get(tts)).status !== 'completed'; i++) {
+      // flite, ffmpeg and zlib run outside the clock: move it until all three are done.
+      await waitUntil(async () => {
         clock.advance(0);
         await settle();
-        await new Promise((r) => setTimeout(r, 20)); // flite and ffmpeg run outside the clock
-      }
+        return (await Promise.all([chat, tts, pic].map(get))).every((j) => j.status === 'completed' || j.status === 'failed');
+      }, 20_000);
       const c = await get(chat);
       expect(c.status).toBe('completed');
       expect(c.result.text.length).toBeGreaterThan(0);
@@ -37,8 +39,11 @@ describe('jobs on the pluggable parts, and across a restart', () => {
       expect(wav.subarray(0, 4).toString()).toBe('RIFF');
       const imageUrl = (await get(pic)).result.images[0].url;
       const edit = await submit({ model_id: 'avatar-image', task: 'image-edit', payload: { prompt: 'yellow sun', image_url: imageUrl } });
-      clock.advance(0);
-      await settle();
+      await waitUntil(async () => {
+        clock.advance(0);
+        await settle();
+        return (await get(edit)).status !== 'pending' && (await get(edit)).status !== 'processing';
+      });
       const e = await get(edit);
       expect(e.status).toBe('completed');
       expect(e.result.images[0]).toMatchObject({ width: 64, height: 64 });
