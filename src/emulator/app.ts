@@ -11,6 +11,7 @@ import { registerGenerations } from './generations/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { implement } from './http/router.js';
 import { registerIssuers } from './issuers/routes.js';
+import { registerInference } from './inference/register.js';
 import { registerOperator } from './operator/routes.js';
 import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
@@ -66,6 +67,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
   registerSessions(app, ctx, deps.signing);
   registerGenerations(app, ctx);
+  registerInference(app, ctx);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
   // Built on first request, not at start: it converts every schema (a few % of a start-up).

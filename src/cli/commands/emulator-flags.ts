@@ -2,6 +2,7 @@ import type { EmulatorOptions } from '../../emulator/options.js';
 import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
+import { inferenceFlags } from './emulator-inference-flags.js';
 
 /**
  * Flags of `avatar emulator start`, as data: each maps to one EmulatorOptions field, so
@@ -117,3 +118,5 @@ emulatorFlags.push(
     option: 'allowRemoteMedia',
   },
 );
+/** Inference family knobs (issue 11). */
+emulatorFlags.push(...inferenceFlags);

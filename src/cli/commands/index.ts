@@ -40,6 +40,20 @@ const avatars = async () => (await import('./avatars.js')).avatarCommands;
 const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
 const generations = async () => (await import('./generations.js')).generationCommands;
+// The inference family (issue 11), one module per group.
+const chat = async () => (await import('./chat.js')).chatCommands;
+const embed = async () => (await import('./embed.js')).embedCommands;
+const tts = async () => (await import('./tts.js')).ttsCommands;
+const transcribe = async () => (await import('./transcribe.js')).transcribeCommands;
+const images = async () => (await import('./images.js')).imagesCommands;
+const rerank = async () => (await import('./rerank.js')).rerankCommands;
+const models = async () => (await import('./models.js')).modelsCommands;
+const files = async () => (await import('./files.js')).filesCommands;
+const batches = async () => (await import('./batches.js')).batchesCommands;
+const run = async () => (await import('./run.js')).runCommands;
+const jobs = async () => (await import('./jobs.js')).jobsCommands;
+const workflows = async () => (await import('./workflows.js')).workflowsCommands;
+const orgs = async () => (await import('./orgs.js')).orgsCommands;
 
 export const commandGroups: CommandGroup[] = [
   { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
@@ -62,6 +76,19 @@ export const commandGroups: CommandGroup[] = [
   { name: 'design', description: 'a voice described in words -> new audio (/api/v1/design)', load: [generations] },
   { name: 'prebuild', description: 'warm the idle loop of a version on every box (/api/v1/prebuild)', load: [generations] },
   { name: 'generations', description: 'one-shot generations (/api/v1/speak, design, prebuild)', load: [generations] },
+  { name: 'chat', description: 'ask the chat model; the reply streams (/compat-a/v1/chat/completions)', load: [chat] },
+  { name: 'embed', description: 'embed texts (/compat-a/v1/embeddings)', load: [embed] },
+  { name: 'tts', description: 'speak text into an audio file (/compat-a/v1/audio/speech)', load: [tts] },
+  { name: 'transcribe', description: 'transcribe an audio file (/compat-a/v1/audio/transcriptions)', load: [transcribe] },
+  { name: 'images', description: 'generate images (/compat-a/v1/images)', load: [images] },
+  { name: 'rerank', description: 'rank documents by relevance (/compat-a/v1/rerank)', load: [rerank] },
+  { name: 'models', description: 'the inference models, slugs and tasks (/api/model-status)', load: [models] },
+  { name: 'files', description: 'files for batches (/compat-a/v1/files)', load: [files] },
+  { name: 'batches', description: 'batches of requests from JSONL (/compat-a/v1/batches)', load: [batches] },
+  { name: 'run', description: 'submit to a model by slug (/compat-b/{slug})', load: [run] },
+  { name: 'jobs', description: 'asynchronous model jobs (/api/jobs)', load: [jobs] },
+  { name: 'workflows', description: 'DAGs of model tasks: create, execute, run live (/api/workflows)', load: [workflows] },
+  { name: 'orgs', description: 'organisation tokens and usage (/api/organizations)', load: [orgs] },
 ];
 
 /**

@@ -1,0 +1,56 @@
+/** Shared bits of the inference command groups (chat, embed, tts, ..., workflows, orgs). */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InferenceClient } from '../../client/inference.js';
+import type { CliContext } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+
+export const inference = (cli: CliContext) => new InferenceClient(cli.client());
+
+export const group = (program: Command, name: string, description: string): Command =>
+  (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
+
+/** A JSON argument: inline JSON, @file or @- (stdin). */
+export function jsonArg(cli: CliContext, value: string, flag: string): unknown {
+  let text = value;
+  if (value.startsWith('@')) text = readFileArg(cli, value.slice(1)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`${flag} is not valid JSON${value.startsWith('@') ? ` (in ${value.slice(1)})` : ''}`, ExitCode.usage);
+  }
+}
+
+export function readFileArg(cli: CliContext, file: string): Buffer {
+  try {
+    return readFileSync(file === '-' ? 0 : resolve(cli.io.cwd, file));
+  } catch (e) {
+    throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
+  }
+}
+
+export function writeFileArg(cli: CliContext, file: string, bytes: Uint8Array): string {
+  const path = resolve(cli.io.cwd, file);
+  try {
+    writeFileSync(path, bytes);
+  } catch (e) {
+    throw new CliError(`cannot write ${file}: ${(e as Error).message}`, ExitCode.usage);
+  }
+  return path;
+}
+
+export function positiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a positive integer (got ${value})`, ExitCode.usage);
+  return n;
+}
+
+/** The organisation of the key in use (GET /api/organizations), unless --org names one. */
+export async function orgId(cli: CliContext, given?: string): Promise<string> {
+  if (given) return given;
+  const orgs = await inference(cli).organizations();
+  const id = orgs.data[0]?.id;
+  if (!id) throw new CliError('this key belongs to no organisation; pass --org ID', ExitCode.usage);
+  return id;
+}

@@ -1,0 +1,181 @@
+import { createParser } from 'eventsource-parser';
+import { request } from 'undici';
+import { ApiResponseError, type AvatarClient, type CallResult } from './client.js';
+
+/** A multipart form as bytes + content type (the platform's own FormData serializer). */
+export async function multipart(fields: Record<string, string | { bytes: Uint8Array; filename: string; type?: string }>) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) {
+    if (typeof v === 'string') fd.append(k, v);
+    else fd.append(k, new Blob([Buffer.from(v.bytes)], { type: v.type ?? 'application/octet-stream' }), v.filename);
+  }
+  const req = new Request('http://form.invalid/', { method: 'POST', body: fd });
+  return { bytes: new Uint8Array(await req.arrayBuffer()), contentType: req.headers.get('content-type')! };
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * The inference family (spec 4.12) for the CLI and app code: compat-a, compat-b, jobs,
+ * workflows and organisations on top of AvatarClient.raw (same auth, same errors).
+ */
+export class InferenceClient {
+  constructor(readonly client: AvatarClient) {}
+
+  private async ok<T>(p: Promise<CallResult<T>>): Promise<T> {
+    const r = await p;
+    if (r.status >= 400) throw new ApiResponseError(r.status, r.body, r.headers);
+    return r.body;
+  }
+  private post<T = any>(path: string, body: unknown) {
+    return this.ok<T>(this.client.raw<T>('POST', path, { body }));
+  }
+  private get<T = any>(path: string, query?: Record<string, string | number | undefined>) {
+    return this.ok<T>(this.client.raw<T>('GET', path, { query }));
+  }
+
+  // compat-a
+  models() {
+    return this.get('/compat-a/v1/models');
+  }
+  chat(body: { model: string; messages: ChatMessage[]; max_tokens?: number }) {
+    return this.post('/compat-a/v1/chat/completions', body);
+  }
+  /** Streams the reply: `onDelta` gets each piece of text; resolves with usage and finish reason. */
+  async chatStream(body: { model: string; messages: ChatMessage[]; max_tokens?: number }, onDelta: (text: string) => void, signal?: AbortSignal) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (this.client.options.apiKey) headers.authorization = `Bearer ${this.client.options.apiKey}`;
+    const res = await request(`${this.client.baseUrl}/compat-a/v1/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }),
+      signal,
+    });
+    if (res.statusCode >= 400) {
+      const text = await res.body.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new ApiResponseError(res.statusCode, parsed, {});
+    }
+    let usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+    let finish: string | undefined;
+    let failure: unknown;
+    const parser = createParser({
+      onEvent: (ev) => {
+        if (ev.data === '[DONE]') return;
+        const chunk = JSON.parse(ev.data) as { error?: unknown; usage?: typeof usage; choices?: { delta?: { content?: string }; finish_reason?: string | null }[] };
+        if (chunk.error) failure = chunk.error;
+        if (chunk.usage) usage = chunk.usage;
+        const c = chunk.choices?.[0];
+        if (c?.delta?.content) onDelta(c.delta.content);
+        if (c?.finish_reason) finish = c.finish_reason;
+      },
+    });
+    for await (const part of res.body) parser.feed(Buffer.from(part as Uint8Array).toString('utf8'));
+    if (failure) throw new ApiResponseError(500, { error: failure }, {});
+    return { usage, finish_reason: finish };
+  }
+  embed(body: { model: string; input: string | string[]; dimensions?: number }) {
+    return this.post('/compat-a/v1/embeddings', { ...body, encoding_format: 'float' });
+  }
+  async speech(body: { model: string; input: string; voice: string; response_format?: string; speed?: number }): Promise<Buffer> {
+    return this.ok<Buffer>(this.client.raw('POST', '/compat-a/v1/audio/speech', { body }));
+  }
+  async transcribe(file: { bytes: Uint8Array; filename: string }, opts: { model: string; response_format?: string; language?: string }) {
+    const fields: Record<string, string | { bytes: Uint8Array; filename: string }> = { model: opts.model, file };
+    if (opts.response_format) fields.response_format = opts.response_format;
+    if (opts.language) fields.language = opts.language;
+    return this.ok(this.client.raw('POST', '/compat-a/v1/audio/transcriptions', { raw: await multipart(fields) }));
+  }
+  imagesGenerate(body: { model?: string; prompt: string; size?: string; n?: number; response_format?: 'url' | 'b64_json' }) {
+    return this.post('/compat-a/v1/images/generations', body);
+  }
+  rerank(body: { model: string; query: string; documents: string[]; top_n?: number }) {
+    return this.post('/compat-a/v1/rerank', body);
+  }
+  async uploadFile(bytes: Uint8Array, filename: string, purpose: string) {
+    return this.ok(this.client.raw('POST', '/compat-a/v1/files', { raw: await multipart({ purpose, file: { bytes, filename } }) }));
+  }
+  files() {
+    return this.get('/compat-a/v1/files');
+  }
+  file(id: string) {
+    return this.get(`/compat-a/v1/files/${encodeURIComponent(id)}`);
+  }
+  fileContent(id: string): Promise<Buffer | unknown> {
+    return this.get(`/compat-a/v1/files/${encodeURIComponent(id)}/content`);
+  }
+  deleteFile(id: string) {
+    return this.ok(this.client.raw('DELETE', `/compat-a/v1/files/${encodeURIComponent(id)}`));
+  }
+  createBatch(body: { input_file_id: string; endpoint: string; completion_window?: string }) {
+    return this.post('/compat-a/v1/batches', { completion_window: '24h', ...body });
+  }
+  batches() {
+    return this.get('/compat-a/v1/batches');
+  }
+  batch(id: string) {
+    return this.get(`/compat-a/v1/batches/${encodeURIComponent(id)}`);
+  }
+  cancelBatch(id: string) {
+    return this.post(`/compat-a/v1/batches/${encodeURIComponent(id)}/cancel`, {});
+  }
+
+  // compat-b and jobs
+  submit(slug: string, body: Record<string, unknown>) {
+    return this.ok(this.client.raw('POST', `/compat-b/${encodeURIComponent(slug)}`, { body }));
+  }
+  request(id: string) {
+    return this.get(`/compat-b/requests/${encodeURIComponent(id)}`);
+  }
+  createJob(body: { model_id: string; task: string; payload?: Record<string, unknown> }) {
+    return this.post<{ id: string; queue_id: string }>('/api/jobs', body);
+  }
+  job(id: string) {
+    return this.get(`/api/jobs/${encodeURIComponent(id)}`);
+  }
+  cancelJob(id: string) {
+    return this.post(`/api/jobs/${encodeURIComponent(id)}/cancel`, {});
+  }
+  modelStatus() {
+    return this.get('/api/model-status');
+  }
+
+  // workflows
+  createWorkflow(body: { name: string; dag: unknown }) {
+    return this.post('/api/workflows', body);
+  }
+  execute(workflowId: string, input_params: Record<string, unknown>) {
+    return this.post(`/api/workflows/${encodeURIComponent(workflowId)}/execute`, { input_params });
+  }
+  execution(id: string) {
+    return this.get(`/api/workflows/executions/${encodeURIComponent(id)}`);
+  }
+  cancelExecution(id: string) {
+    return this.post(`/api/workflows/executions/${encodeURIComponent(id)}/cancel`, {});
+  }
+
+  // organisations
+  organizations() {
+    return this.get<{ data: { id: string; name: string; plan: string }[] }>('/api/organizations');
+  }
+  createOrgToken(orgId: string, body: { name: string; scopes: string[] }) {
+    return this.post(`/api/organizations/${encodeURIComponent(orgId)}/tokens`, body);
+  }
+  orgTokens(orgId: string) {
+    return this.get(`/api/organizations/${encodeURIComponent(orgId)}/tokens`);
+  }
+  revokeOrgToken(orgId: string, tokenId: string) {
+    return this.post(`/api/organizations/${encodeURIComponent(orgId)}/tokens/${encodeURIComponent(tokenId)}/revoke`, {});
+  }
+  usage(orgId: string, query: { start?: number; end?: number } = {}) {
+    return this.get(`/api/organizations/${encodeURIComponent(orgId)}/usage`, query);
+  }
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { App } from '../../context.js';
+import type { InferenceServices } from '../services.js';
+import type { InferenceCaller } from '../shared/caller.js';
+import { InferenceError, invalid, notFound } from '../shared/errors.js';
+import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
+import { BatchRunner, batchView, type BatchRecord } from './batch-runner.js';
+import { getFile } from './files.js';
+
+export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings', '/v1/rerank', '/v1/score', '/v1/images/generations', '/v1/audio/speech'];
+
+const Create = z.object({
+  input_file_id: z.string().min(1),
+  endpoint: z.string(),
+  completion_window: z.literal('24h'),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+});
+
+/**
+ * Spec 4.12 /compat-a/v1/batches (payload not shown): OpenAI's Batch API. The input is a
+ * JSONL file of `{ custom_id, method: POST, url, body }` lines; each line is answered by the
+ * same compat-a route a direct call would reach (same local models, same output), into an
+ * output file (`{ id, custom_id, response: { status_code, request_id, body }, error: null }`)
+ * and an error file for lines that failed. Statuses: validating, failed, in_progress,
+ * finalizing, completed, cancelling, cancelled (expired never happens locally).
+ */
+export function registerBatches(app: App, svc: InferenceServices): void {
+  const runner = new BatchRunner(app, svc);
+  const own = (caller: InferenceCaller, id: string): BatchRecord => {
+    const rec = runner.get(id);
+    if (!rec || rec.org_id !== caller.orgId) throw notFound(`batch ${id}`);
+    return rec;
+  };
+  inferenceRoute(app, svc, 'POST', '/compat-a/v1/batches', 'user:write', async ({ c, caller }) => {
+    const b = await jsonBody(c, Create);
+    if (!BATCH_ENDPOINTS.includes(b.endpoint)) throw invalid(`endpoint: one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
+    const file = getFile(svc, caller.orgId, b.input_file_id);
+    if (!file) throw new InferenceError(404, 'not_found', `file ${b.input_file_id} not found`, { param: 'input_file_id' });
+    if (file.purpose !== 'batch') throw invalid(`input_file_id: file ${file.id} has purpose ${file.purpose}, not batch`, 'input_file_id');
+    return json(batchView(runner.create(caller, b.input_file_id, b.endpoint, b.metadata ?? null)));
+  });
+  inferenceRoute(app, svc, 'GET', '/compat-a/v1/batches', 'user:read', ({ c, caller }) => {
+    const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 20) || 20));
+    const all = runner.list(caller.orgId);
+    const after = c.req.query('after');
+    const rest = after ? all.slice(all.findIndex((r) => r.id === after) + 1) : all;
+    const page = rest.slice(0, limit);
+    return json({ object: 'list', data: page.map(batchView), has_more: rest.length > page.length, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
+  });
+  inferenceRoute(app, svc, 'GET', '/compat-a/v1/batches/:id', 'user:read', ({ c, caller }) => json(batchView(own(caller, param(c, 'id')))));
+  inferenceRoute(app, svc, 'POST', '/compat-a/v1/batches/:id/cancel', 'user:write', ({ c, caller }) => {
+    const rec = own(caller, param(c, 'id'));
+    if (!['validating', 'in_progress', 'finalizing'].includes(rec.status)) {
+      throw new InferenceError(409, 'conflict', `batch ${rec.id} is ${rec.status}; only a running batch can be cancelled`);
+    }
+    return json(batchView(runner.cancel(rec.id)!));
+  });
+}

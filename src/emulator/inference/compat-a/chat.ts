@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { BrainMessage } from '../../../models/brain.js';
+import type { App } from '../../context.js';
+import type { InferenceServices } from '../services.js';
+import { InferenceError, invalid } from '../shared/errors.js';
+import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
+import { forward, resolveModel } from './resolve.js';
+
+const Part = z.object({ type: z.string(), text: z.string().optional() });
+const Message = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(Part), z.null()]).optional(),
+});
+const Body = z.object({
+  model: z.string().min(1),
+  messages: z.array(Message).min(1).max(1000),
+  stream: z.boolean().optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+  max_tokens: z.number().int().min(1).nullable().optional(),
+  max_completion_tokens: z.number().int().min(1).nullable().optional(),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  n: z.number().int().min(1).max(1).nullable().optional(),
+});
+
+/** OpenAI roles onto the Brain's three: developer is a system prompt, a tool result is told as user text. */
+function toBrain(messages: z.output<typeof Message>[]): BrainMessage[] {
+  return messages.map((m) => {
+    const text = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join('');
+    const role = m.role === 'developer' ? 'system' : m.role === 'tool' ? 'user' : m.role;
+    return { role, content: m.role === 'tool' ? `[tool result] ${text}` : text };
+  });
+}
+
+/**
+ * Spec 4.12 POST /compat-a/v1/chat/completions, answered by the Brain the edge uses. With
+ * `stream: true` it sends OpenAI's SSE chunks (`chat.completion.chunk`, role first, then
+ * content deltas, a finish chunk, `data: [DONE]`), plus a usage chunk when
+ * `stream_options.include_usage` is set, as OpenAI does.
+ */
+export function registerChat(app: App, svc: InferenceServices): void {
+  inferenceRoute(app, svc, 'POST', '/compat-a/v1/chat/completions', 'user:write', async ({ c, usage }) => {
+    const raw = await readJson(c);
+    const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'chat');
+    if (target.kind === 'upstream') {
+      return forward(target.upstream, '/chat/completions', { json: raw as Record<string, unknown> }, c.req.raw.signal);
+    }
+    const b = validate(Body, raw);
+    const brain = svc.models.brain;
+    if (!brain) throw new InferenceError(503, 'model_unavailable', `${target.model.id} has no Brain in this emulator; configure an upstream for it`);
+    const maxTokens = b.max_completion_tokens ?? b.max_tokens ?? undefined;
+    const messages = toBrain(b.messages);
+    if (!messages.some((m) => m.role === 'user')) throw invalid('messages: at least one user message', 'messages');
+    const id = `chatcmpl-${svc.ctx.ids.hex(12)}`;
+    const created = Math.floor(svc.ctx.clock.now() / 1000);
+    const ac = new AbortController();
+    c.req.raw.signal.addEventListener('abort', () => ac.abort(), { once: true });
+    const { deltas, usage: brainUsage } = brain.reply({
+      messages,
+      model: b.model,
+      maxTokens,
+      temperature: b.temperature ?? undefined,
+      signal: ac.signal,
+    });
+    usage.modelId = target.model.id;
+    const usageOf = async () => {
+      const u = await brainUsage;
+      usage.promptTokens = u.promptTokens;
+      usage.completionTokens = u.completionTokens;
+      reason = u.finishReason ?? (maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop');
+      return { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens };
+    };
+    let reason = 'stop';
+    const finishReason = (_u: unknown) => reason;
+
+    if (!b.stream) {
+      let text = '';
+      for await (const d of deltas) text += d;
+      const u = await usageOf();
+      return json({
+        id,
+        object: 'chat.completion',
+        created,
+        model: b.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finishReason(u), logprobs: null }],
+        usage: u,
+      });
+    }
+
+    usage.deferred = true;
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: b.model, choices, ...extra })}\n\n`;
+    const enc = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (s: string) => controller.enqueue(enc.encode(s));
+        try {
+          send(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+          for await (const d of deltas) if (d) send(chunk([{ index: 0, delta: { content: d }, finish_reason: null }]));
+          const u = await usageOf();
+          send(chunk([{ index: 0, delta: {}, finish_reason: finishReason(u) }]));
+          if (b.stream_options?.include_usage) send(chunk([], { usage: u }));
+          send('data: [DONE]\n\n');
+        } catch (e) {
+          // Mid-stream failure: the status is already 200, so say it in an SSE error event.
+          if (!ac.signal.aborted) send(`data: ${JSON.stringify({ error: { code: 'internal_error', message: (e as Error).message, type: 'server_error' } })}\n\n`);
+        } finally {
+          try {
+            usage.finish?.();
+          } catch {
+            // the store may be closing with the emulator
+          }
+          try {
+            controller.close();
+          } catch {
+            // the client went away
+          }
+        }
+      },
+      cancel() {
+        ac.abort();
+      },
+    });
+    return new Response(stream, {
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' },
+    });
+  });
+}

@@ -1,0 +1,93 @@
+import type { App } from '../../context.js';
+import type { InferenceServices } from '../services.js';
+import type { InferenceCaller } from '../shared/caller.js';
+import { invalid, notFound } from '../shared/errors.js';
+import { inferenceRoute, json, param } from '../shared/route.js';
+import { formFile, formString, readForm } from './multipart.js';
+
+/**
+ * Spec 4.12 /compat-a/v1/files (payload not shown): OpenAI's Files API. Upload is a
+ * multipart form `file` + `purpose`; a file is `{ id: file-<hex>, object: file, bytes,
+ * created_at, filename, purpose, status: processed }`. List, get, content, delete.
+ */
+export const FILE_BYTES = 100 * 1024 * 1024;
+const PURPOSES = ['batch', 'batch_output', 'assistants', 'fine-tune', 'vision', 'user_data', 'evals'];
+
+export interface FileRow {
+  id: string;
+  org_id: string;
+  filename: string;
+  purpose: string;
+  bytes: Buffer;
+  size: number;
+  status: string;
+  created_at: number;
+}
+
+export const fileView = (f: Omit<FileRow, 'bytes'>) => ({
+  id: f.id,
+  object: 'file',
+  bytes: f.size,
+  created_at: f.created_at,
+  filename: f.filename,
+  purpose: f.purpose,
+  status: f.status,
+  status_details: null,
+  expires_at: null,
+});
+
+export function saveFile(svc: InferenceServices, orgId: string, filename: string, purpose: string, bytes: Uint8Array): FileRow {
+  const id = `file-${svc.ctx.ids.hex(12)}`;
+  svc.ctx.db
+    .prepare('INSERT INTO inference_files (id, org_id, filename, purpose, bytes, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(id, orgId, filename, purpose, Buffer.from(bytes), bytes.length, Math.floor(svc.ctx.clock.now() / 1000));
+  return getFile(svc, orgId, id)!;
+}
+
+export function getFile(svc: InferenceServices, orgId: string, id: string): FileRow | undefined {
+  const row = svc.ctx.db.prepare('SELECT * FROM inference_files WHERE id = ?').get(id) as FileRow | undefined;
+  return row && row.org_id === orgId ? row : undefined;
+}
+
+export function registerFiles(app: App, svc: InferenceServices): void {
+  const own = (caller: InferenceCaller, id: string) => {
+    const f = getFile(svc, caller.orgId, id);
+    if (!f) throw notFound(`file ${id}`);
+    return f;
+  };
+  inferenceRoute(app, svc, 'POST', '/compat-a/v1/files', 'user:write', async ({ c, caller }) => {
+    const form = await readForm(c, FILE_BYTES + 64 * 1024);
+    const purpose = formString(form, 'purpose');
+    if (!purpose || !PURPOSES.includes(purpose)) throw invalid(`purpose: one of ${PURPOSES.join(', ')}`, 'purpose');
+    const file = await formFile(form, 'file');
+    if (!file) throw invalid('file: required', 'file');
+    if (file.bytes.length === 0) throw invalid('file: is empty', 'file');
+    return json(fileView(saveFile(svc, caller.orgId, file.name || 'upload', purpose, file.bytes)));
+  });
+  inferenceRoute(app, svc, 'GET', '/compat-a/v1/files', 'user:read', ({ c, caller }) => {
+    const purpose = c.req.query('purpose');
+    const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 10_000) || 10_000));
+    const order = c.req.query('order') === 'asc' ? 'ASC' : 'DESC';
+    const after = c.req.query('after');
+    let rows = svc.ctx.db
+      .prepare(
+        `SELECT id, org_id, filename, purpose, size, status, created_at FROM inference_files WHERE org_id = ? ${purpose ? 'AND purpose = ?' : ''} ORDER BY created_at ${order}, rowid ${order}`,
+      )
+      .all(...(purpose ? [caller.orgId, purpose] : [caller.orgId])) as Omit<FileRow, 'bytes'>[];
+    if (after) rows = rows.slice(rows.findIndex((r) => r.id === after) + 1);
+    const page = rows.slice(0, limit);
+    return json({ object: 'list', data: page.map(fileView), has_more: rows.length > page.length, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
+  });
+  inferenceRoute(app, svc, 'GET', '/compat-a/v1/files/:id', 'user:read', ({ c, caller }) => json(fileView(own(caller, param(c, 'id')))));
+  inferenceRoute(app, svc, 'GET', '/compat-a/v1/files/:id/content', 'user:read', ({ c, caller }) => {
+    const f = own(caller, param(c, 'id'));
+    return new Response(new Uint8Array(f.bytes), {
+      headers: { 'content-type': f.filename.endsWith('.jsonl') ? 'application/jsonl' : 'application/octet-stream', 'content-length': String(f.size) },
+    });
+  });
+  inferenceRoute(app, svc, 'DELETE', '/compat-a/v1/files/:id', 'user:write', ({ c, caller }) => {
+    const f = own(caller, param(c, 'id'));
+    svc.ctx.db.prepare('DELETE FROM inference_files WHERE id = ?').run(f.id);
+    return json({ id: f.id, object: 'file', deleted: true });
+  });
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { App } from '../../context.js';
+import type { InferenceServices } from '../services.js';
+import { decodeRgba, editPng, generatePng, parseSize } from '../tasks/images.js';
+import { invalid } from '../shared/errors.js';
+import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
+import { readForm, formFile, formString } from './multipart.js';
+import { forward, resolveModel } from './resolve.js';
+
+const Generate = z.object({
+  model: z.string().min(1).optional(),
+  prompt: z.string().min(1).max(32_000),
+  n: z.number().int().min(1).max(10).optional(),
+  size: z.string().optional(),
+  response_format: z.enum(['url', 'b64_json']).optional(),
+  user: z.string().optional(),
+});
+
+const DEFAULT_MODEL = 'avatar-image';
+const IMAGE_BYTES = 25 * 1024 * 1024;
+
+/**
+ * Spec 4.12 images/generations and images/edits (edits payload not shown: OpenAI's
+ * multipart form `image`, `mask`, `prompt`, `n`, `size`, `response_format`, PNG inputs).
+ * Answers `{ created, data: [ { url } ] }` with URLs this emulator serves, or `b64_json`.
+ */
+export function registerImages(app: App, svc: InferenceServices): void {
+  const answer = (orgId: string, pngs: Buffer[], format: string | undefined) => ({
+    created: Math.floor(svc.ctx.clock.now() / 1000),
+    data: pngs.map((p) => (format === 'b64_json' ? { b64_json: p.toString('base64') } : { url: svc.media.save(orgId, p, 'image/png') })),
+  });
+
+  inferenceRoute(app, svc, 'POST', '/compat-a/v1/images/generations', 'user:write', async ({ c, caller, usage }) => {
+    const raw = await readJson(c);
+    const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model ?? DEFAULT_MODEL, 'text-to-image');
+    if (target.kind === 'upstream') return forward(target.upstream, '/images/generations', { json: raw as Record<string, unknown> });
+    const b = validate(Generate, raw);
+    const size = parseSize(b.size ?? '1024x1024');
+    if (!size) throw invalid('size: WIDTHxHEIGHT, each 64 to 2048 (e.g. 1024x1024)', 'size');
+    const pngs: Buffer[] = [];
+    for (let i = 0; i < (b.n ?? 1); i++) pngs.push(await generatePng(b.prompt, size.width, size.height, i));
+    usage.modelId = target.model.id;
+    usage.images = pngs.length;
+    return json(answer(caller.orgId, pngs, b.response_format));
+  });
+
+  inferenceRoute(app, svc, 'POST', '/compat-a/v1/images/edits', 'user:write', async ({ c, caller, usage }) => {
+    const form = await readForm(c, IMAGE_BYTES * 2);
+    const model = formString(form, 'model') ?? DEFAULT_MODEL;
+    const target = resolveModel(svc, model, 'image-edit');
+    if (target.kind === 'upstream') return forward(target.upstream, '/images/edits', { raw: form.raw, contentType: form.contentType });
+    const prompt = formString(form, 'prompt');
+    if (!prompt) throw invalid('prompt: required', 'prompt');
+    const imageFile = (await formFile(form, 'image')) ?? (await formFile(form, 'image[]'));
+    if (!imageFile) throw invalid('image: required (a PNG file)', 'image');
+    const image = decodeRgba(imageFile.bytes);
+    if (!image) throw invalid('image: must be a PNG', 'image');
+    const maskFile = await formFile(form, 'mask');
+    const mask = maskFile ? decodeRgba(maskFile.bytes) : null;
+    if (maskFile && !mask) throw invalid('mask: must be a PNG', 'mask');
+    if (mask && (mask.width !== image.width || mask.height !== image.height)) {
+      throw invalid(`mask: must be the size of the image (${image.width}x${image.height})`, 'mask');
+    }
+    const n = Number(formString(form, 'n') ?? '1');
+    if (!Number.isInteger(n) || n < 1 || n > 10) throw invalid('n: an integer from 1 to 10', 'n');
+    const format = formString(form, 'response_format');
+    if (format && format !== 'url' && format !== 'b64_json') throw invalid('response_format: url or b64_json', 'response_format');
+    const pngs: Buffer[] = [];
+    for (let i = 0; i < n; i++) pngs.push(await editPng(image, mask, prompt, i));
+    usage.modelId = target.model.id;
+    usage.images = n;
+    return json(answer(caller.orgId, pngs, format));
+  });
+}

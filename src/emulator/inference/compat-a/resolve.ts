@@ -1,0 +1,60 @@
+import { catalog, findModel, type CatalogModel, type Task } from '../catalog.js';
+import type { Upstream } from '../models/local-models.js';
+import type { InferenceServices } from '../services.js';
+import { InferenceError, invalid } from '../shared/errors.js';
+
+export type Resolved = { kind: 'local'; model: CatalogModel } | { kind: 'upstream'; upstream: Upstream; id: string };
+
+/**
+ * Which model answers: an upstream configured for this id first (it may replace a local
+ * model or add a new id), else the catalog. Unknown ids are 404 `not_found` naming the
+ * models that exist; a model asked for a task it does not do is 400.
+ */
+export function resolveModel(svc: InferenceServices, id: unknown, task: Task): Resolved {
+  if (typeof id !== 'string' || id === '') throw invalid('model: required', 'model');
+  const upstream = svc.upstreams[id];
+  if (upstream) return { kind: 'upstream', upstream, id };
+  const model = findModel(id);
+  if (!model) {
+    const fits = catalog.filter((m) => m.tasks.includes(task)).map((m) => m.id);
+    throw new InferenceError(404, 'not_found', `model ${id} not found; for ${task} use ${fits.join(' or ')}`, { param: 'model' });
+  }
+  if (!model.tasks.includes(task)) {
+    throw invalid(`model ${id} does not do ${task} (it does ${model.tasks.join(', ')})`, 'model');
+  }
+  return { kind: 'local', model };
+}
+
+/**
+ * Forward a request to an OpenAI-compatible upstream and stream its answer back as is
+ * (status, content type, body: SSE included). Network failures are 502 `upstream_error`.
+ */
+export async function forward(
+  up: Upstream,
+  path: string,
+  body: { json: Record<string, unknown> } | { raw: Uint8Array; contentType: string },
+  signal?: AbortSignal,
+): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (up.apiKey) headers.authorization = `Bearer ${up.apiKey}`;
+  let payload: BodyInit;
+  if ('json' in body) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(up.model ? { ...body.json, model: up.model } : body.json);
+  } else {
+    headers['content-type'] = body.contentType;
+    payload = Buffer.from(body.raw);
+  }
+  let res: Response;
+  try {
+    res = await fetch(up.baseUrl.replace(/\/+$/, '') + path, { method: 'POST', headers, body: payload, signal });
+  } catch (e) {
+    throw new InferenceError(502, 'upstream_error', `upstream ${up.baseUrl} unreachable: ${(e as Error).message}`);
+  }
+  const out = new Headers();
+  for (const h of ['content-type', 'content-length', 'retry-after']) {
+    const v = res.headers.get(h);
+    if (v) out.set(h, v);
+  }
+  return new Response(res.body, { status: res.status, headers: out });
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { App } from '../../context.js';
+import { findModel } from '../catalog.js';
+import { jobView, TERMINAL, type JobRow } from '../jobs/store.js';
+import type { InferenceServices } from '../services.js';
+import { InferenceError, invalid, notFound } from '../shared/errors.js';
+import { param, inferenceRoute, json, jsonBody, readJson } from '../shared/route.js';
+import { payloadProblem } from '../tasks/payloads.js';
+
+/** Spec 8: compat-b sync mode blocks up to 120 s; batch status takes at most 50 ids. */
+export const SYNC_WAIT_MS = 120_000;
+export const BATCH_STATUS_MAX = 50;
+
+/**
+ * The slug-based format (spec 4.12 compat-b). A slug is a model's `spec_id` (or its
+ * model_id) from GET /api/model-status; the body is that model's task payload, with
+ * `task` to choose among several and `sync_mode`. Async answers 202
+ * `{ request_id, status, status_url }` (fields after request_id: ours).
+ */
+export function registerCompatB(app: App, svc: InferenceServices): void {
+  const view = (row: JobRow) => {
+    const v = jobView(row, svc.jobs.position(row.id));
+    return { request_id: row.id, ...v };
+  };
+  const statusUrl = (id: string) => `${String(svc.ctx.options.baseUrl ?? '')}/compat-b/requests/${id}`;
+
+  inferenceRoute(app, svc, 'POST', '/compat-b/requests/batch', 'user:read', async ({ c, caller }) => {
+    const b = await jsonBody(c, z.object({ request_ids: z.array(z.string()).min(1) }));
+    if (b.request_ids.length > BATCH_STATUS_MAX) throw invalid(`request_ids: at most ${BATCH_STATUS_MAX} ids per query`, 'request_ids');
+    return json({
+      data: b.request_ids.map((id) => {
+        const row = svc.jobs.get(id);
+        return row && row.org_id === caller.orgId ? view(row) : { request_id: id, status: 'not_found' };
+      }),
+    });
+  });
+
+  inferenceRoute(app, svc, 'GET', '/compat-b/requests/:id', 'user:read', ({ c, caller }) => {
+    const row = svc.jobs.get(param(c, 'id'));
+    if (!row || row.org_id !== caller.orgId) throw notFound(`request ${param(c, 'id')}`);
+    return json(view(row));
+  });
+
+  inferenceRoute(app, svc, 'POST', '/compat-b/:slug', 'user:write', async ({ c, caller, usage }) => {
+    const slug = param(c, 'slug');
+    const model = findModel(slug);
+    if (!model) throw new InferenceError(404, 'not_found', `no model with slug ${slug} (GET /api/model-status lists them)`);
+    const raw = await readJson(c);
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('body must be a JSON object');
+    const { sync_mode: sync, task: askedTask, ...payload } = raw as Record<string, unknown>;
+    if (sync !== undefined && typeof sync !== 'boolean') throw invalid('sync_mode: must be a boolean', 'sync_mode');
+    const task = askedTask ?? model.tasks[0];
+    if (typeof task !== 'string' || !model.tasks.includes(task as never)) {
+      throw invalid(`task: ${model.id} does ${model.tasks.join(', ')}`, 'task');
+    }
+    const problem = payloadProblem(task, payload, '');
+    if (problem) throw invalid(problem.message, problem.param);
+    usage.modelId = model.id;
+    const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'compat-b', modelId: model.id, task, payload });
+    if (sync === true) {
+      const done = await svc.jobs.wait(row.id, SYNC_WAIT_MS);
+      // Past 120 s the request turns async: the caller polls like any other (ours).
+      if (done && TERMINAL.includes(done.status)) return json(view(done));
+    }
+    return json({ request_id: row.id, status: 'pending', status_url: statusUrl(row.id) }, 202);
+  });
+}

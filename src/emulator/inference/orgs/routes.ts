@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { Scopes } from '../../../contract/scopes.js';
+import type { App } from '../../context.js';
+import type { InferenceServices } from '../services.js';
+import type { InferenceCaller } from '../shared/caller.js';
+import { InferenceError, invalid, notFound } from '../shared/errors.js';
+import { param, inferenceRoute, json, jsonBody } from '../shared/route.js';
+import { insertOrgToken, tokenView, type OrgTokenRow } from './token-store.js';
+import { usageAggregates } from './usage.js';
+
+const INFERENCE_SCOPES = ['user:read', 'user:write', 'admin:read', 'admin:write', '*'];
+
+const TokenBody = z.object({
+  name: z.string().min(1).max(200),
+  scopes: z.array(z.string()).min(1).max(20),
+});
+
+/** The path's organisation must be the caller's own: another org is 404 (it does not exist for it). */
+function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string): void {
+  const row = svc.ctx.db.prepare('SELECT id FROM orgs WHERE id = ?').get(orgId);
+  if (!row || orgId !== caller.orgId) throw notFound(`organization ${orgId}`);
+}
+
+/** Spec 4.12 organisation tokens (secret returned once) and usage aggregates. */
+export function registerOrgs(app: App, svc: InferenceServices): void {
+  // Ours: the organisation the key acts for (its id is needed by the routes below).
+  inferenceRoute(app, svc, 'GET', '/api/organizations', 'user:read', ({ caller }) => {
+    const org = svc.ctx.db.prepare('SELECT id, name, plan, created_at FROM orgs WHERE id = ?').get(caller.orgId);
+    return json({ data: [org] });
+  });
+  inferenceRoute(app, svc, 'POST', '/api/organizations/:orgId/tokens', 'admin:write', async ({ c, caller }) => {
+    ownOrg(svc, caller, param(c, 'orgId'));
+    const b = await jsonBody(c, TokenBody);
+    const bad = b.scopes.find((s) => !INFERENCE_SCOPES.includes(s) && !(Scopes as readonly string[]).includes(s));
+    if (bad) throw invalid(`scopes: unknown scope ${bad} (inference scopes: ${INFERENCE_SCOPES.join(', ')})`, 'scopes');
+    const { row, secret } = insertOrgToken(svc.ctx, caller.orgId, b.name, b.scopes);
+    return json({ token: tokenView(row), secret }, 201);
+  });
+  inferenceRoute(app, svc, 'GET', '/api/organizations/:orgId/tokens', 'admin:read', ({ c, caller }) => {
+    ownOrg(svc, caller, param(c, 'orgId'));
+    const rows = svc.ctx.db.prepare('SELECT * FROM org_tokens WHERE org_id = ? ORDER BY created_at, rowid').all(caller.orgId) as OrgTokenRow[];
+    return json({ data: rows.map(tokenView) });
+  });
+  inferenceRoute(app, svc, 'POST', '/api/organizations/:orgId/tokens/:tokenId/revoke', 'admin:write', ({ c, caller }) => {
+    ownOrg(svc, caller, param(c, 'orgId'));
+    const id = param(c, 'tokenId');
+    const row = svc.ctx.db.prepare('SELECT * FROM org_tokens WHERE id = ? AND org_id = ?').get(id, caller.orgId) as OrgTokenRow | undefined;
+    if (!row) throw notFound(`token ${id}`);
+    if (row.status === 'active') {
+      svc.ctx.db.prepare(`UPDATE org_tokens SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(Math.floor(svc.ctx.clock.now() / 1000), id);
+    }
+    const after = svc.ctx.db.prepare('SELECT revoked_at FROM org_tokens WHERE id = ?').get(id) as { revoked_at: number };
+    return json({ ok: true, revoked_at: after.revoked_at });
+  });
+  inferenceRoute(app, svc, 'GET', '/api/organizations/:orgId/usage', 'admin:read', ({ c, caller }) => {
+    ownOrg(svc, caller, param(c, 'orgId'));
+    const now = Math.floor(svc.ctx.clock.now() / 1000);
+    const num = (name: string, dflt: number) => {
+      const v = c.req.query(name);
+      if (v === undefined) return dflt;
+      if (!/^\d+$/.test(v)) throw invalid(`${name}: Unix seconds`, name);
+      return Number(v);
+    };
+    const end = num('end', now + 1);
+    const start = num('start', end - 30 * 86_400);
+    if (start >= end) throw invalid('start: must be before end', 'start');
+    if (end - start > 366 * 86_400) throw new InferenceError(400, 'invalid_request', 'a usage window is at most 366 days', { param: 'start' });
+    return json(usageAggregates(svc.ctx.db, caller.orgId, start, end));
+  });
+}

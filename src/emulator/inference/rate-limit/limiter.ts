@@ -1,0 +1,66 @@
+import type { Clock } from '../../clock.js';
+import { InferenceError } from '../shared/errors.js';
+
+/** Spec 8: inference rate limits per organisation and plan, per minute. */
+export interface PlanRate {
+  api: number;
+  jobs: number;
+}
+
+export const defaultPlanRates: Record<string, PlanRate> = {
+  free: { api: 60, jobs: 10 },
+  pro: { api: 600, jobs: 100 },
+  enterprise: { api: 6_000, jobs: 1_000 },
+};
+
+export type RequestClass = 'api' | 'jobs';
+
+/**
+ * Spec 8: job submissions are POST or PUT to /compat-a/v1/*, /compat-b/*, /api/jobs, or a
+ * workflow execution; everything else counts as an API request.
+ */
+export function classify(method: string, path: string): RequestClass {
+  if (method !== 'POST' && method !== 'PUT') return 'api';
+  if (path.startsWith('/compat-a/v1/') || path.startsWith('/compat-b/')) return 'jobs';
+  if (path === '/api/jobs' || path === '/api/jobs/') return 'jobs';
+  if (/^\/api\/workflows\/[^/]+\/execute\/?$/.test(path)) return 'jobs';
+  return 'api';
+}
+
+const WINDOW_MS = 60_000;
+
+/**
+ * A sliding one-minute window per organisation and class (a log of admission times): at
+ * most `limit` requests in any 60 s. Retry-After is the whole seconds until the oldest
+ * admission leaves the window. Time comes from the injected clock.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, number[]>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly rates: Record<string, PlanRate> | false,
+  ) {}
+
+  /** Admit one request or throw 429 `rate_limit` with Retry-After. */
+  admit(orgId: string, plan: string, cls: RequestClass): void {
+    if (this.rates === false) return;
+    const rate = this.rates[plan] ?? this.rates.free ?? defaultPlanRates.free!;
+    const limit = rate[cls];
+    const now = this.clock.now();
+    const key = `${orgId}\u0000${cls}`;
+    let log = this.windows.get(key);
+    if (!log) this.windows.set(key, (log = []));
+    let drop = 0;
+    while (drop < log.length && log[drop]! <= now - WINDOW_MS) drop++;
+    if (drop) log.splice(0, drop);
+    if (log.length >= limit) {
+      const retryAfter = Math.max(1, Math.ceil((log[0]! + WINDOW_MS - now) / 1000));
+      const what = cls === 'jobs' ? 'job submissions' : 'API requests';
+      throw new InferenceError(429, 'rate_limit', `rate limit of ${limit} ${what} per minute reached for the ${plan} plan; retry in ${retryAfter} s`, {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+    log.push(now);
+  }
+}

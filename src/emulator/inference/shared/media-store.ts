@@ -1,0 +1,57 @@
+import { unixSeconds } from '../../clock.js';
+import type { App, EmulatorContext } from '../../context.js';
+import { errorResponse } from './route.js';
+import { InferenceError } from './errors.js';
+
+/**
+ * Generated images and audio referenced by URL (`data: [{ url }]`, job results). The URL is
+ * a capability (an unguessable id), public like a CDN link, and expires after one hour as
+ * the spec's built-in image URLs do (spec 8).
+ */
+export const MEDIA_TTL_S = 3600;
+
+export class MediaStore {
+  constructor(private readonly ctx: EmulatorContext) {}
+
+  save(orgId: string, bytes: Uint8Array, contentType: string): string {
+    const id = this.ctx.ids.uuid();
+    const now = unixSeconds(this.ctx.clock);
+    this.ctx.db
+      .prepare('INSERT INTO inference_media (id, org_id, content_type, bytes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, orgId, contentType, Buffer.from(bytes), now, now + MEDIA_TTL_S);
+    return `${String(this.ctx.options.baseUrl ?? '')}/inference/media/${id}${extension(contentType)}`;
+  }
+
+  /** Bytes behind a URL this emulator served (or a `data:` URL); null for anything else. */
+  fetchLocal(url: string): Uint8Array | null {
+    const data = /^data:[\w/+.-]+;base64,(.*)$/s.exec(url);
+    if (data) return new Uint8Array(Buffer.from(data[1]!, 'base64'));
+    const m = /\/inference\/media\/([0-9a-f-]{36})(\.[a-z0-9]+)?$/.exec(url);
+    if (!m) return null;
+    const row = this.ctx.db.prepare('SELECT bytes, expires_at FROM inference_media WHERE id = ?').get(m[1]) as
+      | { bytes: Buffer; expires_at: number }
+      | undefined;
+    return row && row.expires_at > unixSeconds(this.ctx.clock) ? new Uint8Array(row.bytes) : null;
+  }
+
+  register(app: App): void {
+    app.get('/inference/media/:file', (c) => {
+      const id = c.req.param('file').replace(/\.[a-z0-9]+$/, '');
+      const row = this.ctx.db.prepare('SELECT content_type, bytes, expires_at FROM inference_media WHERE id = ?').get(id) as
+        | { content_type: string; bytes: Buffer; expires_at: number }
+        | undefined;
+      if (!row || row.expires_at <= unixSeconds(this.ctx.clock)) {
+        return errorResponse(new InferenceError(404, 'not_found', 'media not found or expired (media URLs last one hour)'));
+      }
+      return new Response(new Uint8Array(row.bytes), {
+        headers: { 'content-type': row.content_type, 'content-length': String(row.bytes.length), 'cache-control': 'private, max-age=3600' },
+      });
+    });
+  }
+}
+
+function extension(type: string): string {
+  return (
+    { 'image/png': '.png', 'audio/wav': '.wav', 'audio/mpeg': '.mp3', 'audio/ogg': '.opus', 'audio/flac': '.flac', 'audio/aac': '.aac' }[type] ?? ''
+  );
+}

@@ -1,0 +1,104 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { Limits } from '../../../contract/limits.js';
+import type { App } from '../../context.js';
+import { readBodyLimited } from '../../http/body.js';
+import { classify } from '../rate-limit/limiter.js';
+import type { InferenceServices } from '../services.js';
+import { authenticateInference, type InferenceCaller, type InferenceScope } from './caller.js';
+import { InferenceError, invalid, toInferenceError } from './errors.js';
+import type { UsageNote } from './usage.js';
+import { INTERNAL_HEADER, internalCaller } from './internal.js';
+
+export interface InferenceRequest {
+  c: Context;
+  caller: InferenceCaller;
+  /** What this request used (tokens, audio seconds, images); recorded when the answer is sent. */
+  usage: UsageNote;
+}
+
+export type InferenceHandler = (r: InferenceRequest) => Response | Promise<Response>;
+
+/** The inference error format as a Response. */
+export function errorResponse(err: InferenceError): Response {
+  return new Response(JSON.stringify(err.toBody()), {
+    status: err.status,
+    headers: { 'content-type': 'application/json', ...err.opts.headers },
+  });
+}
+
+/**
+ * Register one inference route: authenticate the inference key (spec 5.2) and its scope,
+ * admit it under the organisation's plan rate (spec 8), run the handler, record usage, and
+ * answer every failure in the inference error format (spec 7), never the control plane's.
+ */
+export function inferenceRoute(
+  app: App,
+  svc: InferenceServices,
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT',
+  path: string,
+  scope: InferenceScope,
+  handler: InferenceHandler,
+): void {
+  app.on(method, path, async (c) => {
+    let caller: InferenceCaller | null = null;
+    const usage: UsageNote = { deferred: false };
+    const cls = classify(method, c.req.path);
+    let status = 500;
+    try {
+      const internal = internalCaller(svc, c.req.header(INTERNAL_HEADER));
+      caller = internal ?? authenticateInference(svc.ctx, c, scope);
+      if (!internal) svc.limiter.admit(caller.orgId, caller.plan, cls);
+      const res = await handler({ c, caller, usage });
+      status = res.status;
+      return res;
+    } catch (e) {
+      const err = toInferenceError(e);
+      if (err) {
+        status = err.status;
+        return errorResponse(err);
+      }
+      svc.ctx.log(`internal error on ${method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);
+      return errorResponse(new InferenceError(500, 'internal_error', 'unexpected error; see the emulator log'));
+    } finally {
+      // A request refused before it names an organisation (bad key) is nobody's usage.
+      if (caller) svc.usage.record(caller, cls, `${method} ${c.req.routePath}`, status, usage);
+    }
+  });
+}
+
+/** A JSON body (1 MiB unless said), parsed; bad JSON is 400 `invalid_json`. */
+export async function readJson(c: Context, maxBytes: number = Limits.jsonBodyBytes): Promise<unknown> {
+  const bytes = await readBodyLimited(c, maxBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InferenceError(400, 'invalid_json', 'request body is not UTF-8 JSON');
+  }
+  if (text.trim() === '') throw new InferenceError(400, 'invalid_json', 'request body is empty; send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InferenceError(400, 'invalid_json', 'request body is not valid JSON');
+  }
+}
+
+/** Validate with a zod schema; the first issue becomes 400 `invalid_request` naming the field. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const param = issue.path.length ? issue.path.join('.') : undefined;
+  throw invalid(param ? `${param}: ${issue.message}` : issue.message, param);
+}
+
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, maxBytes?: number): Promise<z.output<S>> {
+  return validate(schema, await readJson(c, maxBytes));
+}
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/** A path parameter of the matched route (always present there). */
+export const param = (c: Context, name: string): string => c.req.param(name) ?? '';

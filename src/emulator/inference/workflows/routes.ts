@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { unixSeconds } from '../../clock.js';
+import type { App } from '../../context.js';
+import type { InferenceServices } from '../services.js';
+import type { InferenceCaller } from '../shared/caller.js';
+import { InferenceError, notFound } from '../shared/errors.js';
+import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
+import { WorkflowEngine } from './engine.js';
+import { executionView, getExecution, workflowView, type ExecutionRow, type NodeState, type WorkflowRow } from './store.js';
+import { validateDag } from './validate.js';
+
+const Create = z.object({ name: z.string().min(1).max(200), dag: z.unknown() });
+const Execute = z.object({ input_params: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * Spec 4.12 workflows: POST /api/workflows `{ name, dag }`, POST /api/workflows/{id}/execute
+ * `{ input_params }` -> `{ execution }`. Reading, listing and cancelling executions are
+ * ours: GET /api/workflows[/{id}], GET /api/workflows/{id}/executions,
+ * GET /api/workflows/executions/{execId}, POST /api/workflows/executions/{execId}/cancel.
+ */
+export function registerWorkflows(app: App, svc: InferenceServices): void {
+  const engine = new WorkflowEngine(svc);
+  const db = svc.ctx.db;
+  const ownWorkflow = (caller: InferenceCaller, id: string) => {
+    const w = db.prepare('SELECT * FROM workflows WHERE id = ?').get(id) as WorkflowRow | undefined;
+    if (!w || w.org_id !== caller.orgId) throw notFound(`workflow ${id}`);
+    return w;
+  };
+  const ownExecution = (caller: InferenceCaller, id: string) => {
+    const e = getExecution(db, id);
+    if (!e || e.org_id !== caller.orgId) throw notFound(`execution ${id}`);
+    return e;
+  };
+
+  inferenceRoute(app, svc, 'GET', '/api/workflows/executions/:execId', 'user:read', ({ c, caller }) =>
+    json({ execution: executionView(ownExecution(caller, param(c, 'execId'))) }),
+  );
+  inferenceRoute(app, svc, 'POST', '/api/workflows/executions/:execId/cancel', 'user:write', ({ c, caller }) => {
+    const e = ownExecution(caller, param(c, 'execId'));
+    if (e.status !== 'pending' && e.status !== 'running') {
+      throw new InferenceError(409, 'conflict', `execution ${e.id} already ${e.status}`);
+    }
+    engine.cancel(e.id);
+    return json({ execution: executionView(getExecution(db, e.id)!) });
+  });
+
+  inferenceRoute(app, svc, 'POST', '/api/workflows', 'user:write', async ({ c, caller }) => {
+    const b = await jsonBody(c, Create);
+    const { dag } = validateDag(b.dag);
+    const id = svc.ctx.ids.uuid();
+    db.prepare('INSERT INTO workflows (id, org_id, name, dag, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      id,
+      caller.orgId,
+      b.name,
+      JSON.stringify(dag),
+      unixSeconds(svc.ctx.clock),
+    );
+    return json({ workflow: workflowView(ownWorkflow(caller, id)) }, 201);
+  });
+  inferenceRoute(app, svc, 'GET', '/api/workflows', 'user:read', ({ caller }) => {
+    const rows = db.prepare('SELECT * FROM workflows WHERE org_id = ? ORDER BY created_at, rowid').all(caller.orgId) as WorkflowRow[];
+    return json({ data: rows.map(workflowView) });
+  });
+  inferenceRoute(app, svc, 'GET', '/api/workflows/:id', 'user:read', ({ c, caller }) => json({ workflow: workflowView(ownWorkflow(caller, param(c, 'id'))) }));
+  inferenceRoute(app, svc, 'GET', '/api/workflows/:id/executions', 'user:read', ({ c, caller }) => {
+    const w = ownWorkflow(caller, param(c, 'id'));
+    const rows = db.prepare('SELECT * FROM workflow_executions WHERE workflow_id = ? ORDER BY created_at, rowid').all(w.id) as ExecutionRow[];
+    return json({ data: rows.map((r) => executionView(r, false)) });
+  });
+
+  inferenceRoute(app, svc, 'POST', '/api/workflows/:id/execute', 'user:write', async ({ c, caller }) => {
+    const w = ownWorkflow(caller, param(c, 'id'));
+    const b = await jsonBody(c, Execute);
+    const { dag, deps } = validateDag(JSON.parse(w.dag));
+    const nodes: Record<string, NodeState> = Object.fromEntries(Object.keys(dag.nodes).map((k) => [k, { status: 'pending', job_ids: [] }]));
+    const id = svc.ctx.ids.uuid();
+    db.prepare(
+      `INSERT INTO workflow_executions (id, workflow_id, org_id, status, input_params, nodes, created_at) VALUES (?, ?, ?, 'pending', ?, ?, ?)`,
+    ).run(id, w.id, caller.orgId, JSON.stringify(b.input_params ?? {}), JSON.stringify(nodes), unixSeconds(svc.ctx.clock));
+    const exec = getExecution(db, id)!;
+    engine.start(exec, dag, deps);
+    return json({ execution: executionView(exec, false) }, 201);
+  });
+}
