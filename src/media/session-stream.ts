@@ -30,7 +30,8 @@ import { EventEmitter } from 'node:events';
 import type { Speech } from '../models/voice.js';
 import { realMediaClock, type MediaClock } from './clock.js';
 import type { FaceSource } from './face-source.js';
-import { mimeOf, retime, type Fragment, type TrackInfo } from './fmp4.js';
+import { mimeOf, type Fragment, type TrackInfo } from './fmp4.js';
+import { Timeline, type Shift } from './timeline.js';
 import { renderStillLoop, type IdleLoop } from './idle-loop.js';
 import { warmEncoder } from './encoder.js';
 import { encodeTalk, type TalkEncode } from './talk-clip.js';
@@ -109,7 +110,7 @@ interface Playing {
   kind: FragmentKind;
   fragments: Fragment[];
   next: number;
-  shift: Map<number, number>;
+  shift: Shift;
   reply?: Reply;
 }
 
@@ -127,8 +128,7 @@ class Stream extends EventEmitter implements SessionStream {
   private readyP: Promise<void> | null = null;
   private t0 = 0;
   private seq = 0;
-  private readonly trackEnd = new Map<number, number>();
-  private emittedEndMs = 0;
+  private timeline: Timeline | null = null;
   private playing: Playing | null = null;
   private readonly replies: Reply[] = [];
   private timer: { cancel(): void } | null = null;
@@ -174,7 +174,7 @@ class Stream extends EventEmitter implements SessionStream {
   }
 
   get bufferedMs(): number {
-    return Math.max(0, this.emittedEndMs - this.clockMs);
+    return Math.max(0, (this.timeline?.endMs ?? 0) - this.clockMs);
   }
 
   ready(): Promise<void> {
@@ -185,6 +185,7 @@ class Stream extends EventEmitter implements SessionStream {
       warmEncoder(this.opts.face.frames.width, this.opts.face.frames.height);
       this.init = source.init;
       this.tracks = source.tracks;
+      this.timeline = new Timeline(source.tracks);
       this.opts.onRecord?.(this.init);
       this.isReady = true;
       this.maybeStart();
@@ -331,7 +332,7 @@ class Stream extends EventEmitter implements SessionStream {
         continue;
       }
       const f = p.fragments[p.next]!;
-      const startMs = this.msOf(f, p.shift, 'start');
+      const startMs = this.timeline!.msOf(f, p.shift, 'start');
       const now = this.clock.now() - this.t0;
       // A reply's first fragment goes out as soon as it exists: it starts where the media
       // already sent ends, so it is never more than one fragment earlier than the lead.
@@ -355,7 +356,7 @@ class Stream extends EventEmitter implements SessionStream {
     reply.encode?.abort();
     if (reply.cut) return this.settle(reply);
     // Played out when the clock reaches the end of what was sent.
-    const wait = this.emittedEndMs - (this.clock.now() - this.t0);
+    const wait = (this.timeline?.endMs ?? 0) - (this.clock.now() - this.t0);
     const i = this.replies.indexOf(reply);
     if (i >= 0) this.replies.splice(i, 1);
     if (wait <= 0) return this.settleLater(reply);
@@ -369,45 +370,12 @@ class Stream extends EventEmitter implements SessionStream {
     if (this.replies.length === 0 && this.playing?.kind !== 'talk') this.setSpeaking(false);
   }
 
-  /**
-   * Place a clip on the timeline: it starts at the later of the tracks' current ends, and
-   * both tracks move by the same time, so the clip's own audio/video sync is kept (a clip
-   * cut from a primed encoder starts its tracks a few ms apart).
-   */
   private begin(kind: FragmentKind, fragments: Fragment[], reply?: Reply): Playing {
-    let ms = 0;
-    for (const t of this.tracks) ms = Math.max(ms, ((this.trackEnd.get(t.id) ?? 0) * 1000) / t.timescale);
-    const tick = this.tracks.reduce((acc, t) => lcm(acc, 1000 / gcd(1000, t.timescale)), 1);
-    ms = Math.ceil(ms / tick - 1e-9) * tick;
-    const first = fragments[0]!;
-    let clipStartMs = Infinity;
-    for (const ft of first.tracks) clipStartMs = Math.min(clipStartMs, (ft.start * 1000) / this.timescaleOf(ft.id));
-    if (!Number.isFinite(clipStartMs)) clipStartMs = 0;
-    const shift = new Map<number, number>();
-    for (const t of this.tracks) shift.set(t.id, Math.round((ms * t.timescale) / 1000) - Math.round((clipStartMs * t.timescale) / 1000));
-    return { kind, fragments, next: 0, shift, reply };
-  }
-
-  private timescaleOf(id: number): number {
-    return this.tracks.find((t) => t.id === id)?.timescale ?? 1000;
-  }
-
-  private msOf(f: Fragment, shift: Map<number, number>, edge: 'start' | 'end'): number {
-    let v = edge === 'start' ? Infinity : 0;
-    for (const t of f.tracks) {
-      const ts = this.tracks.find((x) => x.id === t.id)!.timescale;
-      const at = t.start + (shift.get(t.id) ?? 0) + (edge === 'end' ? t.duration : 0);
-      v = edge === 'start' ? Math.min(v, (at * 1000) / ts) : Math.max(v, (at * 1000) / ts);
-    }
-    return v;
+    return { kind, fragments, next: 0, shift: this.timeline!.place(fragments[0]!), reply };
   }
 
   private emitFragment(f: Fragment, p: Playing): void {
-    const buf = retime(f, ++this.seq, p.shift);
-    for (const t of f.tracks) this.trackEnd.set(t.id, t.start + (p.shift.get(t.id) ?? 0) + t.duration);
-    const startMs = this.msOf(f, p.shift, 'start');
-    const endMs = this.msOf(f, p.shift, 'end');
-    this.emittedEndMs = Math.max(this.emittedEndMs, endMs);
+    const { buf, startMs, endMs } = this.timeline!.emit(f, p.shift);
     if (p.reply) {
       // Clip time of the end of the reply's audio sent so far.
       const audio = this.tracks.find((t) => t.kind === 'audio');
@@ -431,6 +399,3 @@ class Stream extends EventEmitter implements SessionStream {
     this.emit('close');
   }
 }
-
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-const lcm = (a: number, b: number): number => (a * b) / gcd(a, b);
