@@ -53,6 +53,12 @@ export interface RunningBox {
   /** Sessions connected on this box. */
   readonly connected: ReadonlySet<string>;
   session(id: string): EdgeSession | undefined;
+  /** Open the session of this token as a socket connect would (operator and test use); returns the claims. */
+  connect(token: string): Promise<SessionClaims>;
+  /** End a session as if its client sockets closed (spec 3: the seat frees). */
+  disconnect(sessionId: string): Promise<void>;
+  /** Report a committed turn to the transcript store, as the turn loop does. */
+  reportTurn(sessionId: string, turn: { seq: number; user_text: string; reply_text: string }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -144,6 +150,19 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       return new Set(sessions.live().map((s) => s.live.id));
     },
     session: (id) => sessions.get(id),
+    async connect(token) {
+      const claims = await verify(token);
+      await sessions.open(claims);
+      return claims;
+    },
+    async disconnect(id) {
+      sessions.get(id)?.live.end('closed');
+      // the close report is asynchronous; wait for the control plane to have it
+      await cp.post('/seats/events', { session_id: id, event: 'close', reason: 'closed' });
+    },
+    async reportTurn(id, turn) {
+      await cp.must(`/sessions/${encodeURIComponent(id)}/turns`, turn);
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

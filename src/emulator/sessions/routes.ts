@@ -59,8 +59,9 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
     // spec 4.5: `live` is rebuilt from the box's own log for a session the store lacks
     // (still live, or turns the box could not report); otherwise the store answers.
     if (isLive(row) || stored.length === 0) {
-      const live = await boxLog(rt.fleet.get(row.box_id), row.id);
-      if (live && (live.length > stored.length || isLive(row))) return { session_id: row.id, source: 'live' as const, turns: live, count: live.length };
+      const log = await boxLog(rt.fleet.get(row.box_id), row.id);
+      const turns = log && log.length > stored.length ? log : stored;
+      if (isLive(row) || turns !== stored) return { session_id: row.id, source: 'live' as const, turns, count: turns.length };
     }
     return { session_id: row.id, source: 'store' as const, turns: stored, count: stored.length };
   });
