@@ -41,18 +41,24 @@ export class TurnLoop {
   private queue: Promise<void> = Promise.resolve();
   private greetingTimer: EdgeTimer | null = null;
   private greetingDue: boolean;
+  private started = false;
   /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
   onFirstAudio: ((speechId: string) => void) | null = null;
 
   constructor(private readonly d: TurnLoopDeps) {
-    const cfg = d.session.snapshot.config;
-    this.greetingDue = cfg.greeting_enabled;
-    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
-    if (this.greetingDue) {
-      if (cfg.greeting_hold_ms <= 0) this.greet();
-      else this.greetingTimer = d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
-    }
+    this.greetingDue = d.session.snapshot.config.greeting_enabled;
     d.session.onEnd(() => this.stop());
+  }
+
+  /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const cfg = this.d.session.snapshot.config;
+    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
+    if (!this.greetingDue) return;
+    if (cfg.greeting_hold_ms <= 0) this.greet();
+    else this.greetingTimer = this.d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
   }
 
   get language(): string {
