@@ -5,6 +5,8 @@
  * `avatar edge start`.
  */
 import type { Brain, Recognizer } from '../models/index.js';
+import { defaultVoice } from '../models/voice/index.js';
+import { webrtcVadFactory } from './fvad.js';
 import type { EdgeParts } from './session/parts.js';
 
 export interface PartsFlags {
@@ -39,5 +41,5 @@ const honestRecognizer: Recognizer = {
 };
 
 export async function defaultParts(_flags: PartsFlags = {}): Promise<EdgeParts> {
-  return { brain: interimBrain, recognizer: honestRecognizer };
+  return { brain: interimBrain, recognizer: honestRecognizer, vad: await webrtcVadFactory(), voice: defaultVoice() };
 }

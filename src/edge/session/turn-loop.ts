@@ -13,6 +13,18 @@ import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
 import { ReplySpeaker } from './reply-speaker.js';
 
+/** The reply to speech the recogniser could not make out (the turn's text says why). */
+export const UNRECOGNISED_REPLY = 'Sorry, I could not make out what you said. Could you say it again, or type it?';
+
+function fixedReply(text: string) {
+  return {
+    deltas: (async function* () {
+      yield text;
+    })(),
+    usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
+  };
+}
+
 export type TalkState = 'listening' | 'thinking' | 'speaking';
 
 export interface TurnLoopDeps {
@@ -76,10 +88,10 @@ export class TurnLoop {
   }
 
   /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
-  userTurn(text: string): string {
+  userTurn(text: string, opts: { unrecognised?: boolean } = {}): string {
     this.cancelGreeting();
     const speechId = this.nextSpeechId();
-    this.enqueue(() => this.respond(text, speechId));
+    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null));
     return speechId;
   }
 
@@ -121,7 +133,7 @@ export class TurnLoop {
   }
 
   /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
-  private async respond(user: string | null, speechId: string): Promise<void> {
+  private async respond(user: string | null, speechId: string, fixed: string | null = null): Promise<void> {
     const s = this.d.session;
     if (s.ended) return;
     const language = this.language;
@@ -137,7 +149,8 @@ export class TurnLoop {
     this.setState('thinking');
     const prompt = user ?? greetingPrompt(s.snapshot, language);
     const req = brainRequest(s.snapshot, s.log, prompt, language, abort.signal);
-    const out = this.d.parts.brain.reply(req);
+    // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
+    const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
     let reply = '';
     try {
