@@ -65,7 +65,11 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
     import('../../edge/default-parts.js'),
     import('node:path'),
   ]);
-  const parts = await defaultParts({ asrUrl: o.asrUrl ?? null, llmUrl: o.llmUrl ?? null, llmModel: o.llmModel ?? null, llmApiKey: cli.io.env.AVATAR_LLM_API_KEY ?? null });
+  const parts = await defaultParts({ asrUrl: o.asrUrl ?? null, llmUrl: o.llmUrl ?? null, llmModel: o.llmModel ?? null, llmApiKey: cli.io.env.AVATAR_LLM_API_KEY ?? null }).catch(
+    (e: Error) => {
+      throw usage(e.message);
+    },
+  );
   let box;
   try {
     box = await startBox({

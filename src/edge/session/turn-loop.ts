@@ -147,8 +147,7 @@ export class TurnLoop {
       : null;
     this.current = { speechId, abort, speaker };
     this.setState('thinking');
-    const prompt = user ?? greetingPrompt(s.snapshot, language);
-    const req = brainRequest(s.snapshot, s.log, prompt, language, abort.signal);
+    const req = brainRequest(s.snapshot, s.log, user, language, abort.signal, user === null ? greetingPrompt(s.snapshot, language) : undefined);
     // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
     const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
