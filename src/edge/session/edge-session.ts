@@ -62,7 +62,7 @@ export class EdgeSession {
       store: (t) => d.store(snapshot.id, t),
       log,
     });
-    if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, d.parts.vad(), d.parts.recognizer);
+    if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
     s.live.onEnd((reason) => {
       log(`ended: ${reason}`);
       s.ticker?.cancel();
@@ -86,7 +86,7 @@ export class EdgeSession {
 
   /** The mic `hello` (spec 4.6): the language of the user and, for the greeting hold, session context. */
   hello(lang: string | null): void {
-    if (this.mic) this.mic.lang = lang;
+    this.mic?.setLang(lang);
     this.loop.context(lang);
   }
 
