@@ -120,3 +120,9 @@ emulatorFlags.push(
 );
 /** Inference family knobs (issue 11). */
 emulatorFlags.push(...inferenceFlags);
+/** The edge's pluggable parts (issue 8; docs/edge.md): the in-process boxes use them. */
+emulatorFlags.push(
+  { flags: '--asr-url <url>', description: 'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with', option: 'asrUrl' },
+  { flags: '--llm-url <url>', description: 'OpenAI-compatible chat base URL the edge brain uses (key from AVATAR_LLM_API_KEY)', option: 'llmUrl' },
+  { flags: '--llm-model <name>', description: 'model name sent to --llm-url', option: 'llmModel' },
+);

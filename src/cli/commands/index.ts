@@ -39,6 +39,7 @@ const api = async () => (await import('./api.js')).apiCommand;
 const avatars = async () => (await import('./avatars.js')).avatarCommands;
 const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
+const edge = async () => (await import('./edge.js')).edgeCommands;
 const generations = async () => (await import('./generations.js')).generationCommands;
 // The inference family (issue 11), one module per group.
 const chat = async () => (await import('./chat.js')).chatCommands;
@@ -72,6 +73,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'gallery', description: 'stock personas, public (/api/gallery...)', load: [] },
   { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
   { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
+  { name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },
   { name: 'speak', description: 'text + face + voice -> a lip-synced MP4 (/api/v1/speak)', load: [generations] },
   { name: 'design', description: 'a voice described in words -> new audio (/api/v1/design)', load: [generations] },
   { name: 'prebuild', description: 'warm the idle loop of a version on every box (/api/v1/prebuild)', load: [generations] },

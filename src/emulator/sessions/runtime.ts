@@ -35,6 +35,8 @@ export class SessionRuntime {
   private readonly live = new Map<string, LiveSeat>();
   /** Live sessions per scope: the plan ceiling's count without a query per mint (issue 7 item 13). */
   private readonly liveByScope = new Map<string, number>();
+  /** Told of every end of a live seat (the fleet tells the box to close the session's sockets). */
+  readonly endListeners: ((sessionId: string, boxId: string, reason: string) => void)[] = [];
   private readonly reaper: Deadlines<string>;
   /** Measured seat turnover behind `eta_seconds`; before a sample: default cap / seats per box. */
   readonly turnover: Turnover;
@@ -150,6 +152,7 @@ export class SessionRuntime {
     if (n > 0) this.liveByScope.set(s.scope, n);
     else this.liveByScope.delete(s.scope);
     this.reaper.disarm(sessionId);
+    for (const fn of this.endListeners) fn(sessionId, s.boxId, reason);
     if (this.fleet.releaseHeld(s.boxId, sessionId)) {
       this.turnover.released(s.boxId);
       const box = this.fleet.get(s.boxId);
