@@ -5,6 +5,7 @@ import { avatarCommands } from './avatars.js';
 import { toolsCommands } from './tools.js';
 import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
+import { liveCommands } from './live.js';
 
 /**
  * Hand-written command groups. Plain resource commands (`avatar tokens create`, ...) are
@@ -21,3 +22,4 @@ import { emulatorCommands } from './emulator.js';
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
 commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);
+commandModules.push(liveCommands);

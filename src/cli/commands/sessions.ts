@@ -19,35 +19,45 @@ const group = (program: Command, name: string, description: string): Command =>
 
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-function registerMint(sessions: Command, cli: CliContext): void {
-  const flags = flagsOf(MintSessionBody);
-  const cmd = sessions
-    .command('mint')
-    .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]');
-  for (const f of flags) {
+/** Every mint field as a flag (`--persona`, `--session-cap-seconds`, ...) plus `--body`; shared with `sessions live` and `demo`. */
+export function addMintOptions(cmd: Command): Command {
+  for (const f of flagsOf(MintSessionBody)) {
     const arg = f.kind === 'list' ? `<${f.flag}...>` : f.kind === 'boolean' ? '' : f.kind === 'json' ? '<json>' : '<value>';
     cmd.addOption(new Option(`--${f.flag}${arg ? ' ' + arg : ''}`, f.description));
   }
-  cmd.option('--body <file>', 'whole mint body as JSON (@file, @- or inline JSON); flags override its fields');
+  return cmd.option('--body <file>', 'whole mint body as JSON (@file, @- or inline JSON); flags override its fields');
+}
+
+/** The mint body from `--body` and the mint flags, checked against the schema (usage error when wrong). */
+export function mintBodyFromOptions(opts: Record<string, unknown>, cli: CliContext): Record<string, unknown> {
+  const raw = typeof opts.body === 'string' ? readData(opts.body.startsWith('@') || opts.body.trim().startsWith('{') ? opts.body : `@${opts.body}`, cli.io.cwd) : {};
+  const body: Record<string, unknown> = raw && typeof raw === 'object' ? { ...(raw as object) } : {};
+  for (const f of flagsOf(MintSessionBody)) {
+    const v = opts[optKey(f.flag)];
+    if (v === undefined) continue;
+    try {
+      body[f.field] = f.kind === 'json' ? jsonOrText(String(v)) : coerce(f, v);
+    } catch (e) {
+      throw new CliError((e as Error).message, ExitCode.usage);
+    }
+  }
+  const check = MintSessionBody.safeParse(body);
+  if (!check.success) {
+    const i = check.error.issues[0]!;
+    throw new CliError(`${String(i.path[0] ?? 'body')}: ${i.message}`, ExitCode.usage);
+  }
+  return body;
+}
+
+function registerMint(sessions: Command, cli: CliContext): void {
+  const cmd = sessions
+    .command('mint')
+    .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]');
+  addMintOptions(cmd);
   cmd.option('--no-wait', 'return the 202 instead of waiting in the queue');
   cmd.action(async () => {
     const opts = cmd.opts<Record<string, unknown>>();
-    const raw = typeof opts.body === 'string' ? readData(opts.body.startsWith('@') || opts.body.trim().startsWith('{') ? opts.body : `@${opts.body}`, cli.io.cwd) : {};
-    const body: Record<string, unknown> = raw && typeof raw === 'object' ? { ...(raw as object) } : {};
-    for (const f of flags) {
-      const v = opts[optKey(f.flag)];
-      if (v === undefined) continue;
-      try {
-        body[f.field] = f.kind === 'json' ? jsonOrText(String(v)) : coerce(f, v);
-      } catch (e) {
-        throw new CliError((e as Error).message, ExitCode.usage);
-      }
-    }
-    const check = MintSessionBody.safeParse(body);
-    if (!check.success) {
-      const i = check.error.issues[0]!;
-      throw new CliError(`${String(i.path[0] ?? 'body')}: ${i.message}`, ExitCode.usage);
-    }
+    const body = mintBodyFromOptions(opts, cli);
     const ctrl = new AbortController();
     const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
     const status = queueStatusLine(cli);
@@ -74,7 +84,7 @@ function registerMint(sessions: Command, cli: CliContext): void {
  * terminal one line rewritten in place at every poll; elsewhere a new line only when the
  * state, position or ETA changed. Nothing with --json.
  */
-function queueStatusLine(cli: CliContext) {
+export function queueStatusLine(cli: CliContext) {
   const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   const tty = !!err.isTTY && !cli.globals().json;
   let last = '';

@@ -15,7 +15,8 @@ const TAIL_MS = 600;
 const CHUNK = (OUT_RATE / 10) * 2;
 
 export interface ReplyAudioOptions {
-  out: AudioOutChoice;
+  /** Where to play it; without one the audio is only decoded (speaking detection, --turns). */
+  out?: AudioOutChoice;
   /** Called when the audible state flips (true: the avatar is speaking). */
   onSpeaking?(speaking: boolean): void;
   onFail(message: string): void;
@@ -25,7 +26,7 @@ export interface ReplyAudioOptions {
 
 export class ReplyAudio {
   private decoder: ChildProcess | undefined;
-  private readonly out: AudioOut;
+  private readonly out: AudioOut | undefined;
   private pending = Buffer.alloc(0);
   private speaking = false;
   private lastLoud = -Infinity;
@@ -34,7 +35,7 @@ export class ReplyAudio {
 
   constructor(private readonly opts: ReplyAudioOptions) {
     this.now = opts.now ?? (() => performance.now());
-    this.out = new AudioOut(opts.out, opts.onFail);
+    this.out = opts.out ? new AudioOut(opts.out, opts.onFail) : undefined;
     const d = spawn(
       ffmpegBin(),
       ['-hide_banner', '-loglevel', 'error', '-f', 'mp4', '-i', 'pipe:0', '-vn', '-f', 's16le', '-acodec', 'pcm_s16le', '-ac', '1', '-ar', String(OUT_RATE), '-flush_packets', '1', 'pipe:1'],
@@ -52,6 +53,10 @@ export class ReplyAudio {
     d.stdout!.on('data', (pcm: Buffer) => this.onPcm(pcm));
   }
 
+  get isSpeaking(): boolean {
+    return this.speaking;
+  }
+
   /** fMP4 bytes from /mse, init segment first. */
   write(bytes: Uint8Array): void {
     if (this.decoder?.stdin?.writable) this.decoder.stdin.write(bytes);
@@ -63,11 +68,11 @@ export class ReplyAudio {
     d?.stdin?.end();
     if (d) setTimeout(() => d.kill(), 1000).unref();
     if (this.tail) clearTimeout(this.tail);
-    this.out.close();
+    this.out?.close();
   }
 
   private onPcm(pcm: Buffer): void {
-    this.out.write(pcm);
+    this.out?.write(pcm);
     this.pending = Buffer.concat([this.pending, pcm]);
     while (this.pending.length >= CHUNK) {
       const chunk = this.pending.subarray(0, CHUNK);

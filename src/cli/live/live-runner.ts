@@ -1,0 +1,279 @@
+/**
+ * One live conversation (issue 9): connect the edge the mint assigned, feed the mic,
+ * play and record the reply stream, follow the transcript, and end (for a reason, always
+ * releasing the seat). The view and the printers only observe; `say` and `end` are the
+ * two things a user can do.
+ */
+import { connectEdge } from '../../client/edge-connect.js';
+import type { ClosedEvent, EdgeConnection, EdgeEvent } from '../../client/edge-events.js';
+import { MicPump, type PacerClock } from '../../client/edge-mic.js';
+import type { MintReady } from '../../contract/resources/session.js';
+import type { AudioOutChoice } from './audio-out.js';
+import type { EndReason, LiveLogEvent, Stamped } from './live-log.js';
+import { LiveStore } from './live-state.js';
+import type { MicSource } from './mic-source.js';
+import { ReplyAudio } from './reply-audio.js';
+import { StreamRecording } from './stream-record.js';
+
+export interface LiveRunOptions {
+  minted: MintReady & { protocol_version?: number };
+  label: string;
+  mic?: MicSource;
+  /** Play replies here (undefined: do not play). */
+  audioOut?: AudioOutChoice;
+  /** `--record`: the whole stream to this file. */
+  record?: string;
+  /** `--headphones`: no echo to fear, never gate the mic. */
+  headphones?: boolean;
+  /** `--turns N`: end once the N-th reply has been spoken. */
+  turns?: number;
+  /** `--say`: typed messages sent once connected. */
+  say?: string[];
+  lang?: string;
+  /** Frees the seat (POST .../release with the seat_token). */
+  release(): Promise<void>;
+  onLog?(e: Stamped): void;
+  clock?: PacerClock;
+  /** After the N-th turn, end even if no audible reply is detected after this long (ms). */
+  replyWaitMs?: number;
+}
+
+export interface LiveSummary {
+  reason: EndReason;
+  detail?: string;
+  durationS: number;
+  turns: number;
+  mediaBytes: number;
+  released: boolean;
+  connectMs?: number;
+  firstMediaMs?: number;
+  firstTurnMs?: number;
+}
+
+export class LiveRunner {
+  readonly store: LiveStore;
+  private conn: EdgeConnection | undefined;
+  private readonly t0: number;
+  private connectedAt: number | undefined;
+  private turns = 0;
+  private ending: { reason: EndReason; detail?: string } | undefined;
+  private wake!: () => void;
+  private readonly woken = new Promise<void>((r) => (this.wake = r));
+  private readonly clock: PacerClock;
+  private reply: { seq: number; bytes: number; segments: number; spoke: boolean } | undefined;
+  private summary: Partial<LiveSummary> = {};
+  private lastMediaLog = -Infinity;
+
+  constructor(private readonly opts: LiveRunOptions) {
+    this.clock = opts.clock ?? { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+    this.t0 = this.clock.now();
+    this.store = new LiveStore({
+      sessionId: opts.minted.session_id,
+      label: opts.label,
+      protocol: opts.minted.protocol_version === 2 ? 2 : 1,
+      capSeconds: opts.minted.cap_seconds,
+      micLabel: opts.mic?.label ?? null,
+      output: opts.audioOut?.name ?? null,
+    });
+  }
+
+  private log(e: LiveLogEvent): void {
+    this.opts.onLog?.({ ...e, t: Math.round(this.clock.now() - this.t0) / 1000 } as Stamped);
+  }
+
+  /** A typed message (POST /chat, spec 4.6). */
+  async say(text: string): Promise<void> {
+    const t = text.trim();
+    if (!t || !this.conn) return;
+    this.store.addLine('user', `${t}  (typed)`);
+    this.log({ event: 'said', text: t });
+    await this.conn.chat(t).catch((e: Error) => this.fail(e.message));
+  }
+
+  /** End the session for this reason (the first reason wins). */
+  end(reason: EndReason, detail?: string): void {
+    if (!this.ending) this.ending = { reason, detail };
+    this.wake();
+  }
+
+  private fail(message: string): void {
+    this.store.addLine('error', message);
+    this.log({ event: 'error', error: message });
+  }
+
+  async run(): Promise<LiveSummary> {
+    const { minted } = this.opts;
+    const protocol = minted.protocol_version === 2 ? 2 : 1;
+    this.log({ event: 'minted', session_id: minted.session_id, cap_seconds: minted.cap_seconds, protocol, connect_url: minted.connect_url });
+    const ctrl = new AbortController();
+    const recording = this.opts.record ? new StreamRecording(this.opts.record) : undefined;
+    const playing = !!this.opts.audioOut;
+    const audio = new ReplyAudio({
+      out: this.opts.audioOut,
+      onFail: (m) => this.fail(`${m}${playing ? ' (replies are no longer played; transcript and --record continue)' : ''}`),
+      onSpeaking: (s) => this.onSpeaking(s, pump),
+    });
+    const pump = new MicPump({
+      send: (f) => this.conn?.sendAudio(f),
+      clock: this.clock,
+      maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
+      onFrame: (i) => {
+        const s = this.store.getSnapshot();
+        if (s.mic.levelDb !== i.levelDb || s.mic.gated !== i.gated) this.store.update({ mic: { ...s.mic, levelDb: i.levelDb, gated: i.gated } });
+      },
+    });
+    this.gate = (speaking) => pump.setGated(speaking && playing && !this.opts.headphones);
+    let clockTimer: NodeJS.Timeout | undefined;
+    try {
+      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang });
+      this.conn = conn;
+      conn.on((e) => this.onEdge(e, audio, recording));
+      conn.closed.then((c) => this.onClosed(c));
+      await conn.ready;
+      if (this.ending) return await this.finish(audio, recording, ctrl);
+      this.connectedAt = this.clock.now();
+      this.summary.connectMs = Math.round(this.connectedAt - this.t0);
+      this.log({ event: 'connected', connect_ms: this.summary.connectMs });
+      this.store.update({ connected: true });
+      if (this.opts.mic) {
+        this.log({ event: 'mic', source: this.opts.mic.label, duration_ms: this.opts.mic.durationMs });
+        this.opts.mic.start(pump, (m) => this.fail(m));
+      }
+      // Silence keeps the uplink's cadence even with no mic (spec 4.6).
+      void pump.run(ctrl.signal);
+      clockTimer = setInterval(() => this.tickClock(), 250);
+      for (const text of this.opts.say ?? []) await this.say(text);
+      await this.woken;
+    } catch (e) {
+      if (!this.ending) this.end('error', (e as Error).message);
+    } finally {
+      if (clockTimer) clearInterval(clockTimer);
+    }
+    return this.finish(audio, recording, ctrl);
+  }
+
+  private gate: (speaking: boolean) => void = () => undefined;
+  private replyDeadline: NodeJS.Timeout | undefined;
+
+  private tickClock(): void {
+    if (this.connectedAt === undefined) return;
+    const elapsedS = (this.clock.now() - this.connectedAt) / 1000;
+    this.store.update({ elapsedS });
+    // The edge enforces the cap (spec 4.5); this side ends too if it has not within a grace.
+    if (elapsedS >= this.opts.minted.cap_seconds + 3) this.end('cap_reached', `${this.opts.minted.cap_seconds} s`);
+  }
+
+  private onSpeaking(speaking: boolean, _pump: MicPump): void {
+    this.gate(speaking);
+    this.store.update({ speaking });
+    if (!this.reply) return;
+    if (speaking) this.reply.spoke = true;
+    else if (this.reply.spoke) this.closeReply();
+  }
+
+  private closeReply(): void {
+    const r = this.reply;
+    if (!r) return;
+    this.reply = undefined;
+    this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    if (this.opts.turns !== undefined && r.seq >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
+  }
+
+  private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
+    switch (e.type) {
+      case 'media_init':
+        this.log({ event: 'media_init', mime: e.mime });
+        return;
+      case 'media': {
+        audio.write(e.bytes);
+        recording?.write(e.bytes);
+        if (this.reply) {
+          this.reply.bytes += e.bytes.length;
+          this.reply.segments++;
+        }
+        this.store.update({ media: { bytes: e.total, segments: e.segments } });
+        if (e.segments === 1) {
+          this.summary.firstMediaMs = Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
+          this.log({ event: 'first_media', bytes: e.bytes.length, ms_since_connect: this.summary.firstMediaMs });
+        } else if (this.clock.now() - this.lastMediaLog >= 1000) {
+          this.lastMediaLog = this.clock.now();
+          this.log({ event: 'media', bytes: e.total, segments: e.segments });
+        }
+        return;
+      }
+      case 'partial':
+        this.store.update({ partial: e.text });
+        this.log({ event: 'partial', text: e.text });
+        return;
+      case 'turn': {
+        this.closeReply();
+        const seq = ++this.turns;
+        this.summary.firstTurnMs ??= Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
+        this.store.update({ partial: '' });
+        if (e.text) this.store.addLine('user', e.text);
+        this.store.addLine('avatar', e.reply);
+        this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id });
+        this.reply = { seq, bytes: 0, segments: 0, spoke: audio.isSpeaking };
+        if (this.opts.turns !== undefined && seq >= this.opts.turns) {
+          // Never wait forever for audible speech (a silent voice, a lost decoder).
+          this.replyDeadline = setTimeout(() => this.closeReply(), this.opts.replyWaitMs ?? 30_000);
+        }
+        return;
+      }
+      case 'agent_event':
+        this.store.addLine('tool', `${e.tool ?? 'tool'}: ${e.kind}${e.caption ? ` — ${e.caption}` : ''}${e.url ? ` ${e.url}` : ''}`);
+        this.log({ event: 'agent_event', kind: e.kind, tool: e.tool, call_id: e.call_id, url: e.url, caption: e.caption });
+        return;
+      case 'error':
+        this.fail(`edge: ${e.error}`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onClosed(c: ClosedEvent): void {
+    if (c.reason === 'client') return;
+    const elapsed = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
+    if (c.reason === 'refused') this.end('refused', c.detail);
+    else if (c.reason === 'lost') this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
+    else if (elapsed >= this.opts.minted.cap_seconds - 2) this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
+    else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));
+  }
+
+  private async finish(audio: ReplyAudio, recording: StreamRecording | undefined, ctrl: AbortController): Promise<LiveSummary> {
+    if (this.replyDeadline) clearTimeout(this.replyDeadline);
+    ctrl.abort();
+    this.opts.mic?.stop();
+    this.closeReplyQuietly();
+    await this.conn?.close();
+    audio.close();
+    let released = true;
+    let releaseError: string | undefined;
+    // Every exit path releases the seat (the edge frees it on close too; release is idempotent).
+    try {
+      await this.opts.release();
+    } catch (e) {
+      released = false;
+      releaseError = (e as Error).message;
+    }
+    if (recording) {
+      const r = await recording.finish();
+      this.log({ event: 'recorded', path: r.path, bytes: r.bytes, remuxed: r.remuxed, error: r.error });
+    }
+    const ending = this.ending ?? { reason: 'error' as const, detail: 'ended without a reason' };
+    const durationS = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
+    const media = this.store.getSnapshot().media.bytes;
+    this.store.update({ ended: ending });
+    this.log({ event: 'ended', reason: ending.reason, detail: ending.detail, duration_s: Math.round(durationS * 10) / 10, turns: this.turns, media_bytes: media, released, release_error: releaseError });
+    return { ...this.summary, reason: ending.reason, detail: ending.detail, durationS, turns: this.turns, mediaBytes: media, released };
+  }
+
+  private closeReplyQuietly(): void {
+    if (this.reply) {
+      const r = this.reply;
+      this.reply = undefined;
+      this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    }
+  }
+}
