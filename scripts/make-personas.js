@@ -5,8 +5,8 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FaceRenderer, hexToRgb, idleState } from '../dist/edge/media/face.js';
-import { renderFramesClip, renderSilentClip, renderStillPng } from '../dist/edge/media/clips.js';
+import { FaceRenderer, hexToRgb, idleState } from '../dist/media/face.js';
+import { renderFramesClip, renderSilentClip, renderStillPng } from '../dist/media/clips.js';
 import { IDLE_FPS, STOCK_IDLE_SECONDS } from '../dist/emulator/idle-media/worker.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'personas');

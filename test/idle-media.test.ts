@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runFfmpeg, writeAsync } from '../src/edge/media/ffmpeg.js';
-import { decodePhoto } from '../src/edge/media/photo.js';
+import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
+import { decodePhoto } from '../src/media/photo.js';
 import { resolveAvatar } from '../src/emulator/avatars/resolve.js';
 import { useEmulator, type ApiInit } from './helpers/emulator.js';
 import { image } from './helpers/avatar-media.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderFramesClip, renderStillPng } from '../src/edge/media/clips.js';
-import { FaceRenderer, idleState } from '../src/edge/media/face.js';
+import { renderFramesClip, renderStillPng } from '../src/media/clips.js';
+import { FaceRenderer, idleState } from '../src/media/face.js';
 import { loadPersonas } from '../src/emulator/gallery/personas.js';
 import { IDLE_FPS, personaStyle, STOCK_IDLE_SECONDS } from '../src/emulator/idle-media/worker.js';
 import { idleMediaFor } from '../src/emulator/idle-media/worker.js';

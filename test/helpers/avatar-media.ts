@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runFfmpeg, writeAsync } from '../../src/edge/media/ffmpeg.js';
+import { runFfmpeg, writeAsync } from '../../src/media/ffmpeg.js';
 import { FIXTURES_DIR } from '../../src/emulator/start.js';
 
 /** A mono PCM16 WAV of a 220 Hz tone, `seconds` long. */

@@ -1,14 +1,23 @@
 /**
- * One GPU edge box: its own HTTP server (a Hono app on its own port), registered with the
- * control plane over the internal box API. This issue gives it seats and session-token
- * verification; the next one adds the WebSocket media endpoints (/mse, /mic_stream,
- * /events, /v2/session, /chat), which call `connect` / `disconnect` below.
+ * One GPU edge box: its own HTTP + WebSocket server (a Hono app on its own port, `ws` on
+ * its upgrades), registered with the control plane over the internal box API. Sessions
+ * open on the first authenticated connect (spec 3: pending -> active) and end on socket
+ * loss, release, the reaper or the cap; turns are reported as they commit.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
+import { realClock, type EdgeClock } from '../clock.js';
+import type { EdgeSession } from '../session/edge-session.js';
+import type { EndReason, LoggedTurn } from '../session/live-session.js';
+import type { EdgeParts } from '../session/parts.js';
+import { BoxSessions } from './box-sessions.js';
+import { registerChat } from './chat-route.js';
 import { ControlPlaneLink } from './control-plane.js';
 import { sessionTokenVerifier, type SessionClaims } from './session-token.js';
+import { upgradeHandler } from './upgrade.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -22,6 +31,16 @@ export interface BoxOptions {
   maxCapSeconds?: number | null;
   host?: string;
   port?: number;
+  /** Brain, recognizer, VAD, voice and media (session/parts.ts). */
+  parts: EdgeParts;
+  /** Caps, token expiry and status frames; defaults to the real clock. */
+  clock?: EdgeClock;
+  /** Where `recording: true` sessions are captured (`<dir>/<session_id>/`); null records nothing. */
+  captureRoot?: string | null;
+  /** Session-tagged log lines (silenced per session by `observability: false`). */
+  log?: (line: string) => void;
+  /** How long an ended session's log stays for `source: live` (default 15 min). */
+  keepEndedMs?: number;
 }
 
 export interface RunningBox {
@@ -31,30 +50,82 @@ export interface RunningBox {
   app: Hono;
   /** Verify a session token minted for this box (spec 5.4). */
   verify(token: string): Promise<SessionClaims>;
-  /** A client connected with this token: report the seat event; returns the claims. */
-  connect(token: string): Promise<SessionClaims>;
-  /** The client's sockets closed: the seat frees (spec 3). */
-  disconnect(sessionId: string): Promise<void>;
-  /** A committed turn, for the transcript store. */
-  reportTurn(sessionId: string, turn: { seq: number; user_text: string; reply_text: string }): Promise<void>;
   /** Sessions connected on this box. */
   readonly connected: ReadonlySet<string>;
+  session(id: string): EdgeSession | undefined;
+  /** Open the session of this token as a socket connect would (operator and test use); returns the claims. */
+  connect(token: string): Promise<SessionClaims>;
+  /** End a session as if its client sockets closed (spec 3: the seat frees). */
+  disconnect(sessionId: string): Promise<void>;
+  /** Report a committed turn to the transcript store, as the turn loop does. */
+  reportTurn(sessionId: string, turn: { seq: number; user_text: string; reply_text: string }): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startBox(opts: BoxOptions): Promise<RunningBox> {
+  const clock = opts.clock ?? realClock;
+  const log = opts.log ?? (() => undefined);
   const cp = new ControlPlaneLink(opts.controlPlaneUrl.replace(/\/+$/, ''), opts.boxId, opts.secret);
-  const verify = sessionTokenVerifier(cp.baseUrl, opts.boxId);
-  const connected = new Set<string>();
+  const verify = sessionTokenVerifier(cp.baseUrl, opts.boxId, clock);
+  // The control plane presents this when it asks for a session's log (transcript `source: live`).
+  const callbackSecret = randomBytes(24).toString('hex');
+  const report = (what: string, p: Promise<unknown>) => p.catch((e: Error) => log(`control plane ${what} failed: ${e.message}`));
+
+  const sessions = new BoxSessions({
+    clock,
+    parts: opts.parts,
+    captureRoot: opts.captureRoot ?? null,
+    keepEndedMs: opts.keepEndedMs ?? 15 * 60_000,
+    log,
+    fetchMedia: (id, kind) => cp.getBytes(`/sessions/${encodeURIComponent(id)}/media/${kind}`),
+    async connect(id) {
+      const r = await cp.post('/seats/events', { session_id: id, event: 'connect' });
+      return r.status >= 200 && r.status < 300;
+    },
+    ended(id, reason: EndReason) {
+      if (reason !== 'released') void report('close', cp.must('/seats/events', { session_id: id, event: 'close', reason }));
+    },
+    store(id, t: LoggedTurn) {
+      void report('turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
+    },
+  });
+  const chat = (s: EdgeSession, text: string) => {
+    s.loop.context(null);
+    return s.loop.userTurn(text);
+  };
+
   const app = new Hono();
   app.get('/health', (c) =>
-    c.json({ ok: true, box_id: opts.boxId, seats: opts.seats, protocols: opts.protocols, connected: connected.size }),
+    c.json({ ok: true, box_id: opts.boxId, seats: opts.seats, protocols: opts.protocols, connected: sessions.live().length }),
   );
+  registerChat(app, verify, sessions, chat);
+  // Internal (control plane only): a session's own log, and the end of a session it decided.
+  const fromControlPlane = (auth: string | undefined) => {
+    const given = Buffer.from(auth?.replace(/^Bearer\s+/i, '') ?? '');
+    const want = Buffer.from(callbackSecret);
+    return given.length === want.length && timingSafeEqual(given, want);
+  };
+  app.get('/_box/sessions/:id/log', (c) => {
+    if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
+    const s = sessions.get(c.req.param('id'));
+    if (!s) return c.json({ error: 'not_found', message: 'no such session on this box' }, 404);
+    return c.json({ session_id: s.live.id, ended: s.live.ended, turns: s.live.log.map(({ seq, user_text, reply_text }) => ({ seq, user_text, reply_text })) });
+  });
+  app.post('/_box/sessions/:id/end', (c) => {
+    if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
+    const s = sessions.get(c.req.param('id'));
+    const reason = c.req.query('reason') === 'cap' ? 'cap' : 'released';
+    s?.live.end(reason);
+    return c.json({ ok: true });
+  });
+  app.notFound((c) => c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` }, 404));
 
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
     s.on('error', reject);
   });
+  const upgrades = upgradeHandler({ verify, sessions, chat });
+  (server as Server).on('upgrade', upgrades.onUpgrade);
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const baseUrl = `http://${host}:${addr.port}`;
@@ -66,6 +137,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     custom_avatars: opts.customAvatars,
     verified: opts.verified,
     max_cap_seconds: opts.maxCapSeconds ?? null,
+    callback_secret: callbackSecret,
   });
 
   let stopped = false;
@@ -73,26 +145,32 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     id: opts.boxId,
     baseUrl,
     app,
-    connected,
-    verify,
+    verify: (t) => verify(t),
+    get connected() {
+      return new Set(sessions.live().map((s) => s.live.id));
+    },
+    session: (id) => sessions.get(id),
     async connect(token) {
       const claims = await verify(token);
-      await cp.must('/seats/events', { session_id: claims.sub, event: 'connect' });
-      connected.add(claims.sub);
+      await sessions.open(claims);
       return claims;
     },
-    async disconnect(sessionId) {
-      connected.delete(sessionId);
-      await cp.must('/seats/events', { session_id: sessionId, event: 'close' });
+    async disconnect(id) {
+      sessions.get(id)?.live.end('closed');
+      // the close report is asynchronous; wait for the control plane to have it
+      await cp.post('/seats/events', { session_id: id, event: 'close', reason: 'closed' });
     },
-    async reportTurn(sessionId, turn) {
-      await cp.must(`/sessions/${encodeURIComponent(sessionId)}/turns`, turn);
+    async reportTurn(id, turn) {
+      await cp.must(`/sessions/${encodeURIComponent(id)}/turns`, turn);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      sessions.endAll('box_stopping');
       await cp.post('/deregister', {}).catch(() => undefined);
       await cp.close();
+      for (const ws of upgrades.wss.clients) ws.terminate();
+      upgrades.wss.close();
       await new Promise<void>((res) => {
         server.close(() => res());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -40,6 +40,19 @@ export class ControlPlaneLink {
     return r.body;
   }
 
+  /** GET bytes (a version's media); null when the control plane has none (404). */
+  async getBytes(path: string): Promise<Buffer | null> {
+    const res = await request(`${this.baseUrl}/_internal/boxes/${encodeURIComponent(this.boxId)}${path}`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${this.secret}` },
+      dispatcher: this.agent,
+    });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    if (res.statusCode === 404) return null;
+    if (res.statusCode !== 200) throw new Error(`control plane answered ${res.statusCode} to ${path}`);
+    return bytes;
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }

@@ -9,7 +9,7 @@ import { parseBuffer } from 'music-metadata';
 import { Limits } from '../../contract/limits.js';
 import { FACE_TYPES, VOICE_TYPES } from '../../contract/operations/avatars.js';
 import { ApiError } from '../http/api-error.js';
-import { decodePhoto } from '../../edge/media/photo.js';
+import { decodePhoto } from '../../media/photo.js';
 
 const declaredType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
 

@@ -11,6 +11,8 @@ import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { getSessionRow } from '../sessions/store.js';
+import { endOnBox } from './box-calls.js';
+import { sessionMedia } from './session-media.js';
 
 const Registration = z.object({
   base_url: z.url({ protocol: /^https?$/ }),
@@ -19,8 +21,14 @@ const Registration = z.object({
   custom_avatars: z.boolean(),
   verified: z.boolean(),
   max_cap_seconds: z.number().int().min(1).nullable().optional(),
+  callback_secret: z.string().min(16).max(200).nullable().optional(),
 });
-const SeatEvent = z.object({ session_id: z.string().min(1), event: z.enum(['connect', 'close']) });
+const SeatEvent = z.object({
+  session_id: z.string().min(1),
+  event: z.enum(['connect', 'close']),
+  /** Why the box ended it: every client socket closed, the cap, or the box stopping. */
+  reason: z.enum(['closed', 'cap', 'box_stopping']).optional(),
+});
 const Turn = z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() });
 
 async function parse<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
@@ -40,6 +48,11 @@ async function parse<T extends z.ZodType>(c: Context, schema: T): Promise<z.outp
 
 export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
+  // Ends the control plane decides (release, reaper, cap) close the session's sockets on its box.
+  rt.endListeners.push((sid, boxId, reason) => {
+    const box = rt.fleet.get(boxId);
+    if (box && reason !== 'closed' && reason !== 'box_stopping') endOnBox(box, sid, reason);
+  });
   const boxOf = (c: Context): string => {
     const id = c.req.param('boxId')!;
     if (!rt.fleet.checkCredential(id, bearer(c))) throw new ApiError(401, 'unauthorized', { message: 'unknown box or wrong box secret' });
@@ -69,7 +82,7 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     if (ev.event === 'connect') {
       if (!rt.connected(ev.session_id)) throw new ApiError(409, 'conflict', { message: 'session is not live' });
     } else {
-      rt.endSession(ev.session_id, 'closed');
+      rt.endSession(ev.session_id, ev.reason ?? 'closed');
     }
     return c.json({ ok: true });
   });
@@ -81,5 +94,17 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
     return c.json({ ok: true });
+  });
+
+  // spec 4.7: the token tells the box where to fetch a custom avatar's media; this is where.
+  app.get('/_internal/boxes/:boxId/sessions/:sessionId/media/:kind', (c) => {
+    const id = boxOf(c);
+    const row = getSessionRow(rt.st, c.req.param('sessionId'));
+    if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    const kind = c.req.param('kind');
+    if (kind !== 'face' && kind !== 'idle' && kind !== 'voice') throw new ApiError(404, 'not_found', { message: 'media kinds are face, idle and voice' });
+    const bytes = sessionMedia(ctx, row, kind);
+    if (!bytes) throw new ApiError(404, 'not_found', { message: `this session's avatar has no ${kind} media` });
+    return c.body(new Uint8Array(bytes), 200, { 'content-type': 'application/octet-stream' });
   });
 }

@@ -23,6 +23,8 @@ export interface BoxRecord {
   /** Seats reserved for claimable tickets. */
   reserved: number;
   registeredAt: number;
+  /** What the control plane presents to the box's `/_box/...` routes (session log, end). */
+  callbackSecret: string | null;
 }
 
 export interface BoxRegistration {
@@ -32,6 +34,7 @@ export interface BoxRegistration {
   custom_avatars: boolean;
   verified: boolean;
   max_cap_seconds?: number | null;
+  callback_secret?: string | null;
 }
 
 const hash = (s: string) => createHash('sha256').update(s).digest();
@@ -66,6 +69,7 @@ export class Fleet {
       held: prev?.held ?? new Set(),
       reserved: prev?.reserved ?? 0,
       registeredAt: now,
+      callbackSecret: reg.callback_secret ?? null,
     };
     this.boxes.set(id, box);
     return box;

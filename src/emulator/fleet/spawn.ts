@@ -3,7 +3,10 @@
  * registering over the internal box API exactly as a box in another process would. The
  * emulator only composes the edge here; the edge never imports the emulator.
  */
+import { join } from 'node:path';
 import { startBox, type RunningBox } from '../../edge/box/box.js';
+import { defaultParts } from '../../edge/default-parts.js';
+import type { EdgeParts } from '../../edge/session/parts.js';
 import type { EmulatorContext } from '../context.js';
 import type { BoxCapabilities } from '../sessions/options.js';
 import { sessionRuntime } from '../sessions/runtime.js';
@@ -38,11 +41,36 @@ export async function addBox(ctx: EmulatorContext, caps: BoxCapabilities = {}): 
     verified: caps.verified ?? true,
     maxCapSeconds: caps.maxCapSeconds ?? null,
     host: ctx.options.host,
+    parts: await edgeParts(ctx),
+    clock: ctx.clock,
+    // spec 4.5 recording: captures live beside the blobs, where DELETE erases them.
+    captureRoot: join(ctx.blobDir, 'captures'),
+    log: (ctx.options.edgeLog as ((line: string) => void) | undefined) ?? (ctx.options.verbose ? (line) => process.stderr.write(`[edge ${boxId}] ${line}\n`) : undefined),
   });
   const list = fleets.get(ctx) ?? [];
   list.push(box);
   fleets.set(ctx, list);
   return box;
+}
+
+const partsOf = new WeakMap<EmulatorContext, Promise<EdgeParts>>();
+
+/** The parts every in-process box shares: `edgeParts` when given (tests), else the defaults from the flags. */
+function edgeParts(ctx: EmulatorContext): Promise<EdgeParts> {
+  let p = partsOf.get(ctx);
+  if (!p) {
+    const o = ctx.options;
+    p = o.edgeParts
+      ? Promise.resolve(o.edgeParts as EdgeParts)
+      : defaultParts({
+          asrUrl: (o.asrUrl as string | undefined) ?? null,
+          llmUrl: (o.llmUrl as string | undefined) ?? null,
+          llmModel: (o.llmModel as string | undefined) ?? null,
+          llmApiKey: process.env.AVATAR_LLM_API_KEY ?? null,
+        });
+    partsOf.set(ctx, p);
+  }
+  return p;
 }
 
 /** Stop one in-process box (it deregisters; its sessions end). */

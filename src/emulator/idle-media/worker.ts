@@ -1,7 +1,7 @@
 /**
  * The idle-media builder (spec 1 "Idle media", spec 3 `assets_status`): after a version is
  * published, a background worker pre-renders the avatar's idle loop with the edge's own
- * renderer and encoder (src/edge/media) and moves the avatar's `assets_status` from
+ * renderer and encoder (src/media) and moves the avatar's `assets_status` from
  * `missing` to `building` to `ready`. Nothing waits for it: a session can start at once and
  * holds a still frame meanwhile.
  *
@@ -23,9 +23,9 @@ import type { EmulatorContext } from '../context.js';
 import { readBlob, putBlob } from '../avatars/blobs.js';
 import { getVersionRow, type VersionRow } from '../avatars/store.js';
 import { loadPersonas } from '../gallery/personas.js';
-import { renderFramesClip, type FrameSource } from '../../edge/media/clips.js';
-import { FaceRenderer, hexToRgb, idleState, type FaceStyle, type FrameState } from '../../edge/media/face.js';
-import { decodePhoto, PhotoRenderer, photoIdleState } from '../../edge/media/photo.js';
+import { renderFramesClip, type FrameSource } from '../../media/clips.js';
+import { FaceRenderer, hexToRgb, idleState, type FaceStyle, type FrameState } from '../../media/face.js';
+import { decodePhoto, PhotoRenderer, photoIdleState } from '../../media/photo.js';
 
 export const IDLE_FPS = 24;
 /** Length of the idle loops shipped for stock personas (fixtures/personas/<key>/idle.mp4). */

@@ -21,6 +21,7 @@ import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import type { SigningKey } from '../signing/keys.js';
+import { boxLog } from '../fleet/box-calls.js';
 import { MintRateGuard } from './guards.js';
 import { mintSession } from './mint.js';
 import { sessionRuntime } from './runtime.js';
@@ -48,14 +49,21 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
   implement(app, ctx, getSession, ({ auth, params }) => toSessionRecord(visible(auth, params.sessionId)));
 
   // spec 4.5: own scope, secret keys only, 403 across workspaces.
-  implement(app, ctx, getTranscript, ({ auth, params }) => {
+  implement(app, ctx, getTranscript, async ({ auth, params }) => {
     if (auth.kind !== 'secret') throw new ApiError(403, ErrorCode.forbidden, { message: 'transcripts need a secret key' });
     const row = getSessionRow(rt.st, params.sessionId);
     if (!row) throw notFound(params.sessionId);
     if (!canSee(auth, row)) throw new ApiError(403, ErrorCode.forbidden, { message: 'session belongs to another workspace' });
     if (row.status === 'deleted') return { session_id: row.id, source: 'store' as const, turns: [], count: 0, deleted: true as const };
-    const turns = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
-    return { session_id: row.id, source: isLive(row) ? ('live' as const) : ('store' as const), turns, count: turns.length };
+    const stored = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
+    // spec 4.5: `live` is rebuilt from the box's own log for a session the store lacks
+    // (still live, or turns the box could not report); otherwise the store answers.
+    if (isLive(row) || stored.length === 0) {
+      const log = await boxLog(rt.fleet.get(row.box_id), row.id);
+      const turns = log && log.length > stored.length ? log : stored;
+      if (isLive(row) || turns !== stored) return { session_id: row.id, source: 'live' as const, turns, count: turns.length };
+    }
+    return { session_id: row.id, source: 'store' as const, turns: stored, count: stored.length };
   });
 
   // spec 3: ended -> deleted erases turns, tool records, agent state and captured media; idempotent.

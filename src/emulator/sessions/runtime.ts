@@ -31,6 +31,8 @@ export class SessionRuntime {
   readonly webhooks: WebhookDispatcher;
   readonly st: SessionStatements;
   private readonly live = new Map<string, LiveSeat>();
+  /** Told of every end of a live seat (the fleet tells the box to close the session's sockets). */
+  readonly endListeners: ((sessionId: string, boxId: string, reason: string) => void)[] = [];
   private readonly reaper: Deadlines<string>;
 
   constructor(private readonly ctx: EmulatorContext) {
@@ -126,6 +128,7 @@ export class SessionRuntime {
     if (!s) return;
     this.live.delete(sessionId);
     this.reaper.disarm(sessionId);
+    for (const fn of this.endListeners) fn(sessionId, s.boxId, reason);
     if (this.fleet.releaseHeld(s.boxId, sessionId)) {
       this.queue.seatFreed();
       const box = this.fleet.get(s.boxId);

@@ -1,0 +1,50 @@
+/**
+ * POST /chat?token=<session_token> (spec 4.6): `{ text }` injects a typed user turn. The
+ * edge sets no CORS headers (call it from a server or a same-origin relay). Answers
+ * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
+ */
+import type { Context, Hono } from 'hono';
+import type { EdgeSession } from '../session/edge-session.js';
+import { SessionRefused, type BoxSessions } from './box-sessions.js';
+import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
+
+export const CHAT_TEXT_MAX = 4096;
+
+export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSessions, chat: (s: EdgeSession, text: string) => string): void {
+  const err = (c: Context, status: number, error: string, message: string) =>
+    c.json({ error, message }, status as 400);
+
+  app.post('/chat', async (c) => {
+    const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));
+    if (!token) return err(c, 401, 'unauthorized', 'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>');
+    let s: EdgeSession;
+    try {
+      const open = sessions.get(peekSub(token) ?? '');
+      const claims = await verify(token, { allowExpired: !!open && !open.live.ended });
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await c.req.text());
+      } catch {
+        return err(c, 400, 'invalid_json', 'the body is not valid JSON; send { "text": "..." }');
+      }
+      const text = (raw as { text?: unknown } | null)?.text;
+      if (typeof text !== 'string' || text.trim() === '') return err(c, 400, 'invalid_request', 'text: a non-empty string is required');
+      if (text.length > CHAT_TEXT_MAX) return err(c, 400, 'invalid_request', `text: at most ${CHAT_TEXT_MAX} characters`);
+      s = await sessions.open(claims);
+      return c.json({ ok: true, speech_id: chat(s, text) });
+    } catch (e) {
+      if (e instanceof TokenRefused) return err(c, e.code === 'wrong_box' ? 403 : 401, e.code, e.message);
+      if (e instanceof SessionRefused) return err(c, e.status, e.code, e.message);
+      throw e;
+    }
+  });
+}
+
+export function peekSub(token: string): string | null {
+  try {
+    const p = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof p.sub === 'string' ? p.sub : null;
+  } catch {
+    return null;
+  }
+}

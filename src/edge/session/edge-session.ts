@@ -1,0 +1,115 @@
+/**
+ * One session on a box, assembled: its life (LiveSession), its media stream, the turn
+ * loop, the mic input, the recorder and the 10 Hz status frames of /events (spec 6.1).
+ */
+import type { EdgeClock, EdgeTimer } from '../clock.js';
+import type { Channel } from './channel.js';
+import { LiveSession, type LiveSessionHooks, type LoggedTurn } from './live-session.js';
+import { MicInput } from './mic-input.js';
+import type { EdgeParts, MediaRequest, SessionStream } from './parts.js';
+import { Recorder } from './recorder.js';
+import type { SessionSnapshot } from './snapshot.js';
+import { TurnLoop } from './turn-loop.js';
+
+export interface EdgeSessionDeps {
+  parts: EdgeParts;
+  clock: EdgeClock;
+  hooks: LiveSessionHooks;
+  /** Where `recording: true` captures go (null: this box records nothing). */
+  captureRoot: string | null;
+  fetchMedia(sessionId: string, kind: 'face' | 'idle' | 'voice'): Promise<Buffer | null>;
+  store(sessionId: string, turn: LoggedTurn): void;
+  log(line: string): void;
+}
+
+export const STATUS_INTERVAL_MS = 100;
+
+export class EdgeSession {
+  readonly live: LiveSession;
+  loop!: TurnLoop;
+  mic: MicInput | null = null;
+  stream: SessionStream | null = null;
+  recorder: Recorder | null = null;
+  private ticker: EdgeTimer | null = null;
+
+  private constructor(snapshot: SessionSnapshot, private readonly d: EdgeSessionDeps) {
+    this.live = new LiveSession(snapshot, d.clock, d.hooks);
+  }
+
+  static async open(snapshot: SessionSnapshot, d: EdgeSessionDeps): Promise<EdgeSession> {
+    const s = new EdgeSession(snapshot, d);
+    const log = (m: string) => snapshot.sessionLogs && d.log(`[session ${snapshot.id}] ${m}`);
+    if (snapshot.recording && d.captureRoot) s.recorder = new Recorder(d.captureRoot, snapshot.id);
+    const req: MediaRequest = { snapshot, clock: d.clock, fetchMedia: (k) => d.fetchMedia(snapshot.id, k) };
+    if (snapshot.config.render && d.parts.media) {
+      const stream = await d.parts.media(req);
+      await stream.ready();
+      s.stream = stream;
+      if (s.recorder) s.recorder.media(stream.initSegment);
+      stream.on('fragment', (buf: Buffer) => {
+        s.recorder?.media(buf);
+        for (const ch of s.live.channels) if (ch.streams.has('media')) ch.sendMedia(buf);
+      });
+    }
+    const voiceShape = s.stream && d.parts.voiceShape ? await d.parts.voiceShape(req) : undefined;
+    s.loop = new TurnLoop({
+      session: s.live,
+      parts: d.parts,
+      clock: d.clock,
+      stream: s.stream,
+      ...(voiceShape ? { voiceShape } : {}),
+      store: (t) => d.store(snapshot.id, t),
+      log,
+    });
+    if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, d.parts.vad(), d.parts.recognizer);
+    s.live.onEnd((reason) => {
+      log(`ended: ${reason}`);
+      s.ticker?.cancel();
+      s.stream?.close();
+      void s.recorder?.close();
+    });
+    s.tick();
+    log('connected');
+    return s;
+  }
+
+  /** A channel joins: media channels get the mime and the init segment first (spec 4.6). */
+  attach(ch: Channel): void {
+    if (ch.streams.has('media') && this.stream) {
+      ch.sendMime(this.stream.mime);
+      ch.sendMedia(this.stream.initSegment);
+    }
+    this.live.attach(ch);
+  }
+
+  /** The mic `hello` (spec 4.6): the language of the user and, for the greeting hold, session context. */
+  hello(lang: string | null): void {
+    if (this.mic) this.mic.lang = lang;
+    this.loop.context(lang);
+  }
+
+  micFrame(frame: Int16Array): void {
+    this.recorder?.micFrame(frame);
+    this.mic?.push(frame);
+  }
+
+  /** The status frame of /events (docs/edge.md). */
+  status(): object {
+    return {
+      type: 'status',
+      state: this.loop.state,
+      speech_id: this.loop.speechId,
+      buffered_ms: this.stream ? Math.round(this.stream.bufferedMs) : 0,
+      media_ms: this.stream ? Math.round(this.stream.clockMs) : null,
+      session_ms: this.live.clockMs,
+      cap_seconds: this.live.snapshot.capSeconds,
+      render: !!this.stream,
+    };
+  }
+
+  private tick(): void {
+    if (this.live.ended) return;
+    if (this.live.has('events')) this.live.broadcast('events', this.status());
+    this.ticker = this.d.clock.setTimeout(() => this.tick(), STATUS_INTERVAL_MS);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * One session live on this box: its channels, its own transcript log (for `source: live`),
+ * the cap, and its end (spec 3: active while connected; ended on release, socket loss, the
+ * reaper or the cap). The turn loop (turn-loop.ts) does the talking; this holds the life.
+ */
+import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { CloseCode, type Channel, type Stream } from './channel.js';
+import type { SessionSnapshot } from './snapshot.js';
+
+export interface LoggedTurn {
+  seq: number;
+  user_text: string;
+  reply_text: string;
+  language: string | null;
+  speech_id: string;
+  /** How the reply ended: spoken whole, cut by barge-in, text only (brain-only). */
+  outcome: 'spoken' | 'interrupted' | 'text';
+}
+
+export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping';
+
+export interface LiveSessionHooks {
+  /** Called once when the session ends, after its channels are closed. */
+  ended(s: LiveSession, reason: EndReason): void;
+}
+
+export class LiveSession {
+  readonly channels = new Set<Channel>();
+  readonly log: LoggedTurn[] = [];
+  readonly startedAt: number;
+  ended: EndReason | null = null;
+  endedAt: number | null = null;
+  private capTimer: EdgeTimer | null;
+  private readonly endListeners: ((reason: EndReason) => void)[] = [];
+
+  constructor(
+    readonly snapshot: SessionSnapshot,
+    private readonly clock: EdgeClock,
+    private readonly hooks: LiveSessionHooks,
+  ) {
+    this.startedAt = clock.now();
+    // spec 8 / 4.5: cap_seconds is the longest live duration; the box ends the media itself.
+    this.capTimer = clock.setTimeout(() => this.end('cap'), snapshot.capSeconds * 1000);
+  }
+
+  get id(): string {
+    return this.snapshot.id;
+  }
+
+  /** Milliseconds since the first socket connected. */
+  get clockMs(): number {
+    return this.clock.now() - this.startedAt;
+  }
+
+  onEnd(fn: (reason: EndReason) => void): void {
+    this.endListeners.push(fn);
+  }
+
+  attach(ch: Channel): void {
+    if (this.ended) return ch.close(CloseCode.sessionEnded, 'session ended');
+    this.channels.add(ch);
+  }
+
+  /** A socket closed: spec 3 "the edge frees the seat when the client sockets close". */
+  detach(ch: Channel): void {
+    if (!this.channels.delete(ch)) return;
+    if (this.channels.size === 0 && !this.ended) this.end('closed');
+  }
+
+  /** Send a JSON message once on every channel carrying any of these streams. */
+  broadcast(stream: Stream | Stream[], msg: object): void {
+    const want = Array.isArray(stream) ? stream : [stream];
+    for (const ch of this.channels) if (want.some((w) => ch.streams.has(w))) ch.sendJson(msg);
+  }
+
+  has(stream: Stream): boolean {
+    for (const ch of this.channels) if (ch.streams.has(stream)) return true;
+    return false;
+  }
+
+  end(reason: EndReason): void {
+    if (this.ended) return;
+    this.ended = reason;
+    this.endedAt = this.clock.now();
+    this.capTimer?.cancel();
+    this.capTimer = null;
+    for (const fn of this.endListeners) {
+      try {
+        fn(reason);
+      } catch {
+        // a listener's failure must not keep the session alive
+      }
+    }
+    const [code, why] =
+      reason === 'cap'
+        ? [CloseCode.sessionCap, `session_cap: cap_seconds (${this.snapshot.capSeconds} s) reached`]
+        : reason === 'box_stopping'
+          ? [CloseCode.goingAway, 'box_stopping']
+          : reason === 'released'
+            ? [CloseCode.sessionEnded, 'session_ended: released']
+            : [CloseCode.sessionEnded, 'session_ended: a client socket closed'];
+    for (const ch of this.channels) ch.close(code, why);
+    this.channels.clear();
+    this.hooks.ended(this, reason);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Speaks one streamed reply on the session's media: each sentence is synthesized as soon
+ * as the brain finishes it and queued on the stream, so the first words play before the
+ * reply is complete. `interrupt()` is barge-in: the sentence on air is cut at the next
+ * fragment boundary (media's ReplyHandle), the rest is dropped, and `said` is what the
+ * user actually heard.
+ */
+import type { Speech, Voice, VoiceShape } from '../../models/index.js';
+import { saidPrefix } from './conversation.js';
+import type { ReplyHandle, SessionStream } from './parts.js';
+
+interface Spoken {
+  text: string;
+  speech: Speech;
+  handle: ReplyHandle;
+}
+
+export class ReplySpeaker {
+  private readonly spoken: Spoken[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private cut: number | null = null;
+  private cutIndex = -1;
+  /** Sum of the audio of every sentence queued, in ms. */
+  audioMs = 0;
+
+  constructor(
+    private readonly voice: Voice,
+    private readonly stream: SessionStream,
+    private readonly lang: string,
+    private readonly shape: VoiceShape | undefined,
+    private readonly onFirstAudio: () => void,
+  ) {}
+
+  /** Queue one sentence (synthesis runs in order; playback follows on the stream). */
+  say(text: string): void {
+    this.chain = this.chain.then(async () => {
+      if (this.cut !== null) return;
+      const speech = await this.voice.synthesize(text, { lang: this.lang, ...(this.shape ? { shape: this.shape } : {}) });
+      if (this.cut !== null) return;
+      const first = this.spoken.length === 0;
+      this.spoken.push({ text, speech, handle: this.stream.speak(speech) });
+      this.audioMs += speech.durationMs;
+      if (first) this.onFirstAudio();
+    });
+  }
+
+  /** Resolves when every queued sentence has played (or the reply was cut). */
+  async finished(): Promise<void> {
+    await this.chain;
+    for (const s of [...this.spoken]) await s.handle.done;
+  }
+
+  /** Barge-in: cut what is playing; later sentences never start. */
+  interrupt(): void {
+    if (this.cut !== null) return;
+    // Every queued sentence is interrupted; the first with audio left is the one on air.
+    let cutAt = -1;
+    let played = 0;
+    this.spoken.forEach((s, i) => {
+      const ms = s.handle.interrupt();
+      if (cutAt < 0 && ms < s.speech.durationMs) {
+        cutAt = i;
+        played = ms;
+      }
+    });
+    this.cutIndex = cutAt < 0 ? this.spoken.length : cutAt;
+    this.cut = played;
+  }
+
+  get interrupted(): boolean {
+    return this.cut !== null;
+  }
+
+  /** The reply as heard: whole sentences before the cut plus the words of the cut one. */
+  said(full: string): string {
+    if (this.cut === null) return full;
+    const parts = this.spoken.slice(0, this.cutIndex).map((s) => s.text);
+    const on = this.spoken[this.cutIndex];
+    if (on) parts.push(saidPrefix(on.text, this.cut, on.speech.durationMs, on.speech.words));
+    return parts.filter(Boolean).join(' ');
+  }
+}

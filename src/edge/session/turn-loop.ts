@@ -1,0 +1,177 @@
+/**
+ * The session coordinator (spec 4.6, 6.1): typed and spoken user turns go to the brain;
+ * the reply goes out as a `turn` message and, unless the session is brain-only
+ * (`render: false`), as speech on the media stream. It owns the listening / thinking /
+ * speaking state, the greeting and its hold, and barge-in. Mic audio reaches it through
+ * mic-input.ts; it knows nothing of sockets.
+ */
+import type { VoiceShape } from '../../models/index.js';
+import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { brainRequest, replyLanguage, SentenceSplitter } from './conversation.js';
+import { greetingPrompt } from './greeting.js';
+import type { LiveSession, LoggedTurn } from './live-session.js';
+import type { EdgeParts, SessionStream } from './parts.js';
+import { ReplySpeaker } from './reply-speaker.js';
+
+export type TalkState = 'listening' | 'thinking' | 'speaking';
+
+export interface TurnLoopDeps {
+  session: LiveSession;
+  parts: EdgeParts;
+  clock: EdgeClock;
+  /** The media stream (absent in brain-only mode). */
+  stream: SessionStream | null;
+  voiceShape?: VoiceShape;
+  /** Store a committed turn on the control plane (spec 4.5 transcript, `source: store`). */
+  store(turn: LoggedTurn): void;
+  log(msg: string): void;
+}
+
+interface Reply {
+  speechId: string;
+  abort: AbortController;
+  speaker: ReplySpeaker | null;
+}
+
+export class TurnLoop {
+  state: TalkState = 'listening';
+  helloLang: string | null = null;
+  private seq = 0;
+  private current: Reply | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private greetingTimer: EdgeTimer | null = null;
+  private greetingDue: boolean;
+  /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
+  onFirstAudio: ((speechId: string) => void) | null = null;
+
+  constructor(private readonly d: TurnLoopDeps) {
+    const cfg = d.session.snapshot.config;
+    this.greetingDue = cfg.greeting_enabled;
+    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
+    if (this.greetingDue) {
+      if (cfg.greeting_hold_ms <= 0) this.greet();
+      else this.greetingTimer = d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
+    }
+    d.session.onEnd(() => this.stop());
+  }
+
+  get language(): string {
+    return replyLanguage(this.d.session.snapshot, this.helloLang);
+  }
+
+  get speechId(): string | null {
+    return this.current?.speechId ?? null;
+  }
+
+  /** Session context arrived (the mic `hello`, docs/edge.md): the hold ends and the greeting goes now. */
+  context(lang: string | null): void {
+    if (lang) this.helloLang = lang;
+    if (this.greetingTimer) this.greet();
+  }
+
+  /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
+  userTurn(text: string): string {
+    this.cancelGreeting();
+    const speechId = this.nextSpeechId();
+    this.enqueue(() => this.respond(text, speechId));
+    return speechId;
+  }
+
+  /** The user started speaking over a reply (barge-in decided by the mic input). */
+  bargeIn(): void {
+    const r = this.current;
+    if (!r) return;
+    r.speaker?.interrupt();
+    r.abort.abort();
+  }
+
+  private greet(): void {
+    if (!this.greetingDue) return;
+    this.cancelGreeting();
+    this.enqueue(() => this.respond(null, this.nextSpeechId()));
+  }
+
+  private cancelGreeting(): void {
+    this.greetingDue = false;
+    this.greetingTimer?.cancel();
+    this.greetingTimer = null;
+  }
+
+  private nextSpeechId(): string {
+    return `sp_${this.d.session.id.slice(0, 8)}_${++this.seq}`;
+  }
+
+  private enqueue(job: () => Promise<void>): void {
+    // One reply at a time, in order; a failure is reported and the loop goes on.
+    this.queue = this.queue.then(job).catch((err: unknown) => {
+      this.d.log(`turn failed: ${(err as Error).message}`);
+      this.d.session.broadcast('control', { type: 'error', error: 'turn_failed', detail: (err as Error).message });
+      this.setState('listening');
+    });
+  }
+
+  private setState(s: TalkState): void {
+    this.state = s;
+  }
+
+  /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
+  private async respond(user: string | null, speechId: string): Promise<void> {
+    const s = this.d.session;
+    if (s.ended) return;
+    const language = this.language;
+    const abort = new AbortController();
+    const render = s.snapshot.config.render && this.d.stream && this.d.parts.voice;
+    const speaker = render
+      ? new ReplySpeaker(this.d.parts.voice!, this.d.stream!, language, this.d.voiceShape, () => {
+          this.setState('speaking');
+          this.onFirstAudio?.(speechId);
+        })
+      : null;
+    this.current = { speechId, abort, speaker };
+    this.setState('thinking');
+    const prompt = user ?? greetingPrompt(s.snapshot, language);
+    const req = brainRequest(s.snapshot, s.log, prompt, language, abort.signal);
+    const out = this.d.parts.brain.reply(req);
+    const split = new SentenceSplitter();
+    let reply = '';
+    try {
+      for await (const delta of out.deltas) {
+        reply += delta;
+        if (speaker) for (const sentence of split.push(delta)) speaker.say(sentence);
+        if (abort.signal.aborted) break;
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) throw err;
+    }
+    if (speaker && !abort.signal.aborted) for (const sentence of split.flush()) speaker.say(sentence);
+    reply = reply.trim();
+    const usage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
+    // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
+    const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
+    if (!render) {
+      msg.brain = { name: this.d.parts.brain.name, reply, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
+    }
+    if (user === null) msg.greeting = true;
+    s.broadcast(['control', 'events'], msg);
+    // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
+    const turn: LoggedTurn = { seq: s.log.length, user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' };
+    s.log.push(turn);
+    this.d.store(turn);
+    if (speaker) {
+      await speaker.finished();
+      if (speaker.interrupted) {
+        turn.reply_text = speaker.said(reply);
+        turn.outcome = 'interrupted';
+        s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said: turn.reply_text });
+        this.d.store(turn);
+      }
+    }
+    if (this.current?.speechId === speechId) this.current = null;
+    this.setState('listening');
+  }
+
+  private stop(): void {
+    this.cancelGreeting();
+    this.bargeIn();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Calls from the control plane to a box (ours, the other half of the internal box API):
+ * end a session the control plane ended (release, reaper, cap: the box closes its
+ * sockets), and read a session's own log (spec 4.5 transcript `source: live`). Each call
+ * presents the secret the box gave at registration.
+ */
+import { request } from 'undici';
+import type { BoxRecord } from './fleet.js';
+
+const TIMEOUT_MS = 2000;
+
+async function call(box: BoxRecord, method: 'GET' | 'POST', path: string): Promise<{ status: number; body: unknown }> {
+  const res = await request(`${box.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${box.callbackSecret ?? ''}` },
+    headersTimeout: TIMEOUT_MS,
+    bodyTimeout: TIMEOUT_MS,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** The control plane ended a live session: the box ends its media with a close reason. */
+export function endOnBox(box: BoxRecord, sessionId: string, reason: string): void {
+  if (!box.callbackSecret || !box.live) return;
+  call(box, 'POST', `/_box/sessions/${encodeURIComponent(sessionId)}/end?reason=${encodeURIComponent(reason)}`).catch(() => undefined);
+}
+
+export interface BoxLogTurn {
+  seq: number;
+  user_text: string;
+  reply_text: string;
+}
+
+/** The box's own log of a session, or null when the box cannot say (gone, forgot, unreachable). */
+export async function boxLog(box: BoxRecord | undefined, sessionId: string): Promise<BoxLogTurn[] | null> {
+  if (!box?.callbackSecret || !box.live) return null;
+  try {
+    const r = await call(box, 'GET', `/_box/sessions/${encodeURIComponent(sessionId)}/log`);
+    if (r.status !== 200) return null;
+    return (r.body as { turns: BoxLogTurn[] }).turns;
+  } catch {
+    return null;
+  }
+}
