@@ -92,7 +92,8 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
       if (f && typeof f.mime === 'string' && !mimeSeen) {
         mimeSeen = true;
         em.emit({ type: 'media_init', mime: f.mime });
-      } else em.emit({ type: 'error', error: `unexpected /mse text message: ${String(data).slice(0, 200)}`, socket: path });
+      } else if (f?.type === 'error') em.emit({ type: 'error', error: errorText(f), socket: path });
+      else em.emit({ type: 'error', error: `unexpected /mse text message: ${String(data).slice(0, 200)}`, socket: path });
       return;
     }
     if (isBinary) return; // nothing binary is defined downstream on these sockets
@@ -108,7 +109,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
     if (f.type === 'partial') em.emit({ type: 'partial', text: str(f.text) ?? '' });
     else if (f.type === 'turn') {
       em.emit({ type: 'turn', text: str(f.text) ?? '', reply: str(f.reply) ?? '', language: str(f.language), speech_id: str(f.speech_id) });
-    } else if (f.type === 'error') em.emit({ type: 'error', error: str(f.error) ?? JSON.stringify(f), socket: path });
+    } else if (f.type === 'error') em.emit({ type: 'error', error: errorText(f), socket: path });
     else em.emit({ type: 'telemetry', frame: f });
   }
 
@@ -140,6 +141,12 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
       return em.closed;
     },
   };
+}
+
+/** `{ type: error, error, detail? }` as one line (`render_disabled: this session is brain-only`). */
+function errorText(f: Record<string, unknown>): string {
+  const code = str(f.error) ?? JSON.stringify(f);
+  return typeof f.detail === 'string' ? `${code}: ${f.detail}` : code;
 }
 
 /** The connection ended before it was ready. */

@@ -10,7 +10,8 @@ export type LiveLogEvent =
   | { event: 'first_media'; bytes: number; ms_since_connect: number }
   | { event: 'media'; bytes: number; segments: number }
   | { event: 'partial'; text: string }
-  | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string }
+  /** `greeting: true`: the avatar's opening line (a turn with no user text). */
+  | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
   | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean }
   | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
   | { event: 'said'; text: string }
@@ -55,13 +56,13 @@ export function textLine(e: Stamped): string | undefined {
     case 'partial':
       return `${t} you (partial): ${e.text}`;
     case 'turn':
-      return `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
+      return e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
     case 'reply_media':
       return `${t} reply ${e.seq} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
     case 'agent_event':
       return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
     case 'said':
-      return `${t} you (typed): ${e.text}`;
+      return `${t} sent (POST /chat): ${e.text}`;
     case 'mic':
       return `${t} mic: ${e.source}${e.duration_ms !== undefined ? ` (${(e.duration_ms / 1000).toFixed(1)} s)` : ''}`;
     case 'notice':

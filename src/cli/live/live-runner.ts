@@ -56,11 +56,16 @@ export class LiveRunner {
   private readonly t0: number;
   private connectedAt: number | undefined;
   private turns = 0;
+  /** Turns the user asked (the greeting, a turn with no user text, is not one of them). */
+  private userTurns = 0;
+  /** The edge said this session has no media (brain-only): replies are text only. */
+  private textOnly = false;
+  private lastTyped: string | undefined;
   private ending: { reason: EndReason; detail?: string } | undefined;
   private wake!: () => void;
   private readonly woken = new Promise<void>((r) => (this.wake = r));
   private readonly clock: PacerClock;
-  private reply: { seq: number; bytes: number; segments: number; spoke: boolean } | undefined;
+  private reply: { seq: number; userTurn: number; bytes: number; segments: number; spoke: boolean } | undefined;
   private summary: Partial<LiveSummary> = {};
   private lastMediaLog = -Infinity;
 
@@ -86,6 +91,7 @@ export class LiveRunner {
     const t = text.trim();
     if (!t || !this.conn) return;
     this.store.addLine('user', `${t}  (typed)`);
+    this.lastTyped = t;
     this.log({ event: 'said', text: t });
     await this.conn.chat(t).catch((e: Error) => this.fail(e.message));
   }
@@ -175,8 +181,8 @@ export class LiveRunner {
     const r = this.reply;
     if (!r) return;
     this.reply = undefined;
-    this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
-    if (this.opts.turns !== undefined && r.seq >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
+    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
   }
 
   private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
@@ -208,13 +214,20 @@ export class LiveRunner {
       case 'turn': {
         this.closeReply();
         const seq = ++this.turns;
-        this.summary.firstTurnMs ??= Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
+        const greeting = !e.text;
+        if (!greeting) {
+          this.userTurns++;
+          this.summary.firstTurnMs ??= Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
+        }
         this.store.update({ partial: '' });
-        if (e.text) this.store.addLine('user', e.text);
+        // A typed line is already on screen; the turn repeats it.
+        if (!greeting && e.text !== this.lastTyped) this.store.addLine('user', e.text);
+        this.lastTyped = undefined;
         this.store.addLine('avatar', e.reply);
-        this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id });
-        this.reply = { seq, bytes: 0, segments: 0, spoke: audio.isSpeaking };
-        if (this.opts.turns !== undefined && seq >= this.opts.turns) {
+        this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
+        this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, bytes: 0, segments: 0, spoke: audio.isSpeaking };
+        if (this.textOnly) this.closeReply();
+        else if (!greeting && this.opts.turns !== undefined && this.userTurns >= this.opts.turns) {
           // Never wait forever for audible speech (a silent voice, a lost decoder).
           this.replyDeadline = setTimeout(() => this.closeReply(), this.opts.replyWaitMs ?? 30_000);
         }
@@ -225,6 +238,12 @@ export class LiveRunner {
         this.log({ event: 'agent_event', kind: e.kind, tool: e.tool, call_id: e.call_id, url: e.url, caption: e.caption });
         return;
       case 'error':
+        if (/^render_disabled/.test(e.error)) {
+          this.textOnly = true;
+          this.store.addLine('info', 'this session has no media (config.render false): replies are text only');
+          this.log({ event: 'notice', message: `no media: ${e.error}` });
+          return;
+        }
         this.fail(`edge: ${e.error}`);
         return;
       default:
@@ -237,7 +256,10 @@ export class LiveRunner {
     const elapsed = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
     if (c.reason === 'refused') this.end('refused', c.detail);
     else if (c.reason === 'lost') this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
-    else if (elapsed >= this.opts.minted.cap_seconds - 2) this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
+    // The edge says so in the close (4001 `session_cap: ...`); a bare close near the cap counts too.
+    else if (c.code === 4001 || /^session_cap/.test(c.detail ?? '') || elapsed >= this.opts.minted.cap_seconds - 2) {
+      this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
+    }
     else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));
   }
 
@@ -265,15 +287,15 @@ export class LiveRunner {
     const durationS = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
     const media = this.store.getSnapshot().media.bytes;
     this.store.update({ ended: ending });
-    this.log({ event: 'ended', reason: ending.reason, detail: ending.detail, duration_s: Math.round(durationS * 10) / 10, turns: this.turns, media_bytes: media, released, release_error: releaseError });
-    return { ...this.summary, reason: ending.reason, detail: ending.detail, durationS, turns: this.turns, mediaBytes: media, released };
+    this.log({ event: 'ended', reason: ending.reason, detail: ending.detail, duration_s: Math.round(durationS * 10) / 10, turns: this.userTurns, media_bytes: media, released, release_error: releaseError });
+    return { ...this.summary, reason: ending.reason, detail: ending.detail, durationS, turns: this.userTurns, mediaBytes: media, released };
   }
 
   private closeReplyQuietly(): void {
     if (this.reply) {
       const r = this.reply;
       this.reply = undefined;
-      this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
     }
   }
 }
