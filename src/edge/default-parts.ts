@@ -4,7 +4,10 @@
  * `--asr-url` for the recognizer. Shared by the emulator's in-process boxes and
  * `avatar edge start`.
  */
-import type { Brain, Recognizer } from '../models/index.js';
+import { createBrain } from '../models/brain/index.js';
+import type { Recognizer } from '../models/index.js';
+import { defaultVoice } from '../models/voice/index.js';
+import { webrtcVadFactory } from './fvad.js';
 import type { EdgeParts } from './session/parts.js';
 
 export interface PartsFlags {
@@ -15,22 +18,6 @@ export interface PartsFlags {
   llmApiKey?: string | null;
 }
 
-/** Interim brain until src/models/brain lands: answers from the frozen backstory. */
-const interimBrain: Brain = {
-  name: 'interim',
-  reply(req) {
-    const last = req.messages[req.messages.length - 1]?.content ?? '';
-    const backstory = req.persona?.backstory?.split(/(?<=[.!?])\s+/)[0];
-    const text = backstory ? `${backstory} You said: ${last}` : `You said: ${last}`;
-    return {
-      deltas: (async function* () {
-        yield text;
-      })(),
-      usage: Promise.resolve({ promptTokens: 0, completionTokens: text.split(/\s+/).length }),
-    };
-  },
-};
-
 /** Interim recognizer: honest, recognises nothing. */
 const honestRecognizer: Recognizer = {
   name: 'none',
@@ -38,6 +25,11 @@ const honestRecognizer: Recognizer = {
   transcribe: () => Promise.resolve({ text: '[speech not recognised: no speech recogniser is installed]', recognised: false }),
 };
 
-export async function defaultParts(_flags: PartsFlags = {}): Promise<EdgeParts> {
-  return { brain: interimBrain, recognizer: honestRecognizer };
+export async function defaultParts(flags: PartsFlags = {}): Promise<EdgeParts> {
+  const brain = createBrain({
+    ...(flags.llmUrl ? { llmUrl: flags.llmUrl } : {}),
+    ...(flags.llmModel ? { llmModel: flags.llmModel } : {}),
+    ...(flags.llmApiKey ? { apiKey: flags.llmApiKey } : {}),
+  });
+  return { brain, recognizer: honestRecognizer, vad: await webrtcVadFactory(), voice: defaultVoice() };
 }

@@ -25,6 +25,11 @@ export interface BrainRequest {
 export interface BrainUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Why the reply ended (compat-a `finish_reason`): `stop` when it was complete, `length`
+   * when `maxTokens` cut it. Optional so older implementations still type-check.
+   */
+  finishReason?: 'stop' | 'length';
 }
 
 export interface Brain {

@@ -49,3 +49,10 @@ emulatorFlags.push(
   { flags: '--demo-quota-min <n>', description: 'daily session minutes of a demo workspace', option: 'demoQuotaMinutes', parse: int('--demo-quota-min'), default: 30 },
   { flags: '--plan-limits <json>', description: 'per-plan limits, e.g. \'{"free":{"concurrency":4,"maxCapSeconds":3600}}\'', option: 'planLimits', parse: caps },
 );
+
+/** The edge's pluggable parts (issue 8; docs/edge.md): the in-process boxes use them. */
+emulatorFlags.push(
+  { flags: '--asr-url <url>', description: 'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with', option: 'asrUrl' },
+  { flags: '--llm-url <url>', description: 'OpenAI-compatible chat base URL the edge brain uses (key from AVATAR_LLM_API_KEY)', option: 'llmUrl' },
+  { flags: '--llm-model <name>', description: 'model name sent to --llm-url', option: 'llmModel' },
+);

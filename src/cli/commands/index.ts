@@ -6,6 +6,7 @@ import { toolsCommands } from './tools.js';
 import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
 import { liveCommands } from './live.js';
+import { edgeCommands } from './edge.js';
 
 /**
  * Hand-written command groups. Plain resource commands (`avatar tokens create`, ...) are
@@ -23,3 +24,4 @@ export const commandModules: CommandModule[] = [emulatorCommands, configCommands
 commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);
 commandModules.push(liveCommands);
+commandModules.push(edgeCommands);

@@ -89,10 +89,8 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       void report('turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
     },
   });
-  const chat = (s: EdgeSession, text: string) => {
-    s.loop.context(null);
-    return s.loop.userTurn(text);
-  };
+  // A typed turn is the user speaking first: it replaces a greeting still on hold.
+  const chat = (s: EdgeSession, text: string) => s.loop.userTurn(text);
 
   const app = new Hono();
   app.get('/health', (c) =>

@@ -12,7 +12,8 @@ export function replyLanguage(s: SessionSnapshot, helloLang: string | null): str
   return s.responseLanguage ?? helloLang ?? s.avatar.language ?? 'en';
 }
 
-export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], user: string, language: string, signal?: AbortSignal): BrainRequest {
+/** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */
+export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], user: string | null, language: string, signal?: AbortSignal, greeting?: string): BrainRequest {
   const system = [s.systemPrompt, s.backstory ? `Backstory: ${s.backstory}` : null, s.memoryBlock ? `Memory: ${s.memoryBlock}` : null]
     .filter(Boolean)
     .join('\n\n');
@@ -23,7 +24,8 @@ export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], use
     if (t.user_text) messages.push({ role: 'user', content: t.user_text });
     if (t.reply_text) messages.push({ role: 'assistant', content: t.reply_text });
   }
-  messages.push({ role: 'user', content: user });
+  if (user !== null) messages.push({ role: 'user', content: user });
+  else if (greeting) messages.push({ role: 'system', content: greeting });
   return {
     messages,
     persona: { name: s.avatar.persona ?? undefined, backstory: s.backstory, memory: s.memoryBlock },

@@ -80,6 +80,7 @@ export class EdgeSession {
       ch.sendMedia(this.stream.initSegment);
     }
     this.live.attach(ch);
+    this.loop.start();
   }
 
   /** The mic `hello` (spec 4.6): the language of the user and, for the greeting hold, session context. */

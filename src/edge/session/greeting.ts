@@ -7,5 +7,5 @@ import type { SessionSnapshot } from './snapshot.js';
 
 export function greetingPrompt(s: SessionSnapshot, language: string): string {
   const who = s.avatar.persona ? ` as ${s.avatar.persona}` : '';
-  return `(The user just joined the conversation. Greet them${who} in one short sentence, in ${language}.)`;
+  return `The user just joined the conversation. Greet them${who} in one short sentence, in ${language}.`;
 }

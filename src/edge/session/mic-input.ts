@@ -85,7 +85,7 @@ export class MicInput {
     this.onSpeechEnd?.();
     const r = await this.recognizer.transcribe(audio, this.lang ? { lang: this.lang } : {});
     if (this.session.ended) return;
-    this.loop.userTurn(r.text);
+    this.loop.userTurn(r.text, { unrecognised: !r.recognised });
   }
 }
 

@@ -13,6 +13,18 @@ import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
 import { ReplySpeaker } from './reply-speaker.js';
 
+/** The reply to speech the recogniser could not make out (the turn's text says why). */
+export const UNRECOGNISED_REPLY = 'Sorry, I could not make out what you said. Could you say it again, or type it?';
+
+function fixedReply(text: string) {
+  return {
+    deltas: (async function* () {
+      yield text;
+    })(),
+    usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
+  };
+}
+
 export type TalkState = 'listening' | 'thinking' | 'speaking';
 
 export interface TurnLoopDeps {
@@ -41,18 +53,24 @@ export class TurnLoop {
   private queue: Promise<void> = Promise.resolve();
   private greetingTimer: EdgeTimer | null = null;
   private greetingDue: boolean;
+  private started = false;
   /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
   onFirstAudio: ((speechId: string) => void) | null = null;
 
   constructor(private readonly d: TurnLoopDeps) {
-    const cfg = d.session.snapshot.config;
-    this.greetingDue = cfg.greeting_enabled;
-    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
-    if (this.greetingDue) {
-      if (cfg.greeting_hold_ms <= 0) this.greet();
-      else this.greetingTimer = d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
-    }
+    this.greetingDue = d.session.snapshot.config.greeting_enabled;
     d.session.onEnd(() => this.stop());
+  }
+
+  /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const cfg = this.d.session.snapshot.config;
+    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
+    if (!this.greetingDue) return;
+    if (cfg.greeting_hold_ms <= 0) this.greet();
+    else this.greetingTimer = this.d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
   }
 
   get language(): string {
@@ -70,10 +88,10 @@ export class TurnLoop {
   }
 
   /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
-  userTurn(text: string): string {
+  userTurn(text: string, opts: { unrecognised?: boolean } = {}): string {
     this.cancelGreeting();
     const speechId = this.nextSpeechId();
-    this.enqueue(() => this.respond(text, speechId));
+    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null));
     return speechId;
   }
 
@@ -115,7 +133,7 @@ export class TurnLoop {
   }
 
   /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
-  private async respond(user: string | null, speechId: string): Promise<void> {
+  private async respond(user: string | null, speechId: string, fixed: string | null = null): Promise<void> {
     const s = this.d.session;
     if (s.ended) return;
     const language = this.language;
@@ -129,9 +147,9 @@ export class TurnLoop {
       : null;
     this.current = { speechId, abort, speaker };
     this.setState('thinking');
-    const prompt = user ?? greetingPrompt(s.snapshot, language);
-    const req = brainRequest(s.snapshot, s.log, prompt, language, abort.signal);
-    const out = this.d.parts.brain.reply(req);
+    const req = brainRequest(s.snapshot, s.log, user, language, abort.signal, user === null ? greetingPrompt(s.snapshot, language) : undefined);
+    // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
+    const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
     let reply = '';
     try {

@@ -1,0 +1,123 @@
+import type { Command } from 'commander';
+import type { CliContext, CommandModule } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+
+/**
+ * `avatar edge start --control-plane URL`: one edge box in this process (issue 8). It
+ * authenticates to the control plane with a box credential: `AVATAR_BOX_ID` +
+ * `AVATAR_BOX_SECRET` from the environment when set (a secret never goes in a flag: it
+ * would show in `ps`), else it asks the emulator's operator route `POST /_emulator/boxes`
+ * for a fresh one (docs/edge.md "Boxes in another process").
+ */
+interface EdgeStartOpts {
+  controlPlane: string;
+  seats: string;
+  protocols: string;
+  customAvatars?: boolean;
+  host: string;
+  port: string;
+  data?: string;
+  asrUrl?: string;
+  llmUrl?: string;
+  llmModel?: string;
+  json?: boolean;
+}
+
+const usage = (m: string) => new CliError(m, ExitCode.usage);
+
+function parseOpts(o: EdgeStartOpts) {
+  let cp: URL;
+  try {
+    cp = new URL(o.controlPlane);
+  } catch {
+    throw usage(`--control-plane takes the control plane's base URL, e.g. http://127.0.0.1:4780; got ${o.controlPlane}`);
+  }
+  if (cp.protocol !== 'http:' && cp.protocol !== 'https:') throw usage('--control-plane must be an http(s) URL');
+  const seats = Number(o.seats);
+  if (!Number.isInteger(seats) || seats < 1 || seats > 10_000) throw usage(`--seats takes an integer from 1 to 10000; got ${o.seats}`);
+  const port = Number(o.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port takes 0 to 65535; got ${o.port}`);
+  const protocols = o.protocols.split(',').map((p) => Number(p.trim()));
+  if (protocols.length === 0 || protocols.some((p) => p !== 1 && p !== 2)) throw usage(`--protocols takes 1, 2 or 1,2; got ${o.protocols}`);
+  return { cp: cp.origin, seats, port, protocols: [...new Set(protocols)] };
+}
+
+async function credential(cli: CliContext, cp: string): Promise<{ boxId: string; secret: string }> {
+  const env = cli.io.env;
+  if (env.AVATAR_BOX_ID && env.AVATAR_BOX_SECRET) return { boxId: env.AVATAR_BOX_ID, secret: env.AVATAR_BOX_SECRET };
+  if (env.AVATAR_BOX_ID || env.AVATAR_BOX_SECRET) throw usage('set both AVATAR_BOX_ID and AVATAR_BOX_SECRET, or neither (to get a credential from the emulator)');
+  let res: Response;
+  try {
+    res = await fetch(`${cp}/_emulator/boxes`, { method: 'POST' });
+  } catch (e) {
+    throw new CliError(`cannot reach the control plane at ${cp}: ${(e as Error).message}`, ExitCode.network);
+  }
+  if (res.status !== 201) throw new CliError(`the control plane at ${cp} issued no box credential (POST /_emulator/boxes answered ${res.status}); set AVATAR_BOX_ID and AVATAR_BOX_SECRET`, ExitCode.network);
+  const b = (await res.json()) as { box_id: string; secret: string };
+  return { boxId: b.box_id, secret: b.secret };
+}
+
+async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
+  const p = parseOpts(o);
+  const { boxId, secret } = await credential(cli, p.cp);
+  const [{ startBox }, { defaultParts }, { join, resolve }] = await Promise.all([
+    import('../../edge/box/box.js'),
+    import('../../edge/default-parts.js'),
+    import('node:path'),
+  ]);
+  const parts = await defaultParts({ asrUrl: o.asrUrl ?? null, llmUrl: o.llmUrl ?? null, llmModel: o.llmModel ?? null, llmApiKey: cli.io.env.AVATAR_LLM_API_KEY ?? null }).catch(
+    (e: Error) => {
+      throw usage(e.message);
+    },
+  );
+  let box;
+  try {
+    box = await startBox({
+      controlPlaneUrl: p.cp,
+      boxId,
+      secret,
+      seats: p.seats,
+      protocols: p.protocols,
+      customAvatars: !!o.customAvatars,
+      verified: !!o.customAvatars,
+      host: o.host,
+      port: p.port,
+      parts,
+      captureRoot: o.data ? join(resolve(o.data), 'captures') : null,
+      log: (line) => cli.io.stderr.write(`[edge ${boxId}] ${line}\n`),
+    });
+  } catch (e) {
+    throw new CliError(`the box could not start: ${(e as Error).message}`, ExitCode.network);
+  }
+  const stopped = new Promise<void>((res) => {
+    const off = cli.onInterrupt(() => {
+      off();
+      res();
+    });
+  });
+  if (o.json) cli.io.stdout.write(JSON.stringify({ box_id: boxId, base_url: box.baseUrl, control_plane: p.cp, seats: p.seats, protocols: p.protocols }) + '\n');
+  else cli.io.stdout.write(`avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n  custom avatars ${o.customAvatars ? 'yes' : 'no'}\nCtrl-C stops it (its sessions end).\n`);
+  await stopped;
+  await box.stop();
+}
+
+export const edgeCommands: CommandModule = {
+  register(program: Command, cli: CliContext) {
+    const group = program.command('edge').description('run an edge box (live sessions over WebSockets) against a control plane');
+    const cmd = group
+      .command('start')
+      .description('start one edge box in this process and register it with the control plane')
+      .requiredOption('--control-plane <url>', 'base URL of the control plane (the emulator), e.g. http://127.0.0.1:4780')
+      .option('--seats <n>', 'seats of this box', '4')
+      .option('--protocols <list>', 'wire protocols spoken: 1, 2 or 1,2', '1,2')
+      .option('--custom-avatars', 'render custom (tenant) avatars (the box is then verified for them)')
+      .option('--host <addr>', 'address to listen on', '127.0.0.1')
+      .option('--port <n>', 'TCP port (0 picks a free one)', '0')
+      .option('--data <dir>', 'where recording: true sessions are captured (<dir>/captures/<session_id>/)')
+      .option('--asr-url <url>', 'OpenAI-compatible /audio/transcriptions base URL for speech recognition')
+      .option('--llm-url <url>', 'OpenAI-compatible chat base URL for the brain (key from AVATAR_LLM_API_KEY)')
+      .option('--llm-model <name>', 'model name sent to --llm-url')
+      .option('--json', 'print one JSON line {box_id, base_url, ...} when ready');
+    cmd.action(async () => start(cli, { ...(cmd.opts() as EdgeStartOpts), json: cmd.opts().json || cli.globals().json }));
+  },
+};

@@ -1,0 +1,114 @@
+/**
+ * The local brain's phrase table: everything it says that is not a retrieved sentence, in
+ * each language of PHRASE_LANGUAGES. Retrieved sentences are quoted as written (the brain
+ * does not translate); a language outside the table gets English.
+ */
+import type { PhraseLanguage } from './language.js';
+
+export interface Phrases {
+  /** The proactive opener (greeting_enabled) and the reply to a bare greeting. */
+  greet(name: string | null): string;
+  name(name: string | null): string;
+  howAreYou: string;
+  /** `topics` is a formatted list ("Lisbon, sailing or tea"), or null when nothing is known. */
+  abilities(topics: string | null): string;
+  thanks: string;
+  goodbye: string;
+  unknown(topics: string | null): string;
+  niceToMeet(user: string): string;
+  userName(user: string | null): string;
+  memory(none: boolean): string;
+}
+
+export const PHRASES: Record<PhraseLanguage, Phrases> = {
+  en: {
+    greet: (n) => (n ? `Hello, I'm ${n}. What would you like to talk about?` : 'Hello! What would you like to talk about?'),
+    name: (n) => (n ? `My name is ${n}.` : "I wasn't given a name in this session."),
+    howAreYou: "I'm doing well, thank you for asking. What's on your mind?",
+    abilities: (t) =>
+      t
+        ? `I can chat with you and answer questions from what I know about myself, for example about ${t}.`
+        : "I can chat with you, but I wasn't told much about myself in this session, so I can't answer many questions yet.",
+    thanks: "You're welcome!",
+    goodbye: 'Goodbye! It was nice talking with you.',
+    unknown: (t) => (t ? `I'm sorry, I don't know that. You could ask me about ${t}.` : "I'm sorry, I don't know that."),
+    niceToMeet: (u) => `Nice to meet you, ${u}.`,
+    userName: (u) => (u ? `Your name is ${u}.` : "You haven't told me your name yet."),
+    memory: (none) => (none ? "I don't remember anything about you yet." : 'Here is what I remember:'),
+  },
+  es: {
+    greet: (n) => (n ? `Hola, soy ${n}. ¿De qué te gustaría hablar?` : '¡Hola! ¿De qué te gustaría hablar?'),
+    name: (n) => (n ? `Me llamo ${n}.` : 'No me dieron un nombre en esta sesión.'),
+    howAreYou: 'Estoy bien, gracias por preguntar. ¿Qué tienes en mente?',
+    abilities: (t) =>
+      t
+        ? `Puedo conversar contigo y responder a partir de lo que sé de mí, por ejemplo sobre ${t}.`
+        : 'Puedo conversar contigo, pero en esta sesión no me contaron mucho sobre mí.',
+    thanks: '¡De nada!',
+    goodbye: '¡Adiós! Fue un placer hablar contigo.',
+    unknown: (t) => (t ? `Lo siento, no lo sé. Puedes preguntarme sobre ${t}.` : 'Lo siento, no lo sé.'),
+    niceToMeet: (u) => `Encantado de conocerte, ${u}.`,
+    userName: (u) => (u ? `Te llamas ${u}.` : 'Todavía no me has dicho tu nombre.'),
+    memory: (none) => (none ? 'Todavía no recuerdo nada sobre ti.' : 'Esto es lo que recuerdo:'),
+  },
+  fr: {
+    greet: (n) => (n ? `Bonjour, je suis ${n}. De quoi aimeriez-vous parler ?` : 'Bonjour ! De quoi aimeriez-vous parler ?'),
+    name: (n) => (n ? `Je m'appelle ${n}.` : "On ne m'a pas donné de nom dans cette session."),
+    howAreYou: 'Je vais bien, merci de demander. À quoi pensez-vous ?',
+    abilities: (t) =>
+      t
+        ? `Je peux discuter avec vous et répondre à partir de ce que je sais de moi, par exemple sur ${t}.`
+        : "Je peux discuter avec vous, mais on ne m'a pas dit grand-chose sur moi dans cette session.",
+    thanks: 'Je vous en prie !',
+    goodbye: 'Au revoir ! Ce fut un plaisir de parler avec vous.',
+    unknown: (t) => (t ? `Désolé, je ne sais pas. Vous pouvez me poser des questions sur ${t}.` : 'Désolé, je ne sais pas.'),
+    niceToMeet: (u) => `Enchanté, ${u}.`,
+    userName: (u) => (u ? `Vous vous appelez ${u}.` : "Vous ne m'avez pas encore dit votre nom."),
+    memory: (none) => (none ? 'Je ne me souviens encore de rien à votre sujet.' : 'Voici ce dont je me souviens :'),
+  },
+  de: {
+    greet: (n) => (n ? `Hallo, ich bin ${n}. Worüber möchtest du sprechen?` : 'Hallo! Worüber möchtest du sprechen?'),
+    name: (n) => (n ? `Ich heiße ${n}.` : 'In dieser Sitzung habe ich keinen Namen bekommen.'),
+    howAreYou: 'Mir geht es gut, danke der Nachfrage. Was hast du auf dem Herzen?',
+    abilities: (t) =>
+      t
+        ? `Ich kann mit dir plaudern und aus dem antworten, was ich über mich weiß, zum Beispiel über ${t}.`
+        : 'Ich kann mit dir plaudern, aber in dieser Sitzung wurde mir wenig über mich erzählt.',
+    thanks: 'Gern geschehen!',
+    goodbye: 'Auf Wiedersehen! Es war schön, mit dir zu sprechen.',
+    unknown: (t) => (t ? `Das weiß ich leider nicht. Du kannst mich nach ${t} fragen.` : 'Das weiß ich leider nicht.'),
+    niceToMeet: (u) => `Schön, dich kennenzulernen, ${u}.`,
+    userName: (u) => (u ? `Du heißt ${u}.` : 'Du hast mir deinen Namen noch nicht gesagt.'),
+    memory: (none) => (none ? 'Ich erinnere mich noch an nichts über dich.' : 'Daran erinnere ich mich:'),
+  },
+  it: {
+    greet: (n) => (n ? `Ciao, sono ${n}. Di cosa ti piacerebbe parlare?` : 'Ciao! Di cosa ti piacerebbe parlare?'),
+    name: (n) => (n ? `Mi chiamo ${n}.` : 'Non mi è stato dato un nome in questa sessione.'),
+    howAreYou: 'Sto bene, grazie di avermelo chiesto. A cosa stai pensando?',
+    abilities: (t) =>
+      t
+        ? `Posso chiacchierare con te e rispondere in base a ciò che so di me, per esempio su ${t}.`
+        : 'Posso chiacchierare con te, ma in questa sessione non mi è stato detto molto di me.',
+    thanks: 'Prego!',
+    goodbye: 'Arrivederci! È stato un piacere parlare con te.',
+    unknown: (t) => (t ? `Mi dispiace, non lo so. Puoi chiedermi di ${t}.` : 'Mi dispiace, non lo so.'),
+    niceToMeet: (u) => `Piacere di conoscerti, ${u}.`,
+    userName: (u) => (u ? `Ti chiami ${u}.` : 'Non mi hai ancora detto il tuo nome.'),
+    memory: (none) => (none ? 'Non ricordo ancora niente di te.' : 'Ecco cosa ricordo:'),
+  },
+  pt: {
+    greet: (n) => (n ? `Olá, eu sou ${n}. Sobre o que você gostaria de conversar?` : 'Olá! Sobre o que você gostaria de conversar?'),
+    name: (n) => (n ? `Meu nome é ${n}.` : 'Não recebi um nome nesta sessão.'),
+    howAreYou: 'Estou bem, obrigado por perguntar. O que você tem em mente?',
+    abilities: (t) =>
+      t
+        ? `Posso conversar com você e responder com base no que sei sobre mim, por exemplo sobre ${t}.`
+        : 'Posso conversar com você, mas nesta sessão não me contaram muito sobre mim.',
+    thanks: 'De nada!',
+    goodbye: 'Tchau! Foi um prazer conversar com você.',
+    unknown: (t) => (t ? `Desculpe, não sei. Você pode me perguntar sobre ${t}.` : 'Desculpe, não sei.'),
+    niceToMeet: (u) => `Prazer em conhecer você, ${u}.`,
+    userName: (u) => (u ? `Seu nome é ${u}.` : 'Você ainda não me disse seu nome.'),
+    memory: (none) => (none ? 'Ainda não me lembro de nada sobre você.' : 'Isto é o que eu lembro:'),
+  },
+};

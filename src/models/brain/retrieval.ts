@@ -1,0 +1,138 @@
+/**
+ * The local brain's memory: BM25 over the sentences of what the session froze (backstory,
+ * memory block, the persona facts of the system prompt). A user turn is scored against
+ * every sentence; the best sentence above zero is the answer. Terms are lower-cased words
+ * with stop words removed (the `stopword` lists for English plus the reply language) and
+ * Porter-stemmed (`stemmer`), so "where did you live" finds "I have lived in Lisbon".
+ */
+import sw from 'stopword';
+import { stemmer } from 'stemmer';
+import { baseForm, related } from './lexicon.js';
+import { words } from './text.js';
+
+/** BM25's usual constants (Robertson/Sparck Jones; what Lucene ships). */
+const K1 = 1.2;
+const B = 0.75;
+
+export interface Passage {
+  text: string;
+  /** Where it came from; memory outranks backstory on a tie (it is about this user). */
+  source: 'backstory' | 'memory' | 'prompt';
+}
+
+export interface Scored extends Passage {
+  score: number;
+  /** Index in the corpus order, for stable tie-breaking. */
+  index: number;
+}
+
+const STOP_LISTS: Record<string, string[]> = {
+  en: sw.eng, es: sw.spa, fr: sw.fra, de: sw.deu, it: sw.ita, pt: sw.por, nl: sw.nld,
+};
+const stopCache = new Map<string, Set<string>>();
+
+function stopWords(lang: string): Set<string> {
+  let s = stopCache.get(lang);
+  if (!s) {
+    s = new Set([...sw.eng, ...(STOP_LISTS[lang] ?? [])]);
+    stopCache.set(lang, s);
+  }
+  return s;
+}
+
+/** Index terms of `text`: stop words out, irregular forms to their base, Porter stems. */
+export function terms(text: string, lang = 'en'): string[] {
+  const stop = stopWords(lang);
+  return words(text).filter((w) => !stop.has(w)).map((w) => stemmer(baseForm(w)));
+}
+
+/** Query terms: as `terms`, each joined by the words of its topic group (lexicon.ts). */
+export function queryTerms(text: string, lang = 'en'): string[] {
+  const stop = stopWords(lang);
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    const base = baseForm(w);
+    // A stop word can still name a topic ("from" in "where are you from").
+    const group = related(base);
+    if (stop.has(w) && group.length === 1) continue;
+    for (const r of group) out.add(stemmer(r));
+  }
+  return [...out];
+}
+
+export class PassageIndex {
+  private readonly docs: { passage: Passage; tf: Map<string, number>; len: number }[];
+  private readonly df = new Map<string, number>();
+  private readonly avgLen: number;
+
+  constructor(passages: Passage[], private readonly lang = 'en') {
+    this.docs = passages.map((passage) => {
+      const t = terms(passage.text, lang);
+      const tf = new Map<string, number>();
+      for (const x of t) tf.set(x, (tf.get(x) ?? 0) + 1);
+      for (const x of tf.keys()) this.df.set(x, (this.df.get(x) ?? 0) + 1);
+      return { passage, tf, len: t.length };
+    });
+    this.avgLen = this.docs.reduce((a, d) => a + d.len, 0) / Math.max(1, this.docs.length);
+  }
+
+  get size(): number {
+    return this.docs.length;
+  }
+
+  /** Passages scoring above zero for `query`, best first (ties: memory first, then corpus order). */
+  search(query: string): Scored[] {
+    const q = queryTerms(query, this.lang);
+    const n = this.docs.length;
+    const out: Scored[] = [];
+    this.docs.forEach((d, index) => {
+      let score = 0;
+      for (const t of q) {
+        const f = d.tf.get(t);
+        if (!f) continue;
+        const df = this.df.get(t) ?? 0;
+        // BM25+ style idf floor: a term in every passage still counts a little.
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.len) / (this.avgLen || 1)));
+      }
+      if (score > 0) out.push({ ...d.passage, score, index });
+    });
+    const rank = (p: Passage) => (p.source === 'memory' ? 0 : 1);
+    return out.sort((a, b) => b.score - a.score || rank(a) - rank(b) || a.index - b.index);
+  }
+
+  /**
+   * Up to `limit` topics for "what can you do": one word from each of the best sentences of
+   * the backstory (else the prompt facts; the memory block is about the user, not a topic).
+   * Per sentence, a proper noun (capitalised mid-sentence) wins, else the longest content
+   * word that is not an -ed/-ing form; topics come out in the order the backstory tells them.
+   */
+  topics(limit: number): string[] {
+    const stop = stopWords(this.lang);
+    const fromBackstory = this.docs.some((d) => d.passage.source === 'backstory');
+    const picks: { word: string; score: number; at: number }[] = [];
+    const seen = new Set<string>();
+    this.docs.forEach((d, at) => {
+      if (d.passage.source === 'memory' || (fromBackstory && d.passage.source !== 'backstory')) return;
+      let best: { word: string; score: number } | null = null;
+      const raw = d.passage.text.match(/[\p{L}][\p{L}'-]*/gu) ?? [];
+      raw.forEach((w, i) => {
+        const lw = w.toLowerCase();
+        if (stop.has(lw) || lw.length < 4 || /(ed|ing)$/.test(lw) || seen.has(stemmer(lw))) return;
+        const proper = i > 0 && /^\p{Lu}/u.test(w);
+        const score = (proper ? 100 : 0) + w.length;
+        if (!best || score > best.score) best = { word: proper ? w : lw, score };
+      });
+      if (best) {
+        const b: { word: string; score: number } = best;
+        seen.add(stemmer(b.word.toLowerCase()));
+        picks.push({ ...b, at });
+      }
+    });
+    return picks
+      .sort((a, b) => b.score - a.score || a.at - b.at)
+      .slice(0, limit)
+      .sort((a, b) => a.at - b.at)
+      .map((p) => p.word);
+  }
+}
