@@ -1,0 +1,113 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ffmpeg } from '../src/cli/live/ffmpeg.js';
+import { run } from '../src/cli/main.js';
+import { defaultVoice, writeWav } from '../src/models/voice/index.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
+
+/**
+ * `avatar sessions live` against the emulator without a TTY (issue 9): a synthesized
+ * question streamed from a file at real-time cadence, NDJSON events, the seat released.
+ */
+const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const dir = mkdtempSync(join(tmpdir(), 'avatar-live-'));
+let question = '';
+
+beforeAll(async () => {
+  // An MP3 at 44.1 kHz stereo: the CLI must resample it to 16 kHz mono itself.
+  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up and what do you do all day?');
+  const wav = join(dir, 'q.wav');
+  writeFileSync(wav, writeWav(speech.samples, speech.sampleRate));
+  question = join(dir, 'q.mp3');
+  await ffmpeg(['-y', '-i', wav, '-ar', '44100', '-ac', '2', question]);
+});
+
+const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+
+describe('avatar sessions live --mic-file --json', () => {
+  it('prints partials, then the turn, and ends releasing the seat with its reason', async () => {
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1'], env());
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    const kinds = ev.map((e) => e.event);
+    expect(kinds[0]).toBe('minted');
+    expect(kinds).toContain('connected');
+    expect(ev.find((e) => e.event === 'mic')).toMatchObject({ source: question });
+    expect(ev.find((e) => e.event === 'mic')!.duration_ms).toBeGreaterThan(3000);
+    const sessionId = ev[0]!.session_id as string;
+    const partial = ev.findIndex((e) => e.event === 'partial');
+    const turn = ev.findIndex((e) => e.event === 'turn' && !e.greeting);
+    expect(partial).toBeGreaterThan(0);
+    expect(turn).toBeGreaterThan(partial);
+    expect(ev[turn]!.text.length).toBeGreaterThan(0);
+    expect(ev[turn]!.reply.length).toBeGreaterThan(0);
+    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true, turns: 1 });
+    expect(ev.every((e) => typeof e.t === 'number')).toBe(true);
+    // The seat is free and the session over on the control plane.
+    expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
+  }, 60_000);
+
+  it('without a TTY it prints one line per event and says why it ended', async () => {
+    const r = await cli(['sessions', 'live', '--persona', 'leo', '--say', 'Tell me about yourself', '--turns', '1'], env());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\] minted session [0-9a-f-]{36} \(cap \d+ s, protocol 1\)/);
+    expect(r.stdout).toMatch(/\] sent \(POST \/chat\): Tell me about yourself/);
+    expect(r.stdout).toMatch(/\] you: Tell me about yourself\n.*\] avatar: \S+/);
+    expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) after [\d.]+ s, 1 turn; seat released\n$/);
+  }, 60_000);
+
+  /** Runs the CLI with a stdout the test can watch while it runs. */
+  function liveRun(args: string[]) {
+    const lines: Record<string, any>[] = [];
+    const waiters: (() => void)[] = [];
+    const stdout = new Writable({
+      write(chunk, _enc, cb) {
+        for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+        waiters.splice(0).forEach((w) => w());
+        cb();
+      },
+    });
+    const stderr = new Writable({ write: (_c, _e, cb) => cb() });
+    const code = run(args, { stdout, stderr, env: env() });
+    const until = async (event: string) => {
+      while (!lines.some((l) => l.event === event)) await new Promise<void>((r) => waiters.push(r));
+      return lines.find((l) => l.event === event)!;
+    };
+    return { code, lines, until };
+  }
+
+  it('a session released elsewhere ends with reason edge_closed, and the edge says why', async () => {
+    const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava']);
+    const minted = await live.until('minted');
+    await live.until('connected');
+    await h.api(`/api/v1/sessions/${minted.session_id}/release`, { body: {} });
+    expect(await live.code).toBe(0);
+    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'edge_closed', detail: expect.stringMatching(/released/), released: true });
+  }, 30_000);
+
+  it('Ctrl-C ends the session, releases the seat and exits 130', async () => {
+    const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava']);
+    const minted = await live.until('connected').then(() => live.lines[0]!);
+    process.emit('SIGINT');
+    expect(await live.code).toBe(130);
+    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'interrupted', released: true });
+    expect((await h.api(`/api/v1/sessions/${minted.session_id}`)).body.status).toBe('ended');
+  }, 30_000);
+
+  it('bad flags are usage errors before anything is minted', async () => {
+    expect((await cli(['sessions', 'live', '--persona', 'ava', '--protocol', '3'], env())).stderr).toMatch(/--protocol must be 1 or 2/);
+    expect((await cli(['sessions', 'live', '--mic-file', question], env())).stderr).toMatch(/--persona <key>/);
+    const missing = await cli(['sessions', 'live', '--persona', 'ava', '--mic-file', join(dir, 'none.wav')], env());
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/none.wav: no such file/);
+    const noRec = await cli(['sessions', 'live', '--persona', 'ava', '--mic'], { ...env(), PATH: '' });
+    expect(noRec.code).toBe(2);
+    expect(noRec.stderr).toMatch(/install a recorder: sudo apt-get install sox/);
+  });
+});
