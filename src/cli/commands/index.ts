@@ -6,6 +6,7 @@ import { toolsCommands } from './tools.js';
 import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
 import { liveCommands } from './live.js';
+import { smokeCommands } from './smoke.js';
 import { edgeCommands } from './edge.js';
 
 /**
@@ -23,5 +24,5 @@ import { edgeCommands } from './edge.js';
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
 commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);
-commandModules.push(liveCommands);
+commandModules.push(liveCommands, smokeCommands);
 commandModules.push(edgeCommands);
