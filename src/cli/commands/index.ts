@@ -7,6 +7,7 @@ import { configCommands } from './config.js';
 import { emulatorCommands } from './emulator.js';
 import { liveCommands } from './live.js';
 import { smokeCommands } from './smoke.js';
+import { demoCommands } from './demo.js';
 import { edgeCommands } from './edge.js';
 
 /**
@@ -24,5 +25,5 @@ import { edgeCommands } from './edge.js';
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
 commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);
-commandModules.push(liveCommands, smokeCommands);
+commandModules.push(liveCommands, smokeCommands, demoCommands);
 commandModules.push(edgeCommands);
