@@ -8,6 +8,7 @@ import { emulatorCommands } from './emulator.js';
 import { liveCommands } from './live.js';
 import { smokeCommands } from './smoke.js';
 import { demoCommands } from './demo.js';
+import { completionCommands } from './completion.js';
 import { edgeCommands } from './edge.js';
 
 /**
@@ -25,5 +26,5 @@ import { edgeCommands } from './edge.js';
 export const commandModules: CommandModule[] = [emulatorCommands, configCommands, apiCommand];
 commandModules.push(avatarCommands, toolsCommands);
 commandModules.push(sessionCommands);
-commandModules.push(liveCommands, smokeCommands, demoCommands);
+commandModules.push(liveCommands, smokeCommands, demoCommands, completionCommands);
 commandModules.push(edgeCommands);
