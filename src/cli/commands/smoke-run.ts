@@ -10,6 +10,7 @@ import { getTranscript } from '../../contract/operations/sessions.js';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { mintLive, releaseSeat, type Minted } from '../live/mint.js';
+import { paintFor } from '../views/colour.js';
 
 export interface SmokeOptions {
   persona?: string;
@@ -34,10 +35,11 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
   const deadline = performance.now() + timeoutS * 1000;
   const started = performance.now();
   const steps: StepRecord[] = [];
+  const paint = paintFor(out, cli.io.env);
   const print = (r: StepRecord) => {
     steps.push(r);
     if (json) out.write(JSON.stringify(r) + '\n');
-    else out.write(`${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(11)} ${String(r.ms).padStart(6)} ms  ${r.detail}\n`);
+    else out.write(`${r.ok ? paint.green('ok  ') : paint.red('FAIL')} ${r.step.padEnd(11)} ${paint.dim(`${String(r.ms).padStart(6)} ms`)}  ${r.detail}\n`);
   };
   const step = async <T>(name: string, fn: () => Promise<[T, string]>): Promise<T> => {
     const t = performance.now();
