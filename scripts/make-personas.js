@@ -5,9 +5,11 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FaceRenderer, hexToRgb, idleState } from '../dist/media/face.js';
-import { renderFramesClip, renderSilentClip, renderStillPng } from '../dist/media/clips.js';
-import { IDLE_FPS, STOCK_IDLE_SECONDS } from '../dist/emulator/idle-media/worker.js';
+import { hexToRgb } from '../dist/media/face.js';
+import { renderSilentClip, renderStillPng } from '../dist/media/clips.js';
+import { faceFromStyle } from '../dist/media/face-source.js';
+import { renderLoopClip } from '../dist/media/idle-loop.js';
+import { STOCK_IDLE_SECONDS } from '../dist/emulator/idle-media/worker.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'personas');
 const { personas } = JSON.parse(await readFile(join(root, 'personas.json'), 'utf8'));
@@ -36,10 +38,8 @@ for (const p of personas) {
     const clip = await renderSilentClip(style, { seconds: 4, state: introState(lang) });
     await writeFile(join(dir, `intro-${lang}.mp4`), clip);
   }
-  // The stock idle loop: exactly what the idle-media builder would render for this persona.
-  await writeFile(
-    join(dir, 'idle.mp4'),
-    await renderFramesClip(new FaceRenderer(style), { seconds: STOCK_IDLE_SECONDS, fps: IDLE_FPS, state: idleState }),
-  );
+  // The stock idle loop: exactly what the idle-media builder would render for this persona
+  // (the session stream's fMP4 idle format, src/media/idle-loop.ts).
+  await writeFile(join(dir, 'idle.mp4'), await renderLoopClip(faceFromStyle(style), { seconds: STOCK_IDLE_SECONDS }));
   console.log(`${p.id}: face.png, idle.mp4, ${p.languages.map((l) => `intro-${l}.mp4`).join(', ')}`);
 }

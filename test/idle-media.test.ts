@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { decodePhoto } from '../src/media/photo.js';
+import { framesFor } from '../src/media/encoder.js';
 import { resolveAvatar } from '../src/emulator/avatars/resolve.js';
 import { useEmulator, type ApiInit } from './helpers/emulator.js';
 import { image } from './helpers/avatar-media.js';
@@ -25,7 +26,7 @@ async function watchUntilReady(avatarId: string): Promise<string[]> {
 
 /** Decode an MP4 with ffmpeg: number of video frames and the mean RGB of the first one. */
 async function decode(mp4: Buffer): Promise<{ frames: number; first: Buffer }> {
-  const raw = await runFfmpeg(['-i', 'pipe:0', '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '352x480', 'pipe:1'], (stdin) =>
+  const raw = await runFfmpeg(['-i', 'pipe:0', '-map', '0:v:0', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '352x480', 'pipe:1'], (stdin) =>
     writeAsync(stdin, mp4),
   );
   const size = 352 * 480 * 3;
@@ -60,7 +61,7 @@ describe('idle media (spec 1, spec 3 assets_status)', () => {
     expect(clip.type).toBe('video/mp4');
     expect(clip.body.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const { frames, first } = await decode(clip.body);
-    expect(frames).toBe(48); // 2 s at 24 fps
+    expect(frames).toBe(framesFor(2000)); // 2 s rounded up to whole 320 ms units, at 25 fps
     // The loop shows the uploaded photo (decoded the same way), not a stand-in.
     expect(meanAbsDiff(first, await decodePhoto(photo))).toBeLessThan(12);
 
@@ -83,7 +84,7 @@ describe('idle media (spec 1, spec 3 assets_status)', () => {
     const v1 = (await api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: { source_persona: 'sam' } })).body;
     await watchUntilReady(a.id);
     const c1 = (await api(`/api/v1/avatars/${a.id}/versions/${v1.id}/idle`)).body as Buffer;
-    expect((await decode(c1)).frames).toBe(48);
+    expect((await decode(c1)).frames).toBe(framesFor(2000));
     const v2 = (await api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: { inherit_image: true, system_prompt: 'new text' } })).body;
     await watchUntilReady(a.id);
     expect((await api(`/api/v1/avatars/${a.id}`)).body.current_version_id).toBe(v2.id);
@@ -93,7 +94,7 @@ describe('idle media (spec 1, spec 3 assets_status)', () => {
     const stock = (await api('/api/v1/workspaces/ws_stock/avatars')).body.data.find((x: any) => x.name === 'Ava');
     await watchUntilReady(stock.id);
     const sc = await api(`/api/v1/avatars/${stock.id}/versions/${stock.current_version_id}/idle`);
-    expect((await decode(sc.body as Buffer)).frames).toBe(48);
+    expect((await decode(sc.body as Buffer)).frames).toBe(framesFor(2000)); // idleSeconds: 2 here, so rendered, not the shipped 4 s loop
   });
 });
 

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderFramesClip, renderStillPng } from '../src/media/clips.js';
-import { FaceRenderer, idleState } from '../src/media/face.js';
+import { renderStillPng } from '../src/media/clips.js';
+import { faceFromStyle } from '../src/media/face-source.js';
+import { loadIdleLoop, renderLoopClip } from '../src/media/idle-loop.js';
 import { loadPersonas } from '../src/emulator/gallery/personas.js';
-import { IDLE_FPS, personaStyle, STOCK_IDLE_SECONDS } from '../src/emulator/idle-media/worker.js';
+import { personaStyle, STOCK_IDLE_SECONDS } from '../src/emulator/idle-media/worker.js';
 import { idleMediaFor } from '../src/emulator/idle-media/worker.js';
 import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -21,8 +22,12 @@ describe.each(personas.map((p) => [p.id] as const))('persona %s', (id) => {
     const style = personaStyle(ctx, id)!;
     const dir = join(FIXTURES_DIR, 'personas', id);
     expect(Buffer.compare(await renderStillPng(style), readFileSync(join(dir, 'face.png')))).toBe(0);
-    const idle = await renderFramesClip(new FaceRenderer(style), { seconds: STOCK_IDLE_SECONDS, fps: IDLE_FPS, state: idleState });
+    const idle = await renderLoopClip(faceFromStyle(style), { seconds: STOCK_IDLE_SECONDS });
     expect(Buffer.compare(idle, readFileSync(join(dir, 'idle.mp4')))).toBe(0);
+    // ...and is a loop the session stream can replay: video + audio, whole 320 ms units.
+    const loop = loadIdleLoop(idle);
+    expect(loop.tracks.map((t) => t.kind).sort()).toEqual(['audio', 'video']);
+    expect(Math.round(loop.durationMs - 64) % 320).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@
  * the control plane: pending -> active), kept after their end for `keepEndedMs` so the
  * control plane can rebuild a transcript the store lacks (spec 4.5 `source: live`).
  */
-import type { EdgeClock } from '../clock.js';
+import type { EdgeClock, EdgeTimer } from '../clock.js';
 import { EdgeSession, type EdgeSessionDeps } from '../session/edge-session.js';
 import type { EndReason } from '../session/live-session.js';
 import { readSnapshot } from '../session/snapshot.js';
@@ -30,6 +30,7 @@ export interface BoxSessionsDeps extends Omit<EdgeSessionDeps, 'hooks'> {
 export class BoxSessions {
   private readonly sessions = new Map<string, EdgeSession>();
   private readonly opening = new Map<string, Promise<EdgeSession>>();
+  private readonly evictions = new Set<EdgeTimer>();
 
   constructor(private readonly d: BoxSessionsDeps) {}
 
@@ -67,7 +68,11 @@ export class BoxSessions {
       hooks: {
         ended: (live, reason) => {
           this.d.ended(live.id, reason);
-          this.d.clock.setTimeout(() => this.sessions.delete(live.id), this.d.keepEndedMs);
+          const t = this.d.clock.setTimeout(() => {
+            this.evictions.delete(t);
+            this.sessions.delete(live.id);
+          }, this.d.keepEndedMs);
+          this.evictions.add(t);
         },
       },
     }).catch((err: unknown) => {
@@ -83,5 +88,7 @@ export class BoxSessions {
   /** The box stops: every live session ends (close code 1001). */
   endAll(reason: EndReason): void {
     for (const s of this.live()) s.live.end(reason);
+    for (const t of this.evictions) t.cancel();
+    this.evictions.clear();
   }
 }

@@ -37,7 +37,7 @@ export class MicInput {
   ) {}
 
   push(frame: Int16Array): void {
-    const speech = this.vad.isSpeech(frame);
+    const speech = !isDigitalSilence(frame) && this.vad.isSpeech(frame);
     if (speech) {
       this.speechRun++;
       this.silenceRun = 0;
@@ -87,6 +87,15 @@ export class MicInput {
     if (this.session.ended) return;
     this.loop.userTurn(r.text, { unrecognised: !r.recognised });
   }
+}
+
+/**
+ * Zeroed or near-zero frames (spec 4.6: "silence or zeroed frames keep cadence") are not
+ * speech: skipping the VAD for them keeps a listening session nearly free.
+ */
+function isDigitalSilence(frame: Int16Array): boolean {
+  for (let i = 0; i < frame.length; i++) if (frame[i]! > 32 || frame[i]! < -32) return false;
+  return true;
 }
 
 function concat(frames: Int16Array[]): Int16Array {

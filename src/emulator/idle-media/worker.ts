@@ -1,7 +1,7 @@
 /**
  * The idle-media builder (spec 1 "Idle media", spec 3 `assets_status`): after a version is
- * published, a background worker pre-renders the avatar's idle loop with the edge's own
- * renderer and encoder (src/media) and moves the avatar's `assets_status` from
+ * published, a background worker pre-renders the avatar's idle loop with the session
+ * stream's own renderer and encoder (src/media; format: src/media/idle-loop.ts) and moves the avatar's `assets_status` from
  * `missing` to `building` to `ready`. Nothing waits for it: a session can start at once and
  * holds a still frame meanwhile.
  *
@@ -23,11 +23,13 @@ import type { EmulatorContext } from '../context.js';
 import { readBlob, putBlob } from '../avatars/blobs.js';
 import { getVersionRow, type VersionRow } from '../avatars/store.js';
 import { loadPersonas } from '../gallery/personas.js';
-import { renderFramesClip, type FrameSource } from '../../media/clips.js';
-import { FaceRenderer, hexToRgb, idleState, type FaceStyle, type FrameState } from '../../media/face.js';
-import { decodePhoto, PhotoRenderer, photoIdleState } from '../../media/photo.js';
+import { hexToRgb, type FaceStyle } from '../../media/face.js';
+import { faceFromPhoto, faceFromStyle, type FaceSource } from '../../media/face-source.js';
+import { framesFor, MEDIA_FPS } from '../../media/encoder.js';
+import { renderLoopClip } from '../../media/idle-loop.js';
 
-export const IDLE_FPS = 24;
+/** The idle loop's frame rate: the session stream's (src/media/encoder.ts). */
+export const IDLE_FPS = MEDIA_FPS;
 /** Length of the idle loops shipped for stock personas (fixtures/personas/<key>/idle.mp4). */
 export const STOCK_IDLE_SECONDS = 4;
 
@@ -101,23 +103,20 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   };
 
   async function render(v: VersionRow, signal: AbortSignal): Promise<Buffer> {
-    let source: FrameSource;
-    let state: (f: number, fps: number, n: number) => FrameState;
+    let face: FaceSource;
     const style = v.source_persona ? personaStyle(ctx, v.source_persona) : null;
     // Stock loops are pre-encoded in the package (`npm run fixtures`, same renderer, encoder
     // and length), as a service ships its stock catalog: no ffmpeg run per start.
     const shipped = style && seconds === STOCK_IDLE_SECONDS ? shippedIdleClip(ctx, v.source_persona!) : null;
     if (shipped) return shipped;
-    if (style) {
-      source = new FaceRenderer(style);
-      state = idleState;
-    } else {
+    if (style) face = faceFromStyle(style);
+    else {
       const photo = v.image_blob_key ? readBlob(ctx, v.image_blob_key) : null;
       if (!photo) throw new Error(`version ${v.id} has no face image`);
-      source = new PhotoRenderer(await decodePhoto(photo, undefined, undefined, { signal }));
-      state = photoIdleState;
+      face = await faceFromPhoto(photo, undefined, undefined, { signal });
     }
-    return renderFramesClip(source, { seconds, fps: IDLE_FPS, state, signal });
+    // The session stream's idle format: fMP4 with silent AAC, the live encoder's settings.
+    return renderLoopClip(face, { seconds, signal });
   }
 
   async function build(versionId: string): Promise<void> {
@@ -146,7 +145,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
       if (stopped) return;
       const key = `avatars/${v.avatar_id}/${v.id}/idle.mp4`;
       putBlob(ctx, key, clip);
-      setStatus(v, 'ready', { blobKey: key, frames: Math.round(seconds * IDLE_FPS) });
+      setStatus(v, 'ready', { blobKey: key, frames: framesFor(seconds * 1000) });
     } catch (e) {
       if (stopped) return;
       const reason = timedOut ? `timed out after ${timeoutS} s` : (e as Error).message;

@@ -1,6 +1,7 @@
 import type { App, EmulatorContext } from '../context.js';
 import { registerBoxApi } from '../fleet/box-api.js';
 import { registerFleetOperator } from '../fleet/operator-routes.js';
+import { registerRecordings } from '../fleet/recordings.js';
 import { registerQueueRoutes } from '../queue/routes.js';
 import type { SigningKey } from '../signing/keys.js';
 import { registerWebhookRoutes } from '../webhooks/routes.js';
@@ -13,4 +14,5 @@ export function registerSessions(app: App, ctx: EmulatorContext, signing: Signin
   registerWebhookRoutes(app, ctx);
   registerBoxApi(app, ctx);
   registerFleetOperator(app, ctx);
+  registerRecordings(app, ctx);
 }

@@ -1,0 +1,171 @@
+// Edge (issue 8). Figures: /chat to first reply fragment on /mse (p50/p95), end of mic
+// speech to the `turn` message (p50/p95), live sessions the box keeps at real time, the same
+// in brain-only mode, memory per live session. The emulator (with its in-process box) runs
+// in its own process, so the box has one core and this client the other. Prints figures
+// next to a reference measured in the same run; asserts nothing.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { WebSocket } from 'ws';
+import { defaultVoice } from '../dist/models/voice/index.js';
+
+const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
+const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 20);
+const TURNS = Number(process.env.BENCH_EDGE_TURNS ?? 20);
+const RUN_S = Number(process.env.BENCH_EDGE_RUN_S ?? 20);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const ms = (v) => `${Number.isFinite(v) ? v.toFixed(0) : '-'} ms`;
+const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
+/** CPU seconds (user + system) the process has used so far. */
+const cpuS = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+
+async function emulator(seats) {
+  const p = spawn(process.execPath, [
+    'bin/avatar.js', 'emulator', 'start', '--port', '0', '--in-memory', '--json', '--seats', String(seats), '--mint-rate', '0',
+    '--pending-idle-s', '600', '--plan-limits', '{"free":{"concurrency":100000,"maxCapSeconds":3600}}',
+  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = JSON.parse(await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)));
+  return { ...ready, pid: p.pid, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))) };
+}
+
+async function mint(emu, body) {
+  const r = await fetch(`${emu.base_url}/api/v1/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emu.secret_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ persona: 'ava', session_cap_seconds: 3600, ...body }),
+  });
+  if (r.status !== 201) throw new Error(`mint ${r.status}: ${await r.text()}`);
+  return r.json();
+}
+
+function sock(m, path) {
+  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
+  u.searchParams.set('token', m.session_token);
+  const ws = new WebSocket(u);
+  const listeners = new Set();
+  ws.on('message', (d, bin) => {
+    const msg = bin ? { bin: d } : JSON.parse(d.toString());
+    for (const l of listeners) l(msg);
+  });
+  return new Promise((res, rej) => {
+    ws.once('open', () => res({ ws, on: (f) => (listeners.add(f), () => listeners.delete(f)) }));
+    ws.once('error', rej);
+  });
+}
+const waitFor = (s, pred, timeoutMs = 20_000) =>
+  new Promise((res, rej) => {
+    const t = setTimeout(() => (off(), rej(new Error('timeout'))), timeoutMs);
+    const off = s.on((m) => pred(m) && (clearTimeout(t), off(), res(m)));
+  });
+
+async function healthRtt(base, n = 50) {
+  const xs = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await (await fetch(`${base}/health`)).text();
+    xs.push(performance.now() - t);
+  }
+  return pct(xs, 50);
+}
+
+/** N sessions on one box: each sends mic frames at 100 ms cadence; every few seconds one types a turn. */
+async function loadRun(n, config) {
+  const emu = await emulator(n + 4);
+  const rss0 = rssKb(emu.pid);
+  const sessions = [];
+  for (let i = 0; i < n; i++) {
+    const m = await mint(emu, { config });
+    const mic = await sock(m, '/mic_stream');
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    const mse = config.render === false ? null : await sock(m, '/mse');
+    sessions.push({ m, mic, mse, lastFrag: 0, gaps: [] });
+  }
+  await sleep(1500);
+  const rss1 = rssKb(emu.pid);
+  const zero = Buffer.alloc(3200);
+  let running = true;
+  const pump = (async () => {
+    let next = performance.now();
+    while (running) {
+      for (const s of sessions) s.mic.ws.send(zero);
+      next += 100;
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  })();
+  for (const s of sessions) s.mse?.on((msg) => {
+    if (!msg.bin) return;
+    const t = performance.now();
+    if (s.lastFrag) s.gaps.push(t - s.lastFrag);
+    s.lastFrag = t;
+  });
+  const latencies = [];
+  const cpu0 = cpuS(emu.pid);
+  const t0run = performance.now();
+  const end = performance.now() + RUN_S * 1000;
+  let i = 0;
+  while (performance.now() < end) {
+    const s = sessions[i++ % sessions.length];
+    const t0 = performance.now();
+    const r = await fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'Where do you live?' }) });
+    const { speech_id } = await r.json();
+    await waitFor(s.mic, (x) => x.type === 'turn' && x.speech_id === speech_id);
+    latencies.push(performance.now() - t0);
+    await sleep(Math.max(0, 3000 / Math.max(1, n / 10)));
+  }
+  running = false;
+  await pump;
+  const cpuPerS = (cpuS(emu.pid) - cpu0) / ((performance.now() - t0run) / 1000);
+  const gaps = sessions.flatMap((s) => s.gaps);
+  for (const s of sessions) (s.mic.ws.close(), s.mse?.ws.close());
+  const ref = await healthRtt(sessions[0].m.connect_url);
+  await emu.stop();
+  return { latencies, gaps, perSessionKb: (rss1 - rss0) / n, ref, cpuPerS, perCore: n / cpuPerS };
+}
+
+// Reference for the latencies: HTTP /health round trip to the same box.
+{
+  const r = await loadRun(BRAIN_ONLY_SESSIONS, { render: false, greeting_enabled: false });
+  line(`brain-only: ${BRAIN_ONLY_SESSIONS} sessions, mic at 100 ms cadence`, `${r.latencies.length} turns`);
+  line('  box CPU used (cores busy)', r.cpuPerS.toFixed(2), '(the machine is shared: latencies below suffer from other load)');
+  line('  brain-only sessions one core keeps (CPU-bound)', Math.round(r.perCore), '(target >= 500 per core)');
+  line('  /chat -> turn (brain-only) p50 / p95', `${ms(pct(r.latencies, 50))} / ${ms(pct(r.latencies, 95))}`, `ref: box /health RTT p50 ${ms(r.ref)}`);
+  line('  memory per brain-only session (server RSS delta)', `${(r.perSessionKb / 1024).toFixed(2)} MB`);
+}
+
+// End of mic speech -> turn: a synthesized utterance streamed at real-time cadence.
+{
+  const emu = await emulator(4);
+  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up?');
+  const frames = [];
+  for (let o = 0; o < speech.samples.length; o += 1600) {
+    const f = new Int16Array(1600);
+    f.set(speech.samples.subarray(o, Math.min(o + 1600, speech.samples.length)));
+    frames.push(Buffer.from(f.buffer));
+  }
+  const xs = [];
+  for (let t = 0; t < Math.min(TURNS, 8); t++) {
+    const m = await mint(emu, { config: { render: false, greeting_enabled: false } });
+    const mic = await sock(m, '/mic_stream');
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    for (const f of frames) (mic.ws.send(f), await sleep(100));
+    const endOfSpeech = performance.now();
+    const got = waitFor(mic, (x) => x.type === 'turn');
+    let silence = true;
+    (async () => { while (silence) (mic.ws.send(Buffer.alloc(3200)), await sleep(100)); })();
+    await got;
+    silence = false;
+    xs.push(performance.now() - endOfSpeech);
+    mic.ws.close();
+  }
+  await emu.stop();
+  line('end of mic speech -> turn p50 / p95', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, '(commit after 600 ms of silence, counted from the last frame of the clip)');
+}

@@ -1,0 +1,422 @@
+/**
+ * The session media stream: the API the edge's `/mse` (and v2) sockets consume (spec 4.6,
+ * issue 8 item 5, ARCHITECTURE property 4).
+ *
+ * ```ts
+ * const stream = createSessionStream({ face, idle });   // face: faceFromStyle/faceFromPhoto
+ * await stream.ready();                                 // then: stream.mime, stream.initSegment
+ * ws.send(JSON.stringify({ mime: stream.mime }));  ws.send(stream.initSegment);
+ * stream.on('fragment', (buf, info) => ws.send(buf));   // moof+mdat, paced at real time
+ * const reply = stream.speak(await voice.synthesize(sentence));
+ * reply.interrupt();                                    // barge-in: ms of the reply heard
+ * stream.close();
+ * ```
+ *
+ * One continuous fMP4 timeline per session: the init segment once, then moof+mdat
+ * fragments (<= 250 ms) with a monotonic `tfdt` per track and `mfhd` sequence numbers
+ * 1, 2, 3... The stream paces itself: each fragment is emitted when its media time comes
+ * on the clock, `leadMs` early. While listening it replays the pre-encoded idle loop (or,
+ * until one exists, a 320 ms still loop encoded once at `ready()`), re-timing fragments in
+ * place: no encoder runs. `speak()` starts one live encode (talk-clip.ts); its fragments
+ * replace the idle loop at the next fragment boundary. Audio never stops (the loops carry
+ * silent AAC). Each clip starts both tracks together at the later of their ends (rounded
+ * up to a whole tick of both timescales), so AAC priming never accumulates drift.
+ *
+ * Events: `fragment` (buf, { kind: 'idle'|'still'|'talk', startMs, durationMs }),
+ * `state` ('listening'|'speaking'), `encoder-error` (Error; the reply ends as interrupted;
+ * deliberately not `error`, which would throw with no listener), `close`.
+ */
+import { EventEmitter } from 'node:events';
+import type { Speech } from '../models/voice.js';
+import { realMediaClock, type MediaClock } from './clock.js';
+import type { FaceSource } from './face-source.js';
+import { mimeOf, retime, type Fragment, type TrackInfo } from './fmp4.js';
+import { renderStillLoop, type IdleLoop } from './idle-loop.js';
+import { warmEncoder } from './encoder.js';
+import { encodeTalk, type TalkEncode } from './talk-clip.js';
+
+export type FragmentKind = 'idle' | 'still' | 'talk';
+export interface FragmentInfo {
+  kind: FragmentKind;
+  /** Position on the session timeline (ms since the stream's first fragment). */
+  startMs: number;
+  durationMs: number;
+}
+
+export interface ReplyResult {
+  /** Milliseconds of the speech the listener gets (sent before the cut), 0..speech.durationMs. */
+  playedMs: number;
+  interrupted: boolean;
+}
+
+export interface ReplyHandle {
+  id: string;
+  /** Cut the reply at the next fragment (or drop it if not started); returns the ms of speech sent. Idempotent. */
+  interrupt(): number;
+  /** Resolves once the reply's last fragment has played out on the clock, or at the cut. */
+  done: Promise<ReplyResult>;
+}
+
+export interface SessionStreamOptions {
+  face: FaceSource;
+  /** The version's pre-built idle loop (loadIdleLoop), or null while `assets_status` is not ready. */
+  idle: IdleLoop | null;
+  /** Must match the face's frame size when given (the face decides it). */
+  width?: number;
+  height?: number;
+  /** Only 25 is supported (encoder.ts explains why); other values throw. */
+  fps?: number;
+  clock?: MediaClock;
+  /** How far ahead of its media time a fragment is sent (default 150 ms). */
+  leadMs?: number;
+  /** Every byte sent, in order: the init segment, then each fragment (recording: true). */
+  onRecord?: (buf: Buffer) => void;
+}
+
+export interface SessionStream extends EventEmitter {
+  ready(): Promise<void>;
+  readonly mime: string;
+  readonly initSegment: Buffer;
+  speak(speech: Speech): ReplyHandle;
+  /** Swap in an idle loop that became ready mid-session (used from the next loop start). */
+  setIdle(idle: IdleLoop): void;
+  readonly state: 'listening' | 'speaking';
+  /** Session media clock: ms of timeline played since the first fragment. */
+  readonly clockMs: number;
+  /** Media sent ahead of the clock, ms. */
+  readonly bufferedMs: number;
+  close(): void;
+  on(event: 'fragment', fn: (buf: Buffer, info: FragmentInfo) => void): this;
+  on(event: 'state', fn: (state: 'listening' | 'speaking') => void): this;
+  on(event: 'encoder-error', fn: (err: Error) => void): this;
+  on(event: 'close', fn: () => void): this;
+}
+
+interface Reply {
+  id: string;
+  speech: Speech;
+  fragments: Fragment[];
+  complete: boolean;
+  encode: TalkEncode | null;
+  sentMs: number;
+  cut: boolean;
+  settled: boolean;
+  resolve: (r: ReplyResult) => void;
+}
+
+interface Playing {
+  kind: FragmentKind;
+  fragments: Fragment[];
+  next: number;
+  shift: Map<number, number>;
+  reply?: Reply;
+}
+
+/** The AAC priming ffmpeg puts before the speech in every talk clip (1024 samples). */
+const PRIMING_MS = 64;
+
+export function createSessionStream(opts: SessionStreamOptions): SessionStream {
+  return new Stream(opts);
+}
+
+class Stream extends EventEmitter implements SessionStream {
+  private readonly clock: MediaClock;
+  private readonly lead: number;
+  private idle: IdleLoop | null;
+  private still: IdleLoop | null = null;
+  private tracks: TrackInfo[] = [];
+  private init: Buffer | null = null;
+  private readyP: Promise<void> | null = null;
+  private t0 = 0;
+  private seq = 0;
+  private readonly trackEnd = new Map<number, number>();
+  private emittedEndMs = 0;
+  private playing: Playing | null = null;
+  private readonly replies: Reply[] = [];
+  private timer: { cancel(): void } | null = null;
+  private closed = false;
+  private started = false;
+  private isReady = false;
+  private replySeq = 0;
+  private speaking = false;
+
+  constructor(private readonly opts: SessionStreamOptions) {
+    super();
+    this.clock = opts.clock ?? realMediaClock;
+    this.lead = opts.leadMs ?? 150;
+    this.idle = opts.idle;
+    const { frames } = opts.face;
+    if ((opts.width && opts.width !== frames.width) || (opts.height && opts.height !== frames.height)) {
+      throw new Error(`stream size ${opts.width}x${opts.height} differs from the face's ${frames.width}x${frames.height}`);
+    }
+    if (opts.fps !== undefined && opts.fps !== 25) throw new Error('the session stream runs at 25 fps');
+    if (this.idle && (this.idle.width !== frames.width || this.idle.height !== frames.height)) this.idle = null;
+    this.on('newListener', (event: string) => {
+      if (event === 'fragment') queueMicrotask(() => this.maybeStart());
+    });
+    void this.ready().catch(() => {});
+  }
+
+  get mime(): string {
+    if (!this.init) throw new Error('mime is known after ready()');
+    return mimeOf(this.tracks);
+  }
+
+  get initSegment(): Buffer {
+    if (!this.init) throw new Error('initSegment is known after ready()');
+    return this.init;
+  }
+
+  get state(): 'listening' | 'speaking' {
+    return this.speaking ? 'speaking' : 'listening';
+  }
+
+  get clockMs(): number {
+    return this.started ? Math.max(0, this.clock.now() - this.t0) : 0;
+  }
+
+  get bufferedMs(): number {
+    return Math.max(0, this.emittedEndMs - this.clockMs);
+  }
+
+  ready(): Promise<void> {
+    this.readyP ??= (async () => {
+      // The still loop doubles as the source of the init segment when no idle loop exists.
+      const source = this.idle ?? (this.still = await renderStillLoop(this.opts.face));
+      if (this.closed) return;
+      warmEncoder(this.opts.face.frames.width, this.opts.face.frames.height);
+      this.init = source.init;
+      this.tracks = source.tracks;
+      this.opts.onRecord?.(this.init);
+      this.isReady = true;
+      this.maybeStart();
+    })();
+    return this.readyP;
+  }
+
+  /** The timeline starts once ready and someone listens for fragments (none is ever missed). */
+  private maybeStart(): void {
+    if (this.started || this.closed || !this.isReady || this.listenerCount('fragment') === 0) return;
+    this.started = true;
+    this.t0 = this.clock.now();
+    this.pump();
+  }
+
+  setIdle(idle: IdleLoop): void {
+    if (this.init && Buffer.compare(idle.init, this.init) !== 0) return; // another encoder setting: unusable here
+    this.idle = idle;
+  }
+
+  speak(speech: Speech): ReplyHandle {
+    let resolve!: (r: ReplyResult) => void;
+    const done = new Promise<ReplyResult>((r) => (resolve = r));
+    const reply: Reply = {
+      id: `reply_${++this.replySeq}`,
+      speech,
+      fragments: [],
+      complete: false,
+      encode: null,
+      sentMs: 0,
+      cut: false,
+      settled: false,
+      resolve,
+    };
+    if (this.closed) {
+      reply.settled = true;
+      resolve({ playedMs: 0, interrupted: true });
+      return { id: reply.id, interrupt: () => 0, done };
+    }
+    this.replies.push(reply);
+    this.setSpeaking(true);
+    this.startEncodes();
+    return { id: reply.id, interrupt: () => this.interrupt(reply), done };
+  }
+
+  /** One live encode at a time per session, in reply order (the next starts when one ends). */
+  private startEncodes(): void {
+    if (this.closed || this.replies.some((r) => r.encode && !r.complete)) return;
+    const reply = this.replies.find((r) => !r.encode && !r.cut);
+    if (!reply) return;
+    reply.encode = encodeTalk(
+      this.opts.face,
+      reply.speech,
+      (init) => {
+        if (!this.init || Buffer.compare(init, this.init) === 0) return;
+        // Cannot happen with one encoder setting; never splice a foreign init into the timeline.
+        reply.cut = true;
+        reply.encode?.abort();
+        this.emit('encoder-error', new Error('talk clip init segment differs from the session init segment'));
+      },
+      (f) => {
+        if (reply.cut) return;
+        reply.fragments.push(f);
+        this.pump();
+      },
+    );
+    reply.encode.done.then(
+      () => {
+        reply.complete = true;
+        this.startEncodes();
+        this.pump();
+      },
+      (e: Error) => {
+        reply.complete = true;
+        if (!reply.cut && !this.closed) {
+          reply.cut = true;
+          this.emit('encoder-error', e);
+        }
+        this.startEncodes();
+        this.pump();
+      },
+    );
+  }
+
+  private interrupt(reply: Reply): number {
+    if (!reply.cut && !reply.settled) {
+      reply.cut = true;
+      if (!reply.encode) reply.complete = true;
+      reply.encode?.abort();
+      this.pump();
+    }
+    return this.playedMs(reply);
+  }
+
+  private playedMs(reply: Reply): number {
+    return Math.max(0, Math.min(reply.speech.durationMs, Math.round(reply.sentMs - PRIMING_MS)));
+  }
+
+  private settle(reply: Reply): void {
+    if (reply.settled) return;
+    reply.settled = true;
+    const i = this.replies.indexOf(reply);
+    if (i >= 0) this.replies.splice(i, 1);
+    reply.resolve({ playedMs: this.playedMs(reply), interrupted: reply.cut });
+    if (this.replies.length === 0) this.setSpeaking(false);
+  }
+
+  private setSpeaking(on: boolean): void {
+    if (this.speaking === on) return;
+    this.speaking = on;
+    this.emit('state', this.state);
+  }
+
+  /** Emit every fragment that is due; arm one timer for the next. */
+  private pump(): void {
+    if (this.closed || !this.started) return;
+    this.timer?.cancel();
+    this.timer = null;
+    for (;;) {
+      // Interrupted or failed replies at the head of the queue end now.
+      while (this.replies[0]?.cut && this.playing?.reply !== this.replies[0]) this.settle(this.replies[0]!);
+      const head = this.replies[0];
+      if (this.playing && this.playing.kind !== 'talk' && head && head.fragments.length > 0) this.playing = null; // cut the loop
+      if (this.playing?.reply?.cut) {
+        this.finishReply(this.playing.reply);
+        continue;
+      }
+      if (!this.playing) {
+        if (head && head.fragments.length > 0) this.playing = this.begin('talk', head.fragments, head);
+        else {
+          const loop = this.idle ?? this.still;
+          if (!loop) return;
+          this.playing = this.begin(this.idle ? 'idle' : 'still', loop.fragments);
+        }
+      }
+      const p = this.playing;
+      if (p.next >= p.fragments.length) {
+        if (p.reply && !p.reply.complete) return; // encoder still working; its next fragment pumps
+        if (p.reply) this.finishReply(p.reply);
+        else this.playing = null;
+        continue;
+      }
+      const f = p.fragments[p.next]!;
+      const startMs = this.msOf(f, p.shift, 'start');
+      const now = this.clock.now() - this.t0;
+      // A reply's first fragment goes out as soon as it exists: it starts where the media
+      // already sent ends, so it is never more than one fragment earlier than the lead.
+      let wait = p.reply && p.next === 0 ? 0 : startMs - this.lead - now;
+      if (wait < -1000) {
+        // We fell behind (a slow encode): the player stalled; re-anchor instead of bursting.
+        this.t0 += -wait - this.lead;
+        wait = 0;
+      }
+      if (wait > 0) {
+        this.timer = this.clock.setTimeout(() => this.pump(), wait);
+        return;
+      }
+      p.next++;
+      this.emitFragment(f, p);
+    }
+  }
+
+  private finishReply(reply: Reply): void {
+    this.playing = null;
+    reply.encode?.abort();
+    if (reply.cut) return this.settle(reply);
+    // Played out when the clock reaches the end of what was sent.
+    const wait = this.emittedEndMs - (this.clock.now() - this.t0);
+    const i = this.replies.indexOf(reply);
+    if (i >= 0) this.replies.splice(i, 1);
+    if (wait <= 0) return this.settleLater(reply);
+    this.clock.setTimeout(() => this.settleLater(reply), wait);
+  }
+
+  private settleLater(reply: Reply): void {
+    if (reply.settled) return;
+    reply.settled = true;
+    reply.resolve({ playedMs: this.playedMs(reply), interrupted: false });
+    if (this.replies.length === 0 && this.playing?.kind !== 'talk') this.setSpeaking(false);
+  }
+
+  /** Place a clip on the timeline: both tracks start at the later of their current ends. */
+  private begin(kind: FragmentKind, fragments: Fragment[], reply?: Reply): Playing {
+    let ms = 0;
+    for (const t of this.tracks) ms = Math.max(ms, ((this.trackEnd.get(t.id) ?? 0) * 1000) / t.timescale);
+    const tick = this.tracks.reduce((acc, t) => lcm(acc, 1000 / gcd(1000, t.timescale)), 1);
+    ms = Math.ceil(ms / tick - 1e-9) * tick;
+    const first = fragments[0]!;
+    const shift = new Map<number, number>();
+    for (const t of this.tracks) shift.set(t.id, (ms * t.timescale) / 1000 - (first.tracks.find((x) => x.id === t.id)?.start ?? 0));
+    return { kind, fragments, next: 0, shift, reply };
+  }
+
+  private msOf(f: Fragment, shift: Map<number, number>, edge: 'start' | 'end'): number {
+    let v = edge === 'start' ? Infinity : 0;
+    for (const t of f.tracks) {
+      const ts = this.tracks.find((x) => x.id === t.id)!.timescale;
+      const at = t.start + (shift.get(t.id) ?? 0) + (edge === 'end' ? t.duration : 0);
+      v = edge === 'start' ? Math.min(v, (at * 1000) / ts) : Math.max(v, (at * 1000) / ts);
+    }
+    return v;
+  }
+
+  private emitFragment(f: Fragment, p: Playing): void {
+    const buf = retime(f, ++this.seq, p.shift);
+    for (const t of f.tracks) this.trackEnd.set(t.id, t.start + (p.shift.get(t.id) ?? 0) + t.duration);
+    const startMs = this.msOf(f, p.shift, 'start');
+    const endMs = this.msOf(f, p.shift, 'end');
+    this.emittedEndMs = Math.max(this.emittedEndMs, endMs);
+    if (p.reply) {
+      const audio = this.tracks.find((t) => t.kind === 'audio');
+      const a = audio && f.tracks.find((t) => t.id === audio.id);
+      p.reply.sentMs += a ? (a.duration * 1000) / audio.timescale : endMs - startMs;
+    }
+    this.opts.onRecord?.(buf);
+    this.emit('fragment', buf, { kind: p.kind, startMs: Math.round(startMs), durationMs: Math.round(endMs - startMs) });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.timer?.cancel();
+    for (const r of [...this.replies, ...(this.playing?.reply ? [this.playing.reply] : [])]) {
+      r.cut = true;
+      r.encode?.abort();
+      this.settle(r);
+    }
+    this.emit('close');
+  }
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+const lcm = (a: number, b: number): number => (a * b) / gcd(a, b);

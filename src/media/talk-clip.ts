@@ -1,0 +1,67 @@
+/**
+ * Talking segments: one live encode per reply (issue 8 item 5). The speech is padded with
+ * silence to whole 320 ms units (encoder.ts) and the frames follow the mouth track of
+ * lip-sync.ts. Frame i shows speech time i * 40 ms: ffmpeg starts the audio track with the
+ * AAC encoder's 1024-sample priming and holds the first video frame over it, so both line
+ * up on playback.
+ */
+import type { Speech } from '../models/voice.js';
+import { AUDIO_RATE, encodeClip, framesFor, MEDIA_FPS, SAMPLES_PER_FRAME } from './encoder.js';
+import type { FaceSource } from './face-source.js';
+import { FragmentSplitter, type Fragment, type TrackInfo } from './fmp4.js';
+import { mouthTrack, talkEyes } from './lip-sync.js';
+
+/** Mono PCM16 at AUDIO_RATE (linear interpolation when the Voice used another rate). */
+export function speechPcm(speech: Speech): Int16Array {
+  if (speech.sampleRate === AUDIO_RATE) return speech.samples;
+  const n = Math.round((speech.samples.length * AUDIO_RATE) / speech.sampleRate);
+  const out = new Int16Array(n);
+  const step = speech.sampleRate / AUDIO_RATE;
+  for (let i = 0; i < n; i++) {
+    const x = i * step;
+    const i0 = Math.floor(x);
+    const a = speech.samples[i0] ?? 0;
+    out[i] = Math.round(a + ((speech.samples[i0 + 1] ?? a) - a) * (x - i0));
+  }
+  return out;
+}
+
+export interface TalkEncode {
+  /** Resolves when the encoder exits (rejects on failure; an abort rejects too). */
+  done: Promise<void>;
+  abort(): void;
+}
+
+/** Encode `speech` on `face`, calling `onInit` once and `onFragment` per fragment as they come out. */
+export function encodeTalk(
+  face: FaceSource,
+  speech: Speech,
+  onInit: (init: Buffer, tracks: TrackInfo[]) => void,
+  onFragment: (f: Fragment) => void,
+  /** Extra silence after the speech (ms), e.g. to end a clip at a fixed length. */
+  opts: { minMs?: number } = {},
+): TalkEncode {
+  const pcm = speechPcm(speech);
+  const speechMs = (pcm.length * 1000) / AUDIO_RATE;
+  const frames = framesFor(Math.max(speechMs, opts.minMs ?? 0));
+  const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
+  audio.set(pcm.subarray(0, audio.length));
+  const mouth = mouthTrack(speech);
+  const buf = Buffer.alloc(face.frames.width * face.frames.height * 3);
+  const ac = new AbortController();
+  const splitter = new FragmentSplitter(onInit, onFragment);
+  const done = encodeClip({
+    width: face.frames.width,
+    height: face.frames.height,
+    frames,
+    frame: (i) => {
+      const ms = (i * 1000) / MEDIA_FPS;
+      return face.frames.render({ mouth: ms < speechMs ? mouth(ms) : 0, eyes: talkEyes(ms) }, buf);
+    },
+    audio,
+    onData: (d) => splitter.push(d),
+    signal: ac.signal,
+    warm: true,
+  });
+  return { done, abort: () => ac.abort() };
+}

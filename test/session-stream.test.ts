@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/emulator/clock.js';
+import { FIXTURES_DIR } from '../src/emulator/start.js';
+import { personaStyle } from '../src/emulator/idle-media/worker.js';
+import { encoderStats } from '../src/media/encoder.js';
+import { faceFromPhoto, faceFromStyle } from '../src/media/face-source.js';
+import { parseInit, readFragment } from '../src/media/fmp4.js';
+import { loadIdleLoop } from '../src/media/idle-loop.js';
+import { createSessionStream, type FragmentInfo, type SessionStream } from '../src/media/session-stream.js';
+import { FliteVoice } from '../src/models/voice/index.js';
+
+/**
+ * The session media stream on an injected clock: one continuous fMP4 timeline (init once,
+ * monotonic tfdt, mfhd 1, 2, 3...), paced by the clock, idle loop re-timed while listening
+ * (no encode), talking segments encoded live, cut on interrupt.
+ */
+const ctx = { fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0];
+const face = faceFromStyle(personaStyle(ctx, 'ava')!);
+const idle = loadIdleLoop(readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4')));
+const voice = new FliteVoice();
+
+interface Sent {
+  buf: Buffer;
+  info: FragmentInfo;
+}
+
+let stream: SessionStream | null = null;
+afterEach(() => stream?.close());
+
+function open(opts: { idle?: typeof idle | null; clock: ManualClock; photo?: Awaited<ReturnType<typeof faceFromPhoto>> }) {
+  const sent: Sent[] = [];
+  const recorded: Buffer[] = [];
+  stream = createSessionStream({ face: opts.photo ?? face, idle: opts.idle === undefined ? idle : opts.idle, clock: opts.clock, onRecord: (b) => recorded.push(b) });
+  stream.on('fragment', (buf, info) => sent.push({ buf, info }));
+  return { s: stream, sent, recorded };
+}
+
+/** Let real work (ffmpeg) progress while the media clock stands still. */
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Check the timeline: sequence numbers 1..n, each track's tfdt never goes back and gaps stay under 70 ms. */
+function checkTimeline(init: Buffer, sent: Sent[]): void {
+  const tracks = parseInit(init);
+  const end = new Map<number, number>();
+  sent.forEach(({ buf, info }, i) => {
+    const f = readFragment(buf, tracks);
+    expect(buf.readUInt32BE(f.mfhdAt)).toBe(i + 1);
+    expect(info.durationMs).toBeLessThanOrEqual(250);
+    for (const t of f.tracks) {
+      const ts = tracks.find((x) => x.id === t.id)!.timescale;
+      const prev = end.get(t.id);
+      if (prev !== undefined) {
+        expect(t.start).toBeGreaterThanOrEqual(prev);
+        expect(((t.start - prev) * 1000) / ts).toBeLessThan(70);
+      }
+      end.set(t.id, t.start + t.duration);
+    }
+  });
+}
+
+describe('session stream', () => {
+  it('while listening replays the idle loop at real time, re-timed, with no encoder', async () => {
+    const clock = new ManualClock();
+    const { s, sent, recorded } = open({ clock });
+    await s.ready();
+    expect(s.mime).toMatch(/^video\/mp4; codecs="avc1\.42c0[0-9a-f]{2}, mp4a\.40\.2"$/);
+    expect(s.initSegment.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const before = encoderStats.clips;
+    await until(() => sent.length > 0, 'the first fragment');
+    for (let t = 0; t < 10_000; t += 40) clock.advance(40);
+    // Ten seconds on the clock is ten seconds of media (plus the small lead), across loop repeats.
+    const mediaEnd = sent.at(-1)!.info.startMs + sent.at(-1)!.info.durationMs;
+    expect(mediaEnd).toBeGreaterThan(10_000);
+    expect(mediaEnd).toBeLessThan(10_500);
+    expect(s.clockMs).toBe(10_000);
+    expect(s.bufferedMs).toBeLessThan(500);
+    expect(new Set(sent.map((x) => x.info.kind))).toEqual(new Set(['idle']));
+    expect(encoderStats.clips).toBe(before);
+    expect(s.state).toBe('listening');
+    checkTimeline(s.initSegment, sent);
+    expect(recorded[0]).toBe(s.initSegment);
+    expect(recorded.length).toBe(sent.length + 1);
+  });
+
+  it('speaks a reply as talking fragments on the same timeline, then returns to idle', async () => {
+    const clock = new ManualClock();
+    const { s, sent } = open({ clock });
+    await s.ready();
+    await until(() => sent.length > 0, 'the first fragment');
+    clock.advance(1000);
+    const speech = await voice.synthesize('Hello, I am Ava. It is good to see you.');
+    const states: string[] = [];
+    s.on('state', (st) => states.push(st));
+    const reply = s.speak(speech);
+    expect(s.state).toBe('speaking');
+    // With the clock held still, the first talking fragment goes out as soon as it is encoded.
+    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    let result: { playedMs: number; interrupted: boolean } | null = null;
+    void reply.done.then((r) => (result = r));
+    for (let i = 0; i < 400 && !result; i++) {
+      clock.advance(40);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect(result).toEqual({ playedMs: speech.durationMs, interrupted: false });
+    expect(states).toEqual(['speaking', 'listening']);
+    clock.advance(1000);
+    const kinds = sent.map((x) => x.info.kind);
+    const firstTalk = kinds.indexOf('talk');
+    const lastTalk = kinds.lastIndexOf('talk');
+    expect(kinds.slice(firstTalk, lastTalk + 1).every((k) => k === 'talk')).toBe(true);
+    expect(kinds.slice(lastTalk + 1)).toContain('idle');
+    const talkMs = sent.filter((x) => x.info.kind === 'talk').reduce((a, x) => a + x.info.durationMs, 0);
+    expect(talkMs).toBeGreaterThanOrEqual(speech.durationMs);
+    checkTimeline(s.initSegment, sent);
+  });
+
+  it('interrupt() cuts the reply at the next fragment and says how much was heard', async () => {
+    const clock = new ManualClock();
+    const { s, sent } = open({ clock, idle: null });
+    await s.ready();
+    await until(() => sent.length > 0, 'the first fragment');
+    expect(sent[0]!.info.kind).toBe('still'); // no idle loop yet: a still frame
+    const speech = await voice.synthesize('This is a long answer that the user is going to interrupt before it is finished, sadly.');
+    const reply = s.speak(speech);
+    const queued = s.speak(speech);
+    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    for (let i = 0; i < 25; i++) {
+      clock.advance(40);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const talkSent = sent.filter((x) => x.info.kind === 'talk').length;
+    const played = reply.interrupt();
+    expect(played).toBeGreaterThan(500);
+    expect(played).toBeLessThan(speech.durationMs - 1000);
+    expect(reply.interrupt()).toBe(played);
+    expect(await reply.done).toEqual({ playedMs: played, interrupted: true });
+    expect(queued.interrupt()).toBe(0);
+    expect(await queued.done).toEqual({ playedMs: 0, interrupted: true });
+    for (let i = 0; i < 50; i++) clock.advance(40);
+    // Nothing more of the reply went out: the cut is at the fragment boundary.
+    expect(sent.filter((x) => x.info.kind === 'talk').length).toBe(talkSent);
+    expect(sent.at(-1)!.info.kind).toBe('still');
+    expect(s.state).toBe('listening');
+    checkTimeline(s.initSegment, sent);
+  });
+
+  it('opens the mouth on an uploaded photo', async () => {
+    const photo = await faceFromPhoto(readFileSync(join(FIXTURES_DIR, 'personas', 'leo', 'face.png')));
+    const closed = Buffer.from(photo.frames.render({ mouth: 0, eyes: 1 }));
+    const open = photo.frames.render({ mouth: 0.9, eyes: 1 });
+    let changed = 0;
+    for (let i = 0; i < closed.length; i += 3) if (Math.abs(closed[i]! - open[i]!) > 30) changed++;
+    expect(changed).toBeGreaterThan(200);
+    expect(changed).toBeLessThan(closed.length / 3 / 10); // the mouth region, not the whole frame
+  });
+});
