@@ -57,10 +57,19 @@ describe('avatar sessions live --mic-file --json', () => {
     const r = await cli(['sessions', 'live', '--persona', 'leo', '--say', 'Tell me about yourself', '--turns', '1'], env());
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\] minted session [0-9a-f-]{36} \(cap \d+ s, protocol 1\)/);
-    expect(r.stdout).toMatch(/\] sent \(POST \/chat\): Tell me about yourself/);
+    expect(r.stdout).toMatch(/\] sent \(typed\): Tell me about yourself/);
     expect(r.stdout).toMatch(/\] you: Tell me about yourself\n.*\] avatar: \S+/);
     expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) after [\d.]+ s, 1 turn; seat released\n$/);
   }, 60_000);
+
+  it('--protocol 2 talks over the one /v2/session socket (docs/protocol-v2.md)', async () => {
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--protocol', '2', '--say', 'Tell me about yourself', '--turns', '1'], env());
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    expect(ev[0]).toMatchObject({ event: 'minted', protocol: 2 });
+    expect(ev.find((e) => e.event === 'turn' && !e.greeting)).toMatchObject({ text: 'Tell me about yourself', reply: expect.stringMatching(/\S/) });
+    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true });
+  }, 30_000);
 
   /** Runs the CLI with a stdout the test can watch while it runs. */
   function liveRun(args: string[]) {

@@ -24,7 +24,9 @@ export type EdgeEvent =
   /** Interim transcript of the user (spec 6.1). */
   | { type: 'partial'; text: string }
   /** A committed turn: what the user said and the avatar's reply text (spec 6.1). */
-  | { type: 'turn'; text: string; reply: string; language?: string; speech_id?: string }
+  | { type: 'turn'; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
+  /** A reply cut by barge-in: `said` is what was actually spoken (docs/protocol-v2.md). */
+  | { type: 'speech'; speech_id?: string; status: string; said?: string }
   /** An `{ type: error }` message from the edge, or a frame the client could not read. */
   | { type: 'error'; error: string; socket?: string }
   /** Tool activity from /events (spec 6.1): `calling`, `image` (with url and caption). */

@@ -8,8 +8,9 @@
  * When any socket ends, the whole connection ends (one session, one lifetime).
  */
 import WebSocket from 'ws';
-import { EdgeEmitter, parseFrame, reasonForClose, str } from './edge-emitter.js';
+import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
+import { errorText, mapControl, refusal } from './edge-frames.js';
 import { edgeHttpUrl, edgeSocketUrl } from './edge-url.js';
 
 export interface EdgeConnectOptions {
@@ -51,9 +52,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
           let body = '';
           res.on('data', (d: Buffer) => (body += d.toString()));
           res.on('end', () => {
-            const env = parseFrame(body);
-            const detail = `HTTP ${res.statusCode}${env?.error ? ` ${String(env.error)}` : ''}${env?.detail ? `: ${String(env.detail)}` : ''}`;
-            const e: ClosedEvent = { type: 'closed', reason: 'refused', code: res.statusCode, detail, socket: path };
+            const e = refusal(res.statusCode ?? 0, body, path);
             endAll(e);
             reject(new EdgeClosedError(e));
           });
@@ -99,18 +98,12 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
     if (isBinary) return; // nothing binary is defined downstream on these sockets
     const f = parseFrame(data);
     if (!f) return em.emit({ type: 'error', error: `unreadable ${path} message: ${String(data).slice(0, 200)}`, socket: path });
+    // /mic_stream (spec 6.1); /events carries agent_event and telemetry (a turn there is telemetry: /mic_stream has it).
     if (path === '/events') {
-      if (f.type === 'agent_event') {
-        em.emit({ type: 'agent_event', kind: str(f.kind) ?? '', tool: str(f.tool), call_id: str(f.call_id), url: str(f.url), caption: str(f.caption) });
-      } else em.emit({ type: 'telemetry', frame: f });
+      em.emit(f.type === 'agent_event' ? mapControl(f, path) : { type: 'telemetry', frame: f });
       return;
     }
-    // /mic_stream (spec 6.1)
-    if (f.type === 'partial') em.emit({ type: 'partial', text: str(f.text) ?? '' });
-    else if (f.type === 'turn') {
-      em.emit({ type: 'turn', text: str(f.text) ?? '', reply: str(f.reply) ?? '', language: str(f.language), speech_id: str(f.speech_id) });
-    } else if (f.type === 'error') em.emit({ type: 'error', error: errorText(f), socket: path });
-    else em.emit({ type: 'telemetry', frame: f });
+    em.emit(mapControl(f, path));
   }
 
   const ready = Promise.all(opened).then(() => em.emit({ type: 'status', state: 'connected', protocol: 1 }));
@@ -141,12 +134,6 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
       return em.closed;
     },
   };
-}
-
-/** `{ type: error, error, detail? }` as one line (`render_disabled: this session is brain-only`). */
-function errorText(f: Record<string, unknown>): string {
-  const code = str(f.error) ?? JSON.stringify(f);
-  return typeof f.detail === 'string' ? `${code}: ${f.detail}` : code;
 }
 
 /** The connection ended before it was ready. */

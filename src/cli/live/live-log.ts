@@ -62,7 +62,7 @@ export function textLine(e: Stamped): string | undefined {
     case 'agent_event':
       return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
     case 'said':
-      return `${t} sent (POST /chat): ${e.text}`;
+      return `${t} sent (typed): ${e.text}`;
     case 'mic':
       return `${t} mic: ${e.source}${e.duration_ms !== undefined ? ` (${(e.duration_ms / 1000).toFixed(1)} s)` : ''}`;
     case 'notice':

@@ -214,7 +214,7 @@ export class LiveRunner {
       case 'turn': {
         this.closeReply();
         const seq = ++this.turns;
-        const greeting = !e.text;
+        const greeting = e.greeting === true || !e.text;
         if (!greeting) {
           this.userTurns++;
           this.summary.firstTurnMs ??= Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
@@ -236,6 +236,12 @@ export class LiveRunner {
       case 'agent_event':
         this.store.addLine('tool', `${e.tool ?? 'tool'}: ${e.kind}${e.caption ? ` — ${e.caption}` : ''}${e.url ? ` ${e.url}` : ''}`);
         this.log({ event: 'agent_event', kind: e.kind, tool: e.tool, call_id: e.call_id, url: e.url, caption: e.caption });
+        return;
+      case 'speech':
+        if (e.status === 'interrupted') {
+          this.store.addLine('info', `reply interrupted (barge-in); spoken: ${e.said ?? ''}`);
+          this.log({ event: 'notice', message: `reply ${e.speech_id ?? ''} interrupted by barge-in; spoken: ${e.said ?? ''}` });
+        }
         return;
       case 'error':
         if (/^render_disabled/.test(e.error)) {
