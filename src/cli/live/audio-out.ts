@@ -50,7 +50,8 @@ export class AudioOut {
     readonly choice: AudioOutChoice,
     private readonly onFail: (message: string) => void,
   ) {
-    const p = spawn(choice.cmd, choice.args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    // Its own process group, so a terminal Ctrl-C does not cut the reply off with an error; it ends on stdin EOF.
+    const p = spawn(choice.cmd, choice.args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
     this.child = p;
     let err = '';
     p.stderr!.on('data', (d: Buffer) => (err += d.toString()));

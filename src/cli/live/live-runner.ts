@@ -53,7 +53,7 @@ export interface LiveSummary {
 export class LiveRunner {
   readonly store: LiveStore;
   private conn: EdgeConnection | undefined;
-  private readonly t0: number;
+  private t0: number;
   private connectedAt: number | undefined;
   private turns = 0;
   /** Turns the user asked (the greeting, a turn with no user text, is not one of them). */
@@ -109,6 +109,8 @@ export class LiveRunner {
 
   async run(): Promise<LiveSummary> {
     const { minted } = this.opts;
+    // Times count from here: loading the view is not part of the connect.
+    this.t0 = this.clock.now();
     const protocol = minted.protocol_version === 2 ? 2 : 1;
     this.log({ event: 'minted', session_id: minted.session_id, cap_seconds: minted.cap_seconds, protocol, connect_url: minted.connect_url });
     const ctrl = new AbortController();

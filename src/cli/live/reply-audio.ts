@@ -39,7 +39,8 @@ export class ReplyAudio {
     const d = spawn(
       ffmpegBin(),
       ['-hide_banner', '-loglevel', 'error', '-f', 'mp4', '-i', 'pipe:0', '-vn', '-f', 's16le', '-acodec', 'pcm_s16le', '-ac', '1', '-ar', String(OUT_RATE), '-flush_packets', '1', 'pipe:1'],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
+      // Its own process group: a Ctrl-C in the terminal must not kill it before we close it (it ends on stdin EOF).
+      { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
     );
     this.decoder = d;
     let err = '';
