@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FliteVoice, measureVoice, voiceShapeFromSample } from '../src/models/voice/index.js';
+import { FliteVoice, measureVoice, voiceShapeFromSample, writeWav } from '../src/models/voice/index.js';
+import { decodeAudio } from '../src/media/audio.js';
+import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 
 /** The default Voice (flite in WASI): real audio, phone and word timings, shaping. */
 const voice = new FliteVoice();
@@ -41,6 +43,15 @@ describe('flite voice', () => {
     expect(shape.rate!).toBeGreaterThan(plain.rate!);
     const reply = await voice.synthesize('Nice to meet you.', { shape });
     expect(Math.abs(measureVoice(reply.samples, 16000).pitchHz! - shape.pitchHz!)).toBeLessThan(15);
+  });
+
+  it('shapes from an MP3 sample too (decoded by ffmpeg)', async () => {
+    const sample = await voice.synthesize('This is my voice, recorded on my phone and sent as an MP3 file.', { shape: { voice: 'kal16', pitchHz: 130 } });
+    const wav = writeWav(sample.samples, sample.sampleRate);
+    const mp3 = await runFfmpeg(['-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '64k', '-ar', '44100', '-f', 'mp3', 'pipe:1'], (s) => writeAsync(s, wav));
+    const pcm = await decodeAudio(mp3);
+    expect(Math.abs(pcm.length / 16000 - sample.durationMs / 1000)).toBeLessThan(0.2);
+    expect(Math.abs(voiceShapeFromSample(pcm, 16000).pitchHz! - 130)).toBeLessThan(13);
   });
 
   it('says nothing speakable as a short silence, and stops on abort', async () => {

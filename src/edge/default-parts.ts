@@ -8,6 +8,7 @@ import { createBrain } from '../models/brain/index.js';
 import type { Recognizer } from '../models/index.js';
 import { defaultVoice } from '../models/voice/index.js';
 import { webrtcVadFactory } from './fvad.js';
+import { sessionMedia, sessionVoiceShape } from './media-part.js';
 import type { EdgeParts } from './session/parts.js';
 
 export interface PartsFlags {
@@ -31,5 +32,5 @@ export async function defaultParts(flags: PartsFlags = {}): Promise<EdgeParts> {
     ...(flags.llmModel ? { llmModel: flags.llmModel } : {}),
     ...(flags.llmApiKey ? { apiKey: flags.llmApiKey } : {}),
   });
-  return { brain, recognizer: honestRecognizer, vad: await webrtcVadFactory(), voice: defaultVoice() };
+  return { brain, recognizer: honestRecognizer, vad: await webrtcVadFactory(), voice: defaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
 }

@@ -9,3 +9,5 @@ export { loadIdleLoop, renderLoopClip, renderStillLoop, type IdleLoop } from './
 export { realMediaClock, type MediaClock } from './clock.js';
 export { MEDIA_FPS, AUDIO_RATE, FRAGMENT_MS, UNIT_MS } from './encoder.js';
 export { hexToRgb, type FaceStyle } from './face.js';
+export { renderSpeechClip, type SpeechClipOptions } from './speech-clip.js';
+export { decodeAudio } from './audio.js';

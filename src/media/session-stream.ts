@@ -282,7 +282,9 @@ class Stream extends EventEmitter implements SessionStream {
   }
 
   private playedMs(reply: Reply): number {
-    return Math.max(0, Math.min(reply.speech.durationMs, Math.round(reply.sentMs - PRIMING_MS)));
+    if (reply.sentMs === 0) return 0;
+    const trim = reply.encode?.trimMs ?? 0;
+    return Math.max(0, Math.min(reply.speech.durationMs, Math.round(reply.sentMs - PRIMING_MS + trim)));
   }
 
   private settle(reply: Reply): void {

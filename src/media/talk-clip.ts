@@ -3,7 +3,8 @@
  * silence to whole 320 ms units (encoder.ts) and the frames follow the mouth track of
  * lip-sync.ts. Frame i shows speech time i * 40 ms: ffmpeg starts the audio track with the
  * AAC encoder's 1024-sample priming and holds the first video frame over it, so both line
- * up on playback.
+ * up on playback. The Voice's leading pause (flite starts every utterance with ~160 ms of
+ * silence) is trimmed to LEAD_IN_MS so the reply is heard sooner.
  */
 import type { Speech } from '../models/voice.js';
 import { AUDIO_RATE, encodeClip, framesFor, MEDIA_FPS, SAMPLES_PER_FRAME } from './encoder.js';
@@ -30,6 +31,22 @@ export interface TalkEncode {
   /** Resolves when the encoder exits (rejects on failure; an abort rejects too). */
   done: Promise<void>;
   abort(): void;
+  /** Milliseconds of leading silence cut from the speech (add to clip time for speech time). */
+  trimMs: number;
+}
+
+/** Silence kept before the first sound of a reply. */
+export const LEAD_IN_MS = 40;
+
+/** Leading silence of the speech worth cutting, ms: from the phones, else from the samples. */
+export function leadingSilenceMs(speech: Speech): number {
+  const first = speech.phones?.find((p) => p.text !== 'pau');
+  let ms = first ? first.startMs : 0;
+  if (!speech.phones?.length) {
+    const i = speech.samples.findIndex((v) => Math.abs(v) > 500);
+    ms = i < 0 ? 0 : (i * 1000) / speech.sampleRate;
+  }
+  return Math.max(0, Math.floor(ms - LEAD_IN_MS));
 }
 
 /** Encode `speech` on `face`, calling `onInit` once and `onFragment` per fragment as they come out. */
@@ -41,7 +58,8 @@ export function encodeTalk(
   /** Extra silence after the speech (ms), e.g. to end a clip at a fixed length. */
   opts: { minMs?: number } = {},
 ): TalkEncode {
-  const pcm = speechPcm(speech);
+  const trimMs = leadingSilenceMs(speech);
+  const pcm = speechPcm(speech).subarray(Math.round((trimMs * AUDIO_RATE) / 1000));
   const speechMs = (pcm.length * 1000) / AUDIO_RATE;
   const frames = framesFor(Math.max(speechMs, opts.minMs ?? 0));
   const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
@@ -56,12 +74,12 @@ export function encodeTalk(
     frames,
     frame: (i) => {
       const ms = (i * 1000) / MEDIA_FPS;
-      return face.frames.render({ mouth: ms < speechMs ? mouth(ms) : 0, eyes: talkEyes(ms) }, buf);
+      return face.frames.render({ mouth: ms < speechMs ? mouth(ms + trimMs) : 0, eyes: talkEyes(ms) }, buf);
     },
     audio,
     onData: (d) => splitter.push(d),
     signal: ac.signal,
     warm: true,
   });
-  return { done, abort: () => ac.abort() };
+  return { done, abort: () => ac.abort(), trimMs };
 }

@@ -6,4 +6,6 @@ export interface Vad {
   /** true when the frame (any multiple of 10 ms) holds speech. */
   isSpeech(frame: Int16Array): boolean;
   reset(): void;
+  /** Frees what the instance holds (WASM state); optional, a session calls it when it ends. */
+  dispose?(): void;
 }

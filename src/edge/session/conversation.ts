@@ -14,11 +14,10 @@ export function replyLanguage(s: SessionSnapshot, helloLang: string | null): str
 
 /** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */
 export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], user: string | null, language: string, signal?: AbortSignal, greeting?: string): BrainRequest {
-  const system = [s.systemPrompt, s.backstory ? `Backstory: ${s.backstory}` : null, s.memoryBlock ? `Memory: ${s.memoryBlock}` : null]
-    .filter(Boolean)
-    .join('\n\n');
+  // The backstory and memory travel in `persona`: the local brain retrieves from them and the
+  // OpenAI-compatible brain folds them into its system message (src/models/brain/openai.ts).
   const messages: BrainMessage[] = [];
-  if (system) messages.push({ role: 'system', content: system });
+  if (s.systemPrompt) messages.push({ role: 'system', content: s.systemPrompt });
   for (const m of s.history) messages.push({ role: m.role, content: m.content });
   for (const t of log) {
     if (t.user_text) messages.push({ role: 'user', content: t.user_text });

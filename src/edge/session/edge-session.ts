@@ -46,6 +46,7 @@ export class EdgeSession {
       await stream.ready();
       s.stream = stream;
       if (s.recorder) s.recorder.media(stream.initSegment);
+      stream.on('encoder-error', (e: Error) => log(`media encoder error: ${e.message}`));
       stream.on('fragment', (buf: Buffer) => {
         s.recorder?.media(buf);
         for (const ch of s.live.channels) if (ch.streams.has('media')) ch.sendMedia(buf);

@@ -37,6 +37,11 @@ export class ReplySpeaker {
       if (this.cut !== null) return;
       const speech = await this.voice.synthesize(text, { lang: this.lang, ...(this.shape ? { shape: this.shape } : {}) });
       if (this.cut !== null) return;
+      // One reply on the stream at a time: the media stream cuts a second queued reply when the
+      // first ends (seen with src/media at 7f76b31), so the next sentence waits for the last.
+      const prev = this.spoken[this.spoken.length - 1];
+      if (prev) await prev.handle.done;
+      if (this.cut !== null) return;
       const first = this.spoken.length === 0;
       this.spoken.push({ text, speech, handle: this.stream.speak(speech) });
       this.audioMs += speech.durationMs;

@@ -41,8 +41,29 @@ export function firstPerson(sentence: string): string {
     .replace(/\byour\b/gi, 'my');
 }
 
+/**
+ * Indexes are kept for the last CACHE_SIZE distinct sessions: a session asks every turn with
+ * the same frozen context, and indexing a 16 KB backstory costs more than answering.
+ */
+const CACHE_SIZE = 256;
+const cache = new Map<string, Knowledge>();
+
 export function gatherKnowledge(req: BrainRequest, lang: string): Knowledge {
   const prompt = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const key = JSON.stringify([lang, req.persona?.name ?? null, req.persona?.backstory ?? null, req.persona?.memory ?? null, prompt]);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // re-insert: most recently used last
+    cache.set(key, hit);
+    return hit;
+  }
+  const k = buildKnowledge(req, prompt, lang);
+  cache.set(key, k);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return k;
+}
+
+function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowledge {
   const seen = new Set<string>();
   const passages: Passage[] = [];
   const add = (text: string, source: Passage['source']) => {

@@ -31,6 +31,18 @@ const STOP_LISTS: Record<string, string[]> = {
 };
 const stopCache = new Map<string, Set<string>>();
 
+/** Porter stems, memoised: a conversation reuses a small vocabulary. */
+const stems = new Map<string, string>();
+function stem(w: string): string {
+  let s = stems.get(w);
+  if (s === undefined) {
+    s = stemmer(w);
+    if (stems.size > 50_000) stems.clear();
+    stems.set(w, s);
+  }
+  return s;
+}
+
 function stopWords(lang: string): Set<string> {
   let s = stopCache.get(lang);
   if (!s) {
@@ -43,7 +55,7 @@ function stopWords(lang: string): Set<string> {
 /** Index terms of `text`: stop words out, irregular forms to their base, Porter stems. */
 export function terms(text: string, lang = 'en'): string[] {
   const stop = stopWords(lang);
-  return words(text).filter((w) => !stop.has(w)).map((w) => stemmer(baseForm(w)));
+  return words(text).filter((w) => !stop.has(w)).map((w) => stem(baseForm(w)));
 }
 
 /** Query terms: as `terms`, each joined by the words of its topic group (lexicon.ts). */
@@ -55,7 +67,7 @@ export function queryTerms(text: string, lang = 'en'): string[] {
     // A stop word can still name a topic ("from" in "where are you from").
     const group = related(base);
     if (stop.has(w) && group.length === 1) continue;
-    for (const r of group) out.add(stemmer(r));
+    for (const r of group) out.add(stem(r));
   }
   return [...out];
 }
@@ -118,14 +130,14 @@ export class PassageIndex {
       const raw = d.passage.text.match(/[\p{L}][\p{L}'-]*/gu) ?? [];
       raw.forEach((w, i) => {
         const lw = w.toLowerCase();
-        if (stop.has(lw) || lw.length < 4 || /(ed|ing)$/.test(lw) || seen.has(stemmer(lw))) return;
+        if (stop.has(lw) || lw.length < 4 || /(ed|ing)$/.test(lw) || seen.has(stem(lw))) return;
         const proper = i > 0 && /^\p{Lu}/u.test(w);
         const score = (proper ? 100 : 0) + w.length;
         if (!best || score > best.score) best = { word: proper ? w : lw, score };
       });
       if (best) {
         const b: { word: string; score: number } = best;
-        seen.add(stemmer(b.word.toLowerCase()));
+        seen.add(stem(b.word.toLowerCase()));
         picks.push({ ...b, at });
       }
     });

@@ -4,7 +4,6 @@
  * brains report in `usage`.
  */
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
 /** Sentences of `text`, each trimmed, empty ones dropped. */
 export function splitSentences(text: string): string[] {
@@ -19,35 +18,33 @@ export function splitSentences(text: string): string[] {
   return out;
 }
 
-/** Lower-cased words (letters and digits), punctuation dropped. */
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+)*/gu;
+
+/** Lower-cased words (letters and digits, "don't" whole; CJK one character each), punctuation dropped. */
 export function words(text: string): string[] {
-  const out: string[] = [];
-  for (const w of wordSegmenter.segment(text.toLowerCase())) if (w.isWordLike) out.push(w.segment);
-  return out;
+  return text.toLowerCase().match(WORD) ?? [];
 }
 
 /**
- * Tokens as the brains count them for `usage`: every word and every punctuation mark is
- * one token (Intl.Segmenter's word segments that are not whitespace). This is an
- * approximation of a BPE tokenizer (which splits long or rare words further), stable and
- * the same for every brain, so `usage` is comparable across runs.
+ * Tokens as the brains count them for `usage`: every run of letters or digits is one token,
+ * every other visible character is one, and each CJK character is one (those scripts do not
+ * put spaces between words). This approximates a BPE tokenizer (which splits long or rare
+ * words further) and is stable and the same for every brain, so `usage` is comparable
+ * across runs. A regular expression rather than Intl.Segmenter: ~50x cheaper on a backstory.
  */
+const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
+
 export function countTokens(text: string): number {
   let n = 0;
-  for (const w of wordSegmenter.segment(text)) if (w.segment.trim()) n++;
+  for (const _ of text.matchAll(TOKEN)) n++;
   return n;
 }
 
-/** Cut `text` to at most `max` tokens (whole segments), for `maxTokens`. */
+/** Cut `text` to at most `max` tokens (whole tokens, as countTokens counts them), for `maxTokens`. */
 export function truncateTokens(text: string, max: number): string {
   let n = 0;
-  let end = 0;
-  for (const w of wordSegmenter.segment(text)) {
-    if (w.segment.trim()) {
-      if (n === max) break;
-      n++;
-    }
-    end = w.index + w.segment.length;
+  for (const m of text.matchAll(TOKEN)) {
+    if (++n === max) return text.slice(0, m.index + m[0].length);
   }
-  return text.slice(0, end).trimEnd();
+  return text;
 }

@@ -1,0 +1,153 @@
+/**
+ * Debian's pocketsphinx as the local recogniser, when installed (`apt-get install
+ * pocketsphinx pocketsphinx-en-us`). Each call writes the audio to a temporary WAV and runs
+ * `pocketsphinx_continuous -infile u.wav -logfn /dev/null -time yes` (MEDIA-NOTES: reading
+ * /dev/stdin fails when spawned from Node). Cost measured there: ~0.5 s model load per
+ * process plus ~0.17 CPU-s per audio second, ~106 MB while it runs, so at most
+ * `maxConcurrent` processes run at once (default 2) and the rest wait their turn.
+ * Only the US English model is packaged: a request for another language is answered
+ * `recognised: false` with a note, never English guesses for foreign speech.
+ * The VAD gates it: audio without speech regions is not sent to pocketsphinx at all, and
+ * words outside the regions are dropped (pocketsphinx makes words out of hiss).
+ * Segments: pocketsphinx's word timings grouped by the VAD's speech regions (segments.ts).
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { languageCode } from '../brain/language.js';
+import type { Recognition, Recognizer } from '../recognizer.js';
+import type { SpeechRegion } from '../vad/index.js';
+import { groupWords, vadRegions, type TimedWord } from './segments.js';
+import { ASR_SAMPLE_RATE, encodeWav } from './wav.js';
+
+export const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
+export const POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+export interface PocketsphinxProbe {
+  /** Absolute path of pocketsphinx_continuous, or null. */
+  binary: string | null;
+  modelDir: string | null;
+  /** Debian packages to install for the missing parts (empty when usable). */
+  missing: string[];
+}
+
+/** Looks for the binary on PATH and the English model where Debian puts it. */
+export function probePocketsphinx(env: Record<string, string | undefined> = process.env, modelDir = POCKETSPHINX_MODEL_DIR): PocketsphinxProbe {
+  let binary: string | null = null;
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, POCKETSPHINX_BINARY);
+    try {
+      accessSync(p, constants.X_OK);
+      binary = p;
+      break;
+    } catch {
+      /* not here */
+    }
+  }
+  const model = existsSync(modelDir) ? modelDir : null;
+  const missing = [...(binary ? [] : ['pocketsphinx']), ...(model ? [] : ['pocketsphinx-en-us'])];
+  return { binary, modelDir: model, missing };
+}
+
+export interface PocketsphinxOptions {
+  /** Path of pocketsphinx_continuous (probePocketsphinx finds it). */
+  binary: string;
+  maxConcurrent?: number;
+}
+
+/** Words pocketsphinx prints that are not words ("<s>", "<sil>", "[NOISE]", "++UH++"). */
+const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/;
+
+export class PocketsphinxRecognizer implements Recognizer {
+  readonly name = 'pocketsphinx';
+  readonly available = true;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly opts: PocketsphinxOptions) {}
+
+  async transcribe(samples: Int16Array, opts: { lang?: string; signal?: AbortSignal } = {}): Promise<Recognition> {
+    opts.signal?.throwIfAborted();
+    const lang = languageCode(opts.lang);
+    if (lang && lang !== 'en') {
+      return {
+        text: `[not recognised: the installed recogniser (pocketsphinx) has an English model only, not "${opts.lang}"; start with --asr-url for other languages]`,
+        recognised: false,
+      };
+    }
+    if (samples.length < ASR_SAMPLE_RATE / 10) return { text: '', recognised: false, language: 'en', segments: [] };
+    // pocketsphinx finds words in noise and hiss; the VAD decides whether anyone spoke, and
+    // words it heard outside the speech regions are dropped (never invented words).
+    const regions = await vadRegions(samples);
+    if (regions.length === 0) return { text: '', recognised: false, language: 'en', segments: [] };
+    const words = inside(await this.limited(() => this.run(samples, opts.signal)), regions);
+    const segments = groupWords(words, regions);
+    const text = segments.map((s) => s.text).join(' ');
+    return { text, recognised: text.length > 0, language: 'en', segments };
+  }
+
+  /** Runs pocketsphinx on the samples; resolves with the timed words it heard. */
+  private async run(samples: Int16Array, signal?: AbortSignal): Promise<TimedWord[]> {
+    const dir = await mkdtemp(join(tmpdir(), 'avatar-asr-'));
+    const file = join(dir, 'u.wav');
+    try {
+      await writeFile(file, encodeWav(samples));
+      const audioMs = (samples.length / ASR_SAMPLE_RATE) * 1000;
+      const out = await new Promise<string>((resolve, reject) => {
+        const child = spawn(this.opts.binary, ['-infile', file, '-logfn', '/dev/null', '-time', 'yes'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          signal,
+          timeout: 30_000 + 2 * audioMs,
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c));
+        child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-500)));
+        child.on('error', (e) => reject(signal?.aborted ? signal.reason : new Error(`cannot run ${this.opts.binary}: ${e.message}`)));
+        child.on('close', (code, sig) => {
+          if (signal?.aborted) reject(signal.reason);
+          else if (code === 0) resolve(stdout);
+          else reject(new Error(`${this.opts.binary} failed (${sig ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+        });
+      });
+      return parseTimedWords(out);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async limited<T>(fn: () => Promise<T>): Promise<T> {
+    const max = this.opts.maxConcurrent ?? 2;
+    // A finishing call hands its slot straight to the next waiter, so `running` never overshoots.
+    if (this.running >= max) await new Promise<void>((r) => this.waiting.push(r));
+    else this.running++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/** Words overlapping a speech region (with 200 ms of slack for soft word edges). */
+function inside(words: TimedWord[], regions: SpeechRegion[]): TimedWord[] {
+  return words.filter((w) => regions.some((r) => w.endS > r.startS - 0.2 && w.startS < r.endS + 0.2));
+}
+
+/** `-time yes` output: a hypothesis line per utterance, then "word start end confidence" lines. */
+export function parseTimedWords(stdout: string): TimedWord[] {
+  const words: TimedWord[] = [];
+  for (const line of stdout.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f.length !== 4 || ![f[1], f[2], f[3]].every((x) => /^-?\d+(\.\d+)?$/.test(x))) continue;
+    const text = f[0].replace(/\(\d+\)$/, ''); // "your(2)": an alternative pronunciation
+    if (FILLER.test(text)) continue;
+    words.push({ text, startS: Number(f[1]), endS: Number(f[2]) });
+  }
+  return words;
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { defaultVoice } from '../src/models/voice/index.js';
+import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
+import { useEmulator } from './helpers/emulator.js';
+import { SentenceSplitter } from '../src/edge/session/conversation.js';
+import { decodeAudio, voicedMs } from './helpers/media-audio.js';
+import { streamFrames, utteranceFrames } from './helpers/utterance.js';
+
+/**
+ * Issue 8 "must show": mint, connect /mse + /mic_stream + /events, stream a synthesized
+ * utterance as mic frames at real-time cadence, receive partial and turn, receive reply
+ * media whose audio is as long as the spoken reply; release; the transcript returns the
+ * turn; the session reads ended. The same over v2.
+ */
+const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
+
+async function replyAudioCheck(media: Buffer[], reply: string): Promise<void> {
+  const pcm = await decodeAudio(Buffer.concat(media));
+  // The box speaks a reply sentence by sentence; the same voice says the same sentences here.
+  const split = new SentenceSplitter();
+  const sentences = [...split.push(reply), ...split.flush()];
+  let want = 0;
+  for (const s of sentences) want += voicedMs((await defaultVoice().synthesize(s, { lang: 'en' })).samples);
+  const got = voicedMs(pcm);
+  // The stream's audio holds the whole reply and nothing else voiced (idle audio is silence).
+  expect(want).toBeGreaterThan(1000);
+  expect(Math.abs(got - want)).toBeLessThanOrEqual(Math.max(200, want * 0.08));
+}
+
+describe('live session with media, end to end', () => {
+  it('v1: /mse + /mic_stream + /events; a spoken turn; the reply as media as long as the spoken reply; release; transcript; ended', async () => {
+    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false } } })).body;
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const mime = await mse.next((x) => typeof x.mime === 'string');
+    expect(mime.mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-fA-F]{6}, ?mp4a\.40\.2"$/);
+    await until(() => mse.bin.length, (n) => n >= 3);
+    expect(mse.bin[0]!.subarray(4, 8).toString()).toBe('ftyp');
+    expect(mse.bin[1]!.subarray(4, 8).toString()).toBe('moof');
+
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    await streamFrames(mic, await utteranceFrames('Hi there. Where do you live and what do you do?'));
+    const turn = await mic.next((x) => x.type === 'turn', 20_000);
+    expect(mic.json.some((x) => x.type === 'partial')).toBe(true);
+    expect(turn).toMatchObject({ language: 'en', speech_id: expect.any(String) });
+    expect(turn.reply.length).toBeGreaterThan(0);
+    const spoke = await events.next((x) => x.type === 'status' && x.state === 'speaking', 20_000);
+    await events.next((x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    await replyAudioCheck(mse.bin, turn.reply);
+
+    await h.api(`/api/v1/sessions/${m.session_id}/release`, { body: { seat_token: m.seat_token } });
+    expect((await mse.closed).code).toBe(4002);
+    const t = await until(() => h.api(`/api/v1/sessions/${m.session_id}/transcript`), (r) => r.body.count === 1);
+    expect(t.body.turns[0]).toMatchObject({ user_text: turn.text, reply_text: turn.reply });
+    expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('ended');
+  }, 60_000);
+
+  it('v2: the same on one socket (tagged media down, tagged mic up)', async () => {
+    const m = (await h.api('/api/v1/sessions', { body: { persona: 'leo', protocol_versions: [2], config: { greeting_enabled: false } } })).body;
+    const s: Sock = await openSock(wsUrl(m.connect_url, '/v2/session', m.session_token), { protocols: ['svc.avatar.v2'] });
+    const hello = await s.next((x) => x.type === 'session');
+    expect(hello.mime).toMatch(/^video\/mp4; codecs="avc1/);
+    await until(() => s.bin.length, (n) => n >= 3);
+    expect(s.bin.every((b) => b[0] === 0x01)).toBe(true);
+    expect(s.bin[0]!.subarray(5, 9).toString()).toBe('ftyp');
+    s.ws.send(JSON.stringify({ type: 'hello', lang: 'en' }));
+    await streamFrames(s, await utteranceFrames('Good morning. Tell me about your work please.'), 0x02);
+    const turn = await s.next((x) => x.type === 'turn', 20_000);
+    expect(s.json.some((x) => x.type === 'partial')).toBe(true);
+    const spoke = await s.next((x) => x.type === 'status' && x.state === 'speaking', 20_000);
+    await s.next((x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    await replyAudioCheck(s.bin.map((b) => b.subarray(1)), turn.reply);
+    s.close();
+    await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
+    const t = await h.api(`/api/v1/sessions/${m.session_id}/transcript`);
+    expect(t.body).toMatchObject({ source: 'store', count: 1, turns: [{ reply_text: turn.reply }] });
+  }, 60_000);
+});
