@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseFile } from 'music-metadata';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ffmpeg } from '../src/cli/live/ffmpeg.js';
@@ -53,8 +54,45 @@ describe('avatar sessions live --mic-file --json', () => {
     expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
   }, 60_000);
 
+  it('--record and the reply media: byte counts per reply, and a file ffmpeg reads back with video and audio as long as the session', async () => {
+    const out = join(dir, 'live.mp4');
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1', '--record', out], env());
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    const kinds = ev.map((e) => e.event);
+    expect(kinds[0]).toBe('minted');
+    const sessionId = ev[0]!.session_id as string;
+    const partial = ev.findIndex((e) => e.event === 'partial');
+    const turn = ev.findIndex((e) => e.event === 'turn' && !e.greeting);
+    expect(partial).toBeGreaterThan(0);
+    expect(turn).toBeGreaterThan(partial);
+    expect(ev[turn]).toMatchObject({ text: expect.any(String), reply: expect.any(String) });
+    expect(ev[turn]!.reply.length).toBeGreaterThan(0);
+    expect(ev.find((e) => e.event === 'media_init')?.mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-fA-F]{6}/);
+    const reply = ev.find((e) => e.event === 'reply_media' && e.seq === ev[turn]!.seq);
+    expect(reply).toMatchObject({ spoken: true });
+    expect(reply!.bytes).toBeGreaterThan(10_000);
+    const ended = ev.at(-1)!;
+    expect(ended).toMatchObject({ event: 'ended', reason: 'turns_done', released: true, turns: 1 });
+    expect(ev.every((e) => typeof e.t === 'number')).toBe(true);
+    // The seat is free and the session over on the control plane.
+    expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
+
+    // --record: a file ffmpeg reads back with video and audio as long as the session.
+    const rec = ev.find((e) => e.event === 'recorded')!;
+    expect(rec).toMatchObject({ path: out, remuxed: true });
+    const meta = await parseFile(out);
+    const tracks = meta.format.trackInfo.map((t) => String(t.codecName));
+    expect(tracks.some((c) => /avc|264/i.test(c))).toBe(true);
+    expect(tracks.some((c) => /aac|mp4a|opus/i.test(c))).toBe(true);
+    expect(Math.abs(meta.format.duration! - ended.duration_s)).toBeLessThan(1.5);
+    const decoded = await ffmpeg(['-i', out, '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
+    expect(Math.abs(decoded.length / 32000 - ended.duration_s)).toBeLessThan(1.5);
+  }, 60_000);
+
   it('without a TTY it prints one line per event and says why it ended', async () => {
-    const r = await cli(['sessions', 'live', '--persona', 'leo', '--say', 'Tell me about yourself', '--turns', '1'], env());
+    const r = await cli(['sessions', 'live', '--persona', 'leo', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\] minted session [0-9a-f-]{36} \(cap \d+ s, protocol 1\)/);
     expect(r.stdout).toMatch(/\] sent \(typed\): Tell me about yourself/);
@@ -63,7 +101,7 @@ describe('avatar sessions live --mic-file --json', () => {
   }, 60_000);
 
   it('--protocol 2 talks over the one /v2/session socket (docs/protocol-v2.md)', async () => {
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--protocol', '2', '--say', 'Tell me about yourself', '--turns', '1'], env());
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--protocol', '2', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
     expect(ev[0]).toMatchObject({ event: 'minted', protocol: 2 });

@@ -69,7 +69,7 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
     const timings = { mint_ms: mintMs, connect_ms: s.connectMs, first_media_ms: s.firstMediaMs, turn_ms: s.firstTurnMs, turn_after_question_ms: afterQuestion };
     if (json) out.write(JSON.stringify({ event: 'demo', ok: true, video: recorded?.path, video_bytes: recorded?.bytes, ...timings }) + '\n');
     else {
-      say(`\ntimings: mint ${ms(mintMs)} · connect ${ms(s.connectMs)} · first media ${ms(s.firstMediaMs)} after connect · turn ${ms(s.firstTurnMs)} after connect (${ms(afterQuestion)} after the question ended)`);
+      say(`\ntimings: mint ${ms(mintMs)} · connect ${ms(s.connectMs)} · first media ${ms(s.firstMediaMs)} after the connect began · turn ${ms(s.firstTurnMs)} after connect (${ms(afterQuestion)} after the question ended)`);
       if (recorded?.bytes) say(`video: ${recorded.path} (${(recorded.bytes / 1024).toFixed(0)} KB); play it with any player, e.g. ffplay ${o.out ?? 'demo.mp4'}`);
       say(`next: avatar sessions live --persona ${o.persona ?? 'ava'}   (talk yourself: mic, --mic-file or typed text)`);
     }

@@ -7,6 +7,7 @@ export type LiveLogEvent =
   | { event: 'minted'; session_id: string; cap_seconds: number; protocol: 1 | 2; connect_url: string }
   | { event: 'connected'; connect_ms: number }
   | { event: 'media_init'; mime: string }
+  /** `ms_since_connect`: since the connect began (media can arrive before every socket is open). */
   | { event: 'first_media'; bytes: number; ms_since_connect: number }
   | { event: 'media'; bytes: number; segments: number }
   | { event: 'partial'; text: string }
@@ -50,7 +51,7 @@ export function textLine(e: Stamped): string | undefined {
     case 'media_init':
       return `${t} media: ${e.mime}`;
     case 'first_media':
-      return `${t} first media fragment (${e.bytes} bytes, ${e.ms_since_connect} ms after connect)`;
+      return `${t} first media fragment (${e.bytes} bytes, ${e.ms_since_connect} ms after the connect began)`;
     case 'media':
       return undefined;
     case 'partial':

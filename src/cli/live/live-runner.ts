@@ -65,7 +65,15 @@ export class LiveRunner {
   private wake!: () => void;
   private readonly woken = new Promise<void>((r) => (this.wake = r));
   private readonly clock: PacerClock;
-  private reply: { seq: number; userTurn: number; bytes: number; segments: number; spoke: boolean } | undefined;
+  /**
+   * The reply being spoken. It is over when the edge's status frames stop saying `speaking`
+   * for its speech_id (docs/edge.md), or, with no such frames, when reply audio that began
+   * after the turn (a rising edge: the greeting's tail does not count) falls silent.
+   */
+  private reply:
+    | { seq: number; userTurn: number; speechId?: string; bytes: number; segments: number; loud: boolean; edgeSpeaking: boolean; spoke: boolean }
+    | undefined;
+  private replyGrace: NodeJS.Timeout | undefined;
   private summary: Partial<LiveSummary> = {};
   private lastMediaLog = -Infinity;
 
@@ -175,8 +183,26 @@ export class LiveRunner {
     this.gate(speaking);
     this.store.update({ speaking });
     if (!this.reply) return;
-    if (speaking) this.reply.spoke = true;
-    else if (this.reply.spoke) this.closeReply();
+    if (speaking) this.reply.loud = this.reply.spoke = true;
+    else if (this.reply.loud && !this.reply.edgeSpeaking) this.closeReply();
+  }
+
+  /** Edge status frames (docs/edge.md: `state`, `speech_id` at about 10 Hz). */
+  private onStatus(f: Record<string, unknown>): void {
+    const r = this.reply;
+    if (!r?.speechId || f.type !== 'status' || typeof f.state !== 'string') return;
+    const mine = f.speech_id === r.speechId && f.state === 'speaking';
+    if (mine) {
+      r.edgeSpeaking = r.spoke = true;
+      if (this.replyGrace) clearTimeout(this.replyGrace);
+      this.replyGrace = undefined;
+    } else if (r.edgeSpeaking && !this.replyGrace) {
+      // The edge has sent the last of it; fragments still in flight get a moment to land.
+      this.replyGrace = setTimeout(() => {
+        this.replyGrace = undefined;
+        if (this.reply === r) this.closeReply();
+      }, 400);
+    }
   }
 
   private closeReply(): void {
@@ -201,7 +227,7 @@ export class LiveRunner {
         }
         this.store.update({ media: { bytes: e.total, segments: e.segments } });
         if (e.segments === 1) {
-          this.summary.firstMediaMs = Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
+          this.summary.firstMediaMs = Math.round(this.clock.now() - this.t0);
           this.log({ event: 'first_media', bytes: e.bytes.length, ms_since_connect: this.summary.firstMediaMs });
         } else if (this.clock.now() - this.lastMediaLog >= 1000) {
           this.lastMediaLog = this.clock.now();
@@ -227,7 +253,8 @@ export class LiveRunner {
         this.lastTyped = undefined;
         this.store.addLine('avatar', e.reply);
         this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
-        this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, bytes: 0, segments: 0, spoke: audio.isSpeaking };
+        void audio;
+        this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, speechId: e.speech_id, bytes: 0, segments: 0, loud: false, edgeSpeaking: false, spoke: false };
         if (this.textOnly) this.closeReply();
         else if (!greeting && this.opts.turns !== undefined && this.userTurns >= this.opts.turns) {
           // Never wait forever for audible speech (a silent voice, a lost decoder).
@@ -254,6 +281,9 @@ export class LiveRunner {
         }
         this.fail(`edge: ${e.error}`);
         return;
+      case 'telemetry':
+        this.onStatus(e.frame);
+        return;
       default:
         return;
     }
@@ -273,6 +303,7 @@ export class LiveRunner {
 
   private async finish(audio: ReplyAudio, recording: StreamRecording | undefined, ctrl: AbortController): Promise<LiveSummary> {
     if (this.replyDeadline) clearTimeout(this.replyDeadline);
+    if (this.replyGrace) clearTimeout(this.replyGrace);
     ctrl.abort();
     this.opts.mic?.stop();
     this.closeReplyQuietly();
