@@ -40,3 +40,22 @@ describe('avatar smoke failures', () => {
     expect(r.stderr).toMatch(/--timeout must be a positive number/);
   });
 });
+
+describe('avatar smoke against a working emulator', () => {
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+  const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+
+  it('passes every step in order, one line each with its time, and leaves no seat held', async () => {
+    const r = await cli(['smoke', '--persona', 'leo'], env());
+    expect(r.code).toBe(0);
+    const steps = r.stdout.trim().split('\n');
+    expect(steps.map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      'ok gallery', 'ok mint', 'ok connect', 'ok turn', 'ok media', 'ok release', 'ok transcript', 'smoke passed:',
+    ]);
+    expect(steps.slice(0, 7).every((l) => / \d+ ms {2}\S/.test(l))).toBe(true);
+    expect(r.stdout).toMatch(/ok {3}media .* first fragment \d+ bytes \(video\/mp4; codecs="avc1\./);
+    expect(r.stdout).toMatch(/ok {3}transcript .* \d+ turns? \(source (store|live)\)/);
+    const sessionId = /session ([0-9a-f-]{36})/.exec(r.stdout)![1];
+    expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
+  }, 90_000);
+});

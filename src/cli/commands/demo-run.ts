@@ -50,6 +50,7 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
       audioOut: play ? chooseAudioOut(cli.io.env as NodeJS.ProcessEnv) : undefined,
       record: file,
       turns: 1,
+      micAfterGreeting: true,
       release: () => releaseSeat(client, minted),
       onLog: (e) => {
         if (e.event === 'recorded') recorded = e;
@@ -65,11 +66,11 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
       throw new CliError(`the demo did not finish: ${endSentence(s.reason, s.detail)}`, exitCodeFor(s.reason) || ExitCode.internal);
     }
     const ms = (v: number | undefined) => (v === undefined ? 'n/a' : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v} ms`);
-    const afterQuestion = s.firstTurnMs === undefined ? undefined : Math.max(0, s.firstTurnMs - speech.durationMs);
+    const afterQuestion = s.firstTurnMs === undefined || s.micStartMs === undefined ? undefined : Math.max(0, s.firstTurnMs - s.micStartMs - speech.durationMs);
     const timings = { mint_ms: mintMs, connect_ms: s.connectMs, first_media_ms: s.firstMediaMs, turn_ms: s.firstTurnMs, turn_after_question_ms: afterQuestion };
     if (json) out.write(JSON.stringify({ event: 'demo', ok: true, video: recorded?.path, video_bytes: recorded?.bytes, ...timings }) + '\n');
     else {
-      say(`\ntimings: mint ${ms(mintMs)} · connect ${ms(s.connectMs)} · first media ${ms(s.firstMediaMs)} after the connect began · turn ${ms(s.firstTurnMs)} after connect (${ms(afterQuestion)} after the question ended)`);
+      say(`\ntimings: mint ${ms(mintMs)} · connect ${ms(s.connectMs)} · first media ${ms(s.firstMediaMs)} after the connect began · turn ${ms(afterQuestion)} after the question ended (${ms(s.firstTurnMs)} after the connect began)`);
       if (recorded?.bytes) say(`video: ${recorded.path} (${(recorded.bytes / 1024).toFixed(0)} KB); play it with any player, e.g. ffplay ${o.out ?? 'demo.mp4'}`);
       say(`next: avatar sessions live --persona ${o.persona ?? 'ava'}   (talk yourself: mic, --mic-file or typed text)`);
     }

@@ -78,6 +78,7 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     });
     const m = minted;
     const seen: EdgeEvent[] = [];
+    const arrived = new Map<EdgeEvent, number>();
     const waiters = new Set<() => void>();
     const until = <E extends EdgeEvent>(pred: (e: EdgeEvent) => e is E): Promise<E> =>
       new Promise((resolve, reject) => {
@@ -92,15 +93,16 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
         waiters.add(check);
         check();
       });
-    let connectedAt = 0;
+    let connectStart = 0;
     conn = await step('connect', async () => {
+      connectStart = performance.now();
       const c = await connectEdge({ connectUrl: m.connect_url, token: m.session_token, protocol: m.protocol_version === 2 ? 2 : 1 });
       c.on((e) => {
         seen.push(e);
+        arrived.set(e, performance.now());
         for (const w of [...waiters]) w();
       });
       await c.ready;
-      connectedAt = performance.now();
       return [c, `protocol ${c.protocol}, sockets open`];
     });
     const c = conn;
@@ -116,7 +118,8 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
       const first = await until((e): e is Extract<EdgeEvent, { type: 'media' }> => e.type === 'media');
       const init = seen.find((e) => e.type === 'media_init');
       const mime = init && init.type === 'media_init' ? init.mime : 'no mime message';
-      return [first, `first fragment ${first.bytes.length} bytes (${mime}), ${Math.round(performance.now() - connectedAt)} ms after connect`];
+      const at = Math.round((arrived.get(first) ?? performance.now()) - connectStart);
+      return [first, `first fragment ${first.bytes.length} bytes (${mime}), ${at} ms after the connect began`];
     });
     await step('release', async () => {
       await c.close();

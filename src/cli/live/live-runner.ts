@@ -34,6 +34,8 @@ export interface LiveRunOptions {
   release(): Promise<void>;
   onLog?(e: Stamped): void;
   clock?: PacerClock;
+  /** Start the mic once the greeting has been spoken (the demo: do not talk over the avatar). */
+  micAfterGreeting?: boolean;
   /** After the N-th turn, end even if no audible reply is detected after this long (ms). */
   replyWaitMs?: number;
 }
@@ -48,6 +50,8 @@ export interface LiveSummary {
   connectMs?: number;
   firstMediaMs?: number;
   firstTurnMs?: number;
+  /** When the mic source started, ms after the connect began. */
+  micStartMs?: number;
 }
 
 export class LiveRunner {
@@ -74,6 +78,9 @@ export class LiveRunner {
     | { seq: number; userTurn: number; speechId?: string; bytes: number; segments: number; loud: boolean; edgeSpeaking: boolean; spoke: boolean }
     | undefined;
   private replyGrace: NodeJS.Timeout | undefined;
+  private micStarted = false;
+  private startMic: (() => void) | undefined;
+  private micFallback: NodeJS.Timeout | undefined;
   private summary: Partial<LiveSummary> = {};
   private lastMediaLog = -Infinity;
 
@@ -152,8 +159,19 @@ export class LiveRunner {
       this.log({ event: 'connected', connect_ms: this.summary.connectMs });
       this.store.update({ connected: true });
       if (this.opts.mic) {
-        this.log({ event: 'mic', source: this.opts.mic.label, duration_ms: this.opts.mic.durationMs });
-        this.opts.mic.start(pump, (m) => this.fail(m));
+        const mic = this.opts.mic;
+        const start = () => {
+          if (this.micStarted || this.ending) return;
+          this.micStarted = true;
+          this.summary.micStartMs = Math.round(this.clock.now() - this.t0);
+          this.log({ event: 'mic', source: mic.label, duration_ms: mic.durationMs });
+          mic.start(pump, (m) => this.fail(m));
+        };
+        if (this.opts.micAfterGreeting) {
+          this.startMic = start;
+          // No greeting within a few seconds (greeting disabled): start anyway.
+          this.micFallback = setTimeout(start, 4000);
+        } else start();
       }
       // Silence keeps the uplink's cadence even with no mic (spec 4.6).
       void pump.run(ctrl.signal);
@@ -210,6 +228,10 @@ export class LiveRunner {
     if (!r) return;
     this.reply = undefined;
     if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    if (r.userTurn === 0 && this.startMic) {
+      clearTimeout(this.micFallback);
+      this.startMic();
+    }
     if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
   }
 
@@ -245,7 +267,7 @@ export class LiveRunner {
         const greeting = e.greeting === true || !e.text;
         if (!greeting) {
           this.userTurns++;
-          this.summary.firstTurnMs ??= Math.round(this.clock.now() - (this.connectedAt ?? this.t0));
+          this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
         }
         this.store.update({ partial: '' });
         // A typed line is already on screen; the turn repeats it.
@@ -254,6 +276,7 @@ export class LiveRunner {
         this.store.addLine('avatar', e.reply);
         this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
         void audio;
+        if (greeting && this.startMic) clearTimeout(this.micFallback);
         this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, speechId: e.speech_id, bytes: 0, segments: 0, loud: false, edgeSpeaking: false, spoke: false };
         if (this.textOnly) this.closeReply();
         else if (!greeting && this.opts.turns !== undefined && this.userTurns >= this.opts.turns) {
@@ -304,6 +327,7 @@ export class LiveRunner {
   private async finish(audio: ReplyAudio, recording: StreamRecording | undefined, ctrl: AbortController): Promise<LiveSummary> {
     if (this.replyDeadline) clearTimeout(this.replyDeadline);
     if (this.replyGrace) clearTimeout(this.replyGrace);
+    clearTimeout(this.micFallback);
     ctrl.abort();
     this.opts.mic?.stop();
     this.closeReplyQuietly();
