@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
@@ -108,6 +108,26 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(ev.find((e) => e.event === 'turn' && !e.greeting)).toMatchObject({ text: 'Tell me about yourself', reply: expect.stringMatching(/\S/) });
     expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true });
   }, 30_000);
+
+  it('the mic is gated while replies play out loud, and never with --headphones', async () => {
+    // A stand-in `play` (the player the CLI picks from PATH) that swallows the audio.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'play'), '#!/bin/sh\nexec cat > /dev/null\n', { mode: 0o755 });
+    const silence = join(dir, 'silence.wav');
+    await ffmpeg(['-y', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '1', silence]);
+    const args = ['--json', 'sessions', 'live', '--persona', 'ava', '--play', '--mic-file', silence, '--say', 'Tell me about yourself', '--turns', '1'];
+    const pathEnv = () => ({ ...env(), PATH: `${bin}:${process.env.PATH}` });
+    const gated = await cli(args, pathEnv());
+    expect(gated.code).toBe(0);
+    const gates = events(gated.stdout).filter((e) => e.event === 'mic_gate').map((e) => e.gated);
+    expect(gates[0]).toBe(true);
+    expect(gates).toContain(false);
+    const free = await cli([...args, '--headphones'], pathEnv());
+    expect(free.code).toBe(0);
+    expect(events(free.stdout).filter((e) => e.event === 'mic_gate')).toEqual([]);
+    expect(events(free.stdout).some((e) => e.event === 'reply_media' && e.spoken)).toBe(true);
+  }, 90_000);
 
   /** Runs the CLI with a stdout the test can watch while it runs. */
   function liveRun(args: string[]) {

@@ -16,6 +16,8 @@ export type LiveLogEvent =
   | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean }
   | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
   | { event: 'said'; text: string }
+  /** The mic is gated (zeroed frames) while the avatar is heard through the speakers, or open again. */
+  | { event: 'mic_gate'; gated: boolean }
   | { event: 'mic'; source: string; duration_ms?: number }
   | { event: 'notice'; message: string }
   | { event: 'error'; error: string }
@@ -62,6 +64,8 @@ export function textLine(e: Stamped): string | undefined {
       return `${t} reply ${e.seq} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
     case 'agent_event':
       return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
+    case 'mic_gate':
+      return `${t} mic ${e.gated ? 'gated while the avatar speaks' : 'open'}`;
     case 'said':
       return `${t} sent (typed): ${e.text}`;
     case 'mic':

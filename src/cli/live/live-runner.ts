@@ -142,6 +142,7 @@ export class LiveRunner {
       maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
       onFrame: (i) => {
         const s = this.store.getSnapshot();
+        if (this.opts.mic && s.mic.gated !== i.gated) this.log({ event: 'mic_gate', gated: i.gated });
         if (s.mic.levelDb !== i.levelDb || s.mic.gated !== i.gated) this.store.update({ mic: { ...s.mic, levelDb: i.levelDb, gated: i.gated } });
       },
     });
