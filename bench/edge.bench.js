@@ -4,7 +4,7 @@
 // in its own process, so the box has one core and this client the other. Prints figures
 // next to a reference measured in the same run; asserts nothing.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
 import { defaultVoice } from '../dist/models/voice/index.js';
@@ -21,10 +21,31 @@ const pct = (xs, p) => {
 };
 const ms = (v) => `${Number.isFinite(v) ? v.toFixed(0) : '-'} ms`;
 const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
-/** CPU seconds (user + system) the process has used so far. */
+/**
+ * CPU seconds (user + system) used so far by the process and its descendants: the box's
+ * ffmpeg encoders and pocketsphinx runs are child processes. Live children are summed
+ * from /proc; exited ones are in the parent's cutime/cstime once reaped.
+ */
 const cpuS = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
+  const stat = (p) => {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return { ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+    } catch {
+      return null;
+    }
+  };
+  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => [Number(d), stat(d)]).filter(([, s]) => s);
+  const kids = new Map();
+  for (const [p, s] of all) kids.set(s.ppid, [...(kids.get(s.ppid) ?? []), p]);
+  const byPid = new Map(all);
+  let total = 0;
+  const walk = (p) => {
+    total += byPid.get(p)?.cpu ?? 0;
+    for (const c of kids.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return total / 100;
 };
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
@@ -129,6 +150,81 @@ async function loadRun(n, config) {
   const ref = await healthRtt(sessions[0].m.connect_url);
   await emu.stop();
   return { latencies, gaps, perSessionKb: (rss1 - rss0) / n, ref, cpuPerS, perCore: n / cpuPerS };
+}
+
+// Live media sessions: each with /mse + /mic_stream + /events, zeroed mic frames at cadence,
+// typed turns round-robin; /chat -> the reply's first fragment (the `speech started` event
+// the box sends with it); fragment gaps on the client as the real-time check.
+{
+  const n = MEDIA_SESSIONS;
+  const emu = await emulator(n + 2);
+  const rss0 = rssKb(emu.pid);
+  const sessions = [];
+  for (let i = 0; i < n; i++) {
+    const m = await mint(emu, { config: { greeting_enabled: false } });
+    const mse = await sock(m, '/mse');
+    const mic = await sock(m, '/mic_stream');
+    const ev = await sock(m, '/events');
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    const s = { m, mse, mic, ev, last: 0, gaps: [] };
+    mse.on((msg) => {
+      if (!msg.bin) return;
+      const t = performance.now();
+      if (s.last) s.gaps.push(t - s.last);
+      s.last = t;
+    });
+    sessions.push(s);
+  }
+  await sleep(2000);
+  const rss1 = rssKb(emu.pid);
+  for (const s of sessions) s.gaps.length = 0;
+  let running = true;
+  const pump = (async () => {
+    let next = performance.now();
+    while (running) {
+      for (const s of sessions) s.mic.ws.send(Buffer.alloc(3200));
+      next += 100;
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  })();
+  const cpu0 = cpuS(emu.pid);
+  const t0 = performance.now();
+  const firstFrag = [];
+  const end = t0 + RUN_S * 1000;
+  let i = 0;
+  // Keep about half the sessions talking at any time: each turn's reply is a few seconds.
+  const inFlight = new Set();
+  while (performance.now() < end) {
+    const s = sessions[i++ % n];
+    if (inFlight.has(s) || inFlight.size >= Math.ceil(n / 2)) {
+      await sleep(50);
+      continue;
+    }
+    inFlight.add(s);
+    const tc = performance.now();
+    fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'What do you do?' }) })
+      .then((r) => r.json())
+      .then(({ speech_id }) => waitFor(s.ev, (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id, 60_000))
+      .then(() => firstFrag.push(performance.now() - tc))
+      .then(() => waitFor(s.ev, (x) => x.type === 'status' && x.state === 'listening', 60_000))
+      .catch(() => undefined)
+      .finally(() => inFlight.delete(s));
+    await sleep(100);
+  }
+  const cpuPerS = (cpuS(emu.pid) - cpu0) / ((performance.now() - t0) / 1000);
+  running = false;
+  await pump;
+  const gaps = sessions.flatMap((s) => s.gaps);
+  const late = gaps.filter((g) => g > 400).length;
+  for (const s of sessions) (s.mse.ws.close(), s.mic.ws.close(), s.ev.ws.close());
+  const ref = await healthRtt(sessions[0].m.connect_url);
+  await emu.stop();
+  line(`media: ${n} live sessions, about half replying at a time`, `${firstFrag.length} replies`);
+  line('  box CPU used (cores busy)', cpuPerS.toFixed(2), '(the machine is shared: other load slows all figures)');
+  line('  live media sessions one core keeps (CPU-bound)', Math.round(n / cpuPerS), '(target >= 20 per core)');
+  line('  fragment gaps > 400 ms on the clients', `${late} of ${gaps.length}`, '(0 = every fragment on time)');
+  line('  /chat -> first reply fragment p50 / p95', `${ms(pct(firstFrag, 50))} / ${ms(pct(firstFrag, 95))}`, `(target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}`);
+  line('  memory per live media session (server RSS delta)', `${((rss1 - rss0) / n / 1024).toFixed(1)} MB`);
 }
 
 // Reference for the latencies: HTTP /health round trip to the same box.

@@ -40,7 +40,7 @@ describe('live session with media, end to end', () => {
     expect(mse.bin[1]!.subarray(4, 8).toString()).toBe('moof');
 
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    await streamFrames(mic, await utteranceFrames('Hi there. Where do you live and what do you do?'));
+    await streamFrames(mic, await utteranceFrames('Hi there. I would like to know where you live, what you do during the day, and which places you like to visit.'));
     const turn = await mic.next((x) => x.type === 'turn', 20_000);
     expect(mic.json.some((x) => x.type === 'partial')).toBe(true);
     expect(turn).toMatchObject({ language: 'en', speech_id: expect.any(String) });
@@ -66,7 +66,7 @@ describe('live session with media, end to end', () => {
     expect(s.bin.every((b) => b[0] === 0x01)).toBe(true);
     expect(s.bin[0]!.subarray(5, 9).toString()).toBe('ftyp');
     s.ws.send(JSON.stringify({ type: 'hello', lang: 'en' }));
-    await streamFrames(s, await utteranceFrames('Good morning. Tell me about your work please.'), 0x02);
+    await streamFrames(s, await utteranceFrames('Good morning. Please tell me about your work, the people you help every day, and what you enjoy most about it.'), 0x02);
     const turn = await s.next((x) => x.type === 'turn', 20_000);
     expect(s.json.some((x) => x.type === 'partial')).toBe(true);
     const spoke = await s.next((x) => x.type === 'status' && x.state === 'speaking', 20_000);

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { defaultParts } from '../src/edge/default-parts.js';
+import { probePocketsphinx, UnavailableRecognizer } from '../src/models/recognizer/index.js';
 import { openSock, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { streamFrames, utteranceFrames } from './helpers/utterance.js';
 
 /** Issue 8: spoken turns from /mic_stream: VAD, partials, the turn, and the recogniser's honest fallback. */
 
-describe('spoken turns (brain-only)', () => {
-  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
+const parts = await defaultParts();
+
+describe('spoken turns with no recogniser on the machine (brain-only)', () => {
+  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0, edgeParts: { ...parts, recognizer: new UnavailableRecognizer() } });
 
   it('a synthesized utterance streamed at real-time cadence gives partials then one turn; with no recogniser installed the turn says so instead of inventing words', async () => {
     const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
@@ -23,7 +27,23 @@ describe('spoken turns (brain-only)', () => {
     expect(mic.json.indexOf(partials[0])).toBeLessThan(mic.json.indexOf(turn));
     expect(mic.json.filter((x) => x.type === 'turn')).toHaveLength(1);
     expect(turn.text).toMatch(/not recognised/);
+    expect(turn.text).toMatch(/pocketsphinx/);
     expect(turn.reply).toMatch(/could not make out/);
+    mic.close();
+    await mic.closed;
+  }, 30_000);
+});
+
+describe.skipIf(probePocketsphinx(process.env).missing.length > 0)('spoken turns with pocketsphinx installed', () => {
+  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
+  it('the turn carries the recognised words and the reply answers them', async () => {
+    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    await streamFrames(mic, await utteranceFrames('Hello. What is your name?'));
+    const turn = await mic.next((x) => x.type === 'turn', 20_000);
+    expect(turn.text).toMatch(/name/i);
+    expect(turn.reply).not.toMatch(/could not make out/);
     mic.close();
     await mic.closed;
   }, 30_000);

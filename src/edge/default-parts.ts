@@ -5,9 +5,9 @@
  * `avatar edge start`.
  */
 import { createBrain } from '../models/brain/index.js';
-import type { Recognizer } from '../models/index.js';
+import { createRecognizer } from '../models/recognizer/index.js';
+import { createWebRtcVad } from '../models/vad/index.js';
 import { defaultVoice } from '../models/voice/index.js';
-import { webrtcVadFactory } from './fvad.js';
 import { sessionMedia, sessionVoiceShape } from './media-part.js';
 import type { EdgeParts } from './session/parts.js';
 
@@ -19,18 +19,12 @@ export interface PartsFlags {
   llmApiKey?: string | null;
 }
 
-/** Interim recognizer: honest, recognises nothing. */
-const honestRecognizer: Recognizer = {
-  name: 'none',
-  available: false,
-  transcribe: () => Promise.resolve({ text: '[speech not recognised: no speech recogniser is installed]', recognised: false }),
-};
-
 export async function defaultParts(flags: PartsFlags = {}): Promise<EdgeParts> {
   const brain = createBrain({
     ...(flags.llmUrl ? { llmUrl: flags.llmUrl } : {}),
     ...(flags.llmModel ? { llmModel: flags.llmModel } : {}),
     ...(flags.llmApiKey ? { apiKey: flags.llmApiKey } : {}),
   });
-  return { brain, recognizer: honestRecognizer, vad: await webrtcVadFactory(), voice: defaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
+  const recognizer = createRecognizer(flags.asrUrl ? { asrUrl: flags.asrUrl } : {});
+  return { brain, recognizer, vad: () => createWebRtcVad(), voice: defaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
 }

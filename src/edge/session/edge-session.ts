@@ -26,7 +26,7 @@ export const STATUS_INTERVAL_MS = 100;
 
 export class EdgeSession {
   readonly live: LiveSession;
-  loop!: TurnLoop;
+  loop!: TurnLoop; // set in open(), after the media stream (whose fragments may already flow)
   mic: MicInput | null = null;
   stream: SessionStream | null = null;
   recorder: Recorder | null = null;
@@ -47,9 +47,16 @@ export class EdgeSession {
       s.stream = stream;
       if (s.recorder) s.recorder.media(stream.initSegment);
       stream.on('encoder-error', (e: Error) => log(`media encoder error: ${e.message}`));
-      stream.on('fragment', (buf: Buffer) => {
+      let announced: string | null = null;
+      stream.on('fragment', (buf: Buffer, info?: { kind: string; startMs: number }) => {
         s.recorder?.media(buf);
         for (const ch of s.live.channels) if (ch.streams.has('media')) ch.sendMedia(buf);
+        // The reply's first fragment just went out: say where it starts on the media timeline.
+        const id = s.loop?.speechId;
+        if (info?.kind === 'talk' && id && announced !== id) {
+          announced = id;
+          s.live.broadcast('events', { type: 'speech', speech_id: id, status: 'started', media_ms: info.startMs });
+        }
       });
     }
     const voiceShape = s.stream && d.parts.voiceShape ? await d.parts.voiceShape(req) : undefined;
@@ -62,7 +69,7 @@ export class EdgeSession {
       store: (t) => d.store(snapshot.id, t),
       log,
     });
-    if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, d.parts.vad(), d.parts.recognizer);
+    if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
     s.live.onEnd((reason) => {
       log(`ended: ${reason}`);
       s.ticker?.cancel();
@@ -86,7 +93,7 @@ export class EdgeSession {
 
   /** The mic `hello` (spec 4.6): the language of the user and, for the greeting hold, session context. */
   hello(lang: string | null): void {
-    if (this.mic) this.mic.lang = lang;
+    this.mic?.setLang(lang);
     this.loop.context(lang);
   }
 

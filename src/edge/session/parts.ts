@@ -41,7 +41,7 @@ export interface EdgeParts {
   brain: Brain;
   recognizer: Recognizer;
   /** A fresh VAD per session (it keeps state). */
-  vad?: () => Vad;
+  vad?: () => Vad | Promise<Vad>;
   voice?: Voice;
   /** The voice shape of this session (pitch and pace measured from a custom avatar's sample). */
   voiceShape?: (req: MediaRequest) => Promise<VoiceShape | undefined>;
