@@ -15,7 +15,6 @@ describe('avatar demo', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^avatar demo: started an in-process emulator at http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stdout).toMatch(/question \(synthesized, [\d.]+ s of 16 kHz speech\): "Hello! What can you help me with\?"/);
-    expect(r.stdout).toMatch(/\] you \(partial\): /);
     expect(r.stdout).toMatch(/\] you: \S.*\n.*\] avatar: \S/);
     expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) .* seat released/);
     expect(r.stdout).toMatch(/timings: mint \d+ ms · connect [\d.]+ m?s · first media [\d.]+ m?s after the connect began · turn [\d.]+ m?s after the question ended/);

@@ -98,9 +98,10 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
     if (isBinary) return; // nothing binary is defined downstream on these sockets
     const f = parseFrame(data);
     if (!f) return em.emit({ type: 'error', error: `unreadable ${path} message: ${String(data).slice(0, 200)}`, socket: path });
-    // /mic_stream (spec 6.1); /events carries agent_event and telemetry (a turn there is telemetry: /mic_stream has it).
+    // /mic_stream (spec 6.1); /events carries agent_event, speech (docs/edge.md) and telemetry
+    // (a turn there is telemetry: /mic_stream has it).
     if (path === '/events') {
-      em.emit(f.type === 'agent_event' ? mapControl(f, path) : { type: 'telemetry', frame: f });
+      em.emit(f.type === 'agent_event' || f.type === 'speech' ? mapControl(f, path) : { type: 'telemetry', frame: f });
       return;
     }
     em.emit(mapControl(f, path));
