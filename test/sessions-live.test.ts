@@ -173,6 +173,11 @@ describe('avatar sessions live --mic-file --json', () => {
     const missing = await cli(['sessions', 'live', '--persona', 'ava', '--mic-file', join(dir, 'none.wav')], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/none.wav: no such file/);
+    const turns = await cli(['sessions', 'live', '--persona', 'ava', '--turns', '0'], env());
+    expect(turns.stderr).toMatch(/--turns must be a whole number of at least 1 \(got 0\)/);
+    const rec = await cli(['sessions', 'live', '--persona', 'ava', '--record', join(dir, 'no', 'such', 'x.mp4')], env());
+    expect(rec.code).toBe(2);
+    expect(rec.stderr).toMatch(/--record .*x.mp4: cannot write in .*such \(does the folder exist\?\)/);
     const noRec = await cli(['sessions', 'live', '--persona', 'ava', '--mic'], { ...env(), PATH: '' });
     expect(noRec.code).toBe(2);
     expect(noRec.stderr).toMatch(/install a recorder: sudo apt-get install sox/);

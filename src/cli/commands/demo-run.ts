@@ -9,7 +9,7 @@ import { endSentence, ndjsonLine, textLine, type Stamped } from '../live/live-lo
 import { LiveRunner } from '../live/live-runner.js';
 import { micFromPcm } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
-import { exitCodeFor } from './live-run.js';
+import { checkWritable, exitCodeFor } from './live-run.js';
 
 export interface DemoOptions {
   persona?: string;
@@ -25,6 +25,7 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
   const say = (line: string) => {
     if (!json) out.write(line + '\n');
   };
+  const file = checkWritable(resolve(cli.io.cwd, o.out ?? 'demo.mp4'), '--out');
   const { client, stop, where } = await serviceForDemo(cli, !!o.inProcess);
   const off = cli.onInterrupt(() => runner?.end('interrupted'));
   let runner: LiveRunner | undefined;
@@ -40,7 +41,6 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
     const t0 = performance.now();
     const minted = await mintLive(cli, client, { persona: o.persona ?? 'ava' });
     const mintMs = Math.round(performance.now() - t0);
-    const file = resolve(cli.io.cwd, o.out ?? 'demo.mp4');
     const play = o.play === true || (o.play === undefined && !json && !!out.isTTY);
     let recorded: Extract<Stamped, { event: 'recorded' }> | undefined;
     runner = new LiveRunner({

@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 /**
  * The body of `avatar sessions live`, loaded only when the command runs (ink, React and the
  * audio pieces stay out of `avatar --help`).
@@ -58,7 +60,7 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
       notices.push(missingAudioOutMessage());
     }
   }
-  const record = typeof opts.record === 'string' ? opts.record : undefined;
+  const record = typeof opts.record === 'string' ? checkWritable(resolve(cli.io.cwd, opts.record), '--record') : undefined;
 
   const client = cli.client();
   const minted = await mintLive(cli, client, body);
@@ -116,6 +118,17 @@ async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: 
     app.unmount();
     await app.waitUntilExit().catch(() => undefined);
   }
+}
+
+/** A file we can create, checked before minting (a seat is not worth a typo in a path). */
+export function checkWritable(file: string, flag: string): string {
+  const dir = dirname(file);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new CliError(`${flag} ${file}: cannot write in ${dir} (does the folder exist?)`, ExitCode.usage);
+  }
+  return file;
 }
 
 export function exitCodeFor(reason: EndReason): ExitCodeValue {
