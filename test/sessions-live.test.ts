@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
 import { Writable } from 'node:stream';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ffmpeg } from '../src/cli/live/ffmpeg.js';
 import { run } from '../src/cli/main.js';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
@@ -128,6 +128,29 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(events(free.stdout).filter((e) => e.event === 'mic_gate')).toEqual([]);
     expect(events(free.stdout).some((e) => e.event === 'reply_media' && e.spoken)).toBe(true);
   }, 90_000);
+
+  it('--mic records through node-record-lpcm16 and the machine recorder (here a stand-in sox speaking the question in real time)', async () => {
+    const bin = join(dir, 'micbin');
+    mkdirSync(bin, { recursive: true });
+    const { ffmpegBin } = await import('../src/cli/live/ffmpeg.js');
+    // node-record-lpcm16 runs `sox ... -`: raw 16 kHz PCM16 on stdout, at real-time pace, then silence.
+    const padded = join(dir, 'q-padded.wav');
+    await ffmpeg(['-y', '-i', question, '-af', 'apad', '-t', '20', '-ar', '16000', '-ac', '1', padded]);
+    writeFileSync(join(bin, 'sox'), `#!/bin/sh\nexec "${ffmpegBin()}" -hide_banner -loglevel error -re -i "${padded}" -f s16le -acodec pcm_s16le -ar 16000 -ac 1 -\n`, { mode: 0o755 });
+    // node-record-lpcm16 spawns with the process environment, so the stand-in must be on its PATH too.
+    vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}', '--mic', '--turns', '1'], {
+      ...env(),
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    vi.unstubAllEnvs();
+    expect(ev.find((e) => e.event === 'mic')).toMatchObject({ source: 'microphone (sox)' });
+    expect(ev.filter((e) => e.event === 'error')).toEqual([]);
+    expect(ev.find((e) => e.event === 'turn' && !e.greeting)?.text.length).toBeGreaterThan(0);
+    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true });
+  }, 60_000);
 
   /** Runs the CLI with a stdout the test can watch while it runs. */
   function liveRun(args: string[]) {

@@ -70,18 +70,21 @@ export function micFromDevice(env = process.env): MicSource {
     record(o: Record<string, unknown>): { stream(): NodeJS.ReadableStream; stop(): void; process?: NodeJS.EventEmitter };
   };
   let recording: ReturnType<typeof record.record> | undefined;
+  let stopped = false;
   return {
     kind: 'mic',
     label: `microphone (${rec.recorder})`,
     start(pump, onError) {
       recording = record.record({ sampleRate: MIC_SAMPLE_RATE, channels: 1, recorder: rec.recorder, audioType: 'raw', threshold: 0 });
       // A spawn failure or a missing device is a stream error, never a crash (MEDIA-NOTES).
-      recording.process?.on('error', (e: Error) => onError(`recorder: ${e.message}`));
+      recording.process?.on('error', (e: Error) => !stopped && onError(`recorder: ${e.message}`));
       const stream = recording.stream();
-      stream.on('error', (e: unknown) => onError(`recorder ${rec.recorder} failed (no input device?): ${String(e).split('\n')[0]}`));
+      // Our own stop() kills the recorder: its non-zero exit then is no failure.
+      stream.on('error', (e: unknown) => !stopped && onError(`recorder ${rec.recorder} failed (no input device?): ${String(e).split('\n')[0]}`));
       stream.on('data', (d: Buffer) => pump.feed(d));
     },
     stop() {
+      stopped = true;
       try {
         recording?.stop();
       } catch {
