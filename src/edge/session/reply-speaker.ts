@@ -31,8 +31,26 @@ export class ReplySpeaker {
     private readonly onFirstAudio: () => void,
   ) {}
 
-  /** Queue one sentence (synthesis runs in order; playback follows on the stream). */
+  private queued = 0;
+
+  /**
+   * Queue one sentence (synthesis runs in order; playback follows on the stream). The
+   * reply's first sentence is split at its first comma: synthesis time grows with the text,
+   * and the first words are what the listener waits for.
+   */
   say(text: string): void {
+    if (this.queued++ === 0) {
+      const m = /^(.{12,}?[,;:])\s+(.{12,})$/s.exec(text);
+      if (m) {
+        this.sayChunk(m[1]!);
+        this.sayChunk(m[2]!);
+        return;
+      }
+    }
+    this.sayChunk(text);
+  }
+
+  private sayChunk(text: string): void {
     this.chain = this.chain.then(async () => {
       if (this.cut !== null) return;
       const speech = await this.voice.synthesize(text, { lang: this.lang, ...(this.shape ? { shape: this.shape } : {}) });
