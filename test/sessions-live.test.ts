@@ -21,7 +21,9 @@ let question = '';
 
 beforeAll(async () => {
   // An MP3 at 44.1 kHz stereo: the CLI must resample it to 16 kHz mono itself.
-  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up and what do you do all day?');
+  const speech = await defaultVoice().synthesize(
+    'Hello there. Where did you grow up, and what do you do all day? I would also like to know what you can help me with today, and how long you have been doing it.',
+  );
   const wav = join(dir, 'q.wav');
   writeFileSync(wav, writeWav(speech.samples, speech.sampleRate));
   question = join(dir, 'q.mp3');
@@ -40,7 +42,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(kinds[0]).toBe('minted');
     expect(kinds).toContain('connected');
     expect(ev.find((e) => e.event === 'mic')).toMatchObject({ source: question });
-    expect(ev.find((e) => e.event === 'mic')!.duration_ms).toBeGreaterThan(3000);
+    expect(ev.find((e) => e.event === 'mic')!.duration_ms).toBeGreaterThan(6000);
     const sessionId = ev[0]!.session_id as string;
     const partial = ev.findIndex((e) => e.event === 'partial');
     const turn = ev.findIndex((e) => e.event === 'turn' && !e.greeting);
