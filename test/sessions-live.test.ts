@@ -54,7 +54,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(ev.every((e) => typeof e.t === 'number')).toBe(true);
     // The seat is free and the session over on the control plane.
     expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
-  }, 60_000);
+  }, 120_000);
 
   it('--record and the reply media: byte counts per reply, and a file ffmpeg reads back with video and audio as long as the session', async () => {
     const out = join(dir, 'live.mp4');
@@ -91,7 +91,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(Math.abs(meta.format.duration! - ended.duration_s)).toBeLessThan(1.5);
     const decoded = await ffmpeg(['-i', out, '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
     expect(Math.abs(decoded.length / 32000 - ended.duration_s)).toBeLessThan(1.5);
-  }, 60_000);
+  }, 120_000);
 
   it('without a TTY it prints one line per event and says why it ended', async () => {
     const r = await cli(['sessions', 'live', '--persona', 'leo', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
@@ -100,7 +100,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(r.stdout).toMatch(/\] sent \(typed\): Tell me about yourself/);
     expect(r.stdout).toMatch(/\] you: Tell me about yourself\n.*\] avatar: \S+/);
     expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) after [\d.]+ s, 1 turn; seat released\n$/);
-  }, 60_000);
+  }, 120_000);
 
   it('--protocol 2 talks over the one /v2/session socket (docs/protocol-v2.md)', async () => {
     const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--protocol', '2', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
@@ -152,7 +152,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(ev.filter((e) => e.event === 'error')).toEqual([]);
     expect(ev.find((e) => e.event === 'turn' && !e.greeting)?.text.length).toBeGreaterThan(0);
     expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true });
-  }, 60_000);
+  }, 120_000);
 
   /** Runs the CLI with a stdout the test can watch while it runs. */
   function liveRun(args: string[]) {
