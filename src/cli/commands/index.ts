@@ -1,4 +1,5 @@
 import type { CommandModule } from '../context.js';
+import { completionCommands } from './completion.js';
 
 /**
  * The top-level words of `avatar`, in the order `avatar --help` lists them. Each entry is
@@ -39,6 +40,9 @@ const api = async () => (await import('./api.js')).apiCommand;
 const avatars = async () => (await import('./avatars.js')).avatarCommands;
 const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
+const live = async () => (await import('./live.js')).liveCommands;
+const smoke = async () => (await import('./smoke.js')).smokeCommands;
+const demo = async () => (await import('./demo.js')).demoCommands;
 const edge = async () => (await import('./edge.js')).edgeCommands;
 const generations = async () => (await import('./generations.js')).generationCommands;
 // The inference family (issue 11), one module per group.
@@ -64,7 +68,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
   { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
   { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
-  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions] },
+  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live] },
   { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
   { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
   { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },
@@ -73,6 +77,8 @@ export const commandGroups: CommandGroup[] = [
   { name: 'gallery', description: 'stock personas, public (/api/gallery...)', load: [] },
   { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
   { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
+  { name: 'demo', description: 'a first conversation: mint, speak a question, save the reply video', load: [demo] },
+  { name: 'smoke', description: 'CI check of a deployment or the emulator, one line per step', load: [smoke] },
   { name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },
   { name: 'speak', description: 'text + face + voice -> a lip-synced MP4 (/api/v1/speak)', load: [generations] },
   { name: 'design', description: 'a voice described in words -> new audio (/api/v1/design)', load: [generations] },
@@ -98,4 +104,8 @@ export const commandGroups: CommandGroup[] = [
  * `commandModules.push(x)` after a static import). They work, but every import here is paid
  * by `avatar --help` and `--version`: prefer an entry in `commandGroups`.
  */
-export const commandModules: CommandModule[] = [];
+export const commandModules: CommandModule[] = [
+  // `avatar completion` walks the whole tree, so it is not a listed word: an unlisted word
+  // loads every group, and this small module is registered on every run.
+  completionCommands,
+];

@@ -1,0 +1,147 @@
+import { accessSync, constants } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+/**
+ * The body of `avatar sessions live`, loaded only when the command runs (ink, React and the
+ * audio pieces stay out of `avatar --help`).
+ */
+import type { CliContext } from '../context.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
+import { chooseAudioOut, missingAudioOutMessage, type AudioOutChoice } from '../live/audio-out.js';
+import { endSentence, ndjsonLine, textLine, type EndReason, type Stamped } from '../live/live-log.js';
+import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
+import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
+import { mintLive, releaseSeat } from '../live/mint.js';
+import { installHint } from '../live/system-pieces.js';
+import { parsePositiveInt } from './live.js';
+import { mintBodyFromOptions } from './sessions.js';
+
+type Mode = 'ink' | 'lines' | 'ndjson';
+
+export async function runLive(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
+  const json = !!cli.globals().json;
+  const stdout = cli.io.stdout;
+  const stdin = (cli.io.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const mode: Mode = json ? 'ndjson' : stdout.isTTY && stdin.isTTY ? 'ink' : 'lines';
+  const env = cli.io.env as NodeJS.ProcessEnv;
+
+  const protocol = opts.protocol === undefined ? 1 : Number(opts.protocol);
+  if (protocol !== 1 && protocol !== 2) throw new CliError(`--protocol must be 1 or 2 (got ${String(opts.protocol)})`, ExitCode.usage);
+  const turns = parsePositiveInt('--turns', opts.turns);
+  const body = mintBodyFromOptions(opts, cli);
+  if (protocol === 2) body.protocol_versions = [2];
+  if (body.persona === undefined && body.avatar_id === undefined && body.avatar_ref === undefined) {
+    throw new CliError('say who to talk to: --persona <key> (avatar gallery list) or --avatar-id <uuid>', ExitCode.usage);
+  }
+  const notices: string[] = [];
+
+  // Input: a file, the mic (explicit, or the default on a terminal), or typed text only.
+  let mic: MicSource | undefined;
+  if (typeof opts.micFile === 'string') {
+    if (opts.mic === true) throw new CliError('--mic and --mic-file: choose one', ExitCode.usage);
+    mic = await micFromFile(opts.micFile).catch((e: Error) => {
+      throw new CliError(e.message, ExitCode.usage);
+    });
+  } else if (opts.mic === true || (opts.mic === undefined && mode === 'ink')) {
+    try {
+      mic = micFromDevice(env);
+    } catch (e) {
+      if (!(e instanceof MissingPieceError)) throw e;
+      if (opts.mic === true) throw new CliError(e.message, ExitCode.usage);
+      if (!micAvailable(env)) notices.push(`no microphone recorder: type your messages (for the mic, ${installHint('recorder')})`);
+    }
+  }
+
+  // Output: play (explicit, or the default on a terminal) and/or record.
+  let audioOut: AudioOutChoice | undefined;
+  if (opts.play === true || (opts.play === undefined && mode === 'ink')) {
+    audioOut = chooseAudioOut(env);
+    if (!audioOut) {
+      if (opts.play === true) throw new CliError(missingAudioOutMessage(), ExitCode.usage);
+      notices.push(missingAudioOutMessage());
+    }
+  }
+  const record = typeof opts.record === 'string' ? checkWritable(resolve(cli.io.cwd, opts.record), '--record') : undefined;
+
+  const client = cli.client();
+  const minted = await mintLive(cli, client, body);
+  const label = String(body.persona ?? body.avatar_id ?? body.avatar_ref);
+  const write = (e: Stamped) => {
+    if (mode === 'ndjson') stdout.write(ndjsonLine(e) + '\n');
+    else if (mode === 'lines') {
+      const line = textLine(e);
+      if (line) stdout.write(line + '\n');
+    }
+  };
+  const runner = new LiveRunner({
+    minted,
+    label,
+    mic,
+    audioOut,
+    record,
+    headphones: opts.headphones === true,
+    turns,
+    say: Array.isArray(opts.say) ? opts.say.map(String) : undefined,
+    lang: typeof opts.lang === 'string' ? opts.lang : typeof body.response_language === 'string' ? body.response_language : 'en',
+    release: () => releaseSeat(client, minted),
+    onLog: write,
+  });
+  for (const n of notices) {
+    runner.store.addLine('info', n);
+    write({ event: 'notice', message: n, t: 0 });
+  }
+  const off = cli.onInterrupt(() => runner.end('interrupted'));
+  let summary: LiveSummary;
+  try {
+    summary = mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
+  } finally {
+    off();
+  }
+  if (mode === 'ink') stdout.write(`session ${minted.session_id} ended: ${endSentence(summary.reason, summary.detail)}; ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  const code = exitCodeFor(summary.reason);
+  if (code !== ExitCode.ok) throw new CliError(`session ended: ${endSentence(summary.reason, summary.detail)}`, code);
+}
+
+async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: NodeJS.ReadStream, noColor: boolean): Promise<LiveSummary> {
+  const [{ render }, React, { LiveView }] = await Promise.all([import('ink'), import('react'), import('../views/live-view.js')]);
+  const app = render(
+    React.createElement(LiveView, {
+      store: runner.store,
+      onSubmit: (t: string) => void runner.say(t),
+      onQuit: () => runner.end('interrupted'),
+      noColor,
+    }),
+    { stdout: stdout as NodeJS.WriteStream, stdin, exitOnCtrlC: false },
+  );
+  try {
+    return await runner.run();
+  } finally {
+    app.unmount();
+    await app.waitUntilExit().catch(() => undefined);
+  }
+}
+
+/** A file we can create, checked before minting (a seat is not worth a typo in a path). */
+export function checkWritable(file: string, flag: string): string {
+  const dir = dirname(file);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new CliError(`${flag} ${file}: cannot write in ${dir} (does the folder exist?)`, ExitCode.usage);
+  }
+  return file;
+}
+
+export function exitCodeFor(reason: EndReason): ExitCodeValue {
+  switch (reason) {
+    case 'interrupted':
+      return ExitCode.interrupted;
+    case 'socket_lost':
+      return ExitCode.network;
+    case 'refused':
+      return ExitCode.apiClientError;
+    case 'error':
+      return ExitCode.internal;
+    default:
+      return ExitCode.ok;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * `avatar sessions live` (issue 9): mint (through the queue, with `sessions mint`'s
+ * display), connect the edge, and talk: microphone, an audio file or typed text in; the
+ * avatar's replies played and/or recorded out; the transcript and tool events on screen.
+ * On a terminal an ink view; without one a line per event; with --json, NDJSON.
+ */
+import type { Command } from 'commander';
+import type { CliContext, CommandModule } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { addMintOptions } from './sessions.js';
+
+const EXAMPLES = `
+Examples:
+  $ avatar sessions live --persona ava                      # talk through the mic, hear the replies
+  $ avatar sessions live --persona ava --mic-file q.wav --record reply.mp4
+  $ avatar sessions live --persona ava --say "Hello there" --turns 1 --json
+  $ avatar sessions live --avatar-id <uuid> --protocol 2 --headphones`;
+
+export const liveCommands: CommandModule = {
+  register(program, cli) {
+    const sessions = (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ?? program.command('sessions');
+    const cmd = sessions
+      .command('live')
+      .description('Mint a session and talk to the avatar from this terminal: mic, audio file or typed text in; replies played and/or recorded')
+      .addHelpText('after', EXAMPLES);
+    addMintOptions(cmd);
+    cmd
+      .option('--protocol <n>', 'wire protocol: 1 (/mse, /mic_stream, /events) or 2 (/v2/session)', '1')
+      .option('--mic', 'stream the microphone (default on a terminal when a recorder is installed)')
+      .option('--no-mic', 'do not use the microphone')
+      .option('--mic-file <file>', 'stream this audio file as the mic (any format ffmpeg reads), then silence')
+      .option('--play', 'play the replies (default on a terminal when an audio output is installed)')
+      .option('--no-play', 'do not play the replies')
+      .option('--record <file>', 'write the whole stream (video + audio) to this MP4')
+      .option('--headphones', 'never gate the mic while the avatar speaks (no echo to fear)')
+      .option('--say <text...>', 'typed message(s) to send once connected (POST /chat)')
+      .option('--turns <n>', 'end the session once the n-th reply has been spoken')
+      .option('--lang <tag>', 'language announced on /mic_stream (default: --response-language or en)')
+      .action(async () => {
+        const { runLive } = await import('./live-run.js');
+        await runLive(cli, cmd.opts<Record<string, unknown>>());
+      });
+  },
+};
+
+export function parsePositiveInt(flag: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a whole number of at least 1 (got ${String(v)})`, ExitCode.usage);
+  return n;
+}

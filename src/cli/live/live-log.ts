@@ -1,0 +1,97 @@
+/**
+ * What `sessions live` reports, one record per event: NDJSON with `--json`, one line per
+ * event without a TTY (the ink view shows the same things on a terminal). `t` is seconds
+ * since the connect began.
+ */
+export type LiveLogEvent =
+  | { event: 'minted'; session_id: string; cap_seconds: number; protocol: 1 | 2; connect_url: string }
+  | { event: 'connected'; connect_ms: number }
+  | { event: 'media_init'; mime: string }
+  /** `ms_since_connect`: since the connect began (media can arrive before every socket is open). */
+  | { event: 'first_media'; bytes: number; ms_since_connect: number }
+  | { event: 'media'; bytes: number; segments: number }
+  | { event: 'partial'; text: string }
+  /** `greeting: true`: the avatar's opening line (a turn with no user text). */
+  | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
+  | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean }
+  | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
+  | { event: 'said'; text: string }
+  /** The mic is gated (zeroed frames) while the avatar is heard through the speakers, or open again. */
+  | { event: 'mic_gate'; gated: boolean }
+  | { event: 'mic'; source: string; duration_ms?: number }
+  | { event: 'notice'; message: string }
+  | { event: 'error'; error: string }
+  | { event: 'recorded'; path: string; bytes: number; remuxed: boolean; error?: string }
+  | { event: 'ended'; reason: EndReason; detail?: string; duration_s: number; turns: number; media_bytes: number; released: boolean; release_error?: string };
+
+/**
+ * Why a live session ended (printed, and in the `ended` record):
+ * - `interrupted`: Ctrl-C;  - `turns_done`: `--turns N` reached and the last reply spoken;
+ * - `cap_reached`: the session clock reached `cap_seconds`;
+ * - `edge_closed`: the edge ended the session (released elsewhere, box stopping);
+ * - `socket_lost`: a socket dropped without a close;  - `refused`: the edge refused the connect;
+ * - `error`: something failed on this side.
+ */
+export type EndReason = 'interrupted' | 'turns_done' | 'cap_reached' | 'edge_closed' | 'socket_lost' | 'refused' | 'error';
+
+export type Stamped = LiveLogEvent & { t: number };
+
+export function ndjsonLine(e: Stamped): string {
+  return JSON.stringify(e);
+}
+
+const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
+
+/** The human line for an event (no TTY); undefined for events too chatty to print. */
+export function textLine(e: Stamped): string | undefined {
+  const t = `[${e.t.toFixed(1).padStart(5)}s]`;
+  switch (e.event) {
+    case 'minted':
+      return `${t} minted session ${e.session_id} (cap ${e.cap_seconds} s, protocol ${e.protocol})`;
+    case 'connected':
+      return `${t} connected to the edge in ${e.connect_ms} ms`;
+    case 'media_init':
+      return `${t} media: ${e.mime}`;
+    case 'first_media':
+      return `${t} first media fragment (${e.bytes} bytes, ${e.ms_since_connect} ms after the connect began)`;
+    case 'media':
+      return undefined;
+    case 'partial':
+      return `${t} you (partial): ${e.text}`;
+    case 'turn':
+      return e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
+    case 'reply_media':
+      return `${t} reply ${e.seq} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
+    case 'agent_event':
+      return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
+    case 'mic_gate':
+      return `${t} mic ${e.gated ? 'gated while the avatar speaks' : 'open'}`;
+    case 'said':
+      return `${t} sent (typed): ${e.text}`;
+    case 'mic':
+      return `${t} mic: ${e.source}${e.duration_ms !== undefined ? ` (${(e.duration_ms / 1000).toFixed(1)} s)` : ''}`;
+    case 'notice':
+      return `${t} note: ${e.message}`;
+    case 'error':
+      return `${t} error: ${e.error}`;
+    case 'recorded':
+      return `${t} recorded ${e.path} (${kb(e.bytes)}${e.remuxed ? '' : `, kept as received${e.error ? `: ${e.error}` : ''}`})`;
+    case 'ended':
+      return `${t} ended: ${endSentence(e.reason, e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
+        e.released ? 'seat released' : `seat NOT released (${e.release_error ?? 'unknown'})`
+      }`;
+  }
+}
+
+export function endSentence(reason: EndReason, detail?: string): string {
+  const base = {
+    interrupted: 'interrupted (Ctrl-C)',
+    turns_done: 'the requested turns are done',
+    cap_reached: 'the session cap was reached',
+    edge_closed: 'the edge ended the session',
+    socket_lost: 'the connection to the edge was lost',
+    refused: 'the edge refused the connection',
+    error: 'an error',
+  }[reason];
+  return detail ? `${base} (${detail})` : base;
+}

@@ -1,0 +1,365 @@
+/**
+ * One live conversation (issue 9): connect the edge the mint assigned, feed the mic,
+ * play and record the reply stream, follow the transcript, and end (for a reason, always
+ * releasing the seat). The view and the printers only observe; `say` and `end` are the
+ * two things a user can do.
+ */
+import { connectEdge } from '../../client/edge-connect.js';
+import type { ClosedEvent, EdgeConnection, EdgeEvent } from '../../client/edge-events.js';
+import { MicPump, type PacerClock } from '../../client/edge-mic.js';
+import type { MintReady } from '../../contract/resources/session.js';
+import type { AudioOutChoice } from './audio-out.js';
+import type { EndReason, LiveLogEvent, Stamped } from './live-log.js';
+import { LiveStore } from './live-state.js';
+import type { MicSource } from './mic-source.js';
+import { ReplyAudio } from './reply-audio.js';
+import { StreamRecording } from './stream-record.js';
+
+export interface LiveRunOptions {
+  minted: MintReady & { protocol_version?: number };
+  label: string;
+  mic?: MicSource;
+  /** Play replies here (undefined: do not play). */
+  audioOut?: AudioOutChoice;
+  /** `--record`: the whole stream to this file. */
+  record?: string;
+  /** `--headphones`: no echo to fear, never gate the mic. */
+  headphones?: boolean;
+  /** `--turns N`: end once the N-th reply has been spoken. */
+  turns?: number;
+  /** `--say`: typed messages sent once connected. */
+  say?: string[];
+  lang?: string;
+  /** Frees the seat (POST .../release with the seat_token). */
+  release(): Promise<void>;
+  onLog?(e: Stamped): void;
+  clock?: PacerClock;
+  /** Start the mic once the greeting has been spoken (the demo: do not talk over the avatar). */
+  micAfterGreeting?: boolean;
+  /** After the N-th turn, end even if no audible reply is detected after this long (ms). */
+  replyWaitMs?: number;
+}
+
+export interface LiveSummary {
+  reason: EndReason;
+  detail?: string;
+  durationS: number;
+  turns: number;
+  mediaBytes: number;
+  released: boolean;
+  connectMs?: number;
+  firstMediaMs?: number;
+  firstTurnMs?: number;
+  /** When the mic source started, ms after the connect began. */
+  micStartMs?: number;
+}
+
+export class LiveRunner {
+  readonly store: LiveStore;
+  private conn: EdgeConnection | undefined;
+  private t0: number;
+  private connectedAt: number | undefined;
+  private turns = 0;
+  /** Turns the user asked (the greeting, a turn with no user text, is not one of them). */
+  private userTurns = 0;
+  /** The edge said this session has no media (brain-only): replies are text only. */
+  private textOnly = false;
+  private lastTyped: string | undefined;
+  private ending: { reason: EndReason; detail?: string } | undefined;
+  private wake!: () => void;
+  private readonly woken = new Promise<void>((r) => (this.wake = r));
+  private readonly clock: PacerClock;
+  /**
+   * The reply being spoken. It is over when the edge's status frames stop saying `speaking`
+   * for its speech_id (docs/edge.md), or, with no such frames, when reply audio that began
+   * after the turn (a rising edge: the greeting's tail does not count) falls silent.
+   */
+  private reply:
+    | { seq: number; userTurn: number; speechId?: string; bytes: number; segments: number; loud: boolean; edgeSpeaking: boolean; spoke: boolean }
+    | undefined;
+  private replyGrace: NodeJS.Timeout | undefined;
+  private micStarted = false;
+  private startMic: (() => void) | undefined;
+  private micFallback: NodeJS.Timeout | undefined;
+  private summary: Partial<LiveSummary> = {};
+  private lastMediaLog = -Infinity;
+
+  constructor(private readonly opts: LiveRunOptions) {
+    this.clock = opts.clock ?? { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+    this.t0 = this.clock.now();
+    this.store = new LiveStore({
+      sessionId: opts.minted.session_id,
+      label: opts.label,
+      protocol: opts.minted.protocol_version === 2 ? 2 : 1,
+      capSeconds: opts.minted.cap_seconds,
+      micLabel: opts.mic?.label ?? null,
+      output: opts.audioOut?.name ?? null,
+    });
+  }
+
+  private log(e: LiveLogEvent): void {
+    this.opts.onLog?.({ ...e, t: Math.round(this.clock.now() - this.t0) / 1000 } as Stamped);
+  }
+
+  /** A typed message (POST /chat, spec 4.6). */
+  async say(text: string): Promise<void> {
+    const t = text.trim();
+    if (!t || !this.conn) return;
+    this.store.addLine('user', `${t}  (typed)`);
+    this.lastTyped = t;
+    this.log({ event: 'said', text: t });
+    await this.conn.chat(t).catch((e: Error) => this.fail(e.message));
+  }
+
+  /** End the session for this reason (the first reason wins). */
+  end(reason: EndReason, detail?: string): void {
+    if (!this.ending) this.ending = { reason, detail };
+    this.wake();
+  }
+
+  private fail(message: string): void {
+    this.store.addLine('error', message);
+    this.log({ event: 'error', error: message });
+  }
+
+  async run(): Promise<LiveSummary> {
+    const { minted } = this.opts;
+    // Times count from here: loading the view is not part of the connect.
+    this.t0 = this.clock.now();
+    const protocol = minted.protocol_version === 2 ? 2 : 1;
+    this.log({ event: 'minted', session_id: minted.session_id, cap_seconds: minted.cap_seconds, protocol, connect_url: minted.connect_url });
+    const ctrl = new AbortController();
+    const recording = this.opts.record ? new StreamRecording(this.opts.record) : undefined;
+    const playing = !!this.opts.audioOut;
+    const audio = new ReplyAudio({
+      out: this.opts.audioOut,
+      onFail: (m) => this.fail(`${m}${playing ? ' (replies are no longer played; transcript and --record continue)' : ''}`),
+      onSpeaking: (s) => this.onSpeaking(s, pump),
+    });
+    const pump = new MicPump({
+      send: (f) => this.conn?.sendAudio(f),
+      clock: this.clock,
+      maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
+      onFrame: (i) => {
+        const s = this.store.getSnapshot();
+        if (this.opts.mic && s.mic.gated !== i.gated) this.log({ event: 'mic_gate', gated: i.gated });
+        if (s.mic.levelDb !== i.levelDb || s.mic.gated !== i.gated) this.store.update({ mic: { ...s.mic, levelDb: i.levelDb, gated: i.gated } });
+      },
+    });
+    this.gate = (speaking) => pump.setGated(speaking && playing && !this.opts.headphones);
+    let clockTimer: NodeJS.Timeout | undefined;
+    try {
+      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang });
+      this.conn = conn;
+      conn.on((e) => this.onEdge(e, audio, recording));
+      conn.closed.then((c) => this.onClosed(c));
+      await conn.ready;
+      if (this.ending) return await this.finish(audio, recording, ctrl);
+      this.connectedAt = this.clock.now();
+      this.summary.connectMs = Math.round(this.connectedAt - this.t0);
+      this.log({ event: 'connected', connect_ms: this.summary.connectMs });
+      this.store.update({ connected: true });
+      if (this.opts.mic) {
+        const mic = this.opts.mic;
+        const start = () => {
+          if (this.micStarted || this.ending) return;
+          this.micStarted = true;
+          this.summary.micStartMs = Math.round(this.clock.now() - this.t0);
+          this.log({ event: 'mic', source: mic.label, duration_ms: mic.durationMs });
+          mic.start(pump, (m) => this.fail(m));
+        };
+        if (this.opts.micAfterGreeting) {
+          this.startMic = start;
+          // No greeting within a few seconds (greeting disabled): start anyway.
+          this.micFallback = setTimeout(start, 4000);
+        } else start();
+      }
+      // Silence keeps the uplink's cadence even with no mic (spec 4.6).
+      void pump.run(ctrl.signal);
+      clockTimer = setInterval(() => this.tickClock(), 250);
+      for (const text of this.opts.say ?? []) await this.say(text);
+      await this.woken;
+    } catch (e) {
+      if (!this.ending) this.end('error', (e as Error).message);
+    } finally {
+      if (clockTimer) clearInterval(clockTimer);
+    }
+    return this.finish(audio, recording, ctrl);
+  }
+
+  private gate: (speaking: boolean) => void = () => undefined;
+  private replyDeadline: NodeJS.Timeout | undefined;
+
+  private tickClock(): void {
+    if (this.connectedAt === undefined) return;
+    const elapsedS = (this.clock.now() - this.connectedAt) / 1000;
+    this.store.update({ elapsedS });
+    // The edge enforces the cap (spec 4.5); this side ends too if it has not within a grace.
+    if (elapsedS >= this.opts.minted.cap_seconds + 3) this.end('cap_reached', `${this.opts.minted.cap_seconds} s`);
+  }
+
+  private onSpeaking(speaking: boolean, _pump: MicPump): void {
+    this.gate(speaking);
+    this.store.update({ speaking });
+    if (!this.reply) return;
+    if (speaking) this.reply.loud = this.reply.spoke = true;
+    else if (this.reply.loud && !this.reply.edgeSpeaking) this.closeReply();
+  }
+
+  /** Edge status frames (docs/edge.md: `state`, `speech_id` at about 10 Hz). */
+  private onStatus(f: Record<string, unknown>): void {
+    const r = this.reply;
+    if (!r?.speechId || f.type !== 'status' || typeof f.state !== 'string') return;
+    const mine = f.speech_id === r.speechId && f.state === 'speaking';
+    if (mine) {
+      r.edgeSpeaking = r.spoke = true;
+      if (this.replyGrace) clearTimeout(this.replyGrace);
+      this.replyGrace = undefined;
+    } else if (r.edgeSpeaking && !this.replyGrace) {
+      // The edge has sent the last of it; fragments still in flight get a moment to land.
+      this.replyGrace = setTimeout(() => {
+        this.replyGrace = undefined;
+        if (this.reply === r) this.closeReply();
+      }, 400);
+    }
+  }
+
+  private closeReply(): void {
+    const r = this.reply;
+    if (!r) return;
+    this.reply = undefined;
+    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    if (r.userTurn === 0 && this.startMic) {
+      clearTimeout(this.micFallback);
+      this.startMic();
+    }
+    if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
+  }
+
+  private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
+    switch (e.type) {
+      case 'media_init':
+        this.log({ event: 'media_init', mime: e.mime });
+        return;
+      case 'media': {
+        audio.write(e.bytes);
+        recording?.write(e.bytes);
+        if (this.reply) {
+          this.reply.bytes += e.bytes.length;
+          this.reply.segments++;
+        }
+        this.store.update({ media: { bytes: e.total, segments: e.segments } });
+        if (e.segments === 1) {
+          this.summary.firstMediaMs = Math.round(this.clock.now() - this.t0);
+          this.log({ event: 'first_media', bytes: e.bytes.length, ms_since_connect: this.summary.firstMediaMs });
+        } else if (this.clock.now() - this.lastMediaLog >= 1000) {
+          this.lastMediaLog = this.clock.now();
+          this.log({ event: 'media', bytes: e.total, segments: e.segments });
+        }
+        return;
+      }
+      case 'partial':
+        this.store.update({ partial: e.text });
+        this.log({ event: 'partial', text: e.text });
+        return;
+      case 'turn': {
+        this.closeReply();
+        const seq = ++this.turns;
+        const greeting = e.greeting === true || !e.text;
+        if (!greeting) {
+          this.userTurns++;
+          this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
+        }
+        this.store.update({ partial: '' });
+        // A typed line is already on screen; the turn repeats it.
+        if (!greeting && e.text !== this.lastTyped) this.store.addLine('user', e.text);
+        this.lastTyped = undefined;
+        this.store.addLine('avatar', e.reply);
+        this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
+        void audio;
+        if (greeting && this.startMic) clearTimeout(this.micFallback);
+        this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, speechId: e.speech_id, bytes: 0, segments: 0, loud: false, edgeSpeaking: false, spoke: false };
+        if (this.textOnly) this.closeReply();
+        else if (!greeting && this.opts.turns !== undefined && this.userTurns >= this.opts.turns) {
+          // Never wait forever for audible speech (a silent voice, a lost decoder).
+          this.replyDeadline = setTimeout(() => this.closeReply(), this.opts.replyWaitMs ?? 30_000);
+        }
+        return;
+      }
+      case 'agent_event':
+        this.store.addLine('tool', `${e.tool ?? 'tool'}: ${e.kind}${e.caption ? ` — ${e.caption}` : ''}${e.url ? ` ${e.url}` : ''}`);
+        this.log({ event: 'agent_event', kind: e.kind, tool: e.tool, call_id: e.call_id, url: e.url, caption: e.caption });
+        return;
+      case 'speech':
+        if (e.status === 'interrupted') {
+          this.store.addLine('info', `reply interrupted (barge-in); spoken: ${e.said ?? ''}`);
+          this.log({ event: 'notice', message: `reply ${e.speech_id ?? ''} interrupted by barge-in; spoken: ${e.said ?? ''}` });
+        }
+        return;
+      case 'error':
+        if (/^render_disabled/.test(e.error)) {
+          this.textOnly = true;
+          this.store.addLine('info', 'this session has no media (config.render false): replies are text only');
+          this.log({ event: 'notice', message: `no media: ${e.error}` });
+          return;
+        }
+        this.fail(`edge: ${e.error}`);
+        return;
+      case 'telemetry':
+        this.onStatus(e.frame);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onClosed(c: ClosedEvent): void {
+    if (c.reason === 'client') return;
+    const elapsed = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
+    if (c.reason === 'refused') this.end('refused', c.detail);
+    else if (c.reason === 'lost') this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
+    // The edge says so in the close (4001 `session_cap: ...`); a bare close near the cap counts too.
+    else if (c.code === 4001 || /^session_cap/.test(c.detail ?? '') || elapsed >= this.opts.minted.cap_seconds - 2) {
+      this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
+    }
+    else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));
+  }
+
+  private async finish(audio: ReplyAudio, recording: StreamRecording | undefined, ctrl: AbortController): Promise<LiveSummary> {
+    if (this.replyDeadline) clearTimeout(this.replyDeadline);
+    if (this.replyGrace) clearTimeout(this.replyGrace);
+    clearTimeout(this.micFallback);
+    ctrl.abort();
+    this.opts.mic?.stop();
+    this.closeReplyQuietly();
+    await this.conn?.close();
+    audio.close();
+    let released = true;
+    let releaseError: string | undefined;
+    // Every exit path releases the seat (the edge frees it on close too; release is idempotent).
+    try {
+      await this.opts.release();
+    } catch (e) {
+      released = false;
+      releaseError = (e as Error).message;
+    }
+    if (recording) {
+      const r = await recording.finish();
+      this.log({ event: 'recorded', path: r.path, bytes: r.bytes, remuxed: r.remuxed, error: r.error });
+    }
+    const ending = this.ending ?? { reason: 'error' as const, detail: 'ended without a reason' };
+    const durationS = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
+    const media = this.store.getSnapshot().media.bytes;
+    this.store.update({ ended: ending });
+    this.log({ event: 'ended', reason: ending.reason, detail: ending.detail, duration_s: Math.round(durationS * 10) / 10, turns: this.userTurns, media_bytes: media, released, release_error: releaseError });
+    return { ...this.summary, reason: ending.reason, detail: ending.detail, durationS, turns: this.userTurns, mediaBytes: media, released };
+  }
+
+  private closeReplyQuietly(): void {
+    if (this.reply) {
+      const r = this.reply;
+      this.reply = undefined;
+      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * JSON frames both protocols share (spec 6.1 and docs/protocol-v2.md): partial, turn,
+ * error, agent_event, speech; anything else is telemetry. And an upgrade refusal as a close.
+ */
+import { parseFrame, str } from './edge-emitter.js';
+import type { ClosedEvent, EdgeEvent } from './edge-events.js';
+
+export function mapControl(f: Record<string, unknown>, socket: string): EdgeEvent {
+  switch (f.type) {
+    case 'partial':
+      return { type: 'partial', text: str(f.text) ?? '' };
+    case 'turn':
+      return {
+        type: 'turn',
+        text: str(f.text) ?? '',
+        reply: str(f.reply) ?? '',
+        language: str(f.language),
+        speech_id: str(f.speech_id),
+        ...(f.greeting === true ? { greeting: true } : {}),
+      };
+    case 'error':
+      return { type: 'error', error: errorText(f), socket };
+    case 'agent_event':
+      return { type: 'agent_event', kind: str(f.kind) ?? '', tool: str(f.tool), call_id: str(f.call_id), url: str(f.url), caption: str(f.caption) };
+    case 'speech':
+      return { type: 'speech', speech_id: str(f.speech_id), status: str(f.status) ?? '', said: str(f.said) };
+    default:
+      return { type: 'telemetry', frame: f };
+  }
+}
+
+/** `{ type: error, error, detail? }` as one line (`render_disabled: this session is brain-only`). */
+export function errorText(f: Record<string, unknown>): string {
+  const code = str(f.error) ?? JSON.stringify(f);
+  return typeof f.detail === 'string' ? `${code}: ${f.detail}` : code;
+}
+
+/** An upgrade answered with HTTP (spec 4.6 refusals carry the JSON envelope). */
+export function refusal(status: number, body: string, socket: string): ClosedEvent {
+  const env = parseFrame(body);
+  const why = typeof env?.detail === 'string' ? env.detail : typeof env?.message === 'string' ? env.message : undefined;
+  const detail = `HTTP ${status}${env?.error ? ` ${String(env.error)}` : ''}${why ? `: ${why}` : ''}`;
+  return { type: 'closed', reason: 'refused', code: status, detail, socket };
+}

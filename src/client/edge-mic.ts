@@ -1,0 +1,145 @@
+/**
+ * The /mic_stream uplink at real-time cadence (spec 4.6): one 3,200-byte frame (100 ms of
+ * 16 kHz mono PCM16) every 100 ms, whatever the source does. A file is fed all at once and
+ * drains at cadence; a microphone feeds as it records. When the source has nothing (a file
+ * that ended, a mic that lags) or the mic is gated (the avatar is speaking and the terminal
+ * has no echo canceller), zeroed frames keep the cadence.
+ */
+import { MIC_FRAME_BYTES, MIC_FRAME_MS } from './edge-events.js';
+
+/** Time for pacing; tests drive it, the CLI uses the real one. */
+export interface PacerClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realPacerClock: PacerClock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const t = setTimeout(done, Math.max(0, ms));
+      function done() {
+        signal?.removeEventListener('abort', done);
+        clearTimeout(t);
+        resolve();
+      }
+      signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+
+export interface MicFrameInfo {
+  /** RMS level of what the source gave, in dBFS (-Infinity for silence). */
+  levelDb: number;
+  /** True when the frame carried source audio (not fill). */
+  fromSource: boolean;
+  gated: boolean;
+  /** Frames sent so far, this one included. */
+  sent: number;
+}
+
+export interface MicPumpOptions {
+  send(frame: Uint8Array): void;
+  clock?: PacerClock;
+  /** Called after every frame (level meter, counters). */
+  onFrame?(info: MicFrameInfo): void;
+  /** Audio buffered beyond this is dropped (oldest first) to keep a live mic's latency low; default unlimited (files). */
+  maxBufferedMs?: number;
+}
+
+export class MicPump {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private gated = false;
+  private sourceEnded = false;
+  private sent = 0;
+  private readonly clock: PacerClock;
+
+  constructor(private readonly opts: MicPumpOptions) {
+    this.clock = opts.clock ?? realPacerClock;
+  }
+
+  /** Append source PCM16 (any chunk size; frames are cut here). */
+  feed(pcm: Uint8Array): void {
+    if (pcm.length === 0) return;
+    this.chunks.push(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+    this.buffered += pcm.length;
+    const max = this.opts.maxBufferedMs;
+    if (max !== undefined) {
+      const limit = Math.ceil(max / MIC_FRAME_MS) * MIC_FRAME_BYTES;
+      if (this.buffered > limit) this.take(this.buffered - limit);
+    }
+  }
+
+  /** The source has no more audio: silence from now on. */
+  end(): void {
+    this.sourceEnded = true;
+  }
+
+  /** Gate the mic (zeroed frames) while the avatar speaks. */
+  setGated(on: boolean): void {
+    this.gated = on;
+  }
+
+  /** Source audio not yet sent, in ms. */
+  get pendingMs(): number {
+    return (this.buffered / MIC_FRAME_BYTES) * MIC_FRAME_MS;
+  }
+
+  /** True once the source ended and everything it gave was sent. */
+  get drained(): boolean {
+    return this.sourceEnded && this.buffered === 0;
+  }
+
+  /** Send frames at cadence until `signal` aborts. Deadlines are absolute, so timer jitter never accumulates. */
+  async run(signal: AbortSignal): Promise<void> {
+    const t0 = this.clock.now();
+    for (let n = 0; !signal.aborted; n++) {
+      const due = t0 + n * MIC_FRAME_MS;
+      const wait = due - this.clock.now();
+      if (wait > 0) await this.clock.sleep(wait, signal);
+      if (signal.aborted) break;
+      this.tick();
+    }
+  }
+
+  /** Send exactly one frame now (the cadence loop calls this every 100 ms). */
+  tick(): void {
+    const fromSource = this.buffered >= MIC_FRAME_BYTES || (this.sourceEnded && this.buffered > 0);
+    const src = fromSource ? this.take(Math.min(MIC_FRAME_BYTES, this.buffered)) : undefined;
+    const frame = Buffer.alloc(MIC_FRAME_BYTES);
+    if (src && !this.gated) src.copy(frame);
+    this.opts.send(frame);
+    this.sent++;
+    this.opts.onFrame?.({ levelDb: src ? levelDb(src) : -Infinity, fromSource, gated: this.gated, sent: this.sent });
+  }
+
+  private take(n: number): Buffer {
+    const out = Buffer.alloc(n);
+    let off = 0;
+    while (off < n) {
+      const c = this.chunks[0]!;
+      const k = Math.min(c.length, n - off);
+      c.copy(out, off, 0, k);
+      off += k;
+      if (k === c.length) this.chunks.shift();
+      else this.chunks[0] = c.subarray(k);
+    }
+    this.buffered -= n;
+    return out;
+  }
+}
+
+/** RMS of PCM16 little-endian samples in dBFS. */
+export function levelDb(pcm: Uint8Array): number {
+  const view = new DataView(pcm.buffer, pcm.byteOffset, pcm.byteLength - (pcm.byteLength % 2));
+  const n = view.byteLength / 2;
+  if (n === 0) return -Infinity;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const s = view.getInt16(i * 2, true) / 32768;
+    sum += s * s;
+  }
+  const rms = Math.sqrt(sum / n);
+  return rms === 0 ? -Infinity : 20 * Math.log10(rms);
+}

@@ -1,0 +1,158 @@
+/**
+ * Protocol v1 (spec 4.6): three sockets on the edge, `?token=` on each upgrade.
+ * - /mse: first text message `{ mime }`, then binary fMP4 segments in arrival order;
+ * - /mic_stream: we send `{ op: hello, lang }`, then 3,200-byte PCM16 frames; the edge
+ *   sends `partial`, `turn` and `error` text messages (spec 6.1);
+ * - /events: `{ type: agent_event, ... }` plus telemetry frames.
+ * Typed text goes over HTTP: `POST /chat?token=` with `{ text }`.
+ * When any socket ends, the whole connection ends (one session, one lifetime).
+ */
+import WebSocket from 'ws';
+import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
+import type { ClosedEvent, EdgeConnection } from './edge-events.js';
+import { errorText, mapControl, refusal } from './edge-frames.js';
+import { edgeHttpUrl, edgeSocketUrl } from './edge-url.js';
+
+export interface EdgeConnectOptions {
+  /** `connect_url` from the mint (an https base; http on a local emulator). */
+  connectUrl: string;
+  /** `session_token` from the mint (valid about 60 s: connect promptly). */
+  token: string;
+  /** Language announced in the /mic_stream hello (BCP-47; default `en`). */
+  lang?: string;
+}
+
+const SOCKETS = ['/mse', '/mic_stream', '/events'] as const;
+
+export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
+  const em = new EdgeEmitter();
+  const sockets = new Map<string, WebSocket>();
+  let closing = false;
+  let mediaTotal = 0;
+  let segments = 0;
+  let mimeSeen = false;
+
+  const endAll = (e: ClosedEvent) => {
+    em.emit(e);
+    for (const ws of sockets.values()) {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, 'client closed');
+    }
+  };
+
+  em.emit({ type: 'status', state: 'connecting', protocol: 1 });
+  const opened = SOCKETS.map(
+    (path) =>
+      new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, path, opts.token));
+        ws.binaryType = 'nodebuffer';
+        sockets.set(path, ws);
+        let open = false;
+        ws.on('unexpected-response', (_req, res) => {
+          // The upgrade answered HTTP: read its error envelope for the detail.
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => {
+            const e = refusal(res.statusCode ?? 0, body, path);
+            endAll(e);
+            reject(new EdgeClosedError(e));
+          });
+        });
+        ws.on('error', (err) => {
+          if (open) return; // 'close' follows and says why
+          const e: ClosedEvent = { type: 'closed', reason: closing ? 'client' : 'lost', detail: err.message, socket: path };
+          endAll(e);
+          reject(new EdgeClosedError(e));
+        });
+        ws.on('open', () => {
+          open = true;
+          if (path === '/mic_stream') ws.send(JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' }));
+          resolve();
+        });
+        ws.on('close', (code, why) => {
+          const e: ClosedEvent = closing
+            ? { type: 'closed', reason: 'client', code }
+            : { type: 'closed', reason: reasonForClose(code), code, detail: why.toString() || undefined, socket: path };
+          endAll(e);
+          reject(new EdgeClosedError(e));
+        });
+        ws.on('message', (data, isBinary) => onMessage(path, data as Buffer, isBinary));
+      }),
+  );
+
+  function onMessage(path: string, data: Buffer, isBinary: boolean): void {
+    if (path === '/mse') {
+      if (isBinary) {
+        mediaTotal += data.length;
+        segments++;
+        em.emit({ type: 'media', bytes: data, total: mediaTotal, segments });
+        return;
+      }
+      const f = parseFrame(data);
+      if (f && typeof f.mime === 'string' && !mimeSeen) {
+        mimeSeen = true;
+        em.emit({ type: 'media_init', mime: f.mime });
+      } else if (f?.type === 'error') em.emit({ type: 'error', error: errorText(f), socket: path });
+      else em.emit({ type: 'error', error: `unexpected /mse text message: ${String(data).slice(0, 200)}`, socket: path });
+      return;
+    }
+    if (isBinary) return; // nothing binary is defined downstream on these sockets
+    const f = parseFrame(data);
+    if (!f) return em.emit({ type: 'error', error: `unreadable ${path} message: ${String(data).slice(0, 200)}`, socket: path });
+    // /mic_stream (spec 6.1); /events carries agent_event, speech (docs/edge.md) and telemetry
+    // (a turn there is telemetry: /mic_stream has it).
+    if (path === '/events') {
+      em.emit(f.type === 'agent_event' || f.type === 'speech' ? mapControl(f, path) : { type: 'telemetry', frame: f });
+      return;
+    }
+    em.emit(mapControl(f, path));
+  }
+
+  const ready = Promise.all(opened).then(() => em.emit({ type: 'status', state: 'connected', protocol: 1 }));
+  ready.catch(() => undefined); // reported through `closed` too
+
+  return {
+    protocol: 1,
+    on: (l) => em.on(l),
+    ready,
+    closed: em.closed,
+    sendAudio(frame) {
+      const ws = sockets.get('/mic_stream');
+      if (ws?.readyState === WebSocket.OPEN) ws.send(frame);
+    },
+    async chat(text) {
+      const res = await fetch(edgeHttpUrl(opts.connectUrl, '/chat', opts.token), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text }),
+      });
+      if (!res.ok) throw new EdgeChatError(res.status, await res.text().catch(() => ''));
+    },
+    async close() {
+      if (!em.isClosed) {
+        closing = true;
+        endAll({ type: 'closed', reason: 'client' });
+      }
+      return em.closed;
+    },
+  };
+}
+
+/** The connection ended before it was ready. */
+export class EdgeClosedError extends Error {
+  constructor(readonly event: ClosedEvent) {
+    super(`edge connection ${event.reason}${event.socket ? ` on ${event.socket}` : ''}${event.detail ? `: ${event.detail}` : ''}`);
+    this.name = 'EdgeClosedError';
+  }
+}
+
+/** POST /chat answered an error. */
+export class EdgeChatError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    const env = parseFrame(body);
+    super(`POST /chat answered ${status}${env?.error ? ` ${String(env.error)}` : ''}${env?.detail ? `: ${String(env.detail)}` : ''}`);
+    this.name = 'EdgeChatError';
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Protocol v2 (docs/protocol-v2.md; spec 4.6 names `/v2/session` and subprotocol
+ * `svc.avatar.v2`, 6.1 leaves the messages "not shown"): one socket both ways. JSON text
+ * for control; binary frames tagged by their first byte: 0x01 fMP4 from the box, 0x02 one
+ * PCM16 mic frame from the client. Typed text is a `chat` message, not POST /chat.
+ */
+import WebSocket from 'ws';
+import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
+import type { ClosedEvent, EdgeConnection } from './edge-events.js';
+import { edgeSocketUrl } from './edge-url.js';
+import { EdgeClosedError, type EdgeConnectOptions } from './edge-v1.js';
+import { mapControl, refusal } from './edge-frames.js';
+
+export const V2_SUBPROTOCOL = 'svc.avatar.v2';
+const TAG_MEDIA = 0x01;
+const TAG_MIC = 0x02;
+
+export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
+  const em = new EdgeEmitter();
+  let closing = false;
+  let open = false;
+  let mediaTotal = 0;
+  let segments = 0;
+  em.emit({ type: 'status', state: 'connecting', protocol: 2 });
+  const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, '/v2/session', opts.token), [V2_SUBPROTOCOL]);
+  ws.binaryType = 'nodebuffer';
+  const end = (e: ClosedEvent) => {
+    em.emit(e);
+    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, 'client closed');
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        const e = refusal(res.statusCode ?? 0, body, '/v2/session');
+        end(e);
+        reject(new EdgeClosedError(e));
+      });
+    });
+    ws.on('error', (err) => {
+      if (open) return;
+      const e: ClosedEvent = { type: 'closed', reason: closing ? 'client' : 'lost', detail: err.message, socket: '/v2/session' };
+      end(e);
+      reject(new EdgeClosedError(e));
+    });
+    ws.on('open', () => {
+      open = true;
+      ws.send(JSON.stringify({ type: 'hello', lang: opts.lang ?? 'en' }));
+      em.emit({ type: 'status', state: 'connected', protocol: 2 });
+      resolve();
+    });
+    ws.on('close', (code, why) => {
+      const e: ClosedEvent = closing
+        ? { type: 'closed', reason: 'client', code }
+        : { type: 'closed', reason: reasonForClose(code), code, detail: why.toString() || undefined, socket: '/v2/session' };
+      end(e);
+      reject(new EdgeClosedError(e));
+    });
+  });
+  ready.catch(() => undefined);
+
+  ws.on('message', (data: Buffer, isBinary) => {
+    if (isBinary) {
+      if (data[0] !== TAG_MEDIA) return em.emit({ type: 'error', error: `unknown binary tag 0x${(data[0] ?? 0).toString(16)}`, socket: '/v2/session' });
+      const bytes = data.subarray(1);
+      mediaTotal += bytes.length;
+      segments++;
+      return em.emit({ type: 'media', bytes, total: mediaTotal, segments });
+    }
+    const f = parseFrame(data);
+    if (!f) return em.emit({ type: 'error', error: `unreadable /v2/session message: ${String(data).slice(0, 200)}`, socket: '/v2/session' });
+    if (f.type === 'session') {
+      if (typeof f.mime === 'string') em.emit({ type: 'media_init', mime: f.mime });
+      else if (f.render === false) em.emit({ type: 'error', error: 'render_disabled: this session is brain-only (no media)', socket: '/v2/session' });
+      return;
+    }
+    if (f.type === 'chat_ack' || f.type === 'pong') return;
+    const e = mapControl(f, '/v2/session');
+    em.emit(e);
+  });
+
+  return {
+    protocol: 2,
+    on: (l) => em.on(l),
+    ready,
+    closed: em.closed,
+    sendAudio(frame) {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const tagged = Buffer.allocUnsafe(frame.byteLength + 1);
+      tagged[0] = TAG_MIC;
+      tagged.set(frame, 1);
+      ws.send(tagged);
+    },
+    async chat(text) {
+      if (ws.readyState !== WebSocket.OPEN) throw new Error('the /v2/session socket is not open');
+      ws.send(JSON.stringify({ type: 'chat', text }));
+    },
+    async close() {
+      if (!em.isClosed) {
+        closing = true;
+        end({ type: 'closed', reason: 'client' });
+      }
+      return em.closed;
+    },
+  };
+}
+

@@ -1,0 +1,218 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { connectEdge } from '../src/client/edge-connect.js';
+import type { EdgeEvent } from '../src/client/edge-events.js';
+import { MicPump, levelDb, type PacerClock } from '../src/client/edge-mic.js';
+import { edgeSocketUrl } from '../src/client/edge-url.js';
+
+/**
+ * The client side of the v1 data plane (spec 4.6, 6.1) against a scripted edge speaking
+ * exactly the spec's frames; the real edge is exercised end to end in sessions-live tests.
+ */
+let server: Server;
+let base = '';
+const seen: { path: string; token: string | null; frames: (string | number)[] }[] = [];
+const chats: unknown[] = [];
+let script: (path: string, ws: WebSocket) => void = () => undefined;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const u = new URL(req.url!, 'http://x');
+    if (req.method === 'POST' && u.pathname === '/chat') {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        if (u.searchParams.get('token') !== 'good') {
+          res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized', detail: 'bad token' }));
+          return;
+        }
+        chats.push(JSON.parse(body));
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, sock, head) => {
+    sock.on('error', () => undefined);
+    const u = new URL(req.url!, 'http://x');
+    if (u.searchParams.get('token') !== 'good') {
+      sock.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":"unauthorized","detail":"token expired"}');
+      return;
+    }
+    wss.handleUpgrade(req, sock, head, (ws) => {
+      const rec = { path: u.pathname, token: u.searchParams.get('token'), frames: [] as (string | number)[] };
+      seen.push(rec);
+      ws.on('error', () => undefined);
+      ws.on('message', (d, bin) => rec.frames.push(bin ? (d as Buffer).length : String(d)));
+      script(u.pathname, ws);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const collect = (events: EdgeEvent[]) => (e: EdgeEvent) => events.push(e);
+
+describe('edge URLs (spec 4.6)', () => {
+  it('swaps https for wss and http for ws, keeps a path prefix, adds the token', () => {
+    expect(edgeSocketUrl('https://edge-7.example.com', '/mse', 'a.b.c')).toBe('wss://edge-7.example.com/mse?token=a.b.c');
+    expect(edgeSocketUrl('http://127.0.0.1:9/box/', '/mic_stream', 't')).toBe('ws://127.0.0.1:9/box/mic_stream?token=t');
+    expect(() => edgeSocketUrl('ftp://x', '/mse', 't')).toThrow(/not an http/);
+  });
+});
+
+describe('v1 connection', () => {
+  it('says hello on /mic_stream, maps every spec frame to a typed event, and reports the edge ending it', async () => {
+    script = (path, ws) => {
+      if (path === '/mse') {
+        ws.send(JSON.stringify({ mime: 'video/mp4; codecs="avc1.42c015, mp4a.40.2"' }));
+        ws.send(Buffer.alloc(700));
+        ws.send(Buffer.alloc(300));
+      }
+      if (path === '/mic_stream') {
+        ws.once('message', () => {
+          ws.send(JSON.stringify({ type: 'partial', text: 'hello th' }));
+          ws.send(JSON.stringify({ type: 'turn', text: 'hello there', reply: 'Hi!', language: 'en', speech_id: 's1' }));
+          ws.send('not json');
+        });
+      }
+      if (path === '/events') {
+        ws.send(JSON.stringify({ type: 'agent_event', kind: 'calling', tool: 'weather', call_id: 'c1' }));
+        ws.send(JSON.stringify({ type: 'status', fps: 24 }));
+        setTimeout(() => ws.close(4000, 'session cap reached'), 150);
+      }
+    };
+    const conn = await connectEdge({ connectUrl: base, token: 'good', lang: 'de' });
+    const events: EdgeEvent[] = [];
+    conn.on(collect(events));
+    await conn.ready;
+    conn.sendAudio(Buffer.alloc(3200));
+    await conn.chat('typed words');
+    const closed = await conn.closed;
+    expect(closed).toMatchObject({ reason: 'server', code: 4000, detail: 'session cap reached', socket: '/events' });
+    const mic = seen.find((s) => s.path === '/mic_stream')!;
+    expect(mic.frames[0]).toBe(JSON.stringify({ op: 'hello', lang: 'de' }));
+    expect(mic.frames[1]).toBe(3200);
+    expect(chats).toEqual([{ text: 'typed words' }]);
+    const by = (t: string) => events.filter((e) => e.type === t);
+    expect(by('media_init')).toEqual([{ type: 'media_init', mime: 'video/mp4; codecs="avc1.42c015, mp4a.40.2"' }]);
+    expect(by('media').map((e) => (e as { total: number }).total)).toEqual([700, 1000]);
+    expect(by('partial')).toEqual([{ type: 'partial', text: 'hello th' }]);
+    expect(by('turn')).toEqual([{ type: 'turn', text: 'hello there', reply: 'Hi!', language: 'en', speech_id: 's1' }]);
+    expect(by('agent_event')).toMatchObject([{ kind: 'calling', tool: 'weather', call_id: 'c1' }]);
+    expect(by('telemetry')).toEqual([{ type: 'telemetry', frame: { type: 'status', fps: 24 } }]);
+    expect(by('error')[0]).toMatchObject({ socket: '/mic_stream', error: expect.stringMatching(/unreadable/) });
+    expect(by('closed')).toHaveLength(1);
+  });
+
+  it('close() from the client ends every socket with reason client', async () => {
+    script = () => undefined;
+    const conn = await connectEdge({ connectUrl: base, token: 'good' });
+    await conn.ready;
+    expect(await conn.close()).toMatchObject({ type: 'closed', reason: 'client' });
+  });
+
+  it('a refused upgrade rejects ready and closes with reason refused and the HTTP error', async () => {
+    const conn = await connectEdge({ connectUrl: base, token: 'stale' });
+    await expect(conn.ready).rejects.toThrow(/refused.*401 unauthorized: token expired/);
+    expect(await conn.closed).toMatchObject({ reason: 'refused', code: 401 });
+  });
+
+  it('a chat refused by the edge throws its error envelope', async () => {
+    const conn = await connectEdge({ connectUrl: base, token: 'stale' });
+    await conn.ready.catch(() => undefined);
+    await expect(conn.chat('hi')).rejects.toThrow('POST /chat answered 401 unauthorized: bad token');
+  });
+
+  it('an edge that is not there closes with reason lost', async () => {
+    const conn = await connectEdge({ connectUrl: 'http://127.0.0.1:1', token: 'good' });
+    await expect(conn.ready).rejects.toThrow(/lost/);
+  });
+});
+
+/** A clock the test drives: sleep resolves when `advance` passes its deadline. */
+function fakeClock() {
+  let t = 0;
+  const waiters: { at: number; resolve: () => void }[] = [];
+  const clock: PacerClock = {
+    now: () => t,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ at: t + ms, resolve });
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      }),
+  };
+  return {
+    clock,
+    async advance(ms: number) {
+      const end = t + ms;
+      for (;;) {
+        await new Promise((r) => setImmediate(r));
+        waiters.sort((a, b) => a.at - b.at);
+        const w = waiters[0];
+        if (!w || w.at > end) break;
+        waiters.shift();
+        t = w.at;
+        w.resolve();
+      }
+      t = end;
+      await new Promise((r) => setImmediate(r));
+    },
+  };
+}
+
+describe('mic pump (spec 4.6 cadence)', () => {
+  const tone = (ms: number) => {
+    const b = Buffer.alloc((ms / 100) * 3200);
+    for (let i = 0; i < b.length / 2; i++) b.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
+    return b;
+  };
+
+  it('sends one 3,200-byte frame per 100 ms: the file, then zeroed frames', async () => {
+    const fc = fakeClock();
+    const frames: Buffer[] = [];
+    const pump = new MicPump({ send: (f) => frames.push(Buffer.from(f)), clock: fc.clock });
+    pump.feed(tone(250));
+    pump.end();
+    const ctrl = new AbortController();
+    const running = pump.run(ctrl.signal);
+    await fc.advance(450); // frames due at 0, 100, 200, 300, 400
+    expect(frames.map((f) => f.length)).toEqual([3200, 3200, 3200, 3200, 3200]);
+    expect(frames.map((f) => f.some((b) => b !== 0))).toEqual([true, true, true, false, false]);
+    expect(pump.drained).toBe(true);
+    ctrl.abort();
+    await running;
+  });
+
+  it('gated frames are zeroed but still sent; the level still reports what the mic heard', () => {
+    const frames: Buffer[] = [];
+    const levels: number[] = [];
+    const pump = new MicPump({ send: (f) => frames.push(Buffer.from(f)), onFrame: (i) => levels.push(i.levelDb) });
+    pump.feed(tone(200));
+    pump.setGated(true);
+    pump.tick();
+    pump.setGated(false);
+    pump.tick();
+    expect(frames[0]!.every((b) => b === 0)).toBe(true);
+    expect(frames[1]!.some((b) => b !== 0)).toBe(true);
+    expect(levels[0]).toBeGreaterThan(-20);
+  });
+
+  it('a live source over maxBufferedMs drops its oldest audio', () => {
+    const pump = new MicPump({ send: () => undefined, maxBufferedMs: 300 });
+    pump.feed(tone(1000));
+    expect(pump.pendingMs).toBe(300);
+  });
+
+  it('levelDb: full scale is about -3 dBFS for a sine, silence is -Infinity', () => {
+    expect(levelDb(Buffer.alloc(3200))).toBe(-Infinity);
+    const b = Buffer.alloc(3200);
+    for (let i = 0; i < 1600; i++) b.writeInt16LE(Math.round(32767 * Math.sin(i / 3)), i * 2);
+    expect(levelDb(b)).toBeCloseTo(-3, 0);
+  });
+});

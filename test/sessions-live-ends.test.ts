@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+import { removeBox, runningBoxes } from '../src/emulator/fleet/spawn.js';
+import { isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
+
+/** `sessions live` ends for the cap and for a box going away, releasing the seat and saying why. */
+const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, sessionCapS: 4 });
+const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+
+function liveRun(args: string[]) {
+  const lines: Record<string, any>[] = [];
+  const waiters: (() => void)[] = [];
+  const stdout = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      waiters.splice(0).forEach((w) => w());
+      cb();
+    },
+  });
+  let err = '';
+  const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
+  const code = run(args, { stdout, stderr, env: env() });
+  const until = async (event: string) => {
+    while (!lines.some((l) => l.event === event)) await new Promise<void>((r) => waiters.push(r));
+    return lines.find((l) => l.event === event)!;
+  };
+  return { code, lines, until, stderr: () => err };
+}
+
+describe('sessions live endings', () => {
+  it('the cap: the edge closes at cap_seconds, the CLI says so and releases', async () => {
+    const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}']);
+    const minted = await live.until('minted');
+    expect(minted.cap_seconds).toBe(4);
+    expect(await live.code).toBe(0);
+    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'cap_reached', detail: expect.stringMatching(/session_cap/), released: true });
+    expect((await h.api(`/api/v1/sessions/${minted.session_id}`)).body.status).toBe('ended');
+  }, 30_000);
+
+  it('the box going away ends the session with its reason', async () => {
+    const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}']);
+    await live.until('connected');
+    await removeBox(h.emu.ctx, runningBoxes(h.emu.ctx)[0]!.id);
+    expect(await live.code).toBe(0);
+    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'edge_closed', detail: 'box_stopping' });
+  }, 30_000);
+});
