@@ -2,6 +2,14 @@
 // Thin entry: all logic lives in dist/cli/main.js (built from src/cli/main.ts). The two
 // answers people ask for most, the version and the top-level help, come from small modules
 // without loading the CLI (start-up cost, docs/cli.md).
+// `avatar ... | head`: the reader went away, which is not an error of ours (exit quietly,
+// like any Unix filter) rather than crashing with an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 let text = null;
