@@ -1,4 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { useEmulator } from './helpers/emulator.js';
 
@@ -33,5 +39,43 @@ describe('missing and malformed fields', () => {
     const audio = await h.api('/compat-b/asr-v1', { key: key(), body: { audio_url: 'http://example.com/a.wav' } });
     expect(audio.status).toBe(400);
     expect(audio.body.error).toMatchObject({ param: 'audio_url' });
+  });
+});
+
+describe('files and batches lists as a new user reads them', () => {
+  class Tty extends Writable {
+    text = '';
+    isTTY = true;
+    columns = 80;
+    override _write(chunk: Buffer, _enc: string, cb: () => void) {
+      this.text += chunk.toString();
+      cb();
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'avatar-review11-'));
+  const tty = async (...argv: string[]) => {
+    const stdout = new Tty();
+    const stderr = new Tty();
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const code = await run(argv, { stdout, stderr, env, cwd: dir });
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  };
+
+  it('files list is a table of the files, and batches list fits an 80-column terminal', async () => {
+    writeFileSync(join(dir, 'in.jsonl'), JSON.stringify({ custom_id: 'one', method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: 'hi' } }) + '\n');
+    const up = await cli(['--json', 'files', 'upload', 'in.jsonl'], isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey }), dir);
+    const fileId = up.json().id as string;
+    const files = await tty('files', 'list');
+    expect(files.code, files.stderr).toBe(0);
+    expect(files.stdout).not.toContain('[{"id"');
+    expect(files.stdout).toMatch(new RegExp(`${fileId}.*in\\.jsonl`));
+    const created = await tty('batches', 'create', '--input', fileId, '--endpoint', '/v1/embeddings');
+    expect(created.code, created.stderr).toBe(0);
+    const list = await tty('batches', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('batch_');
+    for (const out of [files.stdout, created.stdout, list.stdout]) {
+      for (const line of out.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
   });
 });
