@@ -74,6 +74,8 @@ describe('files and batches lists as a new user reads them', () => {
     const list = await tty('batches', 'list');
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('batch_');
+    // How many lines failed is what a user looks for first; it stays when columns are dropped.
+    expect(list.stdout.split('\n')[1]).toMatch(/│ failed +│/);
     for (const out of [files.stdout, created.stdout, list.stdout]) {
       for (const line of out.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     }

@@ -7,9 +7,9 @@ import { group, inference, termWidth } from './inference-common.js';
 const row = (b: Record<string, any>) => ({
   id: b.id,
   status: b.status,
-  endpoint: b.endpoint,
   done: `${b.request_counts.completed}/${b.request_counts.total}`,
   failed: b.request_counts.failed,
+  endpoint: b.endpoint,
   output_file_id: b.output_file_id ?? '',
   error_file_id: b.error_file_id ?? '',
 });
