@@ -62,14 +62,15 @@ describe('files and batches lists as a new user reads them', () => {
   };
 
   it('files list is a table of the files, and batches list fits an 80-column terminal', async () => {
-    writeFileSync(join(dir, 'in.jsonl'), JSON.stringify({ custom_id: 'one', method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: 'hi' } }) + '\n');
+    const line = { custom_id: 'one', method: 'POST', url: '/v1/chat/completions', body: { model: 'avatar-chat', messages: [{ role: 'user', content: 'hi' }] } };
+    writeFileSync(join(dir, 'in.jsonl'), JSON.stringify(line) + '\n');
     const up = await cli(['--json', 'files', 'upload', 'in.jsonl'], isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey }), dir);
     const fileId = up.json().id as string;
     const files = await tty('files', 'list');
     expect(files.code, files.stderr).toBe(0);
     expect(files.stdout).not.toContain('[{"id"');
     expect(files.stdout).toMatch(new RegExp(`${fileId}.*in\\.jsonl`));
-    const created = await tty('batches', 'create', '--input', fileId, '--endpoint', '/v1/embeddings');
+    const created = await tty('batches', 'create', '--input', fileId, '--endpoint', '/v1/chat/completions');
     expect(created.code, created.stderr).toBe(0);
     const list = await tty('batches', 'list');
     expect(list.code, list.stderr).toBe(0);
