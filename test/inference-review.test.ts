@@ -82,3 +82,16 @@ describe('files and batches lists as a new user reads them', () => {
     }
   });
 });
+
+describe('organisation token scopes', () => {
+  it('refuses a control-plane scope an organisation token could never use, naming the inference scopes', async () => {
+    const org = (await h.api('/api/organizations', { key: key() })).body.data[0].id as string;
+    const r = await h.api(`/api/organizations/${org}/tokens`, { key: key(), body: { name: 'ci', scopes: ['user:read', 'sessions:write'] } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'scopes', type: 'invalid_request_error' });
+    expect(r.body.error.message).toContain('sessions:write');
+    expect(r.body.error.message).toContain('user:read, user:write, admin:read, admin:write');
+    const ok = await h.api(`/api/organizations/${org}/tokens`, { key: key(), body: { name: 'ci', scopes: ['user:read', 'admin:write'] } });
+    expect(ok.status).toBe(201);
+  });
+});
