@@ -95,3 +95,19 @@ describe('organisation token scopes', () => {
     expect(ok.status).toBe(201);
   });
 });
+
+describe('workflow templates at create time', () => {
+  it('refuses an expression left open (${nodes.a with no closing brace) instead of sending it as text', async () => {
+    const dag = {
+      nodes: {
+        a: { model_id: 'avatar-chat', task: 'prompt-rewrite', payload: { prompt: 'a kite' } },
+        b: { model_id: 'avatar-embed', task: 'embedding', payload: { input: 'about ${nodes.a.result.prompt' } },
+      },
+      edges: [],
+    };
+    const r = await h.api('/api/workflows', { key: key(), body: { name: 'open', dag } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_workflow', param: 'dag.nodes.b' });
+    expect(r.body.error.message).toContain('no closing }');
+  });
+});
