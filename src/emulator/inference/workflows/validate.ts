@@ -84,7 +84,8 @@ export function validateDag(raw: unknown): { dag: Dag; order: string[]; deps: Re
       templated = p;
     }
     const exprs = [...expressions(templated), ...expressions(itemScope, true)];
-    for (const { expr, itemBound } of exprs) {
+    for (const { expr, itemBound, open } of exprs) {
+      if (open) throw refuse(`${where}: ${expr} has no closing }`, where);
       let path: string[];
       try {
         path = pathOf(expr);
