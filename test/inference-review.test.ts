@@ -111,3 +111,21 @@ describe('workflow templates at create time', () => {
     expect(r.body.error.message).toContain('no closing }');
   });
 });
+
+describe('workflow payloads at create time', () => {
+  const create = (nodes: unknown) => h.api('/api/workflows', { key: key(), body: { name: 'p', dag: { nodes, edges: [] } } });
+  it('a node payload missing a required field is refused at create, templated or not; a template stands in for any value', async () => {
+    const missing = await create({ a: { model_id: 'avatar-embed', task: 'embedding', payload: { dimensions: 64 } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'invalid_workflow', param: 'dag.nodes.a.payload.input' });
+    expect(missing.body.error.message).toContain('required');
+    const inMap = await create({ m: { type: 'map', items: '${input.xs}', node: { model_id: 'avatar-rerank', task: 'rerank', payload: { query: '${item}' } } } });
+    expect(inMap.status).toBe(400);
+    expect(inMap.body.error.param).toBe('dag.nodes.m.node.payload.documents');
+    const badStatic = await create({ a: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: 'kite', size: 'huge' } } });
+    expect(badStatic.status).toBe(400);
+    expect(badStatic.body.error.param).toBe('dag.nodes.a.payload.size');
+    const templated = await create({ a: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${input.p}', size: '${input.size}', n: '${input.n}' } } });
+    expect(templated.status, JSON.stringify(templated.body)).toBe(201);
+  });
+});
