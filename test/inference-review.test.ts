@@ -129,3 +129,24 @@ describe('workflow payloads at create time', () => {
     expect(templated.status, JSON.stringify(templated.body)).toBe(201);
   });
 });
+
+describe('workflow execution inputs', () => {
+  it('an execution missing an input its nodes read is refused at once, naming the input', async () => {
+    const dag = {
+      nodes: {
+        rewrite: { model_id: 'avatar-chat', task: 'prompt-rewrite', payload: { prompt: '${input.subject}' } },
+        shots: { type: 'map', items: '${input.angles}', node: { model_id: 'avatar-embed', task: 'embedding', payload: { input: '${item}' } } },
+      },
+      edges: [],
+    };
+    const w = await h.api('/api/workflows', { key: key(), body: { name: 'inputs', dag } });
+    expect(w.status).toBe(201);
+    const missing = await h.api(`/api/workflows/${w.body.workflow.id}/execute`, { key: key(), body: { input_params: { subject: 'a harbour' } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'invalid_request', param: 'input_params.angles' });
+    expect(missing.body.error.message).toContain('shots');
+    const ok = await h.api(`/api/workflows/${w.body.workflow.id}/execute`, { key: key(), body: { input_params: { subject: 'a harbour', angles: ['north'] } } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.execution.status).toBe('pending');
+  });
+});
