@@ -157,3 +157,17 @@ export function validateDag(raw: unknown): { dag: Dag; order: string[]; deps: Re
     deps: Object.fromEntries(keys.map((k) => [k, [...deps[k]!]])),
   };
 }
+
+/**
+ * The first `${input.<name>}` a node reads that the execution's `input_params` lacks: such
+ * a node could only fail, so the execution is refused before it starts (ours).
+ */
+export function missingInput(dag: Dag, input: Record<string, unknown>): { name: string; node: string } | null {
+  for (const [node, n] of Object.entries(dag.nodes)) {
+    for (const { expr } of expressions(n)) {
+      const path = pathOf(expr);
+      if (path[0] === 'input' && path[1] !== undefined && !Object.prototype.hasOwnProperty.call(input, path[1])) return { name: path[1], node };
+    }
+  }
+  return null;
+}
