@@ -2,14 +2,14 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { renderTable } from '../output.js';
-import { group, inference } from './inference-common.js';
+import { group, inference, termWidth } from './inference-common.js';
 
 const row = (b: Record<string, any>) => ({
   id: b.id,
   status: b.status,
-  endpoint: b.endpoint,
   done: `${b.request_counts.completed}/${b.request_counts.total}`,
   failed: b.request_counts.failed,
+  endpoint: b.endpoint,
   output_file_id: b.output_file_id ?? '',
   error_file_id: b.error_file_id ?? '',
 });
@@ -24,14 +24,14 @@ export const batchesCommands: CommandModule = {
       .option('--endpoint <path>', 'endpoint of every line', '/v1/chat/completions')
       .action(async (o: { input: string; endpoint: string }) => {
         const b = await inference(cli).createBatch({ input_file_id: o.input, endpoint: o.endpoint });
-        cli.print(b, () => renderTable([row(b)]));
+        cli.print(b, () => renderTable([row(b)], undefined, termWidth(cli)));
       });
     batches
       .command('list')
       .description('List batches')
       .action(async () => {
         const r = await inference(cli).batches();
-        cli.print(r, () => renderTable(r.data.map(row)));
+        cli.print(r, () => renderTable(r.data.map(row), undefined, termWidth(cli)));
       });
     batches
       .command('get')

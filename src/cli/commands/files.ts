@@ -2,7 +2,10 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
-import { group, inference, readFileArg, writeFileArg } from './inference-common.js';
+import { renderTable } from '../output.js';
+import { group, inference, readFileArg, termWidth, writeFileArg } from './inference-common.js';
+
+const row = (f: Record<string, any>) => ({ id: f.id, filename: f.filename, bytes: f.bytes, purpose: f.purpose, created: new Date(Number(f.created_at) * 1000).toISOString().slice(0, 16).replace('T', ' ') });
 
 export const filesCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
@@ -16,7 +19,10 @@ export const filesCommands: CommandModule = {
     files
       .command('list')
       .description('List files')
-      .action(async () => cli.print(await inference(cli).files()));
+      .action(async () => {
+        const r = await inference(cli).files();
+        cli.print(r, () => (r.data.length ? renderTable(r.data.map(row), undefined, termWidth(cli)) : '(no files)'));
+      });
     files
       .command('get')
       .argument('<id>')

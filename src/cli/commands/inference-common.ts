@@ -8,6 +8,9 @@ import { CliError, ExitCode } from '../exit-codes.js';
 
 export const inference = (cli: CliContext) => new InferenceClient(cli.client());
 
+/** The terminal's width for tables (none for pipes and files: they get every column). */
+export const termWidth = (cli: CliContext): number | undefined => (cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined);
+
 export const group = (program: Command, name: string, description: string): Command =>
   (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
 

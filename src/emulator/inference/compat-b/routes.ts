@@ -57,11 +57,13 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
     if (problem) throw invalid(problem.message, problem.param);
     usage.modelId = model.id;
     const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'compat-b', modelId: model.id, task, payload });
+    let now: JobRow = row;
     if (sync === true) {
-      const done = await svc.jobs.wait(row.id, SYNC_WAIT_MS);
+      await svc.jobs.wait(row.id, SYNC_WAIT_MS);
+      now = svc.jobs.get(row.id) ?? row;
       // Past 120 s the request turns async: the caller polls like any other (ours).
-      if (done && TERMINAL.includes(done.status)) return json(view(done));
+      if (TERMINAL.includes(now.status)) return json(view(now));
     }
-    return json({ request_id: row.id, status: 'pending', status_url: statusUrl(row.id) }, 202);
+    return json({ request_id: row.id, status: now.status, status_url: statusUrl(row.id) }, 202);
   });
 }

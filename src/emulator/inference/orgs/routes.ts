@@ -31,8 +31,13 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, 'POST', '/api/organizations/:orgId/tokens', 'admin:write', async ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const b = await jsonBody(c, TokenBody);
-    const bad = b.scopes.find((s) => !INFERENCE_SCOPES.includes(s) && !(Scopes as readonly string[]).includes(s));
-    if (bad) throw invalid(`scopes: unknown scope ${bad} (inference scopes: ${INFERENCE_SCOPES.join(', ')})`, 'scopes');
+    // An organisation token only ever opens inference routes (spec 5.2), so a control-plane
+    // scope on it would be a promise nothing keeps: refuse it by name.
+    const bad = b.scopes.find((s) => !INFERENCE_SCOPES.includes(s));
+    if (bad) {
+      const why = (Scopes as readonly string[]).includes(bad) ? 'is a control-plane scope; organisation tokens open inference routes only' : 'is not a scope';
+      throw invalid(`scopes: ${bad} ${why} (use ${INFERENCE_SCOPES.join(', ')})`, 'scopes');
+    }
     const { row, secret } = insertOrgToken(svc.ctx, caller.orgId, b.name, b.scopes);
     return json({ token: tokenView(row), secret }, 201);
   });

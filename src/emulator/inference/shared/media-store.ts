@@ -10,6 +10,12 @@ import { InferenceError } from './errors.js';
  */
 export const MEDIA_TTL_S = 3600;
 
+const DATA_URL = /^data:[\w/+.-]+;base64,(.*)$/s;
+const MEDIA_URL = /\/inference\/media\/([0-9a-f-]{36})(\.[a-z0-9]+)?$/;
+
+/** Whether a URL could name media this emulator serves (it may still have expired). */
+export const isLocalMediaUrl = (url: string): boolean => DATA_URL.test(url) || MEDIA_URL.test(url);
+
 export class MediaStore {
   constructor(private readonly ctx: EmulatorContext) {}
 
@@ -24,9 +30,9 @@ export class MediaStore {
 
   /** Bytes behind a URL this emulator served (or a `data:` URL); null for anything else. */
   fetchLocal(url: string): Uint8Array | null {
-    const data = /^data:[\w/+.-]+;base64,(.*)$/s.exec(url);
+    const data = DATA_URL.exec(url);
     if (data) return new Uint8Array(Buffer.from(data[1]!, 'base64'));
-    const m = /\/inference\/media\/([0-9a-f-]{36})(\.[a-z0-9]+)?$/.exec(url);
+    const m = MEDIA_URL.exec(url);
     if (!m) return null;
     const row = this.ctx.db.prepare('SELECT bytes, expires_at FROM inference_media WHERE id = ?').get(m[1]) as
       | { bytes: Buffer; expires_at: number }

@@ -7,6 +7,7 @@ import { classify } from '../rate-limit/limiter.js';
 import type { InferenceServices } from '../services.js';
 import { authenticateInference, type InferenceCaller, type InferenceScope } from './caller.js';
 import { InferenceError, invalid, toInferenceError } from './errors.js';
+import { issueMessage } from './issues.js';
 import type { UsageNote } from './usage.js';
 import { INTERNAL_HEADER, internalCaller } from './internal.js';
 
@@ -90,7 +91,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const param = issue.path.length ? issue.path.join('.') : undefined;
-  throw invalid(param ? `${param}: ${issue.message}` : issue.message, param);
+  throw invalid(param ? `${param}: ${issueMessage(issue, value)}` : issue.message, param);
 }
 
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, maxBytes?: number): Promise<z.output<S>> {

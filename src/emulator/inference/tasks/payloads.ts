@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { TaskError } from '../jobs/queue.js';
+import { isLocalMediaUrl } from '../shared/media-store.js';
+import { issueMessage } from '../shared/issues.js';
 import { SPEECH_FORMATS, type SpeechFormat } from './audio-codec.js';
+import { parseSize } from './images.js';
+
+/** Checked at submission so a job that could never run is a 400, not a failed job later. */
+const size = z.string().refine((s) => parseSize(s) !== null, { message: 'WIDTHxHEIGHT, each 64 to 2048' });
+const localUrl = z.string().refine(isLocalMediaUrl, { message: 'a URL this emulator served (/inference/media/...) or a data: URL' });
 
 /**
  * The payload of each task (job body `{ model_id, task, payload }`, compat-b bodies,
@@ -18,12 +25,12 @@ export const schemas = {
   speed: z.number().min(0.25).max(4).optional(),
   response_format: z.enum(Object.keys(SPEECH_FORMATS) as [SpeechFormat]).optional(),
 }),
-  'speech-to-text': z.object({ audio_url: z.string().min(1), language: z.string().optional() }),
+  'speech-to-text': z.object({ audio_url: localUrl, language: z.string().optional() }),
   embedding: z.object({ input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]), dimensions: z.number().int().min(8).max(4096).optional() }),
   rerank: z.object({ query: z.string(), documents: z.array(z.string()).min(1).max(1000), top_n: z.number().int().min(1).optional() }),
   score: z.object({ text_1: z.union([z.string(), z.array(z.string()).min(1)]), text_2: z.union([z.string(), z.array(z.string()).min(1)]) }),
-  'text-to-image': z.object({ prompt: z.string().min(1).max(32_000), size: z.string().optional(), n: z.number().int().min(1).max(10).optional() }),
-  'image-edit': z.object({ prompt: z.string().min(1), image_url: z.string().min(1), mask_url: z.string().optional() }),
+  'text-to-image': z.object({ prompt: z.string().min(1).max(32_000), size: size.optional(), n: z.number().int().min(1).max(10).optional() }),
+  'image-edit': z.object({ prompt: z.string().min(1), image_url: localUrl, mask_url: localUrl.optional() }),
   'prompt-rewrite': z.object({ prompt: z.string().min(1).max(32_000), target: z.enum(['image', 'video', 'speech', 'chat']).optional() }),
 };
 
@@ -31,7 +38,7 @@ export function parsePayload<S extends z.ZodType>(schema: S, payload: unknown): 
   const r = schema.safeParse(payload);
   if (r.success) return r.data;
   const i = r.error.issues[0]!;
-  throw new TaskError('invalid_payload', `payload.${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new TaskError('invalid_payload', `payload.${i.path.join('.') || '(root)'}: ${issueMessage(i, payload)}`);
 }
 
 /** 400-style check at submission: the first problem as `payload.<field>: reason`, or null. */
@@ -42,5 +49,5 @@ export function payloadProblem(task: string, payload: unknown, prefix = 'payload
   if (r.success) return null;
   const i = r.error.issues[0]!;
   const param = [...(prefix ? [prefix] : []), ...i.path.map(String)].join('.') || '(body)';
-  return { message: `${param}: ${i.message}`, param };
+  return { message: `${param}: ${issueMessage(i, payload)}`, param };
 }

@@ -3,11 +3,11 @@ import { unixSeconds } from '../../clock.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
-import { InferenceError, notFound } from '../shared/errors.js';
+import { InferenceError, invalid, notFound } from '../shared/errors.js';
 import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
 import { WorkflowEngine } from './engine.js';
 import { executionView, getExecution, workflowView, type ExecutionRow, type NodeState, type WorkflowRow } from './store.js';
-import { validateDag } from './validate.js';
+import { missingInput, validateDag } from './validate.js';
 
 const Create = z.object({ name: z.string().min(1).max(200), dag: z.unknown() });
 const Execute = z.object({ input_params: z.record(z.string(), z.unknown()).optional() });
@@ -72,6 +72,8 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     const w = ownWorkflow(caller, param(c, 'id'));
     const b = await jsonBody(c, Execute);
     const { dag, deps } = validateDag(JSON.parse(w.dag));
+    const lack = missingInput(dag, b.input_params ?? {});
+    if (lack) throw invalid(`input_params.${lack.name}: required (node ${lack.node} reads \${input.${lack.name}})`, `input_params.${lack.name}`);
     const nodes: Record<string, NodeState> = Object.fromEntries(Object.keys(dag.nodes).map((k) => [k, { status: 'pending', job_ids: [] }]));
     const id = svc.ctx.ids.uuid();
     db.prepare(

@@ -73,9 +73,13 @@ export function isEach(el: unknown): el is { $each: unknown; template: unknown }
 }
 
 /** Every expression in a value, with whether it sits where `item` is bound. */
-export function expressions(value: unknown, itemBound = false, out: { expr: string; itemBound: boolean }[] = []) {
+export function expressions(value: unknown, itemBound = false, out: { expr: string; itemBound: boolean; open?: true }[] = []) {
   if (typeof value === 'string') {
     for (const m of value.matchAll(EXPR)) out.push({ expr: m[1]!, itemBound });
+    // `${` with no closing brace would otherwise go out as literal text: a typo to report.
+    const rest = value.replace(EXPR, '');
+    const at = rest.indexOf('${');
+    if (at >= 0) out.push({ expr: rest.slice(at), itemBound, open: true });
   } else if (Array.isArray(value)) {
     for (const el of value) {
       if (isEach(el)) {

@@ -1,5 +1,7 @@
 import { findModel } from '../catalog.js';
 import { InferenceError } from '../shared/errors.js';
+import { issueMessage } from '../shared/issues.js';
+import { schemas } from '../tasks/payloads.js';
 import { expressions, pathOf, type TemplateError } from './template.js';
 
 /**
@@ -45,6 +47,24 @@ function checkModel(model: unknown, task: unknown, where: string): void {
   if (!m.tasks.includes(task as never)) throw refuse(`${where}: model ${model} does not do ${task} (it does ${m.tasks.join(', ')})`, `${where}.task`);
 }
 
+/**
+ * A payload the task could never accept, found before any job runs: a required field that
+ * is absent, or a field with no template whose value is wrong. A templated field stands in
+ * for whatever it renders to and is checked when the job runs.
+ */
+function checkPayload(task: string, payload: Record<string, unknown>, where: string): void {
+  const schema = (schemas as Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: import('zod').z.core.$ZodIssue[] } } }>)[task];
+  const r = schema?.safeParse(payload);
+  if (!r || r.success) return;
+  for (const issue of r.error!.issues) {
+    const top = issue.path[0];
+    const value = top === undefined ? payload : payload[String(top)];
+    if (value !== undefined && expressions(value).length > 0) continue;
+    const param = [`${where}.payload`, ...issue.path.map(String)].join('.');
+    throw refuse(`${param}: ${issueMessage(issue, payload)}`, param);
+  }
+}
+
 export function validateDag(raw: unknown): { dag: Dag; order: string[]; deps: Record<string, string[]> } {
   if (!isObj(raw) || !isObj(raw.nodes)) throw refuse('dag: { nodes: { <key>: node }, edges: [] } is required', 'dag');
   const keys = Object.keys(raw.nodes);
@@ -64,6 +84,7 @@ export function validateDag(raw: unknown): { dag: Dag; order: string[]; deps: Re
       if (!isObj(n.node)) throw refuse(`${where}.node: { model_id, task, payload } is required`, `${where}.node`);
       checkModel(n.node.model_id, n.node.task, `${where}.node`);
       if (!isObj(n.node.payload)) throw refuse(`${where}.node.payload: an object is required`, `${where}.node.payload`);
+      checkPayload(n.node.task as string, n.node.payload, `${where}.node`);
       const mc = n.max_concurrency;
       if (mc !== undefined && (!Number.isInteger(mc) || (mc as number) < 1 || (mc as number) > 64)) {
         throw refuse(`${where}.max_concurrency: an integer from 1 to 64`, `${where}.max_concurrency`);
@@ -78,13 +99,15 @@ export function validateDag(raw: unknown): { dag: Dag; order: string[]; deps: Re
       if (n.payload !== undefined && n.inputs !== undefined) throw refuse(`${where}: payload or inputs, not both`, where);
       const p = n.payload ?? n.inputs ?? {};
       if (!isObj(p)) throw refuse(`${where}.payload: an object`, `${where}.payload`);
+      checkPayload(n.task as string, p, where);
       if (n.outputs !== undefined && (!Array.isArray(n.outputs) || n.outputs.some((o) => typeof o !== 'string'))) {
         throw refuse(`${where}.outputs: an array of result field names`, `${where}.outputs`);
       }
       templated = p;
     }
     const exprs = [...expressions(templated), ...expressions(itemScope, true)];
-    for (const { expr, itemBound } of exprs) {
+    for (const { expr, itemBound, open } of exprs) {
+      if (open) throw refuse(`${where}: ${expr} has no closing }`, where);
       let path: string[];
       try {
         path = pathOf(expr);
@@ -133,4 +156,18 @@ export function validateDag(raw: unknown): { dag: Dag; order: string[]; deps: Re
     order,
     deps: Object.fromEntries(keys.map((k) => [k, [...deps[k]!]])),
   };
+}
+
+/**
+ * The first `${input.<name>}` a node reads that the execution's `input_params` lacks: such
+ * a node could only fail, so the execution is refused before it starts (ours).
+ */
+export function missingInput(dag: Dag, input: Record<string, unknown>): { name: string; node: string } | null {
+  for (const [node, n] of Object.entries(dag.nodes)) {
+    for (const { expr } of expressions(n)) {
+      const path = pathOf(expr);
+      if (path[0] === 'input' && path[1] !== undefined && !Object.prototype.hasOwnProperty.call(input, path[1])) return { name: path[1], node };
+    }
+  }
+  return null;
 }
