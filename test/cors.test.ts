@@ -38,3 +38,11 @@ describe('CORS on the control plane (browsers with publishable keys)', () => {
     expect(((await foreign.json()) as { error: string }).error).toBe('origin_not_allowed');
   });
 });
+
+describe('CORS headers are set once', () => {
+  it.each(['/api/model-status', '/api/jobs/nope', '/api/v1/workspaces', '/compat-a/v1/models'])('%s answers one Allow-Origin and one Vary', async (path) => {
+    const res = await h.fetch(path, { key: h.emu.keys.dashboardKey, headers: { origin: ORIGIN } });
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(res.headers.get('vary')?.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v === 'origin')).toHaveLength(1);
+  });
+});

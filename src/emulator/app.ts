@@ -36,7 +36,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   const corsHeaders = cors({
     origin: (origin) => origin || null,
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'X-Ref-Text'],
+    // Requested headers are reflected (keys do the guarding): the inference routes under
+    // /api/* are called by SDKs that send their own headers (x-stainless-*).
     exposeHeaders: ['Retry-After', 'Content-Range', 'X-Clone-Ms', 'X-Gen-Ms', 'X-Total-Ms', 'X-Duration', 'X-Box-Id'],
     maxAge: 600,
   });

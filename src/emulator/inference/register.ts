@@ -65,8 +65,10 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   svc.jobs.runner = makeRunner(svc);
   // Browser apps call the family too (the openai client with dangerouslyAllowBrowser): any
   // Origin passes the preflight, the requested headers are reflected; keys do the guarding.
+  // Routes under /api/* already get the control plane's CORS (app.ts), which reflects the
+  // requested headers too; adding it again would send every CORS header twice.
   const corsHeaders = cors({ origin: (origin) => origin || null, allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 });
-  for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs', '/api/jobs/*', '/api/workflows', '/api/workflows/*', '/api/organizations', '/api/organizations/*', '/api/model-status', '/api/voice/*', '/api/prompt-rewrite', '/inference/*']) {
+  for (const prefix of ['/compat-a/*', '/compat-b/*', '/inference/*']) {
     app.use(prefix, corsHeaders);
   }
   svc.media.register(app);
