@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
 import { commandGroups, commandModules } from './commands/index.js';
 import { createContext, type CliContext } from './context.js';
+import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { formatApiError, isApiResponseError } from './errors.js';
 import { configureHelpOutput } from './help.js';
@@ -43,8 +44,10 @@ export function commandWord(argv: string[]): string | undefined {
 export async function buildProgram(io: Io, argv: string[] = []): Promise<{ program: Command; cli: CliContext }> {
   const program = new CommandClass('avatar').description(PROGRAM_DESCRIPTION).version(CLI_VERSION);
   for (const [flags, description] of globalOptions) program.option(flags, description);
+  // After a mistake, one line saying where help is, not the whole help: at 30 rows a
+  // screen of options pushed the error itself (and its "did you mean") off screen.
   program
-    .showHelpAfterError()
+    .showHelpAfterError('(avatar --help lists the commands)')
     .exitOverride();
   const cut = argv.indexOf('--');
   const jsonArg = (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
@@ -84,12 +87,13 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const rank = (c: Command) => order.get(c.name()) ?? commandGroups.length;
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
   // Subcommands inherit output routing and throw instead of exiting.
-  const walk = (c: Command) => {
+  const walk = (c: Command, path: string) => {
     c.exitOverride();
+    c.showHelpAfterError(`(avatar ${path} --help shows the usage)`);
     configureHelpOutput(c, io, jsonArg);
-    c.commands.forEach(walk);
+    c.commands.forEach((sub) => walk(sub, `${path} ${sub.name()}`));
   };
-  program.commands.forEach(walk);
+  program.commands.forEach((c) => walk(c, c.name()));
   // The HTTP client (undici) loads only when a command runs, never for help or a usage error.
   program.hook('preAction', () => cli.ready());
   return { program, cli };
@@ -149,7 +153,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
         return 'the service';
       }
     })();
-    const msg = `cannot reach ${where} (${code}). Is the emulator running? (npx avatar emulator start)`;
+    const msg = `cannot reach ${where} (${code}). Is the emulator running?\n  start one:  ${cliName(io)} emulator start`;
     if (json) envelope('network', msg);
     else io.stderr.write(`error: ${msg}\n`);
     return ExitCode.network;

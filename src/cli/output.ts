@@ -56,7 +56,9 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
   }
   const t = new Table({ head: cols, style: { head: [], border: [] } });
   for (const r of rows) t.push(cols.map((c) => cell(r[c], c)));
-  return hidden.length ? `${t.toString()}\n(${hidden.length} more columns: ${hidden.join(', ')}; --json shows all)` : t.toString();
+  if (!hidden.length) return t.toString();
+  const note = `(${hidden.length} more columns: ${hidden.join(', ')}; --json shows all)`;
+  return `${t.toString()}\n${wrap(note, width! - 1).join('\n')}`;
 }
 
 function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknown][] = []): [string, unknown][] {

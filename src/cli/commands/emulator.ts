@@ -1,7 +1,6 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { cliName } from '../cli-name.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -30,30 +29,6 @@ function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
   }
   if (typeof options.host === 'string' && options.host.trim() === '') throw new CliError('--host must not be empty', ExitCode.usage);
   return options;
-}
-
-/**
- * How to run this CLI from `cwd` (issue 7 item 11): `avatar` when that name on PATH is this
- * very CLI (npm link, a global install), `npx avatar` when the project has it as a
- * dependency, else `node <path to bin/avatar.js>` (a checkout: npx would look the name up
- * in the registry instead).
- */
-function cliName(io: CliContext['io']): string {
-  const bin = fileURLToPath(new URL('../../../bin/avatar.js', import.meta.url));
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return null;
-    }
-  };
-  const me = real(bin);
-  for (const dir of (io.env.PATH ?? '').split(delimiter)) {
-    if (dir && me && real(join(dir, 'avatar')) === me) return 'avatar';
-  }
-  if (existsSync(join(io.cwd, 'node_modules', '.bin', 'avatar'))) return 'npx avatar';
-  const rel = relative(io.cwd, bin);
-  return `node ${rel.startsWith('..') ? bin : rel}`;
 }
 
 async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
@@ -143,7 +118,7 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
 async function status(cli: CliContext): Promise<void> {
   const pick = pickEmulator(cli.io.env, cli.io.cwd);
   if (pick.running.length === 0) {
-    throw new CliError(`no local emulator is running (records in ${emulatorsDir(cli.io.env)}); start one with \`npx avatar emulator start\``, ExitCode.network);
+    throw new CliError(`no local emulator is running\n  start one:  ${cliName(cli.io)} emulator start\n  (records: ${emulatorsDir(cli.io.env)})`, ExitCode.network);
   }
   const { AvatarClient } = await import('../../client/client.js');
   const rows = await Promise.all(

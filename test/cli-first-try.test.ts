@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderTable } from '../src/cli/output.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+
+/**
+ * What a first try shows at 80 columns (issue 7 review): a mistake's message stays on
+ * screen, hints name a command that runs this CLI, and every line fits.
+ */
+const wide = (text: string, width = 80) => text.split('\n').filter((l) => l.length > width);
+
+describe('a mistake gets a short answer, not a screen of help', () => {
+  it('a typo in an option: the error, the suggestion and where help is, in a few lines (exit 2)', async () => {
+    const r = await cli(['sessions', 'mint', '--persna', 'ava'], isolatedEnv());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("error: unknown option '--persna'");
+    expect(r.stderr).toContain('(Did you mean --persona?)');
+    expect(r.stderr).toContain('avatar sessions mint --help');
+    // 30 rows of terminal: the error must still be on screen when the prompt returns.
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(4);
+  });
+
+  it('a typo in a command word: the suggestion and where help is, in a few lines', async () => {
+    const r = await cli(['sesions', 'list'], isolatedEnv());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("error: unknown command 'sesions'");
+    expect(r.stderr).toContain('(Did you mean sessions?)');
+    expect(r.stderr).toContain('avatar --help');
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(4);
+  });
+
+  it('a missing argument names the command whose help to read', async () => {
+    const r = await cli(['sessions', 'release'], isolatedEnv());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/missing required argument/);
+    expect(r.stderr).toContain('avatar sessions release --help');
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('with no emulator running', () => {
+  it('the hint names a command that runs this CLI, never `npx avatar` outside a project that has it', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'avatar-first-try-'));
+    const env = isolatedEnv({ PATH: '/usr/bin:/bin' });
+    for (const argv of [['workspaces', 'list'], ['emulator', 'status']]) {
+      const r = await cli(argv, env, elsewhere);
+      expect(r.code).not.toBe(0);
+      // `npx avatar` here would fetch whatever the registry calls "avatar".
+      expect(r.stderr).not.toContain('npx avatar');
+      expect(r.stderr).toMatch(/node \/\S+\/bin\/avatar\.js emulator start/);
+      expect(wide(r.stderr)).toEqual([]);
+    }
+  });
+});
+
+describe('several emulators and none of this directory: the question fits 80 columns', () => {
+  it('names both and how to pick, every line within 80 columns', async () => {
+    const env = isolatedEnv();
+    const dir = join(env.AVATAR_STATE_DIR!, 'emulators');
+    mkdirSync(dir, { recursive: true });
+    // Two records of a live process (this one): the CLI cannot tell which to use.
+    for (const port of [4780, 44343]) {
+      const s = {
+        pid: process.pid,
+        base_url: `http://127.0.0.1:${port}`,
+        workspace_id: 'ws',
+        org_id: 'org',
+        secret_key: 'k',
+        dashboard_key: 'd',
+        data_dir: `/tmp/some/long/project/path/number-${port}/.avatar-emulator`,
+        started_at: 1,
+      };
+      writeFileSync(join(dir, `${process.pid}-${port}.json`), JSON.stringify(s));
+    }
+    const r = await cli(['workspaces', 'list'], env, mkdtempSync(join(tmpdir(), 'avatar-first-try-')));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('2 local emulators are running');
+    expect(r.stderr).toContain('http://127.0.0.1:44343');
+    expect(r.stderr).toContain('--base-url URL');
+    expect(wide(r.stderr)).toEqual([]);
+  });
+});
+
+describe('tables at 80 columns', () => {
+  it('the note naming the columns left out wraps within the width too', () => {
+    const row = Object.fromEntries(
+      ['id', 'name', 'token_prefix', 'scopes', 'status', 'workspace_id', 'kind', 'allowed_origins', 'created_at'].map((k) => [k, `${k}-value-0123456789-abcdef`]),
+    );
+    const out = renderTable([row, row], undefined, 80);
+    expect(out).toMatch(/more columns: .*created_at/s);
+    expect(wide(out)).toEqual([]);
+  });
+});
