@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { cliName } from '../cli-name.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
@@ -29,6 +30,12 @@ function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
   }
   if (typeof options.host === 'string' && options.host.trim() === '') throw new CliError('--host must not be empty', ExitCode.usage);
   return options;
+}
+
+/** Where `npm link` puts this CLI on PATH: in its checkout, which is not always the current directory. */
+function linkHint(cwd: string): string {
+  const checkout = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+  return checkout === cwd ? '(`npm link` here once puts `avatar` on your PATH.)' : `(\`npm link\` once in ${checkout} puts \`avatar\` on your PATH.)`;
 }
 
 async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
@@ -94,8 +101,10 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
       `    ${emu.keys.dashboardKey}`,
       ...relaxations(emu.ctx.options).map((r) => `  relaxed        ${r}`),
       '',
-      `Try: curl ${emu.baseUrl}/api/gallery   or   ${avatar} gallery list`,
-      ...(avatar.startsWith('node ') ? ['(`npm link` here once puts `avatar` on your PATH.)'] : []),
+      // One suggestion a line: side by side they passed 80 columns and wrapped mid-word.
+      `Try: curl ${emu.baseUrl}/api/gallery`,
+      `  or ${avatar} gallery list`,
+      ...(avatar.startsWith('node ') ? [linkHint(io.cwd)] : []),
       `The CLI finds this emulator without flags. Ctrl-C stops it.`,
     ];
     io.stdout.write(lines.join('\n') + '\n');
@@ -104,8 +113,8 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     // Several emulators: say which one the CLI now uses from here (issue 7 item 3).
     const pick = pickEmulator(io.env, io.cwd);
     const which = pick.emulator
-      ? `from ${io.cwd} the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? ' (this directory\'s data dir)' : ''}`
-      : 'the CLI asks which one unless given --base-url URL (or a profile), or run from the directory of its data dir';
+      ? `from this directory the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? '\n(its data dir is this directory\'s)' : ''}`
+      : 'elsewhere the CLI asks which one: pass --base-url URL (or a profile),\nor run it from the directory of the data dir';
     io.stderr.write(`note: ${others.length + 1} emulators are running now:\n${describeEmulators(listEmulators(io.env))}\n${which}\n`);
   }
 
