@@ -55,6 +55,16 @@ describe('with no emulator running', () => {
   });
 });
 
+describe('an emulator that is not there any more', () => {
+  it('cannot reach: the question and the command to start one, within 80 columns (exit 5)', async () => {
+    const r = await cli(['workspaces', 'list'], isolatedEnv({ PATH: '/usr/bin:/bin', AVATAR_BASE_URL: 'http://127.0.0.1:1', AVATAR_API_KEY: 'k' }));
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('cannot reach http://127.0.0.1:1 (ECONNREFUSED)');
+    expect(r.stderr).toMatch(/start one: +node (\S+\/)?bin\/avatar\.js emulator start/);
+    expect(wide(r.stderr)).toEqual([]);
+  });
+});
+
 describe('several emulators and none of this directory: the question fits 80 columns', () => {
   it('names both and how to pick, every line within 80 columns', async () => {
     const env = isolatedEnv();

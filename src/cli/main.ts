@@ -153,7 +153,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
         return 'the service';
       }
     })();
-    const msg = `cannot reach ${where} (${code}). Is the emulator running?\n  start one:  ${cliName(io)} emulator start`;
+    const msg = `cannot reach ${where} (${code}).\nIs the emulator running?\n  start one:  ${cliName(io)} emulator start`;
     if (json) envelope('network', msg);
     else io.stderr.write(`error: ${msg}\n`);
     return ExitCode.network;
