@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatApiError } from '../src/cli/errors.js';
 import { renderTable } from '../src/cli/output.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 
@@ -101,5 +102,26 @@ describe('tables at 80 columns', () => {
     const out = renderTable([row, row], undefined, 80);
     expect(out).toMatch(/more columns: .*created_at/s);
     expect(wide(out)).toEqual([]);
+  });
+});
+
+describe('a 429 for people', () => {
+  it('says what to do once, the CLI way, within 80 columns', () => {
+    const body = {
+      error: 'concurrency_limit',
+      message:
+        '1 session is live and the free plan allows 1; release one (POST /api/v1/sessions/{id}/release) or wait for the idle reaper (60 s without a heartbeat ends a session never connected), then retry in 15 s',
+      retryable: true,
+      limit: 1,
+      active: 1,
+      retry_after: 15,
+    };
+    const text = formatApiError({ name: 'ApiResponseError', status: 429, code: 'concurrency_limit', body, headers: { 'retry-after': '15' } });
+    expect(text).toMatch(/^error: concurrency_limit \(HTTP 429\)/);
+    expect(text).toContain('avatar sessions release <sessionId>');
+    expect(text.replace(/\s+/g, ' ')).toContain('retry in 15 s');
+    // The service already says "release one" and the reaper: the CLI adds its command, not the advice again.
+    expect(text.match(/release one/g)).toHaveLength(1);
+    expect(wide(text)).toEqual([]);
   });
 });

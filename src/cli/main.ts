@@ -141,7 +141,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
   }
   if (isApiResponseError(e)) {
     if (json) io.stderr.write(JSON.stringify(e.body ?? { error: e.code, status: e.status }) + '\n');
-    else io.stderr.write(formatApiError(e) + '\n');
+    else io.stderr.write(formatApiError(e, io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns : 80) + '\n');
     return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
   }
   const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
