@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,5 +123,20 @@ describe('a 429 for people', () => {
     // The service already says "release one" and the reaper: the CLI adds its command, not the advice again.
     expect(text.match(/release one/g)).toHaveLength(1);
     expect(wide(text)).toEqual([]);
+  });
+});
+
+describe('a usage error longer than a line', () => {
+  it('wraps at word boundaries within 80 columns', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-first-try-'));
+    const png = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'personas', 'ava', 'face.png'));
+    writeFileSync(join(dir, 'cut-short-face-image.png'), png.subarray(0, 3000));
+    writeFileSync(join(dir, 'voice.wav'), 'x');
+    writeFileSync(join(dir, 'prompt.txt'), 'Be brief.');
+    const argv = ['avatars', 'create-custom', '--name', 'Casey', '--face', 'cut-short-face-image.png', '--voice', 'voice.wav', '--prompt', 'prompt.txt'];
+    const r = await cli(argv, isolatedEnv({ AVATAR_BASE_URL: 'http://127.0.0.1:1', AVATAR_API_KEY: 'k' }), dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain('--face cut-short-face-image.png: the png image is truncated or corrupt');
+    expect(wide(r.stderr)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { formatApiError, isApiResponseError } from './errors.js';
 import { configureHelpOutput } from './help.js';
+import { fitLines } from './wrap.js';
 import { globalOptions, PROGRAM_DESCRIPTION } from './top-help.js';
 import type { Io } from './output.js';
 import type { CommandModule } from './context.js';
@@ -122,6 +123,9 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
   }
 }
 
+/** The terminal's width for messages on stderr; 80 off a terminal. */
+const width = (io: Io) => (io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80);
+
 /** One failure on stderr: a line for humans, or with --json the API's error envelope. */
 function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): number {
   const envelope = (error: string, message: string, status?: number) =>
@@ -136,12 +140,12 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
     if (json) {
       if (e.envelope) io.stderr.write(JSON.stringify(e.envelope) + '\n');
       else envelope(e.exitCode === ExitCode.usage ? 'usage' : e.exitCode === ExitCode.interrupted ? 'interrupted' : 'cli_error', e.message);
-    } else io.stderr.write(`error: ${e.message}\n`);
+    } else io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
     return e.exitCode;
   }
   if (isApiResponseError(e)) {
     if (json) io.stderr.write(JSON.stringify(e.body ?? { error: e.code, status: e.status }) + '\n');
-    else io.stderr.write(formatApiError(e, io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns : 80) + '\n');
+    else io.stderr.write(formatApiError(e, width(io)) + '\n');
     return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
   }
   const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
@@ -155,7 +159,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
     })();
     const msg = `cannot reach ${where} (${code}).\nIs the emulator running?\n  start one:  ${cliName(io)} emulator start`;
     if (json) envelope('network', msg);
-    else io.stderr.write(`error: ${msg}\n`);
+    else io.stderr.write(`${fitLines(`error: ${msg}`, width(io))}\n`);
     return ExitCode.network;
   }
   if (json) envelope('internal', `unexpected failure: ${(e as Error).message ?? String(e)}`);
