@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
 import { formatApiError } from '../src/cli/errors.js';
 import { renderTable } from '../src/cli/output.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
@@ -138,5 +140,22 @@ describe('a usage error longer than a line', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.replace(/\s+/g, ' ')).toContain('--face cut-short-face-image.png: the png image is truncated or corrupt');
     expect(wide(r.stderr)).toEqual([]);
+  });
+});
+
+describe('emulator status on an 80-column terminal', () => {
+  it('shows each emulator\'s health (the point of the command), not only its address', async () => {
+    const env = isolatedEnv();
+    const dir = join(env.AVATAR_STATE_DIR!, 'emulators');
+    mkdirSync(dir, { recursive: true });
+    const s = { pid: process.pid, base_url: 'http://127.0.0.1:1', workspace_id: 'ws', org_id: 'org', secret_key: 'k', dashboard_key: 'd', data_dir: '/tmp/a/project/.avatar-emulator', started_at: 1 };
+    writeFileSync(join(dir, `${process.pid}-1.json`), JSON.stringify(s));
+    let out = '';
+    const tty = Object.assign(new Writable({ write: (c, _e, cb) => ((out += c), cb()) }), { isTTY: true, columns: 80 });
+    const code = await run(['emulator', 'status'], { stdout: tty, stderr: new Writable({ write: (_c, _e, cb) => cb() }), env, cwd: tmpdir() });
+    expect(code).toBe(0);
+    expect(out.split('\n')[1]).toMatch(/health/);
+    expect(out).toContain('ECONNREFUSED');
+    expect(wide(out)).toEqual([]);
   });
 });

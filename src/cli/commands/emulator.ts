@@ -124,6 +124,15 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
   if (!opts.json) io.stderr.write('emulator stopped\n');
 }
 
+/** `ok`, the connection error (`ECONNREFUSED`), or the odd answer as JSON. */
+function healthWord(h: unknown): string {
+  if (h && typeof h === 'object') {
+    if ((h as { ok?: unknown }).ok === true) return 'ok';
+    if (typeof (h as { error?: unknown }).error === 'string') return (h as { error: string }).error;
+  }
+  return JSON.stringify(h);
+}
+
 async function status(cli: CliContext): Promise<void> {
   const pick = pickEmulator(cli.io.env, cli.io.cwd);
   if (pick.running.length === 0) {
@@ -149,13 +158,14 @@ async function status(cli: CliContext): Promise<void> {
     { data: rows },
     () =>
       renderTable(
+        // Health right after the address: at 80 columns the last columns are left out.
         rows.map((r) => ({
           '': r.used_here ? '*' : '',
           base_url: r.base_url,
+          health: healthWord(r.health),
           data_dir: r.data_dir ?? '(in memory)',
           pid: r.pid,
           started: formatTime(r.started_at),
-          health: r.health && typeof r.health === 'object' && (r.health as { ok?: unknown }).ok === true ? 'ok' : JSON.stringify(r.health),
         })),
         undefined,
         cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined,
