@@ -104,6 +104,9 @@ describe('tables at 80 columns', () => {
     const out = renderTable([row, row], undefined, 80);
     expect(out).toMatch(/more columns: .*created_at/s);
     expect(wide(out)).toEqual([]);
+    // One left out reads "1 more column".
+    const one = renderTable([{ id: 'x'.repeat(40), name: 'y'.repeat(20), extra: 'z'.repeat(20) }], undefined, 80);
+    expect(one).toContain('(1 more column: extra; --json shows all)');
   });
 });
 
@@ -150,12 +153,14 @@ describe('emulator status on an 80-column terminal', () => {
     mkdirSync(dir, { recursive: true });
     const s = { pid: process.pid, base_url: 'http://127.0.0.1:1', workspace_id: 'ws', org_id: 'org', secret_key: 'k', dashboard_key: 'd', data_dir: '/tmp/a/project/.avatar-emulator', started_at: 1 };
     writeFileSync(join(dir, `${process.pid}-1.json`), JSON.stringify(s));
+    writeFileSync(join(dir, `${process.pid}-2.json`), JSON.stringify({ ...s, base_url: 'http://127.0.0.1:2' }));
     let out = '';
     const tty = Object.assign(new Writable({ write: (c, _e, cb) => ((out += c), cb()) }), { isTTY: true, columns: 80 });
     const code = await run(['emulator', 'status'], { stdout: tty, stderr: new Writable({ write: (_c, _e, cb) => cb() }), env, cwd: tmpdir() });
     expect(code).toBe(0);
     expect(out.split('\n')[1]).toMatch(/health/);
     expect(out).toContain('ECONNREFUSED');
+    expect(out).toMatch(/none is this directory's/);
     expect(wide(out)).toEqual([]);
   });
 });

@@ -57,7 +57,7 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
   const t = new Table({ head: cols, style: { head: [], border: [] } });
   for (const r of rows) t.push(cols.map((c) => cell(r[c], c)));
   if (!hidden.length) return t.toString();
-  const note = `(${hidden.length} more columns: ${hidden.join(', ')}; --json shows all)`;
+  const note = `(${hidden.length} more column${hidden.length === 1 ? '' : 's'}: ${hidden.join(', ')}; --json shows all)`;
   return `${t.toString()}\n${wrap(note, width! - 1).join('\n')}`;
 }
 

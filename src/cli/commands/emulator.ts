@@ -172,7 +172,7 @@ async function status(cli: CliContext): Promise<void> {
       ) +
       (pick.emulator
         ? `\n* the CLI uses this one from here (${pick.reason === 'data dir' ? "this directory's data dir" : 'the only one running'})`
-        : '\nnone is this directory\'s: pick one with --base-url URL, or a profile (avatar config set)'),
+        : '\nnone is this directory\'s: pick one with --base-url URL,\nor a profile (avatar config set)'),
   );
 }
 
