@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { formatApiError } from '../src/cli/errors.js';
-import { renderTable } from '../src/cli/output.js';
+import { renderRecord, renderTable } from '../src/cli/output.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 
 /**
@@ -162,5 +162,12 @@ describe('emulator status on an 80-column terminal', () => {
     expect(out).toContain('ECONNREFUSED');
     expect(out).toMatch(/none is this directory's/);
     expect(wide(out)).toEqual([]);
+  });
+});
+
+describe('key/value output', () => {
+  it('an empty value leaves no trailing blanks (a copied line carries none)', () => {
+    const out = renderRecord({ id: 'abc', voice_ref: null, deleted_at: null, name: 'Casey' });
+    expect(out.split('\n')).toEqual(['id          abc', 'voice_ref', 'deleted_at', 'name        Casey']);
   });
 });

@@ -108,7 +108,7 @@ export function renderRecord(obj: Record<string, unknown>, width = 80): string {
     }
     const lines = wrap(v, valueWidth);
     const pad = k.length > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - k.length + 2);
-    out.push(`${k}${pad}${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
+    out.push(`${k}${pad}${lines[0] ?? ''}`.trimEnd(), ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
   }
   return out.join('\n');
 }
