@@ -70,7 +70,8 @@ async function call(base, method, path, key, body) {
   return { status: r.statusCode, body: text ? JSON.parse(text) : undefined };
 }
 
-const quiet = { mintRatePerMinute: 0, planLimits: { free: { concurrency: 1e9, maxCapSeconds: 3600 } } };
+// The plan ceiling out of the way: the largest the start options accept (option-limits.ts).
+const quiet = { mintRatePerMinute: 0, planLimits: { free: { concurrency: 1_000_000, maxCapSeconds: 3600 } } };
 const mintBody = { persona: 'ava' };
 
 /** An emulator with one big in-process box and `live` sessions already on it. */

@@ -17,9 +17,11 @@ describe('429 for people', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: concurrency_limit \(HTTP 429\)/);
     // What to do, as a command of this CLI, and when to retry (from the service's message or ours).
-    expect(r.stderr).toContain('release one with `avatar sessions release <sessionId>`');
-    expect(r.stderr).toMatch(/idle reaper/);
-    expect(r.stderr).toMatch(/retry in 15 s/);
+    const flat = r.stderr.replace(/\s+/g, ' '); // wrapped at 80 columns
+    expect(flat).toContain('avatar sessions release <sessionId>');
+    expect(flat).toMatch(/idle reaper/);
+    expect(flat).toMatch(/retry in 15 s/);
+    expect(r.stderr.split('\n').filter((l) => l.length > 80)).toEqual([]);
     const j = await cli(['--json', 'sessions', 'mint', '--persona', 'ava'], env);
     expect(JSON.parse(j.stderr)).toMatchObject({ error: 'concurrency_limit', retry_after: 15 });
     await h.client.call('sessions.release', { params: { sessionId: first.json().session_id }, body: {} });

@@ -50,7 +50,8 @@ describe('two emulators at once (issue 7 item 3)', () => {
     expect(readdirSync(join(env.AVATAR_STATE_DIR, 'emulators'))).toHaveLength(2);
     // The second start says there are two and which one the CLI uses from its directory.
     await expect.poll(() => b.stderr()).toMatch(/2 emulators are running now/);
-    expect(b.stderr()).toContain(`the CLI uses ${infoB.base_url} (this directory's data dir)`);
+    expect(b.stderr()).toContain(`the CLI uses ${infoB.base_url}\n(its data dir is this directory's)`);
+    expect(b.stderr().split('\n').filter((l) => l.length > 80)).toEqual([]);
 
     // From each project directory, that project's emulator (and its key and workspace).
     const fromA = await cli(['--json', 'workspaces', 'list'], env, projA);
@@ -93,6 +94,29 @@ describe('two emulators at once (issue 7 item 3)', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no service to talk to/);
     expect(readdirSync(join(env.AVATAR_STATE_DIR, 'emulators'))).toHaveLength(0);
+  });
+});
+
+describe('the start banner at 80 columns', () => {
+  it('every line fits, and `npm link` is said where it works (the checkout, not the current directory)', async () => {
+    const home = tmp();
+    const s = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--in-memory'], {
+      env: { PATH: '/usr/bin:/bin', HOME: home, AVATAR_STATE_DIR: join(home, 'state') },
+      cwd: home,
+      stdio: 'pipe',
+    });
+    children.add(s);
+    let out = '';
+    s.stdout.on('data', (d) => (out += d));
+    await expect.poll(() => out, { timeout: 20_000 }).toMatch(/Ctrl-C stops it/);
+    const exited = new Promise((r) => s.on('exit', r));
+    s.kill('SIGTERM');
+    await exited;
+    children.delete(s);
+    expect(out.split('\n').filter((l) => l.length > 80)).toEqual([]);
+    const checkout = join(import.meta.dirname, '..');
+    expect(out).toContain(`node ${BIN} gallery list`);
+    expect(out).toContain(`npm link\` once in ${checkout}`);
   });
 });
 

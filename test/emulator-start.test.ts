@@ -159,7 +159,9 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
     const info = JSON.parse(a.first);
     const r = await run(['--port', '0', '--data', data], env);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^error: data dir .* is in use by another emulator \(pid \d+\)/);
+    // Wrapped at word boundaries within 80 columns (the CLI's errors fit a terminal).
+    expect(r.err.replace(/\s+/g, ' ')).toMatch(/^error: data dir .* is in use by another emulator \(pid \d+\)/);
+    expect(r.err.split('\n').filter((l) => l.length > 80)).toEqual([]);
     expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
     a.child.kill('SIGTERM');
     expect(await a.exit).toBe(0);

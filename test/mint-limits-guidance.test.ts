@@ -18,7 +18,7 @@ describe('429 bodies carry retry_after and what to do', () => {
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('15');
     expect(r.body).toMatchObject({ error: 'concurrency_limit', limit: 1, active: 1, retry_after: 15 });
-    expect(r.body.message).toMatch(/1 sessions are live and the free plan allows 1/);
+    expect(r.body.message).toMatch(/1 session is live and the free plan allows 1/);
     expect(r.body.message).toMatch(/release one \(POST \/api\/v1\/sessions\/\{id\}\/release\)/);
     expect(r.body.message).toMatch(/idle reaper \(60 s without a heartbeat/);
     await h.client.send('sessions.release', { params: { sessionId: first.body.session_id }, body: { seat_token: first.body.seat_token } });

@@ -38,6 +38,13 @@ describe('avatar sessions mint', () => {
     expect(s.json()).toMatchObject({ state: 'waiting', position: 1 });
     expect((await cli(['sessions', 'queue', 'cancel', q.queue_ticket], env())).code).toBe(0);
     expect((await cli(['--json', 'sessions', 'queue', 'status', q.queue_ticket], env())).json()).toEqual({ state: 'expired', retry_after: 1 });
+    // For a person: the command has returned, so no "Ctrl-C leaves the queue"; how to keep the place instead.
+    const human = await cli(['sessions', 'mint', '--persona', 'ava', '--no-wait'], env());
+    expect(human.code).toBe(0);
+    expect(human.stderr).not.toMatch(/Ctrl-C/);
+    const ticket = /queue_ticket +(qt_\w+)/.exec(human.stdout)![1]!;
+    expect(human.stderr).toContain(`avatar sessions queue status ${ticket}`);
+    await cli(['sessions', 'queue', 'cancel', ticket], env());
     await h.client.call('sessions.release', { params: { sessionId: held.session_id }, body: {} });
   });
 

@@ -46,6 +46,9 @@ const post = (body: string, headers: Record<string, string> = {}) =>
 describe('avatar webhooks listen', () => {
   it('prints a real queue delivery from the emulator with a valid signature', async () => {
     await listener();
+    // The ready note fits 80 columns (it wrapped mid-word on a first try).
+    expect(stderr.text.split('\n').filter((l) => l.length > 80)).toEqual([]);
+    expect(stderr.text).toContain('--allow-insecure-urls');
     const ep = await h.client.call('webhooks.create', {
       params: { wsId: h.emu.keys.workspaceId },
       body: { url, events: ['queue.*'], secret: SECRET },

@@ -171,9 +171,9 @@ export function pickEmulator(env: Env, cwd: string): EmulatorPick {
   return { running };
 }
 
-/** One line per running emulator, for messages. */
+/** Two short lines per running emulator, for messages (a long data dir gets its own line). */
 export function describeEmulators(list: EmulatorState[]): string {
-  return list.map((s) => `  ${s.base_url}  data ${s.data_dir ?? '(in memory)'}  pid ${s.pid}`).join('\n');
+  return list.map((s) => `  ${s.base_url}  (pid ${s.pid})\n    data ${s.data_dir ?? '(in memory)'}`).join('\n');
 }
 
 export interface Connection {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { AvatarClient } from '../client/client.js';
 import type { Connection, GlobalFlags } from './config.js';
+import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { Io } from './output.js';
 
@@ -65,13 +66,14 @@ export function createContext(program: Command, io: Io): CliContext {
       if (conn.missing === 'choice') {
         throw new CliError(
           `${conn.running.length} local emulators are running and none is this directory's:\n${describeEmulators(conn.running)}\n` +
-            'pick one with --base-url URL (its keys are found for you), run the CLI from the directory of its data dir, ' +
-            'or save one as a profile (avatar --base-url URL config set NAME --default)',
+            'Pick one with --base-url URL (its keys are found for you), run the CLI from\n' +
+            'the directory of its data dir, or save one as a profile:\n' +
+            '  avatar --base-url URL config set NAME --default',
           ExitCode.usage,
         );
       }
       throw new CliError(
-        'no service to talk to: start one with `npx avatar emulator start`, or pass --base-url / set AVATAR_BASE_URL',
+        `no service to talk to.\n  start one:  ${cliName(io)} emulator start\n  or pass --base-url URL / set AVATAR_BASE_URL`,
         ExitCode.usage,
       );
     }

@@ -2,6 +2,8 @@
  * Human lines for the service's error answers. Duck-typed so main.ts need not load the
  * HTTP client (undici) to report a failure (issue 7 item 12).
  */
+import { wrapText } from './wrap.js';
+
 export interface ApiErrorLike {
   name: 'ApiResponseError';
   status: number;
@@ -28,6 +30,8 @@ function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
   const join = (...parts: (string | null)[]) => parts.filter(Boolean).join('; ') || null;
   switch (e.code) {
     case 'concurrency_limit': {
+      // The service's message may already say "release one": then only the CLI's command.
+      if (/release one/i.test(message)) return join('from the CLI: avatar sessions release <sessionId>', after);
       const inUse = typeof b.active === 'number' && typeof b.limit === 'number' ? `${b.active} of ${b.limit} concurrent sessions of the plan are in use: ` : '';
       const reaper = /idle reaper/i.test(message) ? '' : ', or wait for the idle reaper to end a minted session that never connected';
       return join(`${inUse}release one with \`avatar sessions release <sessionId>\`${reaper}`, after);
@@ -41,8 +45,11 @@ function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
   }
 }
 
-/** `error: <code> (HTTP <status>) — <message> — detail: … — <what to do>` */
-export function formatApiError(e: ApiErrorLike): string {
+/**
+ * `error: <code> (HTTP <status>) — <message> — detail: …` and, indented, what to do;
+ * wrapped at word boundaries to `width` (a long service message wrapped mid-word at 80).
+ */
+export function formatApiError(e: ApiErrorLike, width = 80): string {
   const b = (e.body && typeof e.body === 'object' ? e.body : {}) as Record<string, unknown>;
   const parts = [`error: ${e.code} (HTTP ${e.status})`];
   if (typeof b.message === 'string') parts.push(b.message);
@@ -51,7 +58,7 @@ export function formatApiError(e: ApiErrorLike): string {
     const inner = b.error as Record<string, unknown>;
     if (typeof inner.message === 'string') parts.push(inner.message);
   }
-  const line = parts.join(' — ');
+  const line = wrapText(parts.join(' — '), width);
   const todo = advice(e, b);
-  return todo ? `${line}\n  ${todo}` : line;
+  return todo ? `${line}\n${wrapText(todo, width - 2).replace(/^/gm, '  ')}` : line;
 }

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
 import { commandGroups, commandModules } from './commands/index.js';
 import { createContext, type CliContext } from './context.js';
+import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { formatApiError, isApiResponseError } from './errors.js';
 import { configureHelpOutput } from './help.js';
+import { fitLines } from './wrap.js';
 import { globalOptions, PROGRAM_DESCRIPTION } from './top-help.js';
 import type { Io } from './output.js';
 import type { CommandModule } from './context.js';
@@ -43,8 +45,10 @@ export function commandWord(argv: string[]): string | undefined {
 export async function buildProgram(io: Io, argv: string[] = []): Promise<{ program: Command; cli: CliContext }> {
   const program = new CommandClass('avatar').description(PROGRAM_DESCRIPTION).version(CLI_VERSION);
   for (const [flags, description] of globalOptions) program.option(flags, description);
+  // After a mistake, one line saying where help is, not the whole help: at 30 rows a
+  // screen of options pushed the error itself (and its "did you mean") off screen.
   program
-    .showHelpAfterError()
+    .showHelpAfterError('(avatar --help lists the commands)')
     .exitOverride();
   const cut = argv.indexOf('--');
   const jsonArg = (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
@@ -84,12 +88,13 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const rank = (c: Command) => order.get(c.name()) ?? commandGroups.length;
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
   // Subcommands inherit output routing and throw instead of exiting.
-  const walk = (c: Command) => {
+  const walk = (c: Command, path: string) => {
     c.exitOverride();
+    c.showHelpAfterError(`(avatar ${path} --help shows the usage)`);
     configureHelpOutput(c, io, jsonArg);
-    c.commands.forEach(walk);
+    c.commands.forEach((sub) => walk(sub, `${path} ${sub.name()}`));
   };
-  program.commands.forEach(walk);
+  program.commands.forEach((c) => walk(c, c.name()));
   // The HTTP client (undici) loads only when a command runs, never for help or a usage error.
   program.hook('preAction', () => cli.ready());
   return { program, cli };
@@ -118,6 +123,9 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
   }
 }
 
+/** The terminal's width for messages on stderr; 80 off a terminal. */
+const width = (io: Io) => (io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80);
+
 /** One failure on stderr: a line for humans, or with --json the API's error envelope. */
 function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): number {
   const envelope = (error: string, message: string, status?: number) =>
@@ -132,12 +140,12 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
     if (json) {
       if (e.envelope) io.stderr.write(JSON.stringify(e.envelope) + '\n');
       else envelope(e.exitCode === ExitCode.usage ? 'usage' : e.exitCode === ExitCode.interrupted ? 'interrupted' : 'cli_error', e.message);
-    } else io.stderr.write(`error: ${e.message}\n`);
+    } else io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
     return e.exitCode;
   }
   if (isApiResponseError(e)) {
     if (json) io.stderr.write(JSON.stringify(e.body ?? { error: e.code, status: e.status }) + '\n');
-    else io.stderr.write(formatApiError(e) + '\n');
+    else io.stderr.write(formatApiError(e, width(io)) + '\n');
     return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
   }
   const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
@@ -149,9 +157,9 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
         return 'the service';
       }
     })();
-    const msg = `cannot reach ${where} (${code}). Is the emulator running? (npx avatar emulator start)`;
+    const msg = `cannot reach ${where} (${code}).\nIs the emulator running?\n  start one:  ${cliName(io)} emulator start`;
     if (json) envelope('network', msg);
-    else io.stderr.write(`error: ${msg}\n`);
+    else io.stderr.write(`${fitLines(`error: ${msg}`, width(io))}\n`);
     return ExitCode.network;
   }
   if (json) envelope('internal', `unexpected failure: ${(e as Error).message ?? String(e)}`);

@@ -56,7 +56,9 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
   }
   const t = new Table({ head: cols, style: { head: [], border: [] } });
   for (const r of rows) t.push(cols.map((c) => cell(r[c], c)));
-  return hidden.length ? `${t.toString()}\n(${hidden.length} more columns: ${hidden.join(', ')}; --json shows all)` : t.toString();
+  if (!hidden.length) return t.toString();
+  const note = `(${hidden.length} more column${hidden.length === 1 ? '' : 's'}: ${hidden.join(', ')}; --json shows all)`;
+  return `${t.toString()}\n${wrap(note, width! - 1).join('\n')}`;
 }
 
 function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknown][] = []): [string, unknown][] {
@@ -106,7 +108,7 @@ export function renderRecord(obj: Record<string, unknown>, width = 80): string {
     }
     const lines = wrap(v, valueWidth);
     const pad = k.length > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - k.length + 2);
-    out.push(`${k}${pad}${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
+    out.push(`${k}${pad}${lines[0] ?? ''}`.trimEnd(), ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
   }
   return out.join('\n');
 }

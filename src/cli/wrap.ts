@@ -52,3 +52,18 @@ export function wrapText(str: string, w: number): string {
     })
     .join('\n');
 }
+
+/**
+ * Lines longer than `w` wrapped at word boundaries, their indentation kept on the lines
+ * they wrap onto; shorter lines (and their layout) untouched. For the CLI's messages.
+ */
+export function fitLines(text: string, w: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= w) return line;
+      const indent = /^\s*/.exec(line)![0];
+      return wrapText(line.slice(indent.length), w - indent.length).replace(/^/gm, indent);
+    })
+    .join('\n');
+}

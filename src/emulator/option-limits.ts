@@ -46,11 +46,12 @@ export const BoxCapabilitiesSchema = z.array(z.strictObject(boxShape)).max(64);
 /** startEmulator()'s check: the known keys in range; capabilities a later part adds pass through. */
 const BoxCapabilitiesLoose = z.array(z.looseObject(boxShape)).max(64);
 
+/** Per plan; a field left out keeps that plan's default (sessions/options.ts merges per field). */
 export const PlanLimitsSchema = z.record(
   z.string().min(1),
   z.strictObject({
-    concurrency: int(0, 1_000_000),
-    maxCapSeconds: int(Limits.sessionCapMinSeconds, Limits.sessionCapMaxSeconds),
+    concurrency: int(0, 1_000_000).optional(),
+    maxCapSeconds: int(Limits.sessionCapMinSeconds, Limits.sessionCapMaxSeconds).optional(),
   }),
 );
 

@@ -33,7 +33,8 @@ export interface EmulatorOptions {
   queueMaxWaiters?: number;
   pendingIdleS?: number;
   sessionCapS?: number;
-  planLimits?: Record<string, PlanLimit>;
+  /** Per plan; a field left out keeps that plan's default. */
+  planLimits?: Record<string, Partial<PlanLimit>>;
   mintRatePerMinute?: number;
   demoQuotaMinutes?: number;
   positionWebhookIntervalS?: number;

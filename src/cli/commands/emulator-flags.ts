@@ -93,7 +93,7 @@ emulatorFlags.push(
   ranged('--demo-quota-min', 'demoQuotaMinutes', 'daily session minutes of a demo workspace', 'minutes'),
   {
     flags: '--plan-limits <json|@file>',
-    description: 'per-plan limits, a JSON object by plan: concurrency, maxCapSeconds; e.g. {"free":{"concurrency":8,"maxCapSeconds":3600}}',
+    description: 'per-plan limits, a JSON object by plan: concurrency, maxCapSeconds (a field left out keeps its default); e.g. {"free":{"concurrency":1}}',
     option: 'planLimits',
     parse: json('--plan-limits', PlanLimitsSchema),
   },

@@ -1,7 +1,7 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { cliName } from '../cli-name.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -33,28 +33,10 @@ function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
   return options;
 }
 
-/**
- * How to run this CLI from `cwd` (issue 7 item 11): `avatar` when that name on PATH is this
- * very CLI (npm link, a global install), `npx avatar` when the project has it as a
- * dependency, else `node <path to bin/avatar.js>` (a checkout: npx would look the name up
- * in the registry instead).
- */
-function cliName(io: CliContext['io']): string {
-  const bin = fileURLToPath(new URL('../../../bin/avatar.js', import.meta.url));
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return null;
-    }
-  };
-  const me = real(bin);
-  for (const dir of (io.env.PATH ?? '').split(delimiter)) {
-    if (dir && me && real(join(dir, 'avatar')) === me) return 'avatar';
-  }
-  if (existsSync(join(io.cwd, 'node_modules', '.bin', 'avatar'))) return 'npx avatar';
-  const rel = relative(io.cwd, bin);
-  return `node ${rel.startsWith('..') ? bin : rel}`;
+/** Where `npm link` puts this CLI on PATH: in its checkout, which is not always the current directory. */
+function linkHint(cwd: string): string {
+  const checkout = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+  return checkout === cwd ? '(`npm link` here once puts `avatar` on your PATH.)' : `(\`npm link\` once in ${checkout} puts \`avatar\` on your PATH.)`;
 }
 
 async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
@@ -120,8 +102,10 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
       `    ${emu.keys.dashboardKey}`,
       ...relaxations(emu.ctx.options).map((r) => `  relaxed        ${r}`),
       '',
-      `Try: curl ${emu.baseUrl}/api/gallery   or   ${avatar} gallery list`,
-      ...(avatar.startsWith('node ') ? ['(`npm link` here once puts `avatar` on your PATH.)'] : []),
+      // One suggestion a line: side by side they passed 80 columns and wrapped mid-word.
+      `Try: curl ${emu.baseUrl}/api/gallery`,
+      `  or ${avatar} gallery list`,
+      ...(avatar.startsWith('node ') ? [linkHint(io.cwd)] : []),
       `The CLI finds this emulator without flags. Ctrl-C stops it.`,
     ];
     io.stdout.write(lines.join('\n') + '\n');
@@ -130,8 +114,8 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     // Several emulators: say which one the CLI now uses from here (issue 7 item 3).
     const pick = pickEmulator(io.env, io.cwd);
     const which = pick.emulator
-      ? `from ${io.cwd} the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? ' (this directory\'s data dir)' : ''}`
-      : 'the CLI asks which one unless given --base-url URL (or a profile), or run from the directory of its data dir';
+      ? `from this directory the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? '\n(its data dir is this directory\'s)' : ''}`
+      : 'elsewhere the CLI asks which one: pass --base-url URL (or a profile),\nor run it from the directory of the data dir';
     io.stderr.write(`note: ${others.length + 1} emulators are running now:\n${describeEmulators(listEmulators(io.env))}\n${which}\n`);
   }
 
@@ -141,10 +125,19 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
   if (!opts.json) io.stderr.write('emulator stopped\n');
 }
 
+/** `ok`, the connection error (`ECONNREFUSED`), or the odd answer as JSON. */
+function healthWord(h: unknown): string {
+  if (h && typeof h === 'object') {
+    if ((h as { ok?: unknown }).ok === true) return 'ok';
+    if (typeof (h as { error?: unknown }).error === 'string') return (h as { error: string }).error;
+  }
+  return JSON.stringify(h);
+}
+
 async function status(cli: CliContext): Promise<void> {
   const pick = pickEmulator(cli.io.env, cli.io.cwd);
   if (pick.running.length === 0) {
-    throw new CliError(`no local emulator is running (records in ${emulatorsDir(cli.io.env)}); start one with \`npx avatar emulator start\``, ExitCode.network);
+    throw new CliError(`no local emulator is running\n  start one:  ${cliName(cli.io)} emulator start\n  (records: ${emulatorsDir(cli.io.env)})`, ExitCode.network);
   }
   const { AvatarClient } = await import('../../client/client.js');
   const rows = await Promise.all(
@@ -166,20 +159,21 @@ async function status(cli: CliContext): Promise<void> {
     { data: rows },
     () =>
       renderTable(
+        // Health right after the address: at 80 columns the last columns are left out.
         rows.map((r) => ({
           '': r.used_here ? '*' : '',
           base_url: r.base_url,
+          health: healthWord(r.health),
           data_dir: r.data_dir ?? '(in memory)',
           pid: r.pid,
           started: formatTime(r.started_at),
-          health: r.health && typeof r.health === 'object' && (r.health as { ok?: unknown }).ok === true ? 'ok' : JSON.stringify(r.health),
         })),
         undefined,
         cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined,
       ) +
       (pick.emulator
         ? `\n* the CLI uses this one from here (${pick.reason === 'data dir' ? "this directory's data dir" : 'the only one running'})`
-        : '\nnone is this directory\'s: pick one with --base-url URL, or a profile (avatar config set)'),
+        : '\nnone is this directory\'s: pick one with --base-url URL,\nor a profile (avatar config set)'),
   );
 }
 

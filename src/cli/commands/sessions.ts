@@ -70,11 +70,13 @@ function registerMint(sessions: Command, cli: CliContext): void {
     const ctrl = new AbortController();
     const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
     const status = queueStatusLine(cli);
+    const noWait = opts.wait === false;
     try {
       const res = await mintAndWait(cli.client(), body, {
         signal: ctrl.signal,
-        noWait: opts.wait === false,
-        onQueued: (q) => status.show(q),
+        noWait,
+        // --no-wait returns at once: no "Ctrl-C leaves the queue", but how to keep the place.
+        onQueued: (q) => (noWait ? cli.note(`queued: keep the place by polling: avatar sessions queue status ${q.queue_ticket}`) : status.show(q)),
       });
       status.done(res.status === 201 ? 'seated' : null);
       cli.print(res.body);

@@ -95,7 +95,7 @@ export async function listenForWebhooks(cli: CliContext, o: { port: number; host
     server.listen(o.port, o.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  cli.note(`listening on http://${o.host}:${port} (emulator: start it with --allow-insecure-urls for plain-http URLs); Ctrl-C to stop`);
+  cli.note(`listening on http://${o.host}:${port} (Ctrl-C stops it)\n(an emulator posts to plain http only with --allow-insecure-urls)`);
   await new Promise<void>((resolve) => {
     const off = cli.onInterrupt(() => {
       off();

@@ -76,7 +76,7 @@ export function checkConcurrency(active: number, o: SessionOptions, plan: string
   const retry = Limits.concurrencyRetryAfterSeconds;
   throw new ApiError(429, ErrorCode.concurrencyLimit, {
     message:
-      `${active} sessions are live and ${cap !== undefined && cap < planLimit(o, plan).concurrency ? 'concurrency_cap' : `the ${plan} plan`} allows ${limit}; ` +
+      `${active} ${active === 1 ? 'session is' : 'sessions are'} live and ${cap !== undefined && cap < planLimit(o, plan).concurrency ? 'concurrency_cap' : `the ${plan} plan`} allows ${limit}; ` +
       `release one (POST /api/v1/sessions/{id}/release) or wait for the idle reaper (${o.pendingIdleS} s without a heartbeat ends a session never connected), then retry in ${retry} s`,
     retryable: true,
     extra: { limit, active, retry_after: retry },

@@ -98,8 +98,17 @@ export function sessionOptions(options: Record<string, unknown>): SessionOptions
     if (options[key] !== undefined) out[key] = options[key];
   }
   const o = out as unknown as SessionOptions;
-  o.planLimits = { ...sessionDefaults.planLimits, ...(options.planLimits as Record<string, PlanLimit> | undefined) };
+  // Per field: `{"free":{"concurrency":1}}` keeps the free plan's maxCapSeconds (a new
+  // plan name starts from the free plan's limits).
+  o.planLimits = { ...sessionDefaults.planLimits };
+  for (const [plan, given] of Object.entries((options.planLimits ?? {}) as Record<string, Partial<PlanLimit>>)) {
+    o.planLimits[plan] = { ...(sessionDefaults.planLimits[plan] ?? sessionDefaults.planLimits.free!), ...stripUndefined(given) };
+  }
   return o;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export function planLimit(o: SessionOptions, plan: string): PlanLimit {
