@@ -84,8 +84,14 @@ describe('eta_seconds is measured from seat turnover (spec 4.5)', () => {
     expect(w2.body).toMatchObject({ position: 2, eta_seconds: 600 });
     const [t1, t2] = [w1.body.queue_ticket as string, w2.body.queue_ticket as string];
 
+    // While nothing frees, the ETA counts down with the time the line has already waited
+    // (a first try must not read "about 300 s" for as long as it waits).
+    await wait(eta, 10_000, [t1, t2]);
+    expect(await status(eta, t1)).toMatchObject({ position: 1, eta_seconds: 290 });
+    expect(await status(eta, t2)).toMatchObject({ position: 2, eta_seconds: 590 });
+
     // A seat frees 20 s after the box filled up: that is the turnover now.
-    await wait(eta, 20_000, [t1, t2]);
+    await wait(eta, 10_000, [t1, t2]);
     await release(eta, a.body);
     const claimable = await status(eta, t1);
     expect(claimable.state).toBe('claimable');

@@ -58,6 +58,8 @@ export interface QueueTimers {
   positionWebhookIntervalS: number;
   /** Measured seconds between seat frees in the pool of boxes that fit these needs (turnover.ts). */
   secondsPerPlace: (needs: TicketNeeds) => number;
+  /** Seconds until the first place frees (counts down while waiting); default secondsPerPlace. */
+  secondsToFirstPlace?: (needs: TicketNeeds) => number;
 }
 
 export interface QueueHooks {
@@ -217,13 +219,17 @@ export class SessionQueue {
   }
 
   /**
-   * Seconds until a seat is likely (spec 4.5: measured, advisory, never 0): position x the
-   * measured seconds between seat frees of the boxes that fit. A claimable ticket's seat is
-   * already reserved: 1 (spec 4.5: a claimable ticket still shows a nonzero ETA).
+   * Seconds until a seat is likely (spec 4.5: measured, advisory, never 0): the time until
+   * the boxes that fit free their next seat (which counts down while the line waits), plus
+   * the measured seconds between seat frees for every place further back. A claimable
+   * ticket's seat is already reserved: 1 (spec 4.5: a claimable ticket still shows a
+   * nonzero ETA).
    */
   eta(position: number, needs: TicketNeeds): number {
     if (position <= 0) return 1;
-    return Math.max(1, Math.ceil(position * this.timers.secondsPerPlace(needs)));
+    const per = this.timers.secondsPerPlace(needs);
+    const first = this.timers.secondsToFirstPlace?.(needs) ?? per;
+    return Math.max(1, Math.ceil(first + (position - 1) * per));
   }
 
   /** A workspace endpoint subscribing to queue.position appeared: watch that workspace's tickets. */

@@ -58,6 +58,23 @@ export class Turnover {
     return rate > 0 ? Math.max(1, 1 / rate) : Math.max(1, this.fallbackS(Math.max(1, seats)));
   }
 
+  /**
+   * Seconds until the pool likely frees its next seat: the seconds between frees, less the
+   * time the pool has already waited since its last fill or release (the most recent of
+   * its full boxes), so an ETA counts down while nothing happens instead of standing still.
+   * 0 when the wait is already past the mean (the caller keeps the ETA nonzero).
+   */
+  secondsToNextSeat(pool: { id: string; seats: number }[]): number {
+    const per = this.secondsPerSeat(pool);
+    let since: number | null = null;
+    for (const box of pool) {
+      const full = this.boxes.get(box.id)?.fullSince ?? null;
+      if (full !== null && (since === null || full > since)) since = full;
+    }
+    if (since === null) return per;
+    return Math.max(0, per - Math.max(0, this.clock.now() - since) / 1000);
+  }
+
   private entry(boxId: string): BoxTurnover {
     let b = this.boxes.get(boxId);
     if (!b) this.boxes.set(boxId, (b = { fullSince: null, mean: null }));

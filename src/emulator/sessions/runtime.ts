@@ -54,6 +54,7 @@ export class SessionRuntime {
       {
         ...this.opts,
         secondsPerPlace: (needs) => this.secondsPerPlace(needs),
+        secondsToFirstPlace: (needs) => this.secondsToFirstPlace(needs),
       },
       {
         reservationReleased: (boxId, skip) => this.reservationReleased(boxId, skip),
@@ -119,9 +120,18 @@ export class SessionRuntime {
 
   /** Seconds between seat frees among the live boxes that fit (spec 4.5 `eta_seconds`). */
   secondsPerPlace(needs: TicketNeeds): number {
+    return this.turnover.secondsPerSeat(this.fittingBoxes(needs));
+  }
+
+  /** Seconds until the fitting boxes likely free their next seat (counts down while waiting). */
+  secondsToFirstPlace(needs: TicketNeeds): number {
+    return this.turnover.secondsToNextSeat(this.fittingBoxes(needs));
+  }
+
+  private fittingBoxes(needs: TicketNeeds): BoxRecord[] {
     const pool: BoxRecord[] = [];
     for (const b of this.fleet.liveBoxes()) if (Fleet.fits(b, needs)) pool.push(b);
-    return this.turnover.secondsPerSeat(pool);
+    return pool;
   }
 
   heartbeat(sessionId: string): void {
