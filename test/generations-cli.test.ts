@@ -62,6 +62,14 @@ describe('avatar speak', () => {
     expect(odd.code).toBe(ExitCode.apiClientError);
     expect(odd.stderr).toMatch(/invalid_request.*width: must be even/);
   });
+
+  it('a media error names the field once (the message does not repeat the detail)', async () => {
+    writeFileSync(join(dir, 'text.png'), 'a text file named like an image');
+    const r = await cli(['speak', '--text', 'x', '--image', 'text.png', '--voice', 'voice.wav', '-o', 'x.mp4'], env, dir);
+    expect(r.code).toBe(ExitCode.apiClientError);
+    expect(r.stderr).toMatch(/invalid_request/);
+    expect(r.stderr.match(/image: not a decodable image/g)).toHaveLength(1);
+  });
 });
 
 describe('avatar design', () => {

@@ -24,8 +24,9 @@ export interface FetchedMedia {
   cached: boolean;
 }
 
+// The message says which medium; `detail` says why (the CLI prints both, so never the same words twice).
 const bad = (field: string, why: string) =>
-  new ApiError(400, 'invalid_request', { message: `${field}: ${why}`, detail: `${field}: ${why}` });
+  new ApiError(400, 'invalid_request', { message: `cannot use ${field}`, detail: `${field}: ${why}` });
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();

@@ -34,7 +34,7 @@ const renderFailed = (why: string) =>
   new ApiError(502, 'render_failed', { message: `render failed: ${why}`, retryable: true });
 
 const badMedia = (field: string, what: string) =>
-  new ApiError(400, 'invalid_request', { message: `${field}: not a decodable ${what}`, detail: `${field}: not a decodable ${what}` });
+  new ApiError(400, 'invalid_request', { message: `cannot use ${field}`, detail: `${field}: not a decodable ${what}` });
 
 /** A failure of our own tools (ffmpeg missing, not executable) is a render failure, not the caller's media. */
 const isSystemError = (e: unknown) => typeof (e as NodeJS.ErrnoException).code === 'string';
