@@ -127,12 +127,22 @@ describe('speak errors (spec 7)', () => {
       [{ image: media.url('/big.png') }, /^image: over \d+ bytes/],
       [{ image: media.url('/not-an-image.png') }, /^image: not a decodable image/],
       [{ voice_ref: dataUri('audio/wav', Buffer.from('RIFF but not really')) }, /^voice_ref: not a decodable audio/],
+      [{ image: 'data:image/png,%E0%A4%A' }, /^image: malformed data: URI/],
     ];
     for (const [extra, detail] of cases) {
       const r = await speak(body(extra));
       expect(r.status, JSON.stringify(extra).slice(0, 80)).toBe(400);
       expect(r.body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(detail) });
     }
+  });
+});
+
+describe('speak loopback hosts', () => {
+  const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false });
+  it('an IPv4-mapped IPv6 loopback URL is loopback, fetched like 127.0.0.1', async () => {
+    const url = media.url('/face.png').replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    const r = await h.api('/api/v1/speak', { body: body({ image: url }) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
   });
 });
 
