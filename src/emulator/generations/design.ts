@@ -27,6 +27,10 @@ export async function runDesign(ctx: EmulatorContext, raw: Uint8Array) {
     throw new ApiError(400, 'invalid_request', { message: 'invalid design request', detail: `${issue.path.join('.') || '(body)'}: ${issue.message}` });
   }
   const req = parsed.data;
+  // Blank is not missing (a present string), but there is nothing to say or design from (as speak's text).
+  for (const field of ['text', 'description'] as const) {
+    if (req[field].trim() === '') throw new ApiError(400, 'invalid_request', { message: 'invalid design request', detail: `${field}: must contain words` });
+  }
   const { shape } = designVoice(req.description);
   let wav: { wav: Buffer; seconds: number };
   try {
