@@ -89,6 +89,7 @@ describe('design', () => {
     // blank text has nothing to say (as on speak), a blank description nothing to design from
     expect((await design({ description: 'a woman', text: '   ' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
     expect((await design({ description: ' \n ', text: 'hi' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^description/) });
+    expect(await design({ description: 'a woman', text: '你好' })).toMatchObject({ status: 502, body: { error: 'render_failed', retryable: false } });
     expect((await design({ description: 'x', text: 'hi' }, 'nope')).status).toBe(401);
     const t = await h.api('/api/v1/tokens', { body: { name: 'sessions only', scopes: ['sessions:write'] } });
     expect((await design({ description: 'x', text: 'hi' }, t.body.token)).body).toMatchObject({ error: 'forbidden' });

@@ -103,6 +103,15 @@ describe('speak errors (spec 7)', () => {
     expect((await speak(body())).status).toBe(200);
   });
 
+  it('502 render_failed, not retryable, when the voice finds nothing to say (no silent one-frame clip)', async () => {
+    for (const text of ['你好', '!!!']) {
+      const r = await speak(body({ text }));
+      expect(r.status, text).toBe(502);
+      expect(r.body).toMatchObject({ error: 'render_failed', retryable: false, message: expect.stringMatching(/nothing to say.*English/) });
+    }
+    expect((await speak(body({ text: 'Hello, 42!' }))).status).toBe(200);
+  });
+
   it('fetches loopback media URLs; with immutable_url_for_caching a URL is fetched once', async () => {
     const viaUrl = body({ image: media.url('/face.png'), voice_ref: media.url('/voice.wav') });
     expect((await speak(viaUrl)).status).toBe(200);

@@ -21,7 +21,7 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { parseJsonObject } from './json-body.js';
 import { loadMedia, type MediaFetchOptions } from './media-source.js';
-import { speakVoice, voiceShapeOf } from './speech-parts.js';
+import { requireWords, speakVoice, voiceShapeOf } from './speech-parts.js';
 import { resolveSpeakRequest, type SpeakJob } from './speak-request.js';
 import { checkFault, generationState, type GenerationState, type VoiceAnalysis } from './state.js';
 
@@ -103,6 +103,7 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
     const face = await loadFace(s, job, 'image', job.image, fetch);
     const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch) : null;
     const speech = await synth;
+    requireWords(speech);
     let mp4: Buffer;
     // A stuck encoder must not hold the cell forever (the bound runs on the injected clock).
     const abort = new AbortController();
