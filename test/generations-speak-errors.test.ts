@@ -52,6 +52,12 @@ describe('speak errors (spec 7)', () => {
     expect(c.body).toMatchObject({ error: 'missing_fields', fields: ['voice_ref'] });
   });
 
+  it('400 missing_fields for media sent as null (as for text), not a type error', async () => {
+    expect((await speak(body({ image: null }))).body).toMatchObject({ error: 'missing_fields', fields: ['image'] });
+    expect((await speak(body({ voice_ref: null, content: null }))).body).toMatchObject({ error: 'missing_fields', fields: ['voice_ref'] });
+    expect((await speak(body({ text: null, image: null }))).body).toMatchObject({ error: 'missing_fields', fields: ['text', 'image'] });
+  });
+
   it('400 invalid_request for a field of the wrong type or out of range, naming it', async () => {
     expect((await speak(body({ width: 351 }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^width: .*even/) });
     expect((await speak(body({ frame_rate: 0 }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^frame_rate/) });

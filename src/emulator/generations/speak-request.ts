@@ -59,8 +59,10 @@ function mediaFromContent(content: SpeakRequest['content']): { image?: string; v
 }
 
 export function resolveSpeakRequest(body: Record<string, unknown>): SpeakJob {
+  // The media sent as null are absent (missing_fields below, as for a null text), not mistyped.
+  const media = { image: body.image ?? undefined, voice_ref: body.voice_ref ?? undefined, content: body.content ?? undefined };
   // Shapes first (a `content` that is not a list of parts is not "missing" media).
-  const parsed = SpeakBody.safeParse({ ...body, text: typeof body.text === 'string' && body.text !== '' ? body.text : 'x' });
+  const parsed = SpeakBody.safeParse({ ...body, ...media, text: typeof body.text === 'string' && body.text !== '' ? body.text : 'x' });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalid(`${issue.path.join('.') || '(body)'}: ${issue.message}`);
