@@ -64,6 +64,12 @@ describe('speak errors (spec 7)', () => {
     expect((await speak(body({ text: 'x'.repeat(4097) }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
     expect((await speak([1, 2])).body).toMatchObject({ error: 'invalid_request' });
     expect((await speak(body({ content: [{ type: 'video_url' }] }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^content/) });
+    const aiff = { type: 'input_audio', input_audio: { data: ref.toString('base64'), format: 'aiff' } };
+    const image = { type: 'image_url', image_url: { url: dataUri('image/png', png()) } };
+    expect((await speak({ text: 'Hi', content: [image, aiff] })).body).toMatchObject({
+      error: 'invalid_request',
+      detail: 'content.1.input_audio.format: one of wav, mp3, m4a, flac, ogg',
+    });
   });
 
   it('400 workspace_id_required for a key that is not workspace-bound; with workspace_id it renders', async () => {

@@ -45,13 +45,13 @@ function invalid(detail: string): ApiError {
 /** First part of a type, from a `content` array that zod has already checked. */
 function mediaFromContent(content: SpeakRequest['content']): { image?: string; voice?: string } {
   const out: { image?: string; voice?: string } = {};
-  for (const part of content ?? []) {
+  for (const [i, part] of (content ?? []).entries()) {
     if (part.type === 'image_url' && out.image === undefined) out.image = part.image_url.url;
     else if (part.type === 'audio_url' && out.voice === undefined) out.voice = part.audio_url.url;
     else if (part.type === 'input_audio' && out.voice === undefined) {
       const format = (part.input_audio.format ?? 'wav').toLowerCase();
       const mime = AUDIO_FORMATS[format];
-      if (!mime) throw invalid(`content.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`);
+      if (!mime) throw invalid(`content.${i}.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`);
       out.voice = `data:${mime};base64,${part.input_audio.data}`;
     }
   }
