@@ -63,6 +63,16 @@ describe('avatar speak', () => {
     expect(odd.stderr).toMatch(/invalid_request.*width: must be even/);
   });
 
+  it('an -o whose folder does not exist is a usage error before anything is sent (no render is lost)', async () => {
+    const r = await cli(['speak', '--text', 'Hello.', '--image', 'face.png', '--voice', 'voice.wav', '-o', 'no-such-dir/x.mp4'], env, dir);
+    expect(r.code).toBe(ExitCode.usage);
+    expect(r.stderr).toMatch(/-o: no folder no-such-dir/);
+    expect(r.stderr).not.toMatch(/rendering|uploaded/);
+    const d = await cli(['design', '--description', 'a man', '--text', 'Hi.', '-o', 'no-such-dir/x.wav'], env, dir);
+    expect(d.code).toBe(ExitCode.usage);
+    expect(d.stderr).toMatch(/-o: no folder no-such-dir/);
+  });
+
   it('a media error names the field once (the message does not repeat the detail)', async () => {
     writeFileSync(join(dir, 'text.png'), 'a text file named like an image');
     const r = await cli(['speak', '--text', 'x', '--image', 'text.png', '--voice', 'voice.wav', '-o', 'x.mp4'], env, dir);

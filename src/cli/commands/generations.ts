@@ -4,8 +4,8 @@
  * timing headers after; design decodes the WAV; prebuild prints each box's status.
  * (The generated `avatar generations speak|design|prebuild` stay for raw bodies.)
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { design, prebuild, speak } from '../../client/generations.js';
 import type { SpeakRequest } from '../../contract/resources/generations.js';
@@ -20,6 +20,18 @@ const number = (flag: string, integer = false) => (v: string) => {
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new CliError(`${flag} takes ${integer ? 'an integer' : 'a number'}, got ${v}`, ExitCode.usage);
   return n;
 };
+
+/** Before sending: a render written nowhere is a render lost (speak can take seconds). */
+function checkOut(cli: CliContext, file: string): void {
+  const folder = dirname(resolve(cli.io.cwd, file));
+  let ok = false;
+  try {
+    ok = statSync(folder).isDirectory();
+  } catch {
+    // missing: said below
+  }
+  if (!ok) throw new CliError(`-o: no folder ${relative(cli.io.cwd, folder) || folder} to write ${file} in`, ExitCode.usage);
+}
 
 function writeOut(cli: CliContext, file: string, bytes: Buffer): void {
   try {
@@ -63,6 +75,7 @@ interface SpeakFlags {
 }
 
 async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
+  checkOut(cli, o.out);
   const image = await mediaArg(cli, '--image', o.image, 'image');
   const voice = await mediaArg(cli, '--voice', o.voice, 'audio');
   const end = o.endFrame ? await mediaArg(cli, '--end-frame', o.endFrame, 'image') : null;
@@ -133,6 +146,7 @@ export const generationCommands: CommandModule = {
       .option('--repetition-penalty <n>', 'default 1.1', number('--repetition-penalty'))
       .option('--max-new-tokens <n>', 'default 4096 (20 ms of audio each)', number('--max-new-tokens', true))
       .action(async (o: { description: string; text: string; out: string; temperature?: number; topP?: number; topK?: number; repetitionPenalty?: number; maxNewTokens?: number }) => {
+        checkOut(cli, o.out);
         const a = await design(cli.client(), {
           description: o.description,
           text: o.text,
