@@ -63,6 +63,8 @@ describe('speak errors (spec 7)', () => {
     expect((await speak(body({ frame_rate: 0 }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^frame_rate/) });
     expect((await speak(body({ text: 'x'.repeat(4097) }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
     expect((await speak([1, 2])).body).toMatchObject({ error: 'invalid_request' });
+    expect((await speak(body({ text: 42 }))).body).toMatchObject({ error: 'invalid_request', detail: 'text: expected a string' });
+    expect((await speak(body({ text: ' \n ' }))).body).toMatchObject({ error: 'invalid_request', detail: 'text: must contain words to say' });
     expect((await speak(body({ content: [{ type: 'video_url' }] }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^content/) });
     const aiff = { type: 'input_audio', input_audio: { data: ref.toString('base64'), format: 'aiff' } };
     const image = { type: 'image_url', image_url: { url: dataUri('image/png', png()) } };

@@ -72,7 +72,8 @@ export function resolveSpeakRequest(body: Record<string, unknown>): SpeakJob {
   const image = b.image ?? fromContent.image;
   const voiceRef = b.voice_ref ?? fromContent.voice;
   requireFields({ text: body.text, image, voice_ref: voiceRef }, ['text', 'image', 'voice_ref'], undefined);
-  if (typeof body.text !== 'string' || body.text.trim() === '') throw invalid('text: must contain words to say');
+  if (typeof body.text !== 'string') throw invalid('text: expected a string');
+  if (body.text.trim() === '') throw invalid('text: must contain words to say');
   const width = b.width ?? 352;
   const height = b.height ?? 480;
   // H.264 4:2:0 needs even sides; refusing beats silently answering another size.
