@@ -7,6 +7,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { ApiResponseError } from '../../client/client.js';
 import { design, prebuild, speak } from '../../client/generations.js';
 import type { SpeakRequest } from '../../contract/resources/generations.js';
 import type { CliContext, CommandModule } from '../context.js';
@@ -101,6 +102,12 @@ async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
         bar(sent, total);
         if (sent >= total && !progress.stop) progress.stop = renderProgress(cli);
       },
+    }).catch((e: unknown) => {
+      // The service says "pass workspace_id"; on the command line that is a global flag.
+      if (e instanceof ApiResponseError && e.code === 'workspace_id_required') {
+        throw new CliError('workspace_id_required (HTTP 400): this key is not workspace-bound: pass --workspace <id> (or set AVATAR_WORKSPACE_ID)', ExitCode.apiClientError);
+      }
+      throw e;
     });
     stopProgress();
     writeOut(cli, o.out, answer.video);
