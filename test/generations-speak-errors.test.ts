@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
+import { writeWav } from '../src/models/voice/index.js';
 import { useEmulator } from './helpers/emulator.js';
 import { png } from './helpers/avatar-media.js';
 import { dataUri, mp4Info, spokenWav } from './helpers/generation-media.js';
@@ -151,6 +152,8 @@ describe('speak errors (spec 7)', () => {
       [{ image: media.url('/not-an-image.png') }, /^image: not a decodable image/],
       [{ voice_ref: dataUri('audio/wav', Buffer.from('RIFF but not really')) }, /^voice_ref: not a decodable audio/],
       [{ image: 'data:image/png,%E0%A4%A' }, /^image: malformed data: URI/],
+      // nothing voiced to measure: a silent reference would otherwise speak at half pace
+      [{ voice_ref: dataUri('audio/wav', writeWav(new Int16Array(3 * 16_000), 16_000)) }, /^voice_ref: no speech found/],
     ];
     for (const [extra, detail] of cases) {
       const r = await speak(body(extra));

@@ -60,6 +60,12 @@ async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetch
     throw badMedia('voice_ref', 'audio file (wav, mp3, m4a, flac, ogg)');
   }
   const analysis: VoiceAnalysis = { shape: voiceShapeOf(samples, REFERENCE_RATE), seconds: samples.length / REFERENCE_RATE };
+  // Nothing voiced (silence, a click): there is no voice to clone, and the pace measured
+  // from no syllables is the slowest there is. The caller's media: 400, as undecodable audio.
+  if (analysis.shape.pitchHz == null) {
+    const detail = 'voice_ref: no speech found in the reference (3 to 10 s of speech is ideal)';
+    throw new ApiError(400, 'invalid_request', { message: 'cannot use voice_ref', detail });
+  }
   s.voices.set(key, analysis);
   // The local TTS needs no transcript, so the render does not wait for recognition.
   if (!job.voiceText) s.transcribeInBackground(key, samples);
