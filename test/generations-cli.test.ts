@@ -62,6 +62,33 @@ describe('avatar speak', () => {
     expect(odd.code).toBe(ExitCode.apiClientError);
     expect(odd.stderr).toMatch(/invalid_request.*width: must be even/);
   });
+
+  it('an -o whose folder does not exist is a usage error before anything is sent (no render is lost)', async () => {
+    const r = await cli(['speak', '--text', 'Hello.', '--image', 'face.png', '--voice', 'voice.wav', '-o', 'no-such-dir/x.mp4'], env, dir);
+    expect(r.code).toBe(ExitCode.usage);
+    expect(r.stderr).toMatch(/-o: no folder no-such-dir/);
+    expect(r.stderr).not.toMatch(/rendering|uploaded/);
+    const d = await cli(['design', '--description', 'a man', '--text', 'Hi.', '-o', 'no-such-dir/x.wav'], env, dir);
+    expect(d.code).toBe(ExitCode.usage);
+    expect(d.stderr).toMatch(/-o: no folder no-such-dir/);
+  });
+
+  it('a key that is not workspace-bound, with no workspace given, is told the flag to pass', async () => {
+    const noWs = { ...env, AVATAR_API_KEY: h.emu.keys.dashboardKey, AVATAR_WORKSPACE_ID: undefined };
+    const r = await cli(['speak', '--text', 'Hello.', '--image', 'face.png', '--voice', 'voice.wav', '-o', 'ws.mp4'], noWs, dir);
+    expect(r.code).toBe(ExitCode.apiClientError);
+    expect(r.stderr).toMatch(/workspace_id_required.*--workspace <id>.*AVATAR_WORKSPACE_ID/s);
+    const ok = await cli(['--workspace', h.emu.keys.workspaceId, 'speak', '--text', 'Hello.', '--image', 'face.png', '--voice', 'voice.wav', '-o', 'ws.mp4'], noWs, dir);
+    expect(ok.code, ok.stderr).toBe(ExitCode.ok);
+  });
+
+  it('a media error names the field once (the message does not repeat the detail)', async () => {
+    writeFileSync(join(dir, 'text.png'), 'a text file named like an image');
+    const r = await cli(['speak', '--text', 'x', '--image', 'text.png', '--voice', 'voice.wav', '-o', 'x.mp4'], env, dir);
+    expect(r.code).toBe(ExitCode.apiClientError);
+    expect(r.stderr).toMatch(/invalid_request/);
+    expect(r.stderr.match(/image: not a decodable image/g)).toHaveLength(1);
+  });
 });
 
 describe('avatar design', () => {

@@ -86,6 +86,10 @@ describe('design', () => {
     expect((await design({ description: 'x', text: 'hi', temperature: -1 })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^temperature/) });
     expect((await design({ description: 'x', text: 'y'.repeat(4097) })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
     expect((await design({ description: 'x', text: 'hi', max_new_tokens: 0 })).body).toMatchObject({ error: 'invalid_request' });
+    // blank text has nothing to say (as on speak), a blank description nothing to design from
+    expect((await design({ description: 'a woman', text: '   ' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
+    expect((await design({ description: ' \n ', text: 'hi' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^description/) });
+    expect(await design({ description: 'a woman', text: '你好' })).toMatchObject({ status: 502, body: { error: 'render_failed', retryable: false } });
     expect((await design({ description: 'x', text: 'hi' }, 'nope')).status).toBe(401);
     const t = await h.api('/api/v1/tokens', { body: { name: 'sessions only', scopes: ['sessions:write'] } });
     expect((await design({ description: 'x', text: 'hi' }, t.body.token)).body).toMatchObject({ error: 'forbidden' });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
+import { writeWav } from '../src/models/voice/index.js';
 import { useEmulator } from './helpers/emulator.js';
 import { png } from './helpers/avatar-media.js';
 import { dataUri, mp4Info, spokenWav } from './helpers/generation-media.js';
@@ -52,12 +53,26 @@ describe('speak errors (spec 7)', () => {
     expect(c.body).toMatchObject({ error: 'missing_fields', fields: ['voice_ref'] });
   });
 
+  it('400 missing_fields for media sent as null (as for text), not a type error', async () => {
+    expect((await speak(body({ image: null }))).body).toMatchObject({ error: 'missing_fields', fields: ['image'] });
+    expect((await speak(body({ voice_ref: null, content: null }))).body).toMatchObject({ error: 'missing_fields', fields: ['voice_ref'] });
+    expect((await speak(body({ text: null, image: null }))).body).toMatchObject({ error: 'missing_fields', fields: ['text', 'image'] });
+  });
+
   it('400 invalid_request for a field of the wrong type or out of range, naming it', async () => {
     expect((await speak(body({ width: 351 }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^width: .*even/) });
     expect((await speak(body({ frame_rate: 0 }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^frame_rate/) });
     expect((await speak(body({ text: 'x'.repeat(4097) }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
     expect((await speak([1, 2])).body).toMatchObject({ error: 'invalid_request' });
+    expect((await speak(body({ text: 42 }))).body).toMatchObject({ error: 'invalid_request', detail: 'text: expected a string' });
+    expect((await speak(body({ text: ' \n ' }))).body).toMatchObject({ error: 'invalid_request', detail: 'text: must contain words to say' });
     expect((await speak(body({ content: [{ type: 'video_url' }] }))).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^content/) });
+    const aiff = { type: 'input_audio', input_audio: { data: ref.toString('base64'), format: 'aiff' } };
+    const image = { type: 'image_url', image_url: { url: dataUri('image/png', png()) } };
+    expect((await speak({ text: 'Hi', content: [image, aiff] })).body).toMatchObject({
+      error: 'invalid_request',
+      detail: 'content.1.input_audio.format: one of wav, mp3, m4a, flac, ogg',
+    });
   });
 
   it('400 workspace_id_required for a key that is not workspace-bound; with workspace_id it renders', async () => {
@@ -103,6 +118,15 @@ describe('speak errors (spec 7)', () => {
     expect((await speak(body())).status).toBe(200);
   });
 
+  it('502 render_failed, not retryable, when the voice finds nothing to say (no silent one-frame clip)', async () => {
+    for (const text of ['你好', '!!!']) {
+      const r = await speak(body({ text }));
+      expect(r.status, text).toBe(502);
+      expect(r.body).toMatchObject({ error: 'render_failed', retryable: false, message: expect.stringMatching(/nothing to say.*English/) });
+    }
+    expect((await speak(body({ text: 'Hello, 42!' }))).status).toBe(200);
+  });
+
   it('fetches loopback media URLs; with immutable_url_for_caching a URL is fetched once', async () => {
     const viaUrl = body({ image: media.url('/face.png'), voice_ref: media.url('/voice.wav') });
     expect((await speak(viaUrl)).status).toBe(200);
@@ -127,12 +151,24 @@ describe('speak errors (spec 7)', () => {
       [{ image: media.url('/big.png') }, /^image: over \d+ bytes/],
       [{ image: media.url('/not-an-image.png') }, /^image: not a decodable image/],
       [{ voice_ref: dataUri('audio/wav', Buffer.from('RIFF but not really')) }, /^voice_ref: not a decodable audio/],
+      [{ image: 'data:image/png,%E0%A4%A' }, /^image: malformed data: URI/],
+      // nothing voiced to measure: a silent reference would otherwise speak at half pace
+      [{ voice_ref: dataUri('audio/wav', writeWav(new Int16Array(3 * 16_000), 16_000)) }, /^voice_ref: no speech found/],
     ];
     for (const [extra, detail] of cases) {
       const r = await speak(body(extra));
       expect(r.status, JSON.stringify(extra).slice(0, 80)).toBe(400);
       expect(r.body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(detail) });
     }
+  });
+});
+
+describe('speak loopback hosts', () => {
+  const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false });
+  it('an IPv4-mapped IPv6 loopback URL is loopback, fetched like 127.0.0.1', async () => {
+    const url = media.url('/face.png').replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    const r = await h.api('/api/v1/speak', { body: body({ image: url }) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
   });
 });
 

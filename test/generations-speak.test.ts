@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeAudio } from '../src/media/audio.js';
-import { FliteVoice, measureVoice, voiceShapeFromSample } from '../src/models/voice/index.js';
+import { FliteVoice, measureVoice, voiceShapeFromSample, writeWav } from '../src/models/voice/index.js';
 import { generationState } from '../src/emulator/generations/state.js';
 import { useEmulator } from './helpers/emulator.js';
 import { dataUri, frames, meanColor, mp4Audio, mp4Info, solidPng, spokenWav, transcode } from './helpers/generation-media.js';
@@ -169,5 +169,19 @@ describe('voice reference transcripts', () => {
     await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', other), voice_text: 'Another sample of a voice.' });
     const after = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
     expect(after.some((v) => v.transcript?.source === 'provided' && v.transcript.text === 'Another sample of a voice.')).toBe(true);
+  });
+
+  it('transcribes a reference of any length, not only whole milliseconds (a 22.05 kHz recording)', async () => {
+    // 22.05 kHz audio decodes to a 16 kHz sample count that is rarely a multiple of 16.
+    const ref = await spokenWav('Hello world. This is a test of my voice.', { voice: 'rms' });
+    const pcm = await decodeAudio(ref, 16_000);
+    const odd = writeWav(pcm.subarray(0, pcm.length - (pcm.length % 16) - 7), 16_000);
+    const r = await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', odd) });
+    expect(r.status).toBe(200);
+    await generationState(t.emu.ctx).transcribing();
+    const voices = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
+    const { transcript } = voices.at(-1);
+    if (transcript.recognised) expect(transcript.text.toLowerCase()).toMatch(/hello|world|test|voice/);
+    else expect(transcript.text).toMatch(/apt-get install/);
   });
 });

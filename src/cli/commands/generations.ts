@@ -4,9 +4,10 @@
  * timing headers after; design decodes the WAV; prebuild prints each box's status.
  * (The generated `avatar generations speak|design|prebuild` stay for raw bodies.)
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { ApiResponseError } from '../../client/client.js';
 import { design, prebuild, speak } from '../../client/generations.js';
 import type { SpeakRequest } from '../../contract/resources/generations.js';
 import type { CliContext, CommandModule } from '../context.js';
@@ -20,6 +21,18 @@ const number = (flag: string, integer = false) => (v: string) => {
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new CliError(`${flag} takes ${integer ? 'an integer' : 'a number'}, got ${v}`, ExitCode.usage);
   return n;
 };
+
+/** Before sending: a render written nowhere is a render lost (speak can take seconds). */
+function checkOut(cli: CliContext, file: string): void {
+  const folder = dirname(resolve(cli.io.cwd, file));
+  let ok = false;
+  try {
+    ok = statSync(folder).isDirectory();
+  } catch {
+    // missing: said below
+  }
+  if (!ok) throw new CliError(`-o: no folder ${relative(cli.io.cwd, folder) || folder} to write ${file} in`, ExitCode.usage);
+}
 
 function writeOut(cli: CliContext, file: string, bytes: Buffer): void {
   try {
@@ -63,6 +76,7 @@ interface SpeakFlags {
 }
 
 async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
+  checkOut(cli, o.out);
   const image = await mediaArg(cli, '--image', o.image, 'image');
   const voice = await mediaArg(cli, '--voice', o.voice, 'audio');
   const end = o.endFrame ? await mediaArg(cli, '--end-frame', o.endFrame, 'image') : null;
@@ -88,6 +102,12 @@ async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
         bar(sent, total);
         if (sent >= total && !progress.stop) progress.stop = renderProgress(cli);
       },
+    }).catch((e: unknown) => {
+      // The service says "pass workspace_id"; on the command line that is a global flag.
+      if (e instanceof ApiResponseError && e.code === 'workspace_id_required') {
+        throw new CliError('workspace_id_required (HTTP 400): this key is not workspace-bound: pass --workspace <id> (or set AVATAR_WORKSPACE_ID)', ExitCode.apiClientError);
+      }
+      throw e;
     });
     stopProgress();
     writeOut(cli, o.out, answer.video);
@@ -133,6 +153,7 @@ export const generationCommands: CommandModule = {
       .option('--repetition-penalty <n>', 'default 1.1', number('--repetition-penalty'))
       .option('--max-new-tokens <n>', 'default 4096 (20 ms of audio each)', number('--max-new-tokens', true))
       .action(async (o: { description: string; text: string; out: string; temperature?: number; topP?: number; topK?: number; repetitionPenalty?: number; maxNewTokens?: number }) => {
+        checkOut(cli, o.out);
         const a = await design(cli.client(), {
           description: o.description,
           text: o.text,

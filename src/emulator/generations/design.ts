@@ -12,7 +12,8 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { designVoice } from './design-voice.js';
 import { parseJsonObject, requireFields } from './json-body.js';
-import { speakVoice, toWav24k } from './speech-parts.js';
+import { requireWords, speakVoice, toWav24k } from './speech-parts.js';
+import type { Speech } from '../../models/voice.js';
 import { checkFault, generationState } from './state.js';
 
 export const DESIGN_SAMPLE_RATE = 24_000;
@@ -27,16 +28,21 @@ export async function runDesign(ctx: EmulatorContext, raw: Uint8Array) {
     throw new ApiError(400, 'invalid_request', { message: 'invalid design request', detail: `${issue.path.join('.') || '(body)'}: ${issue.message}` });
   }
   const req = parsed.data;
+  // Blank is not missing (a present string), but there is nothing to say or design from (as speak's text).
+  for (const field of ['text', 'description'] as const) {
+    if (req[field].trim() === '') throw new ApiError(400, 'invalid_request', { message: 'invalid design request', detail: `${field}: must contain words` });
+  }
   const { shape } = designVoice(req.description);
-  let wav: { wav: Buffer; seconds: number };
+  let speech: Speech;
   try {
     checkFault(generationState(ctx), 'tts');
-    const speech = await speakVoice().synthesize(req.text, { shape });
-    const maxSamples = Math.floor(((req.max_new_tokens ?? 4096) * L.designMsPerToken * speech.sampleRate) / 1000);
-    wav = toWav24k(speech.samples.subarray(0, maxSamples), speech.sampleRate);
+    speech = await speakVoice().synthesize(req.text, { shape });
   } catch (e) {
     throw new ApiError(502, 'render_failed', { message: `speech synthesis failed: ${(e as Error).message}`, retryable: true });
   }
+  requireWords(speech);
+  const maxSamples = Math.floor(((req.max_new_tokens ?? 4096) * L.designMsPerToken * speech.sampleRate) / 1000);
+  const wav = toWav24k(speech.samples.subarray(0, maxSamples), speech.sampleRate);
   const genMs = ctx.clock.now() - t0;
   return {
     audio_base64: wav.wav.toString('base64'),

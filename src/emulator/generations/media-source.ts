@@ -6,7 +6,7 @@
  * `immutable_url_for_caching` a fetched URL's bytes are kept and reused (spec 4.10).
  * Every failure here is the caller's media: 400 `invalid_request`, the field in `detail`.
  */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../http/api-error.js';
 
@@ -24,15 +24,20 @@ export interface FetchedMedia {
   cached: boolean;
 }
 
+// The message says which medium; `detail` says why (the CLI prints both, so never the same words twice).
 const bad = (field: string, why: string) =>
-  new ApiError(400, 'invalid_request', { message: `${field}: ${why}`, detail: `${field}: ${why}` });
+  new ApiError(400, 'invalid_request', { message: `cannot use ${field}`, detail: `${field}: ${why}` });
+
+/** 127.0.0.0/8 and ::1; BlockList also matches IPv4-mapped IPv6 (WHATWG URL writes [::ffff:127.0.0.1] as [::ffff:7f00:1]). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || h.startsWith('::ffff:127.');
-  return false;
+  const family = isIP(h);
+  return family !== 0 && LOOPBACK.check(h, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 function fromDataUri(field: string, uri: string, maxBytes: number): FetchedMedia {
@@ -42,7 +47,12 @@ function fromDataUri(field: string, uri: string, maxBytes: number): FetchedMedia
   const payload = uri.slice(comma + 1);
   const base64 = meta.endsWith(';base64');
   if (base64 && payload.length > Math.ceil((maxBytes * 4) / 3) + 4) throw bad(field, `over ${maxBytes} bytes`);
-  const bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
+  let bytes: Buffer;
+  try {
+    bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
+  } catch {
+    throw bad(field, 'malformed data: URI'); // a stray % escape (URIError)
+  }
   if (bytes.length === 0) throw bad(field, 'empty data: URI');
   if (bytes.length > maxBytes) throw bad(field, `over ${maxBytes} bytes`);
   return { bytes, type: meta.split(';')[0]!, cached: false };

@@ -45,13 +45,13 @@ function invalid(detail: string): ApiError {
 /** First part of a type, from a `content` array that zod has already checked. */
 function mediaFromContent(content: SpeakRequest['content']): { image?: string; voice?: string } {
   const out: { image?: string; voice?: string } = {};
-  for (const part of content ?? []) {
+  for (const [i, part] of (content ?? []).entries()) {
     if (part.type === 'image_url' && out.image === undefined) out.image = part.image_url.url;
     else if (part.type === 'audio_url' && out.voice === undefined) out.voice = part.audio_url.url;
     else if (part.type === 'input_audio' && out.voice === undefined) {
       const format = (part.input_audio.format ?? 'wav').toLowerCase();
       const mime = AUDIO_FORMATS[format];
-      if (!mime) throw invalid(`content.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`);
+      if (!mime) throw invalid(`content.${i}.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`);
       out.voice = `data:${mime};base64,${part.input_audio.data}`;
     }
   }
@@ -59,8 +59,10 @@ function mediaFromContent(content: SpeakRequest['content']): { image?: string; v
 }
 
 export function resolveSpeakRequest(body: Record<string, unknown>): SpeakJob {
+  // The media sent as null are absent (missing_fields below, as for a null text), not mistyped.
+  const media = { image: body.image ?? undefined, voice_ref: body.voice_ref ?? undefined, content: body.content ?? undefined };
   // Shapes first (a `content` that is not a list of parts is not "missing" media).
-  const parsed = SpeakBody.safeParse({ ...body, text: typeof body.text === 'string' && body.text !== '' ? body.text : 'x' });
+  const parsed = SpeakBody.safeParse({ ...body, ...media, text: typeof body.text === 'string' && body.text !== '' ? body.text : 'x' });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalid(`${issue.path.join('.') || '(body)'}: ${issue.message}`);
@@ -70,7 +72,8 @@ export function resolveSpeakRequest(body: Record<string, unknown>): SpeakJob {
   const image = b.image ?? fromContent.image;
   const voiceRef = b.voice_ref ?? fromContent.voice;
   requireFields({ text: body.text, image, voice_ref: voiceRef }, ['text', 'image', 'voice_ref'], undefined);
-  if (typeof body.text !== 'string' || body.text.trim() === '') throw invalid('text: must contain words to say');
+  if (typeof body.text !== 'string') throw invalid('text: expected a string');
+  if (body.text.trim() === '') throw invalid('text: must contain words to say');
   const width = b.width ?? 352;
   const height = b.height ?? 480;
   // H.264 4:2:0 needs even sides; refusing beats silently answering another size.

@@ -21,7 +21,7 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { parseJsonObject } from './json-body.js';
 import { loadMedia, type MediaFetchOptions } from './media-source.js';
-import { speakVoice, voiceShapeOf } from './speech-parts.js';
+import { requireWords, speakVoice, voiceShapeOf } from './speech-parts.js';
 import { resolveSpeakRequest, type SpeakJob } from './speak-request.js';
 import { checkFault, generationState, type GenerationState, type VoiceAnalysis } from './state.js';
 
@@ -34,7 +34,7 @@ const renderFailed = (why: string) =>
   new ApiError(502, 'render_failed', { message: `render failed: ${why}`, retryable: true });
 
 const badMedia = (field: string, what: string) =>
-  new ApiError(400, 'invalid_request', { message: `${field}: not a decodable ${what}`, detail: `${field}: not a decodable ${what}` });
+  new ApiError(400, 'invalid_request', { message: `cannot use ${field}`, detail: `${field}: not a decodable ${what}` });
 
 /** A failure of our own tools (ffmpeg missing, not executable) is a render failure, not the caller's media. */
 const isSystemError = (e: unknown) => typeof (e as NodeJS.ErrnoException).code === 'string';
@@ -44,7 +44,7 @@ export interface SpeakResult {
   headers: Record<string, string>;
 }
 
-async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetchOptions): Promise<{ analysis: VoiceAnalysis; key: string }> {
+async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetchOptions, signal: AbortSignal): Promise<{ analysis: VoiceAnalysis; key: string }> {
   const ref = await loadMedia('voice_ref', job.voiceRef, L.voiceRefBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
   const key = createHash('sha256').update(ref.bytes).digest('hex');
   // A transcript sent with the voice is kept for it (later requests may omit it).
@@ -53,23 +53,29 @@ async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetch
   if (hit) return { analysis: hit, key };
   let samples: Int16Array;
   try {
-    samples = await decodeAudio(ref.bytes, REFERENCE_RATE, { maxSeconds: REFERENCE_SECONDS });
+    samples = await decodeAudio(ref.bytes, REFERENCE_RATE, { maxSeconds: REFERENCE_SECONDS, signal });
     if (samples.length === 0) throw new Error('no audio');
   } catch (e) {
     if (isSystemError(e)) throw renderFailed((e as Error).message);
     throw badMedia('voice_ref', 'audio file (wav, mp3, m4a, flac, ogg)');
   }
   const analysis: VoiceAnalysis = { shape: voiceShapeOf(samples, REFERENCE_RATE), seconds: samples.length / REFERENCE_RATE };
+  // Nothing voiced (silence, a click): there is no voice to clone, and the pace measured
+  // from no syllables is the slowest there is. The caller's media: 400, as undecodable audio.
+  if (analysis.shape.pitchHz == null) {
+    const detail = 'voice_ref: no speech found in the reference (3 to 10 s of speech is ideal)';
+    throw new ApiError(400, 'invalid_request', { message: 'cannot use voice_ref', detail });
+  }
   s.voices.set(key, analysis);
   // The local TTS needs no transcript, so the render does not wait for recognition.
   if (!job.voiceText) s.transcribeInBackground(key, samples);
   return { analysis, key };
 }
 
-async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end_frame', ref: string, fetch: MediaFetchOptions) {
+async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end_frame', ref: string, fetch: MediaFetchOptions, signal: AbortSignal) {
   const media = await loadMedia(field, ref, L.imageBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
   try {
-    return await faceFromPhoto(media.bytes, job.width, job.height);
+    return await faceFromPhoto(media.bytes, job.width, job.height, { signal });
   } catch (e) {
     if (isSystemError(e)) throw renderFailed((e as Error).message);
     throw badMedia(field, 'image (jpg, png, webp)');
@@ -88,32 +94,33 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
   }
   const s = generationState(ctx);
   const cell = s.cells.acquire();
+  // Nothing stuck may hold the cell forever (a stuck encoder, a decompression-bomb face):
+  // one bound over the whole render, decoding included, on the injected clock.
+  const abort = new AbortController();
+  const timer = ctx.clock.setTimeout(() => abort.abort(), s.opts.speakRenderTimeoutMs);
+  const { signal } = abort;
   try {
     const fetch: MediaFetchOptions = { allowRemote: s.opts.allowRemoteMedia, timeoutMs: s.opts.mediaFetchTimeoutMs, clock: ctx.clock };
-    const { analysis } = await analyseVoice(s, job, fetch);
+    const { analysis } = await analyseVoice(s, job, fetch, signal);
     const tClone = ctx.clock.now();
     // The faces decode (ffmpeg) while the voice speaks (WASI): neither waits for the other.
     const synth = (async (): Promise<Speech> => {
       checkFault(s, 'tts');
-      return speakVoice().synthesize(job.text, { shape: analysis.shape });
+      return speakVoice().synthesize(job.text, { shape: analysis.shape, signal });
     })().catch((e: Error) => {
       throw renderFailed(`speech synthesis: ${e.message}`);
     });
     synth.catch(() => {}); // observed below; never an unhandled rejection while the faces load
-    const face = await loadFace(s, job, 'image', job.image, fetch);
-    const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch) : null;
+    const face = await loadFace(s, job, 'image', job.image, fetch, signal);
+    const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch, signal) : null;
     const speech = await synth;
+    requireWords(speech);
     let mp4: Buffer;
-    // A stuck encoder must not hold the cell forever (the bound runs on the injected clock).
-    const abort = new AbortController();
-    const timer = ctx.clock.setTimeout(() => abort.abort(), s.opts.speakRenderTimeoutMs);
     try {
       checkFault(s, 'video');
-      mp4 = await renderSpeechClip({ face, endFace: end ?? undefined, speech, width: job.width, height: job.height, fps: job.frameRate, signal: abort.signal });
+      mp4 = await renderSpeechClip({ face, endFace: end ?? undefined, speech, width: job.width, height: job.height, fps: job.frameRate, signal });
     } catch (e) {
-      throw renderFailed(abort.signal.aborted ? `video: timed out after ${s.opts.speakRenderTimeoutMs} ms` : `video: ${(e as Error).message}`);
-    } finally {
-      timer.cancel();
+      throw renderFailed(`video: ${(e as Error).message}`);
     }
     // The clip has as many frames as cover the speech (src/media/speech-clip.ts).
     const videoSeconds = Math.max(1, Math.ceil((speech.samples.length / speech.sampleRate) * job.frameRate)) / job.frameRate;
@@ -129,7 +136,11 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
         'X-Box-Id': cell.boxId,
       },
     };
+  } catch (e) {
+    if (signal.aborted) throw renderFailed(`timed out after ${s.opts.speakRenderTimeoutMs} ms`);
+    throw e;
   } finally {
+    timer.cancel();
     cell.release();
   }
 }

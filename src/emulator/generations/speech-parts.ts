@@ -3,7 +3,8 @@
  * src/models/voice) and voice shaping from a measured sample. (Faces, lip sync and the
  * offline MP4 come from src/media: faceFromPhoto, renderSpeechClip.)
  */
-import type { Voice, VoiceShape } from '../../models/voice.js';
+import type { Speech, Voice, VoiceShape } from '../../models/voice.js';
+import { ApiError } from '../http/api-error.js';
 import { defaultVoice, resample, voiceShapeFromSample, writeWav } from '../../models/voice/index.js';
 
 export function speakVoice(): Voice {
@@ -19,4 +20,17 @@ export function voiceShapeOf(samples: Int16Array, sampleRate: number): VoiceShap
 export function toWav24k(samples: Int16Array, sampleRate: number): { wav: Buffer; seconds: number } {
   const out = resample(samples, sampleRate, 24_000);
   return { wav: writeWav(out, 24_000), seconds: out.length / 24_000 };
+}
+
+/**
+ * Speech with no word in it (text of only symbols or a script the local voice cannot read,
+ * such as "!!!" or Chinese): 502 `render_failed` (the TTS failed, spec 7 "Speak"), not
+ * retryable, instead of a silent clip the caller would only discover by playing it.
+ */
+export function requireWords(speech: Speech): void {
+  if (speech.words === undefined || speech.words.length > 0) return;
+  throw new ApiError(502, 'render_failed', {
+    message: 'speech synthesis: the voice found nothing to say in this text (the local TTS reads English words and numbers)',
+    retryable: false,
+  });
 }

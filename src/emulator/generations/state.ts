@@ -85,9 +85,12 @@ export function generationState(ctx: EmulatorContext): GenerationState {
         if (stopped || !opts.transcribeVoiceRefs || transcripts.has(key)) return;
         const entry: VoiceTranscript = { source: 'recognized', text: null, recognised: null };
         transcripts.set(key, entry);
+        // Whole milliseconds only: pocketsphinx.ts derives a child-process timeout from the
+        // audio length and Node refuses a fractional one. 16 samples = 1 ms at 16 kHz.
+        const whole = samples.subarray(0, samples.length - (samples.length % 16));
         const job = state
           .recognizer()
-          .transcribe(samples)
+          .transcribe(whole)
           .then(
             (r: Recognition) => {
               entry.text = r.text;
