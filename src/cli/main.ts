@@ -56,7 +56,7 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const cli = createContext(program, io);
   const word = commandWord(argv);
   const known = commandGroups.find((g) => g.name === word);
-  const wanted = word === undefined ? [] : known ? [known] : commandGroups;
+  const wanted = word === undefined ? [] : known && !known.wholeTree ? [known] : commandGroups;
   const registered = new Set<CommandModule>();
   for (const m of commandModules) {
     registered.add(m);
@@ -72,7 +72,7 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   }
   if (word !== undefined) {
     const { registerGeneratedCommands } = await import('./generated.js');
-    registerGeneratedCommands(program, cli, known ? known.name : undefined);
+    registerGeneratedCommands(program, cli, known && !known.wholeTree ? known.name : undefined);
   }
   // Names only for the rest, in the listed order (a placeholder is never run: its word
   // would have loaded the real group).

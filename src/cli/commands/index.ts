@@ -1,5 +1,4 @@
 import type { CommandModule } from '../context.js';
-import { completionCommands } from './completion.js';
 
 /**
  * The top-level words of `avatar`, in the order `avatar --help` lists them. Each entry is
@@ -32,6 +31,8 @@ export interface CommandGroup {
   description: string;
   /** Hand-written modules adding commands under `name`. */
   load: (() => Promise<CommandModule>)[];
+  /** The command needs the whole tree (`avatar completion`): every group is loaded too. */
+  wholeTree?: boolean;
 }
 
 const emulator = async () => (await import('./emulator.js')).emulatorCommands;
@@ -43,6 +44,7 @@ const sessions = async () => (await import('./sessions.js')).sessionCommands;
 const live = async () => (await import('./live.js')).liveCommands;
 const smoke = async () => (await import('./smoke.js')).smokeCommands;
 const demo = async () => (await import('./demo.js')).demoCommands;
+const completion = async () => (await import('./completion.js')).completionCommands;
 const edge = async () => (await import('./edge.js')).edgeCommands;
 const generations = async () => (await import('./generations.js')).generationCommands;
 // The inference family (issue 11), one module per group.
@@ -79,6 +81,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
   { name: 'demo', description: 'a first conversation: mint, speak a question, save the reply video', load: [demo] },
   { name: 'smoke', description: 'CI check of a deployment or the emulator, one line per step', load: [smoke] },
+  { name: 'completion', description: 'shell completion for bash, zsh or fish', load: [completion], wholeTree: true },
   { name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },
   { name: 'speak', description: 'text + face + voice -> a lip-synced MP4 (/api/v1/speak)', load: [generations] },
   { name: 'design', description: 'a voice described in words -> new audio (/api/v1/design)', load: [generations] },
@@ -104,8 +107,4 @@ export const commandGroups: CommandGroup[] = [
  * `commandModules.push(x)` after a static import). They work, but every import here is paid
  * by `avatar --help` and `--version`: prefer an entry in `commandGroups`.
  */
-export const commandModules: CommandModule[] = [
-  // `avatar completion` walks the whole tree, so it is not a listed word: an unlisted word
-  // loads every group, and this small module is registered on every run.
-  completionCommands,
-];
+export const commandModules: CommandModule[] = [];
