@@ -95,6 +95,14 @@ describe('flite voice', () => {
     expect(order.indexOf('urgent')).toBeLessThan(4);
   });
 
+  it('a process that warmed flite (a box at start) still exits on its own', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const url = new URL('../dist/models/voice/index.js', import.meta.url).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `(await import(${JSON.stringify(url)})).warmFlite()`], { timeout: 20_000 });
+    expect(r.signal).toBeNull(); // not killed by the timeout: the idle workers let it exit
+    expect(r.status).toBe(0);
+  });
+
   it('says nothing speakable as a short silence, and stops on abort', async () => {
     const s = await voice.synthesize('😀 ...');
     expect(s.durationMs).toBeLessThan(1000);

@@ -40,6 +40,8 @@ function start(i: number): Slot {
   const w = new Worker(WORKER_FILE);
   const slot: Slot = { w, job: null };
   w.unref();
+  // An unref() before the worker is online does not hold (the process would never exit).
+  w.once('online', () => slot.job || w.unref());
   w.on('message', (m: { wav?: Uint8Array | null; stdout?: string; error?: string }) => {
     const job = slot.job;
     slot.job = null;
