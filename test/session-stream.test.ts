@@ -121,6 +121,40 @@ describe('session stream', () => {
     checkTimeline(s.initSegment, sent);
   });
 
+  it('plays a reply queued while another is playing in full, straight after it', async () => {
+    const clock = new ManualClock();
+    const { s, sent } = open({ clock });
+    await s.ready();
+    await until(() => sent.length > 0, 'the first fragment');
+    const one = await voice.synthesize('This is the first sentence of a longer answer.');
+    const two = await voice.synthesize('And this is the second one, queued while the first plays.');
+    const first = s.speak(one);
+    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    for (let i = 0; i < 10; i++) {
+      clock.advance(40);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const second = s.speak(two); // queued mid-reply, as the edge does sentence by sentence
+    const results: Array<{ playedMs: number; interrupted: boolean }> = [];
+    void first.done.then((r) => results.push(r));
+    void second.done.then((r) => results.push(r));
+    for (let i = 0; i < 600 && results.length < 2; i++) {
+      clock.advance(40);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect(results).toEqual([
+      { playedMs: one.durationMs, interrupted: false },
+      { playedMs: two.durationMs, interrupted: false },
+    ]);
+    // One run of talking fragments, no idle in between, and all of both replies went out.
+    const kinds = sent.map((x) => x.info.kind);
+    const talk = kinds.slice(kinds.indexOf('talk'), kinds.lastIndexOf('talk') + 1);
+    expect(talk.every((k) => k === 'talk')).toBe(true);
+    const talkMs = sent.filter((x) => x.info.kind === 'talk').reduce((a, x) => a + x.info.durationMs, 0);
+    expect(talkMs).toBeGreaterThanOrEqual(one.durationMs + two.durationMs - 400);
+    checkTimeline(s.initSegment, sent);
+  });
+
   it('interrupt() cuts the reply at the next fragment and says how much was heard', async () => {
     const clock = new ManualClock();
     const { s, sent } = open({ clock, idle: null });

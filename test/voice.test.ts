@@ -81,6 +81,28 @@ describe('flite voice', () => {
     expect(ticks).toBeGreaterThan(3);
   });
 
+  it('in the built package serves an urgent call (a reply\'s first words) ahead of queued sentences', async () => {
+    const built = await import('../dist/models/voice/index.js');
+    built.warmFlite();
+    const v = new built.FliteVoice();
+    const order: string[] = [];
+    const queued = Array.from({ length: 8 }, (_, i) =>
+      v.synthesize('Another long sentence from a reply that is still being spoken, queued behind the others.').then(() => order.push(`q${i}`)),
+    );
+    const first = v.synthesize('Hello there.', { urgent: true }).then(() => order.push('urgent'));
+    await Promise.all([...queued, first]);
+    // Two workers are busy with the first queued calls when it arrives; it goes next.
+    expect(order.indexOf('urgent')).toBeLessThan(4);
+  });
+
+  it('a process that warmed flite (a box at start) still exits on its own', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const url = new URL('../dist/models/voice/index.js', import.meta.url).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `(await import(${JSON.stringify(url)})).warmFlite()`], { timeout: 20_000 });
+    expect(r.signal).toBeNull(); // not killed by the timeout: the idle workers let it exit
+    expect(r.status).toBe(0);
+  });
+
   it('says nothing speakable as a short silence, and stops on abort', async () => {
     const s = await voice.synthesize('😀 ...');
     expect(s.durationMs).toBeLessThan(1000);

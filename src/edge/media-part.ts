@@ -8,9 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createSessionStream, faceFromPhoto, faceFromStyle, hexToRgb, loadIdleLoop, type FaceSource, type FaceStyle, type IdleLoop } from '../media/index.js';
+import { createSessionStream, decodeAudio, faceFromPhoto, faceFromStyle, hexToRgb, loadIdleLoop, type FaceSource, type FaceStyle, type IdleLoop } from '../media/index.js';
 import type { VoiceShape } from '../models/index.js';
-import { readWav, voiceShapeFromSample } from '../models/voice/index.js';
+import { voiceShapeFromSample } from '../models/voice/index.js';
 import type { MediaRequest, SessionStream } from './session/parts.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/personas/personas.json', import.meta.url));
@@ -69,21 +69,41 @@ async function idleOf(req: MediaRequest): Promise<IdleLoop | null> {
   if (key && loops.has(key)) return loops.get(key)!;
   const bytes = await req.fetchMedia('idle').catch(() => null);
   if (!bytes) return null;
-  const loop = loadIdleLoop(bytes);
+  let loop: IdleLoop;
+  try {
+    loop = loadIdleLoop(bytes);
+  } catch {
+    return null; // not a loop this stream can splice (docs/media.md): the still loop plays
+  }
   if (key) loops.set(key, loop);
   return loop;
 }
 
+/** How often a session without an idle loop asks for it again (it is still building). */
+export const IDLE_RETRY_MS = 10_000;
+
 export async function sessionMedia(req: MediaRequest): Promise<SessionStream> {
   const [face, idle] = await Promise.all([faceOf(req), idleOf(req)]);
-  return createSessionStream({ face, idle }) as unknown as SessionStream;
+  const stream = createSessionStream({ face, idle });
+  if (!idle && req.snapshot.avatar.versionId) {
+    // The loop became ready mid-session (assets_status -> ready): the stream swaps it in.
+    let closed = false;
+    stream.once('close', () => (closed = true));
+    const retry = () =>
+      req.clock.setTimeout(() => {
+        if (closed) return;
+        void idleOf(req).then((loop) => (loop ? stream.setIdle(loop) : !closed && retry()));
+      }, IDLE_RETRY_MS);
+    retry();
+  }
+  return stream as unknown as SessionStream;
 }
 
-/** A custom avatar's voice sample shapes the voice (measured pitch and pace); WAV samples only. */
+/** A custom avatar's voice sample shapes the voice (measured pitch and pace): any format ffmpeg reads. */
 export async function sessionVoiceShape(req: MediaRequest): Promise<VoiceShape | undefined> {
   if (req.snapshot.avatar.kind !== 'custom' || !req.snapshot.avatar.media.voice) return undefined;
   const bytes = await req.fetchMedia('voice').catch(() => null);
-  if (!bytes || bytes.toString('ascii', 0, 4) !== 'RIFF') return undefined;
-  const wav = readWav(bytes);
-  return voiceShapeFromSample(wav.samples, wav.sampleRate);
+  if (!bytes) return undefined;
+  const samples = await decodeAudio(bytes, 16000, { maxSeconds: 60 }).catch(() => null);
+  return samples && samples.length > 0 ? voiceShapeFromSample(samples, 16000) : undefined;
 }

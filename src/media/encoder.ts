@@ -84,8 +84,11 @@ interface Spare {
   early: Buffer[];
   collect: (d: Buffer) => void;
 }
-/** Primed spares kept per frame size (~20 MB each): two replies starting together both start warm. */
-export const SPARES_PER_SIZE = 2;
+/**
+ * Primed spares kept per frame size (~20 MB each, no CPU while waiting): every sentence of
+ * a reply takes one, so a box with many sessions replying at once needs a few.
+ */
+export const SPARES_PER_SIZE = 4;
 const spares = new Map<string, Spare[]>();
 
 function spawnEncoder(width: number, height: number, opts: { keyframeAt?: number } = {}): ChildProcess {

@@ -36,6 +36,11 @@ export interface SynthesizeOptions {
   lang?: string;
   shape?: VoiceShape;
   signal?: AbortSignal;
+  /**
+   * Someone is waiting for these words now (a live reply's first chunk): an implementation
+   * that queues synthesis serves this call ahead of queued ones. Optional; default false.
+   */
+  urgent?: boolean;
 }
 
 export interface Voice {

@@ -32,6 +32,7 @@ export class ReplySpeaker {
   ) {}
 
   private queued = 0;
+  private chunks = 0;
 
   /**
    * Queue one sentence (synthesis runs in order; playback follows on the stream). The
@@ -51,15 +52,14 @@ export class ReplySpeaker {
   }
 
   private sayChunk(text: string): void {
+    // The reply's first chunk is what the listener waits for: the Voice serves it first.
+    const urgent = this.chunks++ === 0;
     this.chain = this.chain.then(async () => {
       if (this.cut !== null) return;
-      const speech = await this.voice.synthesize(text, { lang: this.lang, ...(this.shape ? { shape: this.shape } : {}) });
+      const speech = await this.voice.synthesize(text, { lang: this.lang, urgent, ...(this.shape ? { shape: this.shape } : {}) });
       if (this.cut !== null) return;
-      // One reply on the stream at a time: the media stream cuts a second queued reply when the
-      // first ends (seen with src/media at 7f76b31), so the next sentence waits for the last.
-      const prev = this.spoken[this.spoken.length - 1];
-      if (prev) await prev.handle.done;
-      if (this.cut !== null) return;
+      // Queued on the stream at once: the stream plays replies back to back in order and
+      // starts encoding the next when the last one's encode ends, so there is no idle gap.
       const first = this.spoken.length === 0;
       this.spoken.push({ text, speech, handle: this.stream.speak(speech) });
       this.audioMs += speech.durationMs;

@@ -52,23 +52,26 @@ export class FliteVoice implements Voice {
     if (pitchHz !== undefined && pitchHz > 40 && pitchHz < 500) args.push('--setf', `int_f0_target_mean=${pitchHz}`);
     if (rate !== undefined && rate > 0) args.push('--setf', `duration_stretch=${(1 / Math.min(3, Math.max(0.33, rate))).toFixed(3)}`);
     const spoken = sanitize(text);
-    const run = await runFlite(args, spoken);
+    // The word probe does not depend on the audio run: both start now (on a worker pool
+    // they run side by side, which halves the wait for a reply's first words).
+    const tokens = wordTokens(spoken);
+    const probe = tokens.length > 1 ? runFlite(['-psdur', '-voice', 'kal', ...args.slice(3)], tokens.map((t) => `${t.spoken}.`).join(' '), false, opts.urgent) : null;
+    probe?.catch(() => {});
+    const run = await runFlite(args, spoken, true, opts.urgent);
     opts.signal?.throwIfAborted();
     const wav = readWav(run.wav!);
     const samples = resample(wav.samples, wav.sampleRate, FLITE_SAMPLE_RATE);
     const phones = parsePhoneTrace(run.stdout);
     const durationMs = Math.round((samples.length / FLITE_SAMPLE_RATE) * 1000);
-    return { sampleRate: FLITE_SAMPLE_RATE, samples, durationMs, phones, words: await this.words(spoken, phones, args) };
+    return { sampleRate: FLITE_SAMPLE_RATE, samples, durationMs, phones, words: await this.words(tokens, phones, probe) };
   }
 
   /** Word timings: a silent run of the tokens, each closed by a full stop, gives phones per word. */
-  private async words(text: string, phones: SpeechMark[], args: string[]): Promise<SpeechMark[]> {
-    const tokens = wordTokens(text);
+  private async words(tokens: ReturnType<typeof wordTokens>, phones: SpeechMark[], probe: Promise<{ stdout: string }> | null): Promise<SpeechMark[]> {
     if (tokens.length === 0) return [];
-    if (tokens.length === 1) return wordMarks([tokens[0]!.spoken], phones, null);
-    const probe = await runFlite(['-psdur', '-voice', 'kal', ...args.slice(3)], tokens.map((t) => `${t.spoken}.`).join(' '), false);
+    if (tokens.length === 1 || !probe) return wordMarks([tokens[0]!.spoken], phones, null);
     const words = tokens.map((t) => t.spoken);
-    return wordMarks(words, phones, alignCounts(words, phoneGroups(parsePhoneTrace(probe.stdout))));
+    return wordMarks(words, phones, alignCounts(words, phoneGroups(parsePhoneTrace((await probe).stdout))));
   }
 }
 

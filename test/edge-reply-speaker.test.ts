@@ -1,0 +1,65 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { ReplySpeaker } from '../src/edge/session/reply-speaker.js';
+import type { ReplyHandle, SessionStream } from '../src/edge/session/parts.js';
+import type { Speech, Voice } from '../src/models/index.js';
+
+/**
+ * The edge's reply path queues every sentence on the media stream as soon as it is
+ * synthesized, so the stream plays them back to back (no idle loop between sentences) and
+ * the first sentence plays while later ones are still being made.
+ */
+const voice: Voice = {
+  name: 'fake',
+  voices: [],
+  synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * text.length * 60), durationMs: text.length * 60 }),
+};
+
+function fakeStream() {
+  const spoken: { speech: Speech; finish: () => void }[] = [];
+  const s = Object.assign(new EventEmitter(), {
+    mime: 'video/mp4',
+    initSegment: Buffer.alloc(0),
+    state: 'listening',
+    clockMs: 0,
+    bufferedMs: 0,
+    ready: async () => {},
+    close: () => {},
+    speak(speech: Speech): ReplyHandle {
+      let finish!: () => void;
+      const done = new Promise<void>((r) => (finish = r));
+      spoken.push({ speech, finish });
+      return { done, interrupt: () => 0 };
+    },
+  });
+  return { stream: s as unknown as SessionStream, spoken };
+}
+
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+
+describe('reply speaker', () => {
+  it('queues each sentence on the stream while earlier ones are still playing', async () => {
+    const { stream, spoken } = fakeStream();
+    let first = 0;
+    const speaker = new ReplySpeaker(voice, stream, 'en', undefined, () => first++);
+    speaker.say('I live in a small flat by the sea.');
+    speaker.say('It is quiet there.');
+    speaker.say('Do you like the sea?');
+    await settle();
+    // Nothing has finished playing, yet all three are queued, in order.
+    expect(spoken.map((x) => x.speech.durationMs)).toEqual([34, 18, 20].map((n) => n * 60));
+    expect(first).toBe(1);
+    let finished = false;
+    void speaker.finished().then(() => (finished = true));
+    spoken[0]!.finish();
+    spoken[1]!.finish();
+    await settle();
+    expect(finished).toBe(false);
+    spoken[2]!.finish();
+    await settle();
+    expect(finished).toBe(true);
+    expect(speaker.audioMs).toBe((34 + 18 + 20) * 60);
+  });
+});
