@@ -128,15 +128,23 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const baseUrl = `http://${host}:${addr.port}`;
 
-  await cp.must('/register', {
-    base_url: baseUrl,
-    seats: opts.seats,
-    protocols: opts.protocols,
-    custom_avatars: opts.customAvatars,
-    verified: opts.verified,
-    max_cap_seconds: opts.maxCapSeconds ?? null,
-    callback_secret: callbackSecret,
-  });
+  try {
+    await cp.must('/register', {
+      base_url: baseUrl,
+      seats: opts.seats,
+      protocols: opts.protocols,
+      custom_avatars: opts.customAvatars,
+      verified: opts.verified,
+      max_cap_seconds: opts.maxCapSeconds ?? null,
+      callback_secret: callbackSecret,
+    });
+  } catch (err) {
+    // An unregistered box must not keep its port (or the process) alive.
+    upgrades.wss.close();
+    await new Promise<void>((res) => server.close(() => res()));
+    await cp.close().catch(() => undefined);
+    throw err;
+  }
 
   let stopped = false;
   return {
