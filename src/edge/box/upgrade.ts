@@ -12,6 +12,7 @@ import { attachEvents, attachMic, attachMse } from '../sockets/v1.js';
 import { attachV2, V2_SUBPROTOCOL } from '../sockets/v2.js';
 import { SessionRefused, type BoxSessions } from './box-sessions.js';
 import { peekSub as peekSubject } from './chat-route.js';
+import { checkOrigin, OriginRefused } from './origin.js';
 import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 
 type Endpoint = 'mse' | 'mic_stream' | 'events' | 'v2';
@@ -51,6 +52,7 @@ export function upgradeHandler(d: UpgradeDeps) {
       const sub = peekSubject(token);
       const known = sub ? d.sessions.get(sub) : undefined;
       const claims = await d.verify(token, { allowExpired: !!known && !known.live.ended });
+      checkOrigin(claims, req.headers.origin);
       const protocol = typeof claims.session.protocol === 'number' ? claims.session.protocol : 1;
       if (ep === 'v2' && protocol !== 2) return refuse(socket, 400, 'protocol_mismatch', 'this session was minted for v1: use /mse, /mic_stream and /events (mint with protocol_versions: [2] for /v2/session)');
       if ((ep === 'mse' || ep === 'mic_stream') && protocol === 2) return refuse(socket, 400, 'protocol_mismatch', 'this session was minted for v2: connect to /v2/session with subprotocol svc.avatar.v2');
@@ -61,6 +63,7 @@ export function upgradeHandler(d: UpgradeDeps) {
     } catch (err) {
       if (err instanceof TokenRefused) return refuse(socket, err.code === 'wrong_box' ? 403 : 401, err.code, err.message);
       if (err instanceof SessionRefused) return refuse(socket, err.status, err.code, err.message);
+      if (err instanceof OriginRefused) return refuse(socket, 403, err.code, err.message);
       return refuse(socket, 503, 'box_unavailable', `the box could not take this connection: ${(err as Error).message}`);
     }
     if (socket.destroyed) return;
