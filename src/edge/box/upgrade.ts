@@ -18,8 +18,12 @@ import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 type Endpoint = 'mse' | 'mic_stream' | 'events' | 'v2';
 const endpoints: Record<string, Endpoint> = { '/mse': 'mse', '/mic_stream': 'mic_stream', '/events': 'events', '/v2/session': 'v2' };
 
-/** Largest client message: a v2 mic frame is 3,201 bytes; text messages are small. */
-const MAX_PAYLOAD = 64 * 1024;
+/**
+ * Largest client message before the socket closes (1009). A v2 mic frame is 3,201 bytes,
+ * but a client sending seconds of audio in one message is a common mistake: up to 1 MiB
+ * (about 30 s of PCM) it gets a `bad_frame_size` error naming the rule instead.
+ */
+const MAX_PAYLOAD = 1024 * 1024;
 
 export interface UpgradeDeps {
   verify: TokenVerifier;
