@@ -18,6 +18,8 @@ describe('capture retention', () => {
     await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
     const endedAt = Math.floor(clock.now() / 1000);
     const list = await until(() => h.api(`/_emulator/sessions/${m.session_id}/recordings`), (r) => r.status === 200 && r.body.data.some((f: any) => f.name === 'mic.wav'));
+    // Brain-only: no media was rendered, so there is no video to offer (not an empty file).
+    expect(list.body.data.map((f: any) => f.name)).toEqual(['mic.wav']);
     expect(list.body.expires_at).toBe(endedAt + 30 * 86400);
 
     clock.advance(30 * 86400_000 - 60_000);
