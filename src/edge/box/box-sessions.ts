@@ -78,7 +78,7 @@ export class BoxSessions {
     }).catch((err: unknown) => {
       // The control plane already has it active: end it there too, and say why.
       this.d.ended(snapshot.id, 'closed');
-      this.d.log(`session ${snapshot.id} could not start: ${(err as Error).message}`);
+      if (snapshot.sessionLogs) this.d.log(`session ${snapshot.id} could not start: ${(err as Error).message}`);
       throw new SessionRefused(503, 'render_failed', `the box could not start this session's media: ${(err as Error).message}`);
     });
     this.sessions.set(claims.sub, s);
