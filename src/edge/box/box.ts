@@ -124,7 +124,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
     s.on('error', reject);
   });
-  const upgrades = upgradeHandler({ verify, sessions, chat });
+  const upgrades = upgradeHandler({ clock, verify, sessions, chat });
   (server as Server).on('upgrade', upgrades.onUpgrade);
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -177,6 +177,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       sessions.endAll('box_stopping');
       await cp.post('/deregister', {}).catch(() => undefined);
       await cp.close();
+      upgrades.stopHeartbeat();
       for (const ws of upgrades.wss.clients) ws.terminate();
       upgrades.wss.close();
       await new Promise<void>((res) => {

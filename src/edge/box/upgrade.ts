@@ -7,6 +7,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { EdgeClock, EdgeTimer } from '../clock.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { attachEvents, attachMic, attachMse } from '../sockets/v1.js';
 import { attachV2, V2_SUBPROTOCOL } from '../sockets/v2.js';
@@ -25,7 +26,17 @@ const endpoints: Record<string, Endpoint> = { '/mse': 'mse', '/mic_stream': 'mic
  */
 const MAX_PAYLOAD = 1024 * 1024;
 
+/**
+ * A client that vanishes without a close (lid shut, network gone) would hold its seat until
+ * the cap: every socket is pinged this often, and one that missed two pings in a row is
+ * dropped, which ends the session like any socket loss (spec 3). A ping counts only once
+ * it was written out: a clock jump with no I/O between beats (tests drive the clock) then
+ * never judges a healthy client.
+ */
+export const HEARTBEAT_MS = 15_000;
+
 export interface UpgradeDeps {
+  clock: EdgeClock;
   verify: TokenVerifier;
   sessions: BoxSessions;
   chat(s: EdgeSession, text: string): string;
@@ -44,6 +55,25 @@ export function upgradeHandler(d: UpgradeDeps) {
     maxPayload: MAX_PAYLOAD,
     handleProtocols: (offered) => (offered.has(V2_SUBPROTOCOL) ? V2_SUBPROTOCOL : false),
   });
+
+  const pings = new WeakMap<WebSocket, { answered: boolean; sent: boolean; missed: number }>();
+  let beat: EdgeTimer | null = null;
+  const heartbeat = () => {
+    beat = null;
+    for (const ws of wss.clients) {
+      const p = pings.get(ws);
+      if (!p || !p.sent) continue;
+      p.missed = p.answered ? 0 : p.missed + 1;
+      if (p.missed >= 2) {
+        ws.terminate();
+        continue;
+      }
+      p.answered = false;
+      p.sent = false;
+      ws.ping(undefined, undefined, () => (p.sent = true));
+    }
+    if (wss.clients.size > 0) beat = d.clock.setTimeout(heartbeat, HEARTBEAT_MS);
+  };
 
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://box');
@@ -73,6 +103,10 @@ export function upgradeHandler(d: UpgradeDeps) {
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       ws.on('error', () => ws.terminate());
+      const p = { answered: true, sent: true, missed: 0 };
+      pings.set(ws, p);
+      ws.on('pong', () => (p.answered = true));
+      beat ??= d.clock.setTimeout(heartbeat, HEARTBEAT_MS);
       if (ep === 'mse') attachMse(ws, s);
       else if (ep === 'mic_stream') attachMic(ws, s);
       else if (ep === 'events') attachEvents(ws, s);
@@ -82,6 +116,10 @@ export function upgradeHandler(d: UpgradeDeps) {
 
   return {
     wss,
+    stopHeartbeat(): void {
+      beat?.cancel();
+      beat = null;
+    },
     onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
       socket.on('error', () => socket.destroy());
       handle(req, socket, head).catch(() => refuse(socket, 500, 'internal_error', 'upgrade failed'));
