@@ -39,8 +39,8 @@ afterAll(async () => {
   await new Promise<void>((r) => cp.close(() => r()));
 });
 
-const token = (id: string, sessionLogs: boolean) =>
-  new SignJWT({ session: { persona: 'ava', config: { render: false, greeting_enabled: false }, session_logs: sessionLogs } })
+const token = (id: string, sessionLogs: boolean, recording = false) =>
+  new SignJWT({ session: { persona: 'ava', config: { render: false, greeting_enabled: false }, session_logs: sessionLogs, recording } })
     .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
     .setIssuer(cpUrl).setAudience('box_q').setSubject(id).setIssuedAt().setExpirationTime('60s')
     .sign(privateKey);
@@ -59,5 +59,11 @@ describe('observability: false and failed control-plane reports', () => {
     await chat(await token(loud, true));
     await until(() => lines.some((l) => l.includes(loud) && /failed/.test(l)), Boolean);
     expect(lines.filter((l) => l.includes(quiet))).toEqual([]);
+  });
+
+  it('recording: true on a box without a capture directory says so in its log instead of silently capturing nothing', async () => {
+    const id = '33333333-3333-4333-8333-333333333333';
+    await chat(await token(id, true, true));
+    expect(lines.find((l) => l.includes(id) && /recording/.test(l))).toMatch(/--data/);
   });
 });

@@ -63,6 +63,10 @@ export class BoxSessions {
       throw new SessionRefused(410, 'session_ended', `session ${claims.sub} is no longer live (released, reaped or ended); mint a new one`);
     }
     const snapshot = readSnapshot(claims);
+    // spec 4.5: capture happens on recording-aware renderers only; say so rather than capture nothing silently.
+    if (snapshot.recording && !this.d.captureRoot && snapshot.sessionLogs) {
+      this.d.log(`session ${snapshot.id}: recording: true, but this box has no capture directory (start it with --data DIR); nothing is captured`);
+    }
     const s = await EdgeSession.open(snapshot, {
       ...this.d,
       hooks: {
