@@ -63,6 +63,10 @@ export class BoxSessions {
       throw new SessionRefused(410, 'session_ended', `session ${claims.sub} is no longer live (released, reaped or ended); mint a new one`);
     }
     const snapshot = readSnapshot(claims);
+    // spec 4.5: capture happens on recording-aware renderers only; say so rather than capture nothing silently.
+    if (snapshot.recording && !this.d.captureRoot && snapshot.sessionLogs) {
+      this.d.log(`session ${snapshot.id}: recording: true, but this box has no capture directory (start it with --data DIR); nothing is captured`);
+    }
     const s = await EdgeSession.open(snapshot, {
       ...this.d,
       hooks: {
@@ -78,7 +82,7 @@ export class BoxSessions {
     }).catch((err: unknown) => {
       // The control plane already has it active: end it there too, and say why.
       this.d.ended(snapshot.id, 'closed');
-      this.d.log(`session ${snapshot.id} could not start: ${(err as Error).message}`);
+      if (snapshot.sessionLogs) this.d.log(`session ${snapshot.id} could not start: ${(err as Error).message}`);
       throw new SessionRefused(503, 'render_failed', `the box could not start this session's media: ${(err as Error).message}`);
     });
     this.sessions.set(claims.sub, s);

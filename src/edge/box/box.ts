@@ -69,7 +69,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const verify = sessionTokenVerifier(cp.baseUrl, opts.boxId, clock);
   // The control plane presents this when it asks for a session's log (transcript `source: live`).
   const callbackSecret = randomBytes(24).toString('hex');
-  const report = (what: string, p: Promise<unknown>) => p.catch((e: Error) => log(`control plane ${what} failed: ${e.message}`));
+  // A failed report names its session: silenced with the session's logs (spec 4.5 observability: false).
+  const report = (id: string, what: string, p: Promise<unknown>) =>
+    p.catch((e: Error) => sessions.get(id)?.live.snapshot.sessionLogs !== false && log(`control plane ${what} failed: ${e.message}`));
 
   const sessions = new BoxSessions({
     clock,
@@ -83,10 +85,10 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {
-      if (reason !== 'released') void report('close', cp.must('/seats/events', { session_id: id, event: 'close', reason }));
+      if (reason !== 'released') void report(id, 'close', cp.must('/seats/events', { session_id: id, event: 'close', reason }));
     },
     store(id, t: LoggedTurn) {
-      void report('turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
+      void report(id, 'turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
     },
   });
   // A typed turn is the user speaking first: it replaces a greeting still on hold.
@@ -122,21 +124,29 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
     s.on('error', reject);
   });
-  const upgrades = upgradeHandler({ verify, sessions, chat });
+  const upgrades = upgradeHandler({ clock, verify, sessions, chat });
   (server as Server).on('upgrade', upgrades.onUpgrade);
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const baseUrl = `http://${host}:${addr.port}`;
 
-  await cp.must('/register', {
-    base_url: baseUrl,
-    seats: opts.seats,
-    protocols: opts.protocols,
-    custom_avatars: opts.customAvatars,
-    verified: opts.verified,
-    max_cap_seconds: opts.maxCapSeconds ?? null,
-    callback_secret: callbackSecret,
-  });
+  try {
+    await cp.must('/register', {
+      base_url: baseUrl,
+      seats: opts.seats,
+      protocols: opts.protocols,
+      custom_avatars: opts.customAvatars,
+      verified: opts.verified,
+      max_cap_seconds: opts.maxCapSeconds ?? null,
+      callback_secret: callbackSecret,
+    });
+  } catch (err) {
+    // An unregistered box must not keep its port (or the process) alive.
+    upgrades.wss.close();
+    await new Promise<void>((res) => server.close(() => res()));
+    await cp.close().catch(() => undefined);
+    throw err;
+  }
 
   let stopped = false;
   return {
@@ -167,6 +177,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       sessions.endAll('box_stopping');
       await cp.post('/deregister', {}).catch(() => undefined);
       await cp.close();
+      upgrades.stopHeartbeat();
       for (const ws of upgrades.wss.clients) ws.terminate();
       upgrades.wss.close();
       await new Promise<void>((res) => {

@@ -6,6 +6,7 @@
 import type { Context, Hono } from 'hono';
 import type { EdgeSession } from '../session/edge-session.js';
 import { SessionRefused, type BoxSessions } from './box-sessions.js';
+import { checkOrigin, OriginRefused } from './origin.js';
 import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 
 export const CHAT_TEXT_MAX = 4096;
@@ -21,6 +22,7 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
     try {
       const open = sessions.get(peekSub(token) ?? '');
       const claims = await verify(token, { allowExpired: !!open && !open.live.ended });
+      checkOrigin(claims, c.req.header('origin'));
       let raw: unknown;
       try {
         raw = JSON.parse(await c.req.text());
@@ -35,6 +37,7 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
     } catch (e) {
       if (e instanceof TokenRefused) return err(c, e.code === 'wrong_box' ? 403 : 401, e.code, e.message);
       if (e instanceof SessionRefused) return err(c, e.status, e.code, e.message);
+      if (e instanceof OriginRefused) return err(c, 403, e.code, e.message);
       throw e;
     }
   });

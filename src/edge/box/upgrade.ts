@@ -7,20 +7,36 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { EdgeClock, EdgeTimer } from '../clock.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { attachEvents, attachMic, attachMse } from '../sockets/v1.js';
 import { attachV2, V2_SUBPROTOCOL } from '../sockets/v2.js';
 import { SessionRefused, type BoxSessions } from './box-sessions.js';
 import { peekSub as peekSubject } from './chat-route.js';
+import { checkOrigin, OriginRefused } from './origin.js';
 import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 
 type Endpoint = 'mse' | 'mic_stream' | 'events' | 'v2';
 const endpoints: Record<string, Endpoint> = { '/mse': 'mse', '/mic_stream': 'mic_stream', '/events': 'events', '/v2/session': 'v2' };
 
-/** Largest client message: a v2 mic frame is 3,201 bytes; text messages are small. */
-const MAX_PAYLOAD = 64 * 1024;
+/**
+ * Largest client message before the socket closes (1009). A v2 mic frame is 3,201 bytes,
+ * but a client sending seconds of audio in one message is a common mistake: up to 1 MiB
+ * (about 30 s of PCM) it gets a `bad_frame_size` error naming the rule instead.
+ */
+const MAX_PAYLOAD = 1024 * 1024;
+
+/**
+ * A client that vanishes without a close (lid shut, network gone) would hold its seat until
+ * the cap: every socket is pinged this often, and one that missed two pings in a row is
+ * dropped, which ends the session like any socket loss (spec 3). A ping counts only once
+ * it was written out: a clock jump with no I/O between beats (tests drive the clock) then
+ * never judges a healthy client.
+ */
+export const HEARTBEAT_MS = 15_000;
 
 export interface UpgradeDeps {
+  clock: EdgeClock;
   verify: TokenVerifier;
   sessions: BoxSessions;
   chat(s: EdgeSession, text: string): string;
@@ -40,6 +56,25 @@ export function upgradeHandler(d: UpgradeDeps) {
     handleProtocols: (offered) => (offered.has(V2_SUBPROTOCOL) ? V2_SUBPROTOCOL : false),
   });
 
+  const pings = new WeakMap<WebSocket, { answered: boolean; sent: boolean; missed: number }>();
+  let beat: EdgeTimer | null = null;
+  const heartbeat = () => {
+    beat = null;
+    for (const ws of wss.clients) {
+      const p = pings.get(ws);
+      if (!p || !p.sent) continue;
+      p.missed = p.answered ? 0 : p.missed + 1;
+      if (p.missed >= 2) {
+        ws.terminate();
+        continue;
+      }
+      p.answered = false;
+      p.sent = false;
+      ws.ping(undefined, undefined, () => (p.sent = true));
+    }
+    if (wss.clients.size > 0) beat = d.clock.setTimeout(heartbeat, HEARTBEAT_MS);
+  };
+
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://box');
     const ep = endpoints[url.pathname];
@@ -51,6 +86,7 @@ export function upgradeHandler(d: UpgradeDeps) {
       const sub = peekSubject(token);
       const known = sub ? d.sessions.get(sub) : undefined;
       const claims = await d.verify(token, { allowExpired: !!known && !known.live.ended });
+      checkOrigin(claims, req.headers.origin);
       const protocol = typeof claims.session.protocol === 'number' ? claims.session.protocol : 1;
       if (ep === 'v2' && protocol !== 2) return refuse(socket, 400, 'protocol_mismatch', 'this session was minted for v1: use /mse, /mic_stream and /events (mint with protocol_versions: [2] for /v2/session)');
       if ((ep === 'mse' || ep === 'mic_stream') && protocol === 2) return refuse(socket, 400, 'protocol_mismatch', 'this session was minted for v2: connect to /v2/session with subprotocol svc.avatar.v2');
@@ -61,11 +97,16 @@ export function upgradeHandler(d: UpgradeDeps) {
     } catch (err) {
       if (err instanceof TokenRefused) return refuse(socket, err.code === 'wrong_box' ? 403 : 401, err.code, err.message);
       if (err instanceof SessionRefused) return refuse(socket, err.status, err.code, err.message);
+      if (err instanceof OriginRefused) return refuse(socket, 403, err.code, err.message);
       return refuse(socket, 503, 'box_unavailable', `the box could not take this connection: ${(err as Error).message}`);
     }
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       ws.on('error', () => ws.terminate());
+      const p = { answered: true, sent: true, missed: 0 };
+      pings.set(ws, p);
+      ws.on('pong', () => (p.answered = true));
+      beat ??= d.clock.setTimeout(heartbeat, HEARTBEAT_MS);
       if (ep === 'mse') attachMse(ws, s);
       else if (ep === 'mic_stream') attachMic(ws, s);
       else if (ep === 'events') attachEvents(ws, s);
@@ -75,6 +116,10 @@ export function upgradeHandler(d: UpgradeDeps) {
 
   return {
     wss,
+    stopHeartbeat(): void {
+      beat?.cancel();
+      beat = null;
+    },
     onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
       socket.on('error', () => socket.destroy());
       handle(req, socket, head).catch(() => refuse(socket, 500, 'internal_error', 'upgrade failed'));

@@ -16,7 +16,9 @@ export type Uplink =
 export function micFrame(bytes: Buffer, helloSeen: boolean): Uplink {
   if (!helloSeen) return { kind: 'error', error: 'hello_required', detail: 'send { "op": "hello", "lang": "en" } before the first audio frame' };
   if (bytes.length !== FRAME_BYTES) {
-    return { kind: 'error', error: 'bad_frame_size', detail: `a mic frame is ${FRAME_SAMPLES} samples of 16 kHz mono PCM16 (${FRAME_BYTES} bytes); got ${bytes.length} bytes` };
+    // Seconds of audio in one message: say how to split it (pacing is the client's job).
+    const split = bytes.length > FRAME_BYTES && bytes.length % FRAME_BYTES === 0 ? `: split it into ${bytes.length / FRAME_BYTES} frames sent 100 ms apart` : '';
+    return { kind: 'error', error: 'bad_frame_size', detail: `a mic frame is ${FRAME_SAMPLES} samples of 16 kHz mono PCM16 (${FRAME_BYTES} bytes); got ${bytes.length} bytes${split}` };
   }
   // Copy into an aligned buffer: the socket's may start at an odd offset.
   const samples = new Int16Array(FRAME_SAMPLES);

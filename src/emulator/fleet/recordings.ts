@@ -46,7 +46,8 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
     sweepCaptures(ctx);
     const dir = join(root(ctx), id);
     if (!existsSync(dir)) throw new ApiError(404, 'not_found', { message: `no recordings for session ${id} (not recorded, erased, or past the 30-day retention)` });
-    return { dir, names: readdirSync(dir).filter((n) => n in FILES) };
+    // A brain-only session (render: false) renders no video: its empty video.mp4 is not offered.
+    return { dir, names: readdirSync(dir).filter((n) => n in FILES && (n !== 'video.mp4' || statSync(join(dir, n)).size > 0)) };
   };
 
   app.get('/_emulator/sessions/:id/recordings', (c) => {
