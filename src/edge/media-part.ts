@@ -85,5 +85,5 @@ export async function sessionVoiceShape(req: MediaRequest): Promise<VoiceShape |
   const bytes = await req.fetchMedia('voice').catch(() => null);
   if (!bytes || bytes.toString('ascii', 0, 4) !== 'RIFF') return undefined;
   const wav = readWav(bytes);
-  return voiceShapeFromSample(wav.samples, wav.sampleRate);
+  return voiceShapeFromSample(wav.samples, wav.sampleRate) ?? undefined;
 }
