@@ -20,7 +20,7 @@ const speak = (body: unknown) => h.api('/api/v1/speak', { body });
 /** What the service should say: the same text in the voice shaped from the same reference. */
 async function expectedSpeechS(ref: Buffer, text: string): Promise<number> {
   const pcm = await decodeAudio(ref, 16_000, { maxSeconds: 30 });
-  const s = await new FliteVoice().synthesize(text, { shape: voiceShapeFromSample(pcm, 16_000) });
+  const s = await new FliteVoice().synthesize(text, { shape: voiceShapeFromSample(pcm, 16_000) ?? undefined });
   return s.durationMs / 1000;
 }
 

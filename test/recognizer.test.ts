@@ -109,6 +109,16 @@ describe.skipIf(!hasPocketsphinx)('pocketsphinx', () => {
     await expect(pending).rejects.toThrow('session ended');
   });
 
+  it('hears speech whose sample count is not a whole number of milliseconds', async () => {
+    // 2 s + 7 samples: the audio lasts a fractional number of ms, which must not reach
+    // spawn's timeout (Node refuses a fractional one and every such recognition failed).
+    const s = await speak('Good morning.');
+    const odd = new Int16Array(16_000 * 2 + 7);
+    odd.set(s.subarray(0, odd.length));
+    const r = await new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(odd);
+    expect(r.text).toMatch(/morning/);
+  });
+
   it('accepts en-US and runs calls side by side within its limit', async () => {
     const rec = new PocketsphinxRecognizer({ binary: probe.binary!, maxConcurrent: 1 });
     const s = await speak('Good morning.');

@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
-import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
+import { ffmpegPath, runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { faceFromPhoto, faceFromStyle } from '../src/media/face-source.js';
 import { renderSpeechClip } from '../src/media/speech-clip.js';
 import { FliteVoice } from '../src/models/voice/index.js';
@@ -36,6 +37,20 @@ describe('renderSpeechClip', () => {
     const diff = (a: Buffer, b: Buffer) => a.reduce((s, v, i) => s + Math.abs(v - b[i]!), 0) / a.length;
     expect(diff(p.last, endStill)).toBeLessThan(8);
     expect(diff(p.last, startStill)).toBeGreaterThan(20);
+  });
+
+  it('keeps a one-word clip as long as its speech: the MP4 duration within 10 % (not counting the AAC priming)', async () => {
+    const speech = await new FliteVoice().synthesize('hi');
+    const mp4 = await renderSpeechClip({ face: faceFromStyle(personaStyle(ctx, 'sam')!), speech });
+    const p = await probe(mp4, 352, 480);
+    // The container's own duration, as a player reads it (ffmpeg prints it for an input).
+    const info = spawnSync(ffmpegPath(), ['-hide_banner', '-i', 'pipe:0'], { input: mp4 }).stderr.toString();
+    const [, h, m, s] = /Duration: (\d+):(\d+):([\d.]+)/.exec(info)!;
+    const containerMs = (Number(h) * 3600 + Number(m) * 60 + Number(s)) * 1000;
+    expect(speech.durationMs).toBeLessThan(1000);
+    expect(Math.abs(containerMs - speech.durationMs)).toBeLessThan(speech.durationMs * 0.1);
+    expect(Math.abs(p.audioMs - speech.durationMs)).toBeLessThan(speech.durationMs * 0.1);
+    expect(Math.abs((p.frames / 24) * 1000 - speech.durationMs)).toBeLessThan(speech.durationMs * 0.1);
   });
 
   it('renders odd sizes rounded down to even (4:2:0 video), from a face of another size', async () => {

@@ -48,12 +48,20 @@ describe('flite voice', () => {
 
   it('shapes a voice from a sample: its pitch and pace carry over', async () => {
     const sample = await voice.synthesize('This is my voice, and I speak rather low and quickly.', { shape: { voice: 'kal16', pitchHz: 120, rate: 1.3 } });
-    const shape = voiceShapeFromSample(sample.samples, sample.sampleRate);
+    const shape = voiceShapeFromSample(sample.samples, sample.sampleRate)!;
     expect(Math.abs(shape.pitchHz! - 120)).toBeLessThan(12);
-    const plain = voiceShapeFromSample((await voice.synthesize('This is my voice, and I speak rather low and quickly.', { shape: { voice: 'kal16' } })).samples, 16000);
+    const plain = voiceShapeFromSample((await voice.synthesize('This is my voice, and I speak rather low and quickly.', { shape: { voice: 'kal16' } })).samples, 16000)!;
     expect(shape.rate!).toBeGreaterThan(plain.rate!);
     const reply = await voice.synthesize('Nice to meet you.', { shape });
     expect(Math.abs(measureVoice(reply.samples, 16000).pitchHz! - shape.pitchHz!)).toBeLessThan(15);
+  });
+
+  it('gives no shape for a sample with no voice in it (silence, low hiss)', () => {
+    const hiss = new Int16Array(2 * 16_000);
+    let seed = 1;
+    for (let i = 0; i < hiss.length; i++) hiss[i] = ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 61) - 30;
+    expect(voiceShapeFromSample(hiss, 16_000)).toBeNull();
+    expect(voiceShapeFromSample(new Int16Array(2 * 16_000), 16_000)).toBeNull();
   });
 
   it('shapes from an MP3 sample too (decoded by ffmpeg)', async () => {
@@ -62,7 +70,7 @@ describe('flite voice', () => {
     const mp3 = await runFfmpeg(['-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '64k', '-ar', '44100', '-f', 'mp3', 'pipe:1'], (s) => writeAsync(s, wav));
     const pcm = await decodeAudio(mp3);
     expect(Math.abs(pcm.length / 16000 - sample.durationMs / 1000)).toBeLessThan(0.2);
-    expect(Math.abs(voiceShapeFromSample(pcm, 16000).pitchHz! - 130)).toBeLessThan(13);
+    expect(Math.abs(voiceShapeFromSample(pcm, 16000)!.pitchHz! - 130)).toBeLessThan(13);
   });
 
   it('runs on a worker thread in the built package, leaving the event loop free', async () => {

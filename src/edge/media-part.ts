@@ -105,5 +105,5 @@ export async function sessionVoiceShape(req: MediaRequest): Promise<VoiceShape |
   const bytes = await req.fetchMedia('voice').catch(() => null);
   if (!bytes) return undefined;
   const samples = await decodeAudio(bytes, 16000, { maxSeconds: 60 }).catch(() => null);
-  return samples && samples.length > 0 ? voiceShapeFromSample(samples, 16000) : undefined;
+  return samples && samples.length > 0 ? (voiceShapeFromSample(samples, 16000) ?? undefined) : undefined;
 }

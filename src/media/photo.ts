@@ -14,6 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFfmpeg } from './ffmpeg.js';
+import { findLips } from './find-lips.js';
 
 /**
  * Decode any image ffmpeg reads (jpeg, png, webp) to RGB24 `width`x`height`, cover-cropped.
@@ -125,8 +126,9 @@ export class PhotoRenderer implements FrameSource {
 
 /**
  * Where the mouth is on a portrait without landmarks: skin pixels (YCbCr: 77<=Cb<=127,
- * 133<=Cr<=173) give the face's top and width; the mouth sits ~0.95 face widths below the
- * top of the skin region (forehead) on the skin's median column. With too little skin
+ * 133<=Cr<=173) give the face's centre column; the lips are the band of lip-coloured
+ * pixels there (find-lips.ts). When no such band is found, the mouth sits ~0.95 face widths
+ * below the top of the skin region (forehead) on the skin's median column. With too little skin
  * (a drawing, a monochrome photo) it falls back to the usual spot of a centred portrait.
  */
 export function findMouth(rgb: Buffer, width: number, height: number): { x: number; y: number; faceWidth: number } {
@@ -152,6 +154,10 @@ export function findMouth(rgb: Buffer, width: number, height: number): { x: numb
   const top = rows.findIndex((n) => n > widest * 0.35);
   cols.sort((a, b) => a - b);
   const x = cols[Math.floor(cols.length / 2)]!;
+  // The lips when a lip-coloured band is found (find-lips.ts); the face is then ~2.7 mouth
+  // widths across (the warp's reach and the opening scale with it).
+  const lips = findLips(rgb, width, height, x);
+  if (lips) return { x: lips.x, y: lips.y, faceWidth: Math.max(width * 0.2, Math.min(width * 0.9, lips.width / 0.37)) };
   const faceWidth = Math.max(width * 0.2, Math.min(width * 0.9, widest));
   const y = Math.min(height * 0.85, top + 0.95 * faceWidth);
   return { x, y, faceWidth };

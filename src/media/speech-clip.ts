@@ -15,6 +15,7 @@ import type { FaceSource } from './face-source.js';
 import { mouthTrack, talkEyes } from './lip-sync.js';
 import { speechPcm } from './talk-clip.js';
 import { AUDIO_RATE } from './encoder.js';
+import { durationsFromEditLists } from './mp4-durations.js';
 
 export interface SpeechClipOptions {
   face: FaceSource;
@@ -93,7 +94,8 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
       })().finally(() => video.end());
       audio.end(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
     });
-    return await readFile(file);
+    // The container's duration is the speech's, not the AAC track with its priming.
+    return durationsFromEditLists(await readFile(file));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,9 +11,9 @@ export function speakVoice(): Voice {
   return defaultVoice();
 }
 
-/** The reference's measured median pitch and pace (the "clone" of spec 4.10). */
+/** The reference's measured median pitch and pace (the "clone" of spec 4.10); {} when nothing is voiced. */
 export function voiceShapeOf(samples: Int16Array, sampleRate: number): VoiceShape {
-  return voiceShapeFromSample(samples, sampleRate);
+  return voiceShapeFromSample(samples, sampleRate) ?? {};
 }
 
 /** Mono PCM16 at any rate as a 24 kHz WAV file (design's format). */

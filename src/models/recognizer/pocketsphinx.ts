@@ -100,7 +100,7 @@ export class PocketsphinxRecognizer implements Recognizer {
         const child = spawn(this.opts.binary, ['-infile', file, '-logfn', '/dev/null', '-time', 'yes'], {
           stdio: ['ignore', 'pipe', 'pipe'],
           signal,
-          timeout: 30_000 + 2 * audioMs,
+          timeout: 30_000 + Math.ceil(2 * audioMs), // Node refuses a fractional timeout
         });
         let stdout = '';
         let stderr = '';

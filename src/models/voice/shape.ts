@@ -103,12 +103,16 @@ function syllableRate(energy: Float64Array, floor: number, speechFrames: number)
   return peaks / (speechFrames / 100);
 }
 
-/** The VoiceShape a sample asks for: its median pitch and its pace relative to flite's. */
-export function voiceShapeFromSample(samples: Int16Array, sampleRate: number): VoiceShape {
+/**
+ * The VoiceShape a sample asks for: its median pitch and its pace relative to flite's.
+ * null when nothing in it is voiced (silence, hiss, a click): there is no voice to copy, and
+ * a pace read from no syllables would be the slowest there is (it used to give rate 0.5).
+ */
+export function voiceShapeFromSample(samples: Int16Array, sampleRate: number): VoiceShape | null {
   const m = measureVoice(samples, sampleRate);
-  const shape: VoiceShape = {};
-  if (m.pitchHz !== null) shape.pitchHz = m.pitchHz;
-  if (m.syllablesPerS !== null) shape.rate = Math.min(2, Math.max(0.5, round2(m.syllablesPerS / REFERENCE_SYLLABLES_PER_S)));
+  if (m.pitchHz === null) return null;
+  const shape: VoiceShape = { pitchHz: m.pitchHz };
+  if (m.syllablesPerS) shape.rate = Math.min(2, Math.max(0.5, round2(m.syllablesPerS / REFERENCE_SYLLABLES_PER_S)));
   return shape;
 }
 
