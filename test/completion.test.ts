@@ -34,6 +34,17 @@ describe('avatar completion', () => {
     expect(bashComplete(file, ['avatar', 'completion', '--h'])).toEqual(['--help']);
   });
 
+  it('bash offers no flags where a flag wants its value (the shell completes file names there)', async () => {
+    const file = join(dir, 'avatar-values.bash');
+    writeFileSync(file, await script('bash'));
+    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--record', ''])).toEqual([]);
+    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic-file', 'q'])).toEqual([]);
+    // A global flag's value that happens to be a command name is not taken for the command.
+    expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual(['live']);
+    // A flag with no value does not swallow the next word.
+    expect(bashComplete(file, ['avatar', '--json', 'sessions', 'li'])).toEqual(['live']);
+  });
+
   it('zsh and fish scripts name every command with its description', async () => {
     const zsh = await script('zsh');
     expect(zsh).toMatch(/^#compdef avatar/);
