@@ -130,10 +130,17 @@ export class LiveRunner {
     this.log({ event: 'minted', session_id: minted.session_id, cap_seconds: minted.cap_seconds, protocol, connect_url: minted.connect_url });
     const ctrl = new AbortController();
     const recording = this.opts.record ? new StreamRecording(this.opts.record) : undefined;
-    const playing = !!this.opts.audioOut;
+    let playing = !!this.opts.audioOut;
     const audio = new ReplyAudio({
       out: this.opts.audioOut,
-      onFail: (m) => this.fail(`${m}${playing ? ' (replies are no longer played; transcript and --record continue)' : ''}`),
+      onFail: (m) => this.fail(m),
+      // Nothing audible any more: no echo to fear, so the mic opens, and the screen says so.
+      onOutputFail: (m) => {
+        playing = false;
+        this.gate(false);
+        this.store.update({ output: null });
+        this.fail(`${m} (replies are no longer played; transcript and --record continue)`);
+      },
       onSpeaking: (s) => this.onSpeaking(s, pump),
     });
     const pump = new MicPump({
