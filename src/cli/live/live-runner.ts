@@ -36,6 +36,8 @@ export interface LiveRunOptions {
   clock?: PacerClock;
   /** Start the mic once the greeting has been spoken (the demo: do not talk over the avatar). */
   micAfterGreeting?: boolean;
+  /** A mic source that fails ends the session (no terminal: nobody can type instead). */
+  endOnMicFailure?: boolean;
   /** After the N-th turn, end even if no audible reply is detected after this long (ms). */
   replyWaitMs?: number;
 }
@@ -173,7 +175,12 @@ export class LiveRunner {
           this.micStarted = true;
           this.summary.micStartMs = Math.round(this.clock.now() - this.t0);
           this.log({ event: 'mic', source: mic.label, duration_ms: mic.durationMs });
-          mic.start(pump, (m) => this.fail(m));
+          mic.start(pump, (m) => {
+            this.fail(m);
+            // The view stops showing a meter for a mic that is not there (typing still works).
+            this.store.update({ mic: { ...this.store.getSnapshot().mic, label: null } });
+            if (this.opts.endOnMicFailure) this.end('error', m);
+          });
         };
         if (this.opts.micAfterGreeting) {
           this.startMic = start;
