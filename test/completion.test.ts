@@ -41,6 +41,8 @@ describe('avatar completion', () => {
     expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic-file', 'q'])).toEqual([]);
     // A global flag's value that happens to be a command name is not taken for the command.
     expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual(['live']);
+    // A command's argument choices complete too (read from the tree).
+    expect(bashComplete(file, ['avatar', 'completion', ''])).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
     // A flag with no value does not swallow the next word.
     expect(bashComplete(file, ['avatar', '--json', 'sessions', 'li'])).toEqual(['live']);
   });
@@ -58,6 +60,6 @@ describe('avatar completion', () => {
   it('an unknown shell is a usage error', async () => {
     const r = await cli(['completion', 'tcsh'], isolatedEnv());
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown shell tcsh: choose one of bash, zsh, fish/);
+    expect(r.stderr).toMatch(/'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/);
   });
 });

@@ -19,7 +19,9 @@ export function walk(root: Command): Node[] {
       .filter((o) => o.long)
       .map((o) => ({ flag: o.long!, description: o.description ?? '', takesValue: o.required || o.optional }));
     flags.push({ flag: '--help', description: 'display help', takesValue: false });
-    nodes.push({ path, subs: c.commands.map((s) => ({ name: s.name(), description: s.description() })), flags });
+    // An argument with fixed choices (`completion <shell>`) completes like a subcommand.
+    const choices = c.registeredArguments.flatMap((a) => (a.argChoices ?? []).map((v) => ({ name: v, description: a.description ?? '' })));
+    nodes.push({ path, subs: [...c.commands.map((s) => ({ name: s.name(), description: s.description() })), ...choices], flags });
     for (const s of c.commands) visit(s, `${path} ${s.name()}`);
   };
   visit(root, '');
