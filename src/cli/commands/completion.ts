@@ -10,7 +10,7 @@ import { completionScript, SHELLS, type Shell } from './completion-scripts.js';
 const EXAMPLES = `
 Examples:
   $ avatar completion bash > ~/.local/share/bash-completion/completions/avatar
-  $ avatar completion zsh > "\${fpath[1]}/_avatar"       # then: autoload -U compinit && compinit
+  $ avatar completion zsh > "\${fpath[1]}/_avatar"  # then: autoload -U compinit
   $ avatar completion fish > ~/.config/fish/completions/avatar.fish
   $ source <(avatar completion bash)                   # this shell only`;
 
