@@ -34,6 +34,19 @@ describe('avatar completion', () => {
     expect(bashComplete(file, ['avatar', 'completion', '--h'])).toEqual(['--help']);
   });
 
+  it('bash offers no flags where a flag wants its value (the shell completes file names there)', async () => {
+    const file = join(dir, 'avatar-values.bash');
+    writeFileSync(file, await script('bash'));
+    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--record', ''])).toEqual([]);
+    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic-file', 'q'])).toEqual([]);
+    // A global flag's value that happens to be a command name is not taken for the command.
+    expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual(['live']);
+    // A command's argument choices complete too (read from the tree).
+    expect(bashComplete(file, ['avatar', 'completion', ''])).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
+    // A flag with no value does not swallow the next word.
+    expect(bashComplete(file, ['avatar', '--json', 'sessions', 'li'])).toEqual(['live']);
+  });
+
   it('zsh and fish scripts name every command with its description', async () => {
     const zsh = await script('zsh');
     expect(zsh).toMatch(/^#compdef avatar/);
@@ -47,6 +60,6 @@ describe('avatar completion', () => {
   it('an unknown shell is a usage error', async () => {
     const r = await cli(['completion', 'tcsh'], isolatedEnv());
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown shell tcsh: choose one of bash, zsh, fish/);
+    expect(r.stderr).toMatch(/'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/);
   });
 });

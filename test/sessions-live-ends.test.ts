@@ -1,12 +1,18 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
+import { ManualClock } from '../src/emulator/clock.js';
 import { removeBox, runningBoxes } from '../src/emulator/fleet/spawn.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
-/** `sessions live` ends for the cap and for a box going away, releasing the seat and saying why. */
-const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, sessionCapS: 4 });
+/**
+ * `sessions live` ends for the cap and for a box going away, releasing the seat and saying why.
+ * The cap is at least 60 s (spec 4.5): the edge's cap timer runs on the emulator's clock, which
+ * the test drives past it (media pacing keeps its own real-time clock).
+ */
+const clock = new ManualClock(Date.now());
+const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, sessionCapS: 60, clock });
 const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
 
 function liveRun(args: string[]) {
@@ -33,7 +39,9 @@ describe('sessions live endings', () => {
   it('the cap: the edge closes at cap_seconds, the CLI says so and releases', async () => {
     const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}']);
     const minted = await live.until('minted');
-    expect(minted.cap_seconds).toBe(4);
+    expect(minted.cap_seconds).toBe(60);
+    await live.until('connected');
+    clock.advance(60_000);
     expect(await live.code).toBe(0);
     expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'cap_reached', detail: expect.stringMatching(/session_cap/), released: true });
     expect((await h.api(`/api/v1/sessions/${minted.session_id}`)).body.status).toBe('ended');

@@ -3,15 +3,14 @@
  * commander tree the CLI parses with, so every command (hand-written or generated from the
  * operation table) and every flag completes, and nothing drifts.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { CommandModule } from '../context.js';
-import { CliError, ExitCode } from '../exit-codes.js';
 import { completionScript, SHELLS, type Shell } from './completion-scripts.js';
 
 const EXAMPLES = `
 Examples:
   $ avatar completion bash > ~/.local/share/bash-completion/completions/avatar
-  $ avatar completion zsh > "\${fpath[1]}/_avatar"       # then: autoload -U compinit && compinit
+  $ avatar completion zsh > "\${fpath[1]}/_avatar"  # then: autoload -U compinit
   $ avatar completion fish > ~/.config/fish/completions/avatar.fish
   $ source <(avatar completion bash)                   # this shell only`;
 
@@ -20,10 +19,9 @@ export const completionCommands: CommandModule = {
     program
       .command('completion')
       .description('print a shell completion script (bash, zsh or fish) for every avatar command and flag')
-      .argument('<shell>', `one of: ${SHELLS.join(', ')}`)
+      .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
       .addHelpText('after', EXAMPLES)
       .action((shell: string, _o: unknown, cmd: Command) => {
-        if (!(SHELLS as readonly string[]).includes(shell)) throw new CliError(`unknown shell ${shell}: choose one of ${SHELLS.join(', ')}`, ExitCode.usage);
         let root = cmd;
         while (root.parent) root = root.parent;
         cmdOutput(cmd).write(completionScript(shell as Shell, root));

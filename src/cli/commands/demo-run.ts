@@ -9,6 +9,7 @@ import { endSentence, ndjsonLine, textLine, type Stamped } from '../live/live-lo
 import { LiveRunner } from '../live/live-runner.js';
 import { micFromPcm } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
+import { WaitLine } from '../live/wait-line.js';
 import { checkWritable, exitCodeFor } from './live-run.js';
 
 export interface DemoOptions {
@@ -38,6 +39,8 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
     const pcm = Buffer.from(speech.samples.buffer, speech.samples.byteOffset, speech.samples.byteLength);
     say(`question (synthesized, ${(speech.durationMs / 1000).toFixed(1)} s of 16 kHz speech): "${question}"`);
 
+    // The greeting and the turn are seconds of silence on screen: say what it waits for (Deliver 5).
+    const wait = new WaitLine(json ? { write: () => true } : (cli.io.stderr as NodeJS.WriteStream));
     const t0 = performance.now();
     const minted = await mintLive(cli, client, { persona: o.persona ?? 'ava' });
     const mintMs = Math.round(performance.now() - t0);
@@ -57,11 +60,15 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
         if (json) out.write(ndjsonLine(e) + '\n');
         else {
           const line = textLine(e);
-          if (line) out.write(line + '\n');
+          if (!line) return;
+          wait.clear();
+          out.write(line + '\n');
+          const next = waitingFor(e);
+          if (next) wait.waiting(next);
         }
       },
     });
-    const s = await runner.run();
+    const s = await runner.run().finally(() => wait.stop());
     if (s.reason !== 'turns_done') {
       throw new CliError(`the demo did not finish: ${endSentence(s.reason, s.detail)}`, exitCodeFor(s.reason) || ExitCode.internal);
     }
@@ -78,6 +85,23 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
   } finally {
     off();
     await stop();
+  }
+}
+
+/** What the demo waits for after this event (shown after a second of nothing new). */
+function waitingFor(e: Stamped): string | undefined {
+  switch (e.event) {
+    case 'minted':
+      return 'connecting to the edge';
+    case 'turn':
+      return e.greeting ? 'the avatar is greeting you; the question follows' : 'the avatar is speaking its reply';
+    case 'mic':
+      return 'streaming the question, waiting for its transcript';
+    case 'recorded':
+    case 'ended':
+      return undefined;
+    default:
+      return 'waiting for the edge';
   }
 }
 

@@ -7,9 +7,9 @@ import type { CommandModule } from '../context.js';
 
 const EXAMPLES = `
 Examples:
-  $ avatar demo                                  # uses the running emulator, or starts one in-process
+  $ avatar demo                # the running emulator, or one started in-process
   $ avatar demo --persona leo --question "What do you do all day?" --out leo.mp4
-  $ avatar demo --in-process --json              # NDJSON events, a fresh throwaway emulator`;
+  $ avatar demo --in-process --json        # NDJSON events, a throwaway emulator`;
 
 export const demoCommands: CommandModule = {
   register(program, cli) {

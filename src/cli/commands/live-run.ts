@@ -79,6 +79,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     audioOut,
     record,
     headphones: opts.headphones === true,
+    // Without the ink view nobody can type instead of a mic that failed: end, free the seat.
+    endOnMicFailure: mode !== 'ink',
     turns,
     say: Array.isArray(opts.say) ? opts.say.map(String) : undefined,
     lang: typeof opts.lang === 'string' ? opts.lang : typeof body.response_language === 'string' ? body.response_language : 'en',

@@ -11,7 +11,7 @@ import { addMintOptions } from './sessions.js';
 
 const EXAMPLES = `
 Examples:
-  $ avatar sessions live --persona ava                      # talk through the mic, hear the replies
+  $ avatar sessions live --persona ava      # talk through the mic, hear replies
   $ avatar sessions live --persona ava --mic-file q.wav --record reply.mp4
   $ avatar sessions live --persona ava --say "Hello there" --turns 1 --json
   $ avatar sessions live --avatar-id <uuid> --protocol 2 --headphones`;

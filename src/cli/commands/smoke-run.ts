@@ -11,6 +11,7 @@ import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { mintLive, releaseSeat, type Minted } from '../live/mint.js';
 import { paintFor } from '../views/colour.js';
+import { WaitLine } from '../live/wait-line.js';
 
 export interface SmokeOptions {
   persona?: string;
@@ -36,7 +37,10 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
   const started = performance.now();
   const steps: StepRecord[] = [];
   const paint = paintFor(out, cli.io.env);
+  // A step can take seconds (the typed turn): on a terminal, a line says which (Deliver 5).
+  const wait = new WaitLine(json ? { write: () => true } : (cli.io.stderr as NodeJS.WriteStream));
   const print = (r: StepRecord) => {
+    wait.clear();
     steps.push(r);
     if (json) out.write(JSON.stringify(r) + '\n');
     else out.write(`${r.ok ? paint.green('ok  ') : paint.red('FAIL')} ${r.step.padEnd(11)} ${paint.dim(`${String(r.ms).padStart(6)} ms`)}  ${r.detail}\n`);
@@ -46,6 +50,7 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     let timer: NodeJS.Timeout | undefined;
     try {
       const left = deadline - t;
+      wait.waiting(`step ${name}`);
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new StepTimeout(`timed out (--timeout ${timeoutS} s)`)), Math.max(0, left));
       });

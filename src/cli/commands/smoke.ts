@@ -5,11 +5,12 @@
 import type { CommandModule } from '../context.js';
 
 const EXAMPLES = `
-Steps: gallery, mint (through the queue), connect, typed turn, first media, release, transcript.
+Steps: gallery, mint (through the queue), connect, typed turn, first media,
+release, transcript.
 
 Examples:
-  $ avatar smoke                                   # against the running local emulator
-  $ avatar smoke --base-url https://api.example.com --api-key sk_... --timeout 60
+  $ avatar smoke                            # against the running local emulator
+  $ AVATAR_API_KEY=sk_... avatar smoke --base-url https://api.example.com
   $ avatar smoke --json | jq -c 'select(.ok == false)'`;
 
 export const smokeCommands: CommandModule = {

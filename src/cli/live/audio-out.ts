@@ -29,10 +29,14 @@ export function chooseAudioOut(env = process.env): AudioOutChoice | undefined {
     const mod = createRequire(import.meta.url).resolve('speaker');
     return { name: 'speaker', cmd: process.execPath, args: ['-e', SPEAKER_CHILD, mod] };
   }
-  if (which('play', env)) return { name: 'play', cmd: 'play', args: ['-q', '-t', 'raw', '-r', r, '-e', 'signed', '-b', '16', '-c', '1', '-'] };
-  if (which('aplay', env)) return { name: 'aplay', cmd: 'aplay', args: ['-q', '-t', 'raw', '-f', 'S16_LE', '-r', r, '-c', '1'] };
-  if (which('ffplay', env)) {
-    return { name: 'ffplay', cmd: 'ffplay', args: ['-nodisp', '-loglevel', 'error', '-f', 's16le', '-ar', r, '-ac', '1', '-i', 'pipe:0'] };
+  // Spawned by the path found in `env` (the PATH that was checked), not looked up again.
+  const play = which('play', env);
+  if (play) return { name: 'play', cmd: play, args: ['-q', '-t', 'raw', '-r', r, '-e', 'signed', '-b', '16', '-c', '1', '-'] };
+  const aplay = which('aplay', env);
+  if (aplay) return { name: 'aplay', cmd: aplay, args: ['-q', '-t', 'raw', '-f', 'S16_LE', '-r', r, '-c', '1'] };
+  const ffplay = which('ffplay', env);
+  if (ffplay) {
+    return { name: 'ffplay', cmd: ffplay, args: ['-nodisp', '-loglevel', 'error', '-f', 's16le', '-ar', r, '-ac', '1', '-i', 'pipe:0'] };
   }
   return undefined;
 }

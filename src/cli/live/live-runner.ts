@@ -36,6 +36,8 @@ export interface LiveRunOptions {
   clock?: PacerClock;
   /** Start the mic once the greeting has been spoken (the demo: do not talk over the avatar). */
   micAfterGreeting?: boolean;
+  /** A mic source that fails ends the session (no terminal: nobody can type instead). */
+  endOnMicFailure?: boolean;
   /** After the N-th turn, end even if no audible reply is detected after this long (ms). */
   replyWaitMs?: number;
 }
@@ -130,10 +132,17 @@ export class LiveRunner {
     this.log({ event: 'minted', session_id: minted.session_id, cap_seconds: minted.cap_seconds, protocol, connect_url: minted.connect_url });
     const ctrl = new AbortController();
     const recording = this.opts.record ? new StreamRecording(this.opts.record) : undefined;
-    const playing = !!this.opts.audioOut;
+    let playing = !!this.opts.audioOut;
     const audio = new ReplyAudio({
       out: this.opts.audioOut,
-      onFail: (m) => this.fail(`${m}${playing ? ' (replies are no longer played; transcript and --record continue)' : ''}`),
+      onFail: (m) => this.fail(m),
+      // Nothing audible any more: no echo to fear, so the mic opens, and the screen says so.
+      onOutputFail: (m) => {
+        playing = false;
+        this.gate(false);
+        this.store.update({ output: null });
+        this.fail(`${m} (replies are no longer played; transcript and --record continue)`);
+      },
       onSpeaking: (s) => this.onSpeaking(s, pump),
     });
     const pump = new MicPump({
@@ -166,7 +175,12 @@ export class LiveRunner {
           this.micStarted = true;
           this.summary.micStartMs = Math.round(this.clock.now() - this.t0);
           this.log({ event: 'mic', source: mic.label, duration_ms: mic.durationMs });
-          mic.start(pump, (m) => this.fail(m));
+          mic.start(pump, (m) => {
+            this.fail(m);
+            // The view stops showing a meter for a mic that is not there (typing still works).
+            this.store.update({ mic: { ...this.store.getSnapshot().mic, label: null } });
+            if (this.opts.endOnMicFailure) this.end('error', m);
+          });
         };
         if (this.opts.micAfterGreeting) {
           this.startMic = start;

@@ -20,6 +20,8 @@ export interface ReplyAudioOptions {
   /** Called when the audible state flips (true: the avatar is speaking). */
   onSpeaking?(speaking: boolean): void;
   onFail(message: string): void;
+  /** The output failed (no device, player exited): the replies are no longer audible. Else onFail. */
+  onOutputFail?(message: string): void;
   /** Milliseconds, monotonic; injected for tests. */
   now?: () => number;
 }
@@ -35,7 +37,7 @@ export class ReplyAudio {
 
   constructor(private readonly opts: ReplyAudioOptions) {
     this.now = opts.now ?? (() => performance.now());
-    this.out = opts.out ? new AudioOut(opts.out, opts.onFail) : undefined;
+    this.out = opts.out ? new AudioOut(opts.out, opts.onOutputFail ?? opts.onFail) : undefined;
     const d = spawn(
       ffmpegBin(),
       ['-hide_banner', '-loglevel', 'error', '-f', 'mp4', '-i', 'pipe:0', '-vn', '-f', 's16le', '-acodec', 'pcm_s16le', '-ac', '1', '-ar', String(OUT_RATE), '-flush_packets', '1', 'pipe:1'],
