@@ -291,3 +291,13 @@ describe('openai brain', () => {
     expect(createBrain({}).name).toBe('local');
   });
 });
+
+describe('the local brain with a role but no backstory (the stock personas)', () => {
+  const prompt = { role: 'system' as const, content: 'You are Ava, a friendly product guide. Keep answers to two sentences.' };
+  it('does not offer words of its instructions as topics ("ask me about friendly")', async () => {
+    for (const q of ['What can you do?', 'Where do you live?']) {
+      const { text } = await run(new LocalBrain(), { messages: [prompt, { role: 'user', content: q }], persona: { name: 'Ava' } });
+      expect(text).not.toMatch(/about (friendly|product|guide|answers|sentences)\b/i);
+    }
+  });
+});

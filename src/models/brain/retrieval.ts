@@ -127,7 +127,11 @@ export class PassageIndex {
    */
   topics(limit: number): string[] {
     const stop = stopWords(this.lang);
+    // Topics are what the persona knows: backstory sentences. Without a backstory there is
+    // nothing to offer (the system prompt is instructions and a role: "a friendly product
+    // guide" would come out as "ask me about friendly").
     const fromBackstory = this.docs.some((d) => d.passage.source === 'backstory');
+    if (!fromBackstory) return [];
     const picks: { word: string; score: number; at: number }[] = [];
     const seen = new Set<string>();
     this.docs.forEach((d, at) => {
