@@ -16,6 +16,8 @@ export interface Persona {
   languages: string[];
   style: Record<string, string>;
   systemPrompt: string;
+  /** What the persona knows about itself: the stock version's backstory (the brain answers from it). */
+  backstory?: string;
 }
 
 export interface PersonaCatalog {
