@@ -4,45 +4,14 @@
  * ffmpeg is wrapped by a script (`AVATAR_FFMPEG`, read at each spawn; this file runs in its
  * own process) that hangs on the H.264 encode and runs the real ffmpeg for everything else.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
-import { ffmpegPath } from '../src/media/ffmpeg.js';
 import { png } from './helpers/avatar-media.js';
 import { useEmulator } from './helpers/emulator.js';
 import { dataUri, spokenWav } from './helpers/generation-media.js';
+import { hangingFfmpeg } from './helpers/hanging-ffmpeg.js';
 
-const real = ffmpegPath();
-const dir = mkdtempSync(join(tmpdir(), 'avatar-hang-ffmpeg-'));
-const pidFile = join(dir, 'pids');
-const script = join(dir, 'ffmpeg');
-writeFileSync(
-  script,
-  `#!/bin/sh
-case "$*" in *libx264*) echo $$ >> "${pidFile}"; exec sleep 600;; esac
-exec "${real}" "$@"
-`,
-);
-chmodSync(script, 0o755);
-process.env.AVATAR_FFMPEG = script;
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
-
-/** Bounded polling for real background work (a child process starting or exiting). */
-async function until(ok: () => boolean, tries = 400): Promise<void> {
-  for (let i = 0; i < tries && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-}
+const { pids, alive, until } = hangingFfmpeg('libx264');
 
 describe('speak render time bound', () => {
   const clock = new ManualClock();
