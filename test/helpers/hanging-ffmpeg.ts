@@ -1,8 +1,8 @@
 /**
- * An ffmpeg that hangs on one kind of call: a wrapper script, set as `AVATAR_FFMPEG` (read
- * at each spawn), that records its pid and sleeps when its arguments contain `pattern`, and
- * runs the real ffmpeg for everything else. Call it at the top of a test file: vitest runs
- * each file in its own process, so the variable stays within the file.
+ * An ffmpeg that hangs on one kind of call: a wrapper script that records its pid and
+ * sleeps when its arguments contain `pattern`, and runs the real ffmpeg for everything else.
+ * `use()` makes it the ffmpeg (`AVATAR_FFMPEG`, read at each spawn); vitest runs each file in
+ * its own process, so the variable stays within the file.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,8 @@ import { afterAll } from 'vitest';
 import { ffmpegPath } from '../../src/media/ffmpeg.js';
 
 export interface HangingFfmpeg {
+  /** Make this script the ffmpeg every later spawn runs. */
+  use(): void;
   /** Pids of the calls that hung, in order. */
   pids(): number[];
   alive(pid: number): boolean;
@@ -25,9 +27,11 @@ export function hangingFfmpeg(pattern: string): HangingFfmpeg {
   const script = join(dir, 'ffmpeg');
   writeFileSync(script, `#!/bin/sh\ncase "$*" in *${pattern}*) echo $$ >> "${pidFile}"; exec sleep 600;; esac\nexec "${real}" "$@"\n`);
   chmodSync(script, 0o755);
-  process.env.AVATAR_FFMPEG = script;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return {
+    use: () => {
+      process.env.AVATAR_FFMPEG = script;
+    },
     pids: () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []),
     alive(pid) {
       try {
