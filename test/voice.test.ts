@@ -24,6 +24,17 @@ describe('flite voice', () => {
     expect(words.at(-1)!.endMs).toBeGreaterThan(long.durationMs - 400);
   });
 
+  it('times words only when asked (lazyWords): the same timings, worked out once', async () => {
+    const text = 'Hello there, the cats are sitting on the mat today.';
+    const eager = await voice.synthesize(text);
+    const lazy = await voice.synthesize(text, { lazyWords: true });
+    expect(lazy.words).toBeUndefined();
+    expect(lazy.samples).toEqual(eager.samples);
+    const first = lazy.timeWords!();
+    expect(lazy.timeWords!()).toBe(first);
+    expect(await first).toEqual(eager.words);
+  });
+
   it('places words right when flite reads abbreviations into the next word', async () => {
     const s = await voice.synthesize('Dr. Jones met Mrs. Brown at 10 a.m. today.');
     const said = (w: { startMs: number; endMs: number }) =>

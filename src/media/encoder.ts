@@ -15,7 +15,8 @@
  * with no drift. That is why the session stream runs at 25 fps.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ffmpegPath, writeAsync } from './ffmpeg.js';
+import { setPriority } from 'node:os';
+import { ffmpegPath, writeAsync, writeFlushed } from './ffmpeg.js';
 import { I420Converter } from './i420.js';
 
 export const MEDIA_FPS = 25;
@@ -75,7 +76,23 @@ export interface EncodeJob {
    * 0 otherwise). Fragments whose video starts before skipMs + 64 ms are the primer's.
    */
   onStart?(info: { skipMs: number }): void;
+  /**
+   * Real-time pacing (live talking segments, session-stream.ts): called before the media at
+   * clip time `ms` (since the job's first frame) is fed; a returned promise holds the feed
+   * until it resolves. Without it the clip is fed as fast as ffmpeg takes it.
+   */
+  pace?(ms: number): Promise<void> | void;
+  /**
+   * Live encodes: the first `urgentMs` of media are encoded at the box's own priority (a
+   * listener is waiting for them); after that the encoder is re-niced to BULK_NICE, so on a
+   * busy box the work someone waits for (a new reply's first words and fragments, socket
+   * traffic) goes first. Paced encodes stay ENCODE_AHEAD_MS ahead, so the rest is never late.
+   */
+  urgentMs?: number;
 }
+
+/** Niceness of a live encoder past its urgent start (any user may lower a process's priority). */
+export const BULK_NICE = 10;
 
 type Refable = { ref?(): void; unref?(): void };
 interface Spare {
@@ -113,7 +130,6 @@ function takeEncoder(width: number, height: number): { p: ChildProcess; early: B
   const list = spares.get(key) ?? [];
   let spare = list.shift();
   while (spare && (spare.p.exitCode !== null || spare.p.signalCode !== null)) spare = list.shift();
-  setImmediate(() => warmEncoder(width, height));
   if (!spare) return { p: spawnEncoder(width, height), early: [], skipMs: 0 };
   spare.p.stdout!.off('data', spare.collect);
   setRef(spare.p, true);
@@ -160,6 +176,20 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     if (job.signal?.aborted) return reject(new Error('encode aborted'));
     const taken = job.warm ? takeEncoder(job.width, job.height) : { p: spawnEncoder(job.width, job.height), early: [], skipMs: 0 };
     const p = taken.p;
+    // A taken spare is replaced once this encode's urgent start is over (or it ends): the
+    // replacement's start-up and priming would otherwise compete with the reply's first words.
+    let urgent = true;
+    const background = () => {
+      if (!urgent) return;
+      urgent = false;
+      try {
+        if (job.urgentMs !== undefined && p.pid) setPriority(p.pid, BULK_NICE);
+      } catch {
+        // the process is gone, or the OS refuses: it keeps its priority
+      }
+      if (job.warm) setImmediate(() => warmEncoder(job.width, job.height));
+    };
+    p.once('close', background);
     job.onStart?.({ skipMs: taken.skipMs });
     for (const d of taken.early) job.onData(d);
     const kill = () => p.kill('SIGKILL');
@@ -180,8 +210,12 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     const i420 = new I420Converter(job.width, job.height);
     const pump = async () => {
       for (let i = 0; i < job.frames; i++) {
+        if (urgent && job.urgentMs !== undefined && (i * 1000) / MEDIA_FPS >= job.urgentMs) background();
+        const held = job.pace?.((i * 1000) / MEDIA_FPS);
+        if (held) await held;
         if (job.signal?.aborted) return;
-        await writeAsync(video, Buffer.from(i420.convert(job.frame(i))));
+        // The converter's buffer is reused for the next frame once this write is flushed.
+        await writeFlushed(video, i420.convert(job.frame(i)));
       }
     };
     const pumpAudio = async () => {
@@ -189,6 +223,8 @@ export function encodeClip(job: EncodeJob): Promise<void> {
       const pcm = Buffer.from(job.audio.buffer, job.audio.byteOffset, job.audio.byteLength);
       const step = SAMPLES_PER_FRAME * 2 * 3;
       for (let o = 0; o < pcm.length; o += step) {
+        const held = job.pace?.((o * 1000) / (AUDIO_RATE * 2));
+        if (held) await held;
         if (job.signal?.aborted) return;
         await writeAsync(audio, pcm.subarray(o, Math.min(pcm.length, o + step)));
       }

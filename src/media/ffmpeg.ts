@@ -46,6 +46,17 @@ export function runFfmpeg(
   });
 }
 
+/**
+ * Write a buffer and resolve once the stream is done with it (handed to the OS, or the
+ * stream failed): the caller may then overwrite it. Live encoders reuse one frame buffer
+ * this way instead of copying 250 KB per frame.
+ */
+export function writeFlushed(stream: NodeJS.WritableStream, chunk: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write(chunk, () => resolve());
+  });
+}
+
 /** Write a buffer to a stream, honouring back-pressure. */
 export function writeAsync(stream: NodeJS.WritableStream, chunk: Buffer): Promise<void> {
   return new Promise((resolve) => {

@@ -18,7 +18,10 @@
  * on the clock, `leadMs` early. While listening it replays the pre-encoded idle loop (or,
  * until one exists, a 320 ms still loop encoded once at `ready()`), re-timing fragments in
  * place: no encoder runs. `speak()` starts one live encode (talk-clip.ts); its fragments
- * replace the idle loop at the next fragment boundary. Audio never stops (the loops carry
+ * replace the idle loop at the next fragment boundary. A reply is encoded only
+ * ENCODE_AHEAD_MS ahead of where it plays: the box spends its CPU as the media is due, so
+ * a reply that starts while others are talking is not queued behind their bursts (its
+ * first fragment is what a listener waits for). Audio never stops (the loops carry
  * silent AAC). Each clip starts both tracks together at the later of their ends (rounded
  * up to a whole tick of both timescales), so AAC priming never accumulates drift.
  *
@@ -50,8 +53,17 @@ export interface ReplyResult {
   interrupted: boolean;
 }
 
+/**
+ * How far ahead of playback a reply is encoded. Enough to ride out a late encoder start
+ * (a sentence queued behind the one playing starts its encode this long before it is due)
+ * on a busy box; more only moves CPU work earlier.
+ */
+export const ENCODE_AHEAD_MS = 1200;
+
 export interface ReplyHandle {
   id: string;
+  /** Resolves when the reply's first fragment goes out (or it ends unplayed). */
+  started: Promise<void>;
   /** Cut the reply at the next fragment (or drop it if not started); returns the ms of speech sent. Idempotent. */
   interrupt(): number;
   /** Resolves once the reply's last fragment has played out on the clock, or at the cut. */
@@ -104,6 +116,16 @@ interface Reply {
   cut: boolean;
   settled: boolean;
   resolve: (r: ReplyResult) => void;
+  /** Session media time (ms) where the reply's first fragment starts; null until sent. */
+  startMs: number | null;
+  onStart: () => void;
+}
+
+/** An encoder feed held until its media time is within ENCODE_AHEAD_MS of playback. */
+interface Held {
+  reply: Reply;
+  ms: number;
+  go: () => void;
 }
 
 interface Playing {
@@ -137,6 +159,8 @@ class Stream extends EventEmitter implements SessionStream {
   private isReady = false;
   private replySeq = 0;
   private speaking = false;
+  private held: Held[] = [];
+  private paceTimer: { cancel(): void } | null = null;
 
   constructor(private readonly opts: SessionStreamOptions) {
     super();
@@ -209,6 +233,8 @@ class Stream extends EventEmitter implements SessionStream {
   speak(speech: Speech): ReplyHandle {
     let resolve!: (r: ReplyResult) => void;
     const done = new Promise<ReplyResult>((r) => (resolve = r));
+    let onStart!: () => void;
+    const started = new Promise<void>((r) => (onStart = r));
     const reply: Reply = {
       id: `reply_${++this.replySeq}`,
       speech,
@@ -219,16 +245,19 @@ class Stream extends EventEmitter implements SessionStream {
       cut: false,
       settled: false,
       resolve,
+      startMs: null,
+      onStart,
     };
     if (this.closed) {
       reply.settled = true;
+      onStart();
       resolve({ playedMs: 0, interrupted: true });
-      return { id: reply.id, interrupt: () => 0, done };
+      return { id: reply.id, started, interrupt: () => 0, done };
     }
     this.replies.push(reply);
     this.setSpeaking(true);
     this.startEncodes();
-    return { id: reply.id, interrupt: () => this.interrupt(reply), done };
+    return { id: reply.id, started, interrupt: () => this.interrupt(reply), done };
   }
 
   /** One live encode at a time per session, in reply order (the next starts when one ends). */
@@ -251,6 +280,7 @@ class Stream extends EventEmitter implements SessionStream {
         reply.fragments.push(f);
         this.pump();
       },
+      { pace: (ms) => this.pace(reply, ms) },
     );
     reply.encode.done.then(
       () => {
@@ -275,9 +305,46 @@ class Stream extends EventEmitter implements SessionStream {
       reply.cut = true;
       if (!reply.encode) reply.complete = true;
       reply.encode?.abort();
+      this.release();
       this.pump();
     }
     return this.playedMs(reply);
+  }
+
+  /** The encoder feed for `reply` at clip time `ms`: held while it is ENCODE_AHEAD_MS ahead of playback. */
+  private pace(reply: Reply, ms: number): Promise<void> | void {
+    if (this.mayFeed(reply, ms)) return;
+    return new Promise<void>((go) => {
+      this.held.push({ reply, ms, go });
+      this.armPace();
+    });
+  }
+
+  private mayFeed(reply: Reply, ms: number): boolean {
+    if (reply.cut || this.closed) return true; // the encode is being aborted: let it run out
+    const played = reply.startMs === null ? 0 : Math.max(0, this.clockMs - reply.startMs);
+    return ms <= played + ENCODE_AHEAD_MS;
+  }
+
+  /** Let every held feed whose time has come go on. */
+  private release(): void {
+    const still: Held[] = [];
+    for (const h of this.held) (this.mayFeed(h.reply, h.ms) ? h.go() : still.push(h));
+    this.held = still;
+  }
+
+  /** One timer for the earliest held feed of a reply already playing (others wait for its start). */
+  private armPace(): void {
+    this.paceTimer?.cancel();
+    this.paceTimer = null;
+    let at = Infinity;
+    for (const h of this.held) if (h.reply.startMs !== null) at = Math.min(at, h.reply.startMs + h.ms - ENCODE_AHEAD_MS);
+    if (at === Infinity || this.closed) return;
+    this.paceTimer = this.clock.setTimeout(() => {
+      this.paceTimer = null;
+      this.release();
+      this.armPace();
+    }, Math.max(0, at - this.clockMs));
   }
 
   /** Speech ms sent: the end of the audio sent, in clip time, past where the speech starts. */
@@ -290,6 +357,7 @@ class Stream extends EventEmitter implements SessionStream {
   private settle(reply: Reply): void {
     if (reply.settled) return;
     reply.settled = true;
+    reply.onStart();
     const i = this.replies.indexOf(reply);
     if (i >= 0) this.replies.splice(i, 1);
     reply.resolve({ playedMs: this.playedMs(reply), interrupted: reply.cut });
@@ -366,6 +434,7 @@ class Stream extends EventEmitter implements SessionStream {
   private settleLater(reply: Reply): void {
     if (reply.settled) return;
     reply.settled = true;
+    reply.onStart();
     reply.resolve({ playedMs: this.playedMs(reply), interrupted: false });
     if (this.replies.length === 0 && this.playing?.kind !== 'talk') this.setSpeaking(false);
   }
@@ -376,6 +445,12 @@ class Stream extends EventEmitter implements SessionStream {
 
   private emitFragment(f: Fragment, p: Playing): void {
     const { buf, startMs, endMs } = this.timeline!.emit(f, p.shift);
+    if (p.reply && p.reply.startMs === null) {
+      p.reply.startMs = startMs;
+      p.reply.onStart();
+      this.release();
+      this.armPace();
+    }
     if (p.reply) {
       // Clip time of the end of the reply's audio sent so far.
       const audio = this.tracks.find((t) => t.kind === 'audio');
@@ -391,6 +466,8 @@ class Stream extends EventEmitter implements SessionStream {
     if (this.closed) return;
     this.closed = true;
     this.timer?.cancel();
+    this.paceTimer?.cancel();
+    this.release();
     for (const r of [...this.replies, ...(this.playing?.reply ? [this.playing.reply] : [])]) {
       r.cut = true;
       r.encode?.abort();

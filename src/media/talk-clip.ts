@@ -40,6 +40,9 @@ export interface TalkEncode {
 /** The AAC encoder's priming (1024 samples at 16 kHz) that ffmpeg puts before every clip's audio. */
 export const PRIMING_MS = 64;
 
+/** Media a reply's encoder makes at full priority: its first two fragments and a frame more. */
+export const URGENT_MS = 360;
+
 /** Silence kept before the first sound of a reply. */
 export const LEAD_IN_MS = 40;
 
@@ -60,8 +63,12 @@ export function encodeTalk(
   speech: Speech,
   onInit: (init: Buffer, tracks: TrackInfo[]) => void,
   onFragment: (f: Fragment) => void,
-  /** Extra silence after the speech (ms), e.g. to end a clip at a fixed length. */
-  opts: { minMs?: number } = {},
+  opts: {
+    /** Extra silence after the speech (ms), e.g. to end a clip at a fixed length. */
+    minMs?: number;
+    /** Holds the feed to real time (EncodeJob.pace; clip time 0 is the first frame after the trim). */
+    pace?: (ms: number) => Promise<void> | void;
+  } = {},
 ): TalkEncode {
   const trimMs = leadingSilenceMs(speech);
   const pcm = speechPcm(speech).subarray(Math.round((trimMs * AUDIO_RATE) / 1000));
@@ -100,6 +107,8 @@ export function encodeTalk(
     onStart: (info) => (skipMs = info.skipMs),
     signal: ac.signal,
     warm: true,
+    urgentMs: URGENT_MS,
+    ...(opts.pace ? { pace: opts.pace } : {}),
   });
   return {
     done,

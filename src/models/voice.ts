@@ -29,6 +29,11 @@ export interface Speech {
   phones?: SpeechMark[];
   /** Word timings when known. */
   words?: SpeechMark[];
+  /**
+   * Word timings worked out on demand (memoized), when `words` was left out because the
+   * caller asked for `lazyWords`. Resolves to [] when nothing can be timed.
+   */
+  timeWords?(): Promise<SpeechMark[]>;
 }
 
 export interface SynthesizeOptions {
@@ -41,6 +46,12 @@ export interface SynthesizeOptions {
    * that queues synthesis serves this call ahead of queued ones. Optional; default false.
    */
   urgent?: boolean;
+  /**
+   * Leave `words` out and offer `timeWords()` instead: word timings can cost as much as the
+   * audio itself (flite runs a second pass), and a live reply needs them only when the user
+   * barges in. Optional; default false.
+   */
+  lazyWords?: boolean;
 }
 
 export interface Voice {

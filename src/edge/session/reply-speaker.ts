@@ -56,7 +56,8 @@ export class ReplySpeaker {
     const urgent = this.chunks++ === 0;
     this.chain = this.chain.then(async () => {
       if (this.cut !== null) return;
-      const speech = await this.voice.synthesize(text, { lang: this.lang, urgent, ...(this.shape ? { shape: this.shape } : {}) });
+      // Word timings only if the user barges in (said()): they cost a second synthesis pass.
+      const speech = await this.voice.synthesize(text, { lang: this.lang, urgent, lazyWords: true, ...(this.shape ? { shape: this.shape } : {}) });
       if (this.cut !== null) return;
       // Queued on the stream at once: the stream plays replies back to back in order and
       // starts encoding the next when the last one's encode ends, so there is no idle gap.
@@ -95,11 +96,11 @@ export class ReplySpeaker {
   }
 
   /** The reply as heard: whole sentences before the cut plus the words of the cut one. */
-  said(full: string): string {
+  async said(full: string): Promise<string> {
     if (this.cut === null) return full;
     const parts = this.spoken.slice(0, this.cutIndex).map((s) => s.text);
     const on = this.spoken[this.cutIndex];
-    if (on) parts.push(saidPrefix(on.text, this.cut, on.speech.durationMs, on.speech.words));
+    if (on) parts.push(saidPrefix(on.text, this.cut, on.speech.durationMs, on.speech.words ?? (await on.speech.timeWords?.())));
     return parts.filter(Boolean).join(' ');
   }
 }

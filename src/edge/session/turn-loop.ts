@@ -178,7 +178,7 @@ export class TurnLoop {
     if (speaker) {
       await speaker.finished();
       if (speaker.interrupted) {
-        turn.reply_text = speaker.said(reply);
+        turn.reply_text = await speaker.said(reply);
         turn.outcome = 'interrupted';
         s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said: turn.reply_text });
         this.d.store(turn);

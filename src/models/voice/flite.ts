@@ -52,10 +52,12 @@ export class FliteVoice implements Voice {
     if (pitchHz !== undefined && pitchHz > 40 && pitchHz < 500) args.push('--setf', `int_f0_target_mean=${pitchHz}`);
     if (rate !== undefined && rate > 0) args.push('--setf', `duration_stretch=${(1 / Math.min(3, Math.max(0.33, rate))).toFixed(3)}`);
     const spoken = sanitize(text);
-    // The word probe does not depend on the audio run: both start now (on a worker pool
-    // they run side by side, which halves the wait for a reply's first words).
     const tokens = wordTokens(spoken);
-    const probe = tokens.length > 1 ? runFlite(['-psdur', '-voice', 'kal', ...args.slice(3)], tokens.map((t) => `${t.spoken}.`).join(' '), false, opts.urgent) : null;
+    const runProbe = (urgent?: boolean) =>
+      tokens.length > 1 ? runFlite(['-psdur', '-voice', 'kal', ...args.slice(3)], tokens.map((t) => `${t.spoken}.`).join(' '), false, urgent) : null;
+    // Eager word timings: the probe does not depend on the audio run, so both start now (on
+    // the worker pool they run side by side, which halves the wait).
+    const probe = opts.lazyWords ? null : runProbe(opts.urgent);
     probe?.catch(() => {});
     const run = await runFlite(args, spoken, true, opts.urgent);
     opts.signal?.throwIfAborted();
@@ -63,7 +65,12 @@ export class FliteVoice implements Voice {
     const samples = resample(wav.samples, wav.sampleRate, FLITE_SAMPLE_RATE);
     const phones = parsePhoneTrace(run.stdout);
     const durationMs = Math.round((samples.length / FLITE_SAMPLE_RATE) * 1000);
-    return { sampleRate: FLITE_SAMPLE_RATE, samples, durationMs, phones, words: await this.words(tokens, phones, probe) };
+    const speech: Speech = { sampleRate: FLITE_SAMPLE_RATE, samples, durationMs, phones };
+    if (!opts.lazyWords) return { ...speech, words: await this.words(tokens, phones, probe) };
+    let timed: Promise<SpeechMark[]> | null = null;
+    // The probe runs (once) only when asked: a barge-in is what needs it (docs/media.md).
+    speech.timeWords = () => (timed ??= this.words(tokens, phones, runProbe()).catch(() => []));
+    return speech;
   }
 
   /** Word timings: a silent run of the tokens, each closed by a full stop, gives phones per word. */
