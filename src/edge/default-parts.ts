@@ -7,7 +7,7 @@
 import { createBrain } from '../models/brain/index.js';
 import { createRecognizer } from '../models/recognizer/index.js';
 import { createWebRtcVad } from '../models/vad/index.js';
-import { defaultVoice, warmFlite } from '../models/voice/index.js';
+import { cachedDefaultVoice, warmFlite } from '../models/voice/index.js';
 import { sessionMedia, sessionVoiceShape } from './media-part.js';
 import type { EdgeParts } from './session/parts.js';
 
@@ -28,5 +28,5 @@ export async function defaultParts(flags: PartsFlags = {}): Promise<EdgeParts> {
   const recognizer = createRecognizer(flags.asrUrl ? { asrUrl: flags.asrUrl } : {});
   // Compile flite on its worker threads now: a box's first reply must not wait ~1 s for it.
   warmFlite();
-  return { brain, recognizer, vad: () => createWebRtcVad(), voice: defaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
+  return { brain, recognizer, vad: () => createWebRtcVad(), voice: cachedDefaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
 }
