@@ -13,8 +13,11 @@ export interface LoggedTurn {
   reply_text: string;
   language: string | null;
   speech_id: string;
-  /** How the reply ended: spoken whole, cut by barge-in, text only (brain-only). */
-  outcome: 'spoken' | 'interrupted' | 'text';
+  /**
+   * How the reply ended: spoken whole, cut (barge-in, or the session ended while it
+   * played), text only (brain-only), or never given because the session ended first.
+   */
+  outcome: 'spoken' | 'interrupted' | 'text' | 'unanswered';
 }
 
 export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping';

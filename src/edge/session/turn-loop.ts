@@ -132,11 +132,24 @@ export class TurnLoop {
     this.state = s;
   }
 
+  /** Log a committed turn and store it on the control plane. */
+  private commit(turn: Omit<LoggedTurn, 'seq'>): LoggedTurn {
+    const s = this.d.session;
+    const t: LoggedTurn = { seq: s.log.length, ...turn };
+    s.log.push(t);
+    this.d.store(t);
+    return t;
+  }
+
   /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
   private async respond(user: string | null, speechId: string, fixed: string | null = null): Promise<void> {
     const s = this.d.session;
-    if (s.ended) return;
     const language = this.language;
+    if (s.ended) {
+      // The user's words were accepted (/chat answered ok): they reach the transcript, unanswered.
+      if (user !== null) this.commit({ user_text: user, reply_text: '', language, speech_id: speechId, outcome: 'unanswered' });
+      return;
+    }
     const abort = new AbortController();
     const render = s.snapshot.config.render && this.d.stream && this.d.parts.voice;
     const speaker = render
@@ -163,6 +176,15 @@ export class TurnLoop {
     }
     if (speaker && !abort.signal.aborted) for (const sentence of split.flush()) speaker.say(sentence);
     reply = reply.trim();
+    if (s.ended) {
+      // The sockets closed while the reply was being made: nobody got the turn message; the
+      // stored reply is what was actually said before the end (usually nothing).
+      const said = speaker ? await speaker.said(reply) : '';
+      if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
+      if (this.current?.speechId === speechId) this.current = null;
+      this.setState('listening');
+      return;
+    }
     const usage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
     const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
@@ -172,9 +194,7 @@ export class TurnLoop {
     if (user === null) msg.greeting = true;
     s.broadcast(['control', 'events'], msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
-    const turn: LoggedTurn = { seq: s.log.length, user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' };
-    s.log.push(turn);
-    this.d.store(turn);
+    const turn = this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
     if (speaker) {
       await speaker.finished();
       if (speaker.interrupted) {

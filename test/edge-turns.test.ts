@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { defaultParts } from '../src/edge/default-parts.js';
+import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
+import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
+import { TurnLoop } from '../src/edge/session/turn-loop.js';
+import { ManualClock } from '../src/emulator/clock.js';
+import { LocalBrain } from '../src/models/brain/local.js';
+import type { Brain, BrainRequest } from '../src/models/index.js';
+import { openSock, until, wsUrl } from './helpers/edge.js';
+import { useEmulator, type EmulatorHandle } from './helpers/emulator.js';
+
+/** Session 2, edge turns: typed turns that outlive their sockets. */
+
+const parts = await defaultParts();
+
+/** The local brain, but each reply waits until the test opens its gate (or the turn is aborted). */
+class GatedBrain implements Brain {
+  readonly name = 'gated';
+  private readonly local = new LocalBrain();
+  readonly asked: string[] = [];
+  private readonly gates: (() => void)[] = [];
+
+  open(): void {
+    for (const g of this.gates.splice(0)) g();
+  }
+
+  reply(req: BrainRequest) {
+    const last = req.messages.at(-1);
+    this.asked.push(last?.role === 'user' ? last.content : '');
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    this.gates.push(open);
+    const inner = this.local.reply(req);
+    const signal = req.signal;
+    async function* deltas() {
+      await new Promise<void>((res) => {
+        void gate.then(res);
+        signal?.addEventListener('abort', () => res(), { once: true });
+      });
+      signal?.throwIfAborted();
+      yield* inner.deltas;
+    }
+    return { deltas: deltas(), usage: inner.usage };
+  }
+}
+
+type Minted = { session_id: string; session_token: string; connect_url: string; seat_token: string };
+async function mint(h: EmulatorHandle, extra: Record<string, unknown> = {}, config: Record<string, unknown> = { render: false }): Promise<Minted> {
+  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false, ...config }, ...extra } });
+  expect(r.status).toBe(201);
+  return r.body as Minted;
+}
+async function chat(m: Minted, text: string): Promise<{ status: number; body: any }> {
+  const r = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, { method: 'POST', body: JSON.stringify({ text }) });
+  return { status: r.status, body: await r.json() };
+}
+const status = async (h: EmulatorHandle, id: string) => (await h.api(`/api/v1/sessions/${id}`)).body.status as string;
+const transcript = (h: EmulatorHandle, id: string) => h.api(`/api/v1/sessions/${id}/transcript`);
+
+describe('a typed turn the session ended before answering', () => {
+  const brain = new GatedBrain();
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, edgeParts: { ...parts, brain } });
+
+  it('/chat turns acknowledged and then cut off by the sockets closing still reach the transcript, with an empty reply', async () => {
+    const m = await mint(h);
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    const a = await chat(m, 'Where do you live?');
+    expect(a.body).toMatchObject({ ok: true, speech_id: expect.any(String) });
+    await until(() => brain.asked.length, (n) => n >= 1);
+    const b = await chat(m, 'And what do you do all day?');
+    expect(b.body).toMatchObject({ ok: true });
+    mic.close();
+    await until(() => status(h, m.session_id), (s) => s === 'ended');
+    const t = await until(() => transcript(h, m.session_id), (r) => r.body.count >= 2);
+    expect(t.body.turns.map((x: any) => [x.user_text, x.reply_text])).toEqual([
+      ['Where do you live?', ''],
+      ['And what do you do all day?', ''],
+    ]);
+  });
+});
+
+describe('the turn loop when the session ends with turns still queued', () => {
+  it('a queued user turn is stored with an empty reply and the outcome `unanswered`', async () => {
+    const clock = new ManualClock();
+    const snapshot = {
+      id: 'sess-unanswered-0001',
+      avatar: { persona: 'ava', language: 'en' },
+      history: [],
+      config: { greeting_enabled: false, greeting_hold_ms: 0, render: false },
+      responseLanguage: null,
+      capSeconds: 300,
+      systemPrompt: null,
+      backstory: null,
+      memoryBlock: null,
+    } as unknown as SessionSnapshot;
+    const live = new LiveSession(snapshot, clock, { ended: () => undefined });
+    const stored: LoggedTurn[] = [];
+    const brain = new GatedBrain();
+    const loop = new TurnLoop({ session: live, parts: { ...parts, brain }, clock, stream: null, store: (t) => stored.push({ ...t }), log: () => undefined });
+    loop.userTurn('first question');
+    await until(() => brain.asked.length, (n) => n === 1);
+    loop.userTurn('second question'); // a spoken turn: waits its turn behind the first
+    live.end('closed');
+    await until(() => stored.length, (n) => n >= 2);
+    expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([
+      ['first question', '', 'unanswered'],
+      ['second question', '', 'unanswered'],
+    ]);
+    expect(brain.asked).toEqual(['first question']);
+  });
+});
