@@ -4,12 +4,14 @@ import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.j
 import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
+import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
+import { getSessionRow } from '../src/emulator/sessions/store.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Brain, BrainRequest } from '../src/models/index.js';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator, type EmulatorHandle } from './helpers/emulator.js';
 
-/** Session 2, edge turns: typed turns that outlive their sockets. */
+/** Session 2, edge turns: typed turns that outlive their sockets, /chat-only sessions. */
 
 const parts = await defaultParts();
 
@@ -107,5 +109,37 @@ describe('the turn loop when the session ends with turns still queued', () => {
       ['second question', '', 'unanswered'],
     ]);
     expect(brain.asked).toEqual(['first question']);
+  });
+});
+
+describe('a session driven only by /chat (no socket)', () => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  const h = useEmulator({ boxes: 1, seats: 1, mintRatePerMinute: 0, clock });
+  const settle = () => new Promise((r) => setTimeout(r, 50));
+
+  it('ends after 60 s without a typed turn: the control plane reads it ended (idle) and the seat is free for the next mint', async () => {
+    const a = await mint(h);
+    expect((await chat(a, 'Where do you live?')).status).toBe(200);
+    await until(() => status(h, a.session_id), (s) => s === 'active');
+    await until(() => transcript(h, a.session_id), (r) => r.body.count === 1);
+    clock.advance(50_000);
+    await settle();
+    expect(await status(h, a.session_id)).toBe('active');
+    // A typed turn is activity: the idle time counts from the last one.
+    expect((await chat(a, 'What do you do?')).status).toBe(200);
+    await until(() => transcript(h, a.session_id), (r) => r.body.count === 2);
+    clock.advance(50_000);
+    await settle();
+    expect(await status(h, a.session_id)).toBe('active');
+    const waiter = await h.api('/api/v1/sessions', { body: { persona: 'ava' } });
+    expect(waiter.status).toBe(202);
+
+    clock.advance(10_000);
+    await until(() => status(h, a.session_id), (s) => s === 'ended');
+    expect(getSessionRow(sessionRuntime(h.emu.ctx).st, a.session_id)?.end_reason).toBe('idle');
+    // The freed seat goes to the mint that was waiting for it; the transcript kept both turns.
+    const ticket = await until(() => h.api(`/api/v1/sessions/queue/${waiter.body.queue_ticket}`), (r) => r.body.state === 'claimable');
+    expect(ticket.body.state).toBe('claimable');
+    expect((await transcript(h, a.session_id)).body.count).toBe(2);
   });
 });

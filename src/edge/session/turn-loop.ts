@@ -90,6 +90,7 @@ export class TurnLoop {
   /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
   userTurn(text: string, opts: { unrecognised?: boolean } = {}): string {
     this.cancelGreeting();
+    this.d.session.activity();
     const speechId = this.nextSpeechId();
     this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null));
     return speechId;
@@ -130,6 +131,8 @@ export class TurnLoop {
 
   private setState(s: TalkState): void {
     this.state = s;
+    // A session with no socket ends when idle (live-session.ts); a reply being made or played is not idle.
+    this.d.session.busy(s !== 'listening');
   }
 
   /** Log a committed turn and store it on the control plane. */
