@@ -10,8 +10,9 @@ import { LocalBrain } from '../src/models/brain/local.js';
 import type { Brain, BrainRequest } from '../src/models/index.js';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator, type EmulatorHandle } from './helpers/emulator.js';
+import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
-/** Session 2, edge turns: typed turns that outlive their sockets, /chat-only sessions. */
+/** Session 2, edge turns: typed turns that outlive their sockets, typed barge-in, /chat-only sessions. */
 
 const parts = await defaultParts();
 
@@ -110,6 +111,36 @@ describe('the turn loop when the session ends with turns still queued', () => {
     ]);
     expect(brain.asked).toEqual(['first question']);
   });
+});
+
+describe('typed turns with the default parts', () => {
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+  const backstory =
+    'I grew up in a small fishing village on the northern coast, where every morning started with the sound of boats leaving the harbour and gulls crying over the nets, and I spent my childhood summers learning to sail with my grandfather.';
+
+  it('a /chat turn sent while the avatar speaks cuts the reply on air (stored as said), then is answered', async () => {
+    const m = await mint(h, { context: { backstory } }, { render: true });
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const a = (await chat(m, 'Where did you grow up?')).body.speech_id as string;
+    const turnA = await events.next((x) => x.type === 'turn' && x.speech_id === a, 20_000);
+    await events.next((x) => x.type === 'speech' && x.status === 'started' && x.speech_id === a, 20_000);
+    await until(async () => voicedMs(await decodeAudio(Buffer.concat(mse.bin))), (ms) => ms >= 1500, 30_000);
+
+    const b = (await chat(m, 'What do you do all day?')).body.speech_id as string;
+    const cut = await events.next((x) => x.type === 'speech' && x.status === 'interrupted', 20_000);
+    expect(cut.speech_id).toBe(a);
+    expect(cut.said.length).toBeGreaterThan(0);
+    expect(cut.said.length).toBeLessThan(turnA.reply.length);
+    const turnB = await events.next((x) => x.type === 'turn' && x.speech_id === b, 20_000);
+    expect(turnB.text).toBe('What do you do all day?');
+
+    const t = await until(() => transcript(h, m.session_id), (r) => r.body.count >= 2 && r.body.turns[0].reply_text === cut.said);
+    expect(t.body.turns[0]).toMatchObject({ user_text: 'Where did you grow up?', reply_text: cut.said });
+    expect(t.body.turns[1]).toMatchObject({ user_text: 'What do you do all day?' });
+    mse.close();
+    events.close();
+  }, 60_000);
 });
 
 describe('a session driven only by /chat (no socket)', () => {

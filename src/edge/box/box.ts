@@ -91,8 +91,8 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       void report(id, 'turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
     },
   });
-  // A typed turn is the user speaking first: it replaces a greeting still on hold.
-  const chat = (s: EdgeSession, text: string) => s.loop.userTurn(text);
+  // A typed turn is the user speaking: it replaces a greeting still on hold and cuts a reply on air.
+  const chat = (s: EdgeSession, text: string) => s.loop.typedTurn(text);
 
   const app = new Hono();
   app.get('/health', (c) =>

@@ -96,6 +96,15 @@ export class TurnLoop {
     return speechId;
   }
 
+  /**
+   * A typed turn (/chat, v2 `chat`): a new user turn barges in like mic speech does
+   * (spec 4.6): the reply on air is cut and stored as said, then this one is answered.
+   */
+  typedTurn(text: string): string {
+    if (this.state !== 'listening') this.bargeIn();
+    return this.userTurn(text);
+  }
+
   /** The user started speaking over a reply (barge-in decided by the mic input). */
   bargeIn(): void {
     const r = this.current;
