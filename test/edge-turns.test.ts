@@ -12,7 +12,7 @@ import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator, type EmulatorHandle } from './helpers/emulator.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
-/** Session 2, edge turns: typed turns that outlive their sockets, typed barge-in, /chat-only sessions. */
+/** Session 2, edge turns: typed turns that outlive their sockets, typed barge-in, /chat-only sessions, reply language. */
 
 const parts = await defaultParts();
 
@@ -141,6 +141,30 @@ describe('typed turns with the default parts', () => {
     mse.close();
     events.close();
   }, 60_000);
+
+  it('a typed turn is answered in its own language; the mic hello sets only what the text does not tell', async () => {
+    const m = await mint(h);
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'fr' }));
+    const ask = async (text: string) => {
+      const id = (await chat(m, text)).body.speech_id;
+      return mic.next((x) => x.type === 'turn' && x.speech_id === id);
+    };
+    // English (the avatar's own `en-US` keeps its region), though the latest hello said French.
+    expect((await ask('Where did you grow up?')).language).toMatch(/^en(-|$)/);
+    expect((await ask('Où as-tu grandi ?')).language).toBe('fr');
+    // Too short to tell: the language the user said they speak (the latest hello).
+    expect((await ask('ok')).language).toBe('fr');
+    mic.close();
+
+    // response_language is the app's choice for every reply.
+    const de = await mint(h, { response_language: 'de' });
+    const mic2 = await openSock(wsUrl(de.connect_url, '/mic_stream', de.session_token));
+    const id = (await chat(de, 'Where did you grow up?')).body.speech_id;
+    expect((await mic2.next((x) => x.type === 'turn' && x.speech_id === id)).language).toBe('de');
+    mic2.close();
+  });
 });
 
 describe('a session driven only by /chat (no socket)', () => {

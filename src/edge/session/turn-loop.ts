@@ -12,6 +12,7 @@ import { greetingPrompt } from './greeting.js';
 import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
 import { ReplySpeaker } from './reply-speaker.js';
+import { typedLanguage, warmTypedLanguage } from './typed-language.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
 export const UNRECOGNISED_REPLY = 'Sorry, I could not make out what you said. Could you say it again, or type it?';
@@ -60,6 +61,7 @@ export class TurnLoop {
   constructor(private readonly d: TurnLoopDeps) {
     this.greetingDue = d.session.snapshot.config.greeting_enabled;
     d.session.onEnd(() => this.stop());
+    void warmTypedLanguage();
   }
 
   /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
@@ -88,11 +90,11 @@ export class TurnLoop {
   }
 
   /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
-  userTurn(text: string, opts: { unrecognised?: boolean } = {}): string {
+  userTurn(text: string, opts: { unrecognised?: boolean; typed?: boolean } = {}): string {
     this.cancelGreeting();
     this.d.session.activity();
     const speechId = this.nextSpeechId();
-    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null));
+    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null, !!opts.typed));
     return speechId;
   }
 
@@ -102,7 +104,7 @@ export class TurnLoop {
    */
   typedTurn(text: string): string {
     if (this.state !== 'listening') this.bargeIn();
-    return this.userTurn(text);
+    return this.userTurn(text, { typed: true });
   }
 
   /** The user started speaking over a reply (barge-in decided by the mic input). */
@@ -154,9 +156,11 @@ export class TurnLoop {
   }
 
   /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
-  private async respond(user: string | null, speechId: string, fixed: string | null = null): Promise<void> {
+  private async respond(user: string | null, speechId: string, fixed: string | null = null, typed = false): Promise<void> {
     const s = this.d.session;
-    const language = this.language;
+    // A typed turn's own language, when its text tells it (docs/edge.md "Reply language").
+    const own = typed && user !== null && !s.snapshot.responseLanguage ? await typedLanguage(user, [this.helloLang, s.snapshot.avatar.language]) : null;
+    const language = replyLanguage(s.snapshot, this.helloLang, own);
     if (s.ended) {
       // The user's words were accepted (/chat answered ok): they reach the transcript, unanswered.
       if (user !== null) this.commit({ user_text: user, reply_text: '', language, speech_id: speechId, outcome: 'unanswered' });
