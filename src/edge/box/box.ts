@@ -53,7 +53,7 @@ export interface RunningBox {
   /** Sessions connected on this box. */
   readonly connected: ReadonlySet<string>;
   session(id: string): EdgeSession | undefined;
-  /** Open the session of this token as a socket connect would (operator and test use); returns the claims. */
+  /** Open the session of this token as a socket connect would (operator and test use; with no socket it ends idle after 60 s); returns the claims. */
   connect(token: string): Promise<SessionClaims>;
   /** End a session as if its client sockets closed (spec 3: the seat frees). */
   disconnect(sessionId: string): Promise<void>;
