@@ -2,8 +2,9 @@
  * The session coordinator (spec 4.6, 6.1): typed and spoken user turns go to the brain;
  * the reply goes out as a `turn` message and, unless the session is brain-only
  * (`render: false`), as speech on the media stream. It owns the listening / thinking /
- * speaking state, the greeting and its hold, and barge-in. Mic audio reaches it through
- * mic-input.ts; it knows nothing of sockets.
+ * speaking state, the greeting and its hold, and barge-in (mic speech, or a typed turn).
+ * Every accepted user turn reaches the transcript, answered or not (the session may end
+ * first). Mic audio reaches it through mic-input.ts; it knows nothing of sockets.
  */
 import type { VoiceShape } from '../../models/index.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
@@ -73,10 +74,6 @@ export class TurnLoop {
     if (!this.greetingDue) return;
     if (cfg.greeting_hold_ms <= 0) this.greet();
     else this.greetingTimer = this.d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
-  }
-
-  get language(): string {
-    return replyLanguage(this.d.session.snapshot, this.helloLang);
   }
 
   get speechId(): string | null {
