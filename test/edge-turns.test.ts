@@ -142,6 +142,22 @@ describe('typed turns with the default parts', () => {
     events.close();
   }, 60_000);
 
+  it('sockets that close while a reply is spoken leave the turn stored with the words said before the end', async () => {
+    const m = await mint(h, { context: { backstory } }, { render: true });
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const a = (await chat(m, 'Where did you grow up?')).body.speech_id as string;
+    const turn = await events.next((x) => x.type === 'turn' && x.speech_id === a, 20_000);
+    await until(async () => voicedMs(await decodeAudio(Buffer.concat(mse.bin))), (ms) => ms >= 1500, 30_000);
+    mse.close();
+    events.close();
+    await until(() => status(h, m.session_id), (s) => s === 'ended');
+    const t = await until(() => transcript(h, m.session_id), (r) => r.body.count === 1 && r.body.turns[0].reply_text !== turn.reply);
+    const said = t.body.turns[0].reply_text as string;
+    expect(said.split(' ').length).toBeGreaterThanOrEqual(2);
+    expect(turn.reply.startsWith(said.split(' ').slice(0, -1).join(' '))).toBe(true);
+  }, 60_000);
+
   it('a typed turn is answered in its own language; the mic hello sets only what the text does not tell', async () => {
     const m = await mint(h);
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
