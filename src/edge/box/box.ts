@@ -53,7 +53,7 @@ export interface RunningBox {
   /** Sessions connected on this box. */
   readonly connected: ReadonlySet<string>;
   session(id: string): EdgeSession | undefined;
-  /** Open the session of this token as a socket connect would (operator and test use); returns the claims. */
+  /** Open the session of this token as a socket connect would (operator and test use; with no socket it ends idle after 60 s); returns the claims. */
   connect(token: string): Promise<SessionClaims>;
   /** End a session as if its client sockets closed (spec 3: the seat frees). */
   disconnect(sessionId: string): Promise<void>;
@@ -91,8 +91,8 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       void report(id, 'turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
     },
   });
-  // A typed turn is the user speaking first: it replaces a greeting still on hold.
-  const chat = (s: EdgeSession, text: string) => s.loop.userTurn(text);
+  // A typed turn is the user speaking: it replaces a greeting still on hold and cuts a reply on air.
+  const chat = (s: EdgeSession, text: string) => s.loop.typedTurn(text);
 
   const app = new Hono();
   app.get('/health', (c) =>

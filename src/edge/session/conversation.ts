@@ -1,15 +1,16 @@
 /**
  * The brain's view of a session: the frozen prompt, backstory, memory and history
- * (spec 4.5), then the turns so far, and the reply language. `response_language` is a
- * preference, not a lock (spec 4.5): it wins over the mic `hello` language, which wins
- * over the avatar's own language.
+ * (spec 4.5), then the turns so far, and the reply language: `response_language` (the
+ * app's choice at mint, spec 4.5) for every reply; else the turn's own language (a typed
+ * turn's text, when it tells; docs/edge.md); else the mic `hello` language (spec 4.6: the
+ * language the user speaks); else the avatar's own language; else English.
  */
 import type { BrainMessage, BrainRequest } from '../../models/index.js';
 import type { LoggedTurn } from './live-session.js';
 import type { SessionSnapshot } from './snapshot.js';
 
-export function replyLanguage(s: SessionSnapshot, helloLang: string | null): string {
-  return s.responseLanguage ?? helloLang ?? s.avatar.language ?? 'en';
+export function replyLanguage(s: SessionSnapshot, helloLang: string | null, turnLang: string | null = null): string {
+  return s.responseLanguage ?? turnLang ?? helloLang ?? s.avatar.language ?? 'en';
 }
 
 /** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */

@@ -2,6 +2,8 @@
  * One session live on this box: its channels, its own transcript log (for `source: live`),
  * the cap, and its end (spec 3: active while connected; ended on release, socket loss, the
  * reaper or the cap). The turn loop (turn-loop.ts) does the talking; this holds the life.
+ * A session no client socket holds (driven only by POST /chat) has no socket to lose: it
+ * ends when idle instead, like a minted session nobody connects to (the reaper's 60 s).
  */
 import type { EdgeClock, EdgeTimer } from '../clock.js';
 import { CloseCode, type Channel, type Stream } from './channel.js';
@@ -13,11 +15,20 @@ export interface LoggedTurn {
   reply_text: string;
   language: string | null;
   speech_id: string;
-  /** How the reply ended: spoken whole, cut by barge-in, text only (brain-only). */
-  outcome: 'spoken' | 'interrupted' | 'text';
+  /**
+   * How the reply ended: spoken whole, cut (barge-in, or the session ended while it
+   * played), text only (brain-only), or never given because the session ended first.
+   */
+  outcome: 'spoken' | 'interrupted' | 'text' | 'unanswered';
 }
 
-export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping';
+export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping' | 'idle';
+
+/**
+ * How long a session with no client socket (only POST /chat) lives without a typed turn
+ * or a reply in progress: the control plane's idle reaper default (`--pending-idle-s`).
+ */
+export const UNATTENDED_IDLE_MS = 60_000;
 
 export interface LiveSessionHooks {
   /** Called once when the session ends, after its channels are closed. */
@@ -31,6 +42,8 @@ export class LiveSession {
   ended: EndReason | null = null;
   endedAt: number | null = null;
   private capTimer: EdgeTimer | null;
+  private idleTimer: EdgeTimer | null = null;
+  private working = false;
   private readonly endListeners: ((reason: EndReason) => void)[] = [];
 
   constructor(
@@ -41,6 +54,23 @@ export class LiveSession {
     this.startedAt = clock.now();
     // spec 8 / 4.5: cap_seconds is the longest live duration; the box ends the media itself.
     this.capTimer = clock.setTimeout(() => this.end('cap'), snapshot.capSeconds * 1000);
+    // Opened by /chat, or by a socket that attaches next (which disarms this).
+    this.activity();
+  }
+
+  /** A typed turn or the end of a reply: the idle time of a socketless session counts from now. */
+  activity(): void {
+    this.idleTimer?.cancel();
+    this.idleTimer = null;
+    if (this.ended || this.channels.size > 0 || this.working) return;
+    this.idleTimer = this.clock.setTimeout(() => this.end('idle'), UNATTENDED_IDLE_MS);
+  }
+
+  /** The turn loop is making or playing a reply (not idle), or back to listening. */
+  busy(working: boolean): void {
+    if (this.working === working) return;
+    this.working = working;
+    this.activity();
   }
 
   get id(): string {
@@ -59,6 +89,7 @@ export class LiveSession {
   attach(ch: Channel): void {
     if (this.ended) return ch.close(CloseCode.sessionEnded, 'session ended');
     this.channels.add(ch);
+    this.activity();
   }
 
   /** A socket closed: spec 3 "the edge frees the seat when the client sockets close". */
@@ -84,6 +115,8 @@ export class LiveSession {
     this.endedAt = this.clock.now();
     this.capTimer?.cancel();
     this.capTimer = null;
+    this.idleTimer?.cancel();
+    this.idleTimer = null;
     for (const fn of this.endListeners) {
       try {
         fn(reason);
@@ -98,7 +131,9 @@ export class LiveSession {
           ? [CloseCode.goingAway, 'box_stopping']
           : reason === 'released'
             ? [CloseCode.sessionEnded, 'session_ended: released']
-            : [CloseCode.sessionEnded, 'session_ended: a client socket closed'];
+            : reason === 'idle'
+              ? [CloseCode.sessionEnded, 'session_ended: idle']
+              : [CloseCode.sessionEnded, 'session_ended: a client socket closed'];
     for (const ch of this.channels) ch.close(code, why);
     this.channels.clear();
     this.hooks.ended(this, reason);

@@ -2,8 +2,9 @@
  * The session coordinator (spec 4.6, 6.1): typed and spoken user turns go to the brain;
  * the reply goes out as a `turn` message and, unless the session is brain-only
  * (`render: false`), as speech on the media stream. It owns the listening / thinking /
- * speaking state, the greeting and its hold, and barge-in. Mic audio reaches it through
- * mic-input.ts; it knows nothing of sockets.
+ * speaking state, the greeting and its hold, and barge-in (mic speech, or a typed turn).
+ * Every accepted user turn reaches the transcript, answered or not (the session may end
+ * first). Mic audio reaches it through mic-input.ts; it knows nothing of sockets.
  */
 import type { VoiceShape } from '../../models/index.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
@@ -12,6 +13,7 @@ import { greetingPrompt } from './greeting.js';
 import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
 import { ReplySpeaker } from './reply-speaker.js';
+import { typedLanguage, warmTypedLanguage } from './typed-language.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
 export const UNRECOGNISED_REPLY = 'Sorry, I could not make out what you said. Could you say it again, or type it?';
@@ -60,6 +62,7 @@ export class TurnLoop {
   constructor(private readonly d: TurnLoopDeps) {
     this.greetingDue = d.session.snapshot.config.greeting_enabled;
     d.session.onEnd(() => this.stop());
+    void warmTypedLanguage();
   }
 
   /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
@@ -73,10 +76,6 @@ export class TurnLoop {
     else this.greetingTimer = this.d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
   }
 
-  get language(): string {
-    return replyLanguage(this.d.session.snapshot, this.helloLang);
-  }
-
   get speechId(): string | null {
     return this.current?.speechId ?? null;
   }
@@ -88,11 +87,21 @@ export class TurnLoop {
   }
 
   /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
-  userTurn(text: string, opts: { unrecognised?: boolean } = {}): string {
+  userTurn(text: string, opts: { unrecognised?: boolean; typed?: boolean } = {}): string {
     this.cancelGreeting();
+    this.d.session.activity();
     const speechId = this.nextSpeechId();
-    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null));
+    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null, !!opts.typed));
     return speechId;
+  }
+
+  /**
+   * A typed turn (/chat, v2 `chat`): a new user turn barges in like mic speech does
+   * (spec 4.6): the reply on air is cut and stored as said, then this one is answered.
+   */
+  typedTurn(text: string): string {
+    if (this.state !== 'listening') this.bargeIn();
+    return this.userTurn(text, { typed: true });
   }
 
   /** The user started speaking over a reply (barge-in decided by the mic input). */
@@ -130,13 +139,30 @@ export class TurnLoop {
 
   private setState(s: TalkState): void {
     this.state = s;
+    // A session with no socket ends when idle (live-session.ts); a reply being made or played is not idle.
+    this.d.session.busy(s !== 'listening');
+  }
+
+  /** Log a committed turn and store it on the control plane. */
+  private commit(turn: Omit<LoggedTurn, 'seq'>): LoggedTurn {
+    const s = this.d.session;
+    const t: LoggedTurn = { seq: s.log.length, ...turn };
+    s.log.push(t);
+    this.d.store(t);
+    return t;
   }
 
   /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
-  private async respond(user: string | null, speechId: string, fixed: string | null = null): Promise<void> {
+  private async respond(user: string | null, speechId: string, fixed: string | null = null, typed = false): Promise<void> {
     const s = this.d.session;
-    if (s.ended) return;
-    const language = this.language;
+    // A typed turn's own language, when its text tells it (docs/edge.md "Reply language").
+    const own = typed && user !== null && !s.snapshot.responseLanguage ? await typedLanguage(user, [this.helloLang, s.snapshot.avatar.language]) : null;
+    const language = replyLanguage(s.snapshot, this.helloLang, own);
+    if (s.ended) {
+      // The user's words were accepted (/chat answered ok): they reach the transcript, unanswered.
+      if (user !== null) this.commit({ user_text: user, reply_text: '', language, speech_id: speechId, outcome: 'unanswered' });
+      return;
+    }
     const abort = new AbortController();
     const render = s.snapshot.config.render && this.d.stream && this.d.parts.voice;
     const speaker = render
@@ -163,6 +189,15 @@ export class TurnLoop {
     }
     if (speaker && !abort.signal.aborted) for (const sentence of split.flush()) speaker.say(sentence);
     reply = reply.trim();
+    if (s.ended) {
+      // The sockets closed while the reply was being made: nobody got the turn message; the
+      // stored reply is what was actually said before the end (usually nothing).
+      const said = speaker ? await speaker.said(reply) : '';
+      if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
+      if (this.current?.speechId === speechId) this.current = null;
+      this.setState('listening');
+      return;
+    }
     const usage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
     const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
@@ -172,9 +207,7 @@ export class TurnLoop {
     if (user === null) msg.greeting = true;
     s.broadcast(['control', 'events'], msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
-    const turn: LoggedTurn = { seq: s.log.length, user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' };
-    s.log.push(turn);
-    this.d.store(turn);
+    const turn = this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
     if (speaker) {
       await speaker.finished();
       if (speaker.interrupted) {

@@ -26,8 +26,8 @@ const Registration = z.object({
 const SeatEvent = z.object({
   session_id: z.string().min(1),
   event: z.enum(['connect', 'close']),
-  /** Why the box ended it: every client socket closed, the cap, or the box stopping. */
-  reason: z.enum(['closed', 'cap', 'box_stopping']).optional(),
+  /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
+  reason: z.enum(['closed', 'cap', 'box_stopping', 'idle']).optional(),
 });
 const Turn = z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() });
 
