@@ -63,9 +63,8 @@ export class MicInput {
     if (this.session.ended) return;
     // Issue 8: speech the recogniser heard no words in still makes a turn, and its text says
     // so (a recogniser answers "" then); the avatar asks again instead of answering nothing.
-    const unrecognised = !r.recognised || !r.text.trim();
-    const text = unrecognised && !r.text.trim() ? nothingHeardText(this.recognizer.name) : r.text;
-    this.loop.userTurn(text, { unrecognised });
+    const heard = r.text.trim() !== '';
+    this.loop.userTurn(heard ? r.text : nothingHeardText(this.recognizer.name), { unrecognised: !r.recognised || !heard });
   }
 }
 
