@@ -5,6 +5,7 @@
  * server-side). On `utterance-end` the recognizer transcribes and the turn loop answers.
  */
 import type { Recognizer, Vad } from '../../models/index.js';
+import { nothingHeardText } from '../../models/recognizer/index.js';
 import { BargeIn, PartialPolicy, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
 import type { TurnLoop } from './turn-loop.js';
@@ -60,7 +61,10 @@ export class MicInput {
       recognised: false,
     }));
     if (this.session.ended) return;
-    this.loop.userTurn(r.text, { unrecognised: !r.recognised || !r.text.trim() });
+    // Issue 8: speech the recogniser heard no words in still makes a turn, and its text says
+    // so (a recogniser answers "" then); the avatar asks again instead of answering nothing.
+    const heard = r.text.trim() !== '';
+    this.loop.userTurn(heard ? r.text : nothingHeardText(this.recognizer.name), { unrecognised: !r.recognised || !heard });
   }
 }
 

@@ -58,10 +58,12 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
     const stored = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
     // spec 4.5: `live` is rebuilt from the box's own log for a session the store lacks
     // (still live, or turns the box could not report); otherwise the store answers.
+    // `source` names where the turns came from: a log the box could not give (gone,
+    // unreachable, failing) or one behind the store leaves the stored turns, `store`.
     if (isLive(row) || stored.length === 0) {
       const log = await boxLog(rt.fleet.get(row.box_id), row.id);
-      const turns = log && log.length > stored.length ? log : stored;
-      if (isLive(row) || turns !== stored) return { session_id: row.id, source: 'live' as const, turns, count: turns.length };
+      const fromLog = log !== null && (isLive(row) ? log.length >= stored.length : log.length > stored.length);
+      if (fromLog) return { session_id: row.id, source: 'live' as const, turns: log, count: log.length };
     }
     return { session_id: row.id, source: 'store' as const, turns: stored, count: stored.length };
   });

@@ -13,6 +13,16 @@ export function notRecognisedText(missing: readonly string[] = ['pocketsphinx', 
   return `[not recognised: no speech recogniser is installed on this machine. Install one with "${install}", or start with --asr-url pointing at an OpenAI-compatible /v1 API]`;
 }
 
+/**
+ * What a spoken turn says when a working recogniser heard nothing usable in speech the VAD
+ * found (a hum, a cough, mumbling): pocketsphinx and `--asr-url` servers answer `""` then,
+ * which is right for `/audio/transcriptions` but would make an empty turn (docs/edge.md).
+ */
+export function nothingHeardText(recognizer: string): string {
+  const who = recognizer === 'openai' ? 'the --asr-url recogniser' : recognizer;
+  return `[speech not recognised: ${who} heard no words in it]`;
+}
+
 export class UnavailableRecognizer implements Recognizer {
   readonly name = 'none';
   readonly available = false;

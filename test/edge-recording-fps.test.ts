@@ -1,0 +1,89 @@
+/**
+ * A `recording: true` video (spec 4.5) plays at the stream's 25 fps: every frame lasts
+ * 40 ms and the video track has no holes, so frames / duration (what ffprobe reports) is
+ * 25. Measured 24.46 before: each clip spliced into the session timeline (the idle loop at
+ * every start, cold encodes) began with its first frame held 64 ms over the AAC encoder's
+ * priming, and clips were placed at the later of the tracks' ends, leaving gaps in the
+ * video. The cause is in src/media (encoder.ts): the fix is /work/coord/media-fix.patch.
+ * The recording is read from its own sample tables (every moof's trun), and ffmpeg (npm
+ * @ffmpeg-installer, no ffprobe shipped) must decode the same number of frames.
+ */
+import { spawnSync } from 'node:child_process';
+import findBox from 'mux.js/lib/mp4/find-box.js';
+import parseTfhd from 'mux.js/lib/tools/parse-tfhd.js';
+import parseTrun from 'mux.js/lib/tools/parse-trun.js';
+import { describe, expect, it } from 'vitest';
+import { splitFmp4 } from '../src/media/fmp4.js';
+import { ffmpegPath } from '../src/media/ffmpeg.js';
+import { openSock, until, wsUrl } from './helpers/edge.js';
+import { useEmulator } from './helpers/emulator.js';
+
+interface TrackTiming {
+  frames: number;
+  /** Sample durations (ms) that are not the track's usual one. */
+  odd: number[];
+  /** Holes between one fragment's end and the next one's start (ms). */
+  gaps: number[];
+  startMs: number;
+  endMs: number;
+}
+
+/** Per-track timing of a fragmented MP4, from its tfdt and trun sample durations. */
+function timings(mp4: Buffer): { video: TrackTiming; audio: TrackTiming } {
+  const { tracks, fragments } = splitFmp4(mp4);
+  const out: Record<string, TrackTiming & { end?: number; usual: number }> = {};
+  for (const f of fragments) {
+    for (const traf of findBox(findBox(f.data, ['moof'])[0]!, ['traf'])) {
+      const tfhd = parseTfhd(findBox(traf, ['tfhd'])[0]!);
+      const id = tfhd.trackId;
+      const track = tracks.find((t) => t.id === id)!;
+      const dflt = tfhd.defaultSampleDuration ?? track.defaultSampleDuration;
+      const ms = (ticks: number) => (ticks * 1000) / track.timescale;
+      const start = f.tracks.find((t) => t.id === id)!.start;
+      const durs = findBox(traf, ['trun']).flatMap((trun) => parseTrun(trun).samples.map((s: { duration?: number }) => s.duration ?? dflt));
+      const t = (out[track.kind] ??= { frames: 0, odd: [], gaps: [], startMs: ms(start), endMs: 0, usual: track.kind === 'video' ? track.timescale / 25 : 1024 });
+      if (t.end !== undefined && start !== t.end) t.gaps.push(ms(start - t.end));
+      for (const d of durs) if (d !== t.usual) t.odd.push(ms(d));
+      t.frames += durs.length;
+      t.end = start + durs.reduce((a: number, b: number) => a + b, 0);
+      t.endMs = ms(t.end);
+    }
+  }
+  return { video: out.video!, audio: out.audio! };
+}
+
+describe('recording frame rate', () => {
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+
+  // Fails until /work/coord/media-fix.patch (src/media) is applied; then make it `it(...)`.
+  it.fails('a recorded session (idle, a spoken reply, idle again) is 25 fps: 40 ms frames, no holes, tracks end together', async () => {
+    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', recording: true, config: { greeting_enabled: false } } })).body;
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    await events.next((x) => x.type === 'status' && x.media_ms > 500);
+    const chat = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'Hi' }) });
+    const { speech_id } = await chat.json();
+    const started = await events.next((x) => x.type === 'speech' && x.speech_id === speech_id && x.status === 'started', 20_000);
+    const back = await events.next((x) => x.type === 'status' && x.state === 'listening' && x.media_ms > started.media_ms + 500, 30_000);
+    // The idle loop starts again after the reply: let a second of it play.
+    await events.next((x) => x.type === 'status' && x.media_ms > back.media_ms + 1000);
+    mse.close();
+    events.close();
+    await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
+    const rec = await until(() => h.api(`/_emulator/sessions/${m.session_id}/recordings/video.mp4`), (r) => r.status === 200);
+    const mp4 = rec.body as Buffer;
+
+    const { video, audio } = timings(mp4);
+    expect(video.frames).toBeGreaterThan(75);
+    // ffmpeg decodes every frame the sample tables list.
+    const dec = spawnSync(ffmpegPath(), ['-hide_banner', '-i', 'pipe:0', '-map', '0:v', '-f', 'null', '-'], { input: mp4 });
+    expect(Number(/frame=\s*(\d+)/.exec(dec.stderr.toString().split('\r').at(-1) ?? '')?.[1])).toBe(video.frames);
+    expect(video.odd).toEqual([]);
+    expect(video.gaps).toEqual([]);
+    expect(video.startMs).toBe(0);
+    expect(video.frames / ((video.endMs - video.startMs) / 1000)).toBeCloseTo(25, 3);
+    // No clip leaves audio running past its video by more than the last fragment's AAC frame.
+    expect(audio.gaps).toEqual([]);
+    expect(Math.abs(audio.endMs - video.endMs)).toBeLessThan(64);
+  }, 60_000);
+});
