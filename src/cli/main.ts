@@ -140,7 +140,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
     if (json) {
       if (e.envelope) io.stderr.write(JSON.stringify(e.envelope) + '\n');
       else envelope(e.exitCode === ExitCode.usage ? 'usage' : e.exitCode === ExitCode.interrupted ? 'interrupted' : 'cli_error', e.message);
-    } else io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
+    } else if (!e.alreadyShown) io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
     return e.exitCode;
   }
   if (isApiResponseError(e)) {
