@@ -27,7 +27,7 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const protocol = opts.protocol === undefined ? 1 : Number(opts.protocol);
   if (protocol !== 1 && protocol !== 2) throw new CliError(`--protocol must be 1 or 2 (got ${String(opts.protocol)})`, ExitCode.usage);
   const turns = parsePositiveInt('--turns', opts.turns);
-  const body = mintBodyFromOptions(opts, cli);
+  const body = await mintBodyFromOptions(opts, cli);
   if (protocol === 2) body.protocol_versions = [2];
   if (body.persona === undefined && body.avatar_id === undefined && body.avatar_ref === undefined) {
     throw new CliError('say who to talk to: --persona <key> (avatar gallery list) or --avatar-id <uuid>', ExitCode.usage);
