@@ -1,4 +1,4 @@
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { isolatedEnv } from './helpers/cli.js';
@@ -24,5 +24,31 @@ describe('sessions live: Ctrl-C', () => {
     expect(all.match(/interrupted/g), all).toHaveLength(1);
     expect(out).toMatch(/ended: interrupted \(Ctrl-C\) after .*; seat released/);
     expect((await h.api(`/api/v1/sessions/${id}`)).body.status).toBe('ended');
+  }, 30_000);
+});
+
+describe('sessions live on a terminal: Ctrl-C', () => {
+  it('the view says why it ended, the line after it only the seat; exit 130', async () => {
+    let out = '';
+    let err = '';
+    let wake: (() => void) | undefined;
+    const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), wake?.(), cb()) }), { isTTY: true, columns: 80, rows: 30 });
+    const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const code = run(['sessions', 'live', '--persona', 'ava', '--no-mic', '--no-play', '--config', '{"greeting_enabled":false}'], {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      env: { ...env(), NO_COLOR: '1' },
+    });
+    while (!/media \d+ KB/.test(out) || !/› /.test(out)) await new Promise<void>((r) => (wake = r));
+    process.emit('SIGINT');
+    expect(await code).toBe(130);
+    const text = (out + err).replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '');
+    // ink redraws frames; the last frame is what stays on screen
+    expect(text).toMatch(/ended: interrupted/);
+    expect(text).toMatch(/session \S+: seat released\n$/);
+    expect(text.slice(text.lastIndexOf('ended: interrupted')).match(/interrupted/g)).toHaveLength(1);
+    expect(err).toBe('');
   }, 30_000);
 });
