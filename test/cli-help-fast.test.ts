@@ -13,7 +13,8 @@ import { cli, isolatedEnv } from './helpers/cli.js';
  * (timings in bench/cli.bench.js; tests assert no time). The built CLI (bin/avatar.js, the
  * one people run) is spawned with a module-resolution hook that logs every module it
  * loads; its help must also be the very text the CLI prints when it builds every command
- * from the contract itself (in-process, from src), so nothing is missing or stale.
+ * from the contract itself (in-process, from src), so nothing is missing or stale. It runs
+ * the built CLI: `npm run build` first (`npm test` does).
  */
 const bin = fileURLToPath(new URL('../bin/avatar.js', import.meta.url));
 const hook = fileURLToPath(new URL('./helpers/module-log.mjs', import.meta.url));
