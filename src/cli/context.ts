@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { AvatarClient } from '../client/client.js';
+import type { InferenceClient } from '../client/inference.js';
 import type { Connection, GlobalFlags } from './config.js';
 import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -16,6 +17,8 @@ export interface CliContext {
   ready(): Promise<void>;
   /** A client on that connection (optionally with another key or an Origin; default `--origin`). */
   client(opts?: { apiKey?: string; origin?: string }): AvatarClient;
+  /** The inference family's client (spec 4.12) on that connection. */
+  inference(): InferenceClient;
   /** The workspace id for `{wsId}` routes: --workspace, env, profile or the emulator's (sync; no request). */
   workspaceId(): string;
   /**
@@ -51,6 +54,7 @@ const NO_WORKSPACE =
 export function createContext(program: Command, io: Io): CliContext {
   // Loaded by ready() (before any action), never for help, version or a usage error.
   let clientModule: typeof import('../client/client.js') | undefined;
+  let inferenceModule: typeof import('../client/inference.js') | undefined;
   let config: typeof import('./config.js') | undefined;
   let output: typeof import('./output.js') | undefined;
   const loaded = <T>(m: T | undefined): T => {
@@ -85,8 +89,9 @@ export function createContext(program: Command, io: Io): CliContext {
     return conn;
   };
   const ready = async () => {
-    [clientModule, config, output] = await Promise.all([
+    [clientModule, inferenceModule, config, output] = await Promise.all([
       clientModule ?? import('../client/client.js'),
+      inferenceModule ?? import('../client/inference.js'),
       config ?? import('./config.js'),
       output ?? import('./output.js'),
     ]);
@@ -101,6 +106,7 @@ export function createContext(program: Command, io: Io): CliContext {
     connection,
     ready,
     client,
+    inference: () => new (loaded(inferenceModule).InferenceClient)(client()),
     workspaceId() {
       const ws = connection().workspaceId;
       if (!ws) throw new CliError(NO_WORKSPACE, ExitCode.usage);

@@ -18,15 +18,23 @@ export function isApiResponseError(e: unknown): e is ApiErrorLike {
 
 const seconds = (n: number) => (n >= 3600 ? `${Math.round(n / 360) / 10} h` : n >= 120 ? `${Math.round(n / 60)} min` : `${n} s`);
 
+/** The service's message: top level (control plane) or in `error` (the inference family). */
+const messageOf = (b: Record<string, unknown>): string =>
+  typeof b.message === 'string' ? b.message : b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string' ? (b.error as { message: string }).message : '';
+
+/** "retry in 40 s", "in 3600 s", "come back at 00:00 UTC": the message already says when. */
+const saysWhen = (message: string) => /\bretry in\b|\bin \d+ ?(s|min|h)\b|\bat \d\d:\d\d\b/i.test(message);
+
 /**
- * What a user can do about a 429/402 (spec 7), with the retry_after the service gave. The
- * service's own message may already say some of it (when to retry, the idle reaper): only
- * what it does not say is added, and the release as a CLI command.
+ * What a user can do about a 429/402 (spec 7), with the retry_after the service gave. Said
+ * once: when the service's message already says when to retry, only what to do is added
+ * (the retry time came twice before, "retry in 40 s" and "retry in 40 s (retry_after 40)";
+ * scripts read retry_after from --json).
  */
 function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
-  const message = typeof b.message === 'string' ? b.message : '';
+  const message = messageOf(b);
   const retry = typeof b.retry_after === 'number' ? b.retry_after : Number(e.headers['retry-after']) || null;
-  const after = /retry in/i.test(message) ? null : retry ? `retry in ${seconds(retry)} (retry_after ${retry})` : 'retry later';
+  const after = saysWhen(message) ? null : retry ? `retry in ${seconds(retry)}` : 'retry later';
   const join = (...parts: (string | null)[]) => parts.filter(Boolean).join('; ') || null;
   switch (e.code) {
     case 'concurrency_limit': {
@@ -40,6 +48,9 @@ function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
       return join(after && `too many mints from this key in the last minute: ${after}`);
     case 'quota_exhausted':
       return join(after && `the daily session minutes are used up: ${after}`);
+    case 'rate_limit':
+      // Inference (spec 8): counted per organisation over a sliding minute.
+      return join(after, 'the limit counts every key of the organisation over a sliding minute: wait, or spread the requests out');
     default:
       return e.status === 429 || e.status === 402 ? after : null;
   }

@@ -27,6 +27,12 @@ export class CliError extends Error {
     readonly exitCode: ExitCodeValue = ExitCode.usage,
     /** With --json, this body goes to stderr instead of `{ error, message }` (an API-shaped failure). */
     readonly envelope?: Record<string, unknown>,
+    /**
+     * The command has already told people this (`sessions live` prints why it ended, with
+     * the session id and whether the seat was released): stderr gets nothing more, only the
+     * exit code; with --json the envelope is still written (scripts read stderr for it).
+     */
+    readonly alreadyShown = false,
   ) {
     super(message);
     this.name = 'CliError';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { pathParamNames, type AnyOperation } from '../contract/operation.js';
-import { operations } from '../contract/operations/index.js';
+import { pathParamNames } from '../contract/operation.js';
+import type { OperationEntry } from './command-manifest.js';
 import { commandGroups } from './commands/index.js';
 import { describeFlag, placeholder } from './flag-docs.js';
 import type { CliContext } from './context.js';
@@ -46,30 +46,34 @@ function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: 
  * Build `avatar <group> <verb>` for every operation of the contract that has `cli`
  * metadata: path parameters become positional arguments (`{wsId}` defaults to the
  * configured workspace), body and query fields become flags, `--data` takes a whole body.
- * New operations get their command, flags and help by construction.
+ * New operations get their command, flags and help by construction. The commands are built
+ * from the manifest (plain data, src/cli/command-manifest.ts); an action loads the
+ * operation's schemas when it runs.
  */
-export function registerGeneratedCommands(program: Command, cli: CliContext, only?: string, ops: readonly AnyOperation[] = operations): void {
+export function registerGeneratedCommands(program: Command, cli: CliContext, only: string | undefined, entries: readonly OperationEntry[]): void {
   const groups = new Map<string, Command>();
-  for (const op of ops) {
-    if (!op.cli || (only !== undefined && op.cli.group !== only)) continue;
-    const { group, verb } = op.cli;
+  for (const entry of entries) {
+    if (!entry.group || (only !== undefined && entry.group !== only)) continue;
+    const { group, verb } = entry;
     let g = groups.get(group) ?? (program.commands.find((c) => c.name() === group) as Command | undefined);
     if (!g) {
-      g = program.command(group).description(commandGroups.find((x) => x.name === group)?.description ?? `${group} (${op.path.split('/').slice(0, 4).join('/')}...)`);
+      g = program.command(group).description(commandGroups.find((x) => x.name === group)?.description ?? `${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
     }
     groups.set(group, g);
     if (g.commands.some((c) => c.name() === verb)) continue; // a hand-written command wins
-    const pathParams = pathParamNames(op.path);
+    const pathParams = pathParamNames(entry.path);
     const positional = pathParams.filter((p) => p !== 'wsId');
-    const cmd = g.command(verb).description(`${op.summary}  [${op.method.toUpperCase()} ${op.path}]`);
+    const cmd = g.command(verb).description(`${entry.summary}  [${entry.method.toUpperCase()} ${entry.path}]`);
     for (const p of positional) cmd.argument(`<${p}>`);
-    const bodyFlags = flagsOf(op.body);
-    const queryFlags = flagsOf(op.query);
+    const bodyFlags = entry.body ?? [];
+    const queryFlags = entry.query;
     for (const f of [...bodyFlags, ...queryFlags]) addFieldOption(cmd, f);
-    if (op.body) cmd.option('--data <json|@file>', 'whole request body as JSON: inline, @file or @- for stdin (flags override its fields)');
-    const binary = Object.values(op.responses).some((r) => r.contentType && !r.schema);
-    if (binary) cmd.option('-o, --out <file>', 'write the response body to this file (- for stdout)');
+    if (entry.body) cmd.option('--data <json|@file>', 'whole request body as JSON: inline, @file or @- for stdin (flags override its fields)');
+    if (entry.binary) cmd.option('-o, --out <file>', 'write the response body to this file (- for stdout)');
     cmd.action(async (...args: unknown[]) => {
+      const { operationById } = await import('../contract/operations/index.js');
+      const op = operationById(entry.id);
+      if (!op) throw new Error(`the command manifest names ${entry.id}, which the contract lacks (rebuild: npm run build)`);
       const opts = cmd.opts<Record<string, unknown>>();
       const params: Record<string, string> = {};
       positional.forEach((p, i) => (params[p] = String(args[i])));

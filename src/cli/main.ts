@@ -57,6 +57,9 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const word = commandWord(argv);
   const known = commandGroups.find((g) => g.name === word);
   const wanted = word === undefined ? [] : known && !known.wholeTree ? [known] : commandGroups;
+  // The generated commands as data (and the mint flags of sessions mint/live, demo):
+  // help and usage errors never load the contract's schemas (src/cli/command-manifest.ts).
+  const manifest = word === undefined ? [] : await (await import('./command-manifest.js')).loadManifest();
   const registered = new Set<CommandModule>();
   for (const m of commandModules) {
     registered.add(m);
@@ -72,7 +75,7 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   }
   if (word !== undefined) {
     const { registerGeneratedCommands } = await import('./generated.js');
-    registerGeneratedCommands(program, cli, known && !known.wholeTree ? known.name : undefined);
+    registerGeneratedCommands(program, cli, known && !known.wholeTree ? known.name : undefined, manifest);
   }
   // Names only for the rest, in the listed order (a placeholder is never run: its word
   // would have loaded the real group).
@@ -140,7 +143,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
     if (json) {
       if (e.envelope) io.stderr.write(JSON.stringify(e.envelope) + '\n');
       else envelope(e.exitCode === ExitCode.usage ? 'usage' : e.exitCode === ExitCode.interrupted ? 'interrupted' : 'cli_error', e.message);
-    } else io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
+    } else if (!e.alreadyShown) io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
     return e.exitCode;
   }
   if (isApiResponseError(e)) {

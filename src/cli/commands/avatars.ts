@@ -7,8 +7,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Limits } from '../../contract/limits.js';
-import { createAvatar, createVersion, deleteAvatar, getAvatar, uploadExtraFace, uploadFace, uploadVoice } from '../../contract/operations/avatars.js';
-import { uploadVoiceSample } from '../../contract/operations/voices.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { checkFaceFile, checkVoiceFile } from '../local-media.js';
@@ -57,6 +55,7 @@ async function createCustom(cli: CliContext, o: CreateCustomOptions) {
   if (voice.bytes.length > Limits.voiceSampleBytes) throw new CliError(`--voice ${voice.name}: larger than 25 MB`, ExitCode.usage);
   await checkFaceFile(o.face, face.bytes);
   await checkVoiceFile(o.voice, voice.bytes);
+  const { createAvatar } = await avatarOps();
   const client = cli.client();
   const avatar = (await client.call(createAvatar, { body: { name: o.name, kind: 'custom' } })).body;
   cli.note(`avatar ${avatar.id} created`);
@@ -71,6 +70,7 @@ async function createCustom(cli: CliContext, o: CreateCustomOptions) {
 
 async function removeCreated(cli: CliContext, avatarId: string): Promise<void> {
   try {
+    const { deleteAvatar } = await avatarOps();
     await cli.client().call(deleteAvatar, { params: { avatarId } });
     cli.note(`removed avatar ${avatarId}, which this command had created`);
   } catch (e) {
@@ -83,6 +83,9 @@ async function removeCreated(cli: CliContext, avatarId: string): Promise<void> {
 
 type Upload = ReturnType<typeof readUpload>;
 
+/** The operations, loaded when a command runs (help loads no schema; src/cli/command-manifest.ts). */
+const avatarOps = () => import('../../contract/operations/avatars.js');
+
 async function finishCustom(
   cli: CliContext,
   o: CreateCustomOptions,
@@ -90,6 +93,7 @@ async function finishCustom(
   f: { face: Upload; voice: Upload; prompt: string; backstory?: string; timeoutS: number },
 ) {
   const { face, voice, prompt, backstory, timeoutS } = f;
+  const { createVersion, getAvatar, uploadFace, uploadVoice } = await avatarOps();
   const client = cli.client();
   const avatar = { id: avatarId };
   const version = (
@@ -133,7 +137,7 @@ export const avatarCommands: CommandModule = {
       .action((opts: CreateCustomOptions) => createCustom(cli, opts));
 
     const versions = group(program, 'versions', 'avatar versions (/api/v1/avatars/{avatarId}/versions...)');
-    const imageUpload = (verb: string, desc: string, op: typeof uploadFace) =>
+    const imageUpload = (verb: string, desc: string, op: 'uploadFace' | 'uploadExtraFace') =>
       versions
         .command(verb)
         .description(desc)
@@ -142,10 +146,10 @@ export const avatarCommands: CommandModule = {
         .argument('<file>', 'image file (.jpg, .png, .webp)')
         .option('--content-type <type>', 'override the type guessed from the extension')
         .action(async (avatarId: string, versionId: string, file: string, o: { contentType?: string }) => {
-          cli.print(await uploadFile(cli, op, { avatarId, versionId }, readUpload(cli, file, 'image', o.contentType)));
+          cli.print(await uploadFile(cli, (await avatarOps())[op], { avatarId, versionId }, readUpload(cli, file, 'image', o.contentType)));
         });
-    imageUpload('upload-face', 'upload the face image of a version (publishes it)', uploadFace);
-    imageUpload('add-face', 'add one more face image to a version', uploadExtraFace);
+    imageUpload('upload-face', 'upload the face image of a version (publishes it)', 'uploadFace');
+    imageUpload('add-face', 'add one more face image to a version', 'uploadExtraFace');
     versions
       .command('upload-voice')
       .description('upload the voice sample of a version (5 to 30 s of mpeg or wav)')
@@ -156,6 +160,7 @@ export const avatarCommands: CommandModule = {
       .option('--content-type <type>', 'override the type guessed from the extension')
       .action(async (avatarId: string, versionId: string, file: string, o: { refText?: string; contentType?: string }) => {
         const upload = readUpload(cli, file, 'audio', o.contentType);
+        const { uploadVoice } = await avatarOps();
         cli.print(await uploadFile(cli, uploadVoice, { avatarId, versionId }, upload, refHeader(o.refText)));
       });
 
@@ -170,6 +175,7 @@ export const avatarCommands: CommandModule = {
       .option('--content-type <type>', 'override the type guessed from the extension')
       .action(async (voiceId: string, versionId: string, file: string, o: { refText?: string; contentType?: string }) => {
         const upload = readUpload(cli, file, 'audio', o.contentType);
+        const { uploadVoiceSample } = await import('../../contract/operations/voices.js');
         cli.print(await uploadFile(cli, uploadVoiceSample, { voiceId, versionId }, upload, refHeader(o.refText)));
       });
   },

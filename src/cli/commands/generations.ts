@@ -7,8 +7,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ApiResponseError } from '../../client/client.js';
-import { design, prebuild, speak } from '../../client/generations.js';
+import { isApiResponseError } from '../errors.js';
 import type { SpeakRequest } from '../../contract/resources/generations.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -21,6 +20,9 @@ const number = (flag: string, integer = false) => (v: string) => {
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new CliError(`${flag} takes ${integer ? 'an integer' : 'a number'}, got ${v}`, ExitCode.usage);
   return n;
 };
+
+/** The HTTP calls, loaded when a command runs (help loads no client; src/cli/command-manifest.ts). */
+const gen = () => import('../../client/generations.js');
 
 /** Before sending: a render written nowhere is a render lost (speak can take seconds). */
 function checkOut(cli: CliContext, file: string): void {
@@ -97,6 +99,7 @@ async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
     progress.stop = null;
   };
   try {
+    const { speak } = await gen();
     const answer = await speak(cli.client(), body, {
       onUploadProgress: (sent, total) => {
         bar(sent, total);
@@ -104,7 +107,7 @@ async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
       },
     }).catch((e: unknown) => {
       // The service says "pass workspace_id"; on the command line that is a global flag.
-      if (e instanceof ApiResponseError && e.code === 'workspace_id_required') {
+      if (isApiResponseError(e) && e.code === 'workspace_id_required') {
         throw new CliError('workspace_id_required (HTTP 400): this key is not workspace-bound: pass --workspace <id> (or set AVATAR_WORKSPACE_ID)', ExitCode.apiClientError);
       }
       throw e;
@@ -154,6 +157,7 @@ export const generationCommands: CommandModule = {
       .option('--max-new-tokens <n>', 'default 4096 (20 ms of audio each)', number('--max-new-tokens', true))
       .action(async (o: { description: string; text: string; out: string; temperature?: number; topP?: number; topK?: number; repetitionPenalty?: number; maxNewTokens?: number }) => {
         checkOut(cli, o.out);
+        const { design } = await gen();
         const a = await design(cli.client(), {
           description: o.description,
           text: o.text,
@@ -175,6 +179,7 @@ export const generationCommands: CommandModule = {
       .description('warm the idle-motion cache of an avatar version on every live box (POST /api/v1/prebuild)')
       .argument('<versionId>', 'avatar version id (avatar_ref)')
       .action(async (versionId: string) => {
+        const { prebuild } = await gen();
         const a = await prebuild(cli.client(), versionId);
         cli.print(a, () => `${renderTable(a.boxes)}\n${a.ok ? 'ok: at least one box has it or is building it' : 'no box took it (see statuses)'}`);
       });

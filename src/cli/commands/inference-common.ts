@@ -2,11 +2,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InferenceClient } from '../../client/inference.js';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
-export const inference = (cli: CliContext) => new InferenceClient(cli.client());
+/** Loaded by cli.ready() before any action, so `avatar embed --help` loads no HTTP client. */
+export const inference = (cli: CliContext) => cli.inference();
 
 /** The terminal's width for tables (none for pipes and files: they get every column). */
 export const termWidth = (cli: CliContext): number | undefined => (cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined);

@@ -27,7 +27,7 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const protocol = opts.protocol === undefined ? 1 : Number(opts.protocol);
   if (protocol !== 1 && protocol !== 2) throw new CliError(`--protocol must be 1 or 2 (got ${String(opts.protocol)})`, ExitCode.usage);
   const turns = parsePositiveInt('--turns', opts.turns);
-  const body = mintBodyFromOptions(opts, cli);
+  const body = await mintBodyFromOptions(opts, cli);
   if (protocol === 2) body.protocol_versions = [2];
   if (body.persona === undefined && body.avatar_id === undefined && body.avatar_ref === undefined) {
     throw new CliError('say who to talk to: --persona <key> (avatar gallery list) or --avatar-id <uuid>', ExitCode.usage);
@@ -98,9 +98,11 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   } finally {
     off();
   }
-  if (mode === 'ink') stdout.write(`session ${minted.session_id} ended: ${endSentence(summary.reason, summary.detail)}; ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  // Why it ended is on screen once already (the `ended` line, or the view's last frame):
+  // only the exit code is left to give (docs/live.md "How it ends").
   const code = exitCodeFor(summary.reason);
-  if (code !== ExitCode.ok) throw new CliError(`session ended: ${endSentence(summary.reason, summary.detail)}`, code);
+  if (code !== ExitCode.ok) throw new CliError(`session ended: ${endSentence(summary.reason, summary.detail)}`, code, undefined, true);
 }
 
 async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: NodeJS.ReadStream, noColor: boolean): Promise<LiveSummary> {

@@ -5,14 +5,13 @@
  * commands are generated from the operation table.
  */
 import { Option, type Command } from 'commander';
-import { mintAndWait } from '../../client/mint-queue.js';
-import { queueCancel, queueStatus } from '../../contract/operations/sessions.js';
-import { MintSessionBody, type MintQueued } from '../../contract/resources/session.js';
+import type { MintQueued } from '../../contract/resources/session.js';
+import { manifestEntry } from '../command-manifest.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { addFieldOption } from '../generated.js';
 import { readData } from '../read-data.js';
-import { coerce, flagsOf } from '../schema-flags.js';
+import { coerce } from '../schema-flags.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
 
 const group = (program: Command, name: string, description: string): Command =>
@@ -25,13 +24,15 @@ const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => 
  * `--data` (`--body`, its old name, still works, hidden); shared with `sessions live` and `demo`.
  */
 export function addMintOptions(cmd: Command): Command {
-  for (const f of flagsOf(MintSessionBody)) addFieldOption(cmd, { ...f, required: false });
+  // From the manifest (the mint operation's body), so help loads no schema.
+  for (const f of manifestEntry('sessions.mint').body ?? []) addFieldOption(cmd, { ...f, required: false });
   cmd.option('--data <json|@file>', 'whole mint body as JSON: inline, @file or @- for stdin; flags override its fields');
   return cmd.addOption(new Option('--body <json|@file>', 'old name of --data').hideHelp());
 }
 
 /** The mint body from `--data` and the mint flags, checked against the schema (usage error naming the flag). */
-export function mintBodyFromOptions(opts: Record<string, unknown>, cli: CliContext): Record<string, unknown> {
+export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: CliContext): Promise<Record<string, unknown>> {
+  const [{ MintSessionBody }, { flagsOf }] = await Promise.all([import('../../contract/resources/session.js'), import('../schema-flags.js')]);
   const flags = flagsOf(MintSessionBody);
   const given = typeof opts.data === 'string' ? { v: opts.data, flag: '--data' } : typeof opts.body === 'string' ? { v: opts.body, flag: '--body' } : null;
   // --body once took a bare file name; --data, like every body command, takes JSON or @file.
@@ -66,7 +67,8 @@ function registerMint(sessions: Command, cli: CliContext): void {
   cmd.option('--no-wait', 'return the 202 instead of waiting in the queue');
   cmd.action(async () => {
     const opts = cmd.opts<Record<string, unknown>>();
-    const body = mintBodyFromOptions(opts, cli);
+    const body = await mintBodyFromOptions(opts, cli);
+    const { mintAndWait } = await import('../../client/mint-queue.js');
     const ctrl = new AbortController();
     const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
     const status = queueStatusLine(cli);
@@ -161,6 +163,7 @@ function registerQueue(sessions: Command, cli: CliContext): void {
     .option('--id-token <jwt>', "read with a trusted issuer's id_token instead of the API key (spec 5.6)")
     .description('state, position and ETA of a ticket (always answers; expired when unknown)')
     .action(async (ticket: string, o: { workspaceId?: string; idToken?: string }) => {
+      const { queueStatus } = await import('../../contract/operations/sessions.js');
       if (o.idToken) {
         // spec 4.5: an id_token names no workspace; the query must.
         const workspaceId = o.workspaceId ?? cli.connection().workspaceId ?? undefined;
@@ -176,6 +179,7 @@ function registerQueue(sessions: Command, cli: CliContext): void {
     .option('--workspace-id <id>', 'when the key is not workspace-bound')
     .description('leave the queue (a reserved seat passes to the next waiter)')
     .action(async (ticket: string, o: { workspaceId?: string }) => {
+      const { queueCancel } = await import('../../contract/operations/sessions.js');
       await cli.client().call(queueCancel, { params: { ticket }, query: ws(o) });
       if (!cli.globals().json) cli.io.stdout.write('ok\n');
     });

@@ -1,0 +1,54 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+import { isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
+
+/** Ctrl-C during `sessions live` (docs/live.md "How it ends": reason `interrupted`, exit 130). */
+const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+
+describe('sessions live: Ctrl-C', () => {
+  it('says once why it ended, releases the seat and exits 130', async () => {
+    let out = '';
+    let err = '';
+    let wake: (() => void) | undefined;
+    const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), wake?.(), cb()) });
+    const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
+    const code = run(['sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}'], { stdout, stderr, env: env() });
+    while (!/connected to the edge/.test(out)) await new Promise<void>((r) => (wake = r));
+    const id = /minted session (\S+)/.exec(out)![1]!;
+    process.emit('SIGINT');
+    expect(await code).toBe(130);
+    const all = out + err;
+    expect(all.match(/interrupted/g), all).toHaveLength(1);
+    expect(out).toMatch(/ended: interrupted \(Ctrl-C\) after .*; seat released/);
+    expect((await h.api(`/api/v1/sessions/${id}`)).body.status).toBe('ended');
+  }, 30_000);
+});
+
+describe('sessions live on a terminal: Ctrl-C', () => {
+  it('the view says why it ended, the line after it only the seat; exit 130', async () => {
+    let out = '';
+    let err = '';
+    let wake: (() => void) | undefined;
+    const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), wake?.(), cb()) }), { isTTY: true, columns: 80, rows: 30 });
+    const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const code = run(['sessions', 'live', '--persona', 'ava', '--no-mic', '--no-play', '--config', '{"greeting_enabled":false}'], {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      env: { ...env(), NO_COLOR: '1' },
+    });
+    while (!/media \d+ KB/.test(out) || !/› /.test(out)) await new Promise<void>((r) => (wake = r));
+    process.emit('SIGINT');
+    expect(await code).toBe(130);
+    const text = (out + err).replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '');
+    // ink redraws frames; the last frame is what stays on screen
+    expect(text).toMatch(/ended: interrupted/);
+    expect(text).toMatch(/session \S+: seat released\n$/);
+    expect(text.slice(text.lastIndexOf('ended: interrupted')).match(/interrupted/g)).toHaveLength(1);
+    expect(err).toBe('');
+  }, 30_000);
+});
