@@ -62,4 +62,30 @@ describe('reply speaker', () => {
     expect(finished).toBe(true);
     expect(speaker.audioMs).toBe((34 + 18 + 20) * 60);
   });
+
+  it('makes each next sentence once the one before is on air, not while its first words are encoded', async () => {
+    const said: string[] = [];
+    const counting: Voice = { ...voice, synthesize: async (text, o) => (said.push(text), voice.synthesize(text, o)) };
+    const starts: (() => void)[] = [];
+    const s = Object.assign(new EventEmitter(), {
+      speak(): ReplyHandle {
+        let started!: () => void;
+        const p = new Promise<void>((r) => (started = r));
+        starts.push(started);
+        return { done: p, started: p, interrupt: () => 0 };
+      },
+    }) as unknown as SessionStream;
+    const speaker = new ReplySpeaker(counting, s, 'en', undefined, () => {});
+    speaker.say('I live in a small flat by the sea.');
+    speaker.say('It is quiet there.');
+    speaker.say('Do you like the sea?');
+    await settle();
+    expect(said).toEqual(['I live in a small flat by the sea.']);
+    starts[0]!(); // its first fragment went out
+    await settle();
+    expect(said).toEqual(['I live in a small flat by the sea.', 'It is quiet there.']);
+    starts[1]!();
+    await settle();
+    expect(said).toHaveLength(3);
+  });
 });

@@ -15,6 +15,8 @@ export interface ReplyHandle {
   interrupt(): number;
   /** Resolves when the reply finished playing (or was interrupted). */
   done: Promise<unknown>;
+  /** Resolves when the reply's first fragment went out (or it ended unplayed). */
+  started?: Promise<unknown>;
 }
 
 /** The session's continuous fMP4 stream (src/media): idle while listening, talking while replying. */

@@ -1,7 +1,7 @@
 /**
- * Speaks one streamed reply on the session's media: each sentence is synthesized as soon
- * as the brain finishes it and queued on the stream, so the first words play before the
- * reply is complete. `interrupt()` is barge-in: the sentence on air is cut at the next
+ * Speaks one streamed reply on the session's media: each sentence is synthesized once the
+ * brain has finished it and the sentence before is on air, then queued on the stream, so
+ * the first words play before the reply is complete. `interrupt()` is barge-in: the sentence on air is cut at the next
  * fragment boundary (media's ReplyHandle), the rest is dropped, and `said` is what the
  * user actually heard.
  */
@@ -55,6 +55,11 @@ export class ReplySpeaker {
     // The reply's first chunk is what the listener waits for: the Voice serves it first.
     const urgent = this.chunks++ === 0;
     this.chain = this.chain.then(async () => {
+      // Paced: a sentence is made once the one before it is on air (its first fragment
+      // sent), not while that one's first words are still being encoded: on a busy box the
+      // two would compete for the CPU, and a sentence lasts far longer than the next takes
+      // to make. The first chunk goes at once.
+      await this.spoken.at(-1)?.handle.started;
       if (this.cut !== null) return;
       // Word timings only if the user barges in (said()): they cost a second synthesis pass.
       const speech = await this.voice.synthesize(text, { lang: this.lang, urgent, lazyWords: true, ...(this.shape ? { shape: this.shape } : {}) });
