@@ -15,7 +15,6 @@
  * with no drift. That is why the session stream runs at 25 fps.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { ffmpegPath, writeAsync, writeFlushed } from './ffmpeg.js';
 import { I420Converter } from './i420.js';
 
@@ -83,16 +82,12 @@ export interface EncodeJob {
    */
   pace?(ms: number): Promise<void> | void;
   /**
-   * Live encodes: the first `urgentMs` of media are encoded at the box's own priority (a
-   * listener is waiting for them); after that the encoder is re-niced to BULK_NICE, so on a
-   * busy box the work someone waits for (a new reply's first words and fragments, socket
-   * traffic) goes first. Paced encodes stay ENCODE_AHEAD_MS ahead, so the rest is never late.
+   * Live encodes: the first `urgentMs` of media are what a listener is waiting for. A taken
+   * spare is replaced only after them (or when the encode ends), so the replacement's
+   * start-up and priming do not compete with them for the CPU.
    */
   urgentMs?: number;
 }
-
-/** Niceness of a live encoder past its urgent start (any user may lower a process's priority). */
-export const BULK_NICE = 10;
 
 type Refable = { ref?(): void; unref?(): void };
 interface Spare {
@@ -182,11 +177,6 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     const background = () => {
       if (!urgent) return;
       urgent = false;
-      try {
-        if (job.urgentMs !== undefined && p.pid) setPriority(p.pid, BULK_NICE);
-      } catch {
-        // the process is gone, or the OS refuses: it keeps its priority
-      }
       if (job.warm) setImmediate(() => warmEncoder(job.width, job.height));
     };
     p.once('close', background);

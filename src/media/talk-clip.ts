@@ -40,7 +40,7 @@ export interface TalkEncode {
 /** The AAC encoder's priming (1024 samples at 16 kHz) that ffmpeg puts before every clip's audio. */
 export const PRIMING_MS = 64;
 
-/** Media a reply's encoder makes at full priority: its first two fragments and a frame more. */
+/** Media of a reply a listener is waiting for: its first two fragments and a frame more (EncodeJob.urgentMs). */
 export const URGENT_MS = 360;
 
 /** Silence kept before the first sound of a reply. */
