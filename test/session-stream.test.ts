@@ -185,6 +185,28 @@ describe('session stream', () => {
     checkTimeline(s.initSegment, sent);
   });
 
+  it('keeps what a player joining now needs: the fragments since the last keyframe', async () => {
+    const clock = new ManualClock();
+    const { s, sent } = open({ clock });
+    await s.ready();
+    await until(() => sent.length > 0, 'the first fragment');
+    const tracks = parseInit(s.initSegment);
+    const isKey = (b: Buffer) => readFragment(b, tracks).key;
+    for (let t = 0; t < 3000; t += 40) clock.advance(40);
+    // Three seconds in: the idle loop's keyframes are at 0 and 2 s; the catch-up starts at the second.
+    const late = s.catchUp;
+    expect(isKey(late[0]!)).toBe(true);
+    expect(late.slice(1).some(isKey)).toBe(false);
+    expect(late.at(-1)).toBe(sent.at(-1)!.buf);
+    const keysSent = sent.filter((x) => isKey(x.buf));
+    expect(keysSent.length).toBeGreaterThanOrEqual(2);
+    expect(late[0]).toBe(keysSent.at(-1)!.buf);
+    // A reply starts on a keyframe: a player joining during it starts there.
+    s.speak(await voice.synthesize('Hello there, nice to see you again.'));
+    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    expect(s.catchUp[0]).toBe(sent.find((x) => x.info.kind === 'talk')!.buf);
+  });
+
   it('a reply from a primed spare encoder carries no primer frames and starts on a keyframe', async () => {
     warmEncoder(352, 480);
     const speech = await voice.synthesize('Hello from a primed encoder.');

@@ -28,6 +28,8 @@ export interface Fragment {
   /** Per traf: track id, clip-relative start and duration (track timescale), tfdt offset in `data`. */
   tracks: { id: number; start: number; duration: number; tfdtAt: number }[];
   mfhdAt: number;
+  /** The video track's first sample is a sync sample (a keyframe): a decoder can start here. */
+  key: boolean;
 }
 
 const view = (u: Uint8Array) => new DataView(u.buffer, u.byteOffset, u.byteLength);
@@ -105,7 +107,7 @@ export function mimeOf(tracks: TrackInfo[]): string {
 export function readFragment(data: Buffer, tracks: TrackInfo[]): Fragment {
   const moof = findBox(data, ['moof'])[0]!;
   const mfhd = findBox(moof, ['mfhd'])[0]!;
-  const out: Fragment = { data, tracks: [], mfhdAt: off(data, mfhd) + 4 };
+  const out: Fragment = { data, tracks: [], mfhdAt: off(data, mfhd) + 4, key: false };
   for (const traf of findBox(moof, ['traf'])) {
     const tfhd = parseTfhd(findBox(traf, ['tfhd'])[0]!);
     const tfdt = findBox(traf, ['tfdt'])[0]!;
@@ -113,7 +115,15 @@ export function readFragment(data: Buffer, tracks: TrackInfo[]): Fragment {
     const track = tracks.find((t) => t.id === tfhd.trackId);
     const dflt = tfhd.defaultSampleDuration ?? track?.defaultSampleDuration ?? 0;
     let duration = 0;
-    for (const trun of findBox(traf, ['trun'])) for (const s of parseTrun(trun).samples) duration += s.duration ?? dflt;
+    const runs = findBox(traf, ['trun']).map((trun) => parseTrun(trun));
+    for (const r of runs) for (const s of r.samples) duration += s.duration ?? dflt;
+    if (track?.kind === 'video') {
+      // ISO 14496-12 8.8.3.1: sample_is_non_sync_sample, from the sample's own flags (ffmpeg
+      // writes first_sample_flags on keyframes) or else tfhd's defaults.
+      const first = runs[0]?.samples[0]?.flags;
+      const dfltFlags = tfhd.defaultSampleFlags;
+      out.key = first ? first.isNonSyncSample === 0 : dfltFlags !== undefined && (dfltFlags & 0x10000) === 0;
+    }
     out.tracks.push({ id: tfhd.trackId, start: Number(view(tfdt).getBigUint64(4)), duration, tfdtAt: off(data, tfdt) + 4 });
   }
   return out;

@@ -60,6 +60,9 @@ export interface ReplyResult {
  */
 export const ENCODE_AHEAD_MS = 1200;
 
+/** Fragments kept for a joining player (a GOP is 2 s, ~13 fragments; this bounds a clip without keyframes). */
+const MAX_CATCH_UP = 32;
+
 export interface ReplyHandle {
   id: string;
   /** Resolves when the reply's first fragment goes out (or it ends unplayed). */
@@ -98,6 +101,12 @@ export interface SessionStream extends EventEmitter {
   readonly clockMs: number;
   /** Media sent ahead of the clock, ms. */
   readonly bufferedMs: number;
+  /**
+   * The fragments sent since the last keyframe (at most a GOP, ~2 s), as sent: a player
+   * joining now gets them after the init segment and can decode at once instead of
+   * waiting for the next keyframe.
+   */
+  readonly catchUp: readonly Buffer[];
   close(): void;
   on(event: 'fragment', fn: (buf: Buffer, info: FragmentInfo) => void): this;
   on(event: 'state', fn: (state: 'listening' | 'speaking') => void): this;
@@ -160,6 +169,7 @@ class Stream extends EventEmitter implements SessionStream {
   private replySeq = 0;
   private speaking = false;
   private held: Held[] = [];
+  private recent: Buffer[] = [];
   private paceTimer: { cancel(): void } | null = null;
 
   constructor(private readonly opts: SessionStreamOptions) {
@@ -195,6 +205,10 @@ class Stream extends EventEmitter implements SessionStream {
 
   get clockMs(): number {
     return this.started ? Math.max(0, this.clock.now() - this.t0) : 0;
+  }
+
+  get catchUp(): readonly Buffer[] {
+    return [...this.recent];
   }
 
   get bufferedMs(): number {
@@ -458,6 +472,9 @@ class Stream extends EventEmitter implements SessionStream {
       const end = a ? ((a.start + a.duration) * 1000) / audio.timescale : 0;
       p.reply.sentMs = Math.max(p.reply.sentMs, end);
     }
+    // A keyframe starts the catch-up afresh; the bound only matters for a clip with no keyframe.
+    if (f.key || this.recent.length >= MAX_CATCH_UP) this.recent = [];
+    this.recent.push(buf);
     this.opts.onRecord?.(buf);
     this.emit('fragment', buf, { kind: p.kind, startMs: Math.round(startMs), durationMs: Math.round(endMs - startMs) });
   }

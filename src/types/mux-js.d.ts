@@ -4,8 +4,8 @@ declare module 'mux.js/lib/mp4/find-box.js' {
   export default function findBox(data: Uint8Array, path: string[]): Uint8Array[];
 }
 declare module 'mux.js/lib/tools/parse-tfhd.js' {
-  export default function parseTfhd(payload: Uint8Array): { trackId: number; defaultSampleDuration?: number };
+  export default function parseTfhd(payload: Uint8Array): { trackId: number; defaultSampleDuration?: number; defaultSampleFlags?: number };
 }
 declare module 'mux.js/lib/tools/parse-trun.js' {
-  export default function parseTrun(payload: Uint8Array): { samples: { duration?: number }[] };
+  export default function parseTrun(payload: Uint8Array): { samples: { duration?: number; flags?: { isNonSyncSample: number } }[] };
 }

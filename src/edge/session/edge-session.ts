@@ -86,6 +86,8 @@ export class EdgeSession {
     if (ch.streams.has('media') && this.stream) {
       ch.sendMime(this.stream.mime);
       ch.sendMedia(this.stream.initSegment);
+      // From the last keyframe: the player decodes at once, however late it joins (docs/edge.md).
+      for (const f of this.stream.catchUp ?? []) ch.sendMedia(f);
     }
     this.live.attach(ch);
     this.loop.start();

@@ -28,6 +28,8 @@ export interface SessionStream extends EventEmitter {
   readonly state: string;
   readonly clockMs: number;
   readonly bufferedMs: number;
+  /** Fragments since the last keyframe, for a player joining now (src/media session stream). */
+  readonly catchUp?: readonly Buffer[];
   close(): void;
 }
 
