@@ -178,6 +178,7 @@ export class TurnLoop {
     const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
     let reply = '';
+    let failed: unknown = null;
     try {
       for await (const delta of out.deltas) {
         reply += delta;
@@ -185,16 +186,22 @@ export class TurnLoop {
         if (abort.signal.aborted) break;
       }
     } catch (err) {
-      if (!abort.signal.aborted) throw err;
+      if (!abort.signal.aborted) failed = err;
+    }
+    if (failed !== null) {
+      // The brain failed mid-reply (an --llm-url upstream down or cut off): the reply cannot
+      // be finished, so what is on air is cut (nothing talks on while the session listens);
+      // the user's turn is still stored, with what was said; enqueue() says turn_failed.
+      speaker?.interrupt();
+      await this.storeUnfinished(user, speechId, language, speaker, reply.trim());
+      throw failed;
     }
     if (speaker && !abort.signal.aborted) for (const sentence of split.flush()) speaker.say(sentence);
     reply = reply.trim();
     if (s.ended) {
       // The sockets closed while the reply was being made: nobody got the turn message; the
       // stored reply is what was actually said before the end (usually nothing).
-      const said = speaker ? await speaker.said(reply) : '';
-      if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
-      if (this.current?.speechId === speechId) this.current = null;
+      await this.storeUnfinished(user, speechId, language, speaker, reply);
       this.setState('listening');
       return;
     }
@@ -219,6 +226,13 @@ export class TurnLoop {
     }
     if (this.current?.speechId === speechId) this.current = null;
     this.setState('listening');
+  }
+
+  /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */
+  private async storeUnfinished(user: string | null, speechId: string, language: string, speaker: ReplySpeaker | null, reply: string): Promise<void> {
+    const said = speaker ? await speaker.said(reply) : '';
+    if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
+    if (this.current?.speechId === speechId) this.current = null;
   }
 
   private stop(): void {
