@@ -142,3 +142,71 @@ describe('a reply the brain fails to finish', () => {
   });
 });
 
+/** The local brain, held until its gate opens or the turn is aborted (then it throws, as an LLM client does). */
+class GatedBrain implements Brain {
+  readonly name = 'gated';
+  private readonly local = new LocalBrain();
+  private readonly gates: (() => void)[] = [];
+  asked = 0;
+  open(): void {
+    for (const g of this.gates.splice(0)) g();
+  }
+  reply(req: BrainRequest) {
+    this.asked++;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    this.gates.push(open);
+    const inner = this.local.reply(req);
+    const signal = req.signal;
+    async function* deltas() {
+      await new Promise<void>((res) => {
+        void gate.then(res);
+        signal?.addEventListener('abort', () => res(), { once: true });
+      });
+      signal?.throwIfAborted();
+      yield* inner.deltas;
+    }
+    return { deltas: deltas(), usage: inner.usage };
+  }
+}
+
+describe('a greeting cut before a word of it was said', () => {
+  it('a typed turn while the greeting is being made leaves no empty turn in the transcript', async () => {
+    const clock = new ManualClock();
+    const snap = snapshot(true);
+    (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
+    const live = new LiveSession(snap, clock, { ended: () => undefined });
+    const ch = channel();
+    live.attach(ch);
+    const voice: Voice = {
+      name: 'fake',
+      voices: [],
+      synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * 60 * text.length), durationMs: 60 * text.length }),
+    };
+    const stream = Object.assign(new EventEmitter(), {
+      speak(speech: Speech): ReplyHandle {
+        let finish!: () => void;
+        const done = new Promise<void>((r) => (finish = r));
+        setTimeout(finish, 30); // plays out
+        void speech;
+        return { done, started: Promise.resolve(), interrupt: () => (finish(), 0) };
+      },
+    }) as unknown as SessionStream;
+    const brain = new GatedBrain();
+    const stored: LoggedTurn[] = [];
+    const parts = { brain, recognizer: {}, voice } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    loop.start(); // greeting_hold_ms 0: the greeting is being made now
+    await until(() => loop.state === 'thinking');
+    const id = loop.typedTurn('Where do you live?');
+    await until(() => brain.asked === 2); // the greeting was cut; the typed turn is being answered
+    brain.open();
+    await until(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
+    await until(() => loop.state === 'listening');
+    // Only the user's turn: the greeting nobody heard is not a turn of empty text.
+    expect(stored.filter((t) => t.user_text === '' && t.reply_text === '')).toEqual([]);
+    expect(live.log.map((t) => t.user_text)).toEqual(['Where do you live?']);
+    expect(live.log[0]!.seq).toBe(0);
+    live.end('closed');
+  });
+});

@@ -205,6 +205,13 @@ export class TurnLoop {
       this.setState('listening');
       return;
     }
+    if (user === null && abort.signal.aborted && (speaker ? await speaker.said(reply) : reply) === '') {
+      // The greeting was cut (a user turn came first) before a word of it was said or made:
+      // a user turn before the greeting replaces it, so there is no turn to send or store.
+      if (this.current?.speechId === speechId) this.current = null;
+      this.setState('listening');
+      return;
+    }
     const usage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
     const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
