@@ -210,3 +210,73 @@ describe('a greeting cut before a word of it was said', () => {
     live.end('closed');
   });
 });
+
+describe('a spoken greeting in the transcript', () => {
+  /** A voice timing each word at 300 ms; a stream that plays the greeting in `playMs` unless cut (then `heardMs` were heard). */
+  function setup(opts: { playMs: number; heardMs: number }) {
+    const clock = new ManualClock();
+    const snap = snapshot(true);
+    (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
+    const live = new LiveSession(snap, clock, { ended: () => undefined });
+    const ch = channel();
+    live.attach(ch);
+    const voice: Voice = {
+      name: 'fake',
+      voices: [],
+      synthesize: async (text) => {
+        const words = text.split(/\s+/).map((w, i) => ({ text: w, startMs: i * 300, endMs: i * 300 + 280 }));
+        const durationMs = words.length * 300;
+        return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
+      },
+    };
+    let cut = false; // after a cut, replies play out at once
+    const stream = Object.assign(new EventEmitter(), {
+      speak(speech: Speech): ReplyHandle {
+        let finish!: () => void;
+        const done = new Promise<void>((r) => (finish = r));
+        const t = setTimeout(finish, cut ? 30 : opts.playMs);
+        return { done, started: Promise.resolve(), interrupt: () => ((cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)) };
+      },
+    }) as unknown as SessionStream;
+    const stored: LoggedTurn[] = [];
+    const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    return { live, ch, loop, stored };
+  }
+
+  it('played out: stored once, with its text', async () => {
+    const { live, ch, loop, stored } = setup({ playMs: 30, heardMs: 0 });
+    loop.start();
+    await until(() => stored.length === 1 && loop.state === 'listening');
+    const greeting = ch.sent.find((m) => m.type === 'turn' && m.greeting);
+    expect(stored[0]).toMatchObject({ seq: 0, user_text: '', reply_text: greeting.reply, outcome: 'spoken' });
+    live.end('closed');
+  });
+
+  it('cut on air before its first word ended: the interruption is said, but no empty turn is stored', async () => {
+    const { live, ch, loop, stored } = setup({ playMs: 60_000, heardMs: 100 });
+    loop.start();
+    await until(() => loop.state === 'speaking');
+    const id = loop.typedTurn('Where do you live?');
+    await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    expect(ch.sent.find((m) => m.type === 'speech' && m.status === 'interrupted')).toMatchObject({ said: '' });
+    expect(live.log.map((t) => [t.seq, t.user_text])).toEqual([[0, 'Where do you live?']]);
+    expect(stored.every((t) => t.user_text !== '')).toBe(true);
+    live.end('closed');
+  });
+
+  it('cut on air after some words: stored as said, before the turn that cut it', async () => {
+    const { live, loop, stored } = setup({ playMs: 60_000, heardMs: 650 });
+    loop.start();
+    await until(() => loop.state === 'speaking');
+    const id = loop.typedTurn('Where do you live?');
+    await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    expect(live.log.map((t) => [t.seq, t.user_text, t.outcome])).toEqual([
+      [0, '', 'interrupted'],
+      [1, 'Where do you live?', 'spoken'],
+    ]);
+    expect(live.log[0]!.reply_text.split(' ')).toHaveLength(2);
+    expect(stored.find((t) => t.seq === 0 && t.outcome === 'interrupted')?.reply_text).toBe(live.log[0]!.reply_text);
+    live.end('closed');
+  });
+});

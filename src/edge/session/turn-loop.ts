@@ -205,9 +205,9 @@ export class TurnLoop {
       this.setState('listening');
       return;
     }
-    if (user === null && abort.signal.aborted && (speaker ? await speaker.said(reply) : reply) === '') {
-      // The greeting was cut (a user turn came first) before a word of it was said or made:
-      // a user turn before the greeting replaces it, so there is no turn to send or store.
+    if (user === null && abort.signal.aborted && (speaker ? speaker.audioMs === 0 : reply === '')) {
+      // The greeting was cut (a user turn came first) before any of it reached the media (or,
+      // brain-only, was made): a user turn before the greeting replaces it, so no turn goes out.
       if (this.current?.speechId === speechId) this.current = null;
       this.setState('listening');
       return;
@@ -221,14 +221,20 @@ export class TurnLoop {
     if (user === null) msg.greeting = true;
     s.broadcast(['control', 'events'], msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
-    const turn = this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
+    // A spoken greeting has no user words to keep: it is stored once it is known what of it
+    // was said, and not at all when a user turn cut it before its first word.
+    const greeting = user === null && speaker !== null;
+    const turn = greeting ? null : this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
     if (speaker) {
       await speaker.finished();
-      if (speaker.interrupted) {
-        turn.reply_text = await speaker.said(reply);
+      const said = speaker.interrupted ? await speaker.said(reply) : reply;
+      if (speaker.interrupted) s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said });
+      if (turn && speaker.interrupted) {
+        turn.reply_text = said;
         turn.outcome = 'interrupted';
-        s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said: turn.reply_text });
         this.d.store(turn);
+      } else if (greeting && said) {
+        this.commit({ user_text: '', reply_text: said, language, speech_id: speechId, outcome: speaker.interrupted ? 'interrupted' : 'spoken' });
       }
     }
     if (this.current?.speechId === speechId) this.current = null;
