@@ -60,7 +60,8 @@ export class MicInput {
       text: `[speech not recognised: ${err.message}]`,
       recognised: false,
     }));
-    if (this.session.ended) return;
+    // A session that ended while the recogniser worked still gets the turn: the turn loop
+    // stores it unanswered (docs/edge.md: a turn the session ended before answering).
     // Issue 8: speech the recogniser heard no words in still makes a turn, and its text says
     // so (a recogniser answers "" then); the avatar asks again instead of answering nothing.
     const heard = r.text.trim() !== '';

@@ -178,6 +178,7 @@ export class TurnLoop {
     const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
     let reply = '';
+    let failed: unknown = null;
     try {
       for await (const delta of out.deltas) {
         reply += delta;
@@ -185,15 +186,28 @@ export class TurnLoop {
         if (abort.signal.aborted) break;
       }
     } catch (err) {
-      if (!abort.signal.aborted) throw err;
+      if (!abort.signal.aborted) failed = err;
+    }
+    if (failed !== null) {
+      // The brain failed mid-reply (an --llm-url upstream down or cut off): the reply cannot
+      // be finished, so what is on air is cut (nothing talks on while the session listens);
+      // the user's turn is still stored, with what was said; enqueue() says turn_failed.
+      speaker?.interrupt();
+      await this.storeUnfinished(user, speechId, language, speaker, reply.trim());
+      throw failed;
     }
     if (speaker && !abort.signal.aborted) for (const sentence of split.flush()) speaker.say(sentence);
     reply = reply.trim();
     if (s.ended) {
       // The sockets closed while the reply was being made: nobody got the turn message; the
       // stored reply is what was actually said before the end (usually nothing).
-      const said = speaker ? await speaker.said(reply) : '';
-      if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
+      await this.storeUnfinished(user, speechId, language, speaker, reply);
+      this.setState('listening');
+      return;
+    }
+    if (user === null && abort.signal.aborted && (speaker ? speaker.audioMs === 0 : reply === '')) {
+      // The greeting was cut (a user turn came first) before any of it reached the media (or,
+      // brain-only, was made): a user turn before the greeting replaces it, so no turn goes out.
       if (this.current?.speechId === speechId) this.current = null;
       this.setState('listening');
       return;
@@ -207,18 +221,31 @@ export class TurnLoop {
     if (user === null) msg.greeting = true;
     s.broadcast(['control', 'events'], msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
-    const turn = this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
+    // A spoken greeting has no user words to keep: it is stored once it is known what of it
+    // was said, and not at all when a user turn cut it before its first word.
+    const greeting = user === null && speaker !== null;
+    const turn = greeting ? null : this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
     if (speaker) {
       await speaker.finished();
-      if (speaker.interrupted) {
-        turn.reply_text = await speaker.said(reply);
+      const said = speaker.interrupted ? await speaker.said(reply) : reply;
+      if (speaker.interrupted) s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said });
+      if (turn && speaker.interrupted) {
+        turn.reply_text = said;
         turn.outcome = 'interrupted';
-        s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said: turn.reply_text });
         this.d.store(turn);
+      } else if (greeting && said) {
+        this.commit({ user_text: '', reply_text: said, language, speech_id: speechId, outcome: speaker.interrupted ? 'interrupted' : 'spoken' });
       }
     }
     if (this.current?.speechId === speechId) this.current = null;
     this.setState('listening');
+  }
+
+  /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */
+  private async storeUnfinished(user: string | null, speechId: string, language: string, speaker: ReplySpeaker | null, reply: string): Promise<void> {
+    const said = speaker ? await speaker.said(reply) : '';
+    if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
+    if (this.current?.speechId === speechId) this.current = null;
   }
 
   private stop(): void {

@@ -5,6 +5,7 @@
  * presents the secret the box gave at registration.
  */
 import { request } from 'undici';
+import { z } from 'zod';
 import type { BoxRecord } from './fleet.js';
 
 const TIMEOUT_MS = 2000;
@@ -32,13 +33,20 @@ export interface BoxLogTurn {
   reply_text: string;
 }
 
+/** What a box's log route answers (unknown keys dropped). */
+const BoxLog = z.object({
+  turns: z.array(z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() })),
+});
+
 /** The box's own log of a session, or null when the box cannot say (gone, forgot, unreachable). */
 export async function boxLog(box: BoxRecord | undefined, sessionId: string): Promise<BoxLogTurn[] | null> {
   if (!box?.callbackSecret || !box.live) return null;
   try {
     const r = await call(box, 'GET', `/_box/sessions/${encodeURIComponent(sessionId)}/log`);
     if (r.status !== 200) return null;
-    return (r.body as { turns: BoxLogTurn[] }).turns;
+    // A body that is not a log (another box version, a proxy's page) is a log it cannot give.
+    const log = BoxLog.safeParse(r.body);
+    return log.success ? log.data.turns : null;
   } catch {
     return null;
   }

@@ -1,0 +1,282 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { Channel, Stream } from '../src/edge/session/channel.js';
+import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
+import type { EdgeParts, ReplyHandle, SessionStream } from '../src/edge/session/parts.js';
+import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
+import { TurnLoop } from '../src/edge/session/turn-loop.js';
+import { ManualClock } from '../src/emulator/clock.js';
+import { LocalBrain } from '../src/models/brain/local.js';
+import type { Brain, BrainRequest, Speech, Voice } from '../src/models/index.js';
+
+/**
+ * A reply the brain fails to finish (an --llm-url upstream down or cut mid-stream): the
+ * user's turn still reaches the transcript (turn-loop.ts: every accepted user turn does),
+ * with the words actually said, the error goes out as `turn_failed`, nothing keeps
+ * talking while the session reads `listening`, and the next turn is answered.
+ */
+function snapshot(render: boolean): SessionSnapshot {
+  return {
+    id: 'sess-turn-failed-0001',
+    avatar: { persona: 'ava', language: 'en' },
+    history: [],
+    config: { greeting_enabled: false, greeting_hold_ms: 0, render },
+    responseLanguage: null,
+    capSeconds: 300,
+    systemPrompt: null,
+    backstory: null,
+    memoryBlock: null,
+  } as unknown as SessionSnapshot;
+}
+
+/** Says `before` (if any), then fails; after `failures` failed replies it is the local brain. */
+class FailingBrain implements Brain {
+  readonly name = 'failing';
+  private readonly local = new LocalBrain();
+  constructor(
+    private failures: number,
+    private readonly before = '',
+  ) {}
+  reply(req: BrainRequest) {
+    if (this.failures-- <= 0) return this.local.reply(req);
+    const before = this.before;
+    async function* deltas() {
+      if (before) yield before;
+      // Long enough for a sentence said before the failure to be on air.
+      await new Promise((r) => setTimeout(r, 50));
+      throw new Error('upstream answered 502');
+    }
+    return { deltas: deltas(), usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }) };
+  }
+}
+
+function channel(): Channel & { sent: any[] } {
+  const sent: any[] = [];
+  return {
+    sent,
+    streams: new Set<Stream>(['control', 'events']),
+    sendJson: (m: object) => sent.push(m),
+    sendMime: () => undefined,
+    sendMedia: () => undefined,
+    close: () => undefined,
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await settle();
+  expect(cond()).toBe(true);
+};
+
+describe('a reply the brain fails to finish', () => {
+  it('brain-only: the user turn is stored unanswered, turn_failed goes out, and the next turn is answered', async () => {
+    const clock = new ManualClock();
+    const live = new LiveSession(snapshot(false), clock, { ended: () => undefined });
+    const ch = channel();
+    live.attach(ch);
+    const stored: LoggedTurn[] = [];
+    const parts = { brain: new FailingBrain(1), recognizer: {} } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream: null, store: (t) => stored.push({ ...t }), log: () => undefined });
+    loop.userTurn('Where do you live?');
+    await until(() => ch.sent.some((m) => m.type === 'error'));
+    expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({ error: 'turn_failed', detail: 'upstream answered 502' });
+    expect(stored.map((t) => [t.seq, t.user_text, t.reply_text, t.outcome])).toEqual([[0, 'Where do you live?', '', 'unanswered']]);
+    expect(loop.state).toBe('listening');
+
+    loop.userTurn('What do you do?');
+    await until(() => stored.length === 2);
+    expect(stored[1]).toMatchObject({ seq: 1, user_text: 'What do you do?', outcome: 'text' });
+    expect(stored[1]!.reply_text.length).toBeGreaterThan(0);
+    live.end('closed');
+  });
+
+  it('spoken: the sentence on air is cut, and the stored reply is what was said before the failure', async () => {
+    const clock = new ManualClock();
+    const live = new LiveSession(snapshot(true), clock, { ended: () => undefined });
+    const ch = channel();
+    live.attach(ch);
+    // A sentence of 4 words, one word per 250 ms; 600 ms of it were on air at the cut.
+    const words = ['I', 'live', 'in', 'Lisbon.'].map((text, i) => ({ text, startMs: i * 250, endMs: i * 250 + 240 }));
+    const voice: Voice = {
+      name: 'fake',
+      voices: [],
+      synthesize: async () => ({ sampleRate: 16000, samples: new Int16Array(16000), durationMs: 1000, words }),
+    };
+    const cuts: number[] = [];
+    let onAir = true;
+    const stream = Object.assign(new EventEmitter(), {
+      mime: 'video/mp4',
+      initSegment: Buffer.alloc(0),
+      state: 'listening',
+      clockMs: 0,
+      bufferedMs: 0,
+      ready: async () => {},
+      close: () => {},
+      speak(_speech: Speech): ReplyHandle {
+        let finish!: () => void;
+        const done = new Promise<void>((r) => (finish = r));
+        return {
+          done,
+          started: Promise.resolve(),
+          interrupt: () => {
+            cuts.push(600);
+            onAir = false;
+            finish();
+            return 600;
+          },
+        };
+      },
+    }) as unknown as SessionStream;
+    const stored: LoggedTurn[] = [];
+    const parts = { brain: new FailingBrain(1, 'I live in Lisbon. And every'), recognizer: {}, voice } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    loop.userTurn('Where do you live?');
+    await until(() => ch.sent.some((m) => m.type === 'error'));
+    expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({ error: 'turn_failed' });
+    // Nothing goes on talking while the session says it listens.
+    expect(cuts).toEqual([600]);
+    expect(onAir).toBe(false);
+    expect(loop.state).toBe('listening');
+    expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([['Where do you live?', 'I live', 'interrupted']]);
+    live.end('closed');
+  });
+});
+
+/** The local brain, held until its gate opens or the turn is aborted (then it throws, as an LLM client does). */
+class GatedBrain implements Brain {
+  readonly name = 'gated';
+  private readonly local = new LocalBrain();
+  private readonly gates: (() => void)[] = [];
+  asked = 0;
+  open(): void {
+    for (const g of this.gates.splice(0)) g();
+  }
+  reply(req: BrainRequest) {
+    this.asked++;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    this.gates.push(open);
+    const inner = this.local.reply(req);
+    const signal = req.signal;
+    async function* deltas() {
+      await new Promise<void>((res) => {
+        void gate.then(res);
+        signal?.addEventListener('abort', () => res(), { once: true });
+      });
+      signal?.throwIfAborted();
+      yield* inner.deltas;
+    }
+    return { deltas: deltas(), usage: inner.usage };
+  }
+}
+
+describe('a greeting cut before a word of it was said', () => {
+  it('a typed turn while the greeting is being made leaves no empty turn in the transcript', async () => {
+    const clock = new ManualClock();
+    const snap = snapshot(true);
+    (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
+    const live = new LiveSession(snap, clock, { ended: () => undefined });
+    const ch = channel();
+    live.attach(ch);
+    const voice: Voice = {
+      name: 'fake',
+      voices: [],
+      synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * 60 * text.length), durationMs: 60 * text.length }),
+    };
+    const stream = Object.assign(new EventEmitter(), {
+      speak(speech: Speech): ReplyHandle {
+        let finish!: () => void;
+        const done = new Promise<void>((r) => (finish = r));
+        setTimeout(finish, 30); // plays out
+        void speech;
+        return { done, started: Promise.resolve(), interrupt: () => (finish(), 0) };
+      },
+    }) as unknown as SessionStream;
+    const brain = new GatedBrain();
+    const stored: LoggedTurn[] = [];
+    const parts = { brain, recognizer: {}, voice } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    loop.start(); // greeting_hold_ms 0: the greeting is being made now
+    await until(() => loop.state === 'thinking');
+    const id = loop.typedTurn('Where do you live?');
+    await until(() => brain.asked === 2); // the greeting was cut; the typed turn is being answered
+    brain.open();
+    await until(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
+    await until(() => loop.state === 'listening');
+    // Only the user's turn: the greeting nobody heard is not a turn of empty text.
+    expect(stored.filter((t) => t.user_text === '' && t.reply_text === '')).toEqual([]);
+    expect(live.log.map((t) => t.user_text)).toEqual(['Where do you live?']);
+    expect(live.log[0]!.seq).toBe(0);
+    live.end('closed');
+  });
+});
+
+describe('a spoken greeting in the transcript', () => {
+  /** A voice timing each word at 300 ms; a stream that plays the greeting in `playMs` unless cut (then `heardMs` were heard). */
+  function setup(opts: { playMs: number; heardMs: number }) {
+    const clock = new ManualClock();
+    const snap = snapshot(true);
+    (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
+    const live = new LiveSession(snap, clock, { ended: () => undefined });
+    const ch = channel();
+    live.attach(ch);
+    const voice: Voice = {
+      name: 'fake',
+      voices: [],
+      synthesize: async (text) => {
+        const words = text.split(/\s+/).map((w, i) => ({ text: w, startMs: i * 300, endMs: i * 300 + 280 }));
+        const durationMs = words.length * 300;
+        return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
+      },
+    };
+    let cut = false; // after a cut, replies play out at once
+    const stream = Object.assign(new EventEmitter(), {
+      speak(speech: Speech): ReplyHandle {
+        let finish!: () => void;
+        const done = new Promise<void>((r) => (finish = r));
+        const t = setTimeout(finish, cut ? 30 : opts.playMs);
+        return { done, started: Promise.resolve(), interrupt: () => ((cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)) };
+      },
+    }) as unknown as SessionStream;
+    const stored: LoggedTurn[] = [];
+    const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    return { live, ch, loop, stored };
+  }
+
+  it('played out: stored once, with its text', async () => {
+    const { live, ch, loop, stored } = setup({ playMs: 30, heardMs: 0 });
+    loop.start();
+    await until(() => stored.length === 1 && loop.state === 'listening');
+    const greeting = ch.sent.find((m) => m.type === 'turn' && m.greeting);
+    expect(stored[0]).toMatchObject({ seq: 0, user_text: '', reply_text: greeting.reply, outcome: 'spoken' });
+    live.end('closed');
+  });
+
+  it('cut on air before its first word ended: the interruption is said, but no empty turn is stored', async () => {
+    const { live, ch, loop, stored } = setup({ playMs: 60_000, heardMs: 100 });
+    loop.start();
+    await until(() => loop.state === 'speaking');
+    const id = loop.typedTurn('Where do you live?');
+    await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    expect(ch.sent.find((m) => m.type === 'speech' && m.status === 'interrupted')).toMatchObject({ said: '' });
+    expect(live.log.map((t) => [t.seq, t.user_text])).toEqual([[0, 'Where do you live?']]);
+    expect(stored.every((t) => t.user_text !== '')).toBe(true);
+    live.end('closed');
+  });
+
+  it('cut on air after some words: stored as said, before the turn that cut it', async () => {
+    const { live, loop, stored } = setup({ playMs: 60_000, heardMs: 650 });
+    loop.start();
+    await until(() => loop.state === 'speaking');
+    const id = loop.typedTurn('Where do you live?');
+    await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    expect(live.log.map((t) => [t.seq, t.user_text, t.outcome])).toEqual([
+      [0, '', 'interrupted'],
+      [1, 'Where do you live?', 'spoken'],
+    ]);
+    expect(live.log[0]!.reply_text.split(' ')).toHaveLength(2);
+    expect(stored.find((t) => t.seq === 0 && t.outcome === 'interrupted')?.reply_text).toBe(live.log[0]!.reply_text);
+    live.end('closed');
+  });
+});
