@@ -22,4 +22,23 @@ describe('oversized uplink messages', () => {
     expect(mic.ws.readyState).toBe(mic.ws.OPEN);
     mic.close();
   });
+
+  it('a /chat body past 64 KB gets 413 payload_too_large (read no further), and the session goes on', async () => {
+    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
+    const url = `${m.connect_url}/chat?token=${m.session_token}`;
+    const big = await fetch(url, { method: 'POST', body: JSON.stringify({ text: 'a'.repeat(200_000) }) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: 'payload_too_large', message: expect.stringMatching(/65536 bytes/) });
+    // Streamed with no content-length: cut off at the limit all the same.
+    const chunks = new ReadableStream({
+      start(ctl) {
+        for (let i = 0; i < 20; i++) ctl.enqueue(new TextEncoder().encode('x'.repeat(10_000)));
+        ctl.close();
+      },
+    });
+    const streamed = await fetch(url, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    const ok = await fetch(url, { method: 'POST', body: JSON.stringify({ text: 'hi' }) });
+    expect(ok.status).toBe(200);
+  });
 });

@@ -10,6 +10,7 @@ import { createWebRtcVad } from '../models/vad/index.js';
 import { cachedDefaultVoice, warmFlite } from '../models/voice/index.js';
 import { sessionMedia, sessionVoiceShape } from './media-part.js';
 import type { EdgeParts } from './session/parts.js';
+import { warmTypedLanguage } from './session/typed-language.js';
 
 export interface PartsFlags {
   asrUrl?: string | null;
@@ -28,5 +29,7 @@ export async function defaultParts(flags: PartsFlags = {}): Promise<EdgeParts> {
   const recognizer = createRecognizer(flags.asrUrl ? { asrUrl: flags.asrUrl } : {});
   // Compile flite on its worker threads now: a box's first reply must not wait ~1 s for it.
   warmFlite();
+  // The typed-language detector loads (~0.6 s) now, not on a box's first /chat.
+  void warmTypedLanguage();
   return { brain, recognizer, vad: () => createWebRtcVad(), voice: cachedDefaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
 }

@@ -199,7 +199,8 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     (audio as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
     const i420 = new I420Converter(job.width, job.height);
     const pump = async () => {
-      for (let i = 0; i < job.frames; i++) {
+      const gone = () => p.exitCode !== null || p.signalCode !== null;
+      for (let i = 0; i < job.frames && !gone(); i++) {
         if (urgent && job.urgentMs !== undefined && (i * 1000) / MEDIA_FPS >= job.urgentMs) background();
         const held = job.pace?.((i * 1000) / MEDIA_FPS);
         if (held) await held;

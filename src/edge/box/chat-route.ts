@@ -10,6 +10,28 @@ import { checkOrigin, OriginRefused } from './origin.js';
 import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 
 export const CHAT_TEXT_MAX = 4096;
+/** Bytes of body read at most: 4096 characters of text, JSON-escaped, fit well inside. */
+export const CHAT_BODY_MAX = 64 * 1024;
+
+/** The body as text, or null once it passes `max` bytes (the rest is not read into memory). */
+async function readLimited(req: Request, max: number): Promise<string | null> {
+  if (Number(req.headers.get('content-length') ?? 0) > max) return null;
+  const reader = req.body?.getReader();
+  if (!reader) return '';
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
 
 export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSessions, chat: (s: EdgeSession, text: string) => string): void {
   const err = (c: Context, status: number, error: string, message: string) =>
@@ -23,9 +45,11 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
       const open = sessions.get(peekSub(token) ?? '');
       const claims = await verify(token, { allowExpired: !!open && !open.live.ended });
       checkOrigin(claims, c.req.header('origin'));
+      const body = await readLimited(c.req.raw, CHAT_BODY_MAX);
+      if (body === null) return err(c, 413, 'payload_too_large', `request body over ${CHAT_BODY_MAX} bytes; send { "text": "..." } with at most ${CHAT_TEXT_MAX} characters`);
       let raw: unknown;
       try {
-        raw = JSON.parse(await c.req.text());
+        raw = JSON.parse(body);
       } catch {
         return err(c, 400, 'invalid_json', 'the body is not valid JSON; send { "text": "..." }');
       }
