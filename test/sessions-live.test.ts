@@ -102,6 +102,22 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) after [\d.]+ s, 1 turn; seat released\n$/);
   }, 120_000);
 
+  it('--say lines wait their turn: the greeting and each reply are heard in full before the next line', async () => {
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Where can I find the settings?', 'How do I invite my team?', '--turns', '2'], env());
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    // A typed turn cuts off a reply in progress (docs/edge.md): none was cut here.
+    expect(ev.filter((e) => e.event === 'notice' && /interrupted/.test(String(e.message)))).toEqual([]);
+    const turns = ev.filter((e) => e.event === 'turn');
+    expect(turns.map((t) => (t.greeting ? 'greeting' : t.text))).toEqual(['greeting', 'Where can I find the settings?', 'How do I invite my team?']);
+    const media = ev.filter((e) => e.event === 'reply_media');
+    expect(media).toHaveLength(3);
+    for (const m of media) expect(m).toMatchObject({ spoken: true });
+    // The second line was sent only after the first reply's media was all in.
+    const at = (pred: (e: Record<string, unknown>) => boolean) => ev.findIndex(pred);
+    expect(at((e) => e.event === 'said' && e.text === 'How do I invite my team?')).toBeGreaterThan(at((e) => e.event === 'reply_media' && e.seq === 2));
+  }, 60_000);
+
   it('--protocol 2 talks over the one /v2/session socket (docs/protocol-v2.md)', async () => {
     const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--protocol', '2', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
     expect(r.code).toBe(0);

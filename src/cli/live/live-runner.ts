@@ -56,12 +56,23 @@ export interface LiveSummary {
   micStartMs?: number;
 }
 
+/** How long after connecting `--say` waits for a greeting to begin before it sends its first line. */
+const SCRIPTED_WAIT_MS = 600;
+
 export class LiveRunner {
   readonly store: LiveStore;
   private conn: EdgeConnection | undefined;
   private t0: number;
   private connectedAt: number | undefined;
   private turns = 0;
+  /**
+   * `--say` lines not sent yet. They go one at a time, each once the avatar has finished
+   * speaking (its greeting, or the reply to the line before): a typed turn cuts off a reply
+   * in progress (docs/edge.md), so sending them all at once would talk over the avatar.
+   */
+  private scripted: string[] = [];
+  private scriptedTimer: NodeJS.Timeout | undefined;
+  private edgeState: string | undefined;
   /** Turns the user asked (the greeting, a turn with no user text, is not one of them). */
   private userTurns = 0;
   /** The edge said this session has no media (brain-only): replies are text only. */
@@ -191,14 +202,24 @@ export class LiveRunner {
       // Silence keeps the uplink's cadence even with no mic (spec 4.6).
       void pump.run(ctrl.signal);
       clockTimer = setInterval(() => this.tickClock(), 250);
-      for (const text of this.opts.say ?? []) await this.say(text);
+      this.scripted = [...(this.opts.say ?? [])];
+      // No greeting under way shortly after connecting (disabled or held): the first line goes.
+      if (this.scripted.length) this.scriptedTimer = setTimeout(() => !this.reply && this.edgeState !== 'thinking' && this.sendScripted(), SCRIPTED_WAIT_MS);
       await this.woken;
     } catch (e) {
       if (!this.ending) this.end('error', (e as Error).message);
     } finally {
       if (clockTimer) clearInterval(clockTimer);
+      clearTimeout(this.scriptedTimer);
     }
     return this.finish(audio, recording, ctrl);
+  }
+
+  private sendScripted(): void {
+    clearTimeout(this.scriptedTimer);
+    this.scriptedTimer = undefined;
+    const next = this.ending ? undefined : this.scripted.shift();
+    if (next !== undefined) void this.say(next);
   }
 
   private gate: (speaking: boolean) => void = () => undefined;
@@ -222,6 +243,7 @@ export class LiveRunner {
 
   /** Edge status frames (docs/edge.md: `state`, `speech_id` at about 10 Hz). */
   private onStatus(f: Record<string, unknown>): void {
+    if (f.type === 'status' && typeof f.state === 'string') this.edgeState = f.state;
     const r = this.reply;
     if (!r?.speechId || f.type !== 'status' || typeof f.state !== 'string') return;
     const mine = f.speech_id === r.speechId && f.state === 'speaking';
@@ -248,6 +270,8 @@ export class LiveRunner {
       this.startMic();
     }
     if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
+    // The avatar has finished speaking: the next --say line goes.
+    if (this.scripted.length) this.sendScripted();
   }
 
   private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
