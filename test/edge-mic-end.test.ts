@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
 import { MicInput } from '../src/edge/session/mic-input.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
-import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
+import { testSnapshot } from './helpers/turn-loop.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
@@ -14,17 +14,7 @@ import type { Recognition, Recognizer, Vad } from '../src/models/index.js';
  * closed while the recogniser was still working on the utterance: its words are stored,
  * unanswered.
  */
-const snapshot = {
-  id: 'sess-mic-end-00001',
-  avatar: { persona: 'ava', language: 'en' },
-  history: [],
-  config: { greeting_enabled: false, greeting_hold_ms: 0, render: false },
-  responseLanguage: null,
-  capSeconds: 300,
-  systemPrompt: null,
-  backstory: null,
-  memoryBlock: null,
-} as unknown as SessionSnapshot;
+const snapshot = testSnapshot('sess-mic-end-00001');
 
 /** Loud frames are speech. */
 const vad: Vad = { isSpeech: (f) => f.some((v) => Math.abs(v) > 500), reset: () => undefined };

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Channel, Stream } from '../src/edge/session/channel.js';
 import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
 import type { EdgeParts, ReplyHandle, SessionStream } from '../src/edge/session/parts.js';
-import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
+import { GatedBrain, testSnapshot } from './helpers/turn-loop.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Brain, BrainRequest, Speech, Voice } from '../src/models/index.js';
 
@@ -15,20 +15,6 @@ import type { Brain, BrainRequest, Speech, Voice } from '../src/models/index.js'
  * with the words actually said, the error goes out as `turn_failed`, nothing keeps
  * talking while the session reads `listening`, and the next turn is answered.
  */
-function snapshot(render: boolean): SessionSnapshot {
-  return {
-    id: 'sess-turn-failed-0001',
-    avatar: { persona: 'ava', language: 'en' },
-    history: [],
-    config: { greeting_enabled: false, greeting_hold_ms: 0, render },
-    responseLanguage: null,
-    capSeconds: 300,
-    systemPrompt: null,
-    backstory: null,
-    memoryBlock: null,
-  } as unknown as SessionSnapshot;
-}
-
 /** Says `before` (if any), then fails; after `failures` failed replies it is the local brain. */
 class FailingBrain implements Brain {
   readonly name = 'failing';
@@ -71,7 +57,7 @@ const until = async (cond: () => boolean) => {
 describe('a reply the brain fails to finish', () => {
   it('brain-only: the user turn is stored unanswered, turn_failed goes out, and the next turn is answered', async () => {
     const clock = new ManualClock();
-    const live = new LiveSession(snapshot(false), clock, { ended: () => undefined });
+    const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: false }), clock, { ended: () => undefined });
     const ch = channel();
     live.attach(ch);
     const stored: LoggedTurn[] = [];
@@ -92,7 +78,7 @@ describe('a reply the brain fails to finish', () => {
 
   it('spoken: the sentence on air is cut, and the stored reply is what was said before the failure', async () => {
     const clock = new ManualClock();
-    const live = new LiveSession(snapshot(true), clock, { ended: () => undefined });
+    const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: true }), clock, { ended: () => undefined });
     const ch = channel();
     live.attach(ch);
     // A sentence of 4 words, one word per 250 ms; 600 ms of it were on air at the cut.
@@ -142,38 +128,11 @@ describe('a reply the brain fails to finish', () => {
   });
 });
 
-/** The local brain, held until its gate opens or the turn is aborted (then it throws, as an LLM client does). */
-class GatedBrain implements Brain {
-  readonly name = 'gated';
-  private readonly local = new LocalBrain();
-  private readonly gates: (() => void)[] = [];
-  asked = 0;
-  open(): void {
-    for (const g of this.gates.splice(0)) g();
-  }
-  reply(req: BrainRequest) {
-    this.asked++;
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    this.gates.push(open);
-    const inner = this.local.reply(req);
-    const signal = req.signal;
-    async function* deltas() {
-      await new Promise<void>((res) => {
-        void gate.then(res);
-        signal?.addEventListener('abort', () => res(), { once: true });
-      });
-      signal?.throwIfAborted();
-      yield* inner.deltas;
-    }
-    return { deltas: deltas(), usage: inner.usage };
-  }
-}
 
 describe('a greeting cut before a word of it was said', () => {
   it('a typed turn while the greeting is being made leaves no empty turn in the transcript', async () => {
     const clock = new ManualClock();
-    const snap = snapshot(true);
+    const snap = testSnapshot('sess-turn-failed-0001', { render: true });
     (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
     const live = new LiveSession(snap, clock, { ended: () => undefined });
     const ch = channel();
@@ -199,7 +158,7 @@ describe('a greeting cut before a word of it was said', () => {
     loop.start(); // greeting_hold_ms 0: the greeting is being made now
     await until(() => loop.state === 'thinking');
     const id = loop.typedTurn('Where do you live?');
-    await until(() => brain.asked === 2); // the greeting was cut; the typed turn is being answered
+    await until(() => brain.asked.length === 2); // the greeting was cut; the typed turn is being answered
     brain.open();
     await until(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
     await until(() => loop.state === 'listening');
@@ -215,7 +174,7 @@ describe('a spoken greeting in the transcript', () => {
   /** A voice timing each word at 300 ms; a stream that plays the greeting in `playMs` unless cut (then `heardMs` were heard). */
   function setup(opts: { playMs: number; heardMs: number }) {
     const clock = new ManualClock();
-    const snap = snapshot(true);
+    const snap = testSnapshot('sess-turn-failed-0001', { render: true });
     (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
     const live = new LiveSession(snap, clock, { ended: () => undefined });
     const ch = channel();

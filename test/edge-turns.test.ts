@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defaultParts } from '../src/edge/default-parts.js';
 import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
-import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
 import { getSessionRow } from '../src/emulator/sessions/store.js';
-import { LocalBrain } from '../src/models/brain/local.js';
-import type { Brain, BrainRequest } from '../src/models/index.js';
 import { openSock, until, wsUrl } from './helpers/edge.js';
+import { GatedBrain, testSnapshot } from './helpers/turn-loop.js';
 import { useEmulator, type EmulatorHandle } from './helpers/emulator.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
@@ -16,36 +14,6 @@ import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
 const parts = await defaultParts();
 
-/** The local brain, but each reply waits until the test opens its gate (or the turn is aborted). */
-class GatedBrain implements Brain {
-  readonly name = 'gated';
-  private readonly local = new LocalBrain();
-  readonly asked: string[] = [];
-  private readonly gates: (() => void)[] = [];
-
-  open(): void {
-    for (const g of this.gates.splice(0)) g();
-  }
-
-  reply(req: BrainRequest) {
-    const last = req.messages.at(-1);
-    this.asked.push(last?.role === 'user' ? last.content : '');
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    this.gates.push(open);
-    const inner = this.local.reply(req);
-    const signal = req.signal;
-    async function* deltas() {
-      await new Promise<void>((res) => {
-        void gate.then(res);
-        signal?.addEventListener('abort', () => res(), { once: true });
-      });
-      signal?.throwIfAborted();
-      yield* inner.deltas;
-    }
-    return { deltas: deltas(), usage: inner.usage };
-  }
-}
 
 type Minted = { session_id: string; session_token: string; connect_url: string; seat_token: string };
 async function mint(h: EmulatorHandle, extra: Record<string, unknown> = {}, config: Record<string, unknown> = { render: false }): Promise<Minted> {
@@ -85,17 +53,7 @@ describe('a typed turn the session ended before answering', () => {
 describe('the turn loop when the session ends with turns still queued', () => {
   it('a queued user turn is stored with an empty reply and the outcome `unanswered`', async () => {
     const clock = new ManualClock();
-    const snapshot = {
-      id: 'sess-unanswered-0001',
-      avatar: { persona: 'ava', language: 'en' },
-      history: [],
-      config: { greeting_enabled: false, greeting_hold_ms: 0, render: false },
-      responseLanguage: null,
-      capSeconds: 300,
-      systemPrompt: null,
-      backstory: null,
-      memoryBlock: null,
-    } as unknown as SessionSnapshot;
+    const snapshot = testSnapshot('sess-unanswered-0001');
     const live = new LiveSession(snapshot, clock, { ended: () => undefined });
     const stored: LoggedTurn[] = [];
     const brain = new GatedBrain();

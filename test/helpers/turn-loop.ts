@@ -1,0 +1,51 @@
+/** Pieces the turn-loop tests share: a brain the test holds, and a minimal frozen session. */
+import type { SessionSnapshot } from '../../src/edge/session/snapshot.js';
+import { LocalBrain } from '../../src/models/brain/local.js';
+import type { Brain, BrainRequest } from '../../src/models/index.js';
+
+/** The local brain, but each reply waits until the test opens its gate (or the turn is aborted: then it throws, as an LLM client does). */
+export class GatedBrain implements Brain {
+  readonly name = 'gated';
+  private readonly local = new LocalBrain();
+  /** The user text of every request, in order ('' for the greeting). */
+  readonly asked: string[] = [];
+  private readonly gates: (() => void)[] = [];
+
+  open(): void {
+    for (const g of this.gates.splice(0)) g();
+  }
+
+  reply(req: BrainRequest) {
+    const last = req.messages.at(-1);
+    this.asked.push(last?.role === 'user' ? last.content : '');
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    this.gates.push(open);
+    const inner = this.local.reply(req);
+    const signal = req.signal;
+    async function* deltas() {
+      await new Promise<void>((res) => {
+        void gate.then(res);
+        signal?.addEventListener('abort', () => res(), { once: true });
+      });
+      signal?.throwIfAborted();
+      yield* inner.deltas;
+    }
+    return { deltas: deltas(), usage: inner.usage };
+  }
+}
+
+/** A brain-only session of the stock persona `ava`, greeting off, as a mint would freeze it. */
+export function testSnapshot(id: string, config: Record<string, unknown> = {}): SessionSnapshot {
+  return {
+    id,
+    avatar: { persona: 'ava', language: 'en' },
+    history: [],
+    config: { greeting_enabled: false, greeting_hold_ms: 0, render: false, ...config },
+    responseLanguage: null,
+    capSeconds: 300,
+    systemPrompt: null,
+    backstory: null,
+    memoryBlock: null,
+  } as unknown as SessionSnapshot;
+}
