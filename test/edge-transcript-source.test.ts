@@ -12,15 +12,16 @@ import { useEmulator } from './helpers/emulator.js';
 
 type Turn = { seq: number; user_text: string; reply_text: string };
 
-/** What the box's log route answers: its turns, or a failure status. */
-let boxLog: { status: 200; turns: Turn[] } | { status: number } = { status: 200, turns: [] };
+/** What the box's log route answers: its turns, a failure status, or (200) a body that is not a log. */
+let boxLog: { status: 200; turns: Turn[] } | { status: number } | { status: 200; raw: unknown } = { status: 200, turns: [] };
 const logAsks: string[] = [];
 const box: Server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const m = /^\/_box\/sessions\/([^/]+)\/log$/.exec(req.url ?? '');
     if (m) logAsks.push(decodeURIComponent(m[1]!));
-    const body = m && boxLog.status === 200 ? { session_id: m[1], ended: false, turns: (boxLog as { turns: Turn[] }).turns } : { error: 'unavailable', message: 'log store busy' };
+    const body =
+      m && 'raw' in boxLog ? boxLog.raw : m && boxLog.status === 200 ? { session_id: m[1], ended: false, turns: (boxLog as { turns: Turn[] }).turns } : { error: 'unavailable', message: 'log store busy' };
     res.writeHead(m ? boxLog.status : 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(m ? body : { ok: true }));
   });
@@ -98,5 +99,19 @@ describe('transcript source (spec 4.5)', () => {
     expect(await transcript(complete)).toEqual({ session_id: complete, source: 'store', turns: [turn(0, 'hello')], count: 1 });
     boxLog = { status: 503 };
     expect(await transcript(missed)).toEqual({ session_id: missed, source: 'store', turns: [], count: 0 });
+  });
+
+  // A box that answers its log route with a body that is not a log (an older box, a proxy's
+  // page, a bug): treated like a log it cannot read, never a 500.
+  it.each([
+    ['no turns', { session_id: 'x', ended: false }],
+    ['turns not a list', { turns: 'hello' }],
+    ['turns of the wrong shape', { turns: [{ seq: 'first', text: 'hi' }] }],
+  ])('box log answers 200 with %s: the stored turns, labelled store', async (_what, raw) => {
+    const id = await liveSession([turn(0, 'hello')]);
+    boxLog = { status: 200, raw };
+    const t = await h.api(`/api/v1/sessions/${id}/transcript`);
+    expect(t.status).toBe(200);
+    expect(t.body).toEqual({ session_id: id, source: 'store', turns: [turn(0, 'hello')], count: 1 });
   });
 });
