@@ -1,8 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ReplySpeaker } from '../src/edge/session/reply-speaker.js';
-import type { ReplyHandle, SessionStream } from '../src/edge/session/parts.js';
 import type { Speech, Voice } from '../src/models/index.js';
+import { fakeStream } from './helpers/turn-loop.js';
 
 /**
  * The edge's reply path queues every sentence on the media stream as soon as it is
@@ -15,24 +14,15 @@ const voice: Voice = {
   synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * text.length * 60), durationMs: text.length * 60 }),
 };
 
-function fakeStream() {
+function spokenStream() {
   const spoken: { speech: Speech; finish: () => void }[] = [];
-  const s = Object.assign(new EventEmitter(), {
-    mime: 'video/mp4',
-    initSegment: Buffer.alloc(0),
-    state: 'listening',
-    clockMs: 0,
-    bufferedMs: 0,
-    ready: async () => {},
-    close: () => {},
-    speak(speech: Speech): ReplyHandle {
-      let finish!: () => void;
-      const done = new Promise<void>((r) => (finish = r));
-      spoken.push({ speech, finish });
-      return { done, interrupt: () => 0 };
-    },
+  const stream = fakeStream((speech) => {
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    spoken.push({ speech, finish });
+    return { done, interrupt: () => 0 };
   });
-  return { stream: s as unknown as SessionStream, spoken };
+  return { stream, spoken };
 }
 
 const settle = async () => {
@@ -41,7 +31,7 @@ const settle = async () => {
 
 describe('reply speaker', () => {
   it('queues each sentence on the stream while earlier ones are still playing', async () => {
-    const { stream, spoken } = fakeStream();
+    const { stream, spoken } = spokenStream();
     let first = 0;
     const speaker = new ReplySpeaker(voice, stream, 'en', undefined, () => first++);
     speaker.say('I live in a small flat by the sea.');
@@ -67,14 +57,12 @@ describe('reply speaker', () => {
     const said: string[] = [];
     const counting: Voice = { ...voice, synthesize: async (text, o) => (said.push(text), voice.synthesize(text, o)) };
     const starts: (() => void)[] = [];
-    const s = Object.assign(new EventEmitter(), {
-      speak(): ReplyHandle {
-        let started!: () => void;
-        const p = new Promise<void>((r) => (started = r));
-        starts.push(started);
-        return { done: p, started: p, interrupt: () => 0 };
-      },
-    }) as unknown as SessionStream;
+    const s = fakeStream(() => {
+      let started!: () => void;
+      const p = new Promise<void>((r) => (started = r));
+      starts.push(started);
+      return { done: p, started: p, interrupt: () => 0 };
+    });
     const speaker = new ReplySpeaker(counting, s, 'en', undefined, () => {});
     speaker.say('I live in a small flat by the sea.');
     speaker.say('It is quiet there.');

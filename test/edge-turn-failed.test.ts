@@ -1,13 +1,11 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { Channel, Stream } from '../src/edge/session/channel.js';
 import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
-import type { EdgeParts, ReplyHandle, SessionStream } from '../src/edge/session/parts.js';
+import type { EdgeParts } from '../src/edge/session/parts.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
-import { GatedBrain, testSnapshot } from './helpers/turn-loop.js';
+import { fakeStream, GatedBrain, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
 import { LocalBrain } from '../src/models/brain/local.js';
-import type { Brain, BrainRequest, Speech, Voice } from '../src/models/index.js';
+import type { Brain, BrainRequest, Voice } from '../src/models/index.js';
 
 /**
  * A reply the brain fails to finish (an --llm-url upstream down or cut mid-stream): the
@@ -36,16 +34,13 @@ class FailingBrain implements Brain {
   }
 }
 
-function channel(): Channel & { sent: any[] } {
-  const sent: any[] = [];
-  return {
-    sent,
-    streams: new Set<Stream>(['control', 'events']),
-    sendJson: (m: object) => sent.push(m),
-    sendMime: () => undefined,
-    sendMedia: () => undefined,
-    close: () => undefined,
-  };
+
+/** A rendering session with the greeting on (hold 0), and a channel that keeps what it is sent. */
+function greetingSession(clock: ManualClock) {
+  const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: true, greeting_enabled: true }), clock, { ended: () => undefined });
+  const ch = recordingChannel();
+  live.attach(ch);
+  return { live, ch };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -58,7 +53,7 @@ describe('a reply the brain fails to finish', () => {
   it('brain-only: the user turn is stored unanswered, turn_failed goes out, and the next turn is answered', async () => {
     const clock = new ManualClock();
     const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: false }), clock, { ended: () => undefined });
-    const ch = channel();
+    const ch = recordingChannel();
     live.attach(ch);
     const stored: LoggedTurn[] = [];
     const parts = { brain: new FailingBrain(1), recognizer: {} } as unknown as EdgeParts;
@@ -79,7 +74,7 @@ describe('a reply the brain fails to finish', () => {
   it('spoken: the sentence on air is cut, and the stored reply is what was said before the failure', async () => {
     const clock = new ManualClock();
     const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: true }), clock, { ended: () => undefined });
-    const ch = channel();
+    const ch = recordingChannel();
     live.attach(ch);
     // A sentence of 4 words, one word per 250 ms; 600 ms of it were on air at the cut.
     const words = ['I', 'live', 'in', 'Lisbon.'].map((text, i) => ({ text, startMs: i * 250, endMs: i * 250 + 240 }));
@@ -90,29 +85,20 @@ describe('a reply the brain fails to finish', () => {
     };
     const cuts: number[] = [];
     let onAir = true;
-    const stream = Object.assign(new EventEmitter(), {
-      mime: 'video/mp4',
-      initSegment: Buffer.alloc(0),
-      state: 'listening',
-      clockMs: 0,
-      bufferedMs: 0,
-      ready: async () => {},
-      close: () => {},
-      speak(_speech: Speech): ReplyHandle {
-        let finish!: () => void;
-        const done = new Promise<void>((r) => (finish = r));
-        return {
-          done,
-          started: Promise.resolve(),
-          interrupt: () => {
-            cuts.push(600);
-            onAir = false;
-            finish();
-            return 600;
-          },
-        };
-      },
-    }) as unknown as SessionStream;
+    const stream = fakeStream(() => {
+      let finish!: () => void;
+      const done = new Promise<void>((r) => (finish = r));
+      return {
+        done,
+        started: Promise.resolve(),
+        interrupt: () => {
+          cuts.push(600);
+          onAir = false;
+          finish();
+          return 600;
+        },
+      };
+    });
     const stored: LoggedTurn[] = [];
     const parts = { brain: new FailingBrain(1, 'I live in Lisbon. And every'), recognizer: {}, voice } as unknown as EdgeParts;
     const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
@@ -132,25 +118,18 @@ describe('a reply the brain fails to finish', () => {
 describe('a greeting cut before a word of it was said', () => {
   it('a typed turn while the greeting is being made leaves no empty turn in the transcript', async () => {
     const clock = new ManualClock();
-    const snap = testSnapshot('sess-turn-failed-0001', { render: true });
-    (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
-    const live = new LiveSession(snap, clock, { ended: () => undefined });
-    const ch = channel();
-    live.attach(ch);
+    const { live, ch } = greetingSession(clock);
     const voice: Voice = {
       name: 'fake',
       voices: [],
       synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * 60 * text.length), durationMs: 60 * text.length }),
     };
-    const stream = Object.assign(new EventEmitter(), {
-      speak(speech: Speech): ReplyHandle {
-        let finish!: () => void;
-        const done = new Promise<void>((r) => (finish = r));
-        setTimeout(finish, 30); // plays out
-        void speech;
-        return { done, started: Promise.resolve(), interrupt: () => (finish(), 0) };
-      },
-    }) as unknown as SessionStream;
+    const stream = fakeStream(() => {
+      let finish!: () => void;
+      const done = new Promise<void>((r) => (finish = r));
+      setTimeout(finish, 30); // plays out
+      return { done, started: Promise.resolve(), interrupt: () => (finish(), 0) };
+    });
     const brain = new GatedBrain();
     const stored: LoggedTurn[] = [];
     const parts = { brain, recognizer: {}, voice } as unknown as EdgeParts;
@@ -174,11 +153,7 @@ describe('a spoken greeting in the transcript', () => {
   /** A voice timing each word at 300 ms; a stream that plays the greeting in `playMs` unless cut (then `heardMs` were heard). */
   function setup(opts: { playMs: number; heardMs: number }) {
     const clock = new ManualClock();
-    const snap = testSnapshot('sess-turn-failed-0001', { render: true });
-    (snap.config as { greeting_enabled: boolean }).greeting_enabled = true;
-    const live = new LiveSession(snap, clock, { ended: () => undefined });
-    const ch = channel();
-    live.attach(ch);
+    const { live, ch } = greetingSession(clock);
     const voice: Voice = {
       name: 'fake',
       voices: [],
@@ -189,14 +164,12 @@ describe('a spoken greeting in the transcript', () => {
       },
     };
     let cut = false; // after a cut, replies play out at once
-    const stream = Object.assign(new EventEmitter(), {
-      speak(speech: Speech): ReplyHandle {
-        let finish!: () => void;
-        const done = new Promise<void>((r) => (finish = r));
-        const t = setTimeout(finish, cut ? 30 : opts.playMs);
-        return { done, started: Promise.resolve(), interrupt: () => ((cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)) };
-      },
-    }) as unknown as SessionStream;
+    const stream = fakeStream((speech) => {
+      let finish!: () => void;
+      const done = new Promise<void>((r) => (finish = r));
+      const t = setTimeout(finish, cut ? 30 : opts.playMs);
+      return { done, started: Promise.resolve(), interrupt: () => ((cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)) };
+    });
     const stored: LoggedTurn[] = [];
     const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
     const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });

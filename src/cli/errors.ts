@@ -70,6 +70,6 @@ export function formatApiError(e: ApiErrorLike, width = 80): string {
     if (typeof inner.message === 'string') parts.push(inner.message);
   }
   const line = wrapText(parts.join(' — '), width);
-  const todo = advice(e, b);
-  return todo ? `${line}\n${wrapText(todo, width - 2).replace(/^/gm, '  ')}` : line;
+  const hint = advice(e, b);
+  return hint ? `${line}\n${wrapText(hint, width - 2).replace(/^/gm, '  ')}` : line;
 }

@@ -1,7 +1,10 @@
 /** Pieces the turn-loop tests share: a brain the test holds, and a minimal frozen session. */
+import { EventEmitter } from 'node:events';
+import type { Channel, Stream } from '../../src/edge/session/channel.js';
+import type { ReplyHandle, SessionStream } from '../../src/edge/session/parts.js';
 import type { SessionSnapshot } from '../../src/edge/session/snapshot.js';
 import { LocalBrain } from '../../src/models/brain/local.js';
-import type { Brain, BrainRequest } from '../../src/models/index.js';
+import type { Brain, BrainRequest, Speech } from '../../src/models/index.js';
 
 /** The local brain, but each reply waits until the test opens its gate (or the turn is aborted: then it throws, as an LLM client does). */
 export class GatedBrain implements Brain {
@@ -48,4 +51,31 @@ export function testSnapshot(id: string, config: Record<string, unknown> = {}): 
     backstory: null,
     memoryBlock: null,
   } as unknown as SessionSnapshot;
+}
+
+/** A session media stream that only speaks, the way `speak` says (no media is made). */
+export function fakeStream(speak: (speech: Speech) => ReplyHandle): SessionStream {
+  return Object.assign(new EventEmitter(), {
+    mime: 'video/mp4',
+    initSegment: Buffer.alloc(0),
+    state: 'listening',
+    clockMs: 0,
+    bufferedMs: 0,
+    ready: async () => {},
+    close: () => {},
+    speak,
+  }) as unknown as SessionStream;
+}
+
+/** A control + events channel that keeps every JSON message sent to it. */
+export function recordingChannel(): Channel & { sent: any[] } {
+  const sent: any[] = [];
+  return {
+    sent,
+    streams: new Set<Stream>(['control', 'events']),
+    sendJson: (m: object) => sent.push(m),
+    sendMime: () => undefined,
+    sendMedia: () => undefined,
+    close: () => undefined,
+  };
 }
