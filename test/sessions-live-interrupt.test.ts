@@ -5,6 +5,10 @@ import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** Ctrl-C during `sessions live` (docs/live.md "How it ends": reason `interrupted`, exit 130). */
+// ink decides at import, from process.env, to draw nothing but the last frame under CI:
+// this process plays a terminal that is not one.
+for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) delete process.env[k];
+
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
 const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
 
@@ -50,5 +54,28 @@ describe('sessions live on a terminal: Ctrl-C', () => {
     expect(text).toMatch(/session \S+: seat released\n$/);
     expect(text.slice(text.lastIndexOf('ended: interrupted')).match(/interrupted/g)).toHaveLength(1);
     expect(err).toBe('');
+  }, 30_000);
+});
+
+describe('sessions live on a terminal under CI', () => {
+  it('prints a line per event as it happens (a view there would draw nothing until the end)', async () => {
+    let out = '';
+    let wake: (() => void) | undefined;
+    const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), wake?.(), cb()) }), { isTTY: true, columns: 80, rows: 30 });
+    const stderr = new Writable({ write: (_c, _e, cb) => cb() });
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const code = run(['sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}'], {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      env: { ...env(), CI: 'true' },
+    });
+    while (!/connected to the edge/.test(out)) await new Promise<void>((r) => (wake = r));
+    expect(out).toMatch(/^\[ *[\d.]+s\] minted session /m);
+    // no mic opened and no player chosen by default: a CI job has neither
+    expect(out).not.toMatch(/mic|play/i);
+    process.emit('SIGINT');
+    expect(await code).toBe(130);
+    expect(out).toMatch(/ended: interrupted \(Ctrl-C\)/);
   }, 30_000);
 });

@@ -21,8 +21,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const json = !!cli.globals().json;
   const stdout = cli.io.stdout;
   const stdin = (cli.io.stdin ?? process.stdin) as NodeJS.ReadStream;
-  const mode: Mode = json ? 'ndjson' : stdout.isTTY && stdin.isTTY ? 'ink' : 'lines';
   const env = cli.io.env as NodeJS.ProcessEnv;
+  const mode: Mode = json ? 'ndjson' : stdout.isTTY && stdin.isTTY && !inCi(env) ? 'ink' : 'lines';
 
   const protocol = opts.protocol === undefined ? 1 : Number(opts.protocol);
   if (protocol !== 1 && protocol !== 2) throw new CliError(`--protocol must be 1 or 2 (got ${String(opts.protocol)})`, ExitCode.usage);
@@ -122,6 +122,14 @@ async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: 
     app.unmount();
     await app.waitUntilExit().catch(() => undefined);
   }
+}
+
+/**
+ * A CI job (CI or CONTINUOUS_INTEGRATION set, and not to 0/false): ink draws only the last
+ * frame there (its own is-in-ci rule), so even with a TTY the session gets the line view.
+ */
+function inCi(env: NodeJS.ProcessEnv): boolean {
+  return ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => env[k] !== undefined && env[k] !== '0' && env[k] !== 'false');
 }
 
 /** A file we can create, checked before minting (a seat is not worth a typo in a path). */
