@@ -11,7 +11,7 @@ import { cli, isolatedEnv } from './helpers/cli.js';
 describe.each(operations.filter((o) => o.cli).map((o) => [o.id, o] as const))('%s', (_id, op) => {
   it('has a command whose help shows the route, its arguments and its flags', async () => {
     const { group, verb } = op.cli as { group: string; verb: string };
-    const r = await cli([group, verb, '--help'], isolatedEnv());
+    const r = await cli([group, ...verb.split(' '), '--help'], isolatedEnv());
     expect(r.code).toBe(0);
     expect(r.stdout.replace(/\s+/g, " ")).toContain(`${op.method.toUpperCase()} ${op.path}`);
     for (const p of pathParamNames(op.path).filter((p) => p !== 'wsId')) expect(r.stdout).toContain(`<${p}>`);

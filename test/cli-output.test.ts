@@ -169,7 +169,7 @@ describe('flags and failures (item 10)', () => {
     const top = await cli(['--help'], isolatedEnv());
     for (const g of commandGroups) expect(top.stdout).toContain(`  ${g.name}`);
     const paths = [['--help'], ...commandGroups.map((g) => [g.name, '--help'])];
-    for (const o of operations) if (o.cli) paths.push([o.cli.group, o.cli.verb, '--help']);
+    for (const o of operations) if (o.cli) paths.push([o.cli.group, ...o.cli.verb.split(' '), '--help']);
     paths.push(['emulator', 'start', '--help'], ['sessions', 'mint', '--help'], ['avatars', 'create-custom', '--help']);
     for (const p of paths) {
       const r = await cli(p, isolatedEnv());

@@ -60,10 +60,15 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
       g = program.command(group).description(commandGroups.find((x) => x.name === group)?.description ?? `${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
     }
     groups.set(group, g);
-    if (g.commands.some((c) => c.name() === verb)) continue; // a hand-written command wins
+    // `queue status`: a command of a sub-group (made here when no hand-written one exists).
+    const [head, leaf] = verb.split(' ') as [string, string | undefined];
+    let parent: Command = g;
+    if (leaf) parent = g.commands.find((c) => c.name() === head) ?? g.command(head).description(`${head} (${entry.path})`);
+    const name = leaf ?? head;
+    if (parent.commands.some((c) => c.name() === name)) continue; // a hand-written command wins
     const pathParams = pathParamNames(entry.path);
     const positional = pathParams.filter((p) => p !== 'wsId');
-    const cmd = g.command(verb).description(`${entry.summary}  [${entry.method.toUpperCase()} ${entry.path}]`);
+    const cmd = parent.command(name).description(`${entry.summary}  [${entry.method.toUpperCase()} ${entry.path}]`);
     for (const p of positional) cmd.argument(`<${p}>`);
     const bodyFlags = entry.body ?? [];
     const queryFlags = entry.query;
@@ -115,7 +120,9 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
         if (!cli.globals().json) cli.io.stdout.write('ok\n');
         return;
       }
-      cli.print(res.body);
+      const view = (await import('./human-views.js')).humanViews[entry.id];
+      const width = cli.io.stdout.isTTY && cli.io.stdout.columns ? cli.io.stdout.columns : 80;
+      cli.print(res.body, view && ((b) => view(b, width)));
     });
   }
 }

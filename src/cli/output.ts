@@ -71,7 +71,7 @@ function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknow
 }
 
 /** Wrap text to `width` columns, at spaces when there are any, else hard. */
-function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const para of text.split('\n')) {
     let rest = para;

@@ -50,7 +50,10 @@ export interface Operation<
   /** Raw (non-JSON) request body, e.g. an image upload. */
   rawBody?: RawBodySpec;
   responses: Record<number, ResponseSpec>;
-  /** The generated CLI command `avatar <group> <verb>`; `false` hides it from the CLI. */
+  /**
+   * The generated CLI command `avatar <group> <verb>`; `false` hides it from the CLI. `verb`
+   * may be two words (`queue status`): a command of a sub-group of `group`.
+   */
   cli?: { group: string; verb: string; positional?: readonly string[] } | false;
 }
 

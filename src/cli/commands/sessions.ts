@@ -161,7 +161,7 @@ function registerQueue(sessions: Command, cli: CliContext): void {
     .argument('<ticket>')
     .option('--workspace-id <id>', 'when the key is not workspace-bound (required with --id-token; default AVATAR_WORKSPACE_ID)')
     .option('--id-token <jwt>', "read with a trusted issuer's id_token instead of the API key (spec 5.6)")
-    .description('state, position and ETA of a ticket (always answers; expired when unknown)')
+    .description('state, position and ETA of a ticket (always answers; expired when unknown)  [GET /api/v1/sessions/queue/{ticket}]')
     .action(async (ticket: string, o: { workspaceId?: string; idToken?: string }) => {
       const { queueStatus } = await import('../../contract/operations/sessions.js');
       if (o.idToken) {
@@ -177,7 +177,7 @@ function registerQueue(sessions: Command, cli: CliContext): void {
     .command('cancel')
     .argument('<ticket>')
     .option('--workspace-id <id>', 'when the key is not workspace-bound')
-    .description('leave the queue (a reserved seat passes to the next waiter)')
+    .description('leave the queue (a reserved seat passes to the next waiter)  [DELETE /api/v1/sessions/queue/{ticket}]')
     .action(async (ticket: string, o: { workspaceId?: string }) => {
       const { queueCancel } = await import('../../contract/operations/sessions.js');
       await cli.client().call(queueCancel, { params: { ticket }, query: ws(o) });

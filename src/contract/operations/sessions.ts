@@ -113,7 +113,7 @@ export const queueStatus = defineOperation({
   params: TicketParams,
   query: QueueQuery,
   responses: { 200: { description: 'Ticket state', schema: QueueStatusSchema } },
-  cli: { group: 'sessions', verb: 'queue-status' },
+  cli: { group: 'sessions', verb: 'queue status' },
 });
 
 export const queueCancel = defineOperation({
@@ -125,7 +125,7 @@ export const queueCancel = defineOperation({
   params: TicketParams,
   query: QueueQuery,
   responses: { 204: { description: 'Gone' } },
-  cli: { group: 'sessions', verb: 'queue-cancel' },
+  cli: { group: 'sessions', verb: 'queue cancel' },
 });
 
 export const sessionOperations = [
