@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { encodeClip, framesFor, MEDIA_FPS, SAMPLES_PER_FRAME } from '../src/media/encoder.js';
-import { PRIMING_MS } from '../src/media/talk-clip.js';
 import { FragmentSplitter, type Fragment, type TrackInfo } from '../src/media/fmp4.js';
 
 /**
@@ -50,9 +49,12 @@ describe('encoder pacing', () => {
     release();
     await done;
     expect(fed).toEqual(Array.from({ length: frames }, (_, i) => i));
-    const video = tracks.find((t) => t.kind === 'video')!;
-    const videoMs = fragments.reduce((ms, f) => ms + ((f.tracks.find((t) => t.id === video.id)?.duration ?? 0) * 1000) / video.timescale, 0);
-    // Every frame came out (the video track also covers the 64 ms of AAC priming: encoder.ts).
-    expect(videoMs).toBeCloseTo((frames * 1000) / MEDIA_FPS + PRIMING_MS, 0);
+    const lengthMs = (kind: string) => {
+      const track = tracks.find((t) => t.kind === kind)!;
+      return fragments.reduce((ms, f) => ms + ((f.tracks.find((t) => t.id === track.id)?.duration ?? 0) * 1000) / track.timescale, 0);
+    };
+    // Every frame came out, and the audio (AAC priming included: encoder.ts) ends with it.
+    expect(lengthMs('video')).toBeCloseTo((frames * 1000) / MEDIA_FPS, 3);
+    expect(lengthMs('audio')).toBeCloseTo((frames * 1000) / MEDIA_FPS, 3);
   });
 });

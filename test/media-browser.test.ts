@@ -117,9 +117,17 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
     expect(talking.length).toBeGreaterThan(10);
     expect(spread(talking.map((p) => p.region))).toBeGreaterThan(15);
 
+    // No freeze across either join (idle -> reply -> idle): a second after the reply, video
+    // frames are still presented at the stream's 25 fps as currentTime advances. (Joins that
+    // left holes in the video once froze it here: docs/media.md "Clip joins".)
+    const after = await probe();
+    await page.waitForFunction((t) => (document.getElementById('v') as HTMLVideoElement).currentTime > t + 1, after.t, { timeout: 10_000 });
     const end = await probe();
     expect(end.t).toBeGreaterThan(listening[0]!.t + speech.durationMs / 1000);
     expect(end.frames).toBeGreaterThan(100);
+    const fps = (a: Probe, b: Probe) => (b.frames - a.frames) / (b.t - a.t);
+    expect(fps(listening[0]!, end)).toBeGreaterThan(20);
+    expect(fps(after, end)).toBeGreaterThan(20);
     // Speech decodes into far more audio bytes than the silence of the same length before it.
     const rate = (a: Probe, b: Probe) => (b.audioBytes - a.audioBytes) / (b.t - a.t);
     expect(rate(listening[0]!, listening.at(-1)!)).toBeGreaterThan(0);

@@ -6,30 +6,43 @@
  * (MEDIA-NOTES "Re-timing").
  *
  * H.264 constrained baseline (no B-frames, one reference frame, x264 zerolatency, one
- * thread), yuv420p, a keyframe every 2 s; AAC-LC mono 16 kHz (the Voice's rate) at 32 kb/s;
- * fragmented MP4 (`empty_moov+default_base_moof`) cut every 160 ms.
+ * thread), yuv420p, a keyframe every 1.92 s; AAC-LC mono 32 kHz at 32 kb/s (fed the Voice's
+ * 16 kHz PCM; ffmpeg resamples); fragmented MP4 (`empty_moov+default_base_moof`) cut every
+ * 160 ms.
  *
- * Clip lengths are whole UNIT_MS (320 ms = 8 frames at 25 fps = 5 AAC frames of 1024
- * samples): with the AAC encoder's 1024-sample priming, ffmpeg then ends the audio and the
- * video track of a clip at exactly the same time (length + 64 ms), so clips butt together
- * with no drift. That is why the session stream runs at 25 fps.
+ * Why 32 kHz and 25 fps: an AAC frame is 1024 samples, 32 ms at 32 kHz, and a video frame
+ * 40 ms, so every 160 ms (UNIT_MS: 4 frames, 5 AAC frames) both tracks have a boundary.
+ * The AAC encoder's 1024-sample priming (32 ms) is laid over the clip's first 32 ms of
+ * audio (`-itsoffset`, and the PCM fed starts 32 ms in; a primed spare below has its
+ * priming in the primer), so both tracks of a clip start at 0 with every video frame 40 ms,
+ * every fragment ends its audio and its video together, and clips of whole units butt
+ * together with no gap and no held frame (docs/media.md "Clip joins"). At 16 kHz (64 ms AAC
+ * frames) no fragment length under 250 ms could do that.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ffmpegPath, writeAsync, writeFlushed } from './ffmpeg.js';
 import { I420Converter } from './i420.js';
 
 export const MEDIA_FPS = 25;
-export const AUDIO_RATE = 16000;
-export const SAMPLES_PER_FRAME = AUDIO_RATE / MEDIA_FPS;
-/** Clips are whole multiples of this (see above). */
-export const UNIT_MS = 320;
+/** The stream's AAC sample rate (also its audio track's timescale). */
+export const AUDIO_RATE = 32000;
+/** The rate of the PCM an encoder is fed (the Voice's). */
+export const PCM_RATE = 16000;
+/** PCM samples per video frame. */
+export const SAMPLES_PER_FRAME = PCM_RATE / MEDIA_FPS;
+/** The AAC encoder's priming, 1024 samples: a clip's first AAC frame. */
+export const PRIMING_MS = (1024 * 1000) / AUDIO_RATE;
+/** Clips are whole multiples of this (see above): one fragment. */
+export const UNIT_MS = 160;
 export const FRAMES_PER_UNIT = (UNIT_MS * MEDIA_FPS) / 1000;
+/** Fragment length ffmpeg is asked for: one unit, so each fragment ends both tracks together. */
+export const FRAGMENT_MS = UNIT_MS;
 /**
- * Fragment length ffmpeg is asked for. Audio frames (64 ms) do not divide it, so a
- * fragment's audio may reach up to 64 ms past its video: 160 ms keeps every fragment's
- * span under issue 8's 250 ms.
+ * Keyframe interval: 48 frames (1.92 s), a whole number of units. Fragments are also cut at
+ * keyframes, and one off the unit grid (2 s would be frame 50) moves every later fragment's
+ * video off its audio.
  */
-export const FRAGMENT_MS = 160;
+export const KEYFRAME_FRAMES = 12 * FRAMES_PER_UNIT;
 
 /** Frames for at least `ms` of media, rounded up to whole units. */
 export function framesFor(ms: number): number {
@@ -44,11 +57,13 @@ export function encoderArgs(width: number, height: number, opts: { keyframeAt?: 
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     '-probesize', '32', '-analyzeduration', '0',
     '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(MEDIA_FPS), '-i', 'pipe:0',
-    '-probesize', '32', '-analyzeduration', '0',
-    '-f', 's16le', '-ar', String(AUDIO_RATE), '-ac', '1', '-i', 'pipe:3',
+    // The audio input starts PRIMING_MS late, so the priming frame ffmpeg's AAC encoder puts
+    // before it lands at 0, on the video's first frame (no frame held over it).
+    '-probesize', '32', '-analyzeduration', '0', '-itsoffset', String(PRIMING_MS / 1000),
+    '-f', 's16le', '-ar', String(PCM_RATE), '-ac', '1', '-i', 'pipe:3',
     '-map', '0:v', '-map', '1:a',
     '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.0', '-preset', 'ultrafast', '-tune', 'zerolatency',
-    '-bf', '0', '-refs', '1', '-g', String(MEDIA_FPS * 2), '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p', ...forced,
+    '-bf', '0', '-refs', '1', '-g', String(KEYFRAME_FRAMES), '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p', ...forced,
     '-c:a', 'aac', '-b:a', '32k', '-ar', String(AUDIO_RATE), '-ac', '1',
     '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-frag_duration', String(FRAGMENT_MS * 1000),
     '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact',
@@ -63,7 +78,11 @@ export interface EncodeJob {
   frames: number;
   /** RGB24 frame `i` (may reuse one buffer: it is converted before the next call). */
   frame(i: number): Buffer;
-  /** Mono PCM16 at AUDIO_RATE, exactly frames * SAMPLES_PER_FRAME long (pad with zeros). */
+  /**
+   * Mono PCM16 at PCM_RATE, exactly frames * SAMPLES_PER_FRAME long (pad with zeros); sample
+   * time t plays at clip time t. Its first PRIMING_MS should be silence: an encoder that was
+   * not primed plays the AAC priming there instead (those samples are not fed).
+   */
   audio: Int16Array;
   /** fMP4 bytes as ffmpeg writes them. */
   onData(chunk: Buffer): void;
@@ -72,7 +91,7 @@ export interface EncodeJob {
   warm?: boolean;
   /**
    * Called before any data: `skipMs` of clip time to drop (a primed encoder's first unit;
-   * 0 otherwise). Fragments whose video starts before skipMs + 64 ms are the primer's.
+   * 0 otherwise). Fragments that start before skipMs are the primer's.
    */
   onStart?(info: { skipMs: number }): void;
   /**
@@ -113,7 +132,7 @@ function setRef(p: ChildProcess, on: boolean): void {
 
 /**
  * One spare encoder per frame size for the whole process, spawned ahead and *primed*: it
- * is fed one unit (320 ms) of grey frames and silence at once, so ffmpeg, x264 and the AAC
+ * is fed one unit (160 ms) of grey frames and silence at once, so ffmpeg, x264 and the AAC
  * encoder are initialised and the init segment written before any reply needs it; then it
  * blocks on its pipes (no CPU; it never keeps Node alive and exits on EOF when Node does).
  * A reply's frames follow the primer with a forced IDR, and the primer's fragments are
@@ -153,7 +172,8 @@ function primedSpare(width: number, height: number, list: Spare[]): Spare {
   p.stderr!.resume();
   const grey = Buffer.alloc((width * height * 3) / 2, 128);
   for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
-  (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc((UNIT_MS * AUDIO_RATE * 2) / 1000));
+  // Its audio is the unit less the priming (see encoderArgs): the job's audio then starts at UNIT_MS.
+  (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
   setRef(p, false);
   return spare;
 }
@@ -210,11 +230,13 @@ export function encodeClip(job: EncodeJob): Promise<void> {
       }
     };
     const pumpAudio = async () => {
-      // ~100 ms chunks so ffmpeg interleaves audio with the first frames at once.
+      // ~100 ms chunks so ffmpeg interleaves audio with the first frames at once. An encoder
+      // not primed plays its AAC priming over the clip's first PRIMING_MS: those samples go.
+      const skip = taken.skipMs === 0 ? (PRIMING_MS * PCM_RATE * 2) / 1000 : 0;
       const pcm = Buffer.from(job.audio.buffer, job.audio.byteOffset, job.audio.byteLength);
       const step = SAMPLES_PER_FRAME * 2 * 3;
-      for (let o = 0; o < pcm.length; o += step) {
-        const held = job.pace?.((o * 1000) / (AUDIO_RATE * 2));
+      for (let o = skip; o < pcm.length; o += step) {
+        const held = job.pace?.((o * 1000) / (PCM_RATE * 2));
         if (held) await held;
         if (job.signal?.aborted) return;
         await writeAsync(audio, pcm.subarray(o, Math.min(pcm.length, o + step)));

@@ -5,12 +5,12 @@
  *
  * Format: a fragmented MP4 exactly as the live encoder writes it (src/media/encoder.ts):
  * init segment (ftyp+moov, byte-identical to every talking segment's), then moof+mdat
- * fragments of 160 ms carrying H.264 video and silent AAC audio. Its length is whole
- * 320 ms units, so the loop's audio and video end together and it repeats without drift.
+ * fragments of 160 ms carrying H.264 video and silent AAC audio, each ending both tracks
+ * together. Its length is whole 160 ms units, so it repeats without drift or gap.
  * The same file is what `GET .../versions/{id}/idle` serves (browsers play fMP4 directly).
  */
 import type { FrameSource } from './clips.js';
-import { encodeClip, framesFor, SAMPLES_PER_FRAME, MEDIA_FPS } from './encoder.js';
+import { AUDIO_RATE, encodeClip, framesFor, SAMPLES_PER_FRAME, MEDIA_FPS } from './encoder.js';
 import type { FrameState } from './face.js';
 import type { FaceSource } from './face-source.js';
 import { splitFmp4, type Fragment, type TrackInfo } from './fmp4.js';
@@ -26,7 +26,7 @@ export interface IdleLoop {
 }
 
 export interface LoopClipOptions {
-  /** Requested length; rounded up to whole 320 ms units. */
+  /** Requested length; rounded up to whole 160 ms units. */
   seconds: number;
   /** Frame state per frame index; defaults to the face's idle motion. */
   state?: (frame: number, fps: number, total: number) => FrameState;
@@ -52,12 +52,18 @@ export async function renderLoopClip(face: FaceSource | FrameSource, opts: LoopC
   return Buffer.concat(out);
 }
 
-/** Parse idle-media bytes (the builder's output) into a loop the session stream replays. */
+/**
+ * Parse idle-media bytes (the builder's output) into a loop the session stream replays.
+ * Throws on anything else, including a loop an older build encoded with 16 kHz audio: its
+ * init segment differs from the live encoder's, so no reply could be spliced after it.
+ */
 export function loadIdleLoop(bytes: Buffer): IdleLoop {
   const { init, tracks, fragments } = splitFmp4(bytes);
   const video = tracks.find((t) => t.kind === 'video');
   const audio = tracks.find((t) => t.kind === 'audio');
   if (!video || !audio || fragments.length === 0) throw new Error('idle media is not a fragmented MP4 with video and audio (rebuild it)');
+  // ffmpeg's audio track timescale is its sample rate.
+  if (audio.timescale !== AUDIO_RATE) throw new Error(`idle media has ${audio.timescale / 1000} kHz audio, not the stream's ${AUDIO_RATE / 1000} kHz (rebuild it)`);
   let endMs = 0;
   for (const f of fragments) {
     for (const t of f.tracks) {

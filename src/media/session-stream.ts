@@ -22,8 +22,8 @@
  * ENCODE_AHEAD_MS ahead of where it plays: the box spends its CPU as the media is due, so
  * a reply that starts while others are talking is not queued behind their bursts (its
  * first fragment is what a listener waits for). Audio never stops (the loops carry
- * silent AAC). Each clip starts both tracks together at the later of their ends (rounded
- * up to a whole tick of both timescales), so AAC priming never accumulates drift.
+ * silent AAC). Every fragment ends both tracks together (encoder.ts), so each clip starts
+ * where the last fragment sent ended, with no gap in either track.
  *
  * Events: `fragment` (buf, { kind: 'idle'|'still'|'talk', startMs, durationMs }),
  * `state` ('listening'|'speaking'), `encoder-error` (Error; the reply ends as interrupted;
@@ -60,7 +60,7 @@ export interface ReplyResult {
  */
 export const ENCODE_AHEAD_MS = 1200;
 
-/** Fragments kept for a joining player (a GOP is 2 s, ~13 fragments; this bounds a clip without keyframes). */
+/** Fragments kept for a joining player (a GOP is 1.92 s, 12 fragments; this bounds a clip without keyframes). */
 const MAX_CATCH_UP = 32;
 
 export interface ReplyHandle {

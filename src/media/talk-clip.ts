@@ -1,23 +1,23 @@
 /**
  * Talking segments: one live encode per reply (issue 8 item 5). The speech is padded with
- * silence to whole 320 ms units (encoder.ts) and the frames follow the mouth track of
- * lip-sync.ts. Frame i shows speech time i * 40 ms: ffmpeg starts the audio track with the
- * AAC encoder's 1024-sample priming and holds the first video frame over it, so both line
- * up on playback. The Voice's leading pause (flite starts every utterance with ~160 ms of
- * silence) is trimmed to LEAD_IN_MS so the reply is heard sooner.
+ * silence to whole 160 ms units (encoder.ts) and the frames follow the mouth track of
+ * lip-sync.ts. Frame i shows speech time i * 40 ms, and speech time t plays at clip time t
+ * (past a primed encoder's unit): the encoder lays the AAC priming over the clip's first
+ * 32 ms, which the lead-in silence covers. The Voice's leading pause (flite starts every
+ * utterance with ~160 ms of silence) is trimmed to LEAD_IN_MS so the reply is heard sooner.
  */
 import type { Speech } from '../models/voice.js';
-import { AUDIO_RATE, encodeClip, framesFor, MEDIA_FPS, SAMPLES_PER_FRAME } from './encoder.js';
+import { encodeClip, framesFor, MEDIA_FPS, PCM_RATE, SAMPLES_PER_FRAME } from './encoder.js';
 import type { FaceSource } from './face-source.js';
 import { FragmentSplitter, type Fragment, type TrackInfo } from './fmp4.js';
 import { mouthTrack, talkEyes } from './lip-sync.js';
 
-/** Mono PCM16 at AUDIO_RATE (linear interpolation when the Voice used another rate). */
+/** Mono PCM16 at PCM_RATE (linear interpolation when the Voice used another rate). */
 export function speechPcm(speech: Speech): Int16Array {
-  if (speech.sampleRate === AUDIO_RATE) return speech.samples;
-  const n = Math.round((speech.samples.length * AUDIO_RATE) / speech.sampleRate);
+  if (speech.sampleRate === PCM_RATE) return speech.samples;
+  const n = Math.round((speech.samples.length * PCM_RATE) / speech.sampleRate);
   const out = new Int16Array(n);
-  const step = speech.sampleRate / AUDIO_RATE;
+  const step = speech.sampleRate / PCM_RATE;
   for (let i = 0; i < n; i++) {
     const x = i * step;
     const i0 = Math.floor(x);
@@ -33,17 +33,14 @@ export interface TalkEncode {
   abort(): void;
   /** Milliseconds of leading silence cut from the speech (add to clip time for speech time). */
   trimMs: number;
-  /** Clip time (ms) where the speech starts: 64 ms of AAC priming, plus a primed encoder's unit. */
+  /** Clip time (ms) where the (trimmed) speech starts: a primed encoder's unit, else 0. */
   readonly speechStartMs: number;
 }
-
-/** The AAC encoder's priming (1024 samples at 16 kHz) that ffmpeg puts before every clip's audio. */
-export const PRIMING_MS = 64;
 
 /** Media of a reply a listener is waiting for: its first two fragments and a frame more (EncodeJob.urgentMs). */
 export const URGENT_MS = 360;
 
-/** Silence kept before the first sound of a reply. */
+/** Silence kept before the first sound of a reply (at least PRIMING_MS: a cold encoder's priming plays there). */
 export const LEAD_IN_MS = 40;
 
 /** Leading silence of the speech worth cutting, ms: from the phones, else from the samples. */
@@ -71,8 +68,8 @@ export function encodeTalk(
   } = {},
 ): TalkEncode {
   const trimMs = leadingSilenceMs(speech);
-  const pcm = speechPcm(speech).subarray(Math.round((trimMs * AUDIO_RATE) / 1000));
-  const speechMs = (pcm.length * 1000) / AUDIO_RATE;
+  const pcm = speechPcm(speech).subarray(Math.round((trimMs * PCM_RATE) / 1000));
+  const speechMs = (pcm.length * 1000) / PCM_RATE;
   const frames = framesFor(Math.max(speechMs, opts.minMs ?? 0));
   const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
   audio.set(pcm.subarray(0, audio.length));
@@ -90,7 +87,7 @@ export function encodeTalk(
       // A primed encoder's first unit (grey frames) is dropped: keep from its forced IDR on.
       const v = tracks.find((t) => t.kind === 'video');
       const start = v && f.tracks.find((t) => t.id === v.id);
-      if (skipMs > 0 && start && (start.start * 1000) / v.timescale < skipMs + PRIMING_MS - 1) return;
+      if (skipMs > 0 && start && (start.start * 1000) / v.timescale < skipMs - 1) return;
       onFragment(f);
     },
   );
@@ -115,7 +112,7 @@ export function encodeTalk(
     abort: () => ac.abort(),
     trimMs,
     get speechStartMs() {
-      return skipMs + PRIMING_MS;
+      return skipMs;
     },
   };
 }

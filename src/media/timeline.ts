@@ -3,8 +3,9 @@
  * each clip goes and how its fragments are re-timed. Sequence numbers run 1, 2, 3...;
  * each track's `tfdt` only grows. A clip starts at the later of the tracks' current ends,
  * rounded up to a tick both timescales can express, and both tracks move by the same time,
- * so the clip's own audio/video sync is kept (a clip cut from a primed encoder starts its
- * tracks a few ms apart) and AAC priming never accumulates drift.
+ * so the clip's own audio/video sync is kept. With the live encoder every fragment ends
+ * both tracks together on a 160 ms grid (encoder.ts), so the later end is both ends and a
+ * join leaves no gap; the rule only matters for media made otherwise.
  */
 import { retime, type Fragment, type TrackInfo } from './fmp4.js';
 

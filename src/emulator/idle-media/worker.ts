@@ -13,7 +13,7 @@
  * afterwards.
  *
  * Options (EmulatorOptions): `idleMedia: false` turns the builder off (everything stays
- * `missing`); `idleSeconds` sets the loop length (default 4 s at 24 fps);
+ * `missing`); `idleSeconds` sets the loop length (default 4 s at 25 fps);
  * `idleBuildTimeoutS` bounds one build (default 60 s, on the injected clock).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { loadPersonas } from '../gallery/personas.js';
 import { hexToRgb, type FaceStyle } from '../../media/face.js';
 import { faceFromPhoto, faceFromStyle, type FaceSource } from '../../media/face-source.js';
 import { framesFor, MEDIA_FPS } from '../../media/encoder.js';
-import { renderLoopClip } from '../../media/idle-loop.js';
+import { loadIdleLoop, renderLoopClip } from '../../media/idle-loop.js';
 
 /** The idle loop's frame rate: the session stream's (src/media/encoder.ts). */
 export const IDLE_FPS = MEDIA_FPS;
@@ -207,17 +207,28 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
 }
 
 /**
- * Idle loops built by an older emulator (a muted MP4, before the session stream's fMP4
- * format with silent audio) cannot be replayed by a live session: they go back to
- * `missing` (with every avatar showing them) so the queue below rebuilds them. The
- * format check is the `mvex` box every fragmented MP4 has in its moov.
+ * Idle loops built by an older emulator cannot be replayed by a live session: a muted MP4
+ * (before the session stream's fMP4 format with silent audio), or an fMP4 with 16 kHz
+ * audio (before the stream moved to 32 kHz AAC for clean clip joins, docs/media.md: its
+ * init segment is not the live encoder's). They go back to `missing` (with every avatar
+ * showing them) so the queue below rebuilds them. The check is the edge's own:
+ * `loadIdleLoop` throws on both.
  */
+function isCurrentFormat(bytes: Buffer | null): boolean {
+  if (!bytes) return false;
+  try {
+    loadIdleLoop(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function staleFormatToMissing(ctx: EmulatorContext): void {
   const { db } = ctx;
   const keys = db.prepare(`SELECT DISTINCT blob_key FROM idle_media WHERE status = 'ready' AND blob_key IS NOT NULL`).all() as { blob_key: string }[];
   for (const { blob_key } of keys) {
-    const bytes = readBlob(ctx, blob_key);
-    if (bytes && bytes.subarray(0, 8192).includes('mvex')) continue;
+    if (isCurrentFormat(readBlob(ctx, blob_key))) continue;
     const ids = db.prepare(`SELECT version_id FROM idle_media WHERE blob_key = ?`).all(blob_key) as { version_id: string }[];
     db.transaction(() => {
       for (const { version_id } of ids) {
