@@ -14,7 +14,9 @@ import { ffmpegPath, writeAsync } from './ffmpeg.js';
 import type { FaceSource } from './face-source.js';
 import { mouthTrack, talkEyes } from './lip-sync.js';
 import { speechPcm } from './talk-clip.js';
-import { AUDIO_RATE } from './encoder.js';
+// A speak clip is a whole file, never spliced: its AAC keeps the Voice's 16 kHz (the live
+// stream's 32 kHz is only for clean joins, encoder.ts).
+import { PCM_RATE as AUDIO_RATE } from './encoder.js';
 import { durationsFromEditLists } from './mp4-durations.js';
 
 export interface SpeechClipOptions {
