@@ -102,7 +102,7 @@ export interface SessionStream extends EventEmitter {
   /** Media sent ahead of the clock, ms. */
   readonly bufferedMs: number;
   /**
-   * The fragments sent since the last keyframe (at most a GOP, ~2 s), as sent: a player
+   * The fragments sent since the last keyframe (at most a GOP, 1.92 s), as sent: a player
    * joining now gets them after the init segment and can decode at once instead of
    * waiting for the next keyframe.
    */

@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import findBox from 'mux.js/lib/mp4/find-box.js';
+import parseTfhd from 'mux.js/lib/tools/parse-tfhd.js';
+import parseTrun from 'mux.js/lib/tools/parse-trun.js';
+import { describe, expect, it } from 'vitest';
+import { encodeClip, framesFor, MEDIA_FPS, PCM_RATE, SAMPLES_PER_FRAME, UNIT_MS, warmEncoder } from '../src/media/encoder.js';
+import { ffmpegPath } from '../src/media/ffmpeg.js';
+import { splitFmp4 } from '../src/media/fmp4.js';
+
+/**
+ * What makes clean clip joins (docs/media.md "Clip joins"): a clip from the live encoder,
+ * cold or from a primed spare, has every fragment start and end its audio and video
+ * together on the 160 ms grid, both tracks as long as the clip, and its sound where it was
+ * fed (speech time t plays at clip time t: lip sync), with the AAC priming laid over the
+ * clip's first 32 ms instead of a first frame held over it.
+ */
+const W = 64;
+const H = 48;
+const BURST_MS = [400, 700];
+
+async function encode(warm: boolean) {
+  const frames = framesFor(960);
+  const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
+  for (const at of BURST_MS) {
+    for (let i = 0; i < PCM_RATE / 50; i++) audio[(at * PCM_RATE) / 1000 + i] = Math.round(12000 * Math.sin((2 * Math.PI * 1000 * i) / PCM_RATE));
+  }
+  const out: Buffer[] = [];
+  const rgb = Buffer.alloc(W * H * 3);
+  let skipMs = -1;
+  await encodeClip({ width: W, height: H, frames, frame: (i) => rgb.fill(i * 7), audio, onData: (d) => out.push(d), warm, onStart: (s) => (skipMs = s.skipMs) });
+  return { mp4: Buffer.concat(out), frames, skipMs };
+}
+
+/** Onsets (ms) of the loud bursts in the decoded audio track. */
+function burstsMs(mp4: Buffer): number[] {
+  const pcm = spawnSync(ffmpegPath(), ['-v', 'error', '-i', 'pipe:0', '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '32000', 'pipe:1'], { input: mp4, maxBuffer: 1e8 }).stdout;
+  const s = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
+  const onsets: number[] = [];
+  let last = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    if (Math.abs(s[i]!) < 3000) continue;
+    if (i - last > 3200) onsets.push((i * 1000) / 32000);
+    last = i;
+  }
+  return onsets;
+}
+
+describe('live encoder clips join cleanly', () => {
+  it.each([
+    ['cold', false],
+    ['from a primed spare', true],
+  ] as const)('%s: fragments end both tracks together, every frame 40 ms, the sound where it was fed', async (_name, warm) => {
+    if (warm) warmEncoder(W, H);
+    const { mp4, frames, skipMs } = await encode(warm);
+    expect(skipMs).toBe(warm ? UNIT_MS : 0);
+    const { tracks, fragments } = splitFmp4(mp4);
+    const ms = (id: number, ticks: number) => (ticks * 1000) / tracks.find((t) => t.id === id)!.timescale;
+    for (const f of fragments) {
+      const starts = f.tracks.map((t) => ms(t.id, t.start));
+      const ends = f.tracks.map((t) => ms(t.id, t.start + t.duration));
+      expect(starts[1]).toBeCloseTo(starts[0]!, 6);
+      expect(ends[1]).toBeCloseTo(ends[0]!, 6);
+      expect(ends[0]! - starts[0]!).toBeCloseTo(UNIT_MS, 6);
+    }
+    // Both tracks run from 0 to the clip's end (a spare's primer unit first)...
+    const length = skipMs + (frames * 1000) / MEDIA_FPS;
+    const last = fragments.at(-1)!;
+    for (const t of last.tracks) expect(ms(t.id, t.start + t.duration)).toBeCloseTo(length, 6);
+    expect(fragments.length).toBe(length / UNIT_MS);
+    // ...and no frame is held over the AAC priming: every video sample is 40 ms.
+    const video = tracks.find((t) => t.kind === 'video')!;
+    const durations: number[] = [];
+    for (const f of fragments) {
+      for (const traf of findBox(findBox(f.data, ['moof'])[0]!, ['traf'])) {
+        const tfhd = parseTfhd(findBox(traf, ['tfhd'])[0]!);
+        if (tfhd.trackId !== video.id) continue;
+        const dflt = tfhd.defaultSampleDuration ?? video.defaultSampleDuration;
+        for (const trun of findBox(traf, ['trun'])) for (const x of parseTrun(trun).samples) durations.push(ms(video.id, x.duration ?? dflt));
+      }
+    }
+    expect(durations).toHaveLength(length / (1000 / MEDIA_FPS));
+    expect(new Set(durations)).toEqual(new Set([1000 / MEDIA_FPS]));
+    // Lip sync: each burst decodes where it was fed, within a sample or two of resampling.
+    const at = burstsMs(mp4);
+    expect(at).toHaveLength(BURST_MS.length);
+    at.forEach((t, i) => expect(Math.abs(t - (skipMs + BURST_MS[i]!))).toBeLessThan(1));
+  });
+});
