@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
+import { ManualClock } from '../src/emulator/clock.js';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -10,7 +11,11 @@ import { useEmulator } from './helpers/emulator.js';
  * line rewritten in place; a pipe gets a line per change), that --json prints only the final
  * body, and that Ctrl-C leaves the queue, also for a key that is not workspace-bound.
  */
-const h = useEmulator({ seats: 1, queueRetryAfterS: 1, mintRatePerMinute: 0 });
+// The emulator's clock stands still unless a test moves it: `eta_seconds` counts down with
+// it (turnover.ts), and a pipe gets a line per change of ETA, so on a real clock the lines
+// depended on how fast this machine ran the earlier tests.
+const clock = new ManualClock(Date.now());
+const h = useEmulator({ seats: 1, queueRetryAfterS: 1, mintRatePerMinute: 0, clock });
 
 class Collect extends Writable {
   text = '';
@@ -67,6 +72,7 @@ describe('sessions mint: the queue wait', () => {
     const id0 = [...(rt.queue as unknown as { tickets: Map<string, { lastTouch: number }> }).tickets.keys()][0]!;
     const seen = new Set<number>();
     await vi.waitFor(() => {
+      clock.advance(1); // a poll stamps its touch with the clock: a millisecond tells polls apart
       seen.add(rt.queue.get(id0)!.lastTouch);
       expect(seen.size).toBeGreaterThanOrEqual(3);
     }, { timeout: 5000, interval: 50 });
