@@ -22,6 +22,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ffmpegPath, writeAsync, writeFlushed } from './ffmpeg.js';
+import { splitFmp4 } from './fmp4.js';
 import { I420Converter } from './i420.js';
 
 export const MEDIA_FPS = 25;
@@ -177,6 +178,46 @@ function primedSpare(width: number, height: number, list: Spare[]): Spare {
   (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
   setRef(p, false);
   return spare;
+}
+
+const liveInits = new Map<string, Promise<Buffer>>();
+
+/**
+ * The init segment every live clip of this frame size starts with, from one unit of grey
+ * and silence encoded once per size per process. An idle loop is spliceable only if it
+ * starts with exactly these bytes: a loop another build encoded can pass loadIdleLoop and
+ * still differ (32 kb/s AAC changes only the esds bitrate), and then every reply's clip
+ * would be refused (session-stream.ts).
+ */
+export function liveInit(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let init = liveInits.get(key);
+  if (!init) {
+    init = new Promise<Buffer>((resolve, reject) => {
+      const p = spawnEncoder(width, height);
+      const out: Buffer[] = [];
+      let err = '';
+      for (const s of p.stdio) s?.on('error', () => {});
+      p.stdout!.on('data', (d: Buffer) => out.push(d));
+      p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      p.on('error', reject);
+      p.on('close', (code) => {
+        if (code !== 0) return reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`));
+        try {
+          resolve(splitFmp4(Buffer.concat(out)).init);
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+      const grey = Buffer.alloc((width * height * 3) / 2, 128);
+      for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
+      p.stdin!.end();
+      (p.stdio[3] as NodeJS.WritableStream).end(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
+    });
+    init.catch(() => liveInits.delete(key));
+    liveInits.set(key, init);
+  }
+  return init;
 }
 
 /** Encodes started in this process (tests and the bench check a listening session starts none). */

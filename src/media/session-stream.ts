@@ -36,7 +36,7 @@ import type { FaceSource } from './face-source.js';
 import { mimeOf, type Fragment, type TrackInfo } from './fmp4.js';
 import { Timeline, type Shift } from './timeline.js';
 import { renderStillLoop, type IdleLoop } from './idle-loop.js';
-import { warmEncoder } from './encoder.js';
+import { liveInit, warmEncoder } from './encoder.js';
 import { encodeTalk, type TalkEncode } from './talk-clip.js';
 
 export type FragmentKind = 'idle' | 'still' | 'talk';
@@ -217,10 +217,16 @@ class Stream extends EventEmitter implements SessionStream {
 
   ready(): Promise<void> {
     this.readyP ??= (async () => {
+      const { width, height } = this.opts.face.frames;
+      // A loop whose init segment is not the live encoder's (another build made it) would
+      // make every reply's clip be refused: the still loop plays instead. (Unknown when
+      // ffmpeg fails here: the loop is kept, as before, and a failing encoder says so.)
+      if (this.idle && !(await liveInit(width, height).then((init) => init.equals(this.idle!.init), () => true))) this.idle = null;
+      if (this.closed) return;
       // The still loop doubles as the source of the init segment when no idle loop exists.
       const source = this.idle ?? (this.still = await renderStillLoop(this.opts.face));
       if (this.closed) return;
-      warmEncoder(this.opts.face.frames.width, this.opts.face.frames.height);
+      warmEncoder(width, height);
       this.init = source.init;
       this.tracks = source.tracks;
       this.timeline = new Timeline(source.tracks);
