@@ -172,12 +172,19 @@ function primedSpare(width: number, height: number, list: Spare[]): Spare {
   for (const s of p.stdio) s?.on('error', () => {});
   p.stdout!.on('data', spare.collect);
   p.stderr!.resume();
-  const grey = Buffer.alloc((width * height * 3) / 2, 128);
-  for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
-  // Its audio is the unit less the priming (see encoderArgs): the job's audio then starts at UNIT_MS.
-  (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
+  feedPrimer(p, width, height);
   setRef(p, false);
   return spare;
+}
+
+/**
+ * One unit of grey frames and silence. Its audio is the unit less the priming (see
+ * encoderArgs), so audio fed after it starts at UNIT_MS, with the next frame.
+ */
+function feedPrimer(p: ChildProcess, width: number, height: number): void {
+  const grey = Buffer.alloc((width * height * 3) / 2, 128);
+  for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
+  (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
 }
 
 const liveInits = new Map<string, Promise<Buffer>>();
@@ -209,10 +216,9 @@ export function liveInit(width: number, height: number): Promise<Buffer> {
           reject(e as Error);
         }
       });
-      const grey = Buffer.alloc((width * height * 3) / 2, 128);
-      for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
+      feedPrimer(p, width, height);
       p.stdin!.end();
-      (p.stdio[3] as NodeJS.WritableStream).end(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
+      (p.stdio[3] as NodeJS.WritableStream).end();
     });
     init.catch(() => liveInits.delete(key));
     liveInits.set(key, init);
