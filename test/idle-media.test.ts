@@ -61,7 +61,7 @@ describe('idle media (spec 1, spec 3 assets_status)', () => {
     expect(clip.type).toBe('video/mp4');
     expect(clip.body.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const { frames, first } = await decode(clip.body);
-    expect(frames).toBe(framesFor(2000)); // 2 s is whole 160 ms units: 50 frames at 25 fps
+    expect(frames).toBe(52); // 2 s rounded up to whole 160 ms units: 2.08 s, 52 frames at 25 fps
     // The loop shows the uploaded photo (decoded the same way), not a stand-in.
     expect(meanAbsDiff(first, await decodePhoto(photo))).toBeLessThan(12);
 
