@@ -3,17 +3,19 @@
  * `building`; the next start puts them back to `missing` and builds them to `ready`.
  */
 import { apiCall } from './helpers/emulator.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
+import { FIXTURES_DIR, startEmulator, type RunningEmulator } from '../src/emulator/start.js';
 import { putBlob } from '../src/emulator/avatars/blobs.js';
 import { renderSilentClip } from '../src/media/clips.js';
 import { AUDIO_RATE } from '../src/media/encoder.js';
 import { runFfmpeg } from '../src/media/ffmpeg.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
+import { splitFmp4 } from '../src/media/fmp4.js';
+import { loopAt32kbps } from './helpers/foreign-loop.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avatar-idle-restart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,5 +119,15 @@ describe('idle media across a crash mid-build', () => {
     const loop = loadIdleLoop(rebuilt);
     expect(loop.tracks.find((t) => t.kind === 'audio')!.timescale).toBe(AUDIO_RATE);
     expect(loop.durationMs).toBe(1120); // idleSeconds 1, rounded up to whole 160 ms units
+  });
+
+  it('an idle loop whose init segment is not the live encoder\'s (32 kb/s AAC, from the build between) is rebuilt', async () => {
+    const { avatarId, versionId, old } = await storedLoop('ThirtyTwoKbps', 'mei', () => loopAt32kbps(352, 480, 25));
+    // loadIdleLoop takes it (32 kHz fMP4): only the init segment tells, and the edge would show the still loop.
+    const stockInit = splitFmp4(readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4'))).init;
+    expect(Buffer.compare(loadIdleLoop(old).init, stockInit)).not.toBe(0);
+    const rebuilt = loadIdleLoop(await rebuiltLoop(avatarId, versionId));
+    expect(Buffer.compare(rebuilt.init, stockInit)).toBe(0);
+    expect(rebuilt.durationMs).toBe(1120);
   });
 });

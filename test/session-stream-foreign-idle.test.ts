@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
-import { encoderArgs, FRAMES_PER_UNIT, PCM_RATE, PRIMING_MS, UNIT_MS } from '../src/media/encoder.js';
-import { ffmpegPath } from '../src/media/ffmpeg.js';
 import { faceFromStyle } from '../src/media/face-source.js';
 import { splitFmp4 } from '../src/media/fmp4.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
 import { createSessionStream, type FragmentInfo, type SessionStream } from '../src/media/session-stream.js';
 import { FliteVoice } from '../src/models/voice/index.js';
+import { loopAt32kbps } from './helpers/foreign-loop.js';
 
 /**
  * An idle loop another build encoded can pass `loadIdleLoop` (fMP4, video + 32 kHz audio)
@@ -24,27 +22,12 @@ const ctx = { fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0];
 const face = faceFromStyle(personaStyle(ctx, 'ava')!);
 const stockInit = splitFmp4(readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4'))).init;
 
-/** Two units of grey and silence through the live encoder's arguments, AAC at 32 kb/s. */
-function loopAt32kbps(): Promise<Buffer> {
-  const args = encoderArgs(face.frames.width, face.frames.height);
-  args[args.indexOf('-b:a') + 1] = '32k';
-  const p = spawn(ffmpegPath(), args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
-  const out: Buffer[] = [];
-  p.stdout!.on('data', (d: Buffer) => out.push(d));
-  p.stderr!.resume();
-  const frames = 2 * FRAMES_PER_UNIT;
-  for (let i = 0; i < frames; i++) p.stdin!.write(Buffer.alloc((face.frames.width * face.frames.height * 3) / 2, 128));
-  p.stdin!.end();
-  (p.stdio[3] as NodeJS.WritableStream).end(Buffer.alloc(((2 * UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
-  return new Promise((resolve, reject) => p.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg ${code}`)))));
-}
-
 let stream: SessionStream | null = null;
 afterEach(() => stream?.close());
 
 describe('session stream with an idle loop from another encoder setting', () => {
   it('plays the still loop with the live init segment, so a reply is spoken instead of refused', async () => {
-    const foreign = loadIdleLoop(await loopAt32kbps());
+    const foreign = loadIdleLoop(await loopAt32kbps(face.frames.width, face.frames.height));
     expect(Buffer.compare(foreign.init, stockInit)).not.toBe(0);
 
     const clock = new ManualClock();

@@ -26,7 +26,7 @@ import { loadPersonas } from '../gallery/personas.js';
 import { hexToRgb, type FaceStyle } from '../../media/face.js';
 import { faceFromPhoto, faceFromStyle, type FaceSource } from '../../media/face-source.js';
 import { framesFor, MEDIA_FPS } from '../../media/encoder.js';
-import { loadIdleLoop, renderLoopClip } from '../../media/idle-loop.js';
+import { loadIdleLoop, renderLoopClip, type IdleLoop } from '../../media/idle-loop.js';
 
 /** The idle loop's frame rate: the session stream's (src/media/encoder.ts). */
 export const IDLE_FPS = MEDIA_FPS;
@@ -208,27 +208,48 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
 
 /**
  * Idle loops built by an older emulator cannot be replayed by a live session: a muted MP4
- * (before the session stream's fMP4 format with silent audio), or an fMP4 with 16 kHz
- * audio (before the stream moved to 32 kHz AAC for clean clip joins, docs/media.md: its
- * init segment is not the live encoder's). They go back to `missing` (with every avatar
- * showing them) so the queue below rebuilds them. The check is the edge's own:
- * `loadIdleLoop` throws on both.
+ * (before the session stream's fMP4 format with silent audio), an fMP4 with 16 kHz audio
+ * (before the stream moved to 32 kHz AAC for clean clip joins, docs/media.md), or any loop
+ * whose init segment is not the live encoder's (e.g. AAC at 32 kb/s, from the build between
+ * the 32 kHz move and 40 kb/s: only its esds differs). The edge would show the still loop
+ * instead. They go back to `missing` (with every avatar showing them) so the queue below
+ * rebuilds them. The checks: the edge's own `loadIdleLoop`, then the init segment against
+ * a shipped stock loop's of the same size (`npm run fixtures` output, which a test keeps
+ * byte-identical to the live encoder's), with no encode at start.
  */
-function isCurrentFormat(bytes: Buffer | null): boolean {
+function isCurrentFormat(bytes: Buffer | null, liveInit: (width: number, height: number) => Buffer | null): boolean {
   if (!bytes) return false;
   try {
-    loadIdleLoop(bytes);
-    return true;
+    const loop = loadIdleLoop(bytes);
+    const init = liveInit(loop.width, loop.height);
+    return !init || init.equals(loop.init);
   } catch {
     return false;
   }
 }
 
+/** The init segment of the first shipped stock loop of a size (null when none ships). */
+function shippedInits(ctx: EmulatorContext): (width: number, height: number) => Buffer | null {
+  let inits: IdleLoop[] | null = null;
+  return (width, height) => {
+    inits ??= loadPersonas(ctx.fixturesDir).list.flatMap((p) => {
+      const bytes = shippedIdleClip(ctx, p.id);
+      try {
+        return bytes ? [loadIdleLoop(bytes)] : [];
+      } catch {
+        return [];
+      }
+    });
+    return inits.find((l) => l.width === width && l.height === height)?.init ?? null;
+  };
+}
+
 function staleFormatToMissing(ctx: EmulatorContext): void {
   const { db } = ctx;
   const keys = db.prepare(`SELECT DISTINCT blob_key FROM idle_media WHERE status = 'ready' AND blob_key IS NOT NULL`).all() as { blob_key: string }[];
+  const liveInit = shippedInits(ctx);
   for (const { blob_key } of keys) {
-    if (isCurrentFormat(readBlob(ctx, blob_key))) continue;
+    if (isCurrentFormat(readBlob(ctx, blob_key), liveInit)) continue;
     const ids = db.prepare(`SELECT version_id FROM idle_media WHERE blob_key = ?`).all(blob_key) as { version_id: string }[];
     db.transaction(() => {
       for (const { version_id } of ids) {
