@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { encodeClip, framesFor, MEDIA_FPS, PCM_RATE, SAMPLES_PER_FRAME, UNIT_MS, warmEncoder } from '../src/media/encoder.js';
 import { ffmpegPath } from '../src/media/ffmpeg.js';
 import { splitFmp4 } from '../src/media/fmp4.js';
+import { FIXTURES_DIR } from '../src/emulator/start.js';
+import { personaStyle } from '../src/emulator/idle-media/worker.js';
+import { faceFromStyle } from '../src/media/face-source.js';
+import { encodeTalk, LEAD_IN_MS } from '../src/media/talk-clip.js';
 
 /**
  * What makes clean clip joins (docs/media.md "Clip joins"): a clip from the live encoder,
@@ -84,5 +88,27 @@ describe('live encoder clips join cleanly', () => {
     const at = burstsMs(mp4);
     expect(at).toHaveLength(BURST_MS.length);
     at.forEach((t, i) => expect(Math.abs(t - (skipMs + BURST_MS[i]!))).toBeLessThan(1));
+  });
+});
+
+describe('speech that starts at its first sample', () => {
+  it('is played whole on a cold encoder: silence is added before it, not its first 32 ms dropped', async () => {
+    // A Voice with no leading pause (flite always has one; another may not): a 20 ms burst at 0.
+    const samples = new Int16Array(PCM_RATE / 2);
+    for (const at of [0, 300]) {
+      for (let i = 0; i < PCM_RATE / 50; i++) samples[(at * PCM_RATE) / 1000 + i] = Math.round(12000 * Math.sin((2 * Math.PI * 1000 * i) / PCM_RATE));
+    }
+    const speech = { sampleRate: PCM_RATE, samples, durationMs: 500 };
+    // A frame size no spare was primed for: encodeTalk falls back to a cold encoder.
+    const face = faceFromStyle(personaStyle({ fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0], 'ava')!, 96, 128);
+    const out: Buffer[] = [];
+    const talk = encodeTalk(face, speech, (init) => out.push(init), (f) => out.push(f.data));
+    await talk.done;
+    expect(talk.speechStartMs).toBe(0);
+    const at = burstsMs(Buffer.concat(out));
+    expect(at).toHaveLength(2);
+    // Both bursts, the first after the lead-in, 300 ms apart: nothing cut, lips in step.
+    expect(Math.abs(at[0]! - LEAD_IN_MS)).toBeLessThan(1);
+    expect(Math.abs(at[1]! - at[0]! - 300)).toBeLessThan(1);
   });
 });

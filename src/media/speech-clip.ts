@@ -16,7 +16,7 @@ import { mouthTrack, talkEyes } from './lip-sync.js';
 import { speechPcm } from './talk-clip.js';
 // A speak clip is a whole file, never spliced: its AAC keeps the Voice's 16 kHz (the live
 // stream's 32 kHz is only for clean joins, encoder.ts).
-import { PCM_RATE as AUDIO_RATE } from './encoder.js';
+import { PCM_RATE as SPEAK_AUDIO_RATE } from './encoder.js';
 import { durationsFromEditLists } from './mp4-durations.js';
 
 export interface SpeechClipOptions {
@@ -44,7 +44,7 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
   const end = opts.endFace && opts.endFace !== face ? opts.endFace.frames : null;
   if (end && (end.width !== src.width || end.height !== src.height)) throw new Error('face and end face differ in size');
   const pcm = speechPcm(speech);
-  const durationS = pcm.length / AUDIO_RATE;
+  const durationS = pcm.length / SPEAK_AUDIO_RATE;
   const frames = Math.max(1, Math.ceil(durationS * fps));
   const mouth = mouthTrack(speech);
   const fadeFrames = end ? Math.min(frames, Math.round(FADE_S * fps)) : 0;
@@ -71,11 +71,11 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
         [
           '-hide_banner', '-loglevel', 'error', '-nostdin',
           '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${src.width}x${src.height}`, '-r', String(fps), '-i', 'pipe:0',
-          '-f', 's16le', '-ar', String(AUDIO_RATE), '-ac', '1', '-i', 'pipe:3',
+          '-f', 's16le', '-ar', String(SPEAK_AUDIO_RATE), '-ac', '1', '-i', 'pipe:3',
           '-map', '0:v', '-map', '1:a', ...scale,
           '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.1', '-preset', 'veryfast', '-crf', '23', '-bf', '0',
           '-pix_fmt', 'yuv420p', '-threads', '1',
-          '-c:a', 'aac', '-b:a', '48k', '-ar', String(AUDIO_RATE), '-ac', '1',
+          '-c:a', 'aac', '-b:a', '48k', '-ar', String(SPEAK_AUDIO_RATE), '-ac', '1',
           '-movflags', '+faststart', '-fflags', '+bitexact', '-f', 'mp4', '-y', file,
         ],
         { stdio: ['pipe', 'ignore', 'pipe', 'pipe'], signal: opts.signal },

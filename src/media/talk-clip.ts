@@ -31,7 +31,7 @@ export interface TalkEncode {
   /** Resolves when the encoder exits (rejects on failure; an abort rejects too). */
   done: Promise<void>;
   abort(): void;
-  /** Milliseconds of leading silence cut from the speech (add to clip time for speech time). */
+  /** Milliseconds of leading silence cut from the speech, negative when silence was added (add to clip time for speech time). */
   trimMs: number;
   /** Clip time (ms) where the (trimmed) speech starts: a primed encoder's unit, else 0. */
   readonly speechStartMs: number;
@@ -43,7 +43,11 @@ export const URGENT_MS = 360;
 /** Silence kept before the first sound of a reply (at least PRIMING_MS: a cold encoder's priming plays there). */
 export const LEAD_IN_MS = 40;
 
-/** Leading silence of the speech worth cutting, ms: from the phones, else from the samples. */
+/**
+ * Leading silence of the speech worth cutting, ms, from the phones, else from the samples;
+ * negative when the speech starts sooner than LEAD_IN_MS: that much silence is put before it
+ * (a cold encoder lays its priming over the first PRIMING_MS, which must be silence).
+ */
 export function leadingSilenceMs(speech: Speech): number {
   const first = speech.phones?.find((p) => p.text !== 'pau');
   let ms = first ? first.startMs : 0;
@@ -51,7 +55,7 @@ export function leadingSilenceMs(speech: Speech): number {
     const i = speech.samples.findIndex((v) => Math.abs(v) > 500);
     ms = i < 0 ? 0 : (i * 1000) / speech.sampleRate;
   }
-  return Math.max(0, Math.floor(ms - LEAD_IN_MS));
+  return Math.floor(ms - LEAD_IN_MS);
 }
 
 /** Encode `speech` on `face`, calling `onInit` once and `onFragment` per fragment as they come out. */
@@ -68,7 +72,13 @@ export function encodeTalk(
   } = {},
 ): TalkEncode {
   const trimMs = leadingSilenceMs(speech);
-  const pcm = speechPcm(speech).subarray(Math.round((trimMs * PCM_RATE) / 1000));
+  const whole = speechPcm(speech);
+  const cut = Math.round((trimMs * PCM_RATE) / 1000);
+  let pcm = whole.subarray(Math.max(0, cut));
+  if (cut < 0) {
+    pcm = new Int16Array(whole.length - cut);
+    pcm.set(whole, -cut);
+  }
   const speechMs = (pcm.length * 1000) / PCM_RATE;
   const frames = framesFor(Math.max(speechMs, opts.minMs ?? 0));
   const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
