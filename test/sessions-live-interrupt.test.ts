@@ -10,6 +10,20 @@ import { useEmulator } from './helpers/emulator.js';
 for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) delete process.env[k];
 
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+/** Wait until `seen()` holds, woken by each write; fail at once, with what was said, if the run ends first. */
+async function until(seen: () => boolean, wait: () => Promise<void>, code: Promise<number>, said: () => string): Promise<void> {
+  let waiting = true;
+  const ended = code.then((c) => {
+    if (waiting) throw new Error(`the CLI ended (exit ${c}) before it showed what the test waits for:\n${said()}`);
+  });
+  ended.catch(() => undefined); // raced below while waiting; nobody's concern after
+  try {
+    while (!seen()) await Promise.race([wait(), ended]);
+  } finally {
+    waiting = false;
+  }
+}
+
 const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
 
 describe('sessions live: Ctrl-C', () => {
@@ -20,7 +34,7 @@ describe('sessions live: Ctrl-C', () => {
     const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), wake?.(), cb()) });
     const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
     const code = run(['sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}'], { stdout, stderr, env: env() });
-    while (!/connected to the edge/.test(out)) await new Promise<void>((r) => (wake = r));
+    await until(() => /connected to the edge/.test(out), () => new Promise<void>((r) => (wake = r)), code, () => out + err);
     const id = /minted session (\S+)/.exec(out)![1]!;
     process.emit('SIGINT');
     expect(await code).toBe(130);
@@ -45,7 +59,7 @@ describe('sessions live on a terminal: Ctrl-C', () => {
       stdin: stdin as unknown as NodeJS.ReadStream,
       env: { ...env(), NO_COLOR: '1' },
     });
-    while (!/media \d+ KB/.test(out) || !/› /.test(out)) await new Promise<void>((r) => (wake = r));
+    await until(() => /media \d+ KB/.test(out) && /› /.test(out), () => new Promise<void>((r) => (wake = r)), code, () => out + err);
     process.emit('SIGINT');
     expect(await code).toBe(130);
     const text = (out + err).replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '');
@@ -60,9 +74,10 @@ describe('sessions live on a terminal: Ctrl-C', () => {
 describe('sessions live on a terminal under CI', () => {
   it('prints a line per event as it happens (a view there would draw nothing until the end)', async () => {
     let out = '';
+    let err = '';
     let wake: (() => void) | undefined;
     const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), wake?.(), cb()) }), { isTTY: true, columns: 80, rows: 30 });
-    const stderr = new Writable({ write: (_c, _e, cb) => cb() });
+    const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
     const code = run(['sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}'], {
       stdout: stdout as unknown as NodeJS.WriteStream,
@@ -70,7 +85,7 @@ describe('sessions live on a terminal under CI', () => {
       stdin: stdin as unknown as NodeJS.ReadStream,
       env: { ...env(), CI: 'true' },
     });
-    while (!/connected to the edge/.test(out)) await new Promise<void>((r) => (wake = r));
+    await until(() => /connected to the edge/.test(out), () => new Promise<void>((r) => (wake = r)), code, () => out + err);
     expect(out).toMatch(/^\[ *[\d.]+s\] minted session /m);
     // no mic opened and no player chosen by default: a CI job has neither
     expect(out).not.toMatch(/mic|play/i);
