@@ -70,7 +70,11 @@ describe('live view', () => {
     const { store, view } = setup();
     store.update({ ended: { reason: 'cap_reached', detail: 'session_cap: cap_seconds (300 s) reached' } });
     await tick();
-    expect(view.lastFrame()).toMatch(/ended: cap_reached \(session_cap: cap_seconds \(300 s\) reached\)/);
+    // In words, as the line view says it (not the NDJSON reason code).
+    expect(view.lastFrame()).toMatch(/ended: the session cap was reached \(session_cap: cap_seconds \(300 s\) reached\)/);
+    store.update({ ended: { reason: 'turns_done', detail: '1 turn' } });
+    await tick();
+    expect(view.lastFrame()).toMatch(/ended: the requested turns are done \(1 turn\)/);
     view.unmount();
   });
 

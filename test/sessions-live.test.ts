@@ -99,7 +99,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(r.stdout).toMatch(/\] minted session [0-9a-f-]{36} \(cap \d+ s, protocol 1\)/);
     expect(r.stdout).toMatch(/\] sent \(typed\): Tell me about yourself/);
     expect(r.stdout).toMatch(/\] you: Tell me about yourself\n.*\] avatar: \S+/);
-    expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) after [\d.]+ s, 1 turn; seat released\n$/);
+    expect(r.stdout).toMatch(/\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released\n$/);
   }, 120_000);
 
   it('--say lines wait their turn: the greeting and each reply are heard in full before the next line', async () => {

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { chooseAudioOut, missingAudioOutMessage, type AudioOutChoice } from '../live/audio-out.js';
-import { endSentence, ndjsonLine, textLine, type EndReason, type Stamped } from '../live/live-log.js';
+import { endSentence, ndjsonLine, textLine, wrapLogLine, type EndReason, type Stamped } from '../live/live-log.js';
 import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
 import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
@@ -69,7 +69,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     if (mode === 'ndjson') stdout.write(ndjsonLine(e) + '\n');
     else if (mode === 'lines') {
       const line = textLine(e);
-      if (line) stdout.write(line + '\n');
+      // A terminal in the line view (CI) gets them wrapped to its width; a pipe, whole.
+      if (line) stdout.write((stdout.isTTY ? wrapLogLine(line, stdout.columns ?? 80) : line) + '\n');
     }
   };
   const runner = new LiveRunner({

@@ -1,3 +1,5 @@
+import { wrapText } from '../wrap.js';
+
 /**
  * What `sessions live` reports, one record per event: NDJSON with `--json`, one line per
  * event without a TTY (the ink view shows the same things on a terminal). `t` is seconds
@@ -77,7 +79,8 @@ export function textLine(e: Stamped): string | undefined {
     case 'recorded':
       return `${t} recorded ${e.path} (${kb(e.bytes)}${e.remuxed ? '' : `, kept as received${e.error ? `: ${e.error}` : ''}`})`;
     case 'ended':
-      return `${t} ended: ${endSentence(e.reason, e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
+      // `turns_done`'s detail ("1 turn") is the turn count said just after.
+      return `${t} ended: ${endSentence(e.reason, e.reason === 'turns_done' ? undefined : e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
         e.released ? 'seat released' : `seat NOT released (${e.release_error ?? 'unknown'})`
       }`;
   }
@@ -94,4 +97,25 @@ export function endSentence(reason: EndReason, detail?: string): string {
     error: 'an error',
   }[reason];
   return detail ? `${base} (${detail})` : base;
+}
+
+/**
+ * A log line fitted to a terminal `width` (the last column left free): each line of it
+ * wraps at word boundaries and continues under its text, past the `[  9.2s] ` stamp.
+ * Pipes get the lines whole (one event a line, for grep); the terminal gets them wrapped.
+ */
+export function wrapLogLine(text: string, width: number): string {
+  const w = width - 1;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= w) return line;
+      const stamp = /^\[[ \d.]+s\] /.exec(line)?.[0] ?? '';
+      const pad = ' '.repeat(stamp.length);
+      return wrapText(line.slice(stamp.length), w - stamp.length)
+        .split('\n')
+        .map((l, i) => (i === 0 ? stamp : pad) + l)
+        .join('\n');
+    })
+    .join('\n');
 }

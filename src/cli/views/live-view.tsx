@@ -7,6 +7,7 @@
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
 import { useState, useSyncExternalStore } from 'react';
+import { endSentence } from '../live/live-log.js';
 import type { LiveLine, LiveState, LiveStore } from '../live/live-state.js';
 
 export interface LiveViewProps {
@@ -76,7 +77,7 @@ export function LiveView({ store, onSubmit, onQuit, noColor, rows = 14 }: LiveVi
         {(s.media.bytes / 1024).toFixed(0)} KB
       </Text>
       {s.ended ? (
-        <Text color={c('yellow')}>ended: {s.ended.reason}{s.ended.detail ? ` (${s.ended.detail})` : ''}</Text>
+        <Text color={c('yellow')}>ended: {endSentence(s.ended.reason, s.ended.detail)}</Text>
       ) : (
         <Box>
           <Text color={c('cyan')}>› </Text>

@@ -1,0 +1,77 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { textLine, wrapLogLine } from '../src/cli/live/live-log.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+
+/**
+ * Mistakes a new app developer makes on a first try of `sessions live` and `demo` (the
+ * trial of issue 8), answered before anything is minted or started. Nothing listens on
+ * port 1: a command that got as far as the network would exit 5, not 2.
+ */
+const nowhere = () => isolatedEnv({ AVATAR_BASE_URL: 'http://127.0.0.1:1', AVATAR_API_KEY: 'avatar_00000000.' + '0'.repeat(56) });
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ');
+
+describe('object flags of the mint (--config, --context, ...) that are not JSON', () => {
+  it('--config with unquoted keys is a usage error naming the flag, before any mint (exit 2)', async () => {
+    const r = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'hi', '--config', '{render: false}'], nowhere());
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/--config is not valid JSON .*\{render: false\}/);
+    expect(oneLine(r.stderr)).toMatch(/e\.g\. --config '\{"render": false\}'/);
+  });
+
+  it('the same for sessions mint and a JSON array where an object goes', async () => {
+    const r = await cli(['sessions', 'mint', '--persona', 'ava', '--context', '{"system_prompt": "x",}'], nowhere());
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/--context is not valid JSON/);
+  });
+
+  it('a plain word is still sent as text (the service names the problem)', async () => {
+    // Not JSON-looking: left to the service, which answers invalid_config with detail.
+    const r = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'hi', '--config', 'render=false'], nowhere());
+    expect(r.code).toBe(5);
+  });
+});
+
+describe('avatar demo with an explicit service that does not answer', () => {
+  it('--base-url that cannot be reached is an error (exit 5), not a silent in-process emulator', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'avatar-demo-nowhere-'));
+    const r = await cli(['--base-url', 'http://127.0.0.1:1', 'demo'], isolatedEnv(), cwd);
+    expect(r.code).toBe(5);
+    expect(r.stdout).not.toMatch(/in-process emulator/);
+    expect(oneLine(r.stderr)).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1/);
+    expect(oneLine(r.stderr)).toMatch(/--in-process/);
+  });
+
+  it('AVATAR_BASE_URL counts as explicit too', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'avatar-demo-nowhere-'));
+    const r = await cli(['demo'], nowhere(), cwd);
+    expect(r.code).toBe(5);
+    expect(r.stdout).not.toMatch(/in-process emulator/);
+  });
+});
+
+describe('the line view', () => {
+  it('the ended line says the number of turns once', () => {
+    const line = textLine({ event: 'ended', reason: 'turns_done', detail: '1 turn', duration_s: 10, turns: 1, media_bytes: 1, released: true, t: 10 })!;
+    expect(line).toBe('[ 10.0s] ended: the requested turns are done after 10.0 s, 1 turn; seat released');
+    const capped = textLine({ event: 'ended', reason: 'cap_reached', detail: 'session_cap: 300 s', duration_s: 300, turns: 2, media_bytes: 1, released: true, t: 300 })!;
+    expect(capped).toMatch(/ended: the session cap was reached \(session_cap: 300 s\) after 300\.0 s, 2 turns/);
+  });
+
+  it('a long line wraps at word boundaries within the width, continued under the text', () => {
+    const reply = 'I can chat with you and answer questions from what I know about myself, for example about accounts, settings, or invitations.';
+    const out = wrapLogLine(textLine({ event: 'turn', seq: 2, text: '', reply, greeting: true, t: 9.2 })!, 80);
+    const lines = out.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(79);
+    expect(lines[0]).toMatch(/^\[  9\.2s\] avatar: I can chat/);
+    expect(lines[1]).toMatch(/^ {9}\S/);
+    expect(lines.map((l) => l.trim()).join(' ')).toBe(`[  9.2s] avatar: ${reply}`);
+    // Each line of a two-line event wraps on its own.
+    const turn = wrapLogLine(textLine({ event: 'turn', seq: 2, text: 'hello', reply, t: 9.2 })!, 80).split('\n');
+    expect(turn[0]).toBe('[  9.2s] you: hello');
+    expect(turn[1]).toMatch(/^\[  9\.2s\] avatar: I can chat/);
+  });
+});
