@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { dirname, resolve } from 'node:path';
 /**
  * The body of `avatar sessions live`, loaded only when the command runs (ink, React and the
@@ -93,17 +94,45 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     write({ event: 'notice', message: n, t: 0 });
   }
   const off = cli.onInterrupt(() => runner.end('interrupted'));
+  // Off a terminal, lines piped in are typed turns; with no mic the session ends after the last.
+  const piped = mode !== 'ink' && !stdin.isTTY ? typedLines(stdin, runner, !mic && turns === undefined) : undefined;
   let summary: LiveSummary;
   try {
     summary = mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
   } finally {
     off();
+    piped?.close();
   }
   if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
   // Why it ended is on screen once already (the `ended` line, or the view's last frame):
   // only the exit code is left to give (docs/live.md "How it ends").
   const code = exitCodeFor(summary.reason);
   if (code !== ExitCode.ok) throw new CliError(`session ended: ${endSentence(summary.reason, summary.detail)}`, code, undefined, true);
+}
+
+/**
+ * Each line of a piped stdin as a typed turn (`printf 'Hello\n' | avatar sessions live`).
+ * When it ends after at least one line and nothing else can speak (no mic, no --turns),
+ * the session ends once the last line is answered; an empty stdin (</dev/null) changes nothing.
+ */
+function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean): { close(): void } {
+  const rl = createInterface({ input: stdin, crlfDelay: Infinity });
+  let lines = 0;
+  rl.on('line', (line) => {
+    if (line.trim()) lines++;
+    runner.typeLine(line);
+  });
+  rl.on('close', () => {
+    if (endWithInput && lines > 0) runner.inputEnded();
+  });
+  return {
+    close() {
+      rl.removeAllListeners('close');
+      rl.close();
+      // Stop reading, so a pipe left open does not keep the process alive.
+      stdin.pause?.();
+    },
+  };
 }
 
 async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: NodeJS.ReadStream, noColor: boolean): Promise<LiveSummary> {

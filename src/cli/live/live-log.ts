@@ -80,7 +80,7 @@ export function textLine(e: Stamped): string | undefined {
       return `${t} recorded ${e.path} (${kb(e.bytes)}${e.remuxed ? '' : `, kept as received${e.error ? `: ${e.error}` : ''}`})`;
     case 'ended':
       // `turns_done`'s detail ("1 turn") is the turn count said just after.
-      return `${t} ended: ${endSentence(e.reason, e.reason === 'turns_done' ? undefined : e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
+      return `${t} ended: ${endSentence(e.reason, e.reason === 'turns_done' && /^\d+ turns?$/.test(e.detail ?? '') ? undefined : e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
         e.released ? 'seat released' : `seat NOT released (${e.release_error ?? 'unknown'})`
       }`;
   }

@@ -72,6 +72,12 @@ export class LiveRunner {
    */
   private scripted: string[] = [];
   private scriptedTimer: NodeJS.Timeout | undefined;
+  /** A typed line was sent and its turn has not come back yet. */
+  private awaitingTurn = false;
+  /** The avatar has had its chance to greet (a reply closed, or the wait for one ran out). */
+  private mayType = false;
+  /** Piped input ended: end once its last line has been answered and spoken. */
+  private inputDone = false;
   private edgeState: string | undefined;
   /** Turns the user asked (the greeting, a turn with no user text, is not one of them). */
   private userTurns = 0;
@@ -121,7 +127,32 @@ export class LiveRunner {
     this.store.addLine('user', `${t}  (typed)`);
     this.lastTyped = t;
     this.log({ event: 'said', text: t });
-    await this.conn.chat(t).catch((e: Error) => this.fail(e.message));
+    this.awaitingTurn = true;
+    await this.conn.chat(t).catch((e: Error) => {
+      this.awaitingTurn = false;
+      this.fail(e.message);
+    });
+  }
+
+  /**
+   * A line typed on a pipe (`printf 'Hi\n' | avatar sessions live`): queued like a --say
+   * line, sent at once when the avatar is quiet, else after the reply in progress.
+   */
+  typeLine(text: string): void {
+    const t = text.trim();
+    if (!t || this.ending) return;
+    this.scripted.push(t);
+    if (this.conn && this.mayType && !this.reply && !this.awaitingTurn) this.sendScripted();
+  }
+
+  /** The piped input has ended: the session ends once every line is answered and spoken. */
+  inputEnded(): void {
+    this.inputDone = true;
+    this.endIfInputDone();
+  }
+
+  private endIfInputDone(): void {
+    if (this.inputDone && this.userTurns > 0 && !this.scripted.length && !this.awaitingTurn && !this.reply) this.end('turns_done', 'end of input');
   }
 
   /** End the session for this reason (the first reason wins). */
@@ -202,9 +233,14 @@ export class LiveRunner {
       // Silence keeps the uplink's cadence even with no mic (spec 4.6).
       void pump.run(ctrl.signal);
       clockTimer = setInterval(() => this.tickClock(), 250);
-      this.scripted = [...(this.opts.say ?? [])];
+      // --say first, then any line piped in while connecting.
+      this.scripted = [...(this.opts.say ?? []), ...this.scripted];
       // No greeting under way shortly after connecting (disabled or held): the first line goes.
-      if (this.scripted.length) this.scriptedTimer = setTimeout(() => !this.reply && this.edgeState !== 'thinking' && this.sendScripted(), SCRIPTED_WAIT_MS);
+      this.scriptedTimer = setTimeout(() => {
+        this.scriptedTimer = undefined;
+        this.mayType = true;
+        if (!this.reply && this.edgeState !== 'thinking') this.sendScripted();
+      }, SCRIPTED_WAIT_MS);
       await this.woken;
     } catch (e) {
       if (!this.ending) this.end('error', (e as Error).message);
@@ -271,7 +307,9 @@ export class LiveRunner {
     }
     if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
     // The avatar has finished speaking: the next --say line goes.
+    this.mayType = true;
     if (this.scripted.length) this.sendScripted();
+    else this.endIfInputDone();
   }
 
   private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
@@ -305,6 +343,7 @@ export class LiveRunner {
         const seq = ++this.turns;
         const greeting = e.greeting === true || !e.text;
         if (!greeting) {
+          this.awaitingTurn = false;
           this.userTurns++;
           this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
         }
