@@ -104,6 +104,10 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     piped?.close();
   }
   if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  // Captures live on the box, not in this terminal: say where (docs/live.md "Recordings").
+  if (body.recording === true || body.observability === true) {
+    cli.note(`recorded on the box: avatar sessions recordings ${minted.session_id} -o DIR saves mic.wav and video.mp4`);
+  }
   // Why it ended is on screen once already (the `ended` line, or the view's last frame):
   // only the exit code is left to give (docs/live.md "How it ends").
   const code = exitCodeFor(summary.reason);
