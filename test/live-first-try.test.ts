@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatApiError } from '../src/cli/errors.js';
 import { textLine, wrapLogLine } from '../src/cli/live/live-log.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 
@@ -73,5 +75,28 @@ describe('the line view', () => {
     const turn = wrapLogLine(textLine({ event: 'turn', seq: 2, text: 'hello', reply, t: 9.2 })!, 80).split('\n');
     expect(turn[0]).toBe('[  9.2s] you: hello');
     expect(turn[1]).toMatch(/^\[  9\.2s\] avatar: I can chat/);
+  });
+});
+
+describe('a persona that does not exist', () => {
+  it('the service\'s 404 is followed by where the stock personas are listed', () => {
+    const e = { name: 'ApiResponseError' as const, status: 404, code: 'not_found', body: { error: 'not_found', message: 'persona nobody not found' }, headers: {} };
+    expect(formatApiError(e)).toBe('error: not_found (HTTP 404) — persona nobody not found\n  the stock personas: avatar gallery list');
+    // Other 404s get no such line.
+    expect(formatApiError({ ...e, body: { error: 'not_found', message: 'session x not found' } })).toBe('error: not_found (HTTP 404) — session x not found');
+  });
+});
+
+describe('avatar edge start with a control plane that does not answer', () => {
+  it('names the URL and why (ECONNREFUSED), not fetch\'s "fetch failed" (exit 5)', async () => {
+    // A port that was free a moment ago (fetch refuses port 1 itself, as a "bad port").
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    const r = await cli(['edge', 'start', '--control-plane', `http://127.0.0.1:${port}`], isolatedEnv());
+    expect(r.code).toBe(5);
+    expect(oneLine(r.stderr)).toMatch(new RegExp(`cannot reach the control plane at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\); is the emulator running\\?`));
+    expect(r.stderr).not.toMatch(/fetch failed/);
   });
 });

@@ -50,7 +50,10 @@ async function credential(cli: CliContext, cp: string): Promise<{ boxId: string;
   try {
     res = await fetch(`${cp}/_emulator/boxes`, { method: 'POST' });
   } catch (e) {
-    throw new CliError(`cannot reach the control plane at ${cp}: ${(e as Error).message}`, ExitCode.network);
+    // fetch says only "fetch failed"; the reason is its cause (ECONNREFUSED, ENOTFOUND, bad port).
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (e as Error).message;
+    throw new CliError(`cannot reach the control plane at ${cp} (${why}); is the emulator running? (avatar emulator start)`, ExitCode.network);
   }
   if (res.status !== 201) throw new CliError(`the control plane at ${cp} issued no box credential (POST /_emulator/boxes answered ${res.status}); set AVATAR_BOX_ID and AVATAR_BOX_SECRET`, ExitCode.network);
   const b = (await res.json()) as { box_id: string; secret: string };
