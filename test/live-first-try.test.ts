@@ -62,6 +62,11 @@ describe('the line view', () => {
     expect(capped).toMatch(/ended: the session cap was reached \(session_cap: 300 s\) after 300\.0 s, 2 turns/);
   });
 
+  it('the greeting\'s media is named as such, so "reply" is the answer to what you said', () => {
+    expect(textLine({ event: 'reply_media', seq: 1, bytes: 124_220, segments: 30, spoken: true, greeting: true, t: 4.8 })).toBe('[  4.8s] greeting media: 121.3 KB in 30 fragments');
+    expect(textLine({ event: 'reply_media', seq: 2, bytes: 132_096, segments: 34, spoken: true, t: 10 })).toBe('[ 10.0s] reply media: 129.0 KB in 34 fragments');
+  });
+
   it('a long line wraps at word boundaries within the width, continued under the text', () => {
     const reply = 'I can chat with you and answer questions from what I know about myself, for example about accounts, settings, or invitations.';
     const out = wrapLogLine(textLine({ event: 'turn', seq: 2, text: '', reply, greeting: true, t: 9.2 })!, 80);

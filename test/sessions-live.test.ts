@@ -113,6 +113,8 @@ describe('avatar sessions live --mic-file --json', () => {
     const media = ev.filter((e) => e.event === 'reply_media');
     expect(media).toHaveLength(3);
     for (const m of media) expect(m).toMatchObject({ spoken: true });
+    // The greeting's media says it is the greeting (the line view prints "greeting media").
+    expect(media.map((m) => m.greeting === true)).toEqual([true, false, false]);
     // The second line was sent only after the first reply's media was all in.
     const at = (pred: (e: Record<string, unknown>) => boolean) => ev.findIndex(pred);
     expect(at((e) => e.event === 'said' && e.text === 'How do I invite my team?')).toBeGreaterThan(at((e) => e.event === 'reply_media' && e.seq === 2));

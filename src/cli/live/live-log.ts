@@ -15,7 +15,8 @@ export type LiveLogEvent =
   | { event: 'partial'; text: string }
   /** `greeting: true`: the avatar's opening line (a turn with no user text). */
   | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
-  | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean }
+  /** `greeting: true`: the media of the avatar's opening line, not a reply to the user. */
+  | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean; greeting?: boolean }
   | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
   | { event: 'said'; text: string }
   /** The mic is gated (zeroed frames) while the avatar is heard through the speakers, or open again. */
@@ -63,7 +64,7 @@ export function textLine(e: Stamped): string | undefined {
     case 'turn':
       return e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
     case 'reply_media':
-      return `${t} reply ${e.seq} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
+      return `${t} ${e.greeting ? 'greeting' : 'reply'} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
     case 'agent_event':
       return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
     case 'mic_gate':

@@ -300,7 +300,7 @@ export class LiveRunner {
     const r = this.reply;
     if (!r) return;
     this.reply = undefined;
-    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke, ...(r.userTurn === 0 ? { greeting: true } : {}) });
     if (r.userTurn === 0 && this.startMic) {
       clearTimeout(this.micFallback);
       this.startMic();
@@ -436,7 +436,7 @@ export class LiveRunner {
     if (this.reply) {
       const r = this.reply;
       this.reply = undefined;
-      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke, ...(r.userTurn === 0 ? { greeting: true } : {}) });
     }
   }
 }
