@@ -83,7 +83,14 @@ export function LiveView({ store, onSubmit, onQuit, noColor, rows = 14 }: LiveVi
           <Text color={c('cyan')}>› </Text>
           <TextInput
             value={text}
-            onChange={setText}
+            onChange={(v) => {
+              // A paste arrives as one chunk with its newlines (no Enter key event): each
+              // finished line is sent, the unfinished rest stays in the input.
+              const lines = v.split(/\r\n|\r|\n/);
+              const rest = lines.pop()!;
+              for (const l of lines) if (l.trim()) onSubmit(l);
+              setText(rest);
+            }}
             placeholder="type a message, Enter sends · Ctrl-C ends the session"
             onSubmit={(v) => {
               setText('');
