@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatApiError } from '../src/cli/errors.js';
-import { textLine, wrapLogLine } from '../src/cli/live/live-log.js';
+import { interruptedNote, textLine, wrapLogLine } from '../src/cli/live/live-log.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 
 /**
@@ -65,6 +65,11 @@ describe('the line view', () => {
   it('the greeting\'s media is named as such, so "reply" is the answer to what you said', () => {
     expect(textLine({ event: 'reply_media', seq: 1, bytes: 124_220, segments: 30, spoken: true, greeting: true, t: 4.8 })).toBe('[  4.8s] greeting media: 121.3 KB in 30 fragments');
     expect(textLine({ event: 'reply_media', seq: 2, bytes: 132_096, segments: 34, spoken: true, t: 10 })).toBe('[ 10.0s] reply media: 129.0 KB in 34 fragments');
+  });
+
+  it('a reply cut by barge-in says which, and what of it was said (or that nothing was)', () => {
+    expect(interruptedNote(true, '')).toBe('the greeting was cut short (barge-in: you spoke or typed) before a word of it was said');
+    expect(interruptedNote(false, 'I can help with')).toBe('the reply was cut short (barge-in: you spoke or typed); said: "I can help with"');
   });
 
   it('a long line wraps at word boundaries within the width, continued under the text', () => {

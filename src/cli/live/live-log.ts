@@ -120,3 +120,9 @@ export function wrapLogLine(text: string, width: number): string {
     })
     .join('\n');
 }
+
+/** The note for a reply cut by barge-in (the edge's `speech` `interrupted`, with what was `said`). */
+export function interruptedNote(greeting: boolean, said: string): string {
+  const what = `the ${greeting ? 'greeting' : 'reply'} was cut short (barge-in: you spoke or typed)`;
+  return said.trim() ? `${what}; said: "${said.trim()}"` : `${what} before a word of it was said`;
+}

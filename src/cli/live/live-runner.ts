@@ -9,7 +9,7 @@ import type { ClosedEvent, EdgeConnection, EdgeEvent } from '../../client/edge-e
 import { MicPump, type PacerClock } from '../../client/edge-mic.js';
 import type { MintReady } from '../../contract/resources/session.js';
 import type { AudioOutChoice } from './audio-out.js';
-import type { EndReason, LiveLogEvent, Stamped } from './live-log.js';
+import { interruptedNote, type EndReason, type LiveLogEvent, type Stamped } from './live-log.js';
 import { LiveStore } from './live-state.js';
 import type { MicSource } from './mic-source.js';
 import { ReplyAudio } from './reply-audio.js';
@@ -84,6 +84,8 @@ export class LiveRunner {
   /** The edge said this session has no media (brain-only): replies are text only. */
   private textOnly = false;
   private lastTyped: string | undefined;
+  /** The greeting's speech_id, to name it when barge-in cuts it. */
+  private greetingSpeechId: string | undefined;
   private ending: { reason: EndReason; detail?: string } | undefined;
   private wake!: () => void;
   private readonly woken = new Promise<void>((r) => (this.wake = r));
@@ -354,6 +356,7 @@ export class LiveRunner {
         this.store.addLine('avatar', e.reply);
         this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
         void audio;
+        if (greeting) this.greetingSpeechId = e.speech_id;
         if (greeting && this.startMic) clearTimeout(this.micFallback);
         this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, speechId: e.speech_id, bytes: 0, segments: 0, loud: false, edgeSpeaking: false, spoke: false };
         if (this.textOnly) this.closeReply();
@@ -369,8 +372,9 @@ export class LiveRunner {
         return;
       case 'speech':
         if (e.status === 'interrupted') {
-          this.store.addLine('info', `reply interrupted (barge-in); spoken: ${e.said ?? ''}`);
-          this.log({ event: 'notice', message: `reply ${e.speech_id ?? ''} interrupted by barge-in; spoken: ${e.said ?? ''}` });
+          const note = interruptedNote(e.speech_id !== undefined && e.speech_id === this.greetingSpeechId, e.said ?? '');
+          this.store.addLine('info', note);
+          this.log({ event: 'notice', message: note });
         }
         return;
       case 'error':
