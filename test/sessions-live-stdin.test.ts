@@ -58,6 +58,13 @@ describe('sessions live with lines piped to stdin', () => {
     expect(events().at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of input', turns: 2 });
   }, 30_000);
 
+  it('--turns asking for more than --say gives, with no mic and an empty stdin: it ends after the last line instead of waiting for the cap', async () => {
+    const r = await live(['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '2', ...brainOnly], Readable.from([]));
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of input: 1 of 2 turns', turns: 1, released: true });
+  }, 30_000);
+
   it('an empty stdin (</dev/null in CI) changes nothing: --say and --turns decide', async () => {
     const r = await live(['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', ...brainOnly], Readable.from([]));
     expect(r.code).toBe(0);

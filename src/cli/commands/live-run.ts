@@ -95,7 +95,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   }
   const off = cli.onInterrupt(() => runner.end('interrupted'));
   // Off a terminal, lines piped in are typed turns; with no mic the session ends after the last.
-  const piped = mode !== 'ink' && !stdin.isTTY ? typedLines(stdin, runner, !mic && turns === undefined) : undefined;
+  const says = Array.isArray(opts.say) ? opts.say.length : 0;
+  const piped = mode !== 'ink' && !stdin.isTTY ? typedLines(stdin, runner, !mic, says) : undefined;
   let summary: LiveSummary;
   try {
     summary = mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
@@ -116,10 +117,11 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
 
 /**
  * Each line of a piped stdin as a typed turn (`printf 'Hello\n' | avatar sessions live`).
- * When it ends after at least one line and nothing else can speak (no mic, no --turns),
- * the session ends once the last line is answered; an empty stdin (</dev/null) changes nothing.
+ * When it ends and nothing else can speak (no mic), the session ends once the last typed
+ * line (piped or --say) is answered, --turns or not: nothing more can come. With no line
+ * typed at all (an empty stdin, no --say) nothing changes.
  */
-function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean): { close(): void } {
+function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean, says: number): { close(): void } {
   const rl = createInterface({ input: stdin, crlfDelay: Infinity });
   let lines = 0;
   rl.on('line', (line) => {
@@ -127,7 +129,7 @@ function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: 
     runner.typeLine(line);
   });
   rl.on('close', () => {
-    if (endWithInput && lines > 0) runner.inputEnded();
+    if (endWithInput && lines + says > 0) runner.inputEnded();
   });
   return {
     close() {

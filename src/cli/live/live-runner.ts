@@ -154,7 +154,9 @@ export class LiveRunner {
   }
 
   private endIfInputDone(): void {
-    if (this.inputDone && this.userTurns > 0 && !this.scripted.length && !this.awaitingTurn && !this.reply) this.end('turns_done', 'end of input');
+    if (!this.inputDone || this.userTurns === 0 || this.scripted.length || this.awaitingTurn || this.reply) return;
+    const short = this.opts.turns !== undefined && this.userTurns < this.opts.turns;
+    this.end('turns_done', short ? `end of input: ${this.userTurns} of ${this.opts.turns} turns` : 'end of input');
   }
 
   /** End the session for this reason (the first reason wins). */
