@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import { run } from '../src/cli/main.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
@@ -54,4 +56,26 @@ describe('avatar sessions recordings', () => {
     expect(missing.code).toBe(2);
     expect(oneLine(missing.stderr)).toMatch(/-o .*no.such.dir: no such folder/);
   }, 30_000);
+});
+
+describe('avatar edge start says where its captures go, and that it stopped', () => {
+  it('the banner names the captures folder (or that there is none without --data); Ctrl-C ends with a line saying it stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-edge-data-'));
+    let out = '';
+    const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) });
+    const stderr = new Writable({ write: (_c, _e, cb) => cb() });
+    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv() });
+    await vi.waitFor(() => expect(out).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
+    expect(out).toContain(`captures       ${join(dir, 'captures')}/<session_id>/ (recording: true sessions)`);
+    process.emit('SIGINT');
+    expect(await code).toBe(0);
+    expect(out).toMatch(/edge box box_\w+ stopped: deregistered, its sessions ended\n$/);
+
+    let plain = '';
+    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv() });
+    await vi.waitFor(() => expect(plain).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
+    expect(plain).toContain('captures       none (no --data: recording: true sessions are not captured)');
+    process.emit('SIGINT');
+    expect(await code2).toBe(0);
+  }, 40_000);
 });

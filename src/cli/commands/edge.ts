@@ -99,9 +99,18 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
     });
   });
   if (o.json) cli.io.stdout.write(JSON.stringify({ box_id: boxId, base_url: box.baseUrl, control_plane: p.cp, seats: p.seats, protocols: p.protocols }) + '\n');
-  else cli.io.stdout.write(`avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n  custom avatars ${o.customAvatars ? 'yes' : 'no'}\nCtrl-C stops it (its sessions end).\n`);
+  else {
+    // Captures of a box in its own process stay in its --data dir (docs/edge.md "Recording"):
+    // the operator learns here where to look, or that there will be none.
+    const captures = o.data ? `${join(resolve(o.data), 'captures')}/<session_id>/ (recording: true sessions)` : 'none (no --data: recording: true sessions are not captured)';
+    cli.io.stdout.write(
+      `avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n` +
+        `  custom avatars ${o.customAvatars ? 'yes' : 'no'}\n  captures       ${captures}\nCtrl-C stops it (its sessions end).\n`,
+    );
+  }
   await stopped;
   await box.stop();
+  if (!o.json) cli.io.stdout.write(`edge box ${boxId} stopped: deregistered, its sessions ended\n`);
 }
 
 export const edgeCommands: CommandModule = {
