@@ -36,6 +36,8 @@ describe('sessions live with lines piped to stdin', () => {
     expect(events.filter((e) => e.event === 'said').map((e) => e.text)).toEqual(['Hello there', 'What can you do?']);
     expect(events.filter((e) => e.event === 'turn' && !e.greeting).map((e) => e.text)).toEqual(['Hello there', 'What can you do?']);
     expect(events.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of input', turns: 2, released: true });
+    // Said once, in words, with the edge's code for scripts.
+    expect(events.find((e) => e.event === 'notice').message).toBe('brain-only session (config.render false): replies come as text, with no media (render_disabled)');
     const session = (await h.api(`/api/v1/sessions/${events[0].session_id}/transcript`)).body;
     expect(session.turns.map((t: { user_text: string }) => t.user_text).filter(Boolean)).toEqual(['Hello there', 'What can you do?']);
   }, 30_000);

@@ -382,8 +382,9 @@ export class LiveRunner {
       case 'error':
         if (/^render_disabled/.test(e.error)) {
           this.textOnly = true;
-          this.store.addLine('info', 'this session has no media (config.render false): replies are text only');
-          this.log({ event: 'notice', message: `no media: ${e.error}` });
+          const note = 'brain-only session (config.render false): replies come as text, with no media';
+          this.store.addLine('info', note);
+          this.log({ event: 'notice', message: `${note} (render_disabled)` });
           return;
         }
         this.fail(`edge: ${e.error}`);
