@@ -46,6 +46,14 @@ describe('avatar demo with an explicit service that does not answer', () => {
     expect(oneLine(r.stderr)).toMatch(/--in-process/);
   });
 
+  it('with --json the failure is the documented network envelope (docs/cli.md), not cli_error', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'avatar-demo-nowhere-'));
+    const r = await cli(['--json', 'demo'], nowhere(), cwd);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: 'network', message: expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:1/) });
+  });
+
   it('AVATAR_BASE_URL counts as explicit too', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'avatar-demo-nowhere-'));
     const r = await cli(['demo'], nowhere(), cwd);
