@@ -1,5 +1,5 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -72,5 +72,19 @@ describe('sessions live with lines piped to stdin', () => {
     expect(r.code).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(events.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: '1 turn', turns: 1 });
+  }, 30_000);
+});
+
+describe('nothing to say', () => {
+  it('no mic, no --say, no --mic-file and an empty stdin: a note says nothing will be said and how to end or talk', async () => {
+    const out = collect();
+    const done = run(['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly], { stdout: out.stream, stderr: collect().stream, stdin: Readable.from([]), env: env() });
+    const events = () => out.text().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    await vi.waitFor(() => expect(events().some((e) => e.event === 'notice' && /nothing will be said/.test(e.message))).toBe(true), { timeout: 10_000 });
+    const note = events().find((e) => e.event === 'notice' && /nothing will be said/.test(e.message));
+    expect(note.message).toMatch(/--say, --mic-file, --mic or lines on stdin/);
+    expect(note.message).toMatch(/Ctrl-C ends it/);
+    process.emit('SIGINT');
+    expect(await done).toBe(130);
   }, 30_000);
 });

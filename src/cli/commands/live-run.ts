@@ -89,14 +89,22 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     release: () => releaseSeat(client, minted),
     onLog: write,
   });
+  const says = Array.isArray(opts.say) ? opts.say.length : 0;
+  // Off the view with no input at all, the session would only listen until the cap: say so.
+  const silent = mode !== 'ink' && !mic && says === 0;
+  const NOTHING =
+    'nothing will be said in this session (no --say, --mic-file, --mic or lines on stdin): it runs until the cap; Ctrl-C ends it';
+  if (silent && stdin.isTTY) notices.push(NOTHING);
   for (const n of notices) {
     runner.store.addLine('info', n);
     write({ event: 'notice', message: n, t: 0 });
   }
   const off = cli.onInterrupt(() => runner.end('interrupted'));
   // Off a terminal, lines piped in are typed turns; with no mic the session ends after the last.
-  const says = Array.isArray(opts.say) ? opts.say.length : 0;
-  const piped = mode !== 'ink' && !stdin.isTTY ? typedLines(stdin, runner, !mic, says) : undefined;
+  const piped =
+    mode !== 'ink' && !stdin.isTTY
+      ? typedLines(stdin, runner, !mic, says, () => silent && write({ event: 'notice', message: NOTHING, t: runner.elapsedS() }))
+      : undefined;
   let summary: LiveSummary;
   try {
     summary = mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
@@ -121,7 +129,7 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
  * line (piped or --say) is answered, --turns or not: nothing more can come. With no line
  * typed at all (an empty stdin, no --say) nothing changes.
  */
-function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean, says: number): { close(): void } {
+function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean, says: number, onNothing: () => void): { close(): void } {
   const rl = createInterface({ input: stdin, crlfDelay: Infinity });
   let lines = 0;
   rl.on('line', (line) => {
@@ -130,6 +138,7 @@ function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: 
   });
   rl.on('close', () => {
     if (endWithInput && lines + says > 0) runner.inputEnded();
+    else if (lines === 0) onNothing();
   });
   return {
     close() {

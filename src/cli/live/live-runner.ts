@@ -159,6 +159,11 @@ export class LiveRunner {
     this.end('turns_done', short ? `end of input: ${this.userTurns} of ${this.opts.turns} turns` : 'end of input');
   }
 
+  /** Seconds since the connect began (the `t` of the log). */
+  elapsedS(): number {
+    return Math.round(this.clock.now() - this.t0) / 1000;
+  }
+
   /** End the session for this reason (the first reason wins). */
   end(reason: EndReason, detail?: string): void {
     if (!this.ending) this.ending = { reason, detail };
