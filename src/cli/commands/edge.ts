@@ -102,7 +102,7 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
   else {
     // Captures of a box in its own process stay in its --data dir (docs/edge.md "Recording"):
     // the operator learns here where to look, or that there will be none.
-    const captures = o.data ? `${join(resolve(o.data), 'captures')}/<session_id>/ (recording: true sessions)` : 'none (no --data: recording: true sessions are not captured)';
+    const captures = o.data ? `${join(resolve(o.data), 'captures')}/<session_id>/` : 'none (recording: true needs --data DIR)';
     cli.io.stdout.write(
       `avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n` +
         `  custom avatars ${o.customAvatars ? 'yes' : 'no'}\n  captures       ${captures}\nCtrl-C stops it (its sessions end).\n`,
