@@ -16,7 +16,7 @@ describe('avatar demo', () => {
     expect(r.stdout).toMatch(/^avatar demo: started an in-process emulator at http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stdout).toMatch(/question \(synthesized, [\d.]+ s of 16 kHz speech\): "Hello! What can you help me with\?"/);
     expect(r.stdout).toMatch(/\] you: \S.*\n.*\] avatar: \S/);
-    expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) .* seat released/);
+    expect(r.stdout).toMatch(/\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released/);
     expect(r.stdout).toMatch(/timings: mint \d+ ms · connect [\d.]+ m?s · first media [\d.]+ m?s after the connect began · turn [\d.]+ m?s after the question ended/);
     const file = join(cwd, 'demo.mp4');
     expect(existsSync(file)).toBe(true);

@@ -66,11 +66,28 @@ describe('live view', () => {
     view.unmount();
   });
 
+  it('text pasted with its newline (one chunk, as a terminal paste sends it) is sent, each line of it', async () => {
+    const { view, sent } = setup();
+    await tick();
+    view.stdin.write('Hello there, who are you?\r');
+    await vi.waitFor(() => expect(sent).toEqual(['Hello there, who are you?']));
+    await vi.waitFor(() => expect(view.lastFrame()).not.toMatch(/who are you/));
+    view.stdin.write('one\ntwo\nthr');
+    await vi.waitFor(() => expect(sent).toEqual(['Hello there, who are you?', 'one', 'two']));
+    // The unfinished last line stays in the input.
+    await vi.waitFor(() => expect(view.lastFrame()).toMatch(/› thr/));
+    view.unmount();
+  });
+
   it('says why the session ended instead of the input', async () => {
     const { store, view } = setup();
     store.update({ ended: { reason: 'cap_reached', detail: 'session_cap: cap_seconds (300 s) reached' } });
     await tick();
-    expect(view.lastFrame()).toMatch(/ended: cap_reached \(session_cap: cap_seconds \(300 s\) reached\)/);
+    // In words, as the line view says it (not the NDJSON reason code).
+    expect(view.lastFrame()).toMatch(/ended: the session cap was reached \(session_cap: cap_seconds \(300 s\) reached\)/);
+    store.update({ ended: { reason: 'turns_done', detail: '1 turn' } });
+    await tick();
+    expect(view.lastFrame()).toMatch(/ended: the requested turns are done \(1 turn\)/);
     view.unmount();
   });
 

@@ -87,8 +87,10 @@ describe('sessions live on a terminal under CI', () => {
     });
     await until(() => /connected to the edge/.test(out), () => new Promise<void>((r) => (wake = r)), code, () => out + err);
     expect(out).toMatch(/^\[ *[\d.]+s\] minted session /m);
-    // no mic opened and no player chosen by default: a CI job has neither
-    expect(out).not.toMatch(/mic|play/i);
+    // no mic opened and no player chosen by default: a CI job has neither; with nothing to
+    // say (no --say, no input) a note says so, naming the ways to talk
+    expect(out).toMatch(/note: nothing will be said in this session/);
+    expect(out.replace(/note: nothing will be said[\s\S]*?Ctrl-C ends it/, '')).not.toMatch(/mic|play/i);
     process.emit('SIGINT');
     expect(await code).toBe(130);
     expect(out).toMatch(/ended: interrupted \(Ctrl-C\)/);

@@ -99,7 +99,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(r.stdout).toMatch(/\] minted session [0-9a-f-]{36} \(cap \d+ s, protocol 1\)/);
     expect(r.stdout).toMatch(/\] sent \(typed\): Tell me about yourself/);
     expect(r.stdout).toMatch(/\] you: Tell me about yourself\n.*\] avatar: \S+/);
-    expect(r.stdout).toMatch(/\] ended: the requested turns are done \(1 turn\) after [\d.]+ s, 1 turn; seat released\n$/);
+    expect(r.stdout).toMatch(/\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released\n$/);
   }, 120_000);
 
   it('--say lines wait their turn: the greeting and each reply are heard in full before the next line', async () => {
@@ -113,6 +113,8 @@ describe('avatar sessions live --mic-file --json', () => {
     const media = ev.filter((e) => e.event === 'reply_media');
     expect(media).toHaveLength(3);
     for (const m of media) expect(m).toMatchObject({ spoken: true });
+    // The greeting's media says it is the greeting (the line view prints "greeting media").
+    expect(media.map((m) => m.greeting === true)).toEqual([true, false, false]);
     // The second line was sent only after the first reply's media was all in.
     const at = (pred: (e: Record<string, unknown>) => boolean) => ev.findIndex(pred);
     expect(at((e) => e.event === 'said' && e.text === 'How do I invite my team?')).toBeGreaterThan(at((e) => e.event === 'reply_media' && e.seq === 2));

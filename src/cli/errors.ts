@@ -51,6 +51,9 @@ function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
     case 'rate_limit':
       // Inference (spec 8): counted per organisation over a sliding minute.
       return join(after, 'the limit counts every key of the organisation over a sliding minute: wait, or spread the requests out');
+    case 'not_found':
+      // `--persona nobody` (sessions live, mint, demo): where the valid keys are.
+      return /^persona \S+ not found/.test(message) ? 'the stock personas: avatar gallery list' : null;
     default:
       return e.status === 429 || e.status === 402 ? after : null;
   }

@@ -126,6 +126,26 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
   }
 }
 
+/**
+ * The `error` of the CLI's own --json envelope (docs/cli.md "Output"): usage, network,
+ * interrupted, internal by exit code; `cli_error` for a failure the service caused that the
+ * CLI reports in its own words (exit 3/4: an edge that refused a session).
+ */
+function cliErrorCode(code: number): string {
+  switch (code) {
+    case ExitCode.usage:
+      return 'usage';
+    case ExitCode.interrupted:
+      return 'interrupted';
+    case ExitCode.network:
+      return 'network';
+    case ExitCode.internal:
+      return 'internal';
+    default:
+      return 'cli_error';
+  }
+}
+
 /** The terminal's width for messages on stderr; 80 off a terminal. */
 const width = (io: Io) => (io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80);
 
@@ -142,7 +162,7 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
   if (e instanceof CliError) {
     if (json) {
       if (e.envelope) io.stderr.write(JSON.stringify(e.envelope) + '\n');
-      else envelope(e.exitCode === ExitCode.usage ? 'usage' : e.exitCode === ExitCode.interrupted ? 'interrupted' : 'cli_error', e.message);
+      else envelope(cliErrorCode(e.exitCode), e.message);
     } else if (!e.alreadyShown) io.stderr.write(`${fitLines(`error: ${e.message}`, width(io))}\n`);
     return e.exitCode;
   }

@@ -5,7 +5,8 @@ import { listGallery } from '../../contract/operations/core.js';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { chooseAudioOut } from '../live/audio-out.js';
-import { endSentence, ndjsonLine, textLine, type Stamped } from '../live/live-log.js';
+import { endSentence, ndjsonLine, textLine, wrapLogLine, type Stamped } from '../live/live-log.js';
+import { fitLines } from '../wrap.js';
 import { LiveRunner } from '../live/live-runner.js';
 import { micFromPcm } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
@@ -23,8 +24,10 @@ export interface DemoOptions {
 export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
   const json = !!cli.globals().json;
   const out = cli.io.stdout;
+  // On a terminal every line fits its width (README's first run is read at 80 columns).
+  const width = out.isTTY ? (out.columns ?? 80) : undefined;
   const say = (line: string) => {
-    if (!json) out.write(line + '\n');
+    if (!json) out.write((width ? fitLines(line, width - 1) : line) + '\n');
   };
   const file = checkWritable(resolve(cli.io.cwd, o.out ?? 'demo.mp4'), '--out');
   const { client, stop, where } = await serviceForDemo(cli, !!o.inProcess);
@@ -62,7 +65,7 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
           const line = textLine(e);
           if (!line) return;
           wait.clear();
-          out.write(line + '\n');
+          out.write((width ? wrapLogLine(line, width) : line) + '\n');
           const next = waitingFor(e);
           if (next) wait.waiting(next);
         }
@@ -105,16 +108,30 @@ function waitingFor(e: Stamped): string | undefined {
   }
 }
 
-/** The running service when one answers; else a throwaway in-process emulator. */
+/**
+ * The service the CLI is configured for when it answers, else a throwaway in-process
+ * emulator. A service named explicitly (--base-url, AVATAR_BASE_URL, a profile) that fails
+ * is an error: a demo that quietly ran elsewhere would say the named service works.
+ */
 async function serviceForDemo(cli: CliContext, inProcess: boolean): Promise<{ client: AvatarClient; stop: () => Promise<void>; where: string }> {
   if (!inProcess) {
+    let conn: ReturnType<CliContext['connection']> | undefined;
     try {
-      const conn = cli.connection();
-      const client = cli.client();
-      await client.call(listGallery);
-      return { client, stop: async () => undefined, where: `using the service at ${conn.baseUrl} (${conn.source})` };
+      conn = cli.connection();
     } catch {
-      /* none configured or not answering: start one */
+      /* none configured: start one */
+    }
+    if (conn) {
+      const explicit = conn.source === 'flags' || conn.source === 'environment' || conn.source.startsWith('profile ');
+      const client = cli.client();
+      try {
+        await client.call(listGallery);
+        return { client, stop: async () => undefined, where: `using the service at ${conn.baseUrl} (${conn.source})` };
+      } catch (e) {
+        await client.close().catch(() => undefined);
+        if (explicit) throw explicitFailure(e, conn.baseUrl, conn.source);
+        /* a local emulator that went away: start one */
+      }
     }
   }
   const { startEmulator } = await import('../../emulator/start.js');
@@ -128,4 +145,15 @@ async function serviceForDemo(cli: CliContext, inProcess: boolean): Promise<{ cl
       await emu.stop();
     },
   };
+}
+
+/** The named service did not answer the gallery: say which and how to demo without it. */
+function explicitFailure(e: unknown, baseUrl: string, source: string): unknown {
+  const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
+  if (!code || !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|UND_ERR/.test(code)) return e;
+  const from = source === 'flags' ? '--base-url' : source === 'environment' ? 'AVATAR_BASE_URL' : source;
+  return new CliError(
+    `cannot reach ${baseUrl} (${code}), the service named by ${from}.\n  start it, or run the demo on a throwaway emulator: avatar demo --in-process`,
+    ExitCode.network,
+  );
 }

@@ -50,7 +50,10 @@ async function credential(cli: CliContext, cp: string): Promise<{ boxId: string;
   try {
     res = await fetch(`${cp}/_emulator/boxes`, { method: 'POST' });
   } catch (e) {
-    throw new CliError(`cannot reach the control plane at ${cp}: ${(e as Error).message}`, ExitCode.network);
+    // fetch says only "fetch failed"; the reason is its cause (ECONNREFUSED, ENOTFOUND, bad port).
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (e as Error).message;
+    throw new CliError(`cannot reach the control plane at ${cp} (${why}); is the emulator running? (avatar emulator start)`, ExitCode.network);
   }
   if (res.status !== 201) throw new CliError(`the control plane at ${cp} issued no box credential (POST /_emulator/boxes answered ${res.status}); set AVATAR_BOX_ID and AVATAR_BOX_SECRET`, ExitCode.network);
   const b = (await res.json()) as { box_id: string; secret: string };
@@ -96,9 +99,18 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
     });
   });
   if (o.json) cli.io.stdout.write(JSON.stringify({ box_id: boxId, base_url: box.baseUrl, control_plane: p.cp, seats: p.seats, protocols: p.protocols }) + '\n');
-  else cli.io.stdout.write(`avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n  custom avatars ${o.customAvatars ? 'yes' : 'no'}\nCtrl-C stops it (its sessions end).\n`);
+  else {
+    // Captures of a box in its own process stay in its --data dir (docs/edge.md "Recording"):
+    // the operator learns here where to look, or that there will be none.
+    const captures = o.data ? `${join(resolve(o.data), 'captures')}/<session_id>/` : 'none (recording: true needs --data DIR)';
+    cli.io.stdout.write(
+      `avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n` +
+        `  custom avatars ${o.customAvatars ? 'yes' : 'no'}\n  captures       ${captures}\nCtrl-C stops it (its sessions end).\n`,
+    );
+  }
   await stopped;
   await box.stop();
+  if (!o.json) cli.io.stdout.write(`edge box ${boxId} stopped: deregistered, its sessions ended\n`);
 }
 
 export const edgeCommands: CommandModule = {

@@ -42,6 +42,7 @@ const avatars = async () => (await import('./avatars.js')).avatarCommands;
 const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
 const live = async () => (await import('./live.js')).liveCommands;
+const recordings = async () => (await import('./recordings.js')).recordingCommands;
 const smoke = async () => (await import('./smoke.js')).smokeCommands;
 const demo = async () => (await import('./demo.js')).demoCommands;
 const completion = async () => (await import('./completion.js')).completionCommands;
@@ -70,7 +71,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
   { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
   { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
-  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live] },
+  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings] },
   { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
   { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
   { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },

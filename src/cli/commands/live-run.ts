@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { dirname, resolve } from 'node:path';
 /**
  * The body of `avatar sessions live`, loaded only when the command runs (ink, React and the
@@ -7,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { chooseAudioOut, missingAudioOutMessage, type AudioOutChoice } from '../live/audio-out.js';
-import { endSentence, ndjsonLine, textLine, type EndReason, type Stamped } from '../live/live-log.js';
+import { endSentence, ndjsonLine, textLine, wrapLogLine, type EndReason, type Stamped } from '../live/live-log.js';
 import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
 import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
@@ -69,7 +70,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     if (mode === 'ndjson') stdout.write(ndjsonLine(e) + '\n');
     else if (mode === 'lines') {
       const line = textLine(e);
-      if (line) stdout.write(line + '\n');
+      // A terminal in the line view (CI) gets them wrapped to its width; a pipe, whole.
+      if (line) stdout.write((stdout.isTTY ? wrapLogLine(line, stdout.columns ?? 80) : line) + '\n');
     }
   };
   const runner = new LiveRunner({
@@ -87,22 +89,65 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     release: () => releaseSeat(client, minted),
     onLog: write,
   });
+  const says = Array.isArray(opts.say) ? opts.say.length : 0;
+  // Off the view with no input at all, the session would only listen until the cap: say so.
+  const silent = mode !== 'ink' && !mic && says === 0;
+  const NOTHING =
+    'nothing will be said in this session (no --say, --mic-file, --mic or lines on stdin): it runs until the cap; Ctrl-C ends it';
+  if (silent && stdin.isTTY) notices.push(NOTHING);
   for (const n of notices) {
     runner.store.addLine('info', n);
     write({ event: 'notice', message: n, t: 0 });
   }
   const off = cli.onInterrupt(() => runner.end('interrupted'));
+  // Off a terminal, lines piped in are typed turns; with no mic the session ends after the last.
+  const piped =
+    mode !== 'ink' && !stdin.isTTY
+      ? typedLines(stdin, runner, !mic, says, () => silent && write({ event: 'notice', message: NOTHING, t: runner.elapsedS() }))
+      : undefined;
   let summary: LiveSummary;
   try {
     summary = mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
   } finally {
     off();
+    piped?.close();
   }
   if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  // Captures live on the box, not in this terminal: say where (docs/live.md "Recordings").
+  if (body.recording === true || body.observability === true) {
+    cli.note(`recorded on the box: avatar sessions recordings ${minted.session_id} -o DIR saves mic.wav and video.mp4`);
+  }
   // Why it ended is on screen once already (the `ended` line, or the view's last frame):
   // only the exit code is left to give (docs/live.md "How it ends").
   const code = exitCodeFor(summary.reason);
   if (code !== ExitCode.ok) throw new CliError(`session ended: ${endSentence(summary.reason, summary.detail)}`, code, undefined, true);
+}
+
+/**
+ * Each line of a piped stdin as a typed turn (`printf 'Hello\n' | avatar sessions live`).
+ * When it ends and nothing else can speak (no mic), the session ends once the last typed
+ * line (piped or --say) is answered, --turns or not: nothing more can come. With no line
+ * typed at all (an empty stdin, no --say) nothing changes.
+ */
+function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean, says: number, onNothing: () => void): { close(): void } {
+  const rl = createInterface({ input: stdin, crlfDelay: Infinity });
+  let lines = 0;
+  rl.on('line', (line) => {
+    if (line.trim()) lines++;
+    runner.typeLine(line);
+  });
+  rl.on('close', () => {
+    if (endWithInput && lines + says > 0) runner.inputEnded();
+    else if (lines === 0) onNothing();
+  });
+  return {
+    close() {
+      rl.removeAllListeners('close');
+      rl.close();
+      // Stop reading, so a pipe left open does not keep the process alive.
+      stdin.pause?.();
+    },
+  };
 }
 
 async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: NodeJS.ReadStream, noColor: boolean): Promise<LiveSummary> {

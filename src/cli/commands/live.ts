@@ -14,6 +14,7 @@ Examples:
   $ avatar sessions live --persona ava      # talk through the mic, hear replies
   $ avatar sessions live --persona ava --mic-file q.wav --record reply.mp4
   $ avatar sessions live --persona ava --say "Hello there" --turns 1 --json
+  $ printf 'Hello\\nWho are you?\\n' | avatar sessions live --persona ava
   $ avatar sessions live --avatar-id <uuid> --protocol 2 --headphones`;
 
 export const liveCommands: CommandModule = {
@@ -33,7 +34,7 @@ export const liveCommands: CommandModule = {
       .option('--no-play', 'do not play the replies')
       .option('--record <file>', 'write the whole stream (video + audio) to this MP4')
       .option('--headphones', 'never gate the mic while the avatar speaks (no echo to fear)')
-      .option('--say <text...>', 'typed message(s) to send once connected (POST /chat)')
+      .option('--say <text...>', 'typed message(s), sent one at a time, each once the avatar has spoken (POST /chat); off a terminal, lines piped to stdin are typed too')
       .option('--turns <n>', 'end the session once the n-th reply has been spoken')
       .option('--lang <tag>', 'language announced on /mic_stream (default: --response-language or en)')
       .action(async () => {

@@ -44,7 +44,7 @@ export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: Cl
     const v = opts[optKey(f.flag)];
     if (v === undefined) continue;
     try {
-      body[f.field] = f.kind === 'json' && !String(v).startsWith('@') ? jsonOrText(String(v)) : coerce(f, v, cli.io.cwd);
+      body[f.field] = f.kind === 'json' && !String(v).startsWith('@') ? jsonOrText(String(v), f.flag) : coerce(f, v, cli.io.cwd);
     } catch (e) {
       throw new CliError((e as Error).message, ExitCode.usage);
     }
@@ -144,12 +144,26 @@ export function queueStatusLine(cli: CliContext) {
   };
 }
 
-/** JSON when it parses, else the text itself (`--response-language en`, `--session-cap-seconds 120`). */
-function jsonOrText(v: string): unknown {
+/** What a flag's JSON looks like, for the error when it does not parse. */
+const JSON_EXAMPLES: Record<string, string> = {
+  config: `'{"render": false}'`,
+  context: `'{"system_prompt": "Be brief."}'`,
+  metadata: `'{"user": "u-42"}'`,
+};
+
+/**
+ * JSON when it parses, else the text itself (`--response-language en`, `--session-cap-seconds
+ * 120`). Text that opens like JSON (`{` or `[`) but does not parse is a typo in the JSON
+ * (`--config '{render: false}'`): a usage error here, not a string the service refuses.
+ */
+function jsonOrText(v: string, flag: string): unknown {
   try {
     return JSON.parse(v);
-  } catch {
-    return v;
+  } catch (e) {
+    if (!/^\s*[[{]/.test(v)) return v;
+    const shown = v.length > 60 ? `${v.slice(0, 60)}…` : v;
+    const example = JSON_EXAMPLES[flag] ?? `'{"key": "value"}'`;
+    throw new Error(`--${flag} is not valid JSON (${(e as Error).message}): ${shown}; quote keys and strings, e.g. --${flag} ${example} (or @file)`);
   }
 }
 

@@ -12,6 +12,7 @@ import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { mintLive, releaseSeat, type Minted } from '../live/mint.js';
 import { paintFor } from '../views/colour.js';
 import { WaitLine } from '../live/wait-line.js';
+import { wrapText } from '../wrap.js';
 
 export interface SmokeOptions {
   persona?: string;
@@ -28,6 +29,21 @@ interface StepRecord {
 
 class StepTimeout extends Error {}
 
+/** Where a step's detail starts: `ok   transcript     15 ms  `. */
+const DETAIL_COLUMN = 28;
+
+/**
+ * On a terminal, a detail longer than the room beside the step (the mint's session id and
+ * edge URL, the media's codec string) wraps under the detail column instead of across the
+ * step column; a pipe keeps one line per step, for grep.
+ */
+function fitDetail(detail: string, out: { isTTY?: boolean; columns?: number }): string {
+  if (!out.isTTY) return detail;
+  const room = (out.columns ?? 80) - 1 - DETAIL_COLUMN;
+  if (room < 20 || detail.length <= room) return detail;
+  return wrapText(detail, room).replace(/\n/g, `\n${' '.repeat(DETAIL_COLUMN)}`);
+}
+
 export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> {
   const timeoutS = Number(o.timeout ?? 60);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CliError(`--timeout must be a positive number of seconds (got ${String(o.timeout)})`, ExitCode.usage);
@@ -43,7 +59,7 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     wait.clear();
     steps.push(r);
     if (json) out.write(JSON.stringify(r) + '\n');
-    else out.write(`${r.ok ? paint.green('ok  ') : paint.red('FAIL')} ${r.step.padEnd(11)} ${paint.dim(`${String(r.ms).padStart(6)} ms`)}  ${r.detail}\n`);
+    else out.write(`${r.ok ? paint.green('ok  ') : paint.red('FAIL')} ${r.step.padEnd(11)} ${paint.dim(`${String(r.ms).padStart(6)} ms`)}  ${fitDetail(r.detail, out)}\n`);
   };
   const step = async <T>(name: string, fn: () => Promise<[T, string]>): Promise<T> => {
     const t = performance.now();
@@ -111,7 +127,8 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
       return [c, `protocol ${c.protocol}, sockets open`];
     });
     const c = conn;
-    const said = o.say ?? 'Hello! This is a smoke test. Please answer briefly.';
+    // A question every persona's brain answers (its name), so a passing turn reads as one.
+    const said = o.say ?? 'Hello, who are you?';
     await step('turn', async () => {
       await c.chat(said);
       const turn = await until((e): e is Extract<EdgeEvent, { type: 'turn' }> => e.type === 'turn' && e.text === said);

@@ -20,7 +20,7 @@ export const smokeCommands: CommandModule = {
       .description('Check a deployment end to end: gallery, mint, connect, one typed turn, first media, release, transcript')
       .option('--persona <key>', 'stock persona to talk to (default: the first in the gallery)')
       .option('--timeout <s>', 'give up after this many seconds in all', '60')
-      .option('--say <text>', 'the typed turn', 'Hello! This is a smoke test. Please answer briefly.')
+      .option('--say <text>', 'the typed turn (one every persona answers)', 'Hello, who are you?')
       .addHelpText('after', EXAMPLES);
     cmd.action(async () => {
       const { runSmoke } = await import('./smoke-run.js');

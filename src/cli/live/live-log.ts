@@ -1,3 +1,5 @@
+import { wrapText } from '../wrap.js';
+
 /**
  * What `sessions live` reports, one record per event: NDJSON with `--json`, one line per
  * event without a TTY (the ink view shows the same things on a terminal). `t` is seconds
@@ -13,7 +15,8 @@ export type LiveLogEvent =
   | { event: 'partial'; text: string }
   /** `greeting: true`: the avatar's opening line (a turn with no user text). */
   | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
-  | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean }
+  /** `greeting: true`: the media of the avatar's opening line, not a reply to the user. */
+  | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean; greeting?: boolean }
   | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
   | { event: 'said'; text: string }
   /** The mic is gated (zeroed frames) while the avatar is heard through the speakers, or open again. */
@@ -61,7 +64,7 @@ export function textLine(e: Stamped): string | undefined {
     case 'turn':
       return e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
     case 'reply_media':
-      return `${t} reply ${e.seq} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
+      return `${t} ${e.greeting ? 'greeting' : 'reply'} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
     case 'agent_event':
       return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
     case 'mic_gate':
@@ -77,7 +80,8 @@ export function textLine(e: Stamped): string | undefined {
     case 'recorded':
       return `${t} recorded ${e.path} (${kb(e.bytes)}${e.remuxed ? '' : `, kept as received${e.error ? `: ${e.error}` : ''}`})`;
     case 'ended':
-      return `${t} ended: ${endSentence(e.reason, e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
+      // `turns_done`'s detail ("1 turn") is the turn count said just after.
+      return `${t} ended: ${endSentence(e.reason, e.reason === 'turns_done' && /^\d+ turns?$/.test(e.detail ?? '') ? undefined : e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${
         e.released ? 'seat released' : `seat NOT released (${e.release_error ?? 'unknown'})`
       }`;
   }
@@ -94,4 +98,31 @@ export function endSentence(reason: EndReason, detail?: string): string {
     error: 'an error',
   }[reason];
   return detail ? `${base} (${detail})` : base;
+}
+
+/**
+ * A log line fitted to a terminal `width` (the last column left free): each line of it
+ * wraps at word boundaries and continues under its text, past the `[  9.2s] ` stamp.
+ * Pipes get the lines whole (one event a line, for grep); the terminal gets them wrapped.
+ */
+export function wrapLogLine(text: string, width: number): string {
+  const w = width - 1;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= w) return line;
+      const stamp = /^\[[ \d.]+s\] /.exec(line)?.[0] ?? '';
+      const pad = ' '.repeat(stamp.length);
+      return wrapText(line.slice(stamp.length), w - stamp.length)
+        .split('\n')
+        .map((l, i) => (i === 0 ? stamp : pad) + l)
+        .join('\n');
+    })
+    .join('\n');
+}
+
+/** The note for a reply cut by barge-in (the edge's `speech` `interrupted`, with what was `said`). */
+export function interruptedNote(greeting: boolean, said: string): string {
+  const what = `the ${greeting ? 'greeting' : 'reply'} was cut short (barge-in: you spoke or typed)`;
+  return said.trim() ? `${what}; said: "${said.trim()}"` : `${what} before a word of it was said`;
 }

@@ -9,7 +9,7 @@ import type { ClosedEvent, EdgeConnection, EdgeEvent } from '../../client/edge-e
 import { MicPump, type PacerClock } from '../../client/edge-mic.js';
 import type { MintReady } from '../../contract/resources/session.js';
 import type { AudioOutChoice } from './audio-out.js';
-import type { EndReason, LiveLogEvent, Stamped } from './live-log.js';
+import { interruptedNote, type EndReason, type LiveLogEvent, type Stamped } from './live-log.js';
 import { LiveStore } from './live-state.js';
 import type { MicSource } from './mic-source.js';
 import { ReplyAudio } from './reply-audio.js';
@@ -72,12 +72,20 @@ export class LiveRunner {
    */
   private scripted: string[] = [];
   private scriptedTimer: NodeJS.Timeout | undefined;
+  /** A typed line was sent and its turn has not come back yet. */
+  private awaitingTurn = false;
+  /** The avatar has had its chance to greet (a reply closed, or the wait for one ran out). */
+  private mayType = false;
+  /** Piped input ended: end once its last line has been answered and spoken. */
+  private inputDone = false;
   private edgeState: string | undefined;
   /** Turns the user asked (the greeting, a turn with no user text, is not one of them). */
   private userTurns = 0;
   /** The edge said this session has no media (brain-only): replies are text only. */
   private textOnly = false;
   private lastTyped: string | undefined;
+  /** The greeting's speech_id, to name it when barge-in cuts it. */
+  private greetingSpeechId: string | undefined;
   private ending: { reason: EndReason; detail?: string } | undefined;
   private wake!: () => void;
   private readonly woken = new Promise<void>((r) => (this.wake = r));
@@ -121,7 +129,39 @@ export class LiveRunner {
     this.store.addLine('user', `${t}  (typed)`);
     this.lastTyped = t;
     this.log({ event: 'said', text: t });
-    await this.conn.chat(t).catch((e: Error) => this.fail(e.message));
+    this.awaitingTurn = true;
+    await this.conn.chat(t).catch((e: Error) => {
+      this.awaitingTurn = false;
+      this.fail(e.message);
+    });
+  }
+
+  /**
+   * A line typed on a pipe (`printf 'Hi\n' | avatar sessions live`): queued like a --say
+   * line, sent at once when the avatar is quiet, else after the reply in progress.
+   */
+  typeLine(text: string): void {
+    const t = text.trim();
+    if (!t || this.ending) return;
+    this.scripted.push(t);
+    if (this.conn && this.mayType && !this.reply && !this.awaitingTurn) this.sendScripted();
+  }
+
+  /** The piped input has ended: the session ends once every line is answered and spoken. */
+  inputEnded(): void {
+    this.inputDone = true;
+    this.endIfInputDone();
+  }
+
+  private endIfInputDone(): void {
+    if (!this.inputDone || this.userTurns === 0 || this.scripted.length || this.awaitingTurn || this.reply) return;
+    const short = this.opts.turns !== undefined && this.userTurns < this.opts.turns;
+    this.end('turns_done', short ? `end of input: ${this.userTurns} of ${this.opts.turns} turns` : 'end of input');
+  }
+
+  /** Seconds since the connect began (the `t` of the log). */
+  elapsedS(): number {
+    return Math.round(this.clock.now() - this.t0) / 1000;
   }
 
   /** End the session for this reason (the first reason wins). */
@@ -202,9 +242,14 @@ export class LiveRunner {
       // Silence keeps the uplink's cadence even with no mic (spec 4.6).
       void pump.run(ctrl.signal);
       clockTimer = setInterval(() => this.tickClock(), 250);
-      this.scripted = [...(this.opts.say ?? [])];
+      // --say first, then any line piped in while connecting.
+      this.scripted = [...(this.opts.say ?? []), ...this.scripted];
       // No greeting under way shortly after connecting (disabled or held): the first line goes.
-      if (this.scripted.length) this.scriptedTimer = setTimeout(() => !this.reply && this.edgeState !== 'thinking' && this.sendScripted(), SCRIPTED_WAIT_MS);
+      this.scriptedTimer = setTimeout(() => {
+        this.scriptedTimer = undefined;
+        this.mayType = true;
+        if (!this.reply && this.edgeState !== 'thinking') this.sendScripted();
+      }, SCRIPTED_WAIT_MS);
       await this.woken;
     } catch (e) {
       if (!this.ending) this.end('error', (e as Error).message);
@@ -264,14 +309,16 @@ export class LiveRunner {
     const r = this.reply;
     if (!r) return;
     this.reply = undefined;
-    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke, ...(r.userTurn === 0 ? { greeting: true } : {}) });
     if (r.userTurn === 0 && this.startMic) {
       clearTimeout(this.micFallback);
       this.startMic();
     }
     if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
     // The avatar has finished speaking: the next --say line goes.
+    this.mayType = true;
     if (this.scripted.length) this.sendScripted();
+    else this.endIfInputDone();
   }
 
   private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
@@ -305,6 +352,7 @@ export class LiveRunner {
         const seq = ++this.turns;
         const greeting = e.greeting === true || !e.text;
         if (!greeting) {
+          this.awaitingTurn = false;
           this.userTurns++;
           this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
         }
@@ -315,6 +363,7 @@ export class LiveRunner {
         this.store.addLine('avatar', e.reply);
         this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
         void audio;
+        if (greeting) this.greetingSpeechId = e.speech_id;
         if (greeting && this.startMic) clearTimeout(this.micFallback);
         this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, speechId: e.speech_id, bytes: 0, segments: 0, loud: false, edgeSpeaking: false, spoke: false };
         if (this.textOnly) this.closeReply();
@@ -330,15 +379,17 @@ export class LiveRunner {
         return;
       case 'speech':
         if (e.status === 'interrupted') {
-          this.store.addLine('info', `reply interrupted (barge-in); spoken: ${e.said ?? ''}`);
-          this.log({ event: 'notice', message: `reply ${e.speech_id ?? ''} interrupted by barge-in; spoken: ${e.said ?? ''}` });
+          const note = interruptedNote(e.speech_id !== undefined && e.speech_id === this.greetingSpeechId, e.said ?? '');
+          this.store.addLine('info', note);
+          this.log({ event: 'notice', message: note });
         }
         return;
       case 'error':
         if (/^render_disabled/.test(e.error)) {
           this.textOnly = true;
-          this.store.addLine('info', 'this session has no media (config.render false): replies are text only');
-          this.log({ event: 'notice', message: `no media: ${e.error}` });
+          const note = 'brain-only session (config.render false): replies come as text, with no media';
+          this.store.addLine('info', note);
+          this.log({ event: 'notice', message: `${note} (render_disabled)` });
           return;
         }
         this.fail(`edge: ${e.error}`);
@@ -397,7 +448,7 @@ export class LiveRunner {
     if (this.reply) {
       const r = this.reply;
       this.reply = undefined;
-      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke });
+      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke, ...(r.userTurn === 0 ? { greeting: true } : {}) });
     }
   }
 }

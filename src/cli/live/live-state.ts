@@ -1,3 +1,5 @@
+import type { EndReason } from './live-log.js';
+
 /**
  * What the live view shows, as one immutable snapshot behind subscribe/getSnapshot (React's
  * useSyncExternalStore): the runner writes it, the ink view renders it.
@@ -27,7 +29,7 @@ export interface LiveState {
   speaking: boolean;
   media: { bytes: number; segments: number };
   output: string | null;
-  ended: { reason: string; detail?: string } | null;
+  ended: { reason: EndReason; detail?: string } | null;
 }
 
 export const MAX_LINES = 200;

@@ -7,6 +7,7 @@
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
 import { useState, useSyncExternalStore } from 'react';
+import { endSentence } from '../live/live-log.js';
 import type { LiveLine, LiveState, LiveStore } from '../live/live-state.js';
 
 export interface LiveViewProps {
@@ -76,13 +77,20 @@ export function LiveView({ store, onSubmit, onQuit, noColor, rows = 14 }: LiveVi
         {(s.media.bytes / 1024).toFixed(0)} KB
       </Text>
       {s.ended ? (
-        <Text color={c('yellow')}>ended: {s.ended.reason}{s.ended.detail ? ` (${s.ended.detail})` : ''}</Text>
+        <Text color={c('yellow')}>ended: {endSentence(s.ended.reason, s.ended.detail)}</Text>
       ) : (
         <Box>
           <Text color={c('cyan')}>› </Text>
           <TextInput
             value={text}
-            onChange={setText}
+            onChange={(v) => {
+              // A paste arrives as one chunk with its newlines (no Enter key event): each
+              // finished line is sent, the unfinished rest stays in the input.
+              const lines = v.split(/\r\n|\r|\n/);
+              const rest = lines.pop()!;
+              for (const l of lines) if (l.trim()) onSubmit(l);
+              setText(rest);
+            }}
             placeholder="type a message, Enter sends · Ctrl-C ends the session"
             onSubmit={(v) => {
               setText('');

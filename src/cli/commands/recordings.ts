@@ -1,0 +1,81 @@
+/**
+ * `avatar sessions recordings <sessionId> [-o DIR]`: the captures of a `recording: true`
+ * session (spec 4.5 `recording`: raw audio/video, 30-day retention). The emulator serves
+ * them on its operator routes (docs/edge.md "Recording"); this lists them and saves them,
+ * so an operator needs no curl. Not a /api/v1 route: the cloud service has no such route.
+ */
+import { statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { CliContext, CommandModule } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+
+interface RecordingList {
+  session_id: string;
+  expires_at: number;
+  data: { name: string; content_type: string; bytes: number; url: string }[];
+}
+
+const EXAMPLES = `
+Examples:
+  $ avatar sessions live --persona ava --recording --say "Hello" --turns 1
+  $ avatar sessions recordings <sessionId>              # names and sizes
+  $ avatar sessions recordings <sessionId> -o captures  # saved in ./captures`;
+
+export const recordingCommands: CommandModule = {
+  register(program: Command, cli: CliContext) {
+    const sessions = (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ?? program.command('sessions');
+    sessions
+      .command('recordings')
+      .description('captures of a recording: true session (mic.wav, video.mp4; emulator operator route, kept 30 days): list, or save with -o')
+      .argument('<sessionId>', 'the session id')
+      .option('-o, --out <dir>', 'save every capture into this folder')
+      .addHelpText('after', EXAMPLES)
+      .action(async (sessionId: string, opts: { out?: string }) => {
+        const dir = opts.out === undefined ? undefined : resolve(cli.io.cwd, opts.out);
+        if (dir !== undefined && !isDir(dir)) throw new CliError(`-o ${dir}: no such folder (create it first)`, ExitCode.usage);
+        const client = cli.client();
+        const base = `/_emulator/sessions/${encodeURIComponent(sessionId)}/recordings`;
+        const list = await get<RecordingList>(client, base);
+        if (dir === undefined) {
+          if (cli.globals().json) return cli.print(list);
+          cli.io.stdout.write(describe(list) + '\n');
+          return;
+        }
+        const saved: { name: string; path: string; bytes: number }[] = [];
+        for (const f of list.data) {
+          const bytes = await get<Buffer>(client, `${base}/${encodeURIComponent(f.name)}`);
+          const path = join(dir, f.name);
+          writeFileSync(path, bytes);
+          saved.push({ name: f.name, path, bytes: bytes.length });
+        }
+        if (cli.globals().json) return cli.print({ session_id: list.session_id, expires_at: list.expires_at, saved });
+        for (const s of saved) cli.io.stdout.write(`saved ${s.path} (${s.bytes} bytes)\n`);
+      });
+  },
+};
+
+async function get<T>(client: ReturnType<CliContext['client']>, path: string): Promise<T> {
+  const res = await client.raw('GET', path);
+  if (res.status >= 400) {
+    const { ApiResponseError } = await import('../../client/client.js');
+    throw new ApiResponseError(res.status, res.body, res.headers);
+  }
+  return res.body as T;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function describe(list: RecordingList): string {
+  const w = Math.max(4, ...list.data.map((f) => f.name.length));
+  const t = Math.max(4, ...list.data.map((f) => f.content_type.length));
+  const rows = list.data.map((f) => `${f.name.padEnd(w)}  ${f.content_type.padEnd(t)}  ${f.bytes} bytes`);
+  const until = new Date(list.expires_at * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return [...rows, `kept until ${until} (30 days after the session ended)`].join('\n');
+}

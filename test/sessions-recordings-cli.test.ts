@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import { run } from '../src/cli/main.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
+
+/**
+ * How an operator gets a `recording: true` session's captures from the CLI (docs/edge.md,
+ * "Recording"): `avatar sessions recordings <id>` lists them, `-o DIR` saves them. It used
+ * to take curl on `/_emulator/sessions/{id}/recordings`, which docs/live.md never named.
+ */
+const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ');
+
+describe('avatar sessions recordings', () => {
+  it('after a recorded live session: the end says how to get the captures, the list names them, -o saves them whole', async () => {
+    const live = await cli(['sessions', 'live', '--persona', 'ava', '--recording', '--say', 'Hello there', '--turns', '1', '--config', '{"render": false}'], env());
+    expect(live.code).toBe(0);
+    const id = /minted session (\S+)/.exec(live.stdout)![1]!;
+    expect(oneLine(live.stderr)).toContain(`recorded on the box: avatar sessions recordings ${id} -o DIR`);
+
+    const list = await cli(['sessions', 'recordings', id], env());
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/mic\.wav\s+audio\/wav\s+\d+/);
+    expect(list.stdout).toMatch(/kept until 20\d\d-\d\d-\d\d/);
+
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-recordings-'));
+    const save = await cli(['sessions', 'recordings', id, '-o', dir], env());
+    expect(save.code).toBe(0);
+    const listed = (await h.api(`/_emulator/sessions/${id}/recordings`)).body.data as { name: string; bytes: number }[];
+    for (const f of listed) {
+      expect(statSync(join(dir, f.name)).size).toBe(f.bytes);
+      expect(save.stdout).toContain(join(dir, f.name));
+    }
+    // The saved mic capture is a WAV file (RIFF header), 16 kHz as docs/edge.md says.
+    const wav = readFileSync(join(dir, 'mic.wav'));
+    expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(16_000);
+
+    const json = await cli(['--json', 'sessions', 'recordings', id], env());
+    expect(json.json().data.map((f: { name: string }) => f.name)).toEqual(listed.map((f) => f.name));
+  }, 30_000);
+
+  it('a session that was not recorded: the service says so (exit 3), and -o into a missing folder is a usage error first', async () => {
+    const live = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
+    const id = /minted session (\S+)/.exec(live.stdout)![1]!;
+    expect(live.stderr).not.toMatch(/recordings/);
+    const r = await cli(['sessions', 'recordings', id], env());
+    expect(r.code).toBe(3);
+    expect(oneLine(r.stderr)).toMatch(/not_found .*no recordings for session/);
+    const missing = await cli(['sessions', 'recordings', id, '-o', join(tmpdir(), 'no', 'such', 'dir')], env());
+    expect(missing.code).toBe(2);
+    expect(oneLine(missing.stderr)).toMatch(/-o .*no.such.dir: no such folder/);
+  }, 30_000);
+});
+
+describe('avatar edge start says where its captures go, and that it stopped', () => {
+  it('the banner names the captures folder (or that there is none without --data); Ctrl-C ends with a line saying it stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-edge-data-'));
+    let out = '';
+    const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) });
+    const stderr = new Writable({ write: (_c, _e, cb) => cb() });
+    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv() });
+    await vi.waitFor(() => expect(out).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
+    expect(out).toContain(`captures       ${join(dir, 'captures')}/<session_id>/\n`);
+    process.emit('SIGINT');
+    expect(await code).toBe(0);
+    expect(out).toMatch(/edge box box_\w+ stopped: deregistered, its sessions ended\n$/);
+
+    let plain = '';
+    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv() });
+    await vi.waitFor(() => expect(plain).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
+    expect(plain).toContain('captures       none (recording: true needs --data DIR)');
+    process.emit('SIGINT');
+    expect(await code2).toBe(0);
+  }, 40_000);
+});
