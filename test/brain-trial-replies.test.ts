@@ -76,6 +76,8 @@ describe('the local brain as a first user meets it', () => {
     expect(text).toMatch(/我叫Mei/);
     expect(text).toMatch(/英语/);
     expect(text.replaceAll('Mei', '')).not.toMatch(/[A-Za-z]/);
+    // Chinese puts no space between sentences.
+    expect(text).not.toMatch(/。\s/);
     expect(language).toBe('zh-CN');
   });
 
