@@ -80,6 +80,8 @@ export function composeReply(req: BrainRequest): string {
   // The language what is known about the persona is written in, when it is not the reply's.
   const elsewhere = k.lang && k.lang !== lang.code ? k.lang : null;
   const onlyIn = (code: string) => P.onlyIn(new Intl.DisplayNames([lang.code], { type: 'language' }).of(code) ?? code);
+  // Sentences are joined by a space, except in Chinese, which puts none after 。
+  const joined = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(lang.code === 'zh' ? '' : ' ');
   const last = req.messages[req.messages.length - 1];
   if (!last || last.role !== 'user') return P.greet(k.name);
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
@@ -100,9 +102,9 @@ export function composeReply(req: BrainRequest): string {
     case 'about_self': {
       // The name, then the first thing the backstory tells; the name once, in one language.
       const first = k.index.first();
-      if (first && !mine(first)) return [k.name ? P.name(k.name) : null, onlyIn(first.lang!)].filter(Boolean).join(' ');
+      if (first && !mine(first)) return joined([k.name ? P.name(k.name) : null, onlyIn(first.lang!)]);
       const nameLine = k.name && !(first && namesIn(first.text, k.name)) ? P.name(k.name) : null;
-      return [nameLine, first?.text].filter(Boolean).join(' ') || P.name(null);
+      return joined([nameLine, first?.text]) || P.name(null);
     }
     case 'tell_user_name':
       return P.niceToMeet(intent.user);
@@ -115,14 +117,14 @@ export function composeReply(req: BrainRequest): string {
       const own = k.memory.map((text) => ({ text, lang: textLanguage(text) }));
       const here = own.filter(mine);
       if (here.length === 0) return onlyIn(own[0].lang!);
-      return `${P.memory(false)} ${here.map((p) => p.text).join(' ')}`;
+      return joined([P.memory(false), ...here.map((p) => p.text)]);
     }
     case 'question': {
       const hits = k.index.search(last.content);
       const here = hits.filter(mine);
       if (hits.length > 0 && here.length === 0) return onlyIn(hits[0].lang!);
-      if (hits.length === 0 && elsewhere) return `${P.unknown(null)} ${onlyIn(elsewhere)}`;
-      return answer(here, k, said, P, lang.code);
+      if (hits.length === 0 && elsewhere) return joined([P.unknown(null), onlyIn(elsewhere)]);
+      return answer(here, k, said, P, lang.code, joined);
     }
   }
 }
@@ -133,7 +135,7 @@ function namesIn(text: string, name: string): boolean {
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function answer(hits: Scored[], k: Knowledge, said: string, P: Phrases, lang: string): string {
+function answer(hits: Scored[], k: Knowledge, said: string, P: Phrases, lang: string, joined: (parts: string[]) => string): string {
   if (hits.length === 0) return P.unknown(topicList(k, lang));
   // Prefer what has not been said yet, so asking again moves the conversation on.
   const fresh = hits.filter((h) => !said.includes(h.text));
@@ -141,7 +143,7 @@ function answer(hits: Scored[], k: Knowledge, said: string, P: Phrases, lang: st
   const best = pool[0];
   const second = pool[1];
   const picked = second && second.score >= SECOND_SENTENCE_SHARE * best.score ? [best, second] : [best];
-  return picked.sort((a, b) => a.index - b.index).map((p) => p.text).join(' ');
+  return joined(picked.sort((a, b) => a.index - b.index).map((p) => p.text));
 }
 
 function topicList(k: Knowledge, lang: string): string | null {
