@@ -159,12 +159,14 @@ describe('local brain', () => {
     ['de-DE', /Hallo, ich bin Ava/],
     ['italiano', /Ciao, sono Ava/],
     ['pt-BR', /Olá, eu sou Ava/],
+    ['zh-CN', /你好，我是Ava/],
   ])('greets in %s', async (language, re) => {
-    expect((await run(brain, ask('hello', { language }))).text).toMatch(re);
+    // The opener (no user turn yet); a user's "hello" gets a shorter greeting back.
+    expect((await run(brain, { messages: [system], persona, language })).text).toMatch(re);
   });
 
   it('answers in English when the language is not in its phrase table', async () => {
-    expect((await run(brain, ask('hello', { language: 'ja' }))).text).toMatch(/Hello, I'm Ava/);
+    expect((await run(brain, { messages: [system], persona, language: 'ja' })).text).toMatch(/Hello, I'm Ava/);
   });
 
   it('opens the conversation when there is no user turn yet (the greeting)', async () => {

@@ -57,6 +57,30 @@ describe('brain-only session (render: false)', () => {
     await mic.closed;
   });
 
+  it('persona mei (zh-CN) greets and answers typed Chinese in Chinese, and each turn reports the language of its reply text', async () => {
+    const m = await mint({ persona: 'mei', config: { render: false, greeting_enabled: true } });
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    mic.ws.send(JSON.stringify({ op: 'hello' }));
+    const greeting = await mic.next((x) => x.type === 'turn' && x.greeting === true);
+    expect(greeting).toMatchObject({ language: 'zh-CN', reply: expect.stringMatching(/^你好，我是Mei/) });
+    await fetch(`${m.connect_url}/chat`, { method: 'POST', headers: { authorization: `Bearer ${m.session_token}` }, body: JSON.stringify({ text: '你好，你是谁？' }) });
+    const turn = await mic.next((x) => x.type === 'turn' && !x.greeting);
+    expect(turn).toMatchObject({ text: '你好，你是谁？', language: 'zh-CN', reply: expect.stringMatching(/我叫Mei/) });
+    expect(turn.reply.replaceAll('Mei', '')).not.toMatch(/[A-Za-z]/);
+    mic.close();
+    await mic.closed;
+  });
+
+  it('a reply language the brain has no phrases for is reported as the English the reply is in', async () => {
+    const m = await mint({ response_language: 'ja' });
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    await fetch(`${m.connect_url}/chat`, { method: 'POST', headers: { authorization: `Bearer ${m.session_token}` }, body: JSON.stringify({ text: 'Hello' }) });
+    expect(await mic.next((x) => x.type === 'turn')).toMatchObject({ language: 'en', reply: expect.stringMatching(/^Hi/) });
+    mic.close();
+    await mic.closed;
+  });
+
   it('release ends the session and closes its sockets with a clear reason', async () => {
     const m = await mint();
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));

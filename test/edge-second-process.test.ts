@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
@@ -51,6 +54,62 @@ describe('a box in another process', () => {
     const after = (await h.api('/_emulator/boxes')).body.data as { live: boolean }[];
     expect(after[0]!.live).toBe(false);
   });
+
+  it('recordings of a box in another process (--data DIR) are listed and fetched through the control plane; DELETE erases them on the box; once the box is gone the answer names it', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'avatar-box-data-'));
+    const box = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--data', data, '--json'], {
+      env: isolatedEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = box;
+    let stderr = '';
+    box.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const ready = JSON.parse(
+      await new Promise<string>((res, rej) => {
+        createInterface({ input: box.stdout! }).once('line', res);
+        box.once('exit', (code) => rej(new Error(`edge start exited ${code}: ${stderr}`)));
+      }),
+    ) as { box_id: string; base_url: string };
+
+    // Two recorded sessions, each with three mic frames: one to erase, one to keep.
+    const record = async (fill: number) => {
+      const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', recording: true, config: { render: false, greeting_enabled: false } } })).body;
+      const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+      mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+      for (let i = 0; i < 3; i++) mic.ws.send(Buffer.alloc(3200, fill));
+      await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'active');
+      mic.close();
+      await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
+      return m.session_id as string;
+    };
+    const erased = await record(1);
+    const kept = await record(2);
+    expect(existsSync(join(data, 'captures', kept, 'mic.wav'))).toBe(true);
+    // The captures are on the box's disk only, yet the operator route serves them.
+    const list = await until(() => h.api(`/_emulator/sessions/${kept}/recordings`), (r) => r.status === 200 && r.body.data.some((f: any) => f.name === 'mic.wav' && f.bytes === 44 + 3 * 3200));
+    expect(list.body.data.map((f: any) => f.name)).toEqual(['mic.wav']);
+    const wav = await h.api(`/_emulator/sessions/${kept}/recordings/mic.wav`);
+    expect(wav.status).toBe(200);
+    expect(wav.type).toBe('audio/wav');
+    const b = wav.body as Buffer;
+    expect(b.subarray(0, 4).toString()).toBe('RIFF');
+    expect(b.length).toBe(44 + 3 * 3200);
+    expect(b[44]).toBe(2);
+    // The box's captures route is the control plane's only: no callback secret, no captures.
+    expect((await fetch(`${ready.base_url}/_box/sessions/${kept}/captures/mic.wav`)).status).toBe(401);
+
+    expect((await h.api(`/api/v1/sessions/${erased}`, { method: 'DELETE' })).status).toBe(204);
+    await until(async () => existsSync(join(data, 'captures', erased)), (there) => !there);
+    expect((await h.api(`/_emulator/sessions/${erased}/recordings`)).status).toBe(404);
+
+    box.kill('SIGTERM');
+    await new Promise((r) => box.once('exit', r));
+    const gone = await h.api(`/_emulator/sessions/${kept}/recordings`);
+    expect(gone.status).toBe(404);
+    expect(JSON.stringify(gone.body)).toContain(`box ${ready.box_id}`);
+    expect(JSON.stringify(gone.body)).toMatch(/gone/);
+    rmSync(data, { recursive: true, force: true });
+  }, 30_000);
 
   it('a bad --control-plane or --seats is a usage error (exit 2) with one clear line', async () => {
     const run = (args: string[]) =>

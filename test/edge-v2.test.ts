@@ -16,7 +16,10 @@ describe('/v2/session', () => {
     await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'active');
 
     s.ws.send(Buffer.concat([Buffer.from([0x02]), Buffer.alloc(3200)]));
-    expect(await s.next((x) => x.type === 'error')).toMatchObject({ error: 'hello_required' });
+    // The detail names v2's hello (docs/protocol-v2.md), not v1's `op` message, which v2 refuses.
+    const early = await s.next((x) => x.type === 'error');
+    expect(early).toMatchObject({ error: 'hello_required', detail: expect.stringContaining('{ "type": "hello", "lang": "en" }') });
+    expect(early.detail).not.toMatch(/"op"/);
     s.ws.send(JSON.stringify({ type: 'hello', lang: 'en' }));
     s.ws.send(Buffer.concat([Buffer.from([0x01]), Buffer.alloc(3200)]));
     expect(await s.next((x) => x.error === 'bad_tag')).toMatchObject({ detail: expect.stringMatching(/0x02/) });

@@ -30,6 +30,12 @@ export interface BrainUsage {
    * when `maxTokens` cut it. Optional so older implementations still type-check.
    */
   finishReason?: 'stop' | 'length';
+  /**
+   * The language the reply is written in, when the brain knows it (the local brain: the one
+   * asked for when its phrase table has it, else `en`). The edge reports it as the turn's
+   * `language` (docs/fidelity.md "Edge trial fixes (session 3)"). Optional, additive.
+   */
+  language?: string;
 }
 
 export interface Brain {

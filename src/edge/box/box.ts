@@ -14,6 +14,7 @@ import type { EdgeSession } from '../session/edge-session.js';
 import type { EndReason, LoggedTurn } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
 import { BoxSessions } from './box-sessions.js';
+import { registerCaptures } from './captures-route.js';
 import { registerChat } from './chat-route.js';
 import { ControlPlaneLink } from './control-plane.js';
 import { sessionTokenVerifier, type SessionClaims } from './session-token.js';
@@ -118,6 +119,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     s?.live.end(reason);
     return c.json({ ok: true });
   });
+  registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
   app.notFound((c) => c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` }, 404));
 
   const server = await new Promise<ServerType>((resolve, reject) => {

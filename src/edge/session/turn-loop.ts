@@ -6,6 +6,7 @@
  * Every accepted user turn reaches the transcript, answered or not (the session may end
  * first). Mic audio reaches it through mic-input.ts; it knows nothing of sockets.
  */
+import type { BrainUsage } from '../../models/brain.js';
 import type { VoiceShape } from '../../models/index.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
 import { brainRequest, replyLanguage, SentenceSplitter } from './conversation.js';
@@ -157,7 +158,7 @@ export class TurnLoop {
     const s = this.d.session;
     // A typed turn's own language, when its text tells it (docs/edge.md "Reply language").
     const own = typed && user !== null && !s.snapshot.responseLanguage ? await typedLanguage(user, [this.helloLang, s.snapshot.avatar.language]) : null;
-    const language = replyLanguage(s.snapshot, this.helloLang, own);
+    let language = replyLanguage(s.snapshot, this.helloLang, own);
     if (s.ended) {
       // The user's words were accepted (/chat answered ok): they reach the transcript, unanswered.
       if (user !== null) this.commit({ user_text: user, reply_text: '', language, speech_id: speechId, outcome: 'unanswered' });
@@ -212,7 +213,10 @@ export class TurnLoop {
       this.setState('listening');
       return;
     }
-    const usage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
+    const usage: BrainUsage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
+    // The turn reports the language the reply text is in (a brain without a phrase for the
+    // asked language answers in English and says so), not the one asked for.
+    language = usage.language ?? language;
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
     const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
     if (!render) {

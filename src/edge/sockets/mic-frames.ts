@@ -12,9 +12,15 @@ export type Uplink =
   | { kind: 'frame'; samples: Int16Array }
   | { kind: 'error'; error: string; detail: string };
 
-/** A binary mic frame, checked; `helloSeen` says whether the hello came first. */
-export function micFrame(bytes: Buffer, helloSeen: boolean): Uplink {
-  if (!helloSeen) return { kind: 'error', error: 'hello_required', detail: 'send { "op": "hello", "lang": "en" } before the first audio frame' };
+/** The hello message of each protocol, as `hello_required` names it: v1 (spec 6.1) and v2 (docs/protocol-v2.md). */
+export const HELLO_EXAMPLE = { 1: '{ "op": "hello", "lang": "en" }', 2: '{ "type": "hello", "lang": "en" }' } as const;
+
+/**
+ * A binary mic frame, checked; `helloSeen` says whether the hello came first. `protocol`
+ * picks the hello the detail names: v2 refuses v1's `op` message, so naming it misleads.
+ */
+export function micFrame(bytes: Buffer, helloSeen: boolean, protocol: 1 | 2): Uplink {
+  if (!helloSeen) return { kind: 'error', error: 'hello_required', detail: `send ${HELLO_EXAMPLE[protocol]} before the first audio frame` };
   if (bytes.length !== FRAME_BYTES) {
     // Seconds of audio in one message: say how to split it (pacing is the client's job).
     const split = bytes.length > FRAME_BYTES && bytes.length % FRAME_BYTES === 0 ? `: split it into ${bytes.length / FRAME_BYTES} frames sent 100 ms apart` : '';

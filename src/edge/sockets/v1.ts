@@ -34,7 +34,7 @@ export function attachMic(ws: WebSocket, s: EdgeSession): void {
   ws.on('message', (data, isBinary) => {
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (isBinary) {
-      const f = micFrame(buf, hello);
+      const f = micFrame(buf, hello, 1);
       if (f.kind === 'error') return fail(f);
       if (f.kind === 'frame') s.micFrame(f.samples);
       return;

@@ -34,7 +34,7 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (isBinary) {
       if (buf[0] !== TAG_MIC) return fail({ error: 'bad_tag', detail: `binary frames from the client start with 0x02 (mic PCM16); got 0x${(buf[0] ?? 0).toString(16).padStart(2, '0')}` });
-      const f = micFrame(buf.subarray(1), hello);
+      const f = micFrame(buf.subarray(1), hello, 2);
       if (f.kind === 'error') return fail(f);
       if (f.kind === 'frame') s.micFrame(f.samples);
       return;

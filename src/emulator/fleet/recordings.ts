@@ -1,15 +1,21 @@
 /**
- * Raw captures of `recording: true` sessions (spec 4.5, 8: 30-day retention). Boxes write
- * `<blobs>/captures/<session_id>/{mic.wav,video.mp4}`; an operator lists and downloads
- * them here (ours, under /_emulator/, never /api/v1); `DELETE /api/v1/sessions/{id}`
- * erases them with the session's content. An hourly sweep on the emulator clock removes
- * captures of sessions that ended more than 30 days ago.
+ * Raw captures of `recording: true` sessions (spec 4.5, 8: 30-day retention). Boxes of this
+ * process write `<blobs>/captures/<session_id>/{mic.wav,video.mp4}`; a box in another
+ * process (`avatar edge start --data DIR`) writes under its own DIR and is asked for them
+ * over the internal box API (box-captures.ts). An operator lists and downloads them here
+ * (ours, under /_emulator/, never /api/v1); `DELETE /api/v1/sessions/{id}` erases them with
+ * the session's content (on the box too). An hourly sweep on the emulator clock removes
+ * local captures of sessions that ended more than 30 days ago; a box's own captures past
+ * retention are no longer served (the box does not sweep its --data dir).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { unixSeconds } from '../clock.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import { boxCaptureFile, boxCaptureList, boxGone } from './box-captures.js';
+import type { BoxRecord } from './fleet.js';
 
 export const CAPTURE_RETENTION_S = 30 * 24 * 3600;
 const SWEEP_EVERY_MS = 3600_000;
@@ -41,30 +47,59 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
   }, SWEEP_EVERY_MS);
   ctx.onStop(() => timer.cancel());
 
-  const files = (id: string) => {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(404, 'not_found', { message: `no recordings for session ${id}` });
+  const notFound = (id: string, why = 'not recorded, erased, or past the 30-day retention') =>
+    new ApiError(404, 'not_found', { message: `no recordings for session ${id} (${why})` });
+  const sessionRow = ctx.db.prepare('SELECT ended_at, status, recording, box_id FROM sessions WHERE id = ?');
+
+  /** Where a session's captures are: this control plane's disk, or the box that captured them. */
+  const where = (id: string): { local: string } | { box: BoxRecord } => {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound(id, 'no such session');
     sweepCaptures(ctx);
     const dir = join(root(ctx), id);
-    if (!existsSync(dir)) throw new ApiError(404, 'not_found', { message: `no recordings for session ${id} (not recorded, erased, or past the 30-day retention)` });
-    // A brain-only session (render: false) renders no video: its empty video.mp4 is not offered.
-    return { dir, names: readdirSync(dir).filter((n) => n in FILES && (n !== 'video.mp4' || statSync(join(dir, n)).size > 0)) };
+    if (existsSync(dir)) return { local: dir };
+    const row = sessionRow.get(id) as { ended_at: number | null; status: string; recording: number; box_id: string } | undefined;
+    const expired = row?.ended_at != null && row.ended_at <= unixSeconds(ctx.clock) - CAPTURE_RETENTION_S;
+    if (!row || !row.recording || row.status === 'deleted' || expired) throw notFound(id);
+    // A box in another process (`avatar edge start --data DIR`) wrote them under its own dir.
+    const box = sessionRuntime(ctx).fleet.get(row.box_id);
+    const gone = boxGone(box, row.box_id);
+    if (gone) throw notFound(id, gone);
+    return { box: box! };
   };
+  const listing = async (id: string): Promise<{ name: string; bytes: number }[]> => {
+    const at = where(id);
+    if ('local' in at) return readdirSync(at.local).filter((n) => n in FILES).map((name) => ({ name, bytes: statSync(join(at.local, name)).size }));
+    const r = await boxCaptureList(at.box, id);
+    if (!r.ok) throw notFound(id, r.why);
+    return r.value.filter((f) => f.name in FILES);
+  };
+  // A brain-only session (render: false) renders no video: its empty video.mp4 is not offered.
+  const offered = (files: { name: string; bytes: number }[]) => files.filter((f) => f.name !== 'video.mp4' || f.bytes > 0);
 
-  app.get('/_emulator/sessions/:id/recordings', (c) => {
+  app.get('/_emulator/sessions/:id/recordings', async (c) => {
     const id = c.req.param('id');
-    const { dir, names } = files(id);
-    const row = ctx.db.prepare('SELECT ended_at FROM sessions WHERE id = ?').get(id) as { ended_at: number | null } | undefined;
+    const files = offered(await listing(id));
+    const row = sessionRow.get(id) as { ended_at: number | null } | undefined;
     return c.json({
       session_id: id,
       expires_at: row?.ended_at ? row.ended_at + CAPTURE_RETENTION_S : null,
-      data: names.map((name) => ({ name, content_type: FILES[name], bytes: statSync(join(dir, name)).size, url: `/_emulator/sessions/${id}/recordings/${name}` })),
+      data: files.map(({ name, bytes }) => ({ name, content_type: FILES[name], bytes, url: `/_emulator/sessions/${id}/recordings/${name}` })),
     });
   });
 
-  app.get('/_emulator/sessions/:id/recordings/:name', (c) => {
-    const { dir, names } = files(c.req.param('id'));
+  app.get('/_emulator/sessions/:id/recordings/:name', async (c) => {
+    const id = c.req.param('id');
+    const names = offered(await listing(id)).map((f) => f.name);
     const name = c.req.param('name');
     if (!names.includes(name)) throw new ApiError(404, 'not_found', { message: `no recording ${name}; there are ${names.join(', ') || 'none'}` });
-    return c.body(new Uint8Array(readFileSync(join(dir, name))), 200, { 'content-type': FILES[name]! });
+    const at = where(id);
+    let bytes: Buffer;
+    if ('local' in at) bytes = readFileSync(join(at.local, name));
+    else {
+      const r = await boxCaptureFile(at.box, id, name);
+      if (!r.ok) throw notFound(id, r.why);
+      bytes = r.value;
+    }
+    return c.body(new Uint8Array(bytes), 200, { 'content-type': FILES[name]! });
   });
 }

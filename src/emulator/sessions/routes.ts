@@ -22,6 +22,7 @@ import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import type { SigningKey } from '../signing/keys.js';
 import { boxLog } from '../fleet/box-calls.js';
+import { eraseOnBox } from '../fleet/box-captures.js';
 import { MintRateGuard } from './guards.js';
 import { mintSession } from './mint.js';
 import { sessionRuntime } from './runtime.js';
@@ -79,6 +80,8 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
         rt.st.anonymize.run(unixSeconds(ctx.clock), row.id);
       })();
       rmSync(join(ctx.blobDir, 'captures', row.id), { recursive: true, force: true });
+      // A box in another process keeps its captures in its own --data dir (docs/edge.md "Recording").
+      if (row.recording) eraseOnBox(rt.fleet.get(row.box_id), row.id);
     }
     return reply(204);
   });

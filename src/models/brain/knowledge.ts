@@ -9,11 +9,17 @@
 import type { BrainRequest } from '../brain.js';
 import { PassageIndex, type Passage } from './retrieval.js';
 import { splitSentences } from './text.js';
+import { mainLanguage, textLanguage } from './text-language.js';
 
 export interface Knowledge {
   name: string | null;
   index: PassageIndex;
   memory: string[];
+  /**
+   * The language the backstory and prompt facts are mostly written in (text-language.ts),
+   * or null when they do not tell: a reply in another language does not quote them.
+   */
+  lang: string | null;
 }
 
 const INSTRUCTION = /^(please\s+)?(be|do|greet|introduce|tell|give|mention|don'?t|do not|never|always|answer|respond|reply|keep|use|speak|avoid|stay|act|talk|follow|remember|make|try|write|ask|help|limit|refuse|say|if|when|only|as an?|you (must|should|will|may|can|need)|you'?re not|you are not)\b/i;
@@ -91,7 +97,7 @@ function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowle
     const key = text.toLowerCase();
     if (seen.has(key)) return;
     seen.add(key);
-    passages.push({ text, source });
+    passages.push({ text, source, lang: textLanguage(text) });
   };
   const memory = splitSentences(req.persona?.memory ?? '');
   for (const s of memory) add(s, 'memory');
@@ -101,5 +107,6 @@ function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowle
     if (INSTRUCTION.test(s) || s.endsWith('?')) continue;
     add(firstPerson(s), 'prompt');
   }
-  return { name: personaName(req, prompt), index: new PassageIndex(passages, lang), memory };
+  const about = passages.filter((p) => p.source !== 'memory').map((p) => p.text);
+  return { name: personaName(req, prompt), index: new PassageIndex(passages, lang), memory, lang: mainLanguage(about) };
 }

@@ -4,7 +4,7 @@
  * ("português") to one of the languages the local brain's phrase table speaks; anything
  * else falls back to English, and `supported` says so.
  */
-export const PHRASE_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt'] as const;
+export const PHRASE_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'zh'] as const;
 export type PhraseLanguage = (typeof PHRASE_LANGUAGES)[number];
 
 export interface ResolvedLanguage {

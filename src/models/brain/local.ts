@@ -11,8 +11,14 @@
  *   sentence it already said is passed over while another one matches;
  * - and, when nothing matches, an honest "I don't know that".
  * A request whose last message is not a user turn (the proactive greeting of
- * `greeting_enabled`) gets the opener. Phrases follow `language` for en, es, fr, de, it, pt;
- * other languages get English (retrieved sentences are quoted as written, never translated).
+ * `greeting_enabled`) gets the opener; a user's greeting gets a shorter one back (not the
+ * opener word for word), naming the persona only if it has not said who it is yet.
+ * Phrases follow `language` for en, es, fr, de, it, pt, zh; other languages get English, and
+ * usage.language says which one the reply is in. Retrieved sentences are quoted as written,
+ * never translated, and only in a reply of their own language: one reply never mixes two
+ * languages; what is only known in another language is said to be (`onlyIn`).
+ * The name is said once: "who are you" skips the name line when the backstory sentence
+ * already names the persona.
  * Same request, same reply: no clock, no randomness; `temperature` is ignored.
  * Usage counts tokens with `countTokens` (text.ts): prompt = every message plus the persona
  * backstory and memory passed beside them; completion = the reply.
@@ -21,9 +27,11 @@ import type { Brain, BrainRequest, BrainUsage } from '../brain.js';
 import { classify, userNameFrom } from './intents.js';
 import { gatherKnowledge, type Knowledge } from './knowledge.js';
 import { resolveLanguage } from './language.js';
+import { textLanguage } from './text-language.js';
 import { PHRASES, type Phrases } from './phrases.js';
 import { sentenceDeltas } from './sentence-chunker.js';
 import { countTokens, truncateTokens } from './text.js';
+import type { Passage, Scored } from './retrieval.js';
 
 /** A second retrieved sentence joins the first when it scores at least this share of it. */
 const SECOND_SENTENCE_SHARE = 0.7;
@@ -42,7 +50,7 @@ export class LocalBrain implements Brain {
       req.messages.reduce((n, m) => n + countTokens(m.content), 0) +
       countTokens(req.persona?.backstory ?? '') +
       countTokens(req.persona?.memory ?? '');
-    const usage = { promptTokens, completionTokens: countTokens(text), finishReason };
+    const usage = { promptTokens, completionTokens: countTokens(text), finishReason, language: replyLanguageTag(req.language) };
     const parts = sentenceDeltas(text);
     const signal = req.signal;
     async function* deltas() {
@@ -56,11 +64,24 @@ export class LocalBrain implements Brain {
   }
 }
 
+/** The tag of the language the reply is written in: the one asked for when the phrase table has it, else `en`. */
+export function replyLanguageTag(language: string | null | undefined): string {
+  const lang = resolveLanguage(language);
+  return lang.supported && lang.requested !== null ? language!.trim() : 'en';
+}
+
 /** The whole reply as one string (pure; exported for tests and for non-streaming callers). */
 export function composeReply(req: BrainRequest): string {
   const lang = resolveLanguage(req.language);
   const P = PHRASES[lang.code];
   const k = gatherKnowledge(req, lang.code);
+  // Said in this reply's language? A sentence whose language does not tell is.
+  const mine = (p: Passage | { lang?: string | null }) => !p.lang || p.lang === lang.code;
+  // The language what is known about the persona is written in, when it is not the reply's.
+  const elsewhere = k.lang && k.lang !== lang.code ? k.lang : null;
+  const onlyIn = (code: string) => P.onlyIn(new Intl.DisplayNames([lang.code], { type: 'language' }).of(code) ?? code);
+  // Sentences are joined by a space, except in Chinese, which puts none after 。
+  const joined = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(lang.code === 'zh' ? '' : ' ');
   const last = req.messages[req.messages.length - 1];
   if (!last || last.role !== 'user') return P.greet(k.name);
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
@@ -72,31 +93,49 @@ export function composeReply(req: BrainRequest): string {
     case 'thanks':
       return P.thanks;
     case 'greeting':
-      return P.greet(k.name);
+      // The persona names itself only if nothing it said so far did.
+      return P.greetBack(k.name && !namesIn(said, k.name) ? k.name : null);
     case 'how_are_you':
       return P.howAreYou;
     case 'ask_name':
       return P.name(k.name);
     case 'about_self': {
-      // The name, then the first thing the backstory tells.
+      // The name, then the first thing the backstory tells; the name once, in one language.
       const first = k.index.first();
-      return [k.name ? P.name(k.name) : null, first].filter(Boolean).join(' ') || P.name(null);
+      if (first && !mine(first)) return joined([k.name ? P.name(k.name) : null, onlyIn(first.lang!)]);
+      const nameLine = k.name && !(first && namesIn(first.text, k.name)) ? P.name(k.name) : null;
+      return joined([nameLine, first?.text]) || P.name(null);
     }
     case 'tell_user_name':
       return P.niceToMeet(intent.user);
     case 'ask_user_name':
       return P.userName(userNameFrom(userTurns.slice(0, -1)));
     case 'abilities':
-      return P.abilities(topicList(k, lang.code));
-    case 'memory':
-      return k.memory.length ? `${P.memory(false)} ${k.memory.join(' ')}` : P.memory(true);
-    case 'question':
-      return answer(last.content, k, said, P, lang.code);
+      return elsewhere ? onlyIn(elsewhere) : P.abilities(topicList(k, lang.code));
+    case 'memory': {
+      if (k.memory.length === 0) return P.memory(true);
+      const own = k.memory.map((text) => ({ text, lang: textLanguage(text) }));
+      const here = own.filter(mine);
+      if (here.length === 0) return onlyIn(own[0].lang!);
+      return joined([P.memory(false), ...here.map((p) => p.text)]);
+    }
+    case 'question': {
+      const hits = k.index.search(last.content);
+      const here = hits.filter(mine);
+      if (hits.length > 0 && here.length === 0) return onlyIn(hits[0].lang!);
+      if (hits.length === 0 && elsewhere) return joined([P.unknown(null), onlyIn(elsewhere)]);
+      return answer(here, k, said, P, lang.code, joined);
+    }
   }
 }
 
-function answer(question: string, k: Knowledge, said: string, P: Phrases, lang: string): string {
-  const hits = k.index.search(question);
+/** `text` names the persona: its name as a whole word (any case). */
+function namesIn(text: string, name: string): boolean {
+  return new RegExp(`(^|[^\\p{L}])${escape(name)}($|[^\\p{L}])`, 'iu').test(text);
+}
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function answer(hits: Scored[], k: Knowledge, said: string, P: Phrases, lang: string, joined: (parts: string[]) => string): string {
   if (hits.length === 0) return P.unknown(topicList(k, lang));
   // Prefer what has not been said yet, so asking again moves the conversation on.
   const fresh = hits.filter((h) => !said.includes(h.text));
@@ -104,7 +143,7 @@ function answer(question: string, k: Knowledge, said: string, P: Phrases, lang: 
   const best = pool[0];
   const second = pool[1];
   const picked = second && second.score >= SECOND_SENTENCE_SHARE * best.score ? [best, second] : [best];
-  return picked.sort((a, b) => a.index - b.index).map((p) => p.text).join(' ');
+  return joined(picked.sort((a, b) => a.index - b.index).map((p) => p.text));
 }
 
 function topicList(k: Knowledge, lang: string): string | null {

@@ -1,13 +1,21 @@
 /**
  * The local brain's phrase table: everything it says that is not a retrieved sentence, in
  * each language of PHRASE_LANGUAGES. Retrieved sentences are quoted as written (the brain
- * does not translate); a language outside the table gets English.
+ * does not translate), and only in a reply of their own language (`onlyIn` says so
+ * otherwise); a language outside the table gets English.
  */
 import type { PhraseLanguage } from './language.js';
 
 export interface Phrases {
   /** The proactive opener (greeting_enabled) and the reply to a bare greeting. */
   greet(name: string | null): string;
+  /**
+   * The answer to a user's greeting ("hello there"): short, and not the opener word for word.
+   * `name` is null when the persona has already said who it is in this conversation.
+   */
+  greetBack(name: string | null): string;
+  /** What it can say in this language ends here: the rest is written in `language` (a display name in this language). */
+  onlyIn(language: string): string;
   name(name: string | null): string;
   howAreYou: string;
   /** `topics` is a formatted list ("Lisbon, sailing or tea"), or null when nothing is known. */
@@ -23,6 +31,8 @@ export interface Phrases {
 export const PHRASES: Record<PhraseLanguage, Phrases> = {
   en: {
     greet: (n) => (n ? `Hello, I'm ${n}. What would you like to talk about?` : 'Hello! What would you like to talk about?'),
+    greetBack: (n) => (n ? `Hi! I'm ${n}. How can I help?` : 'Hi again! How can I help?'),
+    onlyIn: (l) => `I can only tell you more in ${l}, the language my background is written in.`,
     name: (n) => (n ? `My name is ${n}.` : "I wasn't given a name in this session."),
     howAreYou: "I'm doing well, thank you for asking. What's on your mind?",
     abilities: (t) =>
@@ -38,6 +48,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
   },
   es: {
     greet: (n) => (n ? `Hola, soy ${n}. ¿De qué te gustaría hablar?` : '¡Hola! ¿De qué te gustaría hablar?'),
+    greetBack: (n) => (n ? `¡Hola! Soy ${n}. ¿En qué te puedo ayudar?` : '¡Hola de nuevo! ¿En qué te puedo ayudar?'),
+    onlyIn: (l) => `Solo puedo contarte más en ${l}, el idioma en que está escrita mi historia.`,
     name: (n) => (n ? `Me llamo ${n}.` : 'No me dieron un nombre en esta sesión.'),
     howAreYou: 'Estoy bien, gracias por preguntar. ¿Qué tienes en mente?',
     abilities: (t) =>
@@ -53,6 +65,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
   },
   fr: {
     greet: (n) => (n ? `Bonjour, je suis ${n}. De quoi aimeriez-vous parler ?` : 'Bonjour ! De quoi aimeriez-vous parler ?'),
+    greetBack: (n) => (n ? `Salut ! Je suis ${n}. Comment puis-je vous aider ?` : 'Re-bonjour ! Comment puis-je vous aider ?'),
+    onlyIn: (l) => `Je ne peux vous en dire plus qu'en ${l}, la langue dans laquelle mon histoire est écrite.`,
     name: (n) => (n ? `Je m'appelle ${n}.` : "On ne m'a pas donné de nom dans cette session."),
     howAreYou: 'Je vais bien, merci de demander. À quoi pensez-vous ?',
     abilities: (t) =>
@@ -68,6 +82,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
   },
   de: {
     greet: (n) => (n ? `Hallo, ich bin ${n}. Worüber möchtest du sprechen?` : 'Hallo! Worüber möchtest du sprechen?'),
+    greetBack: (n) => (n ? `Hi! Ich bin ${n}. Wie kann ich helfen?` : 'Hallo nochmal! Wie kann ich helfen?'),
+    onlyIn: (l) => `Mehr kann ich dir nur auf ${l} erzählen, der Sprache, in der meine Geschichte geschrieben ist.`,
     name: (n) => (n ? `Ich heiße ${n}.` : 'In dieser Sitzung habe ich keinen Namen bekommen.'),
     howAreYou: 'Mir geht es gut, danke der Nachfrage. Was hast du auf dem Herzen?',
     abilities: (t) =>
@@ -83,6 +99,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
   },
   it: {
     greet: (n) => (n ? `Ciao, sono ${n}. Di cosa ti piacerebbe parlare?` : 'Ciao! Di cosa ti piacerebbe parlare?'),
+    greetBack: (n) => (n ? `Ehi! Sono ${n}. Come posso aiutarti?` : 'Ciao di nuovo! Come posso aiutarti?'),
+    onlyIn: (l) => `Posso dirti di più solo in ${l}, la lingua in cui è scritta la mia storia.`,
     name: (n) => (n ? `Mi chiamo ${n}.` : 'Non mi è stato dato un nome in questa sessione.'),
     howAreYou: 'Sto bene, grazie di avermelo chiesto. A cosa stai pensando?',
     abilities: (t) =>
@@ -98,6 +116,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
   },
   pt: {
     greet: (n) => (n ? `Olá, eu sou ${n}. Sobre o que você gostaria de conversar?` : 'Olá! Sobre o que você gostaria de conversar?'),
+    greetBack: (n) => (n ? `Oi! Eu sou ${n}. Como posso ajudar?` : 'Oi de novo! Como posso ajudar?'),
+    onlyIn: (l) => `Só posso contar mais em ${l}, a língua em que a minha história está escrita.`,
     name: (n) => (n ? `Meu nome é ${n}.` : 'Não recebi um nome nesta sessão.'),
     howAreYou: 'Estou bem, obrigado por perguntar. O que você tem em mente?',
     abilities: (t) =>
@@ -110,5 +130,19 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Prazer em conhecer você, ${u}.`,
     userName: (u) => (u ? `Seu nome é ${u}.` : 'Você ainda não me disse seu nome.'),
     memory: (none) => (none ? 'Ainda não me lembro de nada sobre você.' : 'Isto é o que eu lembro:'),
+  },
+  zh: {
+    greet: (n) => (n ? `你好，我是${n}。你想聊些什么？` : '你好！你想聊些什么？'),
+    greetBack: (n) => (n ? `嗨！我是${n}。有什么可以帮你的？` : '又见面了！有什么可以帮你的？'),
+    onlyIn: (l) => `更多的内容我只能用${l}说，因为我的背景资料是用${l}写的。`,
+    name: (n) => (n ? `我叫${n}。` : '这次会话没有给我起名字。'),
+    howAreYou: '我很好，谢谢关心。你在想什么呢？',
+    abilities: (t) => (t ? `我可以和你聊天，并根据我对自己的了解回答问题，比如关于${t}。` : '我可以和你聊天，不过这次会话里关于我的信息不多。'),
+    thanks: '不客气！',
+    goodbye: '再见！和你聊天很愉快。',
+    unknown: (t) => (t ? `抱歉，这个我不知道。你可以问我关于${t}的事。` : '抱歉，这个我不知道。'),
+    niceToMeet: (u) => `很高兴认识你，${u}。`,
+    userName: (u) => (u ? `你叫${u}。` : '你还没有告诉我你的名字。'),
+    memory: (none) => (none ? '我还不记得关于你的任何事。' : '我记得这些：'),
   },
 };

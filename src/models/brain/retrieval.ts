@@ -18,6 +18,8 @@ export interface Passage {
   text: string;
   /** Where it came from; memory outranks backstory on a tie (it is about this user). */
   source: 'backstory' | 'memory' | 'prompt';
+  /** The language it is written in (text-language.ts), null when it does not tell. */
+  lang?: string | null;
 }
 
 export interface Scored extends Passage {
@@ -89,9 +91,9 @@ export class PassageIndex {
   }
 
   /** The first backstory sentence (else the first prompt fact), or null. */
-  first(): string | null {
+  first(): Passage | null {
     const d = this.docs.find((x) => x.passage.source === 'backstory') ?? this.docs.find((x) => x.passage.source === 'prompt');
-    return d?.passage.text ?? null;
+    return d?.passage ?? null;
   }
 
   get size(): number {
