@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { connectEdge } from '../src/client/edge-connect.js';
 import type { EdgeEvent } from '../src/client/edge-events.js';
@@ -127,6 +127,26 @@ describe('v1 connection', () => {
     const conn = await connectEdge({ connectUrl: base, token: 'stale' });
     await conn.ready.catch(() => undefined);
     await expect(conn.chat('hi')).rejects.toThrow('POST /chat answered 401 unauthorized: bad token');
+  });
+
+  it('a turn with a brain payload carries it (brain-only sessions, docs/edge.md); a malformed one is left out', async () => {
+    script = (path, ws) => {
+      if (path !== '/mic_stream') return;
+      ws.once('message', () => {
+        ws.send(JSON.stringify({ type: 'turn', text: 'hi', reply: 'Hello!', speech_id: 's1', brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } } }));
+        ws.send(JSON.stringify({ type: 'turn', text: 'again', reply: 'Hi.', speech_id: 's2', brain: 'local' }));
+      });
+    };
+    const conn = await connectEdge({ connectUrl: base, token: 'good' });
+    const events: EdgeEvent[] = [];
+    conn.on(collect(events));
+    await conn.ready;
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'turn')).toHaveLength(2));
+    await conn.close();
+    const [first, second] = events.filter((e) => e.type === 'turn');
+    expect(first).toMatchObject({ speech_id: 's1', brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } } });
+    expect(second).toMatchObject({ speech_id: 's2' });
+    expect(second).not.toHaveProperty('brain');
   });
 
   it('an edge that is not there closes with reason lost', async () => {

@@ -361,7 +361,17 @@ export class LiveRunner {
         if (!greeting && e.text !== this.lastTyped) this.store.addLine('user', e.text);
         this.lastTyped = undefined;
         this.store.addLine('avatar', e.reply);
-        this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
+        this.log({
+          event: 'turn',
+          seq,
+          text: e.text,
+          reply: e.reply,
+          language: e.language,
+          speech_id: e.speech_id,
+          ...(greeting ? { greeting: true } : {}),
+          // Brain-only sessions: which brain answered and its token counts (docs/edge.md).
+          ...(e.brain ? { brain: e.brain } : {}),
+        });
         void audio;
         if (greeting) this.greetingSpeechId = e.speech_id;
         if (greeting && this.startMic) clearTimeout(this.micFallback);
