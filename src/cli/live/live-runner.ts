@@ -30,6 +30,8 @@ export interface LiveRunOptions {
   /** `--say`: typed messages sent once connected. */
   say?: string[];
   lang?: string;
+  /** `--origin`: sent as `Origin` on the edge sockets and /chat (the mint's domain_allowlist is checked against it). */
+  origin?: string;
   /** Frees the seat (POST .../release with the seat_token). */
   release(): Promise<void>;
   onLog?(e: Stamped): void;
@@ -209,7 +211,7 @@ export class LiveRunner {
     this.gate = (speaking) => pump.setGated(speaking && playing && !this.opts.headphones);
     let clockTimer: NodeJS.Timeout | undefined;
     try {
-      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang });
+      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang, origin: this.opts.origin });
       this.conn = conn;
       conn.on((e) => this.onEdge(e, audio, recording));
       conn.closed.then((c) => this.onClosed(c));
