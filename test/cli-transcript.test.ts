@@ -16,21 +16,51 @@ async function talk(question: string): Promise<string> {
   return JSON.parse(out.split('\n')[0]!).session_id as string;
 }
 
+/** `avatar ...` on a terminal of `columns` columns (a TTY-like stdout). */
+async function onTerminal(argv: string[], columns: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  let out = '';
+  let err = '';
+  const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }), { isTTY: true, columns });
+  const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
+  const code = await run(argv, { stdout, stderr, env: env() });
+  return { code, stdout: out, stderr: err };
+}
+
 describe('avatar sessions transcript', () => {
-  it('prints who said what, in order, wrapped to the terminal; --json keeps the body', async () => {
-    const question = 'Hello there, who are you and what do you help people with most days?';
+  // Longer than an 80-column line, so a terminal wraps it and a pipe does not.
+  const question = 'Hello there, who are you, what do you help people with most days, and how would I invite the rest of my team to the app?';
+
+  it('prints who said what, in order, wrapped to an 80-column terminal under the text column; --json keeps the body', async () => {
     const id = await talk(question);
-    const human = await cli(['sessions', 'transcript', id], env());
+    const human = await onTerminal(['sessions', 'transcript', id], 80);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).not.toMatch(/\{"seq"/);
     expect(human.stdout).toMatch(new RegExp(`session ${id} · 2 turns · source store`));
+    const lines = human.stdout.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    // The question wraps: its next line continues under the text, past `you:    `.
+    const you = lines.findIndex((l) => l.startsWith('you:    Hello there,'));
+    expect(lines[you]!.length).toBeGreaterThan(60);
+    expect(lines[you + 1]).toMatch(/^ {8}\S/);
     const flat = human.stdout.replace(/\n {2,}/g, ' ');
     // the greeting has no user line; the typed question comes before its reply
-    expect(flat).toMatch(/avatar: Hello, I'm Ava\. What would you like to talk about\?\n.*you: {4}Hello there, who are you and what do you help people with most days\?\n.*avatar: \S/s);
-    for (const line of human.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(flat).toContain(`you:    ${question}\n`);
+    expect(flat).toMatch(/avatar: Hello, I'm Ava\. What would you like to talk about\?\n.*you: {4}Hello there, .*\n.*avatar: \S/s);
 
     const json = await cli(['--json', 'sessions', 'transcript', id], env());
     expect(json.json()).toMatchObject({ session_id: id, source: 'store', count: 2, turns: [{ seq: 0, user_text: '' }, { seq: 1, user_text: question }] });
+  }, 30_000);
+
+  it('on a pipe each turn is one whole line (for grep), however long', async () => {
+    const id = await talk(question);
+    const piped = await cli(['sessions', 'transcript', id], env());
+    expect(piped.code, piped.stderr).toBe(0);
+    const lines = piped.stdout.split('\n');
+    expect(lines).toContain(`you:    ${question}`);
+    const reply = lines[lines.indexOf(`you:    ${question}`) + 1]!;
+    expect(reply).toMatch(/^avatar: \S/);
+    // No continuation lines anywhere: every line after the head is blank, `you:` or `avatar:`.
+    for (const line of lines.slice(1)) expect(line, line).toMatch(/^(|you: {4}\S.*|avatar: \S.*)$/);
   }, 30_000);
 
   it('an erased session says so', async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { connectEdge } from '../src/client/edge-connect.js';
 import type { EdgeEvent } from '../src/client/edge-events.js';
@@ -15,11 +15,14 @@ let server: Server;
 let base = '';
 const seen: { path: string; token: string | null; frames: (string | number)[] }[] = [];
 const chats: unknown[] = [];
+/** `<method or WS> <path> <Origin header>` of every request, for the --origin tests. */
+const origins: string[] = [];
 let script: (path: string, ws: WebSocket) => void = () => undefined;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const u = new URL(req.url!, 'http://x');
+    origins.push(`${req.method} ${u.pathname} ${req.headers.origin ?? '(none)'}`);
     if (req.method === 'POST' && u.pathname === '/chat') {
       let body = '';
       req.on('data', (d) => (body += d));
@@ -39,6 +42,7 @@ beforeAll(async () => {
   server.on('upgrade', (req, sock, head) => {
     sock.on('error', () => undefined);
     const u = new URL(req.url!, 'http://x');
+    origins.push(`WS ${u.pathname} ${req.headers.origin ?? '(none)'}`);
     if (u.searchParams.get('token') !== 'good') {
       sock.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":"unauthorized","detail":"token expired"}');
       return;
@@ -127,6 +131,47 @@ describe('v1 connection', () => {
     const conn = await connectEdge({ connectUrl: base, token: 'stale' });
     await conn.ready.catch(() => undefined);
     await expect(conn.chat('hi')).rejects.toThrow('POST /chat answered 401 unauthorized: bad token');
+  });
+
+  it('origin: sent as Origin on every upgrade and on POST /chat, over v1 and v2; none when unset', async () => {
+    script = () => undefined;
+    origins.length = 0;
+    const v1 = await connectEdge({ connectUrl: base, token: 'good', origin: 'https://app.example.com' });
+    await v1.ready;
+    await v1.chat('hi');
+    await v1.close();
+    expect([...origins].sort()).toEqual(['POST /chat https://app.example.com', 'WS /events https://app.example.com', 'WS /mic_stream https://app.example.com', 'WS /mse https://app.example.com']);
+    origins.length = 0;
+    const v2 = await connectEdge({ connectUrl: base, token: 'good', protocol: 2, origin: 'https://app.example.com' });
+    await v2.ready;
+    await v2.close();
+    expect(origins).toEqual(['WS /v2/session https://app.example.com']);
+    origins.length = 0;
+    const plain = await connectEdge({ connectUrl: base, token: 'good' });
+    await plain.ready;
+    await plain.chat('hi');
+    await plain.close();
+    expect(origins.every((o) => o.endsWith(' (none)'))).toBe(true);
+  });
+
+  it('a turn with a brain payload carries it (brain-only sessions, docs/edge.md); a malformed one is left out', async () => {
+    script = (path, ws) => {
+      if (path !== '/mic_stream') return;
+      ws.once('message', () => {
+        ws.send(JSON.stringify({ type: 'turn', text: 'hi', reply: 'Hello!', speech_id: 's1', brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } } }));
+        ws.send(JSON.stringify({ type: 'turn', text: 'again', reply: 'Hi.', speech_id: 's2', brain: 'local' }));
+      });
+    };
+    const conn = await connectEdge({ connectUrl: base, token: 'good' });
+    const events: EdgeEvent[] = [];
+    conn.on(collect(events));
+    await conn.ready;
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'turn')).toHaveLength(2));
+    await conn.close();
+    const [first, second] = events.filter((e) => e.type === 'turn');
+    expect(first).toMatchObject({ speech_id: 's1', brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } } });
+    expect(second).toMatchObject({ speech_id: 's2' });
+    expect(second).not.toHaveProperty('brain');
   });
 
   it('an edge that is not there closes with reason lost', async () => {

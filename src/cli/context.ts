@@ -26,8 +26,12 @@ export interface CliContext {
    * belongs to (one request: GET /api/v1/workspaces lists exactly that one).
    */
   workspace(): Promise<string>;
-  /** Print a result: the JSON body unchanged with --json, else a table or key/value lines. */
-  print(body: unknown, human?: (body: unknown) => string): void;
+  /**
+   * Print a result: the JSON body unchanged with --json, else a table or key/value lines, or
+   * `human(body, width)`: `width` is the terminal's columns, undefined on a pipe or a file
+   * (they get whole lines).
+   */
+  print(body: unknown, human?: (body: unknown, width: number | undefined) => string): void;
   /** A line for humans on stderr (progress, hints); silent with --json. */
   note(line: string): void;
   /** Resolves when the user presses Ctrl-C (SIGINT) or the process gets SIGTERM. */
@@ -136,7 +140,7 @@ export function createContext(program: Command, io: Io): CliContext {
       else {
         // Fit a terminal; pipes and files get every column.
         const width = io.stdout.isTTY ? io.stdout.columns : undefined;
-        io.stdout.write((human ? human(body) : renderHuman(body, width)) + '\n');
+        io.stdout.write((human ? human(body, width) : renderHuman(body, width)) + '\n');
       }
     },
     note(line) {

@@ -120,9 +120,8 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
         if (!cli.globals().json) cli.io.stdout.write('ok\n');
         return;
       }
-      const view = (await import('./human-views.js')).humanViews[entry.id];
-      const width = cli.io.stdout.isTTY && cli.io.stdout.columns ? cli.io.stdout.columns : 80;
-      cli.print(res.body, view && ((b) => view(b, width)));
+      // cli.print gives the view the terminal's width (none on a pipe: whole lines).
+      cli.print(res.body, (await import('./human-views.js')).humanViews[entry.id]);
     });
   }
 }

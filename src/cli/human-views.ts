@@ -4,7 +4,8 @@
  */
 import { wrap } from './output.js';
 
-type View = (body: unknown, width: number) => string;
+/** `width`: the terminal's columns (cli.print); undefined on a pipe or a file: whole lines. */
+type View = (body: unknown, width: number | undefined) => string;
 
 interface Turn {
   seq?: unknown;
@@ -12,8 +13,11 @@ interface Turn {
   reply_text?: unknown;
 }
 
-/** A transcript as the conversation it was: `you:` then `avatar:` per turn, wrapped. */
-function transcript(body: unknown, width: number): string {
+/**
+ * A transcript as the conversation it was: `you:` then `avatar:` per turn, wrapped to a
+ * terminal under the text column; on a pipe each turn's text stays one line (for grep).
+ */
+function transcript(body: unknown, width: number | undefined): string {
   const t = body as { session_id?: unknown; source?: unknown; turns?: unknown; count?: unknown; deleted?: unknown };
   const id = String(t.session_id ?? '');
   if (t.deleted === true) return `session ${id}: erased (no turns kept)`;
@@ -23,7 +27,7 @@ function transcript(body: unknown, width: number): string {
   if (!turns.length) return `${head}\n(no turns yet)`;
   const out = [head];
   const say = (who: string, text: string) => {
-    const lines = wrap(text, Math.max(20, width - 8 - 1));
+    const lines = width === undefined ? text.split('\n') : wrap(text, Math.max(20, width - 8 - 1));
     out.push(`${who.padEnd(8)}${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `${' '.repeat(8)}${l}`));
   };
   for (const turn of turns) {

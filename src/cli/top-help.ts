@@ -15,7 +15,7 @@ export const globalOptions: [string, string][] = [
   ['--api-key <key>', 'API key (env AVATAR_API_KEY)'],
   ['--workspace <id>', 'workspace id for workspace routes (env AVATAR_WORKSPACE_ID; default: the workspace of a workspace-bound key)'],
   ['--profile <name>', 'named profile from the config file (env AVATAR_PROFILE)'],
-  ['--origin <url>', 'send this Origin header (publishable keys are checked against it)'],
+  ['--origin <url>', "send this Origin header (publishable keys are checked against it; live sessions' edge sockets too, against the mint's domain_allowlist)"],
   ['--json', 'print response bodies as JSON, unchanged; errors as the JSON error envelope on stderr'],
 ];
 

@@ -8,7 +8,7 @@ export interface ClientOptions {
   /** e.g. `http://127.0.0.1:4780` */
   baseUrl: string;
   apiKey?: string;
-  /** Sent as `Origin` (publishable keys are checked against it). */
+  /** Sent as `Origin` (publishable keys are checked against it); connectEdge takes its own `origin`. */
   origin?: string;
   /** Keep-alive pool (benchmarks share one). */
   dispatcher?: Dispatcher;

@@ -23,8 +23,11 @@ export type EdgeEvent =
   | { type: 'media'; bytes: Uint8Array; total: number; segments: number }
   /** Interim transcript of the user (spec 6.1). */
   | { type: 'partial'; text: string }
-  /** A committed turn: what the user said and the avatar's reply text (spec 6.1). */
-  | { type: 'turn'; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
+  /**
+   * A committed turn: what the user said and the avatar's reply text (spec 6.1); `brain`
+   * only in brain-only sessions (config `render: false`, docs/edge.md).
+   */
+  | { type: 'turn'; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean; brain?: BrainPayload }
   /** A reply cut by barge-in: `said` is what was actually spoken (docs/protocol-v2.md). */
   | { type: 'speech'; speech_id?: string; status: string; said?: string }
   /** An `{ type: error }` message from the edge, or a frame the client could not read. */
@@ -35,6 +38,15 @@ export type EdgeEvent =
   | { type: 'telemetry'; frame: Record<string, unknown> }
   /** The connection is over; emitted exactly once. */
   | { type: 'closed'; reason: CloseReason; code?: number; detail?: string; socket?: string };
+
+/** The `brain` payload of a brain-only session's turn (docs/edge.md "Message shapes"). */
+export interface BrainPayload {
+  /** Which brain answered (`local`, or the `--llm-model` of an OpenAI-compatible upstream). */
+  name: string;
+  reply: string;
+  /** Token counts the brain reported (0 when it reported none). */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
 
 export type ClosedEvent = Extract<EdgeEvent, { type: 'closed' }>;
 

@@ -3,7 +3,7 @@
  * error, agent_event, speech; anything else is telemetry. And an upgrade refusal as a close.
  */
 import { parseFrame, str } from './edge-emitter.js';
-import type { ClosedEvent, EdgeEvent } from './edge-events.js';
+import type { BrainPayload, ClosedEvent, EdgeEvent } from './edge-events.js';
 
 export function mapControl(f: Record<string, unknown>, socket: string): EdgeEvent {
   switch (f.type) {
@@ -17,6 +17,7 @@ export function mapControl(f: Record<string, unknown>, socket: string): EdgeEven
         language: str(f.language),
         speech_id: str(f.speech_id),
         ...(f.greeting === true ? { greeting: true } : {}),
+        ...brainOf(f.brain),
       };
     case 'error':
       return { type: 'error', error: errorText(f), socket };
@@ -27,6 +28,21 @@ export function mapControl(f: Record<string, unknown>, socket: string): EdgeEven
     default:
       return { type: 'telemetry', frame: f };
   }
+}
+
+/**
+ * A brain-only turn's `brain: { name, reply, usage }` (docs/edge.md), as `{ brain }` to
+ * spread into the turn; nothing when it is absent or not an object with a name.
+ */
+function brainOf(v: unknown): { brain?: BrainPayload } {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+  const b = v as Record<string, unknown>;
+  const name = str(b.name);
+  if (name === undefined) return {};
+  const u = b.usage && typeof b.usage === 'object' ? (b.usage as Record<string, unknown>) : undefined;
+  const count = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+  const usage = u ? { prompt_tokens: count(u.prompt_tokens), completion_tokens: count(u.completion_tokens) } : undefined;
+  return { brain: { name, reply: str(b.reply) ?? '', ...(usage ? { usage } : {}) } };
 }
 
 /** `{ type: error, error, detail? }` as one line (`render_disabled: this session is brain-only`). */

@@ -20,6 +20,12 @@ export interface EdgeConnectOptions {
   token: string;
   /** Language announced in the /mic_stream hello (BCP-47; default `en`). */
   lang?: string;
+  /**
+   * Sent as `Origin` on every upgrade and on `POST /chat` (what a browser on that page
+   * sends): the edge refuses one outside the mint's `domain_allowlist` with 403
+   * `origin_not_allowed` (docs/edge.md). Unset, no Origin is sent (a native client).
+   */
+  origin?: string;
 }
 
 const SOCKETS = ['/mse', '/mic_stream', '/events'] as const;
@@ -43,7 +49,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
   const opened = SOCKETS.map(
     (path) =>
       new Promise<void>((resolve, reject) => {
-        const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, path, opts.token));
+        const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, path, opts.token), { origin: opts.origin });
         ws.binaryType = 'nodebuffer';
         sockets.set(path, ws);
         let open = false;
@@ -122,7 +128,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
     async chat(text) {
       const res = await fetch(edgeHttpUrl(opts.connectUrl, '/chat', opts.token), {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(opts.origin ? { origin: opts.origin } : {}) },
         body: JSON.stringify({ text }),
       });
       if (!res.ok) throw new EdgeChatError(res.status, await res.text().catch(() => ''));

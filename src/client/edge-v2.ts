@@ -22,7 +22,7 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
   let mediaTotal = 0;
   let segments = 0;
   em.emit({ type: 'status', state: 'connecting', protocol: 2 });
-  const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, '/v2/session', opts.token), [V2_SUBPROTOCOL]);
+  const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, '/v2/session', opts.token), [V2_SUBPROTOCOL], { origin: opts.origin });
   ws.binaryType = 'nodebuffer';
   const end = (e: ClosedEvent) => {
     em.emit(e);

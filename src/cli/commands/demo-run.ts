@@ -57,6 +57,7 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
       record: file,
       turns: 1,
       micAfterGreeting: true,
+      origin: cli.globals().origin,
       release: () => releaseSeat(client, minted),
       onLog: (e) => {
         if (e.event === 'recorded') recorded = e;

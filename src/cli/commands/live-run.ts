@@ -86,6 +86,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     turns,
     say: Array.isArray(opts.say) ? opts.say.map(String) : undefined,
     lang: typeof opts.lang === 'string' ? opts.lang : typeof body.response_language === 'string' ? body.response_language : 'en',
+    // The global --origin goes to the edge too: the box checks it against domain_allowlist (docs/edge.md).
+    origin: cli.globals().origin,
     release: () => releaseSeat(client, minted),
     onLog: write,
   });
@@ -113,6 +115,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     piped?.close();
   }
   if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  const origin = cli.globals().origin;
+  if (summary.reason === 'refused' && origin && /origin_not_allowed/.test(summary.detail ?? '')) cli.note(originRefusedHint(origin, body.domain_allowlist));
   // Captures live on the box, not in this terminal: say where (docs/live.md "Recordings").
   if (body.recording === true || body.observability === true) {
     cli.note(`recorded on the box: avatar sessions recordings ${minted.session_id} -o DIR saves mic.wav and video.mp4`);
@@ -167,6 +171,12 @@ async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: 
     app.unmount();
     await app.waitUntilExit().catch(() => undefined);
   }
+}
+
+/** What to do when the edge refused `--origin` (403 origin_not_allowed, docs/edge.md). */
+export function originRefusedHint(origin: string, allowlist: unknown): string {
+  const listed = Array.isArray(allowlist) && allowlist.length ? ` (${allowlist.map(String).join(', ')})` : '';
+  return `the edge refused --origin ${origin}: the session's domain_allowlist${listed} does not list it, as a browser on that page would be refused; add it to --domain-allowlist, or send the --origin of a listed page`;
 }
 
 /**

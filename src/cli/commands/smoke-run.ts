@@ -117,7 +117,7 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     let connectStart = 0;
     conn = await step('connect', async () => {
       connectStart = performance.now();
-      const c = await connectEdge({ connectUrl: m.connect_url, token: m.session_token, protocol: m.protocol_version === 2 ? 2 : 1 });
+      const c = await connectEdge({ connectUrl: m.connect_url, token: m.session_token, protocol: m.protocol_version === 2 ? 2 : 1, origin: cli.globals().origin });
       c.on((e) => {
         seen.push(e);
         arrived.set(e, performance.now());

@@ -1,3 +1,4 @@
+import type { BrainPayload } from '../../client/edge-events.js';
 import { wrapText } from '../wrap.js';
 
 /**
@@ -13,8 +14,11 @@ export type LiveLogEvent =
   | { event: 'first_media'; bytes: number; ms_since_connect: number }
   | { event: 'media'; bytes: number; segments: number }
   | { event: 'partial'; text: string }
-  /** `greeting: true`: the avatar's opening line (a turn with no user text). */
-  | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean }
+  /**
+   * `greeting: true`: the avatar's opening line (a turn with no user text). `brain`: the
+   * edge's payload in a brain-only session (`name`, `reply`, `usage`; docs/edge.md).
+   */
+  | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean; brain?: BrainPayload }
   /** `greeting: true`: the media of the avatar's opening line, not a reply to the user. */
   | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean; greeting?: boolean }
   | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
@@ -61,8 +65,10 @@ export function textLine(e: Stamped): string | undefined {
       return undefined;
     case 'partial':
       return `${t} you (partial): ${e.text}`;
-    case 'turn':
-      return e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
+    case 'turn': {
+      const said = e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
+      return e.brain ? `${said}\n${t} brain: ${brainLine(e.brain)}` : said;
+    }
     case 'reply_media':
       return `${t} ${e.greeting ? 'greeting' : 'reply'} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
     case 'agent_event':
@@ -85,6 +91,11 @@ export function textLine(e: Stamped): string | undefined {
         e.released ? 'seat released' : `seat NOT released (${e.release_error ?? 'unknown'})`
       }`;
   }
+}
+
+/** A brain-only turn's payload in words: `local, 41 prompt + 12 completion tokens`. */
+export function brainLine(b: BrainPayload): string {
+  return b.usage ? `${b.name}, ${b.usage.prompt_tokens} prompt + ${b.usage.completion_tokens} completion tokens` : b.name;
 }
 
 export function endSentence(reason: EndReason, detail?: string): string {

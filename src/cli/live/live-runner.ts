@@ -30,6 +30,8 @@ export interface LiveRunOptions {
   /** `--say`: typed messages sent once connected. */
   say?: string[];
   lang?: string;
+  /** `--origin`: sent as `Origin` on the edge sockets and /chat (the mint's domain_allowlist is checked against it). */
+  origin?: string;
   /** Frees the seat (POST .../release with the seat_token). */
   release(): Promise<void>;
   onLog?(e: Stamped): void;
@@ -209,7 +211,7 @@ export class LiveRunner {
     this.gate = (speaking) => pump.setGated(speaking && playing && !this.opts.headphones);
     let clockTimer: NodeJS.Timeout | undefined;
     try {
-      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang });
+      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang, origin: this.opts.origin });
       this.conn = conn;
       conn.on((e) => this.onEdge(e, audio, recording));
       conn.closed.then((c) => this.onClosed(c));
@@ -361,7 +363,17 @@ export class LiveRunner {
         if (!greeting && e.text !== this.lastTyped) this.store.addLine('user', e.text);
         this.lastTyped = undefined;
         this.store.addLine('avatar', e.reply);
-        this.log({ event: 'turn', seq, text: e.text, reply: e.reply, language: e.language, speech_id: e.speech_id, ...(greeting ? { greeting: true } : {}) });
+        this.log({
+          event: 'turn',
+          seq,
+          text: e.text,
+          reply: e.reply,
+          language: e.language,
+          speech_id: e.speech_id,
+          ...(greeting ? { greeting: true } : {}),
+          // Brain-only sessions: which brain answered and its token counts (docs/edge.md).
+          ...(e.brain ? { brain: e.brain } : {}),
+        });
         void audio;
         if (greeting) this.greetingSpeechId = e.speech_id;
         if (greeting && this.startMic) clearTimeout(this.micFallback);
