@@ -4,11 +4,12 @@
 // Media runs use a stub LLM upstream (stubLlm) so every reply is new to the box. The emulator (with its in-process box) runs
 // in its own process, so the box has one core and this client the other. Prints figures
 // next to a reference measured in the same run; asserts nothing.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
+import { ffmpegPath } from '../dist/media/ffmpeg.js';
 import { defaultVoice } from '../dist/models/voice/index.js';
 
 const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
@@ -81,6 +82,26 @@ async function stubLlm() {
   return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** Emulators this bench started: killed if it dies before stopping them (none outlives it). */
+const children = new Set();
+process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
+
+/**
+ * How fast this machine encodes right now: CPU seconds of a bare ffmpeg run encoding 10 s of
+ * media with the live encoder's codec settings (src/media/encoder.ts), from generated frames
+ * and a tone. Shared machines differ from day to day; sessions per core move with this.
+ */
+function encodeReferenceS() {
+  const t0 = cpuS(process.pid);
+  spawnSync(ffmpegPath(), [
+    '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=352x480:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=16000',
+    '-t', '10', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'ultrafast', '-tune', 'zerolatency',
+    '-bf', '0', '-refs', '1', '-g', '48', '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-b:a', '40k', '-ar', '32000', '-ac', '1', '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-frag_duration', '160000', '-y', '/dev/null',
+  ]);
+  return cpuS(process.pid) - t0;
+}
+
 async function emulator(seats, extra = []) {
   // BENCH_EDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the box's process.
   const nodeArgs = (process.env.BENCH_EDGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -88,6 +109,8 @@ async function emulator(seats, extra = []) {
     ...nodeArgs, 'bin/avatar.js', 'emulator', 'start', '--port', '0', '--in-memory', '--json', '--seats', String(seats), '--mint-rate', '0',
     '--pending-idle-s', '600', '--plan-limits', '{"free":{"concurrency":100000,"maxCapSeconds":3600}}', ...extra,
   ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(p);
+  p.once('exit', () => children.delete(p));
   const ready = JSON.parse(await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)));
   return { ...ready, pid: p.pid, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))) };
 }
@@ -296,7 +319,7 @@ async function chatTurn(s, text) {
   const ref = await healthRtt(sessions[0].m.connect_url);
   await emu.stop();
   line(`media: ${n} live sessions, about half replying at a time`, `${firstFrag.length} replies`);
-  line('  box CPU used (cores busy)', cpuPerS.toFixed(2), '(the machine is shared: other load slows all figures)');
+  line('  box CPU used (cores busy)', cpuPerS.toFixed(2), `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${encodeReferenceS().toFixed(2)} CPU-s here now`);
   line('  live media sessions one core keeps (CPU-bound)', Math.round(n / cpuPerS), '(target >= 20 per core)');
   line('  fragment gaps > 400 ms on the clients', `${late} of ${gaps.length}`, `(0 = every fragment on time) ref: client timer late > 240 ms ${stalls.filter((x) => x > 240).length} times, p99 ${ms(pct(stalls, 99))}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   line('  /chat -> first reply fragment under this load', `${ms(pct(firstFrag, 50))} / ${ms(pct(firstFrag, 95))}`, `(p50 / p95) ref: box /health RTT p50 ${ms(ref)}`);
