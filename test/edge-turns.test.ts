@@ -76,7 +76,8 @@ describe('typed turns with the default parts', () => {
   const backstory =
     'I grew up in a small fishing village on the northern coast, where every morning started with the sound of boats leaving the harbour and gulls crying over the nets, and I spent my childhood summers learning to sail with my grandfather.';
 
-  it('a /chat turn sent while the avatar speaks cuts the reply on air (stored as said), then is answered', async () => {
+  /** A session whose avatar has been answering 'Where did you grow up?' on air for 1.5 s. */
+  async function speaking() {
     const m = await mint(h, { context: { backstory } }, { render: true });
     const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
@@ -84,6 +85,11 @@ describe('typed turns with the default parts', () => {
     const turnA = await events.next((x) => x.type === 'turn' && x.speech_id === a, 20_000);
     await events.next((x) => x.type === 'speech' && x.status === 'started' && x.speech_id === a, 20_000);
     await until(async () => voicedMs(await decodeAudio(Buffer.concat(mse.bin))), (ms) => ms >= 1500, 30_000);
+    return { m, mse, events, a, turnA };
+  }
+
+  it('a /chat turn sent while the avatar speaks cuts the reply on air (stored as said), then is answered', async () => {
+    const { m, mse, events, a, turnA } = await speaking();
 
     const b = (await chat(m, 'What do you do all day?')).body.speech_id as string;
     const cut = await events.next((x) => x.type === 'speech' && x.status === 'interrupted', 20_000);
@@ -101,12 +107,7 @@ describe('typed turns with the default parts', () => {
   }, 60_000);
 
   it('sockets that close while a reply is spoken leave the turn stored with the words said before the end', async () => {
-    const m = await mint(h, { context: { backstory } }, { render: true });
-    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
-    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
-    const a = (await chat(m, 'Where did you grow up?')).body.speech_id as string;
-    const turn = await events.next((x) => x.type === 'turn' && x.speech_id === a, 20_000);
-    await until(async () => voicedMs(await decodeAudio(Buffer.concat(mse.bin))), (ms) => ms >= 1500, 30_000);
+    const { m, mse, events, turnA: turn } = await speaking();
     mse.close();
     events.close();
     await until(() => status(h, m.session_id), (s) => s === 'ended');
