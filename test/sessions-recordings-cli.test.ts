@@ -45,6 +45,17 @@ describe('avatar sessions recordings', () => {
     expect(json.json().data.map((f: { name: string }) => f.name)).toEqual(listed.map((f) => f.name));
   }, 30_000);
 
+  it('observability: true alone records (spec 4.5, deprecated alias); with recording: false it does not, and the end says nothing of captures', async () => {
+    const alias = await cli(['sessions', 'live', '--persona', 'ava', '--observability', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
+    const aliasId = /minted session (\S+)/.exec(alias.stdout)![1]!;
+    expect(oneLine(alias.stderr)).toContain(`recorded on the box: avatar sessions recordings ${aliasId}`);
+    expect((await cli(['sessions', 'recordings', aliasId], env())).code).toBe(0);
+    const both = await cli(['sessions', 'live', '--persona', 'ava', '--observability', '--no-recording', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
+    const bothId = /minted session (\S+)/.exec(both.stdout)![1]!;
+    expect(both.stderr).not.toMatch(/recordings/);
+    expect((await cli(['sessions', 'recordings', bothId], env())).code).toBe(3);
+  }, 30_000);
+
   it('a session that was not recorded: the service says so (exit 3), and -o into a missing folder is a usage error first', async () => {
     const live = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
     const id = /minted session (\S+)/.exec(live.stdout)![1]!;

@@ -118,7 +118,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const origin = cli.globals().origin;
   if (summary.reason === 'refused' && origin && /origin_not_allowed/.test(summary.detail ?? '')) cli.note(originRefusedHint(origin, body.domain_allowlist));
   // Captures live on the box, not in this terminal: say where (docs/live.md "Recordings").
-  if (body.recording === true || body.observability === true) {
+  // spec 4.5: `recording` decides capture; `observability: true` alone (deprecated) means it.
+  if (body.recording === true || (body.recording === undefined && body.observability === true)) {
     cli.note(`recorded on the box: avatar sessions recordings ${minted.session_id} -o DIR saves mic.wav and video.mp4`);
   }
   // Why it ended is on screen once already (the `ended` line, or the view's last frame):
