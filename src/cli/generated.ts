@@ -97,7 +97,11 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
           const issue = check.error.issues[0]!;
           const field = String(issue.path[0] ?? '');
           const flag = bodyFlags.find((f) => f.field === field);
-          throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${issue.message}`, ExitCode.usage);
+          const name = flag ? `--${flag.flag}` : field || 'body';
+          // A field left out reads "--name is required", not the validator's "expected string,
+          // received undefined" (issue 24 item 11).
+          const absent = issue.path.length === 1 && field !== '' && (input.body as Record<string, unknown>)[field] === undefined;
+          throw new CliError(absent ? `${name} is required` : `${name}: ${issue.message}`, ExitCode.usage);
         }
       }
       if (op.query) input.query = collectFields(queryFlags, opts, undefined, cli.io.cwd);
