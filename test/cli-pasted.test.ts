@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
 
 /**
  * Issue 24: what a reader meets when they paste the docs' commands (the product half; the
@@ -34,5 +38,46 @@ describe('a missing required flag', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: --name is required/);
     expect(r.stderr).not.toMatch(/Invalid input|received undefined/);
+  });
+});
+
+describe('with an emulator', () => {
+  const h = useEmulator({ inferenceUpstreams: { 'big-chat': { baseUrl: 'http://127.0.0.1:9/v1' } } });
+  const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+
+  it('tools validate: an unknown field lists the allowed ones; --json has the documented detail', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-tools-'));
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ inline: [], tool: 'x' }));
+    const r = await cli(['tools', 'validate', 'tools.json'], env(), dir);
+    expect(r.code).toBe(3);
+    expect(flat(r.stderr)).toMatch(/unknown_tools_field:tool .*allowed: servers, inline, allow, max_calls, history/);
+    const j = await cli(['--json', 'tools', 'validate', 'tools.json'], env(), dir);
+    expect(JSON.parse(j.stderr)).toMatchObject({ error: 'unknown_tools_field:tool', status: 400, detail: expect.stringMatching(/tools\.tool.*servers, inline, allow, max_calls, history/) });
+    writeFileSync(join(dir, 'bad.json'), '{');
+    const bad = await cli(['--json', 'tools', 'validate', 'bad.json'], env(), dir);
+    expect(Object.keys(JSON.parse(bad.stderr)).sort()).toEqual(['detail', 'error', 'message', 'status']);
+  });
+
+  it('sessions mint --data with a guessed field names the right one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-mint-'));
+    writeFileSync(join(dir, 'mint.json'), JSON.stringify({ persona: 'ava', cap_seconds: 120 }));
+    const r = await cli(['sessions', 'mint', '--data', '@mint.json'], env(), dir);
+    expect(r.code).toBe(2);
+    expect(flat(r.stderr)).toMatch(/cap_seconds is not a mint field; did you mean session_cap_seconds\?/);
+  });
+
+  it('gallery intro -o reports on stdout, as speak, tts and images do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avatar-intro-'));
+    const r = await cli(['gallery', 'intro', 'ava', '-o', 'ava.mp4'], env(), dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^wrote ava\.mp4 \(\d+ bytes/);
+    expect(r.stderr).toBe('');
+  });
+
+  it('models lists the --inference-upstream ids that /compat-a/v1/models lists', async () => {
+    const r = await cli(['models'], env());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/big-chat/);
+    expect(r.stdout).toMatch(/avatar-chat/);
   });
 });

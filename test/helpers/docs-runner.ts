@@ -206,6 +206,7 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
 
     shell = spawn('bash', ['--noprofile', '--norc'], { cwd: join(work), env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const done = markers(shell);
+    shell.stdin!.on('error', () => {}); // a shell that exited: reported by done.next
     shell.stdin!.write('set -o pipefail\n');
     for (const [i, c] of commands.entries()) {
       const out = join(work, '.docs-run', `out.${i}`);
@@ -214,9 +215,10 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
       report.ran++;
       const output = readOut(out);
       const where = `${file}:${c.line}`;
-      if (rc === undefined) {
-        report.failures.push({ where, command: c.text, message: `did not finish in ${opts.commandTimeoutS ?? 90} s`, output });
-        break; // the shell is stuck in it: what follows cannot run
+      if (rc === undefined || rc === 'shell exited') {
+        const message = rc === undefined ? `did not finish in ${opts.commandTimeoutS ?? 90} s` : `bash stopped here (a syntax error?): ${done.stderr().trim()}`;
+        report.failures.push({ where, command: c.text, message, output });
+        break; // the shell is stuck in it or gone: what follows cannot run
       }
       if (rc !== c.expectedExit) {
         report.failures.push({ where, command: c.text, message: `exited ${rc}, the docs expect ${c.expectedExit}`, output });
@@ -298,20 +300,28 @@ function firstLine(p: ChildProcess, timeoutMs: number): Promise<string> {
 }
 
 /** Waits for `__DOCS_DONE i rc` lines from the shell. */
-function markers(shell: ChildProcess): { next(i: number, timeoutMs: number): Promise<number | undefined> } {
+function markers(shell: ChildProcess): { next(i: number, timeoutMs: number): Promise<number | 'shell exited' | undefined>; stderr(): string } {
   const seen = new Map<number, number>();
   let wake: (() => void) | undefined;
+  let exited = false;
+  let err = '';
+  shell.stderr!.on('data', (d) => (err += d));
+  shell.once('exit', () => {
+    exited = true;
+    wake?.();
+  });
   const rl = createInterface({ input: shell.stdout! });
   rl.on('line', (l) => {
     const m = /^__DOCS_DONE (\d+) (\d+)$/.exec(l);
     if (m) seen.set(Number(m[1]), Number(m[2]));
     wake?.();
   });
-  shell.stderr!.resume();
   return {
+    stderr: () => err,
     async next(i, timeoutMs) {
       const until = performance.now() + timeoutMs;
       while (!seen.has(i)) {
+        if (exited) return 'shell exited';
         const left = until - performance.now();
         if (left <= 0) return undefined;
         await new Promise<void>((r) => {

@@ -10,6 +10,7 @@ import { manifestEntry } from '../command-manifest.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { addFieldOption } from '../generated.js';
+import { bodyIssueText } from '../body-issue.js';
 import { readData } from '../read-data.js';
 import { coerce } from '../schema-flags.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
@@ -51,10 +52,7 @@ export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: Cl
   }
   const check = MintSessionBody.safeParse(body);
   if (!check.success) {
-    const i = check.error.issues[0]!;
-    const field = String(i.path[0] ?? '');
-    const flag = flags.find((f) => f.field === field);
-    throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${i.message}`, ExitCode.usage);
+    throw new CliError(bodyIssueText(check.error.issues[0]!, body, flags, 'mint'), ExitCode.usage);
   }
   return body;
 }
