@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
+import { queueStatusLine } from '../src/cli/commands/sessions.js';
 
 /**
  * Issue 24: what a reader meets when they paste the docs' commands (the product half; the
@@ -79,5 +80,22 @@ describe('with an emulator', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/big-chat/);
     expect(r.stdout).toMatch(/avatar-chat/);
+  });
+});
+
+describe('the queue line on a pipe', () => {
+  it('is a new line when the position changes, not when only the measured ETA moves (docs/sessions.md)', () => {
+    let err = '';
+    const fake = { io: { stderr: { isTTY: false, write: (s: string) => (err += s) } }, globals: () => ({}), note: (l: string) => (err += `${l}\n`) };
+    const line = queueStatusLine(fake as never);
+    const q = (position: number, eta: number) => ({ status: 'queued', state: 'waiting', queue_ticket: 'qt_1', position, eta_seconds: eta, retry_after: 3 }) as never;
+    line.show(q(2, 150));
+    line.show(q(2, 147));
+    line.show(q(2, 144));
+    line.show(q(1, 75));
+    expect(err.trim().split('\n')).toEqual([
+      'queued: position 2, about 150 s (ticket qt_1; Ctrl-C leaves the queue)',
+      'queued: position 1, about 75 s (ticket qt_1; Ctrl-C leaves the queue)',
+    ]);
   });
 });
