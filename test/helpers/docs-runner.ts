@@ -9,6 +9,8 @@
  *   documented output line must appear in the command's stdout + stderr, in order, where
  *   whitespace runs are equal, numbers, hex ids and `…` / `...` match anything.
  * - `<!-- skip-run: reason -->` on the line right before a fence skips that block (reported).
+ * - `<!-- run-emulator-with: --flag ... -->` anywhere in a file adds flags to the emulator
+ *   that serves it (what the file tells the reader to start theirs with).
  * - One bash per file runs its commands in order, so variables (`SESSION_ID=$(...)`), files
  *   and `cd` carry over from block to block, and one emulator per file serves them: started
  *   in memory on port 0 (loopback), found by the CLI without flags, its `--json` ready line
@@ -187,7 +189,9 @@ export interface RunOptions {
 export async function runFile(path: string, opts: RunOptions = {}): Promise<FileReport> {
   const t0 = performance.now();
   const file = relative(repoRoot, path) || basename(path);
-  const blocks = parseBlocks(file, readFileSync(path, 'utf8'));
+  const text = readFileSync(path, 'utf8');
+  const blocks = parseBlocks(file, text);
+  const extraFlags = [...text.matchAll(/<!--\s*run-emulator-with:\s*(.*?)\s*-->/g)].flatMap((m) => m[1]!.split(/\s+/).filter(Boolean));
   const report: FileReport = { file, ran: 0, skipped: [], failures: [], ms: 0 };
   for (const b of blocks) if (b.skip !== undefined) report.skipped.push({ where: `${file}:${b.line}`, reason: b.skip, commands: b.commands.length });
   const commands = blocks.filter((b) => b.skip === undefined).flatMap((b) => b.commands);
@@ -200,7 +204,7 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
   let emulator: ChildProcess | undefined;
   let shell: ChildProcess | undefined;
   try {
-    emulator = spawn(process.execPath, [join(repoRoot, 'bin/avatar.js'), 'emulator', 'start', '--in-memory', '--port', '0', '--host', '127.0.0.1', '--json'], { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    emulator = spawn(process.execPath, [join(repoRoot, 'bin/avatar.js'), 'emulator', 'start', '--in-memory', '--port', '0', '--host', '127.0.0.1', '--json', ...extraFlags], { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const ready = await firstLine(emulator, 30_000);
     writeFileSync(join(work, 'emulator.json'), ready + '\n');
 
