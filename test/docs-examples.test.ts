@@ -36,7 +36,8 @@ describe.concurrent('every shell example in the docs works when pasted', () => {
       const r = await runFile(join(repoRoot, file));
       reports.push(r);
       const skipped = r.skipped.map((s) => `\n  skipped ${s.where} (${s.commands} commands): ${s.reason}`).join('');
-      console.log(`docs runner: ${file}: ${r.ran} commands run, ${r.skipped.reduce((n, s) => n + s.commands, 0)} skipped, ${(r.ms / 1000).toFixed(1)} s${skipped}`);
+      const slowest = r.slowest.map((c) => `${c.where} ${(c.ms / 1000).toFixed(1)} s`).join(', ');
+      console.log(`docs runner: ${file}: ${r.ran} commands run, ${r.skipped.reduce((n, s) => n + s.commands, 0)} skipped, ${(r.ms / 1000).toFixed(1)} s${slowest ? ` (slowest: ${slowest})` : ''}${skipped}`);
       expect(r.failures, describeFailures([r])).toEqual([]);
     }, 300_000);
   }

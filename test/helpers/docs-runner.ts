@@ -6,8 +6,8 @@
  * - ```sh and ```bash fences: each line is a command (a trailing `\` continues it, a heredoc
  *   runs to its terminator); it must exit 0, or N when its comment says `# exit N`.
  * - ```console fences: `$ command` lines, each followed by its documented output; every
- *   documented output line must appear in the command's stdout + stderr, in order, where
- *   whitespace runs are equal, numbers, hex ids and `…` / `...` match anything.
+ *   documented output line must appear in the command's stdout + stderr (looked for in
+ *   order), where whitespace runs are equal, numbers, hex ids and `…` / `...` match anything.
  * - `<!-- skip-run: reason -->` on the line right before a fence skips that block (reported).
  * - `<!-- run-emulator-with: --flag ... -->` anywhere in a file adds flags to the emulator
  *   that serves it (what the file tells the reader to start theirs with).
@@ -148,7 +148,11 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The first documented line missing from the output (in order), or undefined. */
+/**
+ * The first documented line missing from the output, or undefined. Lines are looked for in
+ * order (a repeated line matches its next occurrence); one found only before the previous
+ * match still counts.
+ */
 export function missingLine(documented: string[], actual: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   const text = actual.replace(/\x1b\[[0-9;]*m/g, '');
@@ -158,8 +162,14 @@ export function missingLine(documented: string[], actual: string): string | unde
     const re = linePattern(d);
     re.lastIndex = from;
     const m = re.exec(text);
-    if (!m) return d;
-    from = m.index + m[0].length;
+    if (m) {
+      from = m.index + m[0].length;
+      continue;
+    }
+    // Events of one moment come in either order from run to run (the greeting and
+    // `connected`): a line found earlier in the output counts too.
+    re.lastIndex = 0;
+    if (!re.exec(text)) return d;
   }
   return undefined;
 }
@@ -178,6 +188,8 @@ export interface FileReport {
   skipped: { where: string; reason: string; commands: number }[];
   failures: Failure[];
   ms: number;
+  /** The slowest commands, `file:line` and ms, slowest first. */
+  slowest: { where: string; ms: number }[];
 }
 
 export interface RunOptions {
@@ -192,7 +204,8 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
   const text = readFileSync(path, 'utf8');
   const blocks = parseBlocks(file, text);
   const extraFlags = [...text.matchAll(/<!--\s*run-emulator-with:\s*(.*?)\s*-->/g)].flatMap((m) => m[1]!.split(/\s+/).filter(Boolean));
-  const report: FileReport = { file, ran: 0, skipped: [], failures: [], ms: 0 };
+  const report: FileReport = { file, ran: 0, skipped: [], failures: [], ms: 0, slowest: [] };
+  const times: { where: string; ms: number }[] = [];
   for (const b of blocks) if (b.skip !== undefined) report.skipped.push({ where: `${file}:${b.line}`, reason: b.skip, commands: b.commands.length });
   const commands = blocks.filter((b) => b.skip === undefined).flatMap((b) => b.commands);
   if (commands.length === 0) {
@@ -214,11 +227,13 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
     shell.stdin!.write('set -o pipefail\n');
     for (const [i, c] of commands.entries()) {
       const out = join(work, '.docs-run', `out.${i}`);
+      const started = performance.now();
       shell.stdin!.write(`{ ${c.text}\n} > '${out}' 2>&1 < /dev/null\necho "__DOCS_DONE ${i} $?"\n`);
       const rc = await done.next(i, (opts.commandTimeoutS ?? 90) * 1000);
       report.ran++;
       const output = readOut(out);
       const where = `${file}:${c.line}`;
+      times.push({ where, ms: performance.now() - started });
       if (rc === undefined || rc === 'shell exited') {
         const message = rc === undefined ? `did not finish in ${opts.commandTimeoutS ?? 90} s` : `bash stopped here (a syntax error?): ${done.stderr().trim()}`;
         report.failures.push({ where, command: c.text, message, output });
@@ -239,6 +254,7 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
     rmSync(work, { recursive: true, force: true });
   }
   report.ms = performance.now() - t0;
+  report.slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 3);
   return report;
 }
 
