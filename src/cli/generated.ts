@@ -7,6 +7,7 @@ import { commandGroups } from './commands/index.js';
 import { describeFlag, placeholder } from './flag-docs.js';
 import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { bodyIssueText } from './body-issue.js';
 import { readData } from './read-data.js';
 import { coerce, flagsOf, type FieldFlag } from './schema-flags.js';
 
@@ -94,10 +95,7 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
         // usage error here (exit 2), before any request is sent.
         const check = op.body.safeParse(input.body);
         if (!check.success) {
-          const issue = check.error.issues[0]!;
-          const field = String(issue.path[0] ?? '');
-          const flag = bodyFlags.find((f) => f.field === field);
-          throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${issue.message}`, ExitCode.usage);
+          throw new CliError(bodyIssueText(check.error.issues[0]!, input.body, bodyFlags, 'body'), ExitCode.usage);
         }
       }
       if (op.query) input.query = collectFields(queryFlags, opts, undefined, cli.io.cwd);
@@ -110,7 +108,9 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
           } catch (e) {
             throw new CliError(`cannot write ${opts.out}: ${(e as Error).message}`, ExitCode.usage);
           }
-          cli.note(`wrote ${res.body.length} bytes to ${opts.out}`);
+          // On stdout, as speak, tts and images report the file they wrote (issue 24 item 12).
+          const type = String(res.headers['content-type'] ?? '').split(';')[0];
+          cli.print({ file: opts.out, bytes: res.body.length, content_type: type }, () => `wrote ${opts.out} (${res.body.length} bytes, ${type})`);
         } else if (cli.io.stdout.isTTY) {
           throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE, or --out - to write it here anyway`, ExitCode.usage);
         } else cli.io.stdout.write(res.body);

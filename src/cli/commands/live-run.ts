@@ -90,6 +90,7 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     origin: cli.globals().origin,
     release: () => releaseSeat(client, minted),
     onLog: write,
+    endAfterMicFile: mic?.kind === 'file' && turns === undefined,
   });
   const says = Array.isArray(opts.say) ? opts.say.length : 0;
   // Off the view with no input at all, the session would only listen until the cap: say so.
@@ -97,6 +98,9 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const NOTHING =
     'nothing will be said in this session (no --say, --mic-file, --mic or lines on stdin): it runs until the cap; Ctrl-C ends it';
   if (silent && stdin.isTTY) notices.push(NOTHING);
+  if (mic?.kind === 'file' && turns === undefined) {
+    notices.push(`the session ends once the reply to what ${mic.label} says has been spoken (--turns N: after N replies; Ctrl-C ends it sooner)`);
+  }
   for (const n of notices) {
     runner.store.addLine('info', n);
     write({ event: 'notice', message: n, t: 0 });

@@ -10,6 +10,7 @@ import { manifestEntry } from '../command-manifest.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { addFieldOption } from '../generated.js';
+import { bodyIssueText } from '../body-issue.js';
 import { readData } from '../read-data.js';
 import { coerce } from '../schema-flags.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
@@ -51,10 +52,7 @@ export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: Cl
   }
   const check = MintSessionBody.safeParse(body);
   if (!check.success) {
-    const i = check.error.issues[0]!;
-    const field = String(i.path[0] ?? '');
-    const flag = flags.find((f) => f.field === field);
-    throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${i.message}`, ExitCode.usage);
+    throw new CliError(bodyIssueText(check.error.issues[0]!, body, flags, 'mint'), ExitCode.usage);
   }
   return body;
 }
@@ -116,12 +114,13 @@ export function queueLineVariants(q: MintQueued): string[] {
 /**
  * The live queue line on stderr (never stdout, so `--json` output stays one body): on a
  * terminal one line, fitted to its width, rewritten in place at every poll; elsewhere a
- * new line only when the state, position or ETA changed. Nothing with --json.
+ * new line only when the state or position changed. Nothing with --json.
  */
 export function queueStatusLine(cli: CliContext) {
   const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   const tty = !!err.isTTY && !cli.globals().json;
   let last = '';
+  let lastKey = '';
   let open = false;
   return {
     show(q: MintQueued) {
@@ -131,9 +130,12 @@ export function queueStatusLine(cli: CliContext) {
         err.write(`\r\x1b[2K${line}`);
         open = true;
         last = line;
-      } else if (variants[0] !== last) {
+      } else if (`${q.state} ${q.position}` !== lastKey) {
+        // The measured ETA moves at every poll (~3 s); a pipe gets a line when the state or
+        // the position changes, as docs/sessions.md says (issue 24 item 12).
         cli.note(variants[0]!);
         last = variants[0]!;
+        lastKey = `${q.state} ${q.position}`;
       }
     },
     done(final: string | null) {

@@ -80,7 +80,8 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
   // Decided (docs/fidelity.md): an unknown field of a definition uses the tools-object code.
   for (const key of Object.keys(input)) {
     if (!(TOOL_DEFINITION_FIELDS as readonly string[]).includes(key)) {
-      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in tool ${name}`);
+      const allowed = TOOL_DEFINITION_FIELDS.join(', ');
+      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in tool ${name}; allowed: ${allowed}`, `${key}: not a tool definition field (allowed: ${allowed})`);
     }
   }
   let timeout: number = Limits.toolTimeoutDefaultMs;
@@ -114,7 +115,9 @@ export function validateTools(input: unknown, opts: ToolsValidationOptions = {})
   if (!isPlainObject(input)) return badShape(field, 'expected an object');
   for (const key of Object.keys(input)) {
     if (!(TOOLS_FIELDS as readonly string[]).includes(key)) {
-      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in ${field}`);
+      // The allowed fields in the message and the detail (issue 24 item 5; docs/fidelity.md).
+      const allowed = TOOLS_FIELDS.join(', ');
+      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in ${field}; allowed: ${allowed}`, `${field}.${key}: not a tools field (allowed: ${allowed})`);
     }
   }
   const out: ToolsObject = { servers: [], inline: [] };
