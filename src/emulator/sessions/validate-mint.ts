@@ -86,7 +86,8 @@ export function avatarSelection(b: MintSessionInput): AvatarSelection {
     throw bad(ErrorCode.avatarRefPersonaExclusive, 'send avatar_ref or persona, not both');
   }
   if (b.avatar_id !== undefined && b.persona !== undefined) {
-    throw bad(ErrorCode.invalidRequest, 'send avatar_id or persona, not both', 'avatar_id: exclusive with persona');
+    // Ours: spec 7 names two codes; a persona is exclusive with either avatar reference (docs/fidelity.md).
+    throw bad(ErrorCode.avatarRefPersonaExclusive, 'send avatar_id or persona, not both', 'avatar_id: exclusive with persona');
   }
   if (b.avatar_version_id !== undefined && b.avatar_id === undefined) {
     throw bad(ErrorCode.invalidRequest, 'avatar_version_id pins a version of avatar_id', 'avatar_version_id: needs avatar_id');
