@@ -41,7 +41,7 @@ export const MintSessionBody = named(
       voice_ref: Uuid.optional().describe('voice version override; secret keys only'),
       workspace_id: Uuid.optional().describe('only when the key is not workspace-bound'),
       profile_id: z.string().optional().describe('pins the text layer; secret keys only'),
-      context: MintContext.optional(),
+      context: MintContext.nullable().optional().describe('behaviour overrides; null or {} overrides nothing'),
       extra_system_prompt: z.string().optional().describe('at most 2,048 chars; appended'),
       extra_backstory: z.string().optional().describe('at most 2,048 chars; appended; extras at most 3,072 combined'),
       tools: z.unknown().optional().describe('tools object (spec 2); replaces stored tool config'),

@@ -19,7 +19,7 @@ import { resolveAvatar, type ResolvedAvatar } from './avatar-resolution.js';
 import { checkConcurrency, checkQuota, grantCap, MintRateGuard, quotaLeft } from './guards.js';
 import type { SessionRuntime } from './runtime.js';
 import { resolveTools, type ResolvedTools } from './tool-servers.js';
-import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceRules, type MintPlan } from './validate-mint.js';
+import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceRules, dropUnsetGroups, type MintPlan } from './validate-mint.js';
 
 export interface MintDeps {
   ctx: EmulatorContext;
@@ -93,8 +93,9 @@ function queued(rt: SessionRuntime, t: Ticket): Reply {
   return reply(202, body, { 'Retry-After': String(v.retry_after) });
 }
 
-export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSessionInput): Promise<Reply> {
+export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSessionInput): Promise<Reply> {
   const { ctx, rt } = d;
+  const body = dropUnsetGroups(sent);
   checkCredentialFields(body, auth);
   const selection = avatarSelection(body);
   const plan: MintPlan = { selection, ...checkFields(body, { allowInsecureUrls: ctx.options.allowInsecureUrls }) };

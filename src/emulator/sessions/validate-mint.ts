@@ -62,6 +62,21 @@ function must<T>(v: Validation<T>): T {
 const forbid = (code: string, message: string) => new ApiError(403, code, { message });
 const bad = (code: string, message: string, detail?: string) => new ApiError(400, code, { message, detail });
 
+/**
+ * spec 2: `{}`, `{key: null}` and an absent config are identical, so a config that sets
+ * nothing is dropped before any check (a publishable key may send it). Ours, by the same
+ * rule: a `context` of `null` or `{}` overrides nothing and is dropped too (docs/fidelity.md).
+ */
+export function dropUnsetGroups(b: MintSessionInput): MintSessionInput {
+  const out = { ...b };
+  if (b.config !== undefined) {
+    const c = validateConfig(b.config, 'session');
+    if (c.ok && Object.keys(c.value).length === 0) delete out.config;
+  }
+  if (b.context === null || (b.context !== undefined && Object.keys(b.context).length === 0)) delete out.context;
+  return out;
+}
+
 /** spec 5.9 and 7: what only a secret key may send. */
 export function checkCredentialFields(b: MintSessionInput, auth: AuthContext): void {
   if (auth.kind === 'secret') return;
