@@ -59,8 +59,10 @@ describe('the control plane', () => {
   });
 
   it('item 4: limits in chars count characters (code points), not UTF-16 units, and say characters', async () => {
+    // 20,481 emoji are 40,962 UTF-16 units (a 40,960 limit counted wrongly) and 81,924 bytes
+    // (under the 128 KB of tools plus context, a byte limit that still holds).
     const ok = [
-      { context: { system_prompt: emoji(40_960) } },
+      { context: { system_prompt: emoji(20_481) } },
       { context: { backstory: emoji(16_384) } },
       { context: { memory_block: emoji(4_096) } },
       { extra_system_prompt: emoji(2_048) },
@@ -69,7 +71,7 @@ describe('the control plane', () => {
     ];
     for (const extra of ok) {
       const r = await mint(h.client, { persona: 'ava', ...extra });
-      expect({ field: Object.keys(extra), status: r.status, detail: r.body.detail }).toEqual({ field: Object.keys(extra), status: 201, detail: undefined });
+      expect({ field: Object.keys(extra), status: r.status, error: r.body.error }).toEqual({ field: Object.keys(extra), status: 201, error: undefined });
       await release(h.client, r.body);
     }
     const sp = await mint(h.client, { persona: 'ava', context: { system_prompt: emoji(40_961) } });

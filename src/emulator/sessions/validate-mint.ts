@@ -7,7 +7,7 @@
  *   4. zero-data-retention and recording eligibility (need the workspace).
  */
 import { ErrorCode } from '../../contract/errors.js';
-import { Limits } from '../../contract/limits.js';
+import { charCount, Limits } from '../../contract/limits.js';
 import type { MintSessionInput } from '../../contract/resources/session.js';
 import { validateAgent, type AgentObject } from '../../contract/validators/agent.js';
 import { validateConfig, type ConfigGroup } from '../../contract/validators/config.js';
@@ -113,16 +113,18 @@ export function avatarSelection(b: MintSessionInput): AvatarSelection {
   throw bad(ErrorCode.invalidRequest, 'one of persona, avatar_id or avatar_ref is required', 'persona: required');
 }
 
+/** Characters (code points, spec 8 "chars") of an optional text; 0 when absent. */
+const chars = (s: string | null | undefined) => (s ? charCount(s) : 0);
 const tooLong = (field: string, max: number) => bad(ErrorCode.invalidRequest, `${field} is over ${max} characters`, `${field}: at most ${max} characters`);
 
 function checkContext(ctx: MintSessionInput['context']): MintContextInput | null {
   if (!ctx) return null;
   const sp = ctx.system_prompt;
-  if (sp !== undefined && (typeof sp !== 'string' || sp.length > Limits.contextSystemPromptChars)) {
+  if (sp !== undefined && (typeof sp !== 'string' || charCount(sp) > Limits.contextSystemPromptChars)) {
     throw bad(ErrorCode.invalidContextSystemPrompt, `context.system_prompt must be a string of at most ${Limits.contextSystemPromptChars} characters`);
   }
-  if ((ctx.backstory?.length ?? 0) > Limits.contextBackstoryChars) throw tooLong('context.backstory', Limits.contextBackstoryChars);
-  if ((ctx.memory_block?.length ?? 0) > Limits.contextMemoryBlockChars) throw tooLong('context.memory_block', Limits.contextMemoryBlockChars);
+  if (chars(ctx.backstory) > Limits.contextBackstoryChars) throw tooLong('context.backstory', Limits.contextBackstoryChars);
+  if (chars(ctx.memory_block) > Limits.contextMemoryBlockChars) throw tooLong('context.memory_block', Limits.contextMemoryBlockChars);
   if (ctx.history) {
     if (ctx.history.length > Limits.contextHistoryMessages) {
       throw bad(ErrorCode.invalidRequest, `context.history holds at most ${Limits.contextHistoryMessages} messages`, 'context.history: too many messages');
@@ -194,10 +196,10 @@ export function checkFields(b: MintSessionInput, opts: { allowInsecureUrls: bool
   const context = checkContext(b.context);
   const es = b.extra_system_prompt ?? null;
   const eb = b.extra_backstory ?? null;
-  if ((es?.length ?? 0) > Limits.extraPromptChars) throw tooLong('extra_system_prompt', Limits.extraPromptChars);
-  if ((eb?.length ?? 0) > Limits.extraPromptChars) throw tooLong('extra_backstory', Limits.extraPromptChars);
-  if ((es?.length ?? 0) + (eb?.length ?? 0) > Limits.extrasCombinedChars) {
-    throw bad(ErrorCode.invalidRequest, `extras are over ${Limits.extrasCombinedChars} characters combined`, 'extra_backstory: combined extras too long');
+  if (chars(es) > Limits.extraPromptChars) throw tooLong('extra_system_prompt', Limits.extraPromptChars);
+  if (chars(eb) > Limits.extraPromptChars) throw tooLong('extra_backstory', Limits.extraPromptChars);
+  if (chars(es) + chars(eb) > Limits.extrasCombinedChars) {
+    throw bad(ErrorCode.invalidRequest, `extras are over ${Limits.extrasCombinedChars} characters combined`, `extra_backstory: extras at most ${Limits.extrasCombinedChars} characters combined`);
   }
   const config = must(validateConfig(b.config, 'session'));
   const agent = must(validateAgent(b.agent, { allowInsecure: opts.allowInsecureUrls }));
