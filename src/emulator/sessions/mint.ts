@@ -19,7 +19,7 @@ import { resolveAvatar, type ResolvedAvatar } from './avatar-resolution.js';
 import { checkConcurrency, checkQuota, grantCap, MintRateGuard, quotaLeft } from './guards.js';
 import type { SessionRuntime } from './runtime.js';
 import { resolveTools, type ResolvedTools } from './tool-servers.js';
-import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceRules, dropUnsetGroups, type MintPlan } from './validate-mint.js';
+import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceNeeded, checkWorkspaceRules, dropUnsetGroups, type MintPlan } from './validate-mint.js';
 
 export interface MintDeps {
   ctx: EmulatorContext;
@@ -100,6 +100,7 @@ export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSess
   const selection = avatarSelection(body);
   const plan: MintPlan = { selection, ...checkFields(body, { allowInsecureUrls: ctx.options.allowInsecureUrls }) };
   const ws = mintWorkspace(ctx, auth, body.workspace_id);
+  checkWorkspaceNeeded(body, plan, ws);
   checkWorkspaceRules(body, plan, ws);
   const avatar = resolveAvatar(ctx, ws, plan);
   const tools = resolveTools(ctx.db, ws?.id ?? null, plan, avatar.tools);

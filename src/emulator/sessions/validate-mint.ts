@@ -274,6 +274,34 @@ export function isAllowedUrl(s: string, allowInsecure: boolean): boolean {
   }
 }
 
+/**
+ * Mint fields that need a workspace: they name or act for something a workspace owns (its
+ * avatars and voices, its tool servers and tenant hook, its memory, its capture retention).
+ * Ours: spec 5.2 names "mint with tools"; one rule covers them all (docs/fidelity.md).
+ */
+const NEEDS_WORKSPACE: [field: string, sent: (b: MintSessionInput, plan: MintPlan) => boolean][] = [
+  ['avatar_id', (b) => b.avatar_id !== undefined],
+  ['avatar_ref', (b) => b.avatar_ref !== undefined],
+  ['voice_ref', (b) => b.voice_ref !== undefined],
+  ['tools', (b) => b.tools !== undefined],
+  ['extra_tools', (b) => b.extra_tools !== undefined],
+  ['agent', (b) => b.agent !== undefined],
+  ['context.memory_id', (b) => b.context?.memory_id !== undefined],
+  ['recording', (_b, plan) => plan.recording],
+];
+
+/**
+ * spec 5.2: a key that is not workspace-bound passes `workspace_id` where a workspace is
+ * needed, else 400 `workspace_id_required`, whichever field needs it.
+ */
+export function checkWorkspaceNeeded(b: MintSessionInput, plan: MintPlan, ws: WorkspaceRow | null): void {
+  if (ws) return;
+  const needing = NEEDS_WORKSPACE.find(([, sent]) => sent(b, plan));
+  if (!needing) return;
+  const field = needing[0] === 'recording' && b.recording === undefined ? 'observability' : needing[0];
+  throw bad(ErrorCode.workspaceIdRequired, `${field} needs a workspace: this key is not workspace-bound, so pass workspace_id`, `${field}: needs workspace_id`);
+}
+
 /** spec 7: zero-data-retention workspaces and recording eligibility. */
 export function checkWorkspaceRules(b: MintSessionInput, plan: MintPlan, ws: WorkspaceRow | null): void {
   const zdr = ws?.zdr === 1;
