@@ -61,7 +61,13 @@ export const MintSessionBody = named(
         .describe('origins allowed to connect; empty means all; at most 100'),
       concurrency_cap: z.number().int().min(1).optional().describe('lowers the plan ceiling for this mint'),
       metadata: z.record(z.string(), z.unknown()).optional().describe('passed through'),
-      protocol_versions: z.array(z.number().int()).min(1).optional().describe('wire protocols offered, e.g. [2]'),
+      // Ours (spec: an offer of wire protocols): positive integers, at most 16 (docs/fidelity.md).
+      protocol_versions: z
+        .array(z.number().int().min(1, { message: 'a protocol version is an integer from 1' }))
+        .min(1)
+        .max(16, { message: 'at most 16 versions' })
+        .optional()
+        .describe('wire protocols offered, e.g. [2] or [1, 2]; positive integers, at most 16'),
       notify: z.unknown().optional().describe('{ url, secret? }; secret keys only (spec 6.3)'),
       queue_ticket: z.string().optional().describe('only when re-POSTing a queued mint'),
     })
