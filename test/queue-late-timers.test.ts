@@ -33,7 +33,7 @@ function setup() {
     },
   );
   const admit = (id: string) =>
-    q.admit({ id, scope: 'ws', workspaceId: 'ws', needs: { protocol: 1, custom: false }, notify: null, wantsPosition: false });
+    q.admit({ id, scope: 'ws', workspaceId: 'ws', needs: { protocols: [1], custom: false }, notify: null, wantsPosition: false });
   return { clock, q, events, box, admit };
 }
 

@@ -28,7 +28,7 @@ function setup() {
       id,
       scope: 'ws',
       workspaceId: 'ws',
-      needs: { protocol: 1, custom: false },
+      needs: { protocols: [1], custom: false },
       notify: opts.notify ? { url: 'https://x.test/hook' } : null,
       wantsPosition: opts.watch ?? false,
     });

@@ -8,7 +8,7 @@
  * `allow`, `max_calls`, `history`. The first failure is returned.
  */
 import { ErrorCode, suffixed } from '../errors.js';
-import { Limits } from '../limits.js';
+import { charCount, Limits } from '../limits.js';
 import { accept, isPlainObject, reject, serializedBytes, type Validation, type ValidationFailure } from './result.js';
 import { schemaDepth, schemaRootIsObject, schemaUsesRef } from './tool-schema.js';
 
@@ -63,8 +63,8 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
     return reject(400, ErrorCode.invalidToolName, 'tool name must match [a-zA-Z0-9_-]{1,64}');
   }
   const d = input.description;
-  if (typeof d !== 'string' || d.length === 0 || d.length > Limits.toolDescriptionChars) {
-    return reject(400, suffixed.invalidToolDescription(name), `description is required, at most ${Limits.toolDescriptionChars} chars`);
+  if (typeof d !== 'string' || d.length === 0 || charCount(d) > Limits.toolDescriptionChars) {
+    return reject(400, suffixed.invalidToolDescription(name), `description is required, at most ${Limits.toolDescriptionChars} characters`);
   }
   const schema = input.input_schema;
   if (!schemaRootIsObject(schema)) {

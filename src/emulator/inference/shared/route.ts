@@ -41,6 +41,7 @@ export function inferenceRoute(
   scope: InferenceScope,
   handler: InferenceHandler,
 ): void {
+  svc.routes.add(method, path);
   app.on(method, path, async (c) => {
     let caller: InferenceCaller | null = null;
     const usage: UsageNote = { deferred: false };
