@@ -3,12 +3,11 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { pathParamNames } from '../contract/operation.js';
 import type { OperationEntry } from './command-manifest.js';
-import { commandGroups } from './commands/index.js';
 import { describeFlag, placeholder } from './flag-docs.js';
 import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { readData } from './read-data.js';
-import { coerce, flagsOf, type FieldFlag } from './schema-flags.js';
+import { coerce, type FieldFlag } from './schema-flags.js';
 
 export { readData } from './read-data.js';
 
@@ -57,7 +56,8 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
     const { group, verb } = entry;
     let g = groups.get(group) ?? (program.commands.find((c) => c.name() === group) as Command | undefined);
     if (!g) {
-      g = program.command(group).description(commandGroups.find((x) => x.name === group)?.description ?? `${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
+      // main.ts gives the group its one description from commandGroups (no import of that table here: it loads us).
+      g = program.command(group).description(`${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
     }
     groups.set(group, g);
     // `queue status`: a command of a sub-group (made here when no hand-written one exists).
