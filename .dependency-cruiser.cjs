@@ -1,6 +1,6 @@
 /**
  * The layers of docs/architecture.md as rules (dependency-cruiser). `npm run deps` checks
- * them; `npm run deps:graph` draws docs/layers.mmd from the same tree.
+ * them; `npm run deps:graph` draws docs/layers.md (Mermaid) from the same tree.
  * To add a rule: copy one below, name it, set `from.path` (the importing files) and
  * `to.path` / `to.pathNot` (what they may not reach), and say why in `comment`.
  * Paths are regular expressions on paths relative to the directory depcruise runs in.

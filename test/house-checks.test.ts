@@ -33,7 +33,7 @@ describe('house checks fail on broken code', () => {
     expect(r.out).toContain('no-floating-promises');
   });
 
-  it('deps: src/edge importing src/emulator and a two-file cycle fail, naming the rule and the import', async () => {
+  it('deps: src/edge importing src/emulator, a two-file cycle and a browser file reaching Node or the emulator fail, naming the rule and the import', async () => {
     const config = join(root, '.dependency-cruiser.cjs');
     const r = await run(
       bin('depcruise'),
@@ -47,6 +47,10 @@ describe('house checks fail on broken code', () => {
     expect(r.out).toMatch(
       /error no-circular: src\/media\/ring-a\.ts →\s+src\/media\/ring-b\.ts →\s+src\/media\/ring-a\.ts/,
     );
-    expect(r.out).toContain('2 dependency violations');
+    expect(r.out).toMatch(
+      /error browser-only-contract: src\/browser\/player\.ts → src\/emulator\/box-registry\.ts/,
+    );
+    expect(r.out).toMatch(/error browser-no-node-builtin: src\/browser\/player\.ts → fs/);
+    expect(r.out).toContain('4 dependency violations');
   });
 });
