@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
-import { queueStatusLine } from '../src/cli/commands/sessions.js';
+import { queueStatusLine } from '../src/cli/live/queue-line.js';
 
 /**
  * Issue 24: what a reader meets when they paste the docs' commands (the product half; the

@@ -21,8 +21,7 @@ function setup() {
   const clock = new StuckClock();
   const events: string[] = [];
   const box = { id: 'b1', fits: () => true };
-  let q!: SessionQueue;
-  q = new SessionQueue(
+  const q: SessionQueue = new SessionQueue(
     clock,
     { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
     {

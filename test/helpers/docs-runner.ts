@@ -154,7 +154,6 @@ function escape(s: string): string {
  * match still counts.
  */
 export function missingLine(documented: string[], actual: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
   const text = actual.replace(/\x1b\[[0-9;]*m/g, '');
   let from = 0;
   for (const d of documented) {

@@ -13,7 +13,6 @@ import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
 import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
 import { installHint } from '../live/system-pieces.js';
-import { parsePositiveInt } from './live.js';
 import { mintBodyFromOptions } from './sessions.js';
 
 type Mode = 'ink' | 'lines' | 'ndjson';
@@ -216,4 +215,11 @@ export function exitCodeFor(reason: EndReason): ExitCodeValue {
     default:
       return ExitCode.ok;
   }
+}
+
+export function parsePositiveInt(flag: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a whole number of at least 1 (got ${String(v)})`, ExitCode.usage);
+  return n;
 }

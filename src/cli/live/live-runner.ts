@@ -234,7 +234,9 @@ export class LiveRunner {
       const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang, origin: this.opts.origin });
       this.conn = conn;
       conn.on((e) => this.onEdge(e, audio, recording));
-      conn.closed.then((c) => this.onClosed(c));
+      conn.closed.then((c) => this.onClosed(c)).catch((e: unknown) => {
+        if (!this.ending) this.end('error', (e as Error).message);
+      });
       await conn.ready;
       if (this.ending) return await this.finish(audio, recording, ctrl);
       this.connectedAt = this.clock.now();
@@ -423,7 +425,7 @@ export class LiveRunner {
         }
         return;
       case 'error':
-        if (/^render_disabled/.test(e.error)) {
+        if (e.error.startsWith('render_disabled')) {
           this.textOnly = true;
           const note = 'brain-only session (config.render false): replies come as text, with no media';
           this.store.addLine('info', note);
@@ -446,7 +448,7 @@ export class LiveRunner {
     if (c.reason === 'refused') this.end('refused', c.detail);
     else if (c.reason === 'lost') this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
     // The edge says so in the close (4001 `session_cap: ...`); a bare close near the cap counts too.
-    else if (c.code === 4001 || /^session_cap/.test(c.detail ?? '') || elapsed >= this.opts.minted.cap_seconds - 2) {
+    else if (c.code === 4001 || (c.detail ?? '').startsWith('session_cap') || elapsed >= this.opts.minted.cap_seconds - 2) {
       this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
     }
     else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));

@@ -179,7 +179,7 @@ export class TurnLoop {
     const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
     let reply = '';
-    let failed: unknown = null;
+    let failed: Error | null = null;
     try {
       for await (const delta of out.deltas) {
         reply += delta;
@@ -187,7 +187,7 @@ export class TurnLoop {
         if (abort.signal.aborted) break;
       }
     } catch (err) {
-      if (!abort.signal.aborted) failed = err;
+      if (!abort.signal.aborted) failed = err instanceof Error ? err : new Error(String(err));
     }
     if (failed !== null) {
       // The brain failed mid-reply (an --llm-url upstream down or cut off): the reply cannot

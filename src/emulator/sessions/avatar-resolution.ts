@@ -65,7 +65,7 @@ export function resolveAvatar(
     voiceRef = v.value.version_id;
   }
   const p = profile.profile;
-  const config = version.config || p?.config ? { ...(version.config ?? {}), ...(p?.config ?? {}) } : null;
+  const config = version.config || p?.config ? { ...version.config, ...p?.config } : null;
   return {
     custom: !avatar.stock,
     persona: version.persona,
