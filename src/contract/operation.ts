@@ -11,6 +11,16 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type OperationAuth = 'public' | ScopeRequirement;
 
+/**
+ * Which surface an operation belongs to; it picks the error envelope and the server:
+ * - `control`: `/api/v1`, the control-plane envelope `{ error, message, detail }` (default);
+ * - `inference`: the inference family, `{ error: { code, message, type } }` (spec 7);
+ * - `operator`: the emulator's own `/_emulator/*` routes (ours, control-plane envelope);
+ * - `internal`: the box API `/_internal/*` (the emulator and its edge boxes only);
+ * - `edge`: served by an edge box (its base URL is the session's `ws_url` host).
+ */
+export type OperationFamily = 'control' | 'inference' | 'operator' | 'internal' | 'edge';
+
 export interface ResponseSpec {
   description: string;
   /** JSON body schema; omit for an empty body (204) or a non-JSON body. */
@@ -44,6 +54,8 @@ export interface Operation<
   summary: string;
   description?: string;
   auth: OperationAuth;
+  /** Default `control`. */
+  family?: OperationFamily;
   params?: P;
   query?: Q;
   body?: B;

@@ -1,0 +1,58 @@
+/**
+ * The routes between the control plane and its edge boxes: the internal box API the
+ * emulator serves (`/_internal/boxes/*`, box credential only; docs/edge.md) and the edge's
+ * own `POST /chat` (spec 4.6), served by a box at the session's `ws_url` host.
+ */
+import { z } from 'zod';
+import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
+
+const Json = z.record(z.string(), z.unknown());
+const BoxParams = z.object({ boxId: z.string().min(1) });
+const BoxSessionParams = z.object({ boxId: z.string().min(1), sessionId: z.string().min(1) });
+
+function internal(id: string, method: HttpMethod, path: `/_internal/${string}`, summary: string, more: Partial<Operation> = {}): Operation {
+  return defineOperation({
+    id,
+    method,
+    path,
+    summary,
+    auth: 'public',
+    family: 'internal',
+    cli: false,
+    params: BoxParams,
+    body: method === 'post' ? Json : undefined,
+    responses: { 200: { description: 'OK', schema: Json } },
+    ...more,
+  });
+}
+
+export const boxRegister = internal('boxes.register', 'post', '/_internal/boxes/{boxId}/register', 'A box announces its seats and protocols');
+export const boxDeregister = internal('boxes.deregister', 'post', '/_internal/boxes/{boxId}/deregister', 'A box leaves the fleet', { body: undefined });
+export const boxSeatEvents = internal('boxes.seatEvents', 'post', '/_internal/boxes/{boxId}/seats/events', 'A seat was taken, connected or released');
+export const boxTurns = internal('boxes.turns', 'post', '/_internal/boxes/{boxId}/sessions/{sessionId}/turns', 'A finished turn (for transcripts and webhooks)', {
+  params: BoxSessionParams,
+});
+export const boxMedia = internal('boxes.media', 'get', '/_internal/boxes/{boxId}/sessions/{sessionId}/media/{kind}', "A session's avatar media for the box", {
+  params: BoxSessionParams.extend({ kind: z.string().min(1) }),
+  responses: { 200: { description: 'The media bytes', contentType: 'application/octet-stream' } },
+});
+
+/** Characters of `text` a typed turn takes at most (spec 4.6). */
+export const CHAT_TEXT_MAX = 4096;
+export const ChatBody = z.object({ text: z.string().min(1).max(CHAT_TEXT_MAX) });
+export const ChatQuery = z.object({ token: z.string().optional().describe('the session token (or Authorization: Bearer)') });
+
+export const edgeChat = defineOperation({
+  id: 'edge.chat',
+  method: 'post',
+  path: '/chat',
+  summary: "Inject a typed user turn into a live session (the edge's host; session token)",
+  auth: 'public',
+  family: 'edge',
+  cli: false,
+  query: ChatQuery,
+  body: ChatBody,
+  responses: { 200: { description: '{ ok: true, speech_id }', schema: z.object({ ok: z.literal(true), speech_id: z.string() }) } },
+});
+
+export const boxOperations = [boxRegister, boxDeregister, boxSeatEvents, boxTurns, boxMedia, edgeChat];
