@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { health as healthOp } from '../../contract/operations/operator.js';
 import { cliName } from '../cli-name.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
@@ -145,7 +146,7 @@ async function status(cli: CliContext): Promise<void> {
       const c = new AvatarClient({ baseUrl: s.base_url });
       let health: unknown = null;
       try {
-        const r = await c.raw('GET', '/_emulator/health');
+        const r = await c.raw('GET', healthOp.path);
         health = r.status === 200 ? r.body : { status: r.status };
       } catch (e) {
         health = { error: (e as NodeJS.ErrnoException).code ?? String(e) };

@@ -3,15 +3,16 @@
  * /api/v1): list boxes, issue an external box credential, drain the queue, read the
  * webhook delivery log.
  */
+import { boxCredential, boxes, queue, queueDrain, webhookDeliveries } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
+import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { issueBoxCredential } from './spawn.js';
 
 export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
 
-  app.get('/_emulator/boxes', (c) =>
-    c.json({
+  implement(app, ctx, boxes, () => ({
       data: rt.fleet.list().map((b) => ({
         id: b.id,
         base_url: b.baseUrl,
@@ -25,19 +26,18 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
         verified: b.verified,
         max_cap_seconds: b.maxCapSeconds,
       })),
-    }),
-  );
+  }));
 
   // A box in another process (`avatar edge start --control-plane URL`) registers with these.
-  app.post('/_emulator/boxes', (c) => {
+  implement(app, ctx, boxCredential, () => {
     const { boxId, secret } = issueBoxCredential(ctx);
-    return c.json({ box_id: boxId, secret }, 201);
+    return reply(201, { box_id: boxId, secret });
   });
 
   // spec 3: waiting or claimable -> expired, queue.dropped reason `drained`.
-  app.post('/_emulator/queue/drain', (c) => c.json({ ok: true, drained: rt.queue.drain() }));
+  implement(app, ctx, queueDrain, () => ({ ok: true, drained: rt.queue.drain() }));
 
-  app.get('/_emulator/queue', (c) => c.json({ tickets: rt.queue.size, waiting: rt.queue.waiting }));
+  implement(app, ctx, queue, () => ({ tickets: rt.queue.size, waiting: rt.queue.waiting }));
 
-  app.get('/_emulator/webhooks/deliveries', (c) => c.json({ data: rt.webhooks.deliveries() }));
+  implement(app, ctx, webhookDeliveries, () => ({ data: rt.webhooks.deliveries() }));
 }

@@ -1,27 +1,21 @@
+import { clock, clockAdvance, health } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ManualClock } from '../clock.js';
+import { ApiError } from '../http/api-error.js';
+import { implement } from '../http/router.js';
 
 /**
- * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1.
- * Later issues add boxes, queue drain, fault injection and the webhook log here.
+ * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1. Each
+ * route is an operation of `src/contract/operations/operator.ts` (path, body schema).
  */
 export function registerOperator(app: App, ctx: EmulatorContext, info: { version: string; startedAt: number }): void {
-  app.get('/_emulator/health', (c) =>
-    c.json({ ok: true, version: info.version, started_at: info.startedAt, in_memory: ctx.options.inMemory }),
-  );
-  app.get('/_emulator/clock', (c) => c.json({ now_ms: ctx.clock.now(), manual: ctx.clock instanceof ManualClock }));
-  app.post('/_emulator/clock/advance', async (c) => {
+  implement(app, ctx, health, () => ({ ok: true, version: info.version, started_at: info.startedAt, in_memory: ctx.options.inMemory }));
+  implement(app, ctx, clock, () => ({ now_ms: ctx.clock.now(), manual: ctx.clock instanceof ManualClock }));
+  implement(app, ctx, clockAdvance, ({ body }) => {
     if (!(ctx.clock instanceof ManualClock)) {
-      return c.json({ error: 'clock_not_manual', message: 'start the emulator with a manual clock to drive time' }, 409);
+      throw new ApiError(409, 'clock_not_manual', { message: 'start the emulator with a manual clock to drive time' });
     }
-    let ms = NaN;
-    try {
-      ms = Number(((await c.req.json()) as { ms?: unknown }).ms);
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be {"ms": number}' }, 400);
-    }
-    if (!Number.isFinite(ms) || ms < 0) return c.json({ error: 'invalid_request', detail: 'ms: must be a non-negative number' }, 400);
-    ctx.clock.advance(ms);
-    return c.json({ now_ms: ctx.clock.now() });
+    ctx.clock.advance(body.ms);
+    return { now_ms: ctx.clock.now() };
   });
 }
