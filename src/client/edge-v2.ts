@@ -4,6 +4,7 @@
  * for control; binary frames tagged by their first byte: 0x01 fMP4 from the box, 0x02 one
  * PCM16 mic frame from the client. Typed text is a `chat` message, not POST /chat.
  */
+import { TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL } from '../contract/edge/messages.js';
 import WebSocket from 'ws';
 import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
@@ -11,9 +12,7 @@ import { edgeSocketUrl } from './edge-url.js';
 import { EdgeClosedError, type EdgeConnectOptions } from './edge-v1.js';
 import { mapControl, refusal } from './edge-frames.js';
 
-export const V2_SUBPROTOCOL = 'svc.avatar.v2';
-const TAG_MEDIA = 0x01;
-const TAG_MIC = 0x02;
+export { V2_SUBPROTOCOL };
 
 export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
   const em = new EdgeEmitter();

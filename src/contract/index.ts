@@ -6,6 +6,8 @@ export * from './keys.js';
 export * from './operation.js';
 export * from './registry.js';
 export * from './openapi.js';
+export * from './asyncapi.js';
+export * from './edge/messages.js';
 export * from './resources/common.js';
 export * from './resources/workspace.js';
 export * from './resources/token.js';

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
+import { asyncapi as asyncapiOp, jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
+import { buildAsyncApiDocument } from '../contract/asyncapi.js';
 import { allOperations } from '../contract/operations/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppEnv, App, EmulatorContext } from './context.js';
@@ -74,5 +75,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   // Built on first request, not at start: it converts every schema (a few % of a start-up).
   let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
   implement(app, ctx, openapiOp, () => (doc ??= buildOpenApiDocument(allOperations, { version: VERSION })));
+  let asyncDoc: ReturnType<typeof buildAsyncApiDocument> | undefined;
+  implement(app, ctx, asyncapiOp, () => (asyncDoc ??= buildAsyncApiDocument({ version: VERSION })));
   return app;
 }

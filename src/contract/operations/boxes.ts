@@ -4,6 +4,7 @@
  * own `POST /chat` (spec 4.6), served by a box at the session's `ws_url` host.
  */
 import { z } from 'zod';
+import { CHAT_TEXT_MAX } from '../edge/messages.js';
 import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
@@ -37,8 +38,6 @@ export const boxMedia = internal('boxes.media', 'get', '/_internal/boxes/{boxId}
   responses: { 200: { description: 'The media bytes', contentType: 'application/octet-stream' } },
 });
 
-/** Characters of `text` a typed turn takes at most (spec 4.6). */
-export const CHAT_TEXT_MAX = 4096;
 export const ChatBody = z.object({ text: z.string().min(1).max(CHAT_TEXT_MAX) });
 export const ChatQuery = z.object({ token: z.string().optional().describe('the session token (or Authorization: Bearer)') });
 
