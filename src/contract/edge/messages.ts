@@ -156,3 +156,18 @@ export const edgeSockets: readonly EdgeSocket[] = [
     accepts: ['V2Hello', 'V2Chat', 'V2Ping', 'V2MicFrame'],
   },
 ];
+
+/** Any JSON message the edge sends, as built (the edge's channels accept only these). */
+export type EdgeSentMessage =
+  | z.input<typeof MseInit>
+  | z.input<typeof PartialMessage>
+  | z.input<typeof TurnMessage>
+  | z.input<typeof ErrorMessage>
+  | z.input<typeof StatusMessage>
+  | z.input<typeof SpeechMessage>
+  | z.input<typeof AgentEventMessage>
+  | z.input<typeof V2SessionMessage>
+  | z.input<typeof V2ChatAck>
+  | z.input<typeof V2Pong>;
+/** Any JSON message a client sends (v1 hello, v2 control). */
+export type ClientSentMessage = z.input<typeof V1Hello> | z.input<typeof V2ClientMessage>;

@@ -6,6 +6,8 @@
  * Every accepted user turn reaches the transcript, answered or not (the session may end
  * first). Mic audio reaches it through mic-input.ts; it knows nothing of sockets.
  */
+import type { z } from 'zod';
+import type { TurnMessage } from '../../contract/edge/messages.js';
 import type { BrainUsage } from '../../models/brain.js';
 import type { VoiceShape } from '../../models/index.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
@@ -218,7 +220,7 @@ export class TurnLoop {
     // asked language answers in English and says so), not the one asked for.
     language = usage.language ?? language;
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
-    const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
+    const msg: z.input<typeof TurnMessage> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
     if (!render) {
       msg.brain = { name: this.d.parts.brain.name, reply, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
     }
