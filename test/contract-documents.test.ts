@@ -14,6 +14,7 @@ import { Ajv } from 'ajv';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { runningBoxes } from '../src/emulator/fleet/spawn.js';
 import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 
@@ -41,10 +42,13 @@ describe('the OpenAPI document', () => {
 
   it('has every route the running emulator serves (from its router), with the method it answers', async () => {
     const doc = await openapi();
-    const served = h.emu.app.routes
+    // The emulator's router and the router of each edge box it runs (POST /chat, /health, /_box/*).
+    const routes = [h.emu.app, ...runningBoxes(h.emu.ctx).map((b) => b.app)].flatMap((app) => app.routes);
+    const served = routes
       .filter((r) => r.method !== 'ALL' && !r.path.includes('*'))
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([^/{}]+)/g, '{$1}')}`);
     expect(served.length).toBeGreaterThan(100);
+    expect(served).toContain('post /chat');
     const documented = new Set(Object.entries(doc.paths as Record<string, Json>).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)));
     expect([...new Set(served)].filter((r) => !documented.has(r))).toEqual([]);
   });

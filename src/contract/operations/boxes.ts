@@ -54,4 +54,25 @@ export const edgeChat = defineOperation({
   responses: { 200: { description: '{ ok: true, speech_id }', schema: z.object({ ok: z.literal(true), speech_id: z.string() }) } },
 });
 
-export const boxOperations = [boxRegister, boxDeregister, boxSeatEvents, boxTurns, boxMedia, edgeChat];
+/** A box's own routes beside /chat: its health, and what only the control plane calls (box secret). */
+function box(id: string, method: HttpMethod, path: string, summary: string, more: Partial<Operation> = {}): Operation {
+  return defineOperation({ id, method, path, summary, auth: 'public', family: 'edge', cli: false, responses: { 200: { description: 'OK', schema: Json } }, ...more });
+}
+const BoxSession = z.object({ id: z.string().min(1) });
+export const edgeHealth = box('edge.health', 'get', '/health', "The box's id, seats, protocols and connected sessions");
+export const edgeSessionLog = box('edge.sessionLog', 'get', '/_box/sessions/{id}/log', "A session's turns as the box logged them (control plane only)", { params: BoxSession });
+export const edgeSessionEnd = box('edge.sessionEnd', 'post', '/_box/sessions/{id}/end', 'End a session the control plane decided to end (reason=cap|released)', {
+  params: BoxSession,
+  query: z.object({ reason: z.enum(['cap', 'released']).optional() }),
+});
+export const edgeCaptures = box('edge.captures', 'get', '/_box/sessions/{id}/captures', "A recorded session's capture files on this box", { params: BoxSession });
+export const edgeCapture = box('edge.capture', 'get', '/_box/sessions/{id}/captures/{name}', 'One capture file', {
+  params: BoxSession.extend({ name: z.string().min(1) }),
+  responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+});
+export const edgeCapturesDelete = box('edge.capturesDelete', 'delete', '/_box/sessions/{id}/captures', "Delete a session's captures (retention sweep)", { params: BoxSession });
+
+export const boxOperations = [
+  boxRegister, boxDeregister, boxSeatEvents, boxTurns, boxMedia,
+  edgeChat, edgeHealth, edgeSessionLog, edgeSessionEnd, edgeCaptures, edgeCapture, edgeCapturesDelete,
+];

@@ -4,6 +4,8 @@
  * open on the first authenticated connect (spec 3: pending -> active) and end on socket
  * loss, release, the reaper or the cap; turns are reported as they commit.
  */
+import { toRouterPath } from '../../contract/operation.js';
+import { edgeHealth, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,7 +98,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const chat = (s: EdgeSession, text: string) => s.loop.typedTurn(text);
 
   const app = new Hono();
-  app.get('/health', (c) =>
+  app.get(edgeHealth.path, (c) =>
     c.json({ ok: true, box_id: opts.boxId, seats: opts.seats, protocols: opts.protocols, connected: sessions.live().length }),
   );
   registerChat(app, verify, sessions, chat);
@@ -106,15 +108,15 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     const want = Buffer.from(callbackSecret);
     return given.length === want.length && timingSafeEqual(given, want);
   };
-  app.get('/_box/sessions/:id/log', (c) => {
+  app.get(toRouterPath(edgeSessionLog.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get(c.req.param('id'));
+    const s = sessions.get((c.req.param('id') ?? ''));
     if (!s) return c.json({ error: 'not_found', message: 'no such session on this box' }, 404);
     return c.json({ session_id: s.live.id, ended: s.live.ended, turns: s.live.log.map(({ seq, user_text, reply_text }) => ({ seq, user_text, reply_text })) });
   });
-  app.post('/_box/sessions/:id/end', (c) => {
+  app.post(toRouterPath(edgeSessionEnd.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get(c.req.param('id'));
+    const s = sessions.get((c.req.param('id') ?? ''));
     const reason = c.req.query('reason') === 'cap' ? 'cap' : 'released';
     s?.live.end(reason);
     return c.json({ ok: true });
