@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { V1Hello } from '../contract/edge/messages.js';
+import { edgeChat } from '../contract/operations/boxes.js';
 import WebSocket from 'ws';
 import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
@@ -128,7 +129,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
       if (ws?.readyState === WebSocket.OPEN) ws.send(frame);
     },
     async chat(text) {
-      const res = await fetch(edgeHttpUrl(opts.connectUrl, '/chat', opts.token), {
+      const res = await fetch(edgeHttpUrl(opts.connectUrl, edgeChat.path, opts.token), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(opts.origin ? { origin: opts.origin } : {}) },
         body: JSON.stringify({ text }),

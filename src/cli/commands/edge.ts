@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { boxCredential } from '../../contract/operations/operator.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
@@ -48,7 +49,7 @@ async function credential(cli: CliContext, cp: string): Promise<{ boxId: string;
   if (env.AVATAR_BOX_ID || env.AVATAR_BOX_SECRET) throw usage('set both AVATAR_BOX_ID and AVATAR_BOX_SECRET, or neither (to get a credential from the emulator)');
   let res: Response;
   try {
-    res = await fetch(`${cp}/_emulator/boxes`, { method: 'POST' });
+    res = await fetch(`${cp}${boxCredential.path}`, { method: 'POST' });
   } catch (e) {
     // fetch says only "fetch failed"; the reason is its cause (ECONNREFUSED, ENOTFOUND, bad port).
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;

@@ -5,7 +5,7 @@
  * loss, release, the reaper or the cap; turns are reported as they commit.
  */
 import { toRouterPath } from '../../contract/operation.js';
-import { edgeHealth, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
+import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns, edgeHealth, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,16 +82,16 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     captureRoot: opts.captureRoot ?? null,
     keepEndedMs: opts.keepEndedMs ?? 15 * 60_000,
     log,
-    fetchMedia: (id, kind) => cp.getBytes(`/sessions/${encodeURIComponent(id)}/media/${kind}`),
+    fetchMedia: (id, kind) => cp.getBytes(boxMedia, { sessionId: id, kind }),
     async connect(id) {
-      const r = await cp.post('/seats/events', { session_id: id, event: 'connect' });
+      const r = await cp.post(boxSeatEvents, {}, { session_id: id, event: 'connect' });
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {
-      if (reason !== 'released') void report(id, 'close', cp.must('/seats/events', { session_id: id, event: 'close', reason }));
+      if (reason !== 'released') void report(id, 'close', cp.must(boxSeatEvents, {}, { session_id: id, event: 'close', reason }));
     },
     store(id, t: LoggedTurn) {
-      void report(id, 'turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
+      void report(id, 'turn', cp.must(boxTurns, { sessionId: id }, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
     },
   });
   // A typed turn is the user speaking: it replaces a greeting still on hold and cuts a reply on air.
@@ -135,7 +135,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const baseUrl = `http://${host}:${addr.port}`;
 
   try {
-    await cp.must('/register', {
+    await cp.must(boxRegister, {}, {
       base_url: baseUrl,
       seats: opts.seats,
       protocols: opts.protocols,
@@ -170,16 +170,16 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     async disconnect(id) {
       sessions.get(id)?.live.end('closed');
       // the close report is asynchronous; wait for the control plane to have it
-      await cp.post('/seats/events', { session_id: id, event: 'close', reason: 'closed' });
+      await cp.post(boxSeatEvents, {}, { session_id: id, event: 'close', reason: 'closed' });
     },
     async reportTurn(id, turn) {
-      await cp.must(`/sessions/${encodeURIComponent(id)}/turns`, turn);
+      await cp.must(boxTurns, { sessionId: id }, turn);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       sessions.endAll('box_stopping');
-      await cp.post('/deregister', {}).catch(() => undefined);
+      await cp.post(boxDeregister, {}, {}).catch(() => undefined);
       await cp.close();
       upgrades.stopHeartbeat();
       for (const ws of upgrades.wss.clients) ws.terminate();
