@@ -38,6 +38,9 @@ describe('the OpenAPI document', () => {
     expect(chat.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/InferenceError');
     expect(chat.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ChatCompletionRequest');
     expect(doc.paths['/api/v1/sessions'].post.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    // operationIds are unique across every family (generators name methods after them).
+    const ids = Object.values(doc.paths as Record<string, Json>).flatMap((item) => Object.values(item).map((o: Json) => o.operationId));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
   it('has every route the running emulator serves (from its router), with the method it answers', async () => {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { boxCredential } from '../../contract/operations/operator.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
@@ -47,6 +46,7 @@ async function credential(cli: CliContext, cp: string): Promise<{ boxId: string;
   const env = cli.io.env;
   if (env.AVATAR_BOX_ID && env.AVATAR_BOX_SECRET) return { boxId: env.AVATAR_BOX_ID, secret: env.AVATAR_BOX_SECRET };
   if (env.AVATAR_BOX_ID || env.AVATAR_BOX_SECRET) throw usage('set both AVATAR_BOX_ID and AVATAR_BOX_SECRET, or neither (to get a credential from the emulator)');
+  const { boxCredential } = await import('../../contract/operations/operator.js');
   let res: Response;
   try {
     res = await fetch(`${cp}${boxCredential.path}`, { method: 'POST' });

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { health as healthOp } from '../../contract/operations/operator.js';
 import { cliName } from '../cli-name.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
@@ -141,6 +140,7 @@ async function status(cli: CliContext): Promise<void> {
     throw new CliError(`no local emulator is running\n  start one:  ${cliName(cli.io)} emulator start\n  (records: ${emulatorsDir(cli.io.env)})`, ExitCode.network);
   }
   const { AvatarClient } = await import('../../client/client.js');
+  const { health: healthOp } = await import('../../contract/operations/operator.js');
   const rows = await Promise.all(
     pick.running.map(async (s) => {
       const c = new AvatarClient({ baseUrl: s.base_url });

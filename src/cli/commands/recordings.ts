@@ -8,7 +8,6 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { fillPath } from '../../contract/operation.js';
-import { recording, recordings } from '../../contract/operations/operator.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
@@ -37,6 +36,8 @@ export const recordingCommands: CommandModule = {
         const dir = opts.out === undefined ? undefined : resolve(cli.io.cwd, opts.out);
         if (dir !== undefined && exists(dir) && !isDir(dir)) throw new CliError(`-o ${dir}: not a folder`, ExitCode.usage);
         const client = cli.client();
+        // Loaded here, not at the top: help must load no schema (test/cli-help-fast.test.ts).
+        const { recording, recordings } = await import('../../contract/operations/operator.js');
         const list = await get<RecordingList>(client, fillPath(recordings.path, { id: sessionId }));
         if (dir === undefined) {
           if (cli.globals().json) return cli.print(list);
