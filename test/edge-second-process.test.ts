@@ -22,7 +22,7 @@ describe('a box in another process', () => {
 
   it('registers with the control plane, takes a mint, answers /chat with a turn, and its end frees the seat; SIGTERM deregisters it', async () => {
     child = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--json'], {
-      env: isolatedEnv(),
+      env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -58,7 +58,7 @@ describe('a box in another process', () => {
   it('recordings of a box in another process (--data DIR) are listed and fetched through the control plane; DELETE erases them on the box; once the box is gone the answer names it', async () => {
     const data = mkdtempSync(join(tmpdir(), 'avatar-box-data-'));
     const box = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--data', data, '--json'], {
-      env: isolatedEnv(),
+      env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = box;
@@ -111,19 +111,36 @@ describe('a box in another process', () => {
     rmSync(data, { recursive: true, force: true });
   }, 30_000);
 
+  /** `avatar edge start` that is expected to exit at once. */
+  const run = (args: string[], env = isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey })) =>
+    new Promise<{ code: number | null; err: string }>((res) => {
+      const p = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      p.once('exit', (code) => res({ code, err }));
+    });
+
   it('a bad --control-plane or --seats is a usage error (exit 2) with one clear line', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; err: string }>((res) => {
-        const p = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', ...args], { env: isolatedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-        let err = '';
-        p.stderr.on('data', (c: Buffer) => (err += c.toString()));
-        p.once('exit', (code) => res({ code, err }));
-      });
     const a = await run(['--control-plane', 'nope']);
     expect(a.code).toBe(2);
     expect(a.err).toMatch(/--control-plane/);
     const b = await run(['--control-plane', h.baseUrl, '--seats', '0']);
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/--seats/);
+    const c = await run(['--control-plane', h.baseUrl, '--allowed-hosts', 'http://x:1']);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/--allowed-hosts/);
+  });
+
+  it('a box credential is the operator\'s only (issue 23): with no key the box does not start and says how; a key that is not the operator\'s is refused', async () => {
+    const before = (await h.api('/_emulator/boxes')).body.data.length;
+    const none = await run(['--control-plane', h.baseUrl], isolatedEnv());
+    expect(none.code).toBe(2);
+    expect(none.err.replace(/\s+/g, ' ')).toMatch(/issued to the emulator's operator only: pass --api-key \(or set AVATAR_API_KEY\)/);
+    const appKey = (await h.api('/api/v1/tokens', { body: { name: 'not the operator' } })).body.token as string;
+    const wrong = await run(['--control-plane', h.baseUrl], isolatedEnv({ AVATAR_API_KEY: appKey }));
+    expect(wrong.code).toBe(3);
+    expect(wrong.err.replace(/\s+/g, ' ')).toMatch(/refused the key as operator credential \(401\)/);
+    expect((await h.api('/_emulator/boxes')).body.data.length).toBe(before);
   });
 });

@@ -125,7 +125,7 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
     cli.io.stdout.write(
       `avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n` +
         `  custom avatars ${o.customAvatars ? 'yes' : 'no'}\n  captures       ${captures}\n` +
-        (isLoopbackHost(o.host) ? '' : `  WARNING        listening on ${o.host}, not loopback: this box is reachable from the network\n`) +
+        (isLoopbackHost(o.host) ? '' : `  WARNING        listening on ${o.host}, not loopback: this box is\n                 reachable from the network (docs/security.md)\n`) +
         'Ctrl-C stops it (its sessions end).\n',
     );
   }

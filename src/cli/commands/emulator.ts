@@ -17,12 +17,13 @@ function relaxations(opts: Record<string, unknown>): string[] {
 }
 
 /** A warning when the emulator is reachable from beyond this machine (docs/security.md). */
-function exposure(host: string, allowedHosts: string[]): string[] {
+export function bindNotes(host: string, allowedHosts: string[]): string[] {
   const lines: string[] = [];
   if (!isLoopbackHost(host)) {
     lines.push(
-      `  WARNING        listening on ${host}, not loopback: the API and the operator routes (/_emulator/*)`,
-      '                 are reachable from the network; anyone with a key or the operator token can use them',
+      `  WARNING        listening on ${host}, not loopback: the API and the`,
+      '                 operator routes (/_emulator/*) are reachable from the',
+      '                 network, for anyone with a key (docs/security.md)',
     );
   }
   if (allowedHosts.length > 0) lines.push(`  allowed hosts  ${allowedHosts.join(', ')} (besides localhost, 127.0.0.1, [::1])`);
@@ -120,7 +121,7 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
       `    ${emu.keys.dashboardKey}`,
       '  operator token (/_emulator/* routes; the keys above work too)',
       `    ${emu.operatorToken}`,
-      ...exposure(String(emu.ctx.options.host), emu.ctx.options.allowedHosts ?? []),
+      ...bindNotes(String(emu.ctx.options.host), emu.ctx.options.allowedHosts ?? []),
       ...relaxations(emu.ctx.options).map((r) => `  relaxed        ${r}`),
       '',
       // One suggestion a line: side by side they passed 80 columns and wrapped mid-word.
