@@ -86,6 +86,13 @@ describe('operator routes need the operator credential', () => {
     expect(malformed.status).toBe(401);
   });
 
+  it('the playground page (/_emulator/ui) is navigated to, so it loads without a credential, and may not be framed by another page; its writes still need one', async () => {
+    const page = await send('/_emulator/ui');
+    expect(page.status).not.toBe(401);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect((await send('/_emulator/ui', { method: 'POST', type: 'application/json', body: '{}' })).status).toBe(401);
+  });
+
   it('/_emulator/health stays open (liveness and version only)', async () => {
     const r = await send('/_emulator/health');
     expect(r.status).toBe(200);
