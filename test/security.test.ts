@@ -74,6 +74,10 @@ describe('Host check (DNS rebinding)', () => {
       expect(r.body.message).toContain('--allowed-hosts');
       expect(r.text).not.toContain('ava'); // nothing of the answer leaks
     }
+    // An upgrade to the control plane (it has no WebSocket routes) gets the same refusal.
+    const up = await upgrade(h.baseUrl, '/api/gallery', 'attacker.example');
+    expect(up.status).toBe(421);
+    expect(up.body.error).toBe('host_not_allowed');
   });
 
   it('the control plane serves localhost, 127.0.0.1 and [::1] (any port) and the bound address', async () => {
@@ -107,6 +111,10 @@ describe('Host check (DNS rebinding)', () => {
     }
     const none = await get(h.baseUrl, '/_emulator/health', null);
     expect(none.status).toBe(400);
+    // Past Node's header limit (16 KB) the parser refuses it: 431 in the same envelope.
+    const huge = await get(h.baseUrl, '/_emulator/health', 'h'.repeat(20_000));
+    expect(huge.status).toBe(431);
+    expect(huge.body.error).toBe('headers_too_large');
     const b = await box();
     expect((await get(b, '/health', '')).status).toBe(400);
     expect((await upgrade(b, '/mse', 'h'.repeat(5000))).status).toBe(400);
