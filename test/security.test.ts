@@ -145,11 +145,12 @@ async function requireBox(h: ReturnType<typeof useEmulator>): Promise<string> {
 describe('startEmulator() checks the security options before it starts', () => {
   it('an --allowed-hosts entry with a scheme or port, and an operator token too short, are refused naming the option', async () => {
     const { startEmulator, EmulatorStartError } = await import('../src/emulator/start.js');
-    for (const [opts, name] of [
+    const cases: [Record<string, unknown>, RegExp][] = [
       [{ allowedHosts: ['http://dev.test'] }, /allowedHosts/],
       [{ allowedHosts: ['dev.test:8080'] }, /allowedHosts/],
       [{ operatorToken: 'short' }, /operatorToken/],
-    ] as const) {
+    ];
+    for (const [opts, name] of cases) {
       const e = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, boxes: 0, ...opts }).then(
         async (emu) => (await emu.stop(), null),
         (err: unknown) => err,
