@@ -85,6 +85,9 @@ describe('the data directory is private', () => {
     mkdirSync(join(dir, 'blobs', 'old'), { recursive: true, mode: 0o755 });
     writeFileSync(join(dir, 'blobs', 'old', 'face.png'), 'x', { mode: 0o644 });
     chmodSync(join(dir, 'blobs'), 0o755);
+    writeFileSync(join(dir, 'emulator.sqlite'), '', { mode: 0o644 });
+    // Not the emulator's: a `--data .` pointing at a project must not have the project rewritten.
+    writeFileSync(join(dir, 'notes.txt'), 'mine', { mode: 0o644 });
     const notes: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
     let emu: RunningEmulator;
@@ -94,10 +97,10 @@ describe('the data directory is private', () => {
       spy.mockRestore();
     }
     started.push(emu);
-    expect(readableByOthers(dir)).toEqual([]);
+    expect(readableByOthers(dir)).toEqual([`${join(dir, 'notes.txt')} 644`]);
     const notice = notes.filter((n) => n.includes(dir));
     expect(notice).toHaveLength(1);
-    expect(notice[0]).toMatch(/made private \(owner only\)/);
+    expect(notice[0]).toMatch(/made private \(owner only\) on 5 entries/); // the dir, blobs, old, face.png, the store
     expect(notice[0]!.trim().split('\n')).toHaveLength(1);
 
     // A second start on a private dir says nothing.

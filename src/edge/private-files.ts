@@ -10,18 +10,31 @@ import { join } from 'node:path';
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 
-/** Remove group/other bits from `dir` and everything under it; returns how many entries changed. */
-export function tightenDataDir(dir: string): number {
+/** What the emulator writes in its data dir: the store (and its WAL), the lock, the blobs. */
+const EMULATOR_ENTRIES = ['emulator.sqlite', 'emulator.sqlite-wal', 'emulator.sqlite-shm', 'emulator.lock', 'blobs'];
+
+/**
+ * Remove group/other bits from `dir` and from what the emulator keeps in it (everything under
+ * `blobs/`); returns how many entries changed. Other files someone put there (a `--data .`
+ * pointing at a project) are left as they are.
+ */
+export function tightenDataDir(dir: string, entries: readonly string[] = EMULATOR_ENTRIES): number {
   let changed = 0;
-  const walk = (path: string) => {
-    const st = lstatSync(path);
+  const tighten = (path: string, deep: boolean) => {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return; // not there (yet)
+    }
     if (st.isSymbolicLink()) return; // never follow a link out of the data dir
     if ((st.mode & 0o077) !== 0) {
       chmodSync(path, st.mode & 0o700);
       changed++;
     }
-    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    if (deep && st.isDirectory()) for (const name of readdirSync(path)) tighten(join(path, name), true);
   };
-  walk(dir);
+  tighten(dir, false);
+  for (const e of entries) tighten(join(dir, e), true);
   return changed;
 }
