@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { cliName } from '../cli-name.js';
+import { wrapText } from '../wrap.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -16,15 +17,15 @@ function relaxations(opts: Record<string, unknown>): string[] {
   return list;
 }
 
+const wideBind = (host: string) =>
+  `listening on ${host}, not loopback: the API and the operator routes (/_emulator/*) are reachable from the network, for anyone with a key (docs/security.md)`;
+
 /** A warning when the emulator is reachable from beyond this machine (docs/security.md). */
 export function bindNotes(host: string, allowedHosts: string[]): string[] {
   const lines: string[] = [];
   if (!isLoopbackHost(host)) {
-    lines.push(
-      `  WARNING        listening on ${host}, not loopback: the API and the`,
-      '                 operator routes (/_emulator/*) are reachable from the',
-      '                 network, for anyone with a key (docs/security.md)',
-    );
+    const [first, ...rest] = wrapText(wideBind(host), 80 - 17).split('\n');
+    lines.push(`  WARNING        ${first}`, ...rest.map((l) => `                 ${l}`));
   }
   if (allowedHosts.length > 0) lines.push(`  allowed hosts  ${allowedHosts.join(', ')} (besides localhost, 127.0.0.1, [::1])`);
   return lines;
@@ -108,6 +109,9 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
         operator_token: emu.operatorToken,
       }) + '\n',
     );
+    // stdout stays one JSON line; a wide bind is still said, on stderr.
+    const host = String(emu.ctx.options.host);
+    if (!isLoopbackHost(host)) io.stderr.write(`warning: ${wideBind(host)}\n`);
   } else {
     const avatar = cliName(io);
     const lines = [
