@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,6 +10,18 @@ import { useEmulator } from './helpers/emulator.js';
 import { isolatedEnv } from './helpers/cli.js';
 
 /** Issue 8: `avatar edge start` runs a box in a second process that takes sessions. */
+
+/** GET /health on a box with this Host header. */
+function statusWithHost(baseUrl: string, host: string): Promise<number> {
+  return new Promise((res, rej) => {
+    const req = request(`${baseUrl}/health`, { headers: { host } }, (r) => {
+      r.resume();
+      res(r.statusCode!);
+    });
+    req.on('error', rej);
+    req.end();
+  });
+}
 
 describe('a box in another process', () => {
   const h = useEmulator({ boxes: 0, mintRatePerMinute: 0 });
@@ -21,7 +34,7 @@ describe('a box in another process', () => {
   });
 
   it('registers with the control plane, takes a mint, answers /chat with a turn, and its end frees the seat; SIGTERM deregisters it', async () => {
-    child = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--json'], {
+    child = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--allowed-hosts', 'box.dev.test', '--json'], {
       env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -33,6 +46,9 @@ describe('a box in another process', () => {
     });
     const ready = JSON.parse(line) as { box_id: string; base_url: string; seats: number; protocols: number[] };
     expect(ready).toMatchObject({ seats: 2, protocols: [1] });
+    // The box serves its --allowed-hosts names besides loopback; any other Host is 421 (docs/security.md).
+    expect(await statusWithHost(ready.base_url, 'box.dev.test')).toBe(200);
+    expect(await statusWithHost(ready.base_url, 'attacker.example')).toBe(421);
     const boxes = (await h.api('/_emulator/boxes')).body.data as { id: string; live: boolean; seats: number }[];
     expect(boxes).toEqual([expect.objectContaining({ id: ready.box_id, live: true, seats: 2, base_url: ready.base_url })]);
 
