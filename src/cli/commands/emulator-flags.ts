@@ -1,6 +1,7 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { EmulatorFlag } from './emulator-flag.js';
-import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
+import { allowedHostsList } from '../../contract/hosts.js';
+import { allowedHostsProblem, BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
@@ -60,6 +61,17 @@ export const emulatorFlags: EmulatorFlag[] = [
     flags: '--allow-insecure-urls',
     description: 'accept plain-http and loopback hook/webhook URLs (off by default: the service requires https)',
     option: 'allowInsecureUrls',
+  },
+  {
+    flags: '--allowed-hosts <names>',
+    description: 'Host names served besides localhost, 127.0.0.1, [::1] and the bound address, comma-separated; .example.com takes its subdomains (docs/security.md)',
+    option: 'allowedHosts',
+    parse: (v) => {
+      const list = allowedHostsList(v);
+      const p = allowedHostsProblem(list);
+      if (p) throw new Error(p.replace(/^allowedHosts/, '--allowed-hosts'));
+      return list;
+    },
   },
   { flags: '--verbose', description: 'log every request to stderr', option: 'verbose' },
 ];
