@@ -1,0 +1,38 @@
+import { chromium } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import wavefile from 'wavefile';
+import { startEmulator } from '/work/wt-browser/dist/emulator/start.js';
+import { defaultVoice } from '/work/wt-browser/dist/models/voice/index.js';
+
+const sp = await defaultVoice().synthesize('Hello. What is your name?');
+const pad = (ms) => new Int16Array(ms * 16);
+const all = new Int16Array(pad(500).length + sp.samples.length + pad(4000).length);
+all.set(sp.samples, pad(500).length);
+const w = new wavefile.WaveFile(); w.fromScratch(1, 16000, '16', all); writeFileSync('/tmp/q.wav', w.toBuffer());
+const emu = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--use-file-for-fake-audio-capture=/tmp/q.wav', '--autoplay-policy=no-user-gesture-required'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+page.on('console', (m) => console.log('console', m.text()));
+page.on('response', (r) => r.status() >= 400 && console.log('HTTP', r.status(), r.url()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(emu.baseUrl + '/_emulator/ui');
+await page.waitForTimeout(3000); console.log(await page.evaluate(() => document.getElementById('problem').innerText + ' | ' + document.getElementById('avatar').innerHTML.slice(0,300)));
+await page.selectOption('#protocol', process.argv[2] ?? '1');
+await page.click('#start-btn');
+await page.waitForSelector('#mic:not([disabled])', { timeout: 20000 });
+await page.click('#mic');
+for (let i = 0; i < 16; i++) { await page.waitForTimeout(1000); console.log(i, await page.evaluate(() => [document.getElementById('level').value, document.getElementById('partial').innerText, document.getElementById('state-badge').innerText, document.getElementById('transcript').innerText.replace(/\n/g,' | ')].join(' ; '))); }
+console.log(await page.evaluate(() => ({ t: document.querySelector('video').currentTime, tr: document.getElementById('transcript').innerText, partial: document.getElementById('partial').innerText, problem: document.getElementById('problem').innerText, badge: document.getElementById('state-badge').innerText })));
+await page.screenshot({ path: '/tmp/pg1.png' });
+await page.fill('#text', 'Tell me about yourself.');
+await page.press('#text', 'Enter');
+await page.waitForTimeout(4000);
+console.log(await page.evaluate(() => ({ t: document.querySelector('video').currentTime, tr: document.getElementById('transcript').innerText, problem: document.getElementById('problem').innerText })));
+await page.click('#release');
+await page.waitForTimeout(1000);
+await page.click('#tab-state');
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/pg2.png', fullPage: true });
+console.log(await page.evaluate(() => document.getElementById('state-body').innerText.slice(0, 1500)));
+await browser.close();
+await emu.stop();

@@ -1,0 +1,70 @@
+/**
+ * The playground (issue 17): a page served by the emulator itself at `/_emulator/ui`,
+ * same-origin with the control plane, plus the two operator routes only it needs:
+ * the v1 typed-turn relay (the edge's `POST /chat` sets no CORS headers, spec 4.6) and the
+ * session list (the public API has no "list sessions"). Everything else the page shows
+ * comes from the public API and the existing operator routes.
+ */
+import { readFile } from 'node:fs/promises';
+import { edgeHttpUrl } from '../../contract/edge/url.js';
+import type { App, EmulatorContext } from '../context.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import { playgroundCredentials } from './credentials.js';
+import { playgroundHtml } from './page.js';
+
+/** Built by `npm run build` (scripts/build-browser.js), shipped in the package. */
+const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
+
+export function registerPlayground(app: App, ctx: EmulatorContext): void {
+  let bundle: Promise<Buffer> | undefined;
+  app.get('/_emulator/ui', (c) => {
+    c.header('cache-control', 'no-store');
+    c.header('content-security-policy', "default-src 'self'; media-src 'self' blob:; worker-src blob:; script-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss: http: https:");
+    c.header('x-frame-options', 'DENY');
+    return c.html(playgroundHtml(playgroundCredentials(ctx)));
+  });
+  app.get('/_emulator/ui/app.js', async (c) => {
+    try {
+      const js = await (bundle ??= readFile(BUNDLE));
+      return c.body(new Uint8Array(js), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+    } catch {
+      bundle = undefined;
+      return c.json({ error: 'not_built', message: 'the playground is built by `npm run build` (dist/ui/playground.js is missing)' }, 503);
+    }
+  });
+
+  // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
+  // connect_url of one of this emulator's boxes (never an open proxy).
+  app.post('/_emulator/ui/chat', async (c) => {
+    let body: { connect_url?: unknown; session_token?: unknown; text?: unknown };
+    try {
+      body = (await c.req.json()) as typeof body;
+    } catch {
+      return c.json({ error: 'invalid_json', message: 'body must be {"connect_url", "session_token", "text"}' }, 400);
+    }
+    const { connect_url: url, session_token: token, text } = body ?? {};
+    if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
+      return c.json({ error: 'invalid_request', message: 'bad relay body', detail: 'connect_url, session_token and text: strings' }, 400);
+    }
+    const boxes = sessionRuntime(ctx).fleet.list();
+    if (!boxes.some((b) => b.baseUrl === url.replace(/\/+$/, ''))) {
+      return c.json({ error: 'invalid_request', message: 'not a box of this emulator', detail: 'connect_url: not a box of this emulator' }, 400);
+    }
+    const res = await fetch(edgeHttpUrl(url, '/chat', token), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+    return c.body(await res.text(), res.status as 200, { 'content-type': res.headers.get('content-type') ?? 'application/json' });
+  });
+
+  app.get('/_emulator/sessions', (c) => {
+    const rows = ctx.db
+      .prepare(
+        `SELECT id, workspace_id, persona, avatar_ref, status, box_id, cap_seconds, created_at, started_at, ended_at, end_reason
+           FROM sessions WHERE status != 'deleted' ORDER BY created_at DESC, rowid DESC LIMIT 200`,
+      )
+      .all();
+    return c.json({ data: rows });
+  });
+}
