@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchWithMic, speechWav, spread, watch, type VideoProbe } from './helpers/browser.js';
+import { useEmulator } from './helpers/emulator.js';
+
+/**
+ * Issue 17 must-show: the emulator's playground (/_emulator/ui) in headless Debian chromium
+ * with a fake microphone, over v1 and over v2 (the same browser client): pick a persona,
+ * talk through the mic (a partial, then the recognised question as a turn), the video plays
+ * and the mouth moves while the reply plays, a typed turn is answered, the mic barges in on
+ * a reply, and release frees the seat (the state view shows the session ended).
+ */
+const QUESTION = 'Hello there. I would like to know where you live, what you do all day, and which places you like to visit on the weekend.';
+
+describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', () => {
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+  let chrome: Awaited<ReturnType<typeof launchWithMic>>;
+
+  beforeAll(async () => {
+    // The file loops: the question, then silence long enough for the reply.
+    chrome = await launchWithMic(await speechWav(QUESTION, 500, 8_000));
+  });
+  afterAll(async () => {
+    await chrome?.close();
+  });
+
+  const lines = (page: Page) => page.locator('#transcript li').allInnerTexts();
+
+  for (const protocol of ['1', '2'] as const) {
+    it(`v${protocol}: mic turn, video and mouth, typed turn, barge-in, release`, async () => {
+      const page = await chrome.browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(`${h.baseUrl}/_emulator/ui`);
+      await page.waitForSelector('#avatar option[value="persona:ava"]', { state: 'attached' });
+      await page.selectOption('#avatar', 'persona:ava');
+      await page.selectOption('#protocol', protocol);
+      await page.getByRole('button', { name: 'Start session' }).click();
+      await page.waitForSelector('#mic:not([disabled])', { timeout: 20_000 });
+      const sessionId = await page.evaluate(() => document.body.dataset.sessionId!);
+
+      // Talk through the fake mic: a partial while speaking, then the recognised question.
+      await page.getByRole('button', { name: 'Microphone off' }).click();
+      await page.waitForFunction(() => document.getElementById('partial')!.textContent!.startsWith('You (speaking)'), undefined, { timeout: 20_000 });
+      await page.waitForSelector('#transcript li[data-kind="user"]', { timeout: 30_000 });
+      expect(await page.locator('#transcript li[data-kind="user"]').first().innerText()).toMatch(/^You:\s*hello there i would like to know where you/i);
+
+      // The reply plays: time advances and the mouth moves; back to listening, the mouth is still.
+      await page.getByRole('button', { name: 'Microphone on' }).click();
+      const reply: VideoProbe[] = [];
+      const badge = () => page.locator('#state-badge').innerText();
+      while ((await badge()) !== 'listening' || reply.length < 20) reply.push(...(await watch(page, 500)));
+      reply.push(...(await watch(page, 1_500))); // the player plays a little behind the live edge
+      const listening = await watch(page, 1_000);
+      expect(reply.at(-1)!.t).toBeGreaterThan(reply[0]!.t + 1.5);
+      expect(listening.at(-1)!.t).toBeGreaterThan(listening[0]!.t + 0.5);
+      expect(spread(reply.map((p) => p.mouth))).toBeGreaterThan(15);
+      expect(spread(listening.map((p) => p.mouth))).toBeLessThan(6);
+
+      // A typed turn is answered (v1 through the page's relay, v2 on its socket).
+      const before = (await lines(page)).length;
+      await page.getByLabel('Say something').fill('Tell me about yourself.');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('#transcript li').length >= n + 2, before, { timeout: 20_000 });
+      const typed = (await lines(page)).slice(before);
+      expect(typed[0]).toMatch(/^You:\s*Tell me about yourself\./);
+      expect(typed[1]).toMatch(/^Avatar:\s*\S+/);
+
+      // Barge-in by the mic: the question again while a reply plays cuts it.
+      await page.waitForFunction(() => document.getElementById('state-badge')!.textContent === 'speaking', undefined, { timeout: 20_000 });
+      const cutsBefore = await page.locator('#transcript li[data-kind="interrupted"]').count();
+      await page.getByRole('button', { name: 'Microphone off' }).click();
+      await page.waitForFunction((n) => document.querySelectorAll('#transcript li[data-kind="interrupted"]').length > n, cutsBefore, { timeout: 20_000 });
+
+      // Release frees the seat: the state view lists the session as ended.
+      await page.getByRole('button', { name: 'Release' }).click();
+      await page.waitForFunction(() => document.getElementById('state-badge')!.textContent!.startsWith('ended'), undefined, { timeout: 10_000 });
+      await page.getByRole('tab', { name: 'State' }).click();
+      const row = page.locator('#state-body tr', { hasText: sessionId });
+      await expect.poll(() => row.first().innerText(), { timeout: 10_000 }).toMatch(/\bended\b.*\breleased\b/s);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 150_000);
+  }
+});
