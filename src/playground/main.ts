@@ -130,7 +130,8 @@ function onEvent(e: SessionEvent) {
       break;
     case 'speech':
       if (e.status === 'interrupted') {
-        addLine('transcript', 'Avatar', `(interrupted) said: "${e.said ?? ''}"`, 'cut').dataset.kind = 'interrupted';
+        const said = e.said ? `after "${e.said}"` : 'before its first word';
+        addLine('transcript', 'Avatar', `(cut off ${said})`, 'cut').dataset.kind = 'interrupted';
       }
       break;
     case 'agent_event':
@@ -256,12 +257,19 @@ $('say').addEventListener('submit', async (ev) => {
 // ---- the state view
 function table(rows: Record<string, unknown>[], columns: string[]) {
   if (rows.length === 0) return el('p', { textContent: 'none' });
-  const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const cell = (v: unknown, key: string) =>
+    v === null || v === undefined
+      ? ''
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : key.endsWith('_at') && typeof v === 'number'
+          ? new Date(v * 1000).toLocaleString()
+          : String(v);
   return el(
     'table',
     {},
     el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', textContent: c })))),
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => el('td', { textContent: cell(r[c]) }))))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => el('td', { textContent: cell(r[c], c) }))))),
   );
 }
 function card(title: string, ...kids: (Node | string)[]) {
