@@ -84,3 +84,31 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', ()
     }, 150_000);
   }
 });
+
+describe.skipIf(!existsSync(CHROMIUM))('the playground when every seat is taken', () => {
+  const h = useEmulator({ boxes: 1, seats: 1, mintRatePerMinute: 0 });
+  let chrome: Awaited<ReturnType<typeof launchWithMic>>;
+  beforeAll(async () => {
+    chrome = await launchWithMic(await speechWav('Hello.', 0, 1_000));
+  });
+  afterAll(async () => {
+    await chrome?.close();
+  });
+
+  it('shows the queue with position and ETA, then seats the session once the seat frees', async () => {
+    const held = (await h.api('/api/v1/sessions', { body: { persona: 'leo' } })).body;
+    expect(held.status).toBe('ready');
+    const page = await chrome.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${h.baseUrl}/_emulator/ui`);
+    await page.waitForSelector('#avatar option[value="persona:ava"]', { state: 'attached' });
+    await page.getByRole('button', { name: 'Start session' }).click();
+    const queue = page.getByRole('status').filter({ hasText: 'queued' });
+    await expect.poll(() => queue.innerText(), { timeout: 10_000 }).toMatch(/queued at position 1, about \d+ s/);
+    await h.api(`/api/v1/sessions/${held.session_id}/release`, { body: { seat_token: held.seat_token } });
+    await page.waitForSelector('#send:not([disabled])', { timeout: 30_000 });
+    expect(await page.locator('#queue').isHidden()).toBe(true);
+    await page.getByRole('button', { name: 'Release' }).click();
+    await page.waitForFunction(() => document.getElementById('state-badge')!.textContent!.startsWith('ended'), undefined, { timeout: 10_000 });
+    await page.close();
+  }, 60_000);
+});

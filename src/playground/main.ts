@@ -318,6 +318,20 @@ async function refreshState() {
   out.push(card('Boxes', table(boxes.data, ['id', 'base_url', 'live', 'seats', 'held', 'free', 'protocols'])));
   const hooks = await safe(operator<{ data: any[] }>('/_emulator/webhooks/deliveries'), { data: [] });
   out.push(card('Webhook deliveries', table(hooks.data, Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 }))));
+  const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), { jobs: [], executions: [] });
+  out.push(card('Inference jobs', table(jobs.jobs, ['id', 'task', 'model_id', 'status', 'source', 'created_at', 'completed_at'])));
+  const nodes = jobs.executions.flatMap((x) =>
+    Object.entries((x.nodes ?? {}) as Record<string, any>).map(([node, n]) => ({
+      execution: x.id,
+      workflow: x.workflow_id,
+      execution_status: x.status,
+      node,
+      status: n.status,
+      progress: n.progress ? `${n.progress.completed}/${n.progress.total} (${n.progress.failed} failed)` : '',
+      error: n.error?.message ?? '',
+    })),
+  );
+  out.push(card('Workflow executions, node by node', table(nodes, ['execution', 'workflow', 'execution_status', 'node', 'status', 'progress', 'error'])));
   $('state-body').replaceChildren(...out);
   $('state-when').textContent = `updated ${new Date().toLocaleTimeString()}`;
 }

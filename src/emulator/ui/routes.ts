@@ -1,14 +1,15 @@
 /**
  * The playground (issue 17): a page served by the emulator itself at `/_emulator/ui`,
  * same-origin with the control plane, plus the two operator routes only it needs:
- * the v1 typed-turn relay (the edge's `POST /chat` sets no CORS headers, spec 4.6) and the
- * session list (the public API has no "list sessions"). Everything else the page shows
+ * the v1 typed-turn relay (the edge's `POST /chat` sets no CORS headers, spec 4.6), and the
+ * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
  * comes from the public API and the existing operator routes.
  */
 import { readFile } from 'node:fs/promises';
 import { edgeHttpUrl } from '../../contract/edge/url.js';
 import type { App, EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
+import { executionView, type ExecutionRow } from '../inference/workflows/store.js';
 import { playgroundCredentials } from './credentials.js';
 import { playgroundHtml } from './page.js';
 
@@ -66,5 +67,21 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
       )
       .all();
     return c.json({ data: rows });
+  });
+
+  // The inference family's jobs and workflow executions (node by node), every organisation:
+  // the public routes read one job or execution by id, with an inference key.
+  app.get('/_emulator/jobs', (c) => {
+    const jobs = ctx.db
+      .prepare(
+        `SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at
+           FROM inference_jobs ORDER BY created_at DESC, rowid DESC LIMIT 100`,
+      )
+      .all() as Record<string, unknown>[];
+    const executions = ctx.db.prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100').all() as ExecutionRow[];
+    return c.json({
+      jobs: jobs.map((j) => ({ ...j, error: typeof j.error === 'string' ? JSON.parse(j.error) : j.error })),
+      executions: executions.map((e) => executionView(e)),
+    });
   });
 }
