@@ -70,4 +70,21 @@ describe('the playground routes', () => {
     expect(bad.status).toBe(401);
     await h.api(`/api/v1/sessions/${m.session_id}/release`, { body: { seat_token: m.seat_token } });
   });
+
+  it('lists inference jobs and workflow executions node by node for the state view', async () => {
+    const key = h.emu.keys.dashboardKey;
+    const wf = await h.api('/api/workflows', {
+      key,
+      body: { name: 'wf', dag: { nodes: { embed: { model_id: 'avatar-embed', task: 'embedding', payload: { input: '${input.topic}' } } }, edges: [] } },
+    });
+    expect(wf.status).toBe(201);
+    const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, { key, body: { input_params: { topic: 'lighthouses' } } });
+    expect(ex.status).toBe(201);
+    const list = await h.api('/_emulator/jobs', { key });
+    expect(list.status).toBe(200);
+    expect(list.body.executions).toEqual([
+      expect.objectContaining({ id: ex.body.execution.id, workflow_id: wf.body.workflow.id, nodes: { embed: expect.objectContaining({ status: expect.any(String) }) } }),
+    ]);
+    expect(Array.isArray(list.body.jobs)).toBe(true);
+  });
 });
