@@ -269,8 +269,12 @@ function table(rows: Record<string, unknown>[], columns: string[]) {
     'table',
     {},
     el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', textContent: c })))),
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => el('td', { textContent: cell(r[c], c) }))))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => labelled(el('td', { textContent: cell(r[c], c) }), c))))),
   );
+}
+function labelled(td: HTMLElement, label: string) {
+  td.dataset.label = label;
+  return td;
 }
 function card(title: string, ...kids: (Node | string)[]) {
   return el('section', { className: 'card' }, el('h2', { textContent: title }), ...kids);
@@ -280,7 +284,7 @@ const safe = async <T>(p: Promise<T>, fallback: T): Promise<T> => p.catch((e: Er
 async function refreshState() {
   const out: HTMLElement[] = [];
   const ws = await safe(api<{ data: any[] }>('/api/v1/workspaces'), { data: [] });
-  out.push(card('Workspaces', table(ws.data, ['id', 'name', 'plan', 'zero_data_retention', 'created_at'])));
+  out.push(card('Workspaces', table(ws.data, ['id', 'name', 'plan', 'created_at'])));
   const keys = await safe(api<{ data: any[] }>('/api/v1/tokens'), { data: [] });
   out.push(card('Keys (prefixes only)', table(keys.data, ['id', 'name', 'token_prefix', 'kind', 'scopes', 'status', 'workspace_id', 'allowed_origins'])));
   for (const w of ws.data) {

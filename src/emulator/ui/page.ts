@@ -109,5 +109,11 @@ code { font-size: 12px; }
   .side { max-height: none; }
   .video-box { max-height: 46vh; }
   main { padding: 8px; }
+  /* Tables become one block per row, each cell labelled by its column. */
+  .card thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .card table, .card tbody, .card tr { display: block; }
+  .card tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+  .card td { display: grid; grid-template-columns: 38% 1fr; gap: 6px; border: 0; padding: 1px 0; }
+  .card td::before { content: attr(data-label); color: var(--muted); overflow-wrap: anywhere; }
 }
 `;
