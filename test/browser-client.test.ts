@@ -53,6 +53,21 @@ describe('the playground routes', () => {
     expect(html.match(/(?:src|href)="[^"]*"/g)!.join(' ')).not.toContain(key);
   });
 
+  it('serves the page (and its credentials) only to a loopback Host', async () => {
+    const { request } = await import('node:http');
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const u = new URL(h.baseUrl);
+        request({ host: u.hostname, port: u.port, path: '/_emulator/ui', headers: { host } }, (res) => (res.resume(), resolve(res.statusCode!)))
+          .on('error', reject)
+          .end();
+      });
+    expect(await status('localhost:1234')).toBe(200);
+    expect(await status('[::1]:80')).toBe(200);
+    expect(await status('attacker.example:80')).toBe(403);
+    expect(await status('192.168.1.20')).toBe(403);
+  });
+
   it('the v1 chat relay forwards only to its own boxes, and refuses bad bodies with the envelope', async () => {
     const post = (body: string) =>
       h.fetch('/_emulator/ui/chat', { method: 'POST', key: h.emu.keys.dashboardKey, headers: { 'content-type': 'application/json' }, body });

@@ -10,6 +10,7 @@ import { edgeHttpUrl } from '../../contract/edge/url.js';
 import type { App, EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { executionView, type ExecutionRow } from '../inference/workflows/store.js';
+import { isLoopbackHost } from '../generations/media-source.js';
 import { playgroundCredentials } from './credentials.js';
 import { playgroundHtml } from './page.js';
 
@@ -19,6 +20,11 @@ const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
 export function registerPlayground(app: App, ctx: EmulatorContext): void {
   let bundle: Promise<Buffer> | undefined;
   app.get('/_emulator/ui', (c) => {
+    // The page carries credentials: only for a page loaded on loopback (an emulator started
+    // with --host 0.0.0.0 does not hand them to the network, nor to a rebound DNS name).
+    if (!loopbackRequest(c.req.header('host'))) {
+      return c.json({ error: 'forbidden', message: 'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui' }, 403);
+    }
     c.header('cache-control', 'no-store');
     c.header('content-security-policy', "default-src 'self'; media-src 'self' blob:; worker-src blob:; script-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss: http: https:");
     c.header('x-frame-options', 'DENY');
@@ -84,4 +90,12 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
       executions: executions.map((e) => executionView(e)),
     });
   });
+}
+
+function loopbackRequest(host: string | undefined): boolean {
+  try {
+    return host !== undefined && isLoopbackHost(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
 }
