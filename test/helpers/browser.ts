@@ -69,6 +69,33 @@ export function probeVideo(page: Page, selector = 'video'): Promise<VideoProbe> 
   );
 }
 
+/**
+ * Start probing in the page itself every 100 ms (independent of the test's round trips);
+ * `stop()` returns the probes since.
+ */
+export async function startProbing(page: Page, selector = 'video'): Promise<{ stop(): Promise<VideoProbe[]> }> {
+  await page.evaluate(
+    ([sel, x, y, w, h]) => {
+      const v = document.querySelector(sel as string) as HTMLVideoElement;
+      const c = document.createElement('canvas');
+      const g = c.getContext('2d', { willReadFrequently: true })!;
+      const probes: { t: number; mouth: number }[] = [];
+      const timer = setInterval(() => {
+        c.width = v.videoWidth || 352;
+        c.height = v.videoHeight || 480;
+        g.drawImage(v, 0, 0, c.width, c.height);
+        const d = g.getImageData(x as number, y as number, w as number, h as number).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
+        probes.push({ t: v.currentTime, mouth: sum / (d.length / 4) / 3 });
+      }, 100);
+      (window as unknown as { stopProbing(): unknown }).stopProbing = () => (clearInterval(timer), probes);
+    },
+    [selector, ...MOUTH] as const,
+  );
+  return { stop: () => page.evaluate(() => (window as unknown as { stopProbing(): VideoProbe[] }).stopProbing()) };
+}
+
 /** Probes every 100 ms for `ms`, as a viewer watching. */
 export async function watch(page: Page, ms: number, selector?: string): Promise<VideoProbe[]> {
   const out: VideoProbe[] = [];
