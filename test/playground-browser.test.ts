@@ -19,8 +19,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', ()
   let chrome: Awaited<ReturnType<typeof launchWithMic>>;
 
   beforeAll(async () => {
-    // The file loops: the question, then silence long enough for the reply.
-    chrome = await launchWithMic(await speechWav(QUESTION, 500, 8_000));
+    // Chromium plays the file from its start at each getUserMedia, and loops it: the question,
+    // then silence long enough that it does not come back during the reply on a loaded
+    // machine (recognising 10 s of speech can take several seconds there).
+    chrome = await launchWithMic(await speechWav(QUESTION, 500, 20_000));
   });
   afterAll(async () => {
     await chrome?.close();
@@ -70,7 +72,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', ()
       expect(typed[0]).toMatch(/^You:\s*Tell me about yourself\./);
       expect(typed[1]).toMatch(/^Avatar:\s*\S+/);
 
-      // Barge-in by the mic: the question again while a reply plays cuts it.
+      // Barge-in by the mic: turned on while a reply plays, the question (from the file's
+      // start, 0.5 s in) cuts it.
       await page.waitForFunction(() => document.getElementById('state-badge')!.textContent === 'speaking', undefined, { timeout: 20_000 });
       const cutsBefore = await page.locator('#transcript li[data-kind="interrupted"]').count();
       await page.getByRole('button', { name: 'Microphone off' }).click();
