@@ -133,7 +133,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground when every seat is taken'
       const until = performance.now() + 4_000;
       while (performance.now() < until);
     });
-    await expect.poll(lag, { timeout: 5_000 }).toBeLessThan(1.5);
+    // Once the stalled messages are appended the buffer ends 4 s ahead; the player jumps.
+    const lags: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.waitForTimeout(500);
+      lags.push(await lag());
+    }
+    expect(lags.slice(2).every((l) => l < 1.5), `lag after the stall: ${lags.join(', ')}`).toBe(true);
     await page.getByRole('button', { name: 'Release' }).click();
     await page.close();
   }, 60_000);
