@@ -14,6 +14,7 @@ import { registerIssuers } from './issuers/routes.js';
 import { registerInference } from './inference/register.js';
 import { operatorGuard } from './operator/guard.js';
 import { registerOperator } from './operator/routes.js';
+import { registerPlayground } from './ui/routes.js';
 import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
 import { registerTokens } from './tokens/routes.js';
@@ -70,6 +71,7 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
   registerSessions(app, ctx, deps.signing);
+  registerPlayground(app, ctx);
   registerGenerations(app, ctx);
   registerInference(app, ctx);
 

@@ -116,6 +116,7 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     const avatar = cliName(io);
     const lines = [
       `avatar emulator listening on ${emu.baseUrl}`,
+      `  playground     ${emu.baseUrl}/_emulator/ui  (open it in a browser)`,
       `  store          ${dataDir ? `${dataDir} (SQLite, WAL)` : 'in memory'}`,
       `  workspace_id   ${emu.keys.workspaceId}`,
       `  org_id         ${emu.keys.orgId}`,
