@@ -17,6 +17,8 @@ import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
 import { registerTokens } from './tokens/routes.js';
 import { registerWorkspaces } from './workspaces/routes.js';
+import { registerBuiltinRoutes } from './tools/builtins.js';
+import { registerMcpRoutes } from './tools/registry.js';
 
 export const VERSION = '0.1.0';
 
@@ -68,6 +70,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
   registerSessions(app, ctx, deps.signing);
   registerGenerations(app, ctx);
+  registerMcpRoutes(app, ctx);
+  registerBuiltinRoutes(app, ctx);
   registerInference(app, ctx);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
