@@ -30,7 +30,6 @@ export interface McpRow {
   name: string;
   url: string;
   status: 'active' | 'error' | 'disabled';
-  tool_defs_json: string | null;
   tools_json: string | null;
   tools_cached_at: number | null;
   created_at: number;
@@ -65,10 +64,12 @@ const allowedOf = (r: McpRow): string[] | null => (r.allowed_tools ? (JSON.parse
 
 /** The tools this server offers to sessions: its cached list after `allowed_tools`; null when never listed. */
 export function offeredTools(r: McpRow): McpToolDef[] | null {
-  if (r.tool_defs_json === null) return null;
+  if (r.tools_json === null) return null;
   let defs: McpToolDef[];
   try {
-    defs = JSON.parse(r.tool_defs_json) as McpToolDef[];
+    const parsed = JSON.parse(r.tools_json) as unknown;
+    if (!Array.isArray(parsed)) return null;
+    defs = parsed.filter((d): d is McpToolDef => !!d && typeof d === 'object' && typeof (d as McpToolDef).name === 'string');
   } catch {
     return null;
   }
@@ -78,7 +79,7 @@ export function offeredTools(r: McpRow): McpToolDef[] | null {
 
 export function toMcpServer(r: McpRow) {
   const auth = rowAuth(r);
-  const tools = (offeredTools(r) ?? []).map((t) => ({ name: t.name, description: t.description }));
+  const tools = (offeredTools(r) ?? []).map((t) => ({ name: t.name, description: t.description ?? '' }));
   return {
     id: r.id,
     name: r.name,
@@ -115,8 +116,8 @@ export class McpRegistry {
       const defs = await probeMcp(r.url, rowAuth(r));
       const status = r.status === 'disabled' ? 'disabled' : 'active';
       this.ctx.db
-        .prepare('UPDATE mcp_servers SET status = ?, tool_defs_json = ?, tools_json = ?, tools_cached_at = ?, last_error = NULL WHERE id = ?')
-        .run(status, JSON.stringify(defs), JSON.stringify(defs.map((d) => ({ name: d.name, description: d.description }))), unixSeconds(this.ctx.clock), id);
+        .prepare('UPDATE mcp_servers SET status = ?, tools_json = ?, tools_cached_at = ?, last_error = NULL WHERE id = ?')
+        .run(status, JSON.stringify(defs), unixSeconds(this.ctx.clock), id);
     } catch (err) {
       const status = r.status === 'disabled' ? 'disabled' : 'error';
       this.ctx.db.prepare('UPDATE mcp_servers SET status = ?, last_error = ? WHERE id = ?').run(status, errorLine(err), id);

@@ -13,7 +13,6 @@ ALTER TABLE mcp_servers ADD COLUMN auth_json TEXT;
 ALTER TABLE mcp_servers ADD COLUMN allowed_tools TEXT;
 ALTER TABLE mcp_servers ADD COLUMN default_timeout_ms INTEGER NOT NULL DEFAULT 8000;
 ALTER TABLE mcp_servers ADD COLUMN last_error TEXT;
-ALTER TABLE mcp_servers ADD COLUMN tool_defs_json TEXT;
 
 ALTER TABLE session_tool_calls ADD COLUMN source TEXT;
 ALTER TABLE session_tool_calls ADD COLUMN ok INTEGER;
