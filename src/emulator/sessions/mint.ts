@@ -201,7 +201,12 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   // The token carries the tool names and settings; the definitions (MCP schemas can be
   // large) stay in the stored snapshot, where the box reads them (internal box API).
   const claims: Record<string, unknown> = { session: snapshot };
-  const stored = s.tools.tools ? { ...snapshot, tools: { ...snapshot.tools, definitions: s.tools.definitions } } : snapshot;
+  // The agent object too: the gateway presents its `tok` to the hook (spec 6.2).
+  const stored = {
+    ...snapshot,
+    agent: plan.agent ?? null,
+    tools: s.tools.tools ? { ...snapshot.tools, definitions: s.tools.definitions } : null,
+  };
   if (plan.agent) claims.agent = plan.agent;
   // Hold the seat and store the row before the first await: no other request may take the
   // seat, or pass the plan ceiling (which counts seated sessions), while the token is signed.
