@@ -95,3 +95,19 @@ describe('avatar hooks serve', () => {
     expect(lines[3]).toMatchObject({ op: 'session_start', answer: { ok: true, turn_seq_base: 7 } });
   });
 });
+
+describe('tool events in sessions live and sessions transcript', () => {
+  it('sessions live --json carries the calling event; the transcript lists the ledger', async () => {
+    await cli(['builtins', 'enable', 'svc.image'], env());
+    const r = await cli(
+      ['--json', 'sessions', 'live', '--persona', 'ava', '--tools', '{"servers":["svc.image"]}', '--config', '{"render":false,"greeting_enabled":false}', '--say', 'Please draw a picture of a small boat', 'Thank you, that is lovely', '--turns', '2'],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.event === 'agent_event')).toMatchObject({ kind: 'calling', tool: 'generate_image', call_id: expect.any(String) });
+    const sid = lines.find((l) => typeof l.session_id === 'string')?.session_id as string;
+    // The picture is made after the session ended here (two quick turns): the box still reports it to the ledger.
+    await vi.waitFor(async () => expect((await cli(['sessions', 'transcript', sid], env())).stdout).toMatch(/tool:\s+generate_image \(builtin\) ok/), { timeout: 10_000 });
+  });
+});
