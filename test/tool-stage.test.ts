@@ -174,3 +174,18 @@ describe('the deterministic verdict rule', () => {
     expect(deterministicVerdict('give me the city forecast', t)!.tool).toBe('get_weather');
   });
 });
+
+describe('built-in pictures', () => {
+  it('are served until one hour has passed on the box clock', async () => {
+    const { ImageShelf } = await import('../src/edge/tools/builtin-tools.js');
+    const clock = new ManualClock();
+    const shelf = new ImageShelf(clock);
+    shelf.baseUrl = 'http://box';
+    const url = shelf.put(Buffer.from('png'));
+    const id = /images\/([0-9a-f]{32})\.png$/.exec(url)![1]!;
+    clock.advance(3_599_999);
+    expect(shelf.get(id)?.toString()).toBe('png');
+    clock.advance(1);
+    expect(shelf.get(id)).toBeNull();
+  });
+});

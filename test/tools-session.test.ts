@@ -48,12 +48,30 @@ describe('tools in a session driven by typed turns', () => {
     const follow = await mic.next((x) => x.type === 'turn' && x.speech_id !== ack.speech_id);
     expect(follow).toMatchObject({ text: '', reply: 'Here is the picture: a lighthouse at night.' });
     expect(follow.greeting).toBeUndefined();
+    // the follow-up (an avatar-initiated line) never dispatches a tool of its own (spec 6.2 step 6)
+    await new Promise((r) => setTimeout(r, 100));
+    expect(events.json.filter((x) => x.kind === 'calling')).toHaveLength(1);
     // the ledger and the transcript
     const row = h.emu.ctx.db.prepare('SELECT tool, source, ok FROM session_tool_calls WHERE session_id = ?').get(m.session_id);
     expect(row).toEqual({ tool: 'generate_image', source: 'builtin', ok: 1 });
     mic.close();
     events.close();
   });
+
+  it('rendered: the follow-up is spoken (a speech started frame for its speech_id) after calling and image', async () => {
+    const m = await mint({ tools: { servers: ['svc.image'] } }, true);
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const ack = await chat(m, 'Draw a picture of a green tree.');
+    const image = await events.next((x) => x.type === 'agent_event' && x.kind === 'image', 30_000);
+    expect(image.caption).toBe('a green tree');
+    const follow = await events.next((x) => x.type === 'turn' && x.speech_id !== ack.speech_id, 30_000);
+    expect(follow).toMatchObject({ text: '', reply: 'Here is the picture: a green tree.' });
+    await events.next((x) => x.type === 'speech' && x.status === 'started' && x.speech_id === follow.speech_id, 30_000);
+    expect(mse.bin.length).toBeGreaterThan(0);
+    mse.close();
+    events.close();
+  }, 60_000);
 
   it('an inline tool through the gateway to the hook; hook ops session_start, turn_committed, session_end', async () => {
     const m = await mint({
