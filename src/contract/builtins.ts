@@ -5,16 +5,10 @@
  * (mint-time resolution) and the box (the verdict and the run). Descriptions and schemas
  * are ours (docs/fidelity.md "Tools").
  */
-export interface BuiltinToolDef {
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-  timeout_ms: number;
-  idempotent: boolean;
-  fast: boolean;
-  speak_hint?: string;
-  cover_line?: string;
-}
+import type { ToolDefinition } from './validators/tools.js';
+
+/** A built-in tool: a tool definition (spec 2) the box runs itself. */
+export type BuiltinToolDef = ToolDefinition;
 
 export const BUILTIN_SERVERS: Record<string, BuiltinToolDef[]> = {
   'svc.image': [

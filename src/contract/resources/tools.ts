@@ -87,3 +87,12 @@ export const ToolResultSchema = z.object({
   caption: z.string().optional(),
 });
 export type ToolResult = z.output<typeof ToolResultSchema>;
+
+/** A tool call as the box posts it to the gateway (internal box API; spec 6.2 `tool_call` fields). */
+export interface ToolCallRequest {
+  call_id: string;
+  idem: string;
+  tool: string;
+  args: Record<string, unknown>;
+  history: { role: string; content: string }[];
+}

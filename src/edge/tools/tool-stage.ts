@@ -11,6 +11,7 @@
  * One call in flight, one per turn, 20 s cooldown between dispatches, 30 s hold.
  * Every timer is on the injected clock.
  */
+import type { ToolCallRequest } from '../../contract/resources/tools.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
 
 export const FILLER_AFTER_MS = 2500;
@@ -29,13 +30,7 @@ export interface StageTool {
   speak_hint?: string;
 }
 
-export interface StageCall {
-  call_id: string;
-  idem: string;
-  tool: string;
-  args: Record<string, unknown>;
-  history: { role: string; content: string }[];
-}
+export type StageCall = ToolCallRequest;
 
 /** What the gateway (or a built-in) answered: spec 6.2 / 7. */
 export type StageAnswer =

@@ -12,7 +12,7 @@
  * turn_committed per stored turn, session_end at the end).
  */
 import { Agent, request } from 'undici';
-import type { ToolWireError } from '../../contract/resources/tools.js';
+import type { ToolCallRequest, ToolWireError } from '../../contract/resources/tools.js';
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
@@ -42,13 +42,7 @@ export interface SessionTools {
   history: boolean;
 }
 
-export interface ToolCallInput {
-  call_id: string;
-  idem: string;
-  tool: string;
-  args: Record<string, unknown>;
-  history: { role: string; content: string }[];
-}
+export type ToolCallInput = ToolCallRequest;
 
 /** What a failed attempt was, for the channel rule. */
 type Failure = { kind: '4xx' | '5xx' | 'transport' | 'timeout' | 'bad_answer'; message: string };
