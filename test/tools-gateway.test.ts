@@ -188,9 +188,8 @@ describe('tool calls through the gateway', () => {
   it('hook ops: session_start (turn_seq_base), turn_committed with the base, session_end', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
-    gw.sessionStarted(s.sessionId);
-    await waitUntil(() => hook.ops('session_start').some((r) => r.body.sid === s.sessionId));
-    await new Promise((r) => setTimeout(r, 20));
+    await gw.sessionStarted(s.sessionId);
+    expect(hook.ops('session_start').filter((r) => r.body.sid === s.sessionId)).toHaveLength(1);
     gw.turnCommitted(s.sessionId, { seq: 0, user_text: 'hi', reply_text: 'hello' });
     gw.turnCommitted(s.sessionId, { seq: 0, user_text: 'hi', reply_text: 'hel' });
     await waitUntil(() => hook.ops('turn_committed').some((r) => r.body.sid === s.sessionId));

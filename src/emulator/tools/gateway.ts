@@ -290,9 +290,10 @@ export class ToolGateway {
     }
   }
 
-  sessionStarted(sid: string): void {
+  /** Resolves once the hook answered (or failed); the caller need not wait. */
+  async sessionStarted(sid: string): Promise<void> {
     const s = readSessionTools(this.ctx, sid);
-    if (s?.agent?.hook) void this.hookOp(s, 'session_start', {});
+    if (s?.agent?.hook) await this.hookOp(s, 'session_start', {});
   }
 
   turnCommitted(sid: string, turn: { seq: number; user_text: string; reply_text: string }): void {
