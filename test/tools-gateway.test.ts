@@ -113,6 +113,17 @@ describe('tool calls through the gateway', () => {
     }
   });
 
+  it('an MCP server disabled after the mint answers server_disabled, without spending budget', async () => {
+    const ws = h.emu.keys.workspaceId;
+    const id = (await h.api(`/api/v1/workspaces/${ws}/mcp-servers`, { body: { name: 'later-off', url: mcp.url } })).body.id;
+    const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', tools: { servers: [id] } } });
+    const s = readSessionTools(h.emu.ctx, r.body.session_id)!;
+    await h.api(`/api/v1/workspaces/${ws}/mcp-servers/${id}`, { method: 'PATCH', body: { status: 'disabled' } });
+    const gw = toolGateway(h.emu.ctx);
+    expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Rome' })))).toMatchObject({ ok: false, error: 'server_disabled' });
+    expect(gw.state(s.sessionId, 20).spent).toBe(0);
+  });
+
   it('timeout_ms on the clock: a hook that never answers is timeout', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
@@ -207,6 +218,12 @@ describe('tool calls through the gateway', () => {
     await gw.call(s, call('lookup'));
     const count = () => (h.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM session_tool_calls WHERE session_id = ?').get(s.sessionId) as { n: number }).n;
     expect(count()).toBe(1);
+    // erased with the session (spec 3: ended -> deleted)
+    const other = await session();
+    await gw.call(other, call('lookup'));
+    await h.api(`/api/v1/sessions/${other.sessionId}/release`, { body: {} });
+    expect((await h.api(`/api/v1/sessions/${other.sessionId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((h.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM session_tool_calls WHERE session_id = ?').get(other.sessionId) as { n: number }).n).toBe(0);
     clock.advance(29 * 24 * 3600_000);
     gw.sweep();
     expect(count()).toBe(1);

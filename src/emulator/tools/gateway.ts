@@ -103,6 +103,10 @@ export class ToolGateway {
     if (def.source === 'builtin') return wire('builtin_tool_is_local', `${input.tool} is a built-in tool: the box runs it`);
     const ch = this.channel(s.sessionId);
     if (ch.disabled_reason) return wire('server_disabled', `the tool channel is disabled for this session (${ch.disabled_reason})`);
+    if (def.source === 'mcp') {
+      const row = mcpRegistry(this.ctx).byId(def.server ?? '');
+      if (!row || row.status === 'disabled') return wire('server_disabled', `MCP server ${def.server} was removed or disabled`);
+    }
     if (ch.spent >= s.maxCalls) return wire('budget_exhausted', `max_calls (${s.maxCalls}) reached`);
     db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(s.sessionId);
     const started = this.ctx.clock.now();
