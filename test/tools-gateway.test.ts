@@ -124,6 +124,15 @@ describe('tool calls through the gateway', () => {
     expect(gw.state(s.sessionId, 20).spent).toBe(0);
   });
 
+  it('history: false keeps svc/history out of the MCP _meta', async () => {
+    const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', tools: { servers: [mcpId], history: false } } });
+    const s = readSessionTools(h.emu.ctx, r.body.session_id)!;
+    await toolGateway(h.emu.ctx).call(s, call('get_weather', { city: 'Bergen' }));
+    const meta = mcp.calls.at(-1)!.meta!;
+    expect(meta['svc/sid']).toBe(s.sessionId);
+    expect(meta).not.toHaveProperty('svc/history');
+  });
+
   it('timeout_ms on the clock: a hook that never answers is timeout', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
