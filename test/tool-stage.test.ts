@@ -9,7 +9,7 @@ const tools: StageTool[] = [
   { name: 'generate_image', description: 'Draw a picture', input_schema: { type: 'object', properties: { prompt: { type: 'string' } } }, source: 'builtin' },
 ];
 
-function rig() {
+function rig(phrase?: (line: string, note: string, tool: StageTool) => Promise<string>) {
   const clock = new ManualClock();
   const events: any[] = [];
   const said: { text: string; wanted: () => boolean }[] = [];
@@ -36,6 +36,7 @@ function rig() {
     colour: (t) => colours.push(t),
     ended: () => state.ended,
     log: () => undefined,
+    ...(phrase ? { phrase } : {}),
   });
   const settle = () => new Promise((r) => setImmediate(r));
   const answer = async (a: StageAnswer) => {
@@ -160,6 +161,28 @@ describe('tool stage', () => {
     await f.answer({ ok: false, error: 'budget_exhausted', message: 'max_calls (20) reached' });
     expect(f.notes).toEqual(['[tool lookup_order failed: budget_exhausted]']);
     expect(f.said.map((s) => s.text)).toEqual(['Sorry, I could not get that for you just now.']);
+  });
+});
+
+describe('an upstream brain words the follow-up', () => {
+  it('gets the plain line, the note and the tool; a failure falls back to the plain line', async () => {
+    const seen: string[] = [];
+    const r = rig(async (line, note, tool) => {
+      seen.push(`${line} | ${note} | ${tool.name}`);
+      return 'Good news: it ships tomorrow!';
+    });
+    r.stage.afterCommit({ seq: 1, text: 'look up order 77' });
+    await r.settle();
+    await r.answer(toolResult('Order 77 ships tomorrow.'));
+    expect(seen).toEqual(['Order 77 ships tomorrow. | [tool lookup_order result: Order 77 ships tomorrow.] | lookup_order']);
+    expect(r.said.map((x) => x.text)).toEqual(['Good news: it ships tomorrow!']);
+    const f = rig(async () => {
+      throw new Error('upstream down');
+    });
+    f.stage.afterCommit({ seq: 1, text: 'look up order 77' });
+    await f.settle();
+    await f.answer(toolResult('plain'));
+    expect(f.said.map((x) => x.text)).toEqual(['plain']);
   });
 });
 

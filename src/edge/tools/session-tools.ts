@@ -69,6 +69,19 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
     colour: (text) => loop.colour(text),
     ended: () => live.ended !== null,
     log: o.log,
+    // An upstream brain words the follow-up itself, from the note and the tool's speak_hint.
+    ...(brain.verdict
+      ? {
+          phrase: async (_line: string, note: string, tool: StageTool) => {
+            const hint = tool.speak_hint ? ` ${tool.speak_hint}` : '';
+            const req = brainRequest(live.snapshot, live.log, null, replyLanguage(live.snapshot, null), undefined, `${note}\nTell the user this result in one or two short sentences.${hint}`, live.notes);
+            const out = brain.reply(req);
+            let text = '';
+            for await (const d of out.deltas) text += d;
+            return text;
+          },
+        }
+      : {}),
   });
   loop.onUserTurnCommitted = (t) => stage.afterCommit({ seq: t.seq, text: t.user_text });
   return stage;

@@ -58,6 +58,12 @@ export interface ToolStageDeps {
   colour(text: string): void;
   ended(): boolean;
   log(line: string): void;
+  /**
+   * Optional: word the follow-up with the brain (an upstream model: the note, the tool's
+   * `speak_hint`); it gets the plain line and answers the line to say. Without it, or when
+   * it fails, the plain line is said.
+   */
+  phrase?(line: string, note: string, tool: StageTool): Promise<string>;
 }
 
 interface InFlight {
@@ -129,10 +135,10 @@ export class ToolStage {
     f.hold?.cancel();
     this.inFlight = null;
     if (answer === 'held') return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
-    this.deliver(f, answer);
+    await this.deliver(f, answer);
   }
 
-  private deliver(f: InFlight, a: StageAnswer): void {
+  private async deliver(f: InFlight, a: StageAnswer): Promise<void> {
     const tool = f.tool.name;
     let note: string;
     let line: string;
@@ -153,6 +159,13 @@ export class ToolStage {
     if (this.d.ended()) return;
     const fresh = () => !this.d.ended() && this.d.clock.now() - f.at < FOLLOW_UP_MAX_AGE_MS;
     if (!fresh()) return;
+    if (this.d.phrase) {
+      line = await this.d.phrase(line, note, f.tool).then(
+        (l) => l.trim() || line,
+        () => line,
+      );
+      if (!fresh()) return;
+    }
     if (this.d.userSpokeAfter(f.seq)) this.d.colour(line);
     else this.d.say(line, () => fresh() && !this.d.userSpokeAfter(f.seq));
   }
