@@ -317,7 +317,12 @@ export class ToolGateway {
 
   /** spec 8: tool-call ledger rows older than 30 days go. */
   sweep(): void {
-    this.ctx.db.prepare('DELETE FROM session_tool_calls WHERE created_at < ?').run(unixSeconds(this.ctx.clock) - LEDGER_RETENTION_S);
+    const cutoff = unixSeconds(this.ctx.clock) - LEDGER_RETENTION_S;
+    this.ctx.db.prepare('DELETE FROM session_tool_calls WHERE created_at < ?').run(cutoff);
+    // A channel's counters go with the session's ledger (ended over 30 days ago, or erased).
+    this.ctx.db
+      .prepare(`DELETE FROM session_tool_channels WHERE session_id IN (SELECT id FROM sessions WHERE ended_at < ? OR status = 'deleted')`)
+      .run(cutoff);
   }
 
   async close(): Promise<void> {
