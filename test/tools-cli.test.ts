@@ -110,4 +110,13 @@ describe('tool events in sessions live and sessions transcript', () => {
     // The picture is made after the session ended here (two quick turns): the box still reports it to the ledger.
     await vi.waitFor(async () => expect((await cli(['sessions', 'transcript', sid], env())).stdout).toMatch(/tool:\s+generate_image \(builtin\) ok/), { timeout: 10_000 });
   });
+
+  it('the line view shows the tool event', async () => {
+    const r = await cli(
+      ['sessions', 'live', '--persona', 'ava', '--tools', '{"servers":["svc.image"]}', '--config', '{"render":false,"greeting_enabled":false}', '--say', 'Please draw a picture of a red kite', 'Thanks', '--turns', '2'],
+      env(),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/generate_image: calling/);
+  });
 });
