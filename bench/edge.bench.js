@@ -355,7 +355,7 @@ async function chatTurn(s, text) {
     const endOfSpeech = performance.now();
     const got = waitFor(mic, (x) => x.type === 'turn');
     let silence = true;
-    (async () => { while (silence) (mic.ws.send(Buffer.alloc(3200)), await sleep(100)); })();
+    void (async () => { while (silence) (mic.ws.send(Buffer.alloc(3200)), await sleep(100)); })();
     await got;
     silence = false;
     xs.push(performance.now() - endOfSpeech);

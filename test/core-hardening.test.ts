@@ -59,7 +59,7 @@ function rawExchange(text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = connect(Number(port), '127.0.0.1', () => s.end(text));
     let out = '';
-    s.on('data', (d) => (out += d));
+    s.on('data', (d) => (out += String(d)));
     s.on('end', () => resolve(out));
     s.on('error', reject);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -28,7 +28,8 @@ describe('avatar sessions recordings', () => {
     expect(list.stdout).toMatch(/mic\.wav\s+audio\/wav\s+\d+/);
     expect(list.stdout).toMatch(/kept until 20\d\d-\d\d-\d\d/);
 
-    const dir = mkdtempSync(join(tmpdir(), 'avatar-recordings-'));
+    // -o creates the folder (issue 24 item 3: the docs' `-o captures` was refused before).
+    const dir = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'captures', 'today');
     const save = await cli(['sessions', 'recordings', id, '-o', dir], env());
     expect(save.code).toBe(0);
     const listed = (await h.api(`/_emulator/sessions/${id}/recordings`)).body.data as { name: string; bytes: number }[];
@@ -56,16 +57,21 @@ describe('avatar sessions recordings', () => {
     expect((await cli(['sessions', 'recordings', bothId], env())).code).toBe(3);
   }, 30_000);
 
-  it('a session that was not recorded: the service says so (exit 3), and -o into a missing folder is a usage error first', async () => {
+  it('a session that was not recorded: the service says so (exit 3), creating no folder; -o naming a file is a usage error first', async () => {
     const live = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
     const id = /minted session (\S+)/.exec(live.stdout)![1]!;
     expect(live.stderr).not.toMatch(/recordings/);
     const r = await cli(['sessions', 'recordings', id], env());
     expect(r.code).toBe(3);
     expect(oneLine(r.stderr)).toMatch(/not_found .*no recordings for session/);
-    const missing = await cli(['sessions', 'recordings', id, '-o', join(tmpdir(), 'no', 'such', 'dir')], env());
-    expect(missing.code).toBe(2);
-    expect(oneLine(missing.stderr)).toMatch(/-o .*no.such.dir: no such folder/);
+    const nowhere = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'captures');
+    expect((await cli(['sessions', 'recordings', id, '-o', nowhere], env())).code).toBe(3);
+    expect(existsSync(nowhere)).toBe(false);
+    const file = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'a-file');
+    writeFileSync(file, 'x');
+    const notDir = await cli(['sessions', 'recordings', id, '-o', file], env());
+    expect(notDir.code).toBe(2);
+    expect(oneLine(notDir.stderr)).toMatch(/-o .*a-file: not a folder/);
   }, 30_000);
 });
 

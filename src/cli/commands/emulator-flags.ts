@@ -1,4 +1,5 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
+import type { EmulatorFlag } from './emulator-flag.js';
 import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
@@ -12,14 +13,7 @@ import { inferenceFlags } from './emulator-inference-flags.js';
  * the fleet and queue knobs are the emulator's own (sessionDefaults), so the help shows
  * what a start without the flag gets. A later resource adds its options here.
  */
-export interface EmulatorFlag {
-  flags: string;
-  description: string;
-  option: keyof EmulatorOptions & string;
-  /** Throws an Error whose message names the flag. */
-  parse?: (v: string) => unknown;
-  default?: unknown;
-}
+export type { EmulatorFlag } from './emulator-flag.js';
 
 /** An integer in the option's range: `--seats must be an integer from 0 to 10000 (got 20000)`. */
 export const int = (name: string, option?: string) => (v: string) => {

@@ -206,7 +206,7 @@ export class TurnLoop {
     if (colour) this.colourNext = null;
     let reply = colour ? `${colour} ` : '';
     if (colour && speaker) for (const sentence of split.push(`${colour} `)) speaker.say(sentence);
-    let failed: unknown = null;
+    let failed: Error | null = null;
     try {
       for await (const delta of out.deltas) {
         reply += delta;
@@ -214,7 +214,7 @@ export class TurnLoop {
         if (abort.signal.aborted) break;
       }
     } catch (err) {
-      if (!abort.signal.aborted) failed = err;
+      if (!abort.signal.aborted) failed = err instanceof Error ? err : new Error(String(err));
     }
     if (failed !== null) {
       // The brain failed mid-reply (an --llm-url upstream down or cut off): the reply cannot
