@@ -19,6 +19,8 @@ import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
 import { registerTokens } from './tokens/routes.js';
 import { registerWorkspaces } from './workspaces/routes.js';
+import { registerBuiltinRoutes } from './tools/builtins.js';
+import { registerMcpRoutes } from './tools/registry.js';
 
 export const VERSION = '0.1.0';
 
@@ -73,6 +75,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerSessions(app, ctx, deps.signing);
   registerPlayground(app, ctx);
   registerGenerations(app, ctx);
+  registerMcpRoutes(app, ctx);
+  registerBuiltinRoutes(app, ctx);
   registerInference(app, ctx);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));

@@ -62,6 +62,8 @@ const run = async () => (await import('./run.js')).runCommands;
 const jobs = async () => (await import('./jobs.js')).jobsCommands;
 const workflows = async () => (await import('./workflows.js')).workflowsCommands;
 const orgs = async () => (await import('./orgs.js')).orgsCommands;
+const toolServers = async () => (await import('./tool-servers.js')).toolServerCommands;
+const hooks = async () => (await import('./hooks-serve.js')).hooksCommands;
 
 export const commandGroups: CommandGroup[] = [
   { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
@@ -71,6 +73,9 @@ export const commandGroups: CommandGroup[] = [
   { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
   { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
   { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
+  { name: 'mcp', description: 'MCP servers (/api/v1/workspaces/{wsId}/mcp-servers)', load: [toolServers] },
+  { name: 'builtins', description: 'built-in tool servers (/api/v1/workspaces/{wsId}/builtin-servers)', load: [toolServers] },
+  { name: 'hooks', description: 'a local tenant hook: avatar hooks serve', load: [hooks] },
   { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings] },
   { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
   { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },

@@ -6,6 +6,7 @@ import { voiceOperations } from './voices.js';
 import { sessionOperations } from './sessions.js';
 import { webhookOperations } from './webhooks.js';
 import { generationOperations } from './generations.js';
+import { toolOperations } from './tools.js';
 
 /**
  * Every operation of the service, in one list: the emulator registers a handler for each,
@@ -20,6 +21,7 @@ export const operations: readonly AnyOperation[] = [
   ...(sessionOperations as AnyOperation[]),
   ...(webhookOperations as AnyOperation[]),
   ...(generationOperations as AnyOperation[]),
+  ...(toolOperations as AnyOperation[]),
 ];
 
 export function operationById(id: string): AnyOperation | undefined {

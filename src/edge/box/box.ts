@@ -21,6 +21,8 @@ import { sessionTokenVerifier, type SessionClaims } from './session-token.js';
 import { upgradeHandler } from './upgrade.js';
 import { HostPolicy } from '../../contract/hosts.js';
 import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guard.js';
+import { boxToolLink } from '../tools/box-link.js';
+import { ImageShelf } from '../tools/builtin-tools.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -78,7 +80,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const report = (id: string, what: string, p: Promise<unknown>) =>
     p.catch((e: Error) => sessions.get(id)?.live.snapshot.sessionLogs !== false && log(`control plane ${what} failed: ${e.message}`));
 
+  const shelf = new ImageShelf(clock);
   const sessions = new BoxSessions({
+    toolLink: boxToolLink(cp, shelf),
     clock,
     parts: opts.parts,
     captureRoot: opts.captureRoot ?? null,
@@ -124,6 +128,13 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     return c.json({ ok: true });
   });
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
+  // Built-in tool pictures (svc.image): public by their unguessable id, gone after an hour (spec 8).
+  app.get('/_box/images/:file', (c) => {
+    const m = /^([0-9a-f]{32})\.png$/.exec(c.req.param('file'));
+    const png = m ? shelf.get(m[1]!) : null;
+    if (!png) return c.json({ error: 'not_found', message: 'no such picture, or it expired (built-in image URLs last one hour)' }, 404);
+    return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+  });
   app.notFound((c) => c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` }, 404));
 
   // Every request and upgrade passes the Host check first (DNS rebinding, docs/security.md).
@@ -141,6 +152,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const baseUrl = `http://${host}:${addr.port}`;
+  shelf.baseUrl = baseUrl;
 
   try {
     await cp.must('/register', {

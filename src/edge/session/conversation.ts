@@ -14,7 +14,15 @@ export function replyLanguage(s: SessionSnapshot, helloLang: string | null, turn
 }
 
 /** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */
-export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], user: string | null, language: string, signal?: AbortSignal, greeting?: string): BrainRequest {
+export function brainRequest(
+  s: SessionSnapshot,
+  log: readonly LoggedTurn[],
+  user: string | null,
+  language: string,
+  signal?: AbortSignal,
+  greeting?: string,
+  notes: readonly { afterSeq: number; text: string }[] = [],
+): BrainRequest {
   // The backstory and memory travel in `persona`: the local brain retrieves from them and the
   // OpenAI-compatible brain folds them into its system message (src/models/brain/openai.ts).
   const messages: BrainMessage[] = [];
@@ -23,6 +31,8 @@ export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], use
   for (const t of log) {
     if (t.user_text) messages.push({ role: 'user', content: t.user_text });
     if (t.reply_text) messages.push({ role: 'assistant', content: t.reply_text });
+    // Tool results (spec 6.2 step 4): a bracketed note in the history, never spoken.
+    for (const n of notes) if (n.afterSeq === t.seq) messages.push({ role: 'system', content: n.text });
   }
   if (user !== null) messages.push({ role: 'user', content: user });
   else if (greeting) messages.push({ role: 'system', content: greeting });

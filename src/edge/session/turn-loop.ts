@@ -59,6 +59,13 @@ export class TurnLoop {
   private started = false;
   /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
   onFirstAudio: ((speechId: string) => void) | null = null;
+  /**
+   * Post-commit slot (src/edge/tools/tool-stage.ts): called once a user turn's reply has
+   * committed; never for the greeting, avatar-initiated lines or unrecognised speech.
+   */
+  onUserTurnCommitted: ((turn: LoggedTurn) => void) | null = null;
+  /** A line that colours the next reply (a tool result the user talked over), taken once. */
+  private colourNext: string | null = null;
 
   constructor(private readonly d: TurnLoopDeps) {
     this.greetingDue = d.session.snapshot.config.greeting_enabled;
@@ -113,6 +120,22 @@ export class TurnLoop {
     r.abort.abort();
   }
 
+  /**
+   * An avatar-initiated line (a tool's follow-up or filler): spoken after the reply on air,
+   * if `stillWanted()` when its turn comes; a `turn` message with empty `text`. It never
+   * dispatches a tool (spec 6.2 step 6).
+   */
+  say(text: string, stillWanted: () => boolean = () => true): void {
+    this.enqueue(async () => {
+      if (stillWanted() && !this.d.session.ended) await this.respond(null, this.nextSpeechId(), text, false, true);
+    });
+  }
+
+  /** The next user turn's reply starts with this line (spec 6.2 step 4: the result colours it). */
+  colour(text: string): void {
+    this.colourNext = text;
+  }
+
   private greet(): void {
     if (!this.greetingDue) return;
     this.cancelGreeting();
@@ -154,7 +177,7 @@ export class TurnLoop {
   }
 
   /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
-  private async respond(user: string | null, speechId: string, fixed: string | null = null, typed = false): Promise<void> {
+  private async respond(user: string | null, speechId: string, fixed: string | null = null, typed = false, line = false): Promise<void> {
     const s = this.d.session;
     // A typed turn's own language, when its text tells it (docs/edge.md "Reply language").
     const own = typed && user !== null && !s.snapshot.responseLanguage ? await typedLanguage(user, [this.helloLang, s.snapshot.avatar.language]) : null;
@@ -174,11 +197,15 @@ export class TurnLoop {
       : null;
     this.current = { speechId, abort, speaker };
     this.setState('thinking');
-    const req = brainRequest(s.snapshot, s.log, user, language, abort.signal, user === null ? greetingPrompt(s.snapshot, language) : undefined);
+    const req = brainRequest(s.snapshot, s.log, user, language, abort.signal, user === null ? greetingPrompt(s.snapshot, language) : undefined, s.notes);
     // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
     const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
     const split = new SentenceSplitter();
-    let reply = '';
+    // A tool result the user talked over colours this reply (src/edge/tools/tool-stage.ts).
+    const colour = user !== null && fixed === null ? this.colourNext : null;
+    if (colour) this.colourNext = null;
+    let reply = colour ? `${colour} ` : '';
+    if (colour && speaker) for (const sentence of split.push(`${colour} `)) speaker.say(sentence);
     let failed: Error | null = null;
     try {
       for await (const delta of out.deltas) {
@@ -222,13 +249,14 @@ export class TurnLoop {
     if (!render) {
       msg.brain = { name: this.d.parts.brain.name, reply, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
     }
-    if (user === null) msg.greeting = true;
+    if (user === null && !line) msg.greeting = true;
     s.broadcast(['control', 'events'], msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
     // A spoken greeting has no user words to keep: it is stored once it is known what of it
     // was said, and not at all when a user turn cut it before its first word.
-    const greeting = user === null && speaker !== null;
+    const greeting = user === null && speaker !== null && !line;
     const turn = greeting ? null : this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
+    if (turn && user !== null && fixed === null) this.onUserTurnCommitted?.(turn);
     if (speaker) {
       await speaker.finished();
       const said = speaker.interrupted ? await speaker.said(reply) : reply;
