@@ -72,7 +72,7 @@ export function encodeAac(pcm: Int16Array, onFrame: (frame: Buffer) => void, sig
     const p = takeAac();
     const kill = () => p.kill('SIGKILL');
     signal?.addEventListener('abort', kill, { once: true });
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     let err = '';
     p.stdout!.on('data', (d: Buffer) => {
       pending = pending.length ? Buffer.concat([pending, d]) : d;
