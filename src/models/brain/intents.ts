@@ -56,7 +56,7 @@ const isThanks = any(
 const isGreeting = any(/^(你好|您好|嗨|哈喽|早上好|下午好|晚上好)/, /^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|hola|buenos dias|buenas( tardes| noches)?|bonjour|bonsoir|salut|hallo|guten (tag|morgen|abend)|servus|ciao|buongiorno|buonasera|ola|oi|bom dia|boa (tarde|noite))\b/);
 const isHowAreYou = any(
   /(你好吗|您好吗|最近怎么样|你怎么样|过得怎么样|今天怎么样|最近好吗|你还好吗|一切都好吗)/,
-  /\bhow (are|r) (you|u)\b|\bhow('s| is) (it going|your day|life|everything|things)\b|\bhow do you do\b|\bhow have you been\b|\bhow you doing\b|\bhow do you feel\b|\bwhat'?s up\b|^sup$|\bare you (ok|okay|well|doing well|good)\b/,
+  /\bhow (are|r) (you|u)\b|\bhow('s| is) (it going|your day|life|everything|things)\b|\bhow do you do\b|\bhow have you been\b|\bhow you doing\b|\bhow do you feel\b|\bwhat'?s up\b|^sup$|\bare you (ok|okay|well|doing well|good)$/,
   /\b(como estas|que tal|como te va|como va todo|como has estado|como andas|todo bien|como te encuentras)\b/,
   /\b(comment (ca va|allez vous|vas tu|tu vas)|ca va|tu vas bien|quoi de neuf|la forme)\b/,
   /\b(wie geht'?s|wie geht es (dir|ihnen)|wie gehts|alles (gut|klar)|wie lauft'?s|was gibt'?s neues|geht'?s dir gut)\b/,
@@ -74,10 +74,10 @@ const isAskName = any(
 );
 const isAboutSelf = any(
   /(你是谁|您是谁|介绍一下你自己|介绍一下自己|介绍你自己|自我介绍|说说你自己|讲讲你自己|你是什么|你是机器人吗|你是人吗|跟我说说你|我在和谁说话)/,
-  /\b(who (are|r) (you|u)|who is this|who am i (talking|speaking) (to|with)|tell me (a (bit|little) |something )?about (yourself|you)|introduce yourself|describe yourself|what are you|are you (a |an )?(bot|robot|human|real|ai|person))\b/,
+  /\b(who (are|r) (you|u)|who is this|who am i (talking|speaking) (to|with)|tell me (a (bit|little) |something )?about (yourself|you)|introduce yourself|describe yourself|what are you$|are you (a |an )?(bot|robot|human|real|ai|person))\b/,
   /\b(quien eres|quien es usted|hablame (de|sobre) ti|cuentame (sobre|de) ti|presentate|que eres|eres (un |una )?(robot|bot|humano|humana|real|ia)|describete|con quien hablo)\b/,
   /\b(qui es tu|qui etes vous|parle(z)? moi de (toi|vous)|presente(z)? (toi|vous)|qu'est ce que tu es|tu es (un |une )?(robot|humain|humaine|bot|ia)|decris toi|a qui je parle)\b/,
-  /\b(wer bist du|wer sind sie|erzahl(en sie)? (mir )?(was |etwas )?(von|uber) (dich|sich)|stell(en sie)? (dich|sich) vor|was bist du|bist du (ein |eine )?(roboter|mensch|bot|ki)|beschreib dich|mit wem spreche ich)\b/,
+  /\b(wer bist du|wer sind sie|erzahl(en sie)? (mir |mal )*(was |etwas )?(von|uber) (dir|dich|sich)|stell(en sie)? (dich|sich) (bitte )?vor|was bist du|bist du (ein |eine )?(roboter|mensch|bot|ki)|beschreib dich|mit wem spreche ich)\b/,
   /\b(chi sei|chi e lei|parlami di te|raccontami di te|presentati|cosa sei|sei (un |una )?(robot|umano|umana|bot|ia)|descriviti|con chi sto parlando|dimmi qualcosa (di|su) te)\b/,
   /\b(quem (e|es) (voce|tu|vc)|fal[ae] (sobre|de) voce|me fal[ae] (sobre|de) voce|(se )?apresente( se)?|o que e voce|voce e (um |uma )?(robo|humano|humana|bot|ia)|com quem estou falando|me conta sobre voce|conte me sobre voce)\b/,
 );
@@ -102,7 +102,7 @@ const isStory = any(
 const isAskUserName = any(/(我叫什么|我的名字是什么)/, /\b(what('s| is) my name|do you (know|remember) my name|who am i$|como me llamo|comment je m'appelle|wie heisse ich|come mi chiamo|qual e (o )?meu nome)\b/);
 const isAbilities = any(
   /(你能做什么|你会做什么|你能帮我什么|你可以做什么|你会什么|你能帮我吗|我可以问你什么|你有什么功能|你擅长什么|你可以帮我什么)/,
-  /\b(what can you do|what can i ask( you)?|what do you know|how can you help( me)?|what can you help (me )?with|what are you able to do|what are you good at|what are your (skills|capabilities|abilities)|can you help me|help me|what (kind of )?(questions|things|topics) can (you answer|i ask|we (talk|chat) about|you (talk|chat) about)|what should i ask)\b|^help$/,
+  /\b(what can you do|what can i ask( you)?|what do you know|how can you help( me)?|what can you help (me )?with|what are you able to do|what are you good at|what are your (skills|capabilities|abilities)|can you help me|help me|what (kind of )?(questions|things|topics) can (you answer|i ask|we (talk|chat) about|you (talk|chat) about)|what can we (talk|chat) about|what should i ask)\b|^help$/,
   /\b(que puedes hacer|en que (me )?puedes ayudar|como (me )?puedes ayudar|que sabes hacer|que (te )?puedo preguntar(te)?|de que podemos hablar|puedes ayudarme)\b/,
   /\b(que sais tu faire|qu'est ce que tu (sais|peux) faire|que peux tu faire|que pouvez vous faire|comment (peux tu|pouvez vous) m'aider|tu peux m'aider|que puis je te demander|de quoi (peut on|pouvons nous) parler)\b/,
   /\b(was kannst du|was konnen sie|wie kannst du (mir )?helfen|wobei kannst du (mir )?helfen|was kann ich dich fragen|kannst du mir helfen|woruber konnen wir (reden|sprechen))\b/,
@@ -133,6 +133,9 @@ export function classify(text: string): Intent {
   return { kind: 'question' };
 }
 
+/** A clause that only says please. */
+const POLITE = /^(please|pls|por favor|s'il (te|vous) plait|bitte|per favore|请|麻烦你)$/;
+
 /** Where one question becomes several: sentence ends, commas, "and" in each language. */
 const CLAUSE = /[?!.;:。？！；，,]+|\s+(?:and|also|plus|y|et|und|e|ed|und auch)\s+|还有|另外|以及/iu;
 
@@ -149,6 +152,7 @@ export function classifyAll(text: string): Intent[] {
   if (clauses.length < 2) return [whole];
   const out: Intent[] = [];
   for (const c of clauses) {
+    if (POLITE.test(fold(c))) continue;
     const i = classify(c);
     if (i.kind === 'question') out.push({ kind: 'question', text: c });
     else if (!out.some((o) => o.kind === i.kind)) out.push(i);
@@ -156,7 +160,9 @@ export function classifyAll(text: string): Intent[] {
   const own = out.filter((i) => i.kind !== 'question' && i.kind !== 'greeting');
   if (own.length === 0) return [whole.kind === 'question' ? { kind: 'question', text } : whole];
   // Question clauses beside an intent: kept when they have words enough to look something up.
-  return out.filter((i) => i.kind !== 'greeting' && (i.kind !== 'question' || fold(i.text ?? '').split(' ').length >= 3));
+  // (Chinese has no spaces: two characters count as a word.)
+  const size = (t: string) => fold(t).split(' ').length + (t.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
+  return out.filter((i) => i.kind !== 'greeting' && (i.kind !== 'question' || size(i.text ?? '') >= 3));
 }
 
 /** The name a user gave earlier in the conversation ("my name is Sam"), latest first. */

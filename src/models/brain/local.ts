@@ -79,7 +79,10 @@ export function composeReply(req: BrainRequest): string {
   const P = PHRASES[lang.code];
   const k = gatherKnowledge(req, lang.code);
   // Said in this reply's language? A sentence whose language does not tell is.
-  const mine = (p: Passage | { lang?: string | null }) => !p.lang || p.lang === lang.code;
+  // (A backstory written in this language is all quoted: one short sentence can read as
+  // another language to the detector, "velejo no rio Tejo" as Spanish.)
+  const mine = (p: Passage | { lang?: string | null; source?: string }) =>
+    !p.lang || p.lang === lang.code || (k.lang === lang.code && 'source' in p && p.source === 'backstory');
   // The language what is known about the persona is written in, when it is not the reply's.
   const elsewhere = k.lang && k.lang !== lang.code ? k.lang : null;
   const onlyIn = (code: string) => P.onlyIn(new Intl.DisplayNames([lang.code], { type: 'language' }).of(code) ?? code);
@@ -90,6 +93,7 @@ export function composeReply(req: BrainRequest): string {
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const said = req.messages.filter((m) => m.role === 'assistant').map((m) => m.content).join('\n');
   const intents = classifyAll(last.content);
+  const parts: string[] = [];
   const one = (intent: Intent): string | null => {
     switch (intent.kind) {
       case 'goodbye':
@@ -146,15 +150,16 @@ export function composeReply(req: BrainRequest): string {
         if (intents.length > 1 && here.length === 0) return null;
         if (hits.length > 0 && here.length === 0) return onlyIn(hits[0].lang!);
         if (hits.length === 0 && elsewhere) return joined([P.unknown(null), onlyIn(elsewhere)]);
-        return answer(here, k, said, P, lang.code, joined);
+        // What this reply already says counts as said: the answer moves on from it.
+        return answer(here, k, [said, ...parts].join('\n'), P, lang.code, joined);
       }
     }
   };
   // Each intent's answer in the order asked; a sentence already given is not said twice.
-  const parts: string[] = [];
   for (const intent of intents) {
-    const a = one(intent);
-    if (a && !parts.some((p) => p.includes(a) || a.includes(p))) parts.push(a);
+    let a = one(intent);
+    for (const p of parts) if (a && a.includes(p)) a = a.replace(p, '').trim();
+    if (a && !parts.some((p) => p.includes(a!))) parts.push(a);
   }
   return joined(parts) || P.unknown(topicList(k, lang.code));
 }
