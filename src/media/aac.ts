@@ -53,7 +53,6 @@ function takeAac(): ChildProcess {
   while (p && (p.exitCode !== null || p.signalCode !== null)) p = spares.shift();
   if (!p) return spawnAac();
   setRef(p, true);
-  setImmediate(warmAac);
   return p;
 }
 
@@ -90,6 +89,9 @@ export function encodeAac(pcm: Int16Array, onFrame: (frame: Buffer) => void, sig
     p.on('error', reject);
     p.on('close', (code, sig) => {
       signal?.removeEventListener('abort', kill);
+      // The spare is replaced once this encode is over: its start-up would compete with the
+      // first fragment someone is waiting for.
+      setImmediate(warmAac);
       if (code === 0) resolve();
       else reject(new Error(signal?.aborted ? 'encode aborted' : `ffmpeg exited ${code ?? sig}: ${err.trim().slice(0, 300)}`));
     });
