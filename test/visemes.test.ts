@@ -98,5 +98,15 @@ describe('talking spliced from the mouth-shape bank', () => {
     const onsets = burstsMs(mp4);
     expect(onsets).toHaveLength(2);
     onsets.forEach((t, k) => expect(Math.abs(t - ([300, 700][k]! - talk.trimMs))).toBeLessThan(1));
+
+    // Later replies share the long-lived audio encoders: their sound is in place too.
+    for (let n = 0; n < 4; n++) {
+      const again: Buffer[] = [bank.init];
+      const t = spliceTalk(bank, speech(), (f) => again.push(f.data));
+      await t.done;
+      const at = burstsMs(Buffer.concat(again));
+      expect(at).toHaveLength(2);
+      at.forEach((x, k) => expect(Math.abs(x - ([300, 700][k]! - t.trimMs))).toBeLessThan(1));
+    }
   });
 });

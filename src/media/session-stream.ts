@@ -38,7 +38,6 @@ import { Timeline, type Shift } from './timeline.js';
 import { renderStillLoop, type IdleLoop } from './idle-loop.js';
 import { liveInit, warmEncoder } from './encoder.js';
 import { encodeTalk, type TalkEncode } from './talk-clip.js';
-import { warmAac } from './aac.js';
 import { spliceTalk, visemeBank, type VisemeBank } from './visemes.js';
 
 export type FragmentKind = 'idle' | 'still' | 'talk';
@@ -240,8 +239,7 @@ class Stream extends EventEmitter implements SessionStream {
       this.bank = await bank;
       if (this.closed) return;
       if (this.bank && !this.bank.init.equals(source.init)) this.bank = null;
-      if (this.bank) warmAac();
-      else warmEncoder(width, height);
+      if (!this.bank) warmEncoder(width, height);
       this.init = source.init;
       this.tracks = source.tracks;
       this.timeline = new Timeline(source.tracks);
