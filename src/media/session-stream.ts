@@ -17,8 +17,10 @@
  * 1, 2, 3... The stream paces itself: each fragment is emitted when its media time comes
  * on the clock, `leadMs` early. While listening it replays the pre-encoded idle loop (or,
  * until one exists, a 320 ms still loop encoded once at `ready()`), re-timing fragments in
- * place: no encoder runs. `speak()` starts one live encode (talk-clip.ts); its fragments
- * replace the idle loop at the next fragment boundary. A reply is encoded only
+ * place: no encoder runs. `speak()` makes one talking clip, spliced from the face's
+ * pre-encoded mouth shapes with its sound from a shared audio encoder (visemes.ts, aac.ts;
+ * `talk: 'encoded'` or a face with no shape bank: one live encode, talk-clip.ts); its
+ * fragments replace the idle loop at the next fragment boundary. A live encode is fed only
  * ENCODE_AHEAD_MS ahead of where it plays: the box spends its CPU as the media is due, so
  * a reply that starts while others are talking is not queued behind their bursts (its
  * first fragment is what a listener waits for). Audio never stops (the loops carry
