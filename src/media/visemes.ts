@@ -258,7 +258,14 @@ export function spliceTalk(
       flush();
       return;
     }
-    await encodeAac(plan.audio, (f) => (sound.push(f), flush()), ac.signal);
+    await encodeAac(
+      plan.audio,
+      (f) => {
+        sound.push(f);
+        flush();
+      },
+      ac.signal,
+    );
     ended = true;
     aacCache.set(speech, { minMs: opts.minMs ?? 0, frames: sound });
     flush();
