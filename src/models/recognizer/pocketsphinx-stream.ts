@@ -1,0 +1,234 @@
+/**
+ * Streaming recognition with pocketsphinx (issue 15 item 2): one long-lived
+ * `pocketsphinx_continuous` per live session, its model loaded once, hearing each
+ * utterance while it is spoken. Its input is a FIFO (`-infile`, raw 16 kHz PCM16): reading
+ * /dev/stdin fails when Node spawns it (a socketpair, MEDIA-NOTES), and the FIFO is opened
+ * read-write here so opening never waits for the reader. pocketsphinx ends its own
+ * utterances after ~0.5 s of silence and prints each hypothesis with word timings (`-time
+ * yes`) at once, so by the time the turn detector's 700 ms hangover ends the words are in.
+ * The stream carries only utterance audio (pre-roll, speech, hangover) and a short pad of
+ * zeros after each end; times are positions in it, so each utterance takes the words timed
+ * inside its own span. The decoder's cepstral mean adapts over the session, which helps the
+ * later utterances. Interim hypotheses (a pause inside the utterance) are the partials.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Recognition, RecognitionStream } from '../recognizer.js';
+import { parseTimedWords } from './pocketsphinx.js';
+import type { TimedWord } from './segments.js';
+import { ASR_SAMPLE_RATE } from './wav.js';
+
+/** Zeros written after an utterance so pocketsphinx ends its own there (its end needs 0.5 s of silence). */
+const PAD_S = 0.6;
+/**
+ * Longest wait for the last hypothesis once the decoder is up and the utterance ended (when
+ * pocketsphinx heard no speech in it, nothing comes): this plus half the utterance's length.
+ */
+export const STREAM_FINAL_WAIT_MS = 500;
+
+export interface StreamTimers {
+  setTimeout(fn: () => void, ms: number): { cancel(): void };
+}
+
+const realTimers: StreamTimers = {
+  setTimeout(fn, ms) {
+    const t = setTimeout(fn, ms);
+    return { cancel: () => clearTimeout(t) };
+  },
+};
+
+export interface PocketsphinxStreamOptions {
+  binary: string;
+  timers?: StreamTimers;
+  /** Called once when the process is gone (the recogniser frees its slot). */
+  onClose?: () => void;
+}
+
+interface Utterance {
+  startS: number;
+  lastSpeechS: number;
+}
+
+export class PocketsphinxStream implements RecognitionStream {
+  onPartial: ((text: string) => void) | null = null;
+  private child: ChildProcess | null = null;
+  private fifo: FileHandle | null = null;
+  private dir: string | null = null;
+  private opening: Promise<void>;
+  /** Audio written or queued, in samples: the stream's timeline. */
+  private pos = 0;
+  private writes: Promise<unknown> = Promise.resolve();
+  private words: TimedWord[] = [];
+  /** How far pocketsphinx has reported (the end of its last hypothesis), in s. */
+  private heardToS = -1;
+  private utt: Utterance | null = null;
+  private failed: Error | null = null;
+  private closed = false;
+  private stdout = '';
+  private waiters: (() => void)[] = [];
+  private released = false;
+  /** The model is loaded and pocketsphinx reads the stream. */
+  private decoding = false;
+  private readonly timers: StreamTimers;
+
+  constructor(private readonly opts: PocketsphinxStreamOptions) {
+    this.timers = opts.timers ?? realTimers;
+    this.opening = this.start().catch((e: Error) => this.fail(e));
+  }
+
+  private async start(): Promise<void> {
+    this.dir = await mkdtemp(join(tmpdir(), 'avatar-asr-stream-'));
+    const path = join(this.dir, 'mic.raw');
+    await promisify(execFile)('mkfifo', [path]);
+    // O_RDWR: Linux opens a FIFO read-write at once; the reader (pocketsphinx) opens it after its model loads.
+    this.fifo = await open(path, 'r+');
+    if (this.closed) return this.dispose();
+    // Its log goes to stderr: the line continuous.c prints when it starts reading says the model is loaded.
+    const child = spawn(this.opts.binary, ['-infile', path, '-time', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    let log = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (c: string) => {
+      if (this.decoding) return;
+      log = (log + c).slice(-4000);
+      if (/continuous\.c\(\d+\)/.test(log)) {
+        this.decoding = true;
+        this.wake();
+      }
+    });
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (c: string) => this.read(c));
+    child.on('error', (e) => this.fail(new Error(`cannot run ${this.opts.binary}: ${e.message}`)));
+    child.on('close', (code, sig) => {
+      if (!this.closed) this.fail(new Error(`${this.opts.binary} stopped (${sig ?? `exit ${code}`})`));
+      this.release();
+    });
+  }
+
+  begin(samples: Int16Array): void {
+    const startS = this.pos / ASR_SAMPLE_RATE;
+    this.write(samples);
+    this.utt = { startS, lastSpeechS: this.pos / ASR_SAMPLE_RATE };
+    // Words before this utterance are never asked for again.
+    this.words = this.words.filter((w) => w.endS > startS);
+  }
+
+  push(samples: Int16Array, speech: boolean): void {
+    if (!this.utt) return;
+    this.write(samples);
+    if (speech) this.utt.lastSpeechS = this.pos / ASR_SAMPLE_RATE;
+  }
+
+  async end(): Promise<Recognition> {
+    const u = this.utt;
+    this.utt = null;
+    if (!u) return { text: '', recognised: false, language: 'en' };
+    const endS = this.pos / ASR_SAMPLE_RATE;
+    this.write(new Int16Array(Math.round(PAD_S * ASR_SAMPLE_RATE)));
+    // Done when pocketsphinx has reported past the last speech heard (within 0.3 s: its own
+    // VAD ends a word earlier than ours), or when it stays silent (it heard no speech).
+    await this.until(() => this.failed !== null || this.heardToS >= u.lastSpeechS - 0.3, STREAM_FINAL_WAIT_MS + ((endS - u.startS) * 1000) / 2);
+    if (this.failed) throw this.failed;
+    const text = this.wordsIn(u.startS, endS);
+    return { text, recognised: text.length > 0, language: 'en', segments: text ? [{ startS: 0, endS: endS - u.startS, text }] : [] };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.wake();
+    void this.opening.then(() => this.dispose());
+  }
+
+  private wordsIn(fromS: number, toS: number): string {
+    return this.words
+      .filter((w) => w.endS > fromS - 0.2 && w.startS < toS + 0.2)
+      .map((w) => w.text)
+      .join(' ');
+  }
+
+  private write(samples: Int16Array): void {
+    this.pos += samples.length;
+    if (this.failed || this.closed) return;
+    const buf = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+    const copy = Buffer.from(buf); // the caller may reuse its frame
+    this.writes = this.writes.then(async () => {
+      await this.opening;
+      if (this.fifo && !this.failed && !this.closed) await this.fifo.write(copy).catch((e: Error) => this.fail(e));
+    });
+  }
+
+  private read(chunk: string): void {
+    this.stdout += chunk;
+    const nl = this.stdout.lastIndexOf('\n');
+    if (nl < 0) return;
+    const lines = this.stdout.slice(0, nl + 1);
+    this.stdout = this.stdout.slice(nl + 1);
+    for (const line of lines.split('\n')) {
+      const f = line.trim().split(/\s+/);
+      if (f.length === 4 && /^\d+(\.\d+)?$/.test(f[2]!)) this.heardToS = Math.max(this.heardToS, Number(f[2]));
+    }
+    this.words.push(...parseTimedWords(lines));
+    const u = this.utt;
+    if (u && this.onPartial) {
+      const text = this.wordsIn(u.startS, Infinity);
+      if (text) this.onPartial(text);
+    }
+    this.wake();
+  }
+
+  /** Resolves when `done()`, or `timeoutMs` after the decoder is up (a model still loading does not count). */
+  private until(done: () => boolean, timeoutMs: number): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      let timer: { cancel(): void } | null = null;
+      let settled = false;
+      const finish = () => {
+        settled = true;
+        timer?.cancel();
+        resolve();
+      };
+      const check = () => {
+        if (settled) return;
+        if (done() || this.closed) return finish();
+        if (this.decoding && !timer) timer = this.timers.setTimeout(finish, timeoutMs);
+        this.waiters.push(check);
+      };
+      check();
+    });
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private fail(e: Error): void {
+    if (this.failed || this.closed) return;
+    this.failed = e;
+    this.wake();
+    void this.dispose();
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.opts.onClose?.();
+  }
+
+  private async dispose(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    else this.release();
+    const fifo = this.fifo;
+    this.fifo = null;
+    await fifo?.close().catch(() => undefined);
+    if (this.dir) await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+    this.dir = null;
+  }
+}
