@@ -5,6 +5,7 @@
 // The emulator runs in its own process with its default parts (pocketsphinx when installed).
 // Prints figures; asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { WebSocket, WebSocketServer } from 'ws';
 import { UTTERANCE_DEFAULTS } from '../dist/edge/turns/index.js';
@@ -16,7 +17,8 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
-const ms = (v) => `${Number.isFinite(v) ? v.toFixed(0) : '-'} ms`;
+const ms = (v, digits = 0) => `${Number.isFinite(v) ? v.toFixed(digits) : '-'} ms`;
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
 
 /** The fixed question set: what people ask an assistant persona, no digits (spoken forms differ). */
@@ -185,8 +187,8 @@ for (const render of [false, true]) {
     await sleep(300);
   }
   for (const s of [mic, ev, mse]) s?.ws.close();
-  if (!render) line('end of mic speech -> turn p50 / p95', `${ms(pct(toTurn, 50))} / ${ms(pct(toTurn, 95))}`, `(target p50 <= hangover ${hang} + 150 ms) ref: WebSocket echo RTT p50 ${ms(ref)}`);
-  else line('end of mic speech -> first reply audio p50 / p95', `${ms(pct(toAudio, 50))} / ${ms(pct(toAudio, 95))}`, `(target p50 <= hangover ${hang} + 300 ms) ref: WebSocket echo RTT p50 ${ms(ref)}`);
+  if (!render) line('end of mic speech -> turn p50 / p95', `${ms(pct(toTurn, 50))} / ${ms(pct(toTurn, 95))}`, `(target p50 <= hangover ${hang} + 150 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`);
+  else line('end of mic speech -> first reply audio p50 / p95', `${ms(pct(toAudio, 50))} / ${ms(pct(toAudio, 95))}`, `(target p50 <= hangover ${hang} + 300 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`);
 }
 
 // Word accuracy: every question in both voices through one live session's mic (brain-only),

@@ -41,9 +41,21 @@ export interface Recognizer {
 export interface RecognitionStream {
   begin(samples: Int16Array): void;
   push(samples: Int16Array, speech: boolean): void;
-  /** The utterance's final recognition (rejects when the stream broke: use `transcribe`). */
+  /**
+   * The utterance's final recognition. Rejects when the stream could not give it (use
+   * `transcribe` on the utterance then): with `StreamBehind` when the decoder had not heard
+   * all of it in time (the stream stays usable), with any other error when it broke.
+   */
   end(): Promise<Recognition>;
   /** Interim text of the utterance under way, from the same stream, as it grows. */
   onPartial: ((text: string) => void) | null;
   close(): void;
+}
+
+/** A stream's decoder had not heard the whole utterance in time: recognise it in batch; the stream goes on. */
+export class StreamBehind extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'StreamBehind';
+  }
 }

@@ -7,7 +7,7 @@
  * broke, all streams taken) the utterance is recognised in batch when it ends and partials
  * follow the batch policy (partials.ts).
  */
-import type { Recognition, RecognitionStream, Recognizer } from '../../models/index.js';
+import { StreamBehind, type Recognition, type RecognitionStream, type Recognizer } from '../../models/recognizer.js';
 import { nothingHeardText } from '../../models/recognizer/index.js';
 import { PartialPolicy } from '../turns/index.js';
 import type { ControlEvent, Stage, UserTurn } from './pipeline.js';
@@ -90,10 +90,13 @@ export class RecognitionStage implements Stage {
     if (stream) {
       try {
         return await stream.end();
-      } catch {
-        // The stream broke (its process died): this utterance in batch, a new stream next time.
-        stream.close();
-        if (this.stream === stream) this.stream = null;
+      } catch (e) {
+        // Behind (or no speech it could hear): this utterance in batch, the stream goes on.
+        // Broken (its process died): this utterance in batch, a new stream next time.
+        if (!(e instanceof StreamBehind)) {
+          stream.close();
+          if (this.stream === stream) this.stream = null;
+        }
       }
     }
     return this.recognizer.transcribe(samples, this.lang ? { lang: this.lang } : {}).catch((err: Error) => ({

@@ -12,22 +12,31 @@
  * later utterances. Interim hypotheses (a pause inside the utterance) are the partials.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Recognition, RecognitionStream } from '../recognizer.js';
+import { StreamBehind, type Recognition, type RecognitionStream } from '../recognizer.js';
 import { parseTimedWords } from './pocketsphinx.js';
 import type { TimedWord } from './segments.js';
 import { ASR_SAMPLE_RATE } from './wav.js';
 
+/**
+ * Silence (10 ms frames) that ends pocketsphinx's own utterance: 0.2 s, not its 0.5 s
+ * default, so a pause between sentences gives a partial and the last words come sooner.
+ */
+const POSTSPEECH_FRAMES = 20;
 /** Zeros written after an utterance so pocketsphinx ends its own there (its end needs 0.5 s of silence). */
 const PAD_S = 0.6;
 /**
- * Longest wait for the last hypothesis once the decoder is up and the utterance ended (when
- * pocketsphinx heard no speech in it, nothing comes): this plus half the utterance's length.
+ * Longest wait for the last hypothesis once the decoder is up and the utterance ended, plus
+ * the utterance's length; past it `end()` rejects with StreamBehind (batch decides). The
+ * wait ends sooner when the decoder is seen idle on an empty FIFO (`caughtUp`).
  */
-export const STREAM_FINAL_WAIT_MS = 500;
+export const STREAM_FINAL_WAIT_MS = 3000;
+/** How often the decoder's state is looked at while a final result is awaited. */
+const POLL_MS = 25;
 
 export interface StreamTimers {
   setTimeout(fn: () => void, ms: number): { cancel(): void };
@@ -61,6 +70,7 @@ export class PocketsphinxStream implements RecognitionStream {
   /** Audio written or queued, in samples: the stream's timeline. */
   private pos = 0;
   private writes: Promise<unknown> = Promise.resolve();
+  private pendingWrites = 0;
   private words: TimedWord[] = [];
   /** How far pocketsphinx has reported (the end of its last hypothesis), in s. */
   private heardToS = -1;
@@ -87,7 +97,7 @@ export class PocketsphinxStream implements RecognitionStream {
     this.fifo = await open(path, 'r+');
     if (this.closed) return this.dispose();
     // Its log goes to stderr: the line continuous.c prints when it starts reading says the model is loaded.
-    const child = spawn(this.opts.binary, ['-infile', path, '-time', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.opts.binary, ['-infile', path, '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     let log = '';
     child.stderr!.setEncoding('utf8');
@@ -130,8 +140,12 @@ export class PocketsphinxStream implements RecognitionStream {
     this.write(new Int16Array(Math.round(PAD_S * ASR_SAMPLE_RATE)));
     // Done when pocketsphinx has reported past the last speech heard (within 0.3 s: its own
     // VAD ends a word earlier than ours), or when it stays silent (it heard no speech).
-    await this.until(() => this.failed !== null || this.heardToS >= u.lastSpeechS - 0.3, STREAM_FINAL_WAIT_MS + ((endS - u.startS) * 1000) / 2);
+    const done = () => this.heardToS >= u.lastSpeechS - 0.3;
+    await this.until(() => this.failed !== null || done(), STREAM_FINAL_WAIT_MS + (endS - u.startS) * 1000);
     if (this.failed) throw this.failed;
+    // No hypothesis reached the last speech: pocketsphinx heard no speech there (a cough) or
+    // is behind (a loaded machine). Either way the batch recogniser decides, on the utterance.
+    if (!done()) throw new StreamBehind(`pocketsphinx reported up to ${this.heardToS.toFixed(2)} s of ${u.lastSpeechS.toFixed(2)} s`);
     const text = this.wordsIn(u.startS, endS);
     return { text, recognised: text.length > 0, language: 'en', segments: text ? [{ startS: 0, endS: endS - u.startS, text }] : [] };
   }
@@ -155,9 +169,11 @@ export class PocketsphinxStream implements RecognitionStream {
     if (this.failed || this.closed) return;
     const buf = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
     const copy = Buffer.from(buf); // the caller may reuse its frame
+    this.pendingWrites++;
     this.writes = this.writes.then(async () => {
       await this.opening;
       if (this.fifo && !this.failed && !this.closed) await this.fifo.write(copy).catch((e: Error) => this.fail(e));
+      this.pendingWrites--;
     });
   }
 
@@ -180,15 +196,22 @@ export class PocketsphinxStream implements RecognitionStream {
     this.wake();
   }
 
-  /** Resolves when `done()`, or `timeoutMs` after the decoder is up (a model still loading does not count). */
+  /**
+   * Resolves when `done()`; when the decoder has read all the audio and sits idle twice in a
+   * row (whatever it heard is printed); or `timeoutMs` after the decoder is up (a model still
+   * loading does not count).
+   */
   private until(done: () => boolean, timeoutMs: number): Promise<void> {
     if (done()) return Promise.resolve();
     return new Promise((resolve) => {
       let timer: { cancel(): void } | null = null;
+      let poll: { cancel(): void } | null = null;
+      let idle = 0;
       let settled = false;
       const finish = () => {
         settled = true;
         timer?.cancel();
+        poll?.cancel();
         resolve();
       };
       const check = () => {
@@ -197,8 +220,28 @@ export class PocketsphinxStream implements RecognitionStream {
         if (this.decoding && !timer) timer = this.timers.setTimeout(finish, timeoutMs);
         this.waiters.push(check);
       };
+      const look = () => {
+        if (settled) return;
+        idle = this.caughtUp() ? idle + 1 : 0;
+        // Twice, POLL_MS apart: a hypothesis printed just before is read in between.
+        if (idle >= 2) return finish();
+        poll = this.timers.setTimeout(look, POLL_MS);
+      };
       check();
+      look();
     });
+  }
+
+  /** The decoder is up, every write reached the FIFO, and it sleeps (Linux: waiting on the empty FIFO). */
+  private caughtUp(): boolean {
+    const pid = this.child?.pid;
+    if (!this.decoding || this.pendingWrites > 0 || !pid) return false;
+    try {
+      // /proc/PID/stat: "pid (comm) S ..."; S is an interruptible sleep (R running, D disk).
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] === 'S';
+    } catch {
+      return false;
+    }
   }
 
   private wake(): void {
