@@ -10,7 +10,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
 import { ffmpegPath } from '../dist/media/ffmpeg.js';
-import { defaultVoice } from '../dist/models/voice/index.js';
 
 const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
 const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 20);
@@ -336,32 +335,5 @@ async function chatTurn(s, text) {
   line('  memory per brain-only session (server RSS delta)', `${(r.perSessionKb / 1024).toFixed(2)} MB`);
 }
 
-// End of mic speech -> turn: a synthesized utterance streamed at real-time cadence.
-{
-  const emu = await emulator(4);
-  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up?');
-  const frames = [];
-  for (let o = 0; o < speech.samples.length; o += 1600) {
-    const f = new Int16Array(1600);
-    f.set(speech.samples.subarray(o, Math.min(o + 1600, speech.samples.length)));
-    frames.push(Buffer.from(f.buffer));
-  }
-  const xs = [];
-  for (let t = 0; t < Math.min(TURNS, 8); t++) {
-    const m = await mint(emu, { config: { render: false, greeting_enabled: false } });
-    const mic = await sock(m, '/mic_stream');
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    for (const f of frames) (mic.ws.send(f), await sleep(100));
-    const endOfSpeech = performance.now();
-    const got = waitFor(mic, (x) => x.type === 'turn');
-    let silence = true;
-    (async () => { while (silence) (mic.ws.send(Buffer.alloc(3200)), await sleep(100)); })();
-    await got;
-    silence = false;
-    xs.push(performance.now() - endOfSpeech);
-    mic.ws.close();
-  }
-  await emu.stop();
-  line('end of mic speech -> turn p50 / p95', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, '(commit after 600 ms of silence, counted from the last frame of the clip)');
-}
+// End of mic speech -> turn and -> first reply audio, and word accuracy: bench/edge-mic.bench.js.
 await llm.close();
