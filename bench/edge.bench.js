@@ -1,5 +1,5 @@
 // Edge (issue 8). Figures: /chat to first reply fragment on /mse (p50/p95) in one
-// conversation and under load, end of mic speech to the `turn` message (p50/p95), live
+// conversation and under load (end of mic speech: edge-mic.bench.js), live
 // sessions the box keeps at real time, the same in brain-only mode, memory per live session.
 // Media runs use a stub LLM upstream (stubLlm) so every reply is new to the box. The emulator (with its in-process box) runs
 // in its own process, so the box has one core and this client the other. Prints figures
