@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { WebSocket, WebSocketServer } from 'ws';
+import { sock, waitFor as waitWithin } from './lib/edge-sockets.js';
 import { UTTERANCE_DEFAULTS } from '../dist/edge/turns/index.js';
 import { defaultVoice, readWav, resample } from '../dist/models/voice/index.js';
 
@@ -98,25 +99,9 @@ async function mint(emu, config) {
   return r.json();
 }
 
-function sock(m, path) {
-  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
-  u.searchParams.set('token', m.session_token);
-  const ws = new WebSocket(u);
-  const listeners = new Set();
-  ws.on('message', (d, bin) => {
-    const msg = bin ? { bin: d } : JSON.parse(d.toString());
-    for (const l of listeners) l(msg);
-  });
-  return new Promise((res, rej) => {
-    ws.once('open', () => res({ ws, on: (f) => (listeners.add(f), () => listeners.delete(f)) }));
-    ws.once('error', rej);
-  });
-}
-const waitFor = (s, pred, timeoutMs = 30_000) =>
-  new Promise((res, rej) => {
-    const t = setTimeout(() => (off(), rej(new Error('timeout'))), timeoutMs);
-    const off = s.on((m) => pred(m) && (clearTimeout(t), off(), res(m)));
-  });
+
+/** A loaded machine can take seconds per turn: waits allow a minute. */
+const waitFor = (s, pred) => waitWithin(s, pred, 60_000);
 
 /** The reference: a plain WebSocket echo round trip on loopback (a 3200-byte frame), p50. */
 async function echoRtt(n = 50) {

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { WebSocket } from 'ws';
+import { sock, waitFor } from './lib/edge-sockets.js';
 import { ffmpegPath } from '../dist/media/ffmpeg.js';
 
 const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
@@ -124,25 +124,6 @@ async function mint(emu, body) {
   return r.json();
 }
 
-function sock(m, path) {
-  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
-  u.searchParams.set('token', m.session_token);
-  const ws = new WebSocket(u);
-  const listeners = new Set();
-  ws.on('message', (d, bin) => {
-    const msg = bin ? { bin: d } : JSON.parse(d.toString());
-    for (const l of listeners) l(msg);
-  });
-  return new Promise((res, rej) => {
-    ws.once('open', () => res({ ws, on: (f) => (listeners.add(f), () => listeners.delete(f)) }));
-    ws.once('error', rej);
-  });
-}
-const waitFor = (s, pred, timeoutMs = 20_000) =>
-  new Promise((res, rej) => {
-    const t = setTimeout(() => (off(), rej(new Error('timeout'))), timeoutMs);
-    const off = s.on((m) => pred(m) && (clearTimeout(t), off(), res(m)));
-  });
 
 async function healthRtt(base, n = 50) {
   const xs = [];

@@ -9,8 +9,7 @@ import type { EdgeParts } from '../src/edge/session/parts.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
-import type { Voice } from '../src/models/index.js';
-import { fakeStream, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
+import { fakeStream, recordingChannel, testSnapshot, wordTimedVoice } from './helpers/turn-loop.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
 const until = async (cond: () => boolean) => {
@@ -28,15 +27,7 @@ function speakingSession(heardMs = 650, hangsOnCut = false) {
   const live = new LiveSession(testSnapshot('sess-defects-000001', { render: true }), clock, { ended: () => undefined });
   const ch = recordingChannel();
   live.attach(ch);
-  const voice: Voice = {
-    name: 'fake',
-    voices: [],
-    synthesize: async (text) => {
-      const words = text.split(/\s+/).map((w, i) => ({ text: w, startMs: i * 300, endMs: i * 300 + 280 }));
-      const durationMs = words.length * 300;
-      return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
-    },
-  };
+  const voice = wordTimedVoice();
   const playing: (() => void)[] = [];
   const stream = fakeStream((speech) => {
     let finish!: () => void;
