@@ -69,6 +69,7 @@ export class EdgeSession {
       store: (t) => d.store(snapshot.id, t),
       log,
     });
+    for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
     if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
     s.live.onEnd((reason) => {
       log(`ended: ${reason}`);

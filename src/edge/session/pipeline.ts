@@ -59,9 +59,9 @@ export interface UserTurn {
 
 /** A committed user turn, as post-commit stages see it (never speculative, never the avatar's own). */
 export interface CommittedTurn extends UserTurn {
+  /** The speech id of the reply that answers it (its `turn` message carries the same). */
   speechId: string;
-  /** Its position in the session's transcript log. */
-  seq: number;
+  /** The reply's language. */
   language: string;
 }
 

@@ -194,7 +194,7 @@ export class TurnLoop implements Stage {
     }
     const reply = this.open(speechId, language);
     if (cue.kind === 'user') {
-      const committed: CommittedTurn = { ...cue.turn, speechId, seq: s.log.length, language };
+      const committed: CommittedTurn = { ...cue.turn, speechId, language };
       for (const stage of this.postCommit) stage.committed(committed, this.ctx);
     }
     const out =
