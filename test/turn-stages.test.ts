@@ -14,7 +14,8 @@ import type { CommittedTurn, ControlEvent, PostCommitStage, StageContext } from 
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
-import type { Brain, BrainRequest, Recognizer, Vad, Voice } from '../src/models/index.js';
+import type { Brain, BrainRequest, Recognition, Recognizer, Vad, Voice } from '../src/models/index.js';
+import { StreamBehind, type RecognitionStream } from '../src/models/recognizer.js';
 import { fakeStream, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
@@ -154,6 +155,74 @@ describe('a post-commit stage', () => {
     loop.typedTurn('And tomorrow?');
     await until(() => asked.length === 2);
     expect(asked[1]!.messages.some((m) => m.role === 'system' && m.content === '[tool weather: sunny, 24 C]')).toBe(true);
+    live.end('closed');
+  });
+});
+
+describe('the recognition stage with a streaming recogniser', () => {
+  /** A stream that records what it is fed; `end` answers `text`, or says it is behind. */
+  function streamingRecognizer(final: () => Promise<Recognition>) {
+    const fed: string[] = [];
+    const batch: number[] = [];
+    const partials: ((t: string) => void)[] = [];
+    const stream: RecognitionStream = {
+      onPartial: null,
+      begin: (s) => fed.push(`begin ${s.length / 1600}`),
+      push: (_s, speech) => {
+        fed.push(speech ? 'S' : '.');
+        if (stream.onPartial) partials.push(stream.onPartial);
+      },
+      end: () => (fed.push('end'), final()),
+      close: () => fed.push('close'),
+    };
+    const recognizer: Recognizer = {
+      name: 'pocketsphinx',
+      available: true,
+      stream: () => stream,
+      transcribe: async (s) => (batch.push(s.length), { text: 'heard in batch', recognised: true }),
+    };
+    return { recognizer, fed, batch, stream };
+  }
+
+  function micSession(recognizer: Recognizer) {
+    const clock = new ManualClock();
+    const live = new LiveSession(testSnapshot('sess-stages-000002'), clock, { ended: () => undefined });
+    const ch = recordingChannel();
+    live.attach(ch);
+    const parts = { brain: new LocalBrain(), recognizer } as unknown as EdgeParts;
+    const loop = new TurnLoop({ session: live, parts, clock, stream: null, store: () => undefined, log: () => undefined });
+    const mic = new MicInput(live, loop, vad, recognizer);
+    return { live, ch, mic };
+  }
+
+  it('hears the utterance while it is spoken: its start, each frame, then the end; partials from the stream; no batch run', async () => {
+    const r = streamingRecognizer(async () => ({ text: 'where do you live', recognised: true }));
+    const { live, ch, mic } = micSession(r.recognizer);
+    for (let i = 0; i < 6; i++) mic.push(loud());
+    r.stream.onPartial?.('where do');
+    for (let i = 0; i < 7; i++) mic.push(quiet());
+    // begin with the pre-roll and the first speech (the detector's history), then frame by frame.
+    expect(r.fed[0]).toMatch(/^begin \d+$/);
+    expect(r.fed.slice(1)).toEqual(['S', 'S', 'S', 'S', '.', '.', '.', '.', '.', '.', '.', 'end']);
+    await until(() => ch.sent.some((m) => m.type === 'turn'));
+    expect(ch.sent.find((m) => m.type === 'partial')).toEqual({ type: 'partial', text: 'where do' });
+    expect(ch.sent.find((m) => m.type === 'turn')).toMatchObject({ text: 'where do you live' });
+    expect(r.batch).toEqual([]);
+    live.end('closed');
+    expect(r.fed.at(-1)).toBe('close');
+  });
+
+  it('leaves an utterance the stream could not finish to the batch form', async () => {
+    const r = streamingRecognizer(async () => {
+      throw new StreamBehind('behind');
+    });
+    const { live, ch, mic } = micSession(r.recognizer);
+    for (let i = 0; i < 6; i++) mic.push(loud());
+    for (let i = 0; i < 7; i++) mic.push(quiet());
+    await until(() => ch.sent.some((m) => m.type === 'turn'));
+    expect(ch.sent.find((m) => m.type === 'turn')).toMatchObject({ text: 'heard in batch' });
+    expect(r.batch).toHaveLength(1);
+    expect(r.fed).not.toContain('close'); // the stream goes on
     live.end('closed');
   });
 });
