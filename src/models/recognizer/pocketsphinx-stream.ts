@@ -1,9 +1,10 @@
 /**
  * Streaming recognition with pocketsphinx (issue 15 item 2): one long-lived
  * `pocketsphinx_continuous` per live session, its model loaded once, hearing each
- * utterance while it is spoken. Its input is a FIFO (`-infile`, raw 16 kHz PCM16): reading
- * /dev/stdin fails when Node spawns it (a socketpair, MEDIA-NOTES), and the FIFO is opened
- * read-write here so opening never waits for the reader. pocketsphinx ends its own
+ * utterance while it is spoken. Its input is a FIFO (`-infile /dev/fd/3`, raw 16 kHz PCM16):
+ * reading /dev/stdin fails when Node spawns it (a socketpair, MEDIA-NOTES); the FIFO is
+ * opened read-write here (opening never waits for the reader), handed over as fd 3, and its
+ * name removed at once. pocketsphinx ends its own
  * utterances after ~0.5 s of silence and prints each hypothesis with word timings (`-time
  * yes`) at once, so by the time the turn detector's 700 ms hangover ends the words are in.
  * The stream carries only utterance audio (pre-roll, speech, hangover) and a short pad of
@@ -65,7 +66,6 @@ export class PocketsphinxStream implements RecognitionStream {
   onPartial: ((text: string) => void) | null = null;
   private child: ChildProcess | null = null;
   private fifo: FileHandle | null = null;
-  private dir: string | null = null;
   private opening: Promise<void>;
   /** Audio written or queued, in samples: the stream's timeline. */
   private pos = 0;
@@ -90,14 +90,30 @@ export class PocketsphinxStream implements RecognitionStream {
   }
 
   private async start(): Promise<void> {
-    this.dir = await mkdtemp(join(tmpdir(), 'avatar-asr-stream-'));
-    const path = join(this.dir, 'mic.raw');
-    await promisify(execFile)('mkfifo', [path]);
-    // O_RDWR: Linux opens a FIFO read-write at once; the reader (pocketsphinx) opens it after its model loads.
-    this.fifo = await open(path, 'r+');
-    if (this.closed) return this.dispose();
-    // Its log goes to stderr: the line continuous.c prints when it starts reading says the model is loaded.
-    const child = spawn(this.opts.binary, ['-infile', path, '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const dir = await mkdtemp(join(tmpdir(), 'avatar-asr-stream-'));
+    let reader: FileHandle;
+    try {
+      const path = join(dir, 'mic.raw');
+      await promisify(execFile)('mkfifo', [path]);
+      // O_RDWR: Linux opens a FIFO read-write at once, whether or not a reader has it open.
+      this.fifo = await open(path, 'r+');
+      // The child gets a read-only end (there is a writer now, so this opens at once): if this
+      // process dies, the last writer is gone and pocketsphinx reads EOF and exits.
+      reader = await open(path, 'r');
+    } finally {
+      // The FIFO lives on through the open descriptor: no name is left behind, whatever happens.
+      await rm(dir, { recursive: true, force: true });
+    }
+    if (this.closed) {
+      await reader.close();
+      return this.dispose();
+    }
+    // pocketsphinx reads it as /dev/fd/3 (a FIFO reopens through /proc; a socketpair would not).
+    // Its log goes to stderr: the line continuous.c prints as it starts reading says the model is loaded.
+    const child = spawn(this.opts.binary, ['-infile', '/dev/fd/3', '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)], {
+      stdio: ['ignore', 'pipe', 'pipe', reader.fd],
+    });
+    await reader.close();
     this.child = child;
     let log = '';
     child.stderr!.setEncoding('utf8');
@@ -271,7 +287,5 @@ export class PocketsphinxStream implements RecognitionStream {
     const fifo = this.fifo;
     this.fifo = null;
     await fifo?.close().catch(() => undefined);
-    if (this.dir) await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
-    this.dir = null;
   }
 }
