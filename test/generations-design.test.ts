@@ -78,7 +78,7 @@ describe('design', () => {
     expect(r.body.duration_seconds).toBeGreaterThan(0.9);
   });
 
-  it('errors: invalid_json, missing_fields, invalid_request, 401, 403, 502 render_failed', async () => {
+  it('errors: invalid_json, missing_fields, invalid_request (also text with nothing to say), 401, 403, 502 render_failed', async () => {
     const bad = await h.fetch('/api/v1/design', { method: 'POST', key: h.emu.keys.secretKey, headers: { 'content-type': 'application/json' }, body: 'nope' });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toBe('invalid_json');
@@ -89,11 +89,14 @@ describe('design', () => {
     // blank text has nothing to say (as on speak), a blank description nothing to design from
     expect((await design({ description: 'a woman', text: '   ' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
     expect((await design({ description: ' \n ', text: 'hi' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^description/) });
-    expect(await design({ description: 'a woman', text: '你好' })).toMatchObject({ status: 502, body: { error: 'render_failed', retryable: false } });
+    // Text the local voice can say nothing of is the caller's input (issue 19 item 5): a 400 naming the field.
+    for (const text of ['你好', '😀😀😀', '!!!']) {
+      expect(await design({ description: 'a woman', text })).toMatchObject({ status: 400, body: { error: 'invalid_request', detail: expect.stringMatching(/^text: nothing .*English/) } });
+    }
     expect((await design({ description: 'x', text: 'hi' }, 'nope')).status).toBe(401);
     const t = await h.api('/api/v1/tokens', { body: { name: 'sessions only', scopes: ['sessions:write'] } });
     expect((await design({ description: 'x', text: 'hi' }, t.body.token)).body).toMatchObject({ error: 'forbidden' });
-    await h.fetch('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage: 'tts' }) });
+    await h.op('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage: 'tts' }) });
     expect(await design({ description: 'x', text: 'hi' })).toMatchObject({ status: 502, body: { error: 'render_failed' } });
     expect((await design({ description: 'x', text: 'hi' })).status).toBe(200);
   });

@@ -111,18 +111,18 @@ describe('speak errors (spec 7)', () => {
 
   it('502 render_failed when the TTS or the video stage fails; the cell is freed', async () => {
     for (const stage of ['tts', 'video']) {
-      await h.fetch('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage }) });
+      await h.op('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage }) });
       const r = await speak(body());
       expect(r).toMatchObject({ status: 502, body: { error: 'render_failed', retryable: true } });
     }
     expect((await speak(body())).status).toBe(200);
   });
 
-  it('502 render_failed, not retryable, when the voice finds nothing to say (no silent one-frame clip)', async () => {
-    for (const text of ['你好', '!!!']) {
+  it('400 naming text when the voice finds nothing to say in it (the caller\'s input; no silent one-frame clip)', async () => {
+    for (const text of ['你好', '!!!', '😀😀']) {
       const r = await speak(body({ text }));
-      expect(r.status, text).toBe(502);
-      expect(r.body).toMatchObject({ error: 'render_failed', retryable: false, message: expect.stringMatching(/nothing to say.*English/) });
+      expect(r.status, text).toBe(400);
+      expect(r.body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text: nothing .*English/), message: expect.stringMatching(/nothing to say.*English/) });
     }
     expect((await speak(body({ text: 'Hello, 42!' }))).status).toBe(200);
   });

@@ -58,13 +58,18 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
       res.end(MSE_PAGE);
     });
     const wss = new WebSocketServer({ server, path: '/stream' });
-    wss.on('connection', async (ws) => {
-      stream = createSessionStream({ face: current.face, idle: current.idle });
-      await stream.ready();
-      ws.send(JSON.stringify({ mime: stream.mime }));
-      ws.send(stream.initSegment);
-      stream.on('fragment', (buf) => ws.send(buf));
-      ws.on('close', () => stream?.close());
+    wss.on('connection', (ws) => {
+      const s = createSessionStream({ face: current.face, idle: current.idle });
+      stream = s;
+      ws.on('close', () => s.close());
+      s.ready().then(
+        () => {
+          ws.send(JSON.stringify({ mime: s.mime }));
+          ws.send(s.initSegment);
+          s.on('fragment', (buf) => ws.send(buf));
+        },
+        (err: unknown) => ws.close(1011, String(err).slice(0, 120)),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

@@ -8,9 +8,9 @@ const real = useEmulator();
 
 describe('operator clock (/_emulator/clock)', () => {
   it('reports and advances a manual clock, which the API then uses for its timestamps', async () => {
-    const before = (await (await manual.fetch('/_emulator/clock')).json()) as { now_ms: number; manual: boolean };
+    const before = (await (await manual.op('/_emulator/clock')).json()) as { now_ms: number; manual: boolean };
     expect(before).toEqual({ now_ms: Date.UTC(2026, 5, 1), manual: true });
-    const res = await manual.fetch('/_emulator/clock/advance', { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }) });
+    const res = await manual.op('/_emulator/clock/advance', { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }) });
     expect(await res.json()).toEqual({ now_ms: Date.UTC(2026, 5, 2) });
     const ws = (await (
       await manual.fetch('/api/v1/workspaces', { key: manual.emu.keys.secretKey, method: 'POST', body: JSON.stringify({ name: 'later' }) })
@@ -20,11 +20,11 @@ describe('operator clock (/_emulator/clock)', () => {
 
   it('refuses bad advances and a real clock with the envelope', async () => {
     for (const body of ['{"ms":-1}', '{"ms":"soon"}']) {
-      const r = await manual.fetch('/_emulator/clock/advance', { method: 'POST', body });
+      const r = await manual.op('/_emulator/clock/advance', { method: 'POST', body });
       expect(r.status).toBe(400);
     }
-    expect((await manual.fetch('/_emulator/clock/advance', { method: 'POST', body: '{' })).status).toBe(400);
-    const r = await real.fetch('/_emulator/clock/advance', { method: 'POST', body: '{"ms":1000}' });
+    expect((await manual.op('/_emulator/clock/advance', { method: 'POST', body: '{' })).status).toBe(400);
+    const r = await real.op('/_emulator/clock/advance', { method: 'POST', body: '{"ms":1000}' });
     expect(r.status).toBe(409);
     expect(((await r.json()) as { error: string }).error).toBe('clock_not_manual');
   });

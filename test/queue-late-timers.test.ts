@@ -21,8 +21,7 @@ function setup() {
   const clock = new StuckClock();
   const events: string[] = [];
   const box = { id: 'b1', fits: () => true };
-  let q!: SessionQueue;
-  q = new SessionQueue(
+  const q: SessionQueue = new SessionQueue(
     clock,
     { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
     {
@@ -33,7 +32,7 @@ function setup() {
     },
   );
   const admit = (id: string) =>
-    q.admit({ id, scope: 'ws', workspaceId: 'ws', needs: { protocol: 1, custom: false }, notify: null, wantsPosition: false });
+    q.admit({ id, scope: 'ws', workspaceId: 'ws', needs: { protocols: [1], custom: false }, notify: null, wantsPosition: false });
   return { clock, q, events, box, admit };
 }
 

@@ -9,8 +9,7 @@ function setup() {
   const events: string[] = [];
   const released: string[] = [];
   const box = { id: 'b1', fits: () => true };
-  let q!: SessionQueue;
-  q = new SessionQueue(
+  const q: SessionQueue = new SessionQueue(
     clock,
     { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
     {
@@ -28,7 +27,7 @@ function setup() {
       id,
       scope: 'ws',
       workspaceId: 'ws',
-      needs: { protocol: 1, custom: false },
+      needs: { protocols: [1], custom: false },
       notify: opts.notify ? { url: 'https://x.test/hook' } : null,
       wantsPosition: opts.watch ?? false,
     });
@@ -107,7 +106,7 @@ describe('queue state machine (spec 3)', () => {
 
   it('cancel expires without an event and passes the reserved seat on', () => {
     const { q, events, released, box, admit } = setup();
-    const a = admit('a');
+    admit('a');
     const b = admit('b');
     q.offer(box);
     q.cancel('a');

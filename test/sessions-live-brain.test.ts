@@ -42,7 +42,7 @@ describe('sessions live on a pipe, brain-only', () => {
     const r = await cli(['sessions', 'live', '--persona', 'ava', ...brainOnly], env());
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    const reply = lines.findIndex((l) => /\] you: Hello there$/.test(l)) + 1;
+    const reply = lines.findIndex((l) => l.endsWith('] you: Hello there')) + 1;
     expect(lines[reply]).toMatch(/\] avatar: \S/);
     expect(lines[reply + 1]).toMatch(/^\[ *\d+\.\ds\] brain: local, [1-9]\d* prompt \+ [1-9]\d* completion tokens$/);
     expect(lines.filter((l) => /\] brain: /.test(l))).toHaveLength(2);

@@ -61,6 +61,15 @@ describe('avatar sessions live --mic-file --json', () => {
     expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
   }, 120_000);
 
+  it('without --turns, a finished --mic-file ends the session once its reply has been spoken, and says so at the start (issue 24 item 10)', async () => {
+    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--session-cap-seconds', '60'], env());
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    expect(ev.find((e) => e.event === 'notice')?.message).toMatch(/ends once the reply to what .*q\.mp3 says has been spoken/);
+    expect(ev.filter((e) => e.event === 'turn' && !e.greeting).length).toBeGreaterThan(0);
+    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of the mic file', released: true });
+  }, 90_000);
+
   it('--record and the reply media: byte counts per reply, and a file ffmpeg reads back with video and audio as long as the session', async () => {
     const out = join(dir, 'live.mp4');
     const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1', '--record', out], env());

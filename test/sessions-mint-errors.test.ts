@@ -91,6 +91,10 @@ const cases: Case[] = [
   ['memory_id on zero-data-retention', () => zdr, { persona: 'ava', context: { memory_id: 'm1' } }, 400, 'zdr_memory_unavailable'],
   ['extras on zero-data-retention', () => zdr, { persona: 'ava', extra_backstory: 'x' }, 400, 'zdr_tools_unavailable'],
   ['notify over plain http', () => h.client, { persona: 'ava', notify: { url: 'http://x.example/hook' } }, 400, 'invalid_notify_url'],
+  // not a list of versions (issue 19 item 5): the caller's error, not 503 protocol_unavailable
+  ['protocol_versions of 100,000 zeros', () => h.client, { persona: 'ava', protocol_versions: new Array(100_000).fill(0) }, 400, 'invalid_request'],
+  ['protocol_versions [0]', () => h.client, { persona: 'ava', protocol_versions: [0] }, 400, 'invalid_request', 'protocol_versions.0: a protocol version is an integer from 1'],
+  ['17 protocol_versions', () => h.client, { persona: 'ava', protocol_versions: new Array(17).fill(1) }, 400, 'invalid_request', 'protocol_versions: at most 16 versions'],
   // tools at mint
   ['inline tools without agent.hook', () => h.client, { persona: 'ava', tools: { inline: [tool('a')] } }, 400, 'inline_tools_require_agent_hook'],
   ['agent.hook over plain http', () => h.client, { persona: 'ava', agent: { hook: 'http://tenant.example/h' } }, 400, 'invalid_agent_hook'],

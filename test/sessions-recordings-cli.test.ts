@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -28,7 +28,8 @@ describe('avatar sessions recordings', () => {
     expect(list.stdout).toMatch(/mic\.wav\s+audio\/wav\s+\d+/);
     expect(list.stdout).toMatch(/kept until 20\d\d-\d\d-\d\d/);
 
-    const dir = mkdtempSync(join(tmpdir(), 'avatar-recordings-'));
+    // -o creates the folder (issue 24 item 3: the docs' `-o captures` was refused before).
+    const dir = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'captures', 'today');
     const save = await cli(['sessions', 'recordings', id, '-o', dir], env());
     expect(save.code).toBe(0);
     const listed = (await h.api(`/_emulator/sessions/${id}/recordings`)).body.data as { name: string; bytes: number }[];
@@ -56,16 +57,21 @@ describe('avatar sessions recordings', () => {
     expect((await cli(['sessions', 'recordings', bothId], env())).code).toBe(3);
   }, 30_000);
 
-  it('a session that was not recorded: the service says so (exit 3), and -o into a missing folder is a usage error first', async () => {
+  it('a session that was not recorded: the service says so (exit 3), creating no folder; -o naming a file is a usage error first', async () => {
     const live = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
     const id = /minted session (\S+)/.exec(live.stdout)![1]!;
     expect(live.stderr).not.toMatch(/recordings/);
     const r = await cli(['sessions', 'recordings', id], env());
     expect(r.code).toBe(3);
     expect(oneLine(r.stderr)).toMatch(/not_found .*no recordings for session/);
-    const missing = await cli(['sessions', 'recordings', id, '-o', join(tmpdir(), 'no', 'such', 'dir')], env());
-    expect(missing.code).toBe(2);
-    expect(oneLine(missing.stderr)).toMatch(/-o .*no.such.dir: no such folder/);
+    const nowhere = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'captures');
+    expect((await cli(['sessions', 'recordings', id, '-o', nowhere], env())).code).toBe(3);
+    expect(existsSync(nowhere)).toBe(false);
+    const file = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'a-file');
+    writeFileSync(file, 'x');
+    const notDir = await cli(['sessions', 'recordings', id, '-o', file], env());
+    expect(notDir.code).toBe(2);
+    expect(oneLine(notDir.stderr)).toMatch(/-o .*a-file: not a folder/);
   }, 30_000);
 });
 
@@ -75,7 +81,7 @@ describe('avatar edge start says where its captures go, and that it stopped', ()
     let out = '';
     const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) });
     const stderr = new Writable({ write: (_c, _e, cb) => cb() });
-    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv() });
+    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) });
     await vi.waitFor(() => expect(out).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
     expect(out).toContain(`captures       ${join(dir, 'captures')}/<session_id>/\n`);
     process.emit('SIGINT');
@@ -83,7 +89,7 @@ describe('avatar edge start says where its captures go, and that it stopped', ()
     expect(out).toMatch(/edge box box_\w+ stopped: deregistered, its sessions ended\n$/);
 
     let plain = '';
-    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv() });
+    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) });
     await vi.waitFor(() => expect(plain).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
     expect(plain).toContain('captures       none (recording: true needs --data DIR)');
     process.emit('SIGINT');

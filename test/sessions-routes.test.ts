@@ -55,12 +55,12 @@ describe('other session routes (spec 4.5)', () => {
     expect(g.body).toMatchObject({ status: 'deleted', avatar_ref: null, voice_ref: null, session_token_id: null, workspace_id: h.emu.keys.workspaceId });
   });
 
-  it('delete of a live session is 409 session_live; other workspaces get 404', async () => {
+  it('delete of a live session is 409 session_live; other workspaces get 403 forbidden', async () => {
     const m = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
     const r = await h.client.send('sessions.delete', { params: { sessionId: m.session_id } });
     expect(r.status).toBe(409);
     expect(r.body.error).toBe('session_live');
-    expect((await other.send('sessions.get', { params: { sessionId: m.session_id } })).status).toBe(404);
+    expect((await other.send('sessions.get', { params: { sessionId: m.session_id } })).status).toBe(403);
     await release(h.client, m);
   });
 

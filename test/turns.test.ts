@@ -35,7 +35,7 @@ class ScriptedVad implements Vad {
 const FRAME = new Int16Array(1600);
 function feed(script: string, opts = {}): { events: UtteranceEvent[]; at: (e: UtteranceEvent) => number } {
   const d = new UtteranceDetector(new ScriptedVad(script), opts);
-  const events = [...script].flatMap(() => d.push(FRAME));
+  const events = Array.from(script).flatMap(() => d.push(FRAME));
   events.push(...d.flush());
   return { events, at: (e) => e.atMs };
 }

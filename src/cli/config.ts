@@ -182,6 +182,8 @@ export interface Connection {
   workspaceId?: string;
   /** Where the settings came from, for `avatar config show` and error messages. */
   source: string;
+  /** What chose the base URL, for the "cannot reach" error (how to go back). */
+  chosenBy: { by: 'flag' | 'environment' | 'emulator' } | { by: 'profile' | 'default profile'; name: string };
 }
 
 export interface GlobalFlags {
@@ -236,5 +238,39 @@ export function resolveConnectionOrWhy(flags: GlobalFlags, env: Env, cwd = proce
         : pick.reason === 'data dir'
           ? `local emulator (data dir ${pick.emulator!.data_dir})`
           : 'local emulator';
-  return { baseUrl: trimmed, apiKey, workspaceId, source };
+  const chosenBy: Connection['chosenBy'] = flags.baseUrl
+    ? { by: 'flag' }
+    : envValue(env, 'AVATAR_BASE_URL')
+      ? { by: 'environment' }
+      : profile?.base_url
+        ? { by: named ? 'profile' : 'default profile', name: profileName! }
+        : { by: 'emulator' };
+  return { baseUrl: trimmed, apiKey, workspaceId, source, chosenBy };
+}
+
+/**
+ * What chose a base URL the CLI could not reach, and how to go back (issue 24 item 1): a
+ * default profile saved once sends every later command there.
+ */
+export function unreachableHint(conn: Connection, avatar: string): string {
+  const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(conn.baseUrl);
+  const start = `Is the emulator running?\n  start one:  ${avatar} emulator start`;
+  const c = conn.chosenBy;
+  switch (c.by) {
+    case 'emulator':
+      return start;
+    case 'flag':
+      return `the --base-url flag chose this URL${local ? `.\n${start}` : ''}`;
+    case 'environment':
+      return `AVATAR_BASE_URL chose this URL; unset it to use the configured profile or the local emulator${local ? `.\n${start}` : ''}`;
+    case 'profile':
+      return `the profile ${c.name} (--profile) chose this URL; leave --profile / AVATAR_PROFILE out to use the default${local ? `.\n${start}` : ''}`;
+    case 'default profile':
+      return (
+        `the default profile ${c.name} chose this URL (every command without --base-url goes there).\n` +
+        `  back to the local emulator:  ${avatar} config remove ${c.name}\n` +
+        `  another profile by default:  ${avatar} config use NAME   (${avatar} config list names them)` +
+        (local ? `\n${start}` : '')
+      );
+  }
 }

@@ -4,7 +4,7 @@
  * the spec's own error codes), which would make them `<json>`; here they get their real
  * type. Fields the contract leaves undescribed get a line. Keyed by API field name.
  */
-import type { FieldFlag, FlagKind } from './schema-flags.js';
+import type { FieldFlag, FlagKind } from './field-flag.js';
 
 interface FlagDoc {
   kind?: FlagKind;

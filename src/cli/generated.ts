@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { pathParamNames } from '../contract/operation.js';
 import type { OperationEntry } from './command-manifest.js';
-import { commandGroups } from './commands/index.js';
 import { describeFlag, placeholder } from './flag-docs.js';
 import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { bodyIssueText } from './body-issue.js';
 import { readData } from './read-data.js';
-import { coerce, flagsOf, type FieldFlag } from './schema-flags.js';
+import { coerce, type FieldFlag } from './schema-flags.js';
 
 export { readData } from './read-data.js';
 
@@ -57,7 +57,8 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
     const { group, verb } = entry;
     let g = groups.get(group) ?? (program.commands.find((c) => c.name() === group) as Command | undefined);
     if (!g) {
-      g = program.command(group).description(commandGroups.find((x) => x.name === group)?.description ?? `${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
+      // main.ts gives the group its one description from commandGroups (no import of that table here: it loads us).
+      g = program.command(group).description(`${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
     }
     groups.set(group, g);
     // `queue status`: a command of a sub-group (made here when no hand-written one exists).
@@ -94,10 +95,7 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
         // usage error here (exit 2), before any request is sent.
         const check = op.body.safeParse(input.body);
         if (!check.success) {
-          const issue = check.error.issues[0]!;
-          const field = String(issue.path[0] ?? '');
-          const flag = bodyFlags.find((f) => f.field === field);
-          throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${issue.message}`, ExitCode.usage);
+          throw new CliError(bodyIssueText(check.error.issues[0]!, input.body, bodyFlags, 'body'), ExitCode.usage);
         }
       }
       if (op.query) input.query = collectFields(queryFlags, opts, undefined, cli.io.cwd);
@@ -110,7 +108,9 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
           } catch (e) {
             throw new CliError(`cannot write ${opts.out}: ${(e as Error).message}`, ExitCode.usage);
           }
-          cli.note(`wrote ${res.body.length} bytes to ${opts.out}`);
+          // On stdout, as speak, tts and images report the file they wrote (issue 24 item 12).
+          const type = String(res.headers['content-type'] ?? '').split(';')[0];
+          cli.print({ file: opts.out, bytes: res.body.length, content_type: type }, () => `wrote ${String(opts.out)} (${res.body.length} bytes, ${type})`);
         } else if (cli.io.stdout.isTTY) {
           throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE, or --out - to write it here anyway`, ExitCode.usage);
         } else cli.io.stdout.write(res.body);

@@ -122,7 +122,7 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (e) {
-    return reportFailure(e, io, cli, json());
+    return await reportFailure(e, io, cli, json());
   }
 }
 
@@ -150,7 +150,7 @@ function cliErrorCode(code: number): string {
 const width = (io: Io) => (io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80);
 
 /** One failure on stderr: a line for humans, or with --json the API's error envelope. */
-function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): number {
+async function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): Promise<number> {
   const envelope = (error: string, message: string, status?: number) =>
     io.stderr.write(JSON.stringify({ error, message, ...(status ? { status } : {}) }) + '\n');
   if (e instanceof CommanderError) {
@@ -173,14 +173,17 @@ function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): numb
   }
   const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
   if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR/.test(code)) {
-    const where = (() => {
+    const conn = (() => {
       try {
-        return cli.connection().baseUrl;
+        return cli.connection();
       } catch {
-        return 'the service';
+        return undefined;
       }
     })();
-    const msg = `cannot reach ${where} (${code}).\nIs the emulator running?\n  start one:  ${cliName(io)} emulator start`;
+    // Loaded here: config.js stays off the paths that never need it (help, usage errors).
+    const { unreachableHint } = await import('./config.js');
+    const why = conn ? unreachableHint(conn, cliName(io)) : `Is the emulator running?\n  start one:  ${cliName(io)} emulator start`;
+    const msg = `cannot reach ${conn?.baseUrl ?? 'the service'} (${code}).\n${why}`;
     if (json) envelope('network', msg);
     else io.stderr.write(`${fitLines(`error: ${msg}`, width(io))}\n`);
     return ExitCode.network;

@@ -1,25 +1,9 @@
 import type { z } from 'zod';
 import { withDocs } from './flag-docs.js';
+import type { FieldFlag, FlagKind } from './field-flag.js';
 import { readData } from './read-data.js';
 
-/** The kind of value a flag takes, derived from a zod schema. */
-export type FlagKind = 'string' | 'number' | 'boolean' | 'list' | 'json';
-
-export interface FieldFlag {
-  /** Body or query field name as the API spells it. */
-  field: string;
-  /** `--kebab-case` flag name. */
-  flag: string;
-  kind: FlagKind;
-  /** For `list` flags: the type of each item (numbers are sent as numbers). */
-  item?: 'string' | 'number';
-  required: boolean;
-  description: string;
-  choices?: string[];
-  /** Length bounds of a string field (help says them: `--secret` takes 16 to 256 characters). */
-  minLength?: number;
-  maxLength?: number;
-}
+export type { FieldFlag, FlagKind } from './field-flag.js';
 
 interface Def {
   type: string;

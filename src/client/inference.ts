@@ -109,7 +109,7 @@ export class InferenceClient {
   file(id: string) {
     return this.get(`/compat-a/v1/files/${encodeURIComponent(id)}`);
   }
-  fileContent(id: string): Promise<Buffer | unknown> {
+  fileContent(id: string): Promise<unknown> {
     return this.get(`/compat-a/v1/files/${encodeURIComponent(id)}/content`);
   }
   deleteFile(id: string) {

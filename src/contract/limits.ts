@@ -58,3 +58,23 @@ export const InferenceRateLimits = {
   pro: { apiRequests: 600, jobSubmissions: 100 },
   enterprise: { apiRequests: 6_000, jobSubmissions: 1_000 },
 } as const;
+
+/**
+ * Characters of a text as the limits count them: Unicode code points (spec 8 says "chars";
+ * JSON Schema's `maxLength` counts the same way), not UTF-16 units, so an emoji is one
+ * character, not two. A lone surrogate counts as one.
+ */
+export function charCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

@@ -12,6 +12,7 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { implement } from './http/router.js';
 import { registerIssuers } from './issuers/routes.js';
 import { registerInference } from './inference/register.js';
+import { operatorGuard } from './operator/guard.js';
 import { registerOperator } from './operator/routes.js';
 import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
@@ -51,6 +52,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
     c.res.headers.append('Vary', 'Origin');
   };
   app.use('/api/*', corsWhenOrigin);
+  // Operator routes: a credential, no cross-origin writes, no CORS (docs/security.md).
+  app.use('/_emulator/*', operatorGuard(ctx));
   app.use('/.well-known/*', corsWhenOrigin);
   if (ctx.options.verbose) {
     app.use(async (c, next) => {

@@ -73,6 +73,14 @@ export function schemaProblem(schema: z.ZodType, value: unknown, name: string): 
   return `${name}: ${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`;
 }
 
+/** `--allowed-hosts`: host names (no scheme, no port), `.example.com` for its subdomains, or `*`. */
+const AllowedHostsSchema = z
+  .array(z.string().regex(/^(\*|\.?[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/, 'a host name without scheme or port, .example.com for subdomains, or *'))
+  .max(100);
+export const allowedHostsProblem = (v: unknown) => schemaProblem(AllowedHostsSchema, v, 'allowedHosts');
+/** A given operator token: 16 to 200 visible characters (it travels in a header). */
+const OperatorTokenSchema = z.string().regex(/^[\x21-\x7e]{16,200}$/, '16 to 200 visible ASCII characters');
+
 /** Every problem of these options, by option name (empty when they can start). */
 export function optionProblems(options: Record<string, unknown>): string[] {
   const out: string[] = [];
@@ -86,6 +94,14 @@ export function optionProblems(options: Record<string, unknown>): string[] {
   }
   if (options.planLimits !== undefined) {
     const p = schemaProblem(PlanLimitsSchema, options.planLimits, 'planLimits');
+    if (p) out.push(p);
+  }
+  if (options.allowedHosts !== undefined) {
+    const p = allowedHostsProblem(options.allowedHosts);
+    if (p) out.push(p);
+  }
+  if (options.operatorToken !== undefined) {
+    const p = schemaProblem(OperatorTokenSchema, options.operatorToken, 'operatorToken');
     if (p) out.push(p);
   }
   return out;

@@ -17,6 +17,14 @@ export interface EmulatorOptions {
   ids?: IdSource;
   /** Accept plain-http/loopback hook and webhook URLs (off by default; printed at start). */
   allowInsecureUrls: boolean;
+  /**
+   * Host names served besides localhost, 127.0.0.1, [::1] and the bound address, by the
+   * control plane and every in-process box (`--allowed-hosts a,b`; `.example.com` takes its
+   * subdomains, `*` any Host). Anything else gets 421 (docs/security.md).
+   */
+  allowedHosts?: string[];
+  /** The operator token of this start (`op_<hex>`); random per start when not given (docs/security.md). */
+  operatorToken?: string;
   /** Log each request to stderr. */
   verbose: boolean;
   /** How long stop() lets requests in flight finish before closing their connections (ms, default 5000). */

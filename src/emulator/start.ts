@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +16,9 @@ import { defaultOptions, type EmulatorOptions } from './options.js';
 import { optionProblems } from './option-limits.js';
 import { loadSigningKey } from './signing/keys.js';
 import { startFleet } from './fleet/spawn.js';
+import { HostPolicy } from '../contract/hosts.js';
+import { bindPolicy, hostGuardedServer } from '../edge/box/host-guard.js';
+import { FILE_MODE, DIR_MODE, tightenDataDir } from '../edge/private-files.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures', import.meta.url));
 
@@ -22,6 +26,8 @@ export interface RunningEmulator {
   /** `http://host:port`, no trailing slash. */
   baseUrl: string;
   keys: BootstrapKeys;
+  /** The operator credential of this start (`op_<hex>`); the bootstrap keys work too (docs/security.md). */
+  operatorToken: string;
   app: App;
   ctx: EmulatorContext;
   stop(): Promise<void>;
@@ -65,13 +71,18 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     } else {
       const dir = resolve(options.dataDir);
       blobDir = join(dir, 'blobs');
+      dbFile = join(dir, 'emulator.sqlite');
       try {
-        mkdirSync(blobDir, { recursive: true });
+        // Private (issue 23): it holds the bootstrap keys, recordings and uploads.
+        mkdirSync(blobDir, { recursive: true, mode: DIR_MODE });
+        const tightened = tightenDataDir(dir);
+        if (tightened > 0) process.stderr.write(`[emulator] data dir ${dir}: made private (owner only) on ${tightened} entries that others could read\n`);
+        // SQLite gives its -wal and -shm files the mode of the database file.
+        closeSync(openSync(dbFile, 'a', FILE_MODE));
       } catch (e) {
         throw new EmulatorStartError(`cannot use data dir ${dir}: ${(e as Error).message}`, codeOf(e, 'EDATADIR'), { cause: e });
       }
       stops.push(lockDataDir(dir));
-      dbFile = join(dir, 'emulator.sqlite');
     }
     let db: Db;
     try {
@@ -90,14 +101,17 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
       blobDir,
       fixturesDir: FIXTURES_DIR,
       log: (line) => process.stderr.write(`[emulator] ${line}\n`),
+      operatorToken: options.operatorToken ?? `op_${(options.ids ?? cryptoIds).hex(24)}`,
       onStop: (fn) => stops.push(fn),
     };
     const keys = bootstrap(ctx);
     // The socket opens before the app exists (the token issuer names the bound address);
     // until the app is set, which happens before this function returns, requests get 503.
     const holder: { app: App | null } = { app: null };
-    const server = await listen(holder, options);
+    const hosts = new HostPolicy(options.allowedHosts ?? []);
+    const server = await listen(holder, options, hosts);
     stops.push(() => closeServer(server, options.shutdownGraceMs ?? 5_000));
+    bindPolicy(hosts, server as Server, options.host);
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
@@ -111,6 +125,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     return {
       baseUrl,
       keys,
+      operatorToken: ctx.operatorToken,
       app,
       ctx,
       // Idempotent: every call resolves when the emulator is down. Requests in flight get
@@ -128,7 +143,7 @@ const codeOf = (e: unknown, fallback: string): string => {
   return typeof code === 'string' ? code : fallback;
 };
 
-function listen(holder: { app: App | null }, options: EmulatorOptions): Promise<ServerType> {
+function listen(holder: { app: App | null }, options: EmulatorOptions, hosts: HostPolicy): Promise<ServerType> {
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
@@ -136,6 +151,8 @@ function listen(holder: { app: App | null }, options: EmulatorOptions): Promise<
           holder.app ? holder.app.fetch(req, env) : new Response('{"error":"starting"}', { status: 503 }),
         port: options.port,
         hostname: options.host,
+        // The Host check runs before any route (DNS rebinding; docs/security.md).
+        createServer: hostGuardedServer(hosts) as never,
       },
       () => resolvePromise(server),
     );
@@ -176,7 +193,7 @@ function lockDataDir(dir: string): () => void {
   if (heldDataDirs.has(dir)) throw inUse(process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: FILE_MODE });
       heldDataDirs.add(dir);
       return () => {
         heldDataDirs.delete(dir);

@@ -34,7 +34,11 @@ export function findLips(rgb: Buffer, width: number, height: number, cx: number)
   for (let y = y0; y <= y1; y += 2) {
     for (let x = x0; x <= x1; x += 2) {
       const i = (y * width + x) * 3;
-      if (isSkin(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!)) rs.push(rgb[i]!), gs.push(rgb[i + 1]!), bs.push(rgb[i + 2]!);
+      if (isSkin(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!)) {
+        rs.push(rgb[i]!);
+        gs.push(rgb[i + 1]!);
+        bs.push(rgb[i + 2]!);
+      }
     }
   }
   if (rs.length < 50) return null;
@@ -52,7 +56,10 @@ export function findLips(rgb: Buffer, width: number, height: number, cx: number)
       const b = rgb[i + 2]!;
       if (r < 40 || r < g) continue; // too dark to judge, or not reddish at all
       const score = skinGr - g / r + (b / Math.max(1, g) - skinBg);
-      if (score > 0.15) counts[y]!++, xs[y]!.push(x);
+      if (score > 0.15) {
+        counts[y]!++;
+        xs[y]!.push(x);
+      }
     }
   }
   // Runs of rows with a real stretch of lip pixels; the lips are the run with the most.
@@ -74,7 +81,10 @@ export function findLips(rgb: Buffer, width: number, height: number, cx: number)
   const all: number[] = [];
   for (let y = best.from; y <= best.to; y++) {
     sy += y * counts[y]!;
-    for (const x of xs[y]!) (sx += x), all.push(x);
+    for (const x of xs[y]!) {
+      sx += x;
+      all.push(x);
+    }
   }
   all.sort((a, b) => a - b);
   const span = all[Math.floor(all.length * 0.98)]! - all[Math.floor(all.length * 0.02)]!;

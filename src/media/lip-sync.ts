@@ -25,7 +25,7 @@ export function mouthTrack(speech: Pick<Speech, 'phones' | 'samples' | 'sampleRa
 
 function fromPhones(phones: SpeechMark[]): (ms: number) => number {
   return (ms) => {
-    let i = phones.findIndex((p) => ms < p.endMs);
+    const i = phones.findIndex((p) => ms < p.endMs);
     if (i < 0) return 0;
     const p = phones[i]!;
     if (ms < p.startMs) return 0;

@@ -349,7 +349,10 @@ class Stream extends EventEmitter implements SessionStream {
   /** Let every held feed whose time has come go on. */
   private release(): void {
     const still: Held[] = [];
-    for (const h of this.held) (this.mayFeed(h.reply, h.ms) ? h.go() : still.push(h));
+    for (const h of this.held) {
+      if (this.mayFeed(h.reply, h.ms)) h.go();
+      else still.push(h);
+    }
     this.held = still;
   }
 

@@ -93,7 +93,9 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
           if (opts.signal?.aborted) break;
           await writeAsync(video, Buffer.from(frame(i)));
         }
-      })().finally(() => video.end());
+      })()
+        .finally(() => video.end())
+        .catch(reject);
       audio.end(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
     });
     // The container's duration is the speech's, not the AAC track with its priming.

@@ -1,5 +1,7 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
-import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
+import type { EmulatorFlag } from './emulator-flag.js';
+import { allowedHostsList } from '../../contract/hosts.js';
+import { allowedHostsProblem, BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
@@ -12,14 +14,7 @@ import { inferenceFlags } from './emulator-inference-flags.js';
  * the fleet and queue knobs are the emulator's own (sessionDefaults), so the help shows
  * what a start without the flag gets. A later resource adds its options here.
  */
-export interface EmulatorFlag {
-  flags: string;
-  description: string;
-  option: keyof EmulatorOptions & string;
-  /** Throws an Error whose message names the flag. */
-  parse?: (v: string) => unknown;
-  default?: unknown;
-}
+export type { EmulatorFlag } from './emulator-flag.js';
 
 /** An integer in the option's range: `--seats must be an integer from 0 to 10000 (got 20000)`. */
 export const int = (name: string, option?: string) => (v: string) => {
@@ -66,6 +61,17 @@ export const emulatorFlags: EmulatorFlag[] = [
     flags: '--allow-insecure-urls',
     description: 'accept plain-http and loopback hook/webhook URLs (off by default: the service requires https)',
     option: 'allowInsecureUrls',
+  },
+  {
+    flags: '--allowed-hosts <names>',
+    description: 'Host names served besides localhost, 127.0.0.1, [::1] and the bound address, comma-separated; .example.com takes its subdomains (docs/security.md)',
+    option: 'allowedHosts',
+    parse: (v) => {
+      const list = allowedHostsList(v);
+      const p = allowedHostsProblem(list);
+      if (p) throw new Error(p.replace(/^allowedHosts/, '--allowed-hosts'));
+      return list;
+    },
   },
   { flags: '--verbose', description: 'log every request to stderr', option: 'verbose' },
 ];

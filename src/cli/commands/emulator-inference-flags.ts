@@ -1,5 +1,5 @@
 import { readData } from '../read-data.js';
-import type { EmulatorFlag } from './emulator-flags.js';
+import type { EmulatorFlag } from './emulator-flag.js';
 
 /**
  * `avatar emulator start` flags of the inference family (issue 11; docs/inference.md):

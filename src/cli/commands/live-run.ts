@@ -13,7 +13,6 @@ import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
 import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
 import { installHint } from '../live/system-pieces.js';
-import { parsePositiveInt } from './live.js';
 import { mintBodyFromOptions } from './sessions.js';
 
 type Mode = 'ink' | 'lines' | 'ndjson';
@@ -93,6 +92,7 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     origin: cli.globals().origin,
     release: () => releaseSeat(client, minted),
     onLog: write,
+    endAfterMicFile: mic?.kind === 'file' && turns === undefined,
   });
   const says = Array.isArray(opts.say) ? opts.say.length : 0;
   // Off the view with no input at all, the session would only listen until the cap: say so.
@@ -100,6 +100,9 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const NOTHING =
     'nothing will be said in this session (no --say, --mic-file, --mic or lines on stdin): it runs until the cap; Ctrl-C ends it';
   if (silent && stdin.isTTY) notices.push(NOTHING);
+  if (mic?.kind === 'file' && turns === undefined) {
+    notices.push(`the session ends once the reply to what ${mic.label} says has been spoken (--turns N: after N replies; Ctrl-C ends it sooner)`);
+  }
   for (const n of notices) {
     runner.store.addLine('info', n);
     write({ event: 'notice', message: n, t: 0 });
@@ -215,4 +218,11 @@ export function exitCodeFor(reason: EndReason): ExitCodeValue {
     default:
       return ExitCode.ok;
   }
+}
+
+export function parsePositiveInt(flag: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a whole number of at least 1 (got ${String(v)})`, ExitCode.usage);
+  return n;
 }

@@ -5,8 +5,7 @@
  * On a terminal an ink view; without one a line per event; with --json, NDJSON.
  */
 import type { Command } from 'commander';
-import type { CliContext, CommandModule } from '../context.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import type { CommandModule } from '../context.js';
 import { addMintOptions } from './sessions.js';
 
 const EXAMPLES = `
@@ -43,10 +42,3 @@ export const liveCommands: CommandModule = {
       });
   },
 };
-
-export function parsePositiveInt(flag: string, v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a whole number of at least 1 (got ${String(v)})`, ExitCode.usage);
-  return n;
-}

@@ -4,7 +4,7 @@
  * them on its operator routes (docs/edge.md "Recording"); this lists them and saves them,
  * so an operator needs no curl. Not a /api/v1 route: the cloud service has no such route.
  */
-import { statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
@@ -29,11 +29,11 @@ export const recordingCommands: CommandModule = {
       .command('recordings')
       .description('captures of a recording: true session (mic.wav, video.mp4; emulator operator route, kept 30 days): list, or save with -o')
       .argument('<sessionId>', 'the session id')
-      .option('-o, --out <dir>', 'save every capture into this folder')
+      .option('-o, --out <dir>', 'save every capture into this folder (created when missing)')
       .addHelpText('after', EXAMPLES)
       .action(async (sessionId: string, opts: { out?: string }) => {
         const dir = opts.out === undefined ? undefined : resolve(cli.io.cwd, opts.out);
-        if (dir !== undefined && !isDir(dir)) throw new CliError(`-o ${dir}: no such folder (create it first)`, ExitCode.usage);
+        if (dir !== undefined && exists(dir) && !isDir(dir)) throw new CliError(`-o ${dir}: not a folder`, ExitCode.usage);
         const client = cli.client();
         const base = `/_emulator/sessions/${encodeURIComponent(sessionId)}/recordings`;
         const list = await get<RecordingList>(client, base);
@@ -42,6 +42,8 @@ export const recordingCommands: CommandModule = {
           cli.io.stdout.write(describe(list) + '\n');
           return;
         }
+        // Created once the service has answered, so a refused read leaves nothing behind.
+        mkdirSync(dir, { recursive: true });
         const saved: { name: string; path: string; bytes: number }[] = [];
         for (const f of list.data) {
           const bytes = await get<Buffer>(client, `${base}/${encodeURIComponent(f.name)}`);
@@ -62,6 +64,15 @@ async function get<T>(client: ReturnType<CliContext['client']>, path: string): P
     throw new ApiResponseError(res.status, res.body, res.headers);
   }
   return res.body as T;
+}
+
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDir(p: string): boolean {

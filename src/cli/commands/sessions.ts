@@ -5,13 +5,14 @@
  * commands are generated from the operation table.
  */
 import { Option, type Command } from 'commander';
-import type { MintQueued } from '../../contract/resources/session.js';
 import { manifestEntry } from '../command-manifest.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { addFieldOption } from '../generated.js';
+import { bodyIssueText } from '../body-issue.js';
 import { readData } from '../read-data.js';
 import { coerce } from '../schema-flags.js';
+import { queueStatusLine } from '../live/queue-line.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
 
 const group = (program: Command, name: string, description: string): Command =>
@@ -51,10 +52,7 @@ export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: Cl
   }
   const check = MintSessionBody.safeParse(body);
   if (!check.success) {
-    const i = check.error.issues[0]!;
-    const field = String(i.path[0] ?? '');
-    const flag = flags.find((f) => f.field === field);
-    throw new CliError(`${flag ? `--${flag.flag}` : field || 'body'}: ${i.message}`, ExitCode.usage);
+    throw new CliError(bodyIssueText(check.error.issues[0]!, body, flags, 'mint'), ExitCode.usage);
   }
   return body;
 }
@@ -90,58 +88,6 @@ function registerMint(sessions: Command, cli: CliContext): void {
       off();
     }
   });
-}
-
-/**
- * The longest of these that fits `width` columns (the last one cut if none does): the
- * status line is rewritten in place with `\r`, which only works while it stays on one row
- * (issue 7 item 7: at 80 columns a wrapped line left a copy behind at every poll).
- */
-export function fitLine(variants: string[], width: number): string {
-  const room = Math.max(10, width - 1);
-  return variants.find((v) => v.length <= room) ?? variants[variants.length - 1]!.slice(0, room);
-}
-
-export function queueLineVariants(q: MintQueued): string[] {
-  if (q.state === 'claimable') return [`seat reserved (ticket ${q.queue_ticket}): claiming`, 'seat reserved: claiming'];
-  const eta = q.eta_seconds === null || q.eta_seconds === undefined ? 'unknown' : `${q.eta_seconds} s`;
-  return [
-    `queued: position ${q.position}, about ${eta} (ticket ${q.queue_ticket}; Ctrl-C leaves the queue)`,
-    `queued: position ${q.position}, about ${eta} (Ctrl-C leaves the queue)`,
-    `queued: position ${q.position}, about ${eta}`,
-    `queued: #${q.position}, ~${eta}`,
-  ];
-}
-
-/**
- * The live queue line on stderr (never stdout, so `--json` output stays one body): on a
- * terminal one line, fitted to its width, rewritten in place at every poll; elsewhere a
- * new line only when the state, position or ETA changed. Nothing with --json.
- */
-export function queueStatusLine(cli: CliContext) {
-  const err = cli.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  const tty = !!err.isTTY && !cli.globals().json;
-  let last = '';
-  let open = false;
-  return {
-    show(q: MintQueued) {
-      const variants = queueLineVariants(q);
-      if (tty) {
-        const line = fitLine(variants, err.columns ?? 80);
-        err.write(`\r\x1b[2K${line}`);
-        open = true;
-        last = line;
-      } else if (variants[0] !== last) {
-        cli.note(variants[0]!);
-        last = variants[0]!;
-      }
-    },
-    done(final: string | null) {
-      if (open) err.write(final ? `\r\x1b[2K${final}\n` : '\n');
-      else if (final && last) cli.note(final);
-      open = false;
-    },
-  };
 }
 
 /** What a flag's JSON looks like, for the error when it does not parse. */

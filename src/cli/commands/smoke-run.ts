@@ -135,7 +135,7 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
       return [turn, `reply: ${turn.reply.length > 60 ? turn.reply.slice(0, 59) + '…' : turn.reply}`];
     });
     await step('media', async () => {
-      const noMedia = seen.find((e) => e.type === 'error' && /^render_disabled/.test(e.error));
+      const noMedia = seen.find((e) => e.type === 'error' && e.error.startsWith('render_disabled'));
       if (noMedia && noMedia.type === 'error') throw new Error(noMedia.error);
       const first = await until((e): e is Extract<EdgeEvent, { type: 'media' }> => e.type === 'media');
       const init = seen.find((e) => e.type === 'media_init');

@@ -15,11 +15,12 @@ import { CliError, ExitCode } from '../exit-codes.js';
 
 /**
  * The answer the service would give, as a failure: one line for humans, or with --json the
- * service's own error envelope `{ error, detail?, message }` on stderr (stdout stays empty,
+ * service's own error envelope `{ error, detail, message, status }` on stderr (stdout stays empty,
  * as for any failing command).
  */
 function fail(_cli: CliContext, f: ValidationFailure): never {
-  const envelope = { error: f.error, ...(f.detail ? { detail: f.detail } : {}), message: f.message, status: f.status };
+  // Always with `detail` (docs/cli.md "Output"): the validator's, else the message.
+  const envelope = { error: f.error, detail: f.detail ?? f.message, message: f.message, status: f.status };
   throw new CliError(`${f.error}${f.detail ? ` (detail: ${f.detail})` : ''} — HTTP ${f.status}: ${f.message}`, ExitCode.apiClientError, envelope);
 }
 

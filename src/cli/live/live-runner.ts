@@ -42,7 +42,16 @@ export interface LiveRunOptions {
   endOnMicFailure?: boolean;
   /** After the N-th turn, end even if no audible reply is detected after this long (ms). */
   replyWaitMs?: number;
+  /**
+   * `--mic-file` without `--turns` (issue 24 item 10): once the file has been streamed and
+   * the edge has had MIC_FILE_SETTLE_MS of silence to end the last utterance, the input is
+   * over, as for a piped stdin: the session ends once the last reply has been spoken.
+   */
+  endAfterMicFile?: boolean;
 }
+
+/** Silence after a --mic-file's end for the edge's VAD to close the last utterance. */
+const MIC_FILE_SETTLE_MS = 3000;
 
 export interface LiveSummary {
   reason: EndReason;
@@ -106,6 +115,11 @@ export class LiveRunner {
   private micFallback: NodeJS.Timeout | undefined;
   private summary: Partial<LiveSummary> = {};
   private lastMediaLog = -Infinity;
+  private pump: MicPump | undefined;
+  private micFileDrainedAt: number | undefined;
+  /** The partial of an utterance whose turn has not come yet. */
+  private hearing = false;
+  private inputWhat = 'input';
 
   constructor(private readonly opts: LiveRunOptions) {
     this.clock = opts.clock ?? { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
@@ -149,16 +163,21 @@ export class LiveRunner {
     if (this.conn && this.mayType && !this.reply && !this.awaitingTurn) this.sendScripted();
   }
 
-  /** The piped input has ended: the session ends once every line is answered and spoken. */
-  inputEnded(): void {
+  /**
+   * The input has ended (a piped stdin, or a --mic-file streamed whole): the session ends
+   * once every line is answered and spoken. `what` names it in the end's detail.
+   */
+  inputEnded(what = 'input'): void {
+    if (this.inputDone) return;
     this.inputDone = true;
+    this.inputWhat = what;
     this.endIfInputDone();
   }
 
   private endIfInputDone(): void {
-    if (!this.inputDone || this.userTurns === 0 || this.scripted.length || this.awaitingTurn || this.reply) return;
+    if (!this.inputDone || this.userTurns === 0 || this.scripted.length || this.awaitingTurn || this.hearing || this.reply) return;
     const short = this.opts.turns !== undefined && this.userTurns < this.opts.turns;
-    this.end('turns_done', short ? `end of input: ${this.userTurns} of ${this.opts.turns} turns` : 'end of input');
+    this.end('turns_done', short ? `end of ${this.inputWhat}: ${this.userTurns} of ${this.opts.turns} turns` : `end of ${this.inputWhat}`);
   }
 
   /** Seconds since the connect began (the `t` of the log). */
@@ -209,12 +228,15 @@ export class LiveRunner {
       },
     });
     this.gate = (speaking) => pump.setGated(speaking && playing && !this.opts.headphones);
+    this.pump = pump;
     let clockTimer: NodeJS.Timeout | undefined;
     try {
       const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang, origin: this.opts.origin });
       this.conn = conn;
       conn.on((e) => this.onEdge(e, audio, recording));
-      conn.closed.then((c) => this.onClosed(c));
+      conn.closed.then((c) => this.onClosed(c)).catch((e: unknown) => {
+        if (!this.ending) this.end('error', (e as Error).message);
+      });
       await conn.ready;
       if (this.ending) return await this.finish(audio, recording, ctrl);
       this.connectedAt = this.clock.now();
@@ -278,6 +300,10 @@ export class LiveRunner {
     this.store.update({ elapsedS });
     // The edge enforces the cap (spec 4.5); this side ends too if it has not within a grace.
     if (elapsedS >= this.opts.minted.cap_seconds + 3) this.end('cap_reached', `${this.opts.minted.cap_seconds} s`);
+    if (this.opts.endAfterMicFile && this.micStarted && this.pump?.drained) {
+      this.micFileDrainedAt ??= this.clock.now();
+      if (this.clock.now() - this.micFileDrainedAt >= MIC_FILE_SETTLE_MS) this.inputEnded('the mic file');
+    }
   }
 
   private onSpeaking(speaking: boolean, _pump: MicPump): void {
@@ -346,6 +372,7 @@ export class LiveRunner {
         return;
       }
       case 'partial':
+        this.hearing = true;
         this.store.update({ partial: e.text });
         this.log({ event: 'partial', text: e.text });
         return;
@@ -355,6 +382,7 @@ export class LiveRunner {
         const greeting = e.greeting === true || !e.text;
         if (!greeting) {
           this.awaitingTurn = false;
+          this.hearing = false;
           this.userTurns++;
           this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
         }
@@ -397,7 +425,7 @@ export class LiveRunner {
         }
         return;
       case 'error':
-        if (/^render_disabled/.test(e.error)) {
+        if (e.error.startsWith('render_disabled')) {
           this.textOnly = true;
           const note = 'brain-only session (config.render false): replies come as text, with no media';
           this.store.addLine('info', note);
@@ -420,7 +448,7 @@ export class LiveRunner {
     if (c.reason === 'refused') this.end('refused', c.detail);
     else if (c.reason === 'lost') this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
     // The edge says so in the close (4001 `session_cap: ...`); a bare close near the cap counts too.
-    else if (c.code === 4001 || /^session_cap/.test(c.detail ?? '') || elapsed >= this.opts.minted.cap_seconds - 2) {
+    else if (c.code === 4001 || (c.detail ?? '').startsWith('session_cap') || elapsed >= this.opts.minted.cap_seconds - 2) {
       this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
     }
     else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));

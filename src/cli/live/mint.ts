@@ -9,7 +9,7 @@ import type { MintReady } from '../../contract/resources/session.js';
 import type { AvatarClient } from '../../client/client.js';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { queueStatusLine } from '../commands/sessions.js';
+import { queueStatusLine } from './queue-line.js';
 
 export type Minted = MintReady & { protocol_version?: number };
 

@@ -19,6 +19,8 @@ import { twoShapes } from './two-shapes.js';
 
 export const avatarsRead = { anyOf: ['avatars:read', 'user:read'] } as const;
 export const avatarsWrite = { anyOf: ['avatars:write', 'user:write'] } as const;
+/** spec 4.7 names the scope of version creation: `avatars:write` alone (`user:write` does not do). */
+export const versionsWrite = { anyOf: ['avatars:write'] } as const;
 
 export const FACE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /** `audio/wav` per spec 4.7; `audio/x-wav` and `audio/wave` are common aliases of the same type. */
@@ -103,7 +105,7 @@ export const [createVersion, createVersionWs] = twoShapes({
   description:
     'Publishing (becoming current_version_id): at once with source_persona; at once with inherit_image when the ' +
     'current version has an image; otherwise when the face image is uploaded.',
-  auth: avatarsWrite,
+  auth: versionsWrite,
   params: A,
   body: CreateAvatarVersionBody,
   responses: { 201: { description: 'The version and its upload_url', schema: CreatedAvatarVersionSchema } },

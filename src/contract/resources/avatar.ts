@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { named } from '../registry.js';
-import { UnixSeconds, Uuid } from './common.js';
+import { Limits } from '../limits.js';
+import { textOfAtMost, UnixSeconds, Uuid } from './common.js';
 
 /** The stock workspace's literal id (spec 4.9). */
 export const STOCK_WORKSPACE_ID = 'ws_stock';
@@ -96,12 +97,12 @@ export const UpdateAvatarBody = z.object({ name: z.string().min(1).describe('new
  * config-group validator and fails with `invalid_config_json` (spec 7), not `invalid_request`.
  */
 export const CreateAvatarVersionBody = z.object({
-  system_prompt: z.string().max(40_960).nullable().optional().describe('behaviour prompt sealed into the version'),
+  system_prompt: textOfAtMost(Limits.contextSystemPromptChars).nullable().optional().describe('behaviour prompt sealed into the version'),
   config_json: z.unknown().optional().describe('config group (spec 2) object'),
-  description: z.string().max(4_096).nullable().optional().describe('short description of the avatar'),
-  backstory: z.string().max(16_384).nullable().optional().describe('backstory sealed into the version'),
+  description: textOfAtMost(4_096).nullable().optional().describe('short description of the avatar'),
+  backstory: textOfAtMost(Limits.contextBackstoryChars).nullable().optional().describe('backstory sealed into the version'),
   native_language: z.string().min(1).max(35).nullable().optional().describe('native language (BCP-47 tag)'),
-  voice_ref_text: z.string().max(4_096).nullable().optional().describe('transcript of the voice sample (or send X-Ref-Text with it)'),
+  voice_ref_text: textOfAtMost(4_096).nullable().optional().describe('transcript of the voice sample (or send X-Ref-Text with it)'),
   inherit_image: z.boolean().optional().describe('carry the current face image and voice forward'),
   source_persona: z.string().min(1).optional().describe('base the version on a stock face and voice'),
 });

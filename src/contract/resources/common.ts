@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { charCount } from '../limits.js';
 import { named } from '../registry.js';
 
 export const Uuid = z.uuid();
@@ -17,6 +18,15 @@ export const ErrorBodySchema = named(
     .catchall(z.unknown()),
   'Control-plane error envelope (spec 7)',
 );
+
+/**
+ * A string of at most `max` characters, counted as code points (`charCount`); the error
+ * says `at most <max> characters`. The JSON Schema keeps `maxLength`, which counts the same.
+ */
+export function textOfAtMost(max: number, min = 0) {
+  const base = min > 0 ? z.string().min(min) : z.string();
+  return base.refine((s) => charCount(s) <= max, { message: `at most ${max} characters`, abort: true }).meta({ maxLength: max });
+}
 
 export const OkSchema = z.object({ ok: z.literal(true) });
 

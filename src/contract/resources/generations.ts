@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { named } from '../registry.js';
+import { textOfAtMost } from './common.js';
 
 /** Ours (spec 8: "size limits on speak and design text: not shown"). */
 export const GenerationLimits = {
@@ -40,15 +41,15 @@ const ContentPart = z.discriminatedUnion('type', [
 export const SpeakBody = named(
   'SpeakRequest',
   z.object({
-    text: z.string().min(1).max(L.speakTextChars).describe(`words to say (at most ${L.speakTextChars} characters)`),
+    text: textOfAtMost(L.speakTextChars, 1).describe(`words to say (at most ${L.speakTextChars} characters)`),
     workspace_id: z.string().optional().describe('required when the key is not workspace-bound'),
     content: z.array(ContentPart).optional().describe('media parts; flat image/voice_ref win over them'),
     image: z.string().optional().describe('face: http(s) URL or data:image/...;base64, URI'),
     voice_ref: z.string().optional().describe('voice to clone (3 to 10 s ideal): URL or data URI'),
-    voice_text: z.string().max(L.voiceTextChars).optional().describe('transcript of voice_ref; omit to auto-transcribe (cached per voice)'),
+    voice_text: textOfAtMost(L.voiceTextChars).optional().describe('transcript of voice_ref; omit to auto-transcribe (cached per voice)'),
     immutable_url_for_caching: z.boolean().optional().describe('treat media URLs as immutable cache keys (default false)'),
     end_frame: z.string().optional().describe('last-frame face; defaults to image'),
-    prompt: z.string().max(L.speakTextChars).optional().describe('scene/style prompt (no local effect: docs/generations.md)'),
+    prompt: textOfAtMost(L.speakTextChars).optional().describe('scene/style prompt (no local effect: docs/generations.md)'),
     num_step: z.number().int().min(1).max(L.maxNumStep).optional().describe('default 16'),
     guidance_scale: z.number().min(0).max(20).optional().describe('default 2.0'),
     first_frame_strength: z.number().min(0).max(1).optional().describe('default 0.5'),
@@ -64,8 +65,8 @@ export type SpeakRequest = z.infer<typeof SpeakBody>;
 export const DesignBody = named(
   'DesignRequest',
   z.object({
-    description: z.string().min(1).max(L.designDescriptionChars).describe('the voice in words: gender, age, pitch, pace, accent'),
-    text: z.string().min(1).max(L.designTextChars).describe('what the new voice says'),
+    description: textOfAtMost(L.designDescriptionChars, 1).describe('the voice in words: gender, age, pitch, pace, accent'),
+    text: textOfAtMost(L.designTextChars, 1).describe('what the new voice says'),
     temperature: z.number().min(0).max(5).optional().describe('default 1.5'),
     top_p: z.number().gt(0).max(1).optional().describe('default 0.6'),
     top_k: z.number().int().min(0).max(10_000).optional().describe('default 50'),

@@ -1,7 +1,8 @@
 /** Profiles: the append-only, hash-deduplicated text layer of an avatar (spec 2, spec 4.9). */
 import { z } from 'zod';
 import { named } from '../registry.js';
-import { UnixSeconds, Uuid } from './common.js';
+import { Limits } from '../limits.js';
+import { textOfAtMost, UnixSeconds, Uuid } from './common.js';
 
 export const ProfileSizes = z
   .object({
@@ -57,8 +58,8 @@ export const ProfileDefaultSchema = named(
  * tools and config validators and fail with the codes of spec 7.
  */
 export const CreateProfileBody = z.object({
-  system_prompt: z.string().max(40_960).nullable().optional().describe('behaviour prompt; omitted: null (falls through to the version)'),
-  backstory: z.string().max(16_384).nullable().optional().describe('backstory; omitted: null (falls through to the version)'),
+  system_prompt: textOfAtMost(Limits.contextSystemPromptChars).nullable().optional().describe('behaviour prompt; omitted: null (falls through to the version)'),
+  backstory: textOfAtMost(Limits.contextBackstoryChars).nullable().optional().describe('backstory; omitted: null (falls through to the version)'),
   tools_json: z.unknown().optional().describe('tools object (spec 2)'),
   config_json: z.unknown().optional().describe('config group (spec 2); session-only keys refused'),
   set_default: z.boolean().optional().describe('make this profile the default (the dashboard sends true)'),

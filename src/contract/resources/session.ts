@@ -41,7 +41,7 @@ export const MintSessionBody = named(
       voice_ref: Uuid.optional().describe('voice version override; secret keys only'),
       workspace_id: Uuid.optional().describe('only when the key is not workspace-bound'),
       profile_id: z.string().optional().describe('pins the text layer; secret keys only'),
-      context: MintContext.optional(),
+      context: MintContext.nullable().optional().describe('behaviour overrides; null or {} overrides nothing'),
       extra_system_prompt: z.string().optional().describe('at most 2,048 chars; appended'),
       extra_backstory: z.string().optional().describe('at most 2,048 chars; appended; extras at most 3,072 combined'),
       tools: z.unknown().optional().describe('tools object (spec 2); replaces stored tool config'),
@@ -61,7 +61,13 @@ export const MintSessionBody = named(
         .describe('origins allowed to connect; empty means all; at most 100'),
       concurrency_cap: z.number().int().min(1).optional().describe('lowers the plan ceiling for this mint'),
       metadata: z.record(z.string(), z.unknown()).optional().describe('passed through'),
-      protocol_versions: z.array(z.number().int()).min(1).optional().describe('wire protocols offered, e.g. [2]'),
+      // Ours (spec: an offer of wire protocols): positive integers, at most 16 (docs/fidelity.md).
+      protocol_versions: z
+        .array(z.number().int().min(1, { message: 'a protocol version is an integer from 1' }))
+        .min(1)
+        .max(16, { message: 'at most 16 versions' })
+        .optional()
+        .describe('wire protocols offered, e.g. [2] or [1, 2]; positive integers, at most 16'),
       notify: z.unknown().optional().describe('{ url, secret? }; secret keys only (spec 6.3)'),
       queue_ticket: z.string().optional().describe('only when re-POSTing a queued mint'),
     })

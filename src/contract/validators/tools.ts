@@ -8,7 +8,7 @@
  * `allow`, `max_calls`, `history`. The first failure is returned.
  */
 import { ErrorCode, suffixed } from '../errors.js';
-import { Limits } from '../limits.js';
+import { charCount, Limits } from '../limits.js';
 import { accept, isPlainObject, reject, serializedBytes, type Validation, type ValidationFailure } from './result.js';
 import { schemaDepth, schemaRootIsObject, schemaUsesRef } from './tool-schema.js';
 
@@ -63,8 +63,8 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
     return reject(400, ErrorCode.invalidToolName, 'tool name must match [a-zA-Z0-9_-]{1,64}');
   }
   const d = input.description;
-  if (typeof d !== 'string' || d.length === 0 || d.length > Limits.toolDescriptionChars) {
-    return reject(400, suffixed.invalidToolDescription(name), `description is required, at most ${Limits.toolDescriptionChars} chars`);
+  if (typeof d !== 'string' || d.length === 0 || charCount(d) > Limits.toolDescriptionChars) {
+    return reject(400, suffixed.invalidToolDescription(name), `description is required, at most ${Limits.toolDescriptionChars} characters`);
   }
   const schema = input.input_schema;
   if (!schemaRootIsObject(schema)) {
@@ -80,7 +80,8 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
   // Decided (docs/fidelity.md): an unknown field of a definition uses the tools-object code.
   for (const key of Object.keys(input)) {
     if (!(TOOL_DEFINITION_FIELDS as readonly string[]).includes(key)) {
-      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in tool ${name}`);
+      const allowed = TOOL_DEFINITION_FIELDS.join(', ');
+      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in tool ${name}; allowed: ${allowed}`, `${key}: not a tool definition field (allowed: ${allowed})`);
     }
   }
   let timeout: number = Limits.toolTimeoutDefaultMs;
@@ -114,7 +115,9 @@ export function validateTools(input: unknown, opts: ToolsValidationOptions = {})
   if (!isPlainObject(input)) return badShape(field, 'expected an object');
   for (const key of Object.keys(input)) {
     if (!(TOOLS_FIELDS as readonly string[]).includes(key)) {
-      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in ${field}`);
+      // The allowed fields in the message and the detail (issue 24 item 5; docs/fidelity.md).
+      const allowed = TOOLS_FIELDS.join(', ');
+      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in ${field}; allowed: ${allowed}`, `${field}.${key}: not a tools field (allowed: ${allowed})`);
     }
   }
   const out: ToolsObject = { servers: [], inline: [] };

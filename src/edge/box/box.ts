@@ -19,6 +19,8 @@ import { registerChat } from './chat-route.js';
 import { ControlPlaneLink } from './control-plane.js';
 import { sessionTokenVerifier, type SessionClaims } from './session-token.js';
 import { upgradeHandler } from './upgrade.js';
+import { HostPolicy } from '../../contract/hosts.js';
+import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guard.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -32,6 +34,8 @@ export interface BoxOptions {
   maxCapSeconds?: number | null;
   host?: string;
   port?: number;
+  /** Host names served besides loopback and the bound address (`--allowed-hosts`; docs/security.md). */
+  allowedHosts?: string[];
   /** Brain, recognizer, VAD, voice and media (session/parts.ts). */
   parts: EdgeParts;
   /** Caps, token expiry and status frames; defaults to the real clock. */
@@ -122,12 +126,18 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
   app.notFound((c) => c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` }, 404));
 
+  // Every request and upgrade passes the Host check first (DNS rebinding, docs/security.md).
+  const hosts = new HostPolicy(opts.allowedHosts ?? []);
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
+    const hostname = opts.host ?? '127.0.0.1';
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname, createServer: hostGuardedServer(hosts) as never }, () => resolve(s));
     s.on('error', reject);
   });
+  bindPolicy(hosts, server as Server, opts.host);
   const upgrades = upgradeHandler({ clock, verify, sessions, chat });
-  (server as Server).on('upgrade', upgrades.onUpgrade);
+  (server as Server).on('upgrade', (req, socket, head) => {
+    if (!refuseForeignUpgrade(hosts, req, socket)) upgrades.onUpgrade(req, socket, head);
+  });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const baseUrl = `http://${host}:${addr.port}`;

@@ -4,6 +4,7 @@
  * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
  */
 import type { Context, Hono } from 'hono';
+import { charCount } from '../../contract/limits.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { SessionRefused, type BoxSessions } from './box-sessions.js';
 import { checkOrigin, OriginRefused } from './origin.js';
@@ -55,7 +56,7 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
       }
       const text = (raw as { text?: unknown } | null)?.text;
       if (typeof text !== 'string' || text.trim() === '') return err(c, 400, 'invalid_request', 'text: a non-empty string is required');
-      if (text.length > CHAT_TEXT_MAX) return err(c, 400, 'invalid_request', `text: at most ${CHAT_TEXT_MAX} characters`);
+      if (charCount(text) > CHAT_TEXT_MAX) return err(c, 400, 'invalid_request', `text: at most ${CHAT_TEXT_MAX} characters`);
       s = await sessions.open(claims);
       return c.json({ ok: true, speech_id: chat(s, text) });
     } catch (e) {

@@ -38,7 +38,7 @@ export class Reply {
         if (this.abort.signal.aborted) break;
       }
     } catch (err) {
-      if (!this.abort.signal.aborted) throw err;
+      if (!this.abort.signal.aborted) throw err instanceof Error ? err : new Error(String(err));
     }
     if (this.speaker && !this.abort.signal.aborted) for (const sentence of split.flush()) this.speaker.say(sentence);
     this.text = this.text.trim();

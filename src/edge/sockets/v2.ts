@@ -4,6 +4,8 @@
  * one-byte tag: 0x01 fMP4 media (box to client), 0x02 one PCM16 mic frame (client to box).
  */
 import type { WebSocket } from 'ws';
+import { charCount } from '../../contract/limits.js';
+import { CHAT_TEXT_MAX } from '../box/chat-route.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject } from './mic-frames.js';
 import { wsChannel } from './ws-channel.js';
@@ -53,8 +55,8 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
       }
       case 'chat': {
         const text = p.msg.text;
-        if (typeof text !== 'string' || !text.trim() || text.length > 4096) {
-          return fail({ error: 'invalid_message', detail: 'chat.text is a non-empty string of at most 4,096 characters' });
+        if (typeof text !== 'string' || !text.trim() || charCount(text) > CHAT_TEXT_MAX) {
+          return fail({ error: 'invalid_message', detail: `chat.text is a non-empty string of at most ${CHAT_TEXT_MAX} characters` });
         }
         ch.sendJson({ type: 'chat_ack', speech_id: chat(text) });
         return;

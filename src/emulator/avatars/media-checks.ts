@@ -6,7 +6,7 @@
  */
 import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
-import { Limits } from '../../contract/limits.js';
+import { charCount, Limits } from '../../contract/limits.js';
 import { FACE_TYPES, VOICE_TYPES } from '../../contract/operations/avatars.js';
 import { ApiError } from '../http/api-error.js';
 import { decodePhoto } from '../../media/photo.js';
@@ -107,7 +107,7 @@ export function refTextHeader(value: string | undefined): string | null {
   } catch {
     text = v;
   }
-  if (text.length > REF_TEXT_MAX_CHARS) {
+  if (charCount(text) > REF_TEXT_MAX_CHARS) {
     throw new ApiError(400, 'invalid_request', {
       message: `X-Ref-Text is over ${REF_TEXT_MAX_CHARS} characters`,
       detail: `X-Ref-Text: at most ${REF_TEXT_MAX_CHARS} characters`,

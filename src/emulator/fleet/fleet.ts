@@ -95,17 +95,32 @@ export class Fleet {
     return box.live ? Math.max(0, box.seats - box.held.size - box.reserved) : 0;
   }
 
-  /** Does this box meet a mint's needs? Custom avatars need a supporting, verified box. */
-  static fits(box: BoxRecord, needs: TicketNeeds): boolean {
-    return box.live && box.protocols.includes(needs.protocol) && (!needs.custom || (box.customAvatars && box.verified));
+  /** The highest offered protocol this box speaks, or null when it speaks none of them. */
+  static protocolFor(box: BoxRecord, needs: TicketNeeds): number | null {
+    let best: number | null = null;
+    for (const p of needs.protocols) if (box.protocols.includes(p) && (best === null || p > best)) best = p;
+    return best;
   }
 
-  /** A box with a free seat that fits, least loaded first; null when every fitting seat is taken. */
+  /** Does this box meet a mint's needs? A protocol offered, and custom avatars need a supporting, verified box. */
+  static fits(box: BoxRecord, needs: TicketNeeds): boolean {
+    return box.live && Fleet.protocolFor(box, needs) !== null && (!needs.custom || (box.customAvatars && box.verified));
+  }
+
+  /**
+   * A box with a free seat that fits: the highest offered protocol among free seats first,
+   * then the least loaded; null when every fitting seat is taken.
+   */
   findFreeSeat(needs: TicketNeeds): BoxRecord | null {
     let best: BoxRecord | null = null;
+    let bestProtocol = -Infinity;
     for (const b of this.boxes.values()) {
       if (!Fleet.fits(b, needs) || this.free(b) === 0) continue;
-      if (!best || this.free(b) > this.free(best)) best = b;
+      const p = Fleet.protocolFor(b, needs)!;
+      if (!best || p > bestProtocol || (p === bestProtocol && this.free(b) > this.free(best))) {
+        best = b;
+        bestProtocol = p;
+      }
     }
     return best;
   }

@@ -23,14 +23,15 @@ export function toWav24k(samples: Int16Array, sampleRate: number): { wav: Buffer
 }
 
 /**
- * Speech with no word in it (text of only symbols or a script the local voice cannot read,
- * such as "!!!" or Chinese): 502 `render_failed` (the TTS failed, spec 7 "Speak"), not
- * retryable, instead of a silent clip the caller would only discover by playing it.
+ * Speech with no word in it (text of only symbols, emoji or a script the local voice cannot
+ * read, such as "!!!" or Chinese) is the caller's input, not a failed render (issue 19 item
+ * 5): 400 `invalid_request` naming `text`, instead of a silent clip the caller would only
+ * discover by playing it.
  */
 export function requireWords(speech: Speech): void {
   if (speech.words === undefined || speech.words.length > 0) return;
-  throw new ApiError(502, 'render_failed', {
-    message: 'speech synthesis: the voice found nothing to say in this text (the local TTS reads English words and numbers)',
-    retryable: false,
+  throw new ApiError(400, 'invalid_request', {
+    message: 'the voice found nothing to say in this text (the local TTS reads English words and numbers)',
+    detail: 'text: nothing the local voice can say (it reads English words and numbers)',
   });
 }

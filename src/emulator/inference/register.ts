@@ -20,6 +20,7 @@ import { registerOrgs } from './orgs/routes.js';
 import { registerOther } from './other/routes.js';
 import { defaultPlanRates, RateLimiter, type PlanRate } from './rate-limit/limiter.js';
 import type { InferenceServices } from './services.js';
+import { KnownRoutes, methodNotAllowedMessage } from '../http/errors.js';
 import { InferenceError } from './shared/errors.js';
 import { MediaStore } from './shared/media-store.js';
 import { errorResponse } from './shared/route.js';
@@ -61,6 +62,7 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
     upstreams: o.inferenceUpstreams ?? {},
     jobs: new JobQueue(ctx, o.jobConcurrency ?? 2),
     internalSecret: ctx.ids.hex(32),
+    routes: new KnownRoutes(),
   };
   svc.jobs.runner = makeRunner(svc);
   // Browser apps call the family too (the openai client with dangerouslyAllowBrowser): any
@@ -87,9 +89,15 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerOrgs(app, svc);
   registerWorkflows(app, svc);
   registerOperatorPlan(app, svc);
-  // Unknown paths of the family answer in its own error format (spec 7).
-  for (const prefix of ['/compat-a/*', '/compat-b/*', '/api/jobs', '/api/jobs/*', '/api/workflows/*', '/api/organizations/*']) {
-    app.all(prefix, (c) => errorResponse(new InferenceError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`)));
+  // Unknown paths of the family answer in its own error format (spec 7); a known path with
+  // another method 405 with `Allow`, as the control plane does (docs/architecture.md).
+  const family = ['/compat-a/*', '/compat-b/*', '/api/jobs', '/api/jobs/*', '/api/workflows', '/api/workflows/*', '/api/organizations', '/api/organizations/*', '/api/model-status', '/api/voice/models', '/api/prompt-rewrite'];
+  for (const prefix of family) {
+    app.all(prefix, (c) => {
+      const allow = svc.routes.allowed(c.req.path);
+      if (allow.length === 0) return errorResponse(new InferenceError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+      return errorResponse(new InferenceError(405, 'method_not_allowed', methodNotAllowedMessage(c.req.method, c.req.path), { headers: { Allow: allow.join(', ') } }));
+    });
   }
   svc.jobs.start();
   return svc;

@@ -1,4 +1,5 @@
 import type { EmulatorContext } from '../context.js';
+import type { KnownRoutes } from '../http/errors.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { LocalModels, Upstream } from './models/local-models.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
@@ -16,4 +17,6 @@ export interface InferenceServices {
   jobs: JobQueue;
   /** Authenticates the emulator's in-process requests to itself (shared/internal.ts). */
   internalSecret: string;
+  /** Every route of the family, for the 405's `Allow` (inferenceRoute adds them). */
+  routes: KnownRoutes;
 }

@@ -21,7 +21,8 @@ export type DropReason = 'lapsed' | 'idle' | 'drained';
 
 /** What a ticket's mint needs from a box (spec 7: protocol and custom-avatar support). */
 export interface TicketNeeds {
-  protocol: number;
+  /** The wire protocols offered (spec 4.5 `protocol_versions`; `[1]` when absent), highest first: a box speaking any one fits. */
+  protocols: number[];
   custom: boolean;
 }
 

@@ -4,13 +4,11 @@
  * the voice (src/emulator/avatars/resolve.ts); this adapts its answer to what the session
  * snapshot freezes.
  */
-import { ErrorCode } from '../../contract/errors.js';
 import type { ConfigGroup } from '../../contract/validators/config.js';
 import type { ToolsObject } from '../../contract/validators/tools.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
 import { resolveAvatar as resolveSelection, resolveProfile, resolveVoiceRef } from '../avatars/resolve.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
 import { fail, type AvatarSelection } from './validate-mint.js';
 
 export interface ProfileRef {
@@ -46,9 +44,6 @@ export function resolveAvatar(
   req: { selection: AvatarSelection; voiceRef: string | null; profileId: string | null },
 ): ResolvedAvatar {
   const sel = req.selection;
-  if (sel.kind === 'avatar_ref' && !ws) {
-    throw new ApiError(400, ErrorCode.workspaceIdRequired, { message: 'avatar_ref needs a workspace: pass workspace_id' });
-  }
   const r = resolveSelection(ctx, {
     workspaceId: ws?.id ?? null,
     ...(sel.kind === 'persona' ? { persona: sel.persona } : {}),
@@ -70,7 +65,7 @@ export function resolveAvatar(
     voiceRef = v.value.version_id;
   }
   const p = profile.profile;
-  const config = version.config || p?.config ? { ...(version.config ?? {}), ...(p?.config ?? {}) } : null;
+  const config = version.config || p?.config ? { ...version.config, ...p?.config } : null;
   return {
     custom: !avatar.stock,
     persona: version.persona,

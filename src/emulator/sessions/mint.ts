@@ -19,7 +19,7 @@ import { resolveAvatar, type ResolvedAvatar } from './avatar-resolution.js';
 import { checkConcurrency, checkQuota, grantCap, MintRateGuard, quotaLeft } from './guards.js';
 import type { SessionRuntime } from './runtime.js';
 import { resolveTools, type ResolvedTools } from './tool-servers.js';
-import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceRules, type MintPlan } from './validate-mint.js';
+import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceNeeded, checkWorkspaceRules, dropUnsetGroups, type MintPlan } from './validate-mint.js';
 
 export interface MintDeps {
   ctx: EmulatorContext;
@@ -33,16 +33,15 @@ function mintWorkspace(ctx: EmulatorContext, auth: AuthContext, explicit: string
   return explicit ? workspaceFromPath(ctx.db, auth, explicit) : null;
 }
 
-/** spec 9: the highest offered protocol a live box speaks; v1 when nothing was offered. */
-function selectProtocol(fleet: Fleet, offered: number[] | undefined): number {
-  if (!offered) {
-    if (fleet.liveBoxes().some((b) => b.protocols.includes(1))) return 1;
-  } else {
-    const spoken = new Set(fleet.liveBoxes().flatMap((b) => b.protocols));
-    // No spread: the list is as long as the caller made it.
-    const best = offered.reduce((m, v) => (spoken.has(v) && v > m ? v : m), -Infinity);
-    if (best !== -Infinity) return best;
-  }
+/**
+ * spec 4.5 `protocol_versions`: the protocols the client offers (v1 when absent), highest
+ * first. The seat may be on any live box that speaks one of them (spec 3: a mint waits only
+ * with every seat occupied); 503 `protocol_unavailable` when no live box speaks any.
+ */
+function offeredProtocols(fleet: Fleet, offered: number[] | undefined): number[] {
+  const protocols = [...new Set(offered ?? [1])].sort((a, b) => b - a);
+  const spoken = new Set(fleet.liveBoxes().flatMap((b) => b.protocols));
+  if (protocols.some((p) => spoken.has(p))) return protocols;
   throw new ApiError(503, ErrorCode.protocolUnavailable, {
     message: offered
       ? `no live renderer speaks protocol ${[...new Set(offered)].slice(0, 8).join(', ')}; omit protocol_versions for v1`
@@ -59,7 +58,7 @@ function fleetNeeds(rt: SessionRuntime, body: MintSessionInput, custom: boolean)
       retryable: true,
     });
   }
-  const protocol = selectProtocol(rt.fleet, body.protocol_versions);
+  const protocols = offeredProtocols(rt.fleet, body.protocol_versions);
   if (custom) {
     const live = rt.fleet.liveBoxes();
     if (!live.some((b) => b.customAvatars)) {
@@ -72,9 +71,12 @@ function fleetNeeds(rt: SessionRuntime, body: MintSessionInput, custom: boolean)
       });
     }
   }
-  const needs = { protocol, custom };
+  const needs = { protocols, custom };
   if (!rt.fleet.liveBoxes().some((b) => Fleet.fits(b, needs))) {
-    throw new ApiError(503, ErrorCode.protocolUnavailable, { message: `no live box speaks protocol ${protocol} for this avatar`, retryable: false });
+    throw new ApiError(503, ErrorCode.protocolUnavailable, {
+      message: `no live box that renders this avatar speaks protocol ${protocols.slice(0, 8).join(', ')}`,
+      retryable: false,
+    });
   }
   return needs;
 }
@@ -93,12 +95,14 @@ function queued(rt: SessionRuntime, t: Ticket): Reply {
   return reply(202, body, { 'Retry-After': String(v.retry_after) });
 }
 
-export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSessionInput): Promise<Reply> {
+export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSessionInput): Promise<Reply> {
   const { ctx, rt } = d;
+  const body = dropUnsetGroups(sent);
   checkCredentialFields(body, auth);
   const selection = avatarSelection(body);
   const plan: MintPlan = { selection, ...checkFields(body, { allowInsecureUrls: ctx.options.allowInsecureUrls }) };
   const ws = mintWorkspace(ctx, auth, body.workspace_id);
+  checkWorkspaceNeeded(body, plan, ws);
   checkWorkspaceRules(body, plan, ws);
   const avatar = resolveAvatar(ctx, ws, plan);
   const tools = resolveTools(ctx.db, ws?.id ?? null, plan, avatar.tools);
@@ -149,7 +153,7 @@ export async function mintSession(d: MintDeps, auth: AuthContext, body: MintSess
     }
   }
   if (!box) throw new ApiError(503, ErrorCode.fleetBusy, { message: 'the reserved box left; mint again', retryable: true });
-  return reply(201, await seat(d, auth, body, { plan, ws, avatar, tools, box, cap: grantCap(rt.opts, planName, plan.requestedCap, quota.left, box.maxCapSeconds), scope }));
+  return reply(201, await seat(d, auth, body, { plan, ws, avatar, tools, box, protocol: Fleet.protocolFor(box, ticket?.needs ?? needs) ?? 1, cap: grantCap(rt.opts, planName, plan.requestedCap, quota.left, box.maxCapSeconds), scope }));
 }
 
 interface Seating {
@@ -158,6 +162,8 @@ interface Seating {
   avatar: ResolvedAvatar;
   tools: ResolvedTools;
   box: BoxRecord;
+  /** The highest offered protocol the chosen box speaks: the 201's `protocol_version`, the token's. */
+  protocol: number;
   cap: number;
   scope: string;
 }
@@ -170,7 +176,7 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   const seatToken = `seat_${ctx.ids.hex(24)}`;
   const tokenId = `stk_${ctx.ids.hex(12)}`;
   const nowS = unixSeconds(ctx.clock);
-  const protocol = body.protocol_versions ? selectProtocol(rt.fleet, body.protocol_versions) : 1;
+  const protocol = s.protocol;
   const join = (base: string | null, extra: string | null) => (extra ? (base ? `${base}\n\n${extra}` : extra) : base);
   const allowlist =
     auth.kind === 'publishable'

@@ -33,15 +33,22 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
   const guard = new MintRateGuard(ctx.clock, () => rt.opts.mintRatePerMinute);
   const deps = { ctx, rt, signing: () => signing, guard };
 
+  /**
+   * spec 1: sessions belong to a workspace and a workspace-bound key is confined to it. A
+   * workspace-less session (a persona mint by an unbound key without `workspace_id`) is
+   * seen by the unbound keys of the user who minted it, never by a bound key (docs/fidelity.md).
+   */
   const canSee = (auth: AuthContext, row: SessionRow): boolean => {
-    if (!row.workspace_id) return row.scope_key === `user:${auth.userId}`;
+    if (!row.workspace_id) return !auth.workspaceId && row.scope_key === `user:${auth.userId}`;
     const ws = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id) as WorkspaceRow | undefined;
     return !!ws && canAccessWorkspace(auth, ws);
   };
   const notFound = (id: string) => new ApiError(404, ErrorCode.notFound, { message: `session ${id} not found` });
+  /** The session, 404 when there is none, 403 when it is outside the key's reach (as the transcript, spec 4.5). */
   const visible = (auth: AuthContext, id: string): SessionRow => {
     const row = getSessionRow(rt.st, id);
-    if (!row || !canSee(auth, row)) throw notFound(id);
+    if (!row) throw notFound(id);
+    if (!canSee(auth, row)) throw new ApiError(403, ErrorCode.forbidden, { message: `session ${id} belongs to another workspace` });
     return row;
   };
 
@@ -52,9 +59,7 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
   // spec 4.5: own scope, secret keys only, 403 across workspaces.
   implement(app, ctx, getTranscript, async ({ auth, params }) => {
     if (auth.kind !== 'secret') throw new ApiError(403, ErrorCode.forbidden, { message: 'transcripts need a secret key' });
-    const row = getSessionRow(rt.st, params.sessionId);
-    if (!row) throw notFound(params.sessionId);
-    if (!canSee(auth, row)) throw new ApiError(403, ErrorCode.forbidden, { message: 'session belongs to another workspace' });
+    const row = visible(auth, params.sessionId);
     if (row.status === 'deleted') return { session_id: row.id, source: 'store' as const, turns: [], count: 0, deleted: true as const };
     const stored = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
     // spec 4.5: `live` is rebuilt from the box's own log for a session the store lacks

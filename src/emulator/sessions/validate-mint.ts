@@ -7,7 +7,7 @@
  *   4. zero-data-retention and recording eligibility (need the workspace).
  */
 import { ErrorCode } from '../../contract/errors.js';
-import { Limits } from '../../contract/limits.js';
+import { charCount, Limits } from '../../contract/limits.js';
 import type { MintSessionInput } from '../../contract/resources/session.js';
 import { validateAgent, type AgentObject } from '../../contract/validators/agent.js';
 import { validateConfig, type ConfigGroup } from '../../contract/validators/config.js';
@@ -62,6 +62,21 @@ function must<T>(v: Validation<T>): T {
 const forbid = (code: string, message: string) => new ApiError(403, code, { message });
 const bad = (code: string, message: string, detail?: string) => new ApiError(400, code, { message, detail });
 
+/**
+ * spec 2: `{}`, `{key: null}` and an absent config are identical, so a config that sets
+ * nothing is dropped before any check (a publishable key may send it). Ours, by the same
+ * rule: a `context` of `null` or `{}` overrides nothing and is dropped too (docs/fidelity.md).
+ */
+export function dropUnsetGroups(b: MintSessionInput): MintSessionInput {
+  const out = { ...b };
+  if (b.config !== undefined) {
+    const c = validateConfig(b.config, 'session');
+    if (c.ok && Object.keys(c.value).length === 0) delete out.config;
+  }
+  if (b.context === null || (b.context !== undefined && Object.keys(b.context).length === 0)) delete out.context;
+  return out;
+}
+
 /** spec 5.9 and 7: what only a secret key may send. */
 export function checkCredentialFields(b: MintSessionInput, auth: AuthContext): void {
   if (auth.kind === 'secret') return;
@@ -86,7 +101,8 @@ export function avatarSelection(b: MintSessionInput): AvatarSelection {
     throw bad(ErrorCode.avatarRefPersonaExclusive, 'send avatar_ref or persona, not both');
   }
   if (b.avatar_id !== undefined && b.persona !== undefined) {
-    throw bad(ErrorCode.invalidRequest, 'send avatar_id or persona, not both', 'avatar_id: exclusive with persona');
+    // Ours: spec 7 names two codes; a persona is exclusive with either avatar reference (docs/fidelity.md).
+    throw bad(ErrorCode.avatarRefPersonaExclusive, 'send avatar_id or persona, not both', 'avatar_id: exclusive with persona');
   }
   if (b.avatar_version_id !== undefined && b.avatar_id === undefined) {
     throw bad(ErrorCode.invalidRequest, 'avatar_version_id pins a version of avatar_id', 'avatar_version_id: needs avatar_id');
@@ -97,16 +113,18 @@ export function avatarSelection(b: MintSessionInput): AvatarSelection {
   throw bad(ErrorCode.invalidRequest, 'one of persona, avatar_id or avatar_ref is required', 'persona: required');
 }
 
+/** Characters (code points, spec 8 "chars") of an optional text; 0 when absent. */
+const chars = (s: string | null | undefined) => (s ? charCount(s) : 0);
 const tooLong = (field: string, max: number) => bad(ErrorCode.invalidRequest, `${field} is over ${max} characters`, `${field}: at most ${max} characters`);
 
 function checkContext(ctx: MintSessionInput['context']): MintContextInput | null {
   if (!ctx) return null;
   const sp = ctx.system_prompt;
-  if (sp !== undefined && (typeof sp !== 'string' || sp.length > Limits.contextSystemPromptChars)) {
+  if (sp !== undefined && (typeof sp !== 'string' || charCount(sp) > Limits.contextSystemPromptChars)) {
     throw bad(ErrorCode.invalidContextSystemPrompt, `context.system_prompt must be a string of at most ${Limits.contextSystemPromptChars} characters`);
   }
-  if ((ctx.backstory?.length ?? 0) > Limits.contextBackstoryChars) throw tooLong('context.backstory', Limits.contextBackstoryChars);
-  if ((ctx.memory_block?.length ?? 0) > Limits.contextMemoryBlockChars) throw tooLong('context.memory_block', Limits.contextMemoryBlockChars);
+  if (chars(ctx.backstory) > Limits.contextBackstoryChars) throw tooLong('context.backstory', Limits.contextBackstoryChars);
+  if (chars(ctx.memory_block) > Limits.contextMemoryBlockChars) throw tooLong('context.memory_block', Limits.contextMemoryBlockChars);
   if (ctx.history) {
     if (ctx.history.length > Limits.contextHistoryMessages) {
       throw bad(ErrorCode.invalidRequest, `context.history holds at most ${Limits.contextHistoryMessages} messages`, 'context.history: too many messages');
@@ -178,10 +196,10 @@ export function checkFields(b: MintSessionInput, opts: { allowInsecureUrls: bool
   const context = checkContext(b.context);
   const es = b.extra_system_prompt ?? null;
   const eb = b.extra_backstory ?? null;
-  if ((es?.length ?? 0) > Limits.extraPromptChars) throw tooLong('extra_system_prompt', Limits.extraPromptChars);
-  if ((eb?.length ?? 0) > Limits.extraPromptChars) throw tooLong('extra_backstory', Limits.extraPromptChars);
-  if ((es?.length ?? 0) + (eb?.length ?? 0) > Limits.extrasCombinedChars) {
-    throw bad(ErrorCode.invalidRequest, `extras are over ${Limits.extrasCombinedChars} characters combined`, 'extra_backstory: combined extras too long');
+  if (chars(es) > Limits.extraPromptChars) throw tooLong('extra_system_prompt', Limits.extraPromptChars);
+  if (chars(eb) > Limits.extraPromptChars) throw tooLong('extra_backstory', Limits.extraPromptChars);
+  if (chars(es) + chars(eb) > Limits.extrasCombinedChars) {
+    throw bad(ErrorCode.invalidRequest, `extras are over ${Limits.extrasCombinedChars} characters combined`, `extra_backstory: extras at most ${Limits.extrasCombinedChars} characters combined`);
   }
   const config = must(validateConfig(b.config, 'session'));
   const agent = must(validateAgent(b.agent, { allowInsecure: opts.allowInsecureUrls }));
@@ -254,6 +272,34 @@ export function isAllowedUrl(s: string, allowInsecure: boolean): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Mint fields that need a workspace: they name or act for something a workspace owns (its
+ * avatars and voices, its tool servers and tenant hook, its memory, its capture retention).
+ * Ours: spec 5.2 names "mint with tools"; one rule covers them all (docs/fidelity.md).
+ */
+const NEEDS_WORKSPACE: [field: string, sent: (b: MintSessionInput, plan: MintPlan) => boolean][] = [
+  ['avatar_id', (b) => b.avatar_id !== undefined],
+  ['avatar_ref', (b) => b.avatar_ref !== undefined],
+  ['voice_ref', (b) => b.voice_ref !== undefined],
+  ['tools', (b) => b.tools !== undefined],
+  ['extra_tools', (b) => b.extra_tools !== undefined],
+  ['agent', (b) => b.agent !== undefined],
+  ['context.memory_id', (b) => b.context?.memory_id !== undefined],
+  ['recording', (_b, plan) => plan.recording],
+];
+
+/**
+ * spec 5.2: a key that is not workspace-bound passes `workspace_id` where a workspace is
+ * needed, else 400 `workspace_id_required`, whichever field needs it.
+ */
+export function checkWorkspaceNeeded(b: MintSessionInput, plan: MintPlan, ws: WorkspaceRow | null): void {
+  if (ws) return;
+  const needing = NEEDS_WORKSPACE.find(([, sent]) => sent(b, plan));
+  if (!needing) return;
+  const field = needing[0] === 'recording' && b.recording === undefined ? 'observability' : needing[0];
+  throw bad(ErrorCode.workspaceIdRequired, `${field} needs a workspace: this key is not workspace-bound, so pass workspace_id`, `${field}: needs workspace_id`);
 }
 
 /** spec 7: zero-data-retention workspaces and recording eligibility. */

@@ -122,8 +122,8 @@ export class PocketsphinxRecognizer implements Recognizer {
         });
         let stdout = '';
         let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c));
-        child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-500)));
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-500)));
         child.on('error', (e) => reject(signal?.aborted ? signal.reason : new Error(`cannot run ${this.opts.binary}: ${e.message}`)));
         child.on('close', (code, sig) => {
           if (signal?.aborted) reject(signal.reason);

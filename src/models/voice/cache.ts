@@ -74,8 +74,14 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e as Error)),
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
     );
   });
 }

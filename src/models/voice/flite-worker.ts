@@ -8,7 +8,8 @@ import { prepareFlite, runFlite } from './wasi-flite.js';
 
 void prepareFlite();
 
-parentPort?.on('message', async (m: { id: number; args: string[]; text: string; wav: boolean }) => {
+/** One synthesis; every failure is answered to the caller, so the promise never rejects. */
+async function answer(m: { id: number; args: string[]; text: string; wav: boolean }): Promise<void> {
   try {
     const r = await runFlite(m.args, m.text, m.wav);
     const wav = r.wav ? new Uint8Array(r.wav) : null;
@@ -16,4 +17,6 @@ parentPort?.on('message', async (m: { id: number; args: string[]; text: string; 
   } catch (e) {
     parentPort!.postMessage({ id: m.id, error: (e as Error).message });
   }
-});
+}
+
+parentPort?.on('message', (m: { id: number; args: string[]; text: string; wav: boolean }) => void answer(m));

@@ -79,14 +79,17 @@ export async function runFlite(args: string[], text: string, wav = true): Promis
   try {
     return finish(instance, h, wav);
   } finally {
-    if (ahead) setImmediate(() => (spare ??= prepare().catch(() => null)));
+    if (ahead) {
+      setImmediate(() => {
+        spare ??= prepare().catch(() => null);
+      });
+    }
   }
 }
 
 async function prepare(): Promise<Prepared> {
   const mod = await module();
   const h: Host = { argv: [], stdout: [], files: new Map(), nextFd: PREOPEN_FD + 1, out: null };
-  let memory!: WebAssembly.Memory;
   const view = () => new DataView(memory.buffer);
   const bytes = () => new Uint8Array(memory.buffer);
 
@@ -185,7 +188,8 @@ async function prepare(): Promise<Prepared> {
     },
   };
   const instance = await WebAssembly.instantiate(mod, { wasi_snapshot_preview1: wasi } as unknown as WebAssembly.Imports);
-  memory = instance.exports.memory as WebAssembly.Memory;
+  // Declared here, read by the WASI calls above only once the instance runs.
+  const memory = instance.exports.memory as WebAssembly.Memory;
   return { instance, h };
 }
 

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Avatars, immutable versions, append-only profiles, voices and the idle-media state

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Sessions, transcript turns, tool-call records, workspace webhooks, and the minimal MCP

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** Inference family (spec 4.12): organisation tokens, jobs, media, files, batches, workflows, usage. */
 export const inference: Migration = {

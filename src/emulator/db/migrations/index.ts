@@ -3,11 +3,9 @@ import { avatars } from './0002-avatars.js';
 import { sessions } from './0003-sessions.js';
 import { inference } from './0004-inference.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  up: string;
-}
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
 
 /** Numbered migrations; a resource adds its file and one entry here. Never edit a shipped one. */
 export const migrations: Migration[] = [core];

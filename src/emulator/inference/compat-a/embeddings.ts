@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { charCount } from '../../../contract/limits.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { embed, toBase64 } from '../tasks/embedding.js';
@@ -26,7 +27,7 @@ export function registerEmbeddings(app: App, svc: InferenceServices): void {
     if (target.kind === 'upstream') return forward(target.upstream, '/embeddings', { json: raw as Record<string, unknown> });
     const body = validate(Body, raw);
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
-    if (inputs.some((s) => s.length > 100_000)) throw invalid('input: each text is at most 100,000 characters', 'input');
+    if (inputs.some((s) => charCount(s) > 100_000)) throw invalid('input: each text is at most 100,000 characters', 'input');
     const tokens = inputs.reduce((s, t) => s + countTokens(t), 0);
     usage.modelId = target.model.id;
     usage.promptTokens = tokens;

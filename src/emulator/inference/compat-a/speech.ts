@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textOfAtMost } from '../../../contract/resources/common.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { encodeSpeech, SPEECH_FORMATS } from '../tasks/audio-codec.js';
@@ -9,7 +10,7 @@ import { forward, resolveModel } from './resolve.js';
 
 const Body = z.object({
   model: z.string().min(1),
-  input: z.string().min(1).max(4096),
+  input: textOfAtMost(4096, 1),
   voice: z.string().min(1),
   response_format: z.enum(Object.keys(SPEECH_FORMATS) as [keyof typeof SPEECH_FORMATS]).optional(),
   speed: z.number().min(0.25).max(4).optional(),

@@ -64,3 +64,11 @@ export function toInferenceError(e: unknown): InferenceError | null {
   }
   return null;
 }
+
+/** The inference error format as a Response. */
+export function errorResponse(err: InferenceError): Response {
+  return new Response(JSON.stringify(err.toBody()), {
+    status: err.status,
+    headers: { 'content-type': 'application/json', ...err.opts.headers },
+  });
+}

@@ -1,7 +1,6 @@
 import { unixSeconds } from '../../clock.js';
 import type { App, EmulatorContext } from '../../context.js';
-import { errorResponse } from './route.js';
-import { InferenceError } from './errors.js';
+import { errorResponse, InferenceError } from './errors.js';
 
 /**
  * Generated images and audio referenced by URL (`data: [{ url }]`, job results). The URL is

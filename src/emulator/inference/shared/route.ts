@@ -6,7 +6,7 @@ import { readBodyLimited } from '../../http/body.js';
 import { classify } from '../rate-limit/limiter.js';
 import type { InferenceServices } from '../services.js';
 import { authenticateInference, type InferenceCaller, type InferenceScope } from './caller.js';
-import { InferenceError, invalid, toInferenceError } from './errors.js';
+import { errorResponse, InferenceError, invalid, toInferenceError } from './errors.js';
 import { issueMessage } from './issues.js';
 import type { UsageNote } from './usage.js';
 import { INTERNAL_HEADER, internalCaller } from './internal.js';
@@ -20,13 +20,7 @@ export interface InferenceRequest {
 
 export type InferenceHandler = (r: InferenceRequest) => Response | Promise<Response>;
 
-/** The inference error format as a Response. */
-export function errorResponse(err: InferenceError): Response {
-  return new Response(JSON.stringify(err.toBody()), {
-    status: err.status,
-    headers: { 'content-type': 'application/json', ...err.opts.headers },
-  });
-}
+export { errorResponse } from './errors.js';
 
 /**
  * Register one inference route: authenticate the inference key (spec 5.2) and its scope,
@@ -41,6 +35,7 @@ export function inferenceRoute(
   scope: InferenceScope,
   handler: InferenceHandler,
 ): void {
+  svc.routes.add(method, path);
   app.on(method, path, async (c) => {
     let caller: InferenceCaller | null = null;
     const usage: UsageNote = { deferred: false };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textOfAtMost } from '../../../contract/resources/common.js';
 import { TaskError } from '../jobs/queue.js';
 import { isLocalMediaUrl } from '../shared/media-store.js';
 import { issueMessage } from '../shared/issues.js';
@@ -20,7 +21,7 @@ export const schemas = {
   max_tokens: z.number().int().min(1).optional(),
 }),
   'text-to-speech': z.object({
-  input: z.string().min(1).max(4096),
+  input: textOfAtMost(4096, 1),
   voice: z.string().optional(),
   speed: z.number().min(0.25).max(4).optional(),
   response_format: z.enum(Object.keys(SPEECH_FORMATS) as [SpeechFormat]).optional(),

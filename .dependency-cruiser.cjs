@@ -1,0 +1,101 @@
+/**
+ * The layers of docs/architecture.md as rules (dependency-cruiser). `npm run deps` checks
+ * them; `npm run deps:graph` draws docs/layers.md (Mermaid) from the same tree.
+ * To add a rule: copy one below, name it, set `from.path` (the importing files) and
+ * `to.path` / `to.pathNot` (what they may not reach), and say why in `comment`.
+ * Paths are regular expressions on paths relative to the directory depcruise runs in.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles: move what both sides need to the module below them both.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'contract-is-a-leaf',
+      severity: 'error',
+      comment: 'src/contract is the spec as code: it imports nothing of ours.',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/', pathNot: '^src/contract/' },
+    },
+    {
+      name: 'client-only-contract',
+      severity: 'error',
+      comment: 'src/client imports only the contract (it is exported for app developers).',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/(client|contract)/' },
+    },
+    {
+      name: 'browser-only-contract',
+      severity: 'error',
+      comment: 'src/browser runs in a page: of ours it imports only the contract.',
+      from: { path: '^src/browser/' },
+      to: { path: '^src/', pathNot: '^src/(browser|contract)/' },
+    },
+    {
+      name: 'browser-no-node-builtin',
+      severity: 'error',
+      comment: 'src/browser runs in a page: no Node built-in module.',
+      from: { path: '^src/browser/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'models-media-below-edge',
+      severity: 'error',
+      comment:
+        'src/models and src/media are shared pieces: they import only the contract and each other.',
+      from: { path: '^src/(models|media)/' },
+      to: { path: '^src/', pathNot: '^src/(models|media|contract)/' },
+    },
+    {
+      name: 'edge-not-emulator',
+      severity: 'error',
+      comment:
+        'The edge reaches the control plane over HTTP, never by import (a second box runs in another process).',
+      from: { path: '^src/edge/' },
+      to: { path: '^src/', pathNot: '^src/(edge|contract|models|media)/' },
+    },
+    {
+      name: 'emulator-not-cli',
+      severity: 'error',
+      comment:
+        'The emulator imports contract, models, media and edge (to start boxes in-process), never the CLI or the clients.',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/', pathNot: '^src/(emulator|edge|contract|models|media)/' },
+    },
+    {
+      name: 'only-cli-and-bin-import-cli',
+      severity: 'error',
+      comment:
+        'Nothing in src imports the CLI but the CLI itself (and bin/, which is outside src).',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve is a typo or a missing dependency.',
+      from: {},
+      // bin/avatar.js loads the built CLI (dist/), which need not exist before `npm run build`.
+      to: { couldNotResolve: true, pathNot: '^(\\.\\./)?dist/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|fixtures)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.d.ts'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};

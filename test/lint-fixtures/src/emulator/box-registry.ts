@@ -1,0 +1,1 @@
+export const boxes = new Map<string, string>();
