@@ -1,5 +1,5 @@
 // Edge (issue 8). Figures: /chat to first reply fragment on /mse (p50/p95) in one
-// conversation and under load, end of mic speech to the `turn` message (p50/p95), live
+// conversation and under load (end of mic speech: edge-mic.bench.js), live
 // sessions the box keeps at real time, the same in brain-only mode, memory per live session.
 // Media runs use a stub LLM upstream (stubLlm) so every reply is new to the box. The emulator (with its in-process box) runs
 // in its own process, so the box has one core and this client the other. Prints figures
@@ -8,17 +8,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { WebSocket } from 'ws';
+import { sock, waitFor } from './lib/edge-sockets.js';
 import { ffmpegPath } from '../dist/media/ffmpeg.js';
-import { defaultVoice } from '../dist/models/voice/index.js';
 
 const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
 const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 40);
 const TALKING = Number(process.env.BENCH_EDGE_TALKING ?? MEDIA_SESSIONS);
 const TURNS = Number(process.env.BENCH_EDGE_TURNS ?? 20);
 const RUN_S = Number(process.env.BENCH_EDGE_RUN_S ?? 20);
-/** Which parts run (all by default): chat (one conversation), media (live media sessions), brain (brain-only), mic (speech -> turn). */
-const PARTS = (process.env.BENCH_EDGE_PARTS ?? 'chat,media,brain,mic').split(',');
+/** Which parts run (all by default): chat (one conversation), media (live media sessions), brain (brain-only); speech -> turn is bench/edge-mic.bench.js. */
+const PARTS = (process.env.BENCH_EDGE_PARTS ?? 'chat,media,brain').split(',');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
@@ -128,25 +127,6 @@ async function mint(emu, body) {
   return r.json();
 }
 
-function sock(m, path) {
-  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
-  u.searchParams.set('token', m.session_token);
-  const ws = new WebSocket(u);
-  const listeners = new Set();
-  ws.on('message', (d, bin) => {
-    const msg = bin ? { bin: d } : JSON.parse(d.toString());
-    for (const l of listeners) l(msg);
-  });
-  return new Promise((res, rej) => {
-    ws.once('open', () => res({ ws, on: (f) => (listeners.add(f), () => listeners.delete(f)) }));
-    ws.once('error', rej);
-  });
-}
-const waitFor = (s, pred, timeoutMs = 20_000) =>
-  new Promise((res, rej) => {
-    const t = setTimeout(() => (off(), rej(new Error('timeout'))), timeoutMs);
-    const off = s.on((m) => pred(m) && (clearTimeout(t), off(), res(m)));
-  });
 
 async function healthRtt(base, n = 50) {
   const xs = [];
@@ -364,32 +344,5 @@ if (PARTS.includes('brain')) {
   line('  memory per brain-only session (server RSS delta)', `${(r.perSessionKb / 1024).toFixed(2)} MB`);
 }
 
-// End of mic speech -> turn: a synthesized utterance streamed at real-time cadence.
-if (PARTS.includes('mic')) {
-  const emu = await emulator(4);
-  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up?');
-  const frames = [];
-  for (let o = 0; o < speech.samples.length; o += 1600) {
-    const f = new Int16Array(1600);
-    f.set(speech.samples.subarray(o, Math.min(o + 1600, speech.samples.length)));
-    frames.push(Buffer.from(f.buffer));
-  }
-  const xs = [];
-  for (let t = 0; t < Math.min(TURNS, 8); t++) {
-    const m = await mint(emu, { config: { render: false, greeting_enabled: false } });
-    const mic = await sock(m, '/mic_stream');
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    for (const f of frames) (mic.ws.send(f), await sleep(100));
-    const endOfSpeech = performance.now();
-    const got = waitFor(mic, (x) => x.type === 'turn');
-    let silence = true;
-    void (async () => { while (silence) (mic.ws.send(Buffer.alloc(3200)), await sleep(100)); })();
-    await got;
-    silence = false;
-    xs.push(performance.now() - endOfSpeech);
-    mic.ws.close();
-  }
-  await emu.stop();
-  line('end of mic speech -> turn p50 / p95', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, '(commit after 600 ms of silence, counted from the last frame of the clip)');
-}
+// End of mic speech -> turn and -> first reply audio, and word accuracy: bench/edge-mic.bench.js.
 await llm.close();

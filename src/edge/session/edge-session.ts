@@ -72,6 +72,7 @@ export class EdgeSession {
       store: (t) => d.store(snapshot.id, t),
       log,
     });
+    for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
     if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
     if (snapshot.toolNames.length > 0 && d.toolLink) {

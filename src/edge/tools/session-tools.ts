@@ -9,6 +9,7 @@ import type { EdgeClock } from '../clock.js';
 import { brainRequest, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
+import type { StageContext } from '../session/pipeline.js';
 import type { TurnLoop } from '../session/turn-loop.js';
 import { runBuiltin, type ImageShelf } from './builtin-tools.js';
 import { ToolStage, type StageAnswer, type StageCall, type StageTool } from './tool-stage.js';
@@ -30,6 +31,8 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
   const { tools } = await link.tools(live.id);
   if (tools.length === 0) return null;
   const brain = parts.brain;
+  // The turn loop hands its StageContext with each committed turn; the stage acts only after one.
+  let ctx: StageContext | null = null;
   const stage = new ToolStage({
     clock,
     sessionId: live.id,
@@ -57,7 +60,9 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
       return answer;
     },
     broadcast: (m) => live.broadcast('events', m),
-    say: (text, wanted) => loop.say(text, wanted),
+    say: (text, wanted) => {
+      ctx?.say(text, wanted);
+    },
     silent: () => loop.state === 'listening',
     userSpokeAfter: (seq) => live.log.some((t) => t.seq > seq && t.user_text !== ''),
     history: () =>
@@ -65,8 +70,8 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
         ...(t.user_text ? [{ role: 'user', content: t.user_text }] : []),
         ...(t.reply_text ? [{ role: 'assistant', content: t.reply_text }] : []),
       ]),
-    note: (text) => live.notes.push({ afterSeq: live.log.length - 1, text }),
-    colour: (text) => loop.colour(text),
+    note: (text) => ctx?.note(text),
+    colour: (text) => ctx?.colour(text),
     ended: () => live.ended !== null,
     log: o.log,
     // An upstream brain words the follow-up itself, from the note and the tool's speak_hint.
@@ -83,6 +88,16 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
         }
       : {}),
   });
-  loop.onUserTurnCommitted = (t) => stage.afterCommit({ seq: t.seq, text: t.user_text });
+  // The post-commit slot (docs/turns.md): a committed user turn with words (never the
+  // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6).
+  loop.addStage({
+    name: 'tools',
+    // A call in flight outlives a barge-in (its result colours the next reply); its timers check ended().
+    control: () => undefined,
+    committed: (turn, c) => {
+      ctx = c;
+      if (!turn.unrecognised) stage.afterCommit({ seq: turn.seq, text: turn.text });
+    },
+  });
   return stage;
 }

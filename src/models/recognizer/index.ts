@@ -13,6 +13,7 @@ import { UnavailableRecognizer } from './unavailable.js';
 
 export { OpenAIRecognizer } from './openai.js';
 export { PocketsphinxRecognizer, probePocketsphinx, parseTimedWords } from './pocketsphinx.js';
+export { PocketsphinxStream, STREAM_FINAL_WAIT_MS } from './pocketsphinx-stream.js';
 export { UnavailableRecognizer, notRecognisedText, nothingHeardText, INSTALL_HINT } from './unavailable.js';
 export { encodeWav, ASR_SAMPLE_RATE } from './wav.js';
 
