@@ -19,8 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { StreamBehind, type Recognition, type RecognitionStream } from '../recognizer.js';
-import { parseTimedWords } from './pocketsphinx.js';
-import type { TimedWord } from './segments.js';
+import { parseTimedWords, type TimedWord } from './segments.js';
 import { ASR_SAMPLE_RATE } from './wav.js';
 
 /**

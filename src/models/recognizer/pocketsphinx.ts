@@ -22,7 +22,7 @@ import { languageCode } from '../brain/language.js';
 import type { Recognition, RecognitionStream, Recognizer } from '../recognizer.js';
 import { PocketsphinxStream, type StreamTimers } from './pocketsphinx-stream.js';
 import type { SpeechRegion } from '../vad/index.js';
-import { groupWords, vadRegions, type TimedWord } from './segments.js';
+import { groupWords, parseTimedWords, vadRegions, type TimedWord } from './segments.js';
 import { ASR_SAMPLE_RATE, encodeWav } from './wav.js';
 
 export const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
@@ -67,8 +67,6 @@ export interface PocketsphinxOptions {
   timers?: StreamTimers;
 }
 
-/** Words pocketsphinx prints that are not words ("<s>", "<sil>", "[NOISE]", "++UH++"). */
-const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/;
 
 export class PocketsphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
@@ -155,17 +153,4 @@ export class PocketsphinxRecognizer implements Recognizer {
 /** Words overlapping a speech region (with 200 ms of slack for soft word edges). */
 function inside(words: TimedWord[], regions: SpeechRegion[]): TimedWord[] {
   return words.filter((w) => regions.some((r) => w.endS > r.startS - 0.2 && w.startS < r.endS + 0.2));
-}
-
-/** `-time yes` output: a hypothesis line per utterance, then "word start end confidence" lines. */
-export function parseTimedWords(stdout: string): TimedWord[] {
-  const words: TimedWord[] = [];
-  for (const line of stdout.split('\n')) {
-    const f = line.trim().split(/\s+/);
-    if (f.length !== 4 || ![f[1], f[2], f[3]].every((x) => /^-?\d+(\.\d+)?$/.test(x))) continue;
-    const text = f[0].replace(/\(\d+\)$/, ''); // "your(2)": an alternative pronunciation
-    if (FILLER.test(text)) continue;
-    words.push({ text, startS: Number(f[1]), endS: Number(f[2]) });
-  }
-  return words;
 }
