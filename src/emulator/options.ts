@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { IdSource } from './ids.js';
+import type { OrgPlan } from './option-limits.js';
 import { sessionDefaults, type BoxCapabilities, type PlanLimit } from './sessions/options.js';
 
 /**
@@ -40,6 +41,8 @@ export interface EmulatorOptions {
   positionWebhookIntervalS?: number;
   webhookRetryDelaysMs?: number[];
   webhookTimeoutMs?: number;
+  /** Plan of the bootstrap organisation (inference rate limits, spec 8); default enterprise. */
+  orgPlan?: OrgPlan;
   /** Extra options set by later resources (timers, fleet shape); see each module. */
   [key: string]: unknown;
 }

@@ -1,5 +1,5 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
-import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
+import { BoxCapabilitiesSchema, optionRanges, orgPlans, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
@@ -98,6 +98,17 @@ emulatorFlags.push(
     parse: json('--plan-limits', PlanLimitsSchema),
   },
 );
+
+/** The plan of the emulator's own organisation (issue 18 item 10; docs/testing.md). */
+emulatorFlags.push({
+  flags: '--org-plan <plan>',
+  description: "plan of the emulator's organisation: free, pro or enterprise (default enterprise: spec limits of 6,000 API requests and 1,000 job submissions a minute); free to test your 429 handling",
+  option: 'orgPlan',
+  parse: (v: string) => {
+    if (!(orgPlans as readonly string[]).includes(v)) throw new Error(`--org-plan must be one of ${orgPlans.join(', ')} (got ${v})`);
+    return v;
+  },
+});
 
 /** Generation knobs (issue 10; src/emulator/generations/options.ts). */
 emulatorFlags.push(
