@@ -7,6 +7,7 @@ import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
+import { registerExec } from './emulator-exec.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -186,6 +187,8 @@ export const emulatorCommands: CommandModule = {
     for (const f of emulatorFlags) startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
     startCmd.option('--json', 'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key} when ready');
     startCmd.action(async () => start(cli, { ...startCmd.opts(), json: startCmd.opts().json || cli.globals().json }));
+
+    registerExec(group, cli, startOptions);
 
     group
       .command('status')

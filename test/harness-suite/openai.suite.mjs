@@ -1,0 +1,27 @@
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+
+// No base URL or key here: the client reads OPENAI_BASE_URL and OPENAI_API_KEY, which
+// `avatar emulator exec` exports.
+const client = new OpenAI();
+
+describe('an app written with the openai client', () => {
+  it('answers 20 chat completions in a row without a 429', async () => {
+    for (let i = 0; i < 20; i++) {
+      const r = await client.chat.completions.create({ model: 'avatar-chat', messages: [{ role: 'user', content: `hello ${i}` }] });
+      expect(r.choices[0].message.content.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('embeds text', async () => {
+    const r = await client.embeddings.create({ model: 'avatar-embed', input: 'the cat' });
+    expect(r.data[0].embedding.length).toBeGreaterThan(0);
+  });
+
+  it('sees the workspace the environment names', async () => {
+    const r = await fetch(`${process.env.AVATAR_BASE_URL}/api/v1/workspaces/${process.env.AVATAR_WORKSPACE_ID}`, {
+      headers: { authorization: `Bearer ${process.env.AVATAR_API_KEY}` },
+    });
+    expect(r.status).toBe(200);
+  });
+});
