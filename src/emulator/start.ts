@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { bootstrap, type BootstrapKeys } from './bootstrap/bootstrap.js';
-import { systemClock } from './clock.js';
+import { DrivableClock } from './clock.js';
 import type { App, EmulatorContext } from './context.js';
 import { openDatabase, type Db } from './db/database.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
@@ -84,7 +84,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     });
     const ctx: EmulatorContext = {
       db,
-      clock: options.clock ?? systemClock,
+      clock: options.clock ?? new DrivableClock(),
       ids: options.ids ?? cryptoIds,
       options,
       blobDir,

@@ -8,6 +8,7 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
 import { registerExec } from './emulator-exec.js';
+import { registerClock } from './emulator-clock.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -189,6 +190,7 @@ export const emulatorCommands: CommandModule = {
     startCmd.action(async () => start(cli, { ...startCmd.opts(), json: startCmd.opts().json || cli.globals().json }));
 
     registerExec(group, cli, startOptions);
+    registerClock(group, cli);
 
     group
       .command('status')
