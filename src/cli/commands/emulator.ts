@@ -9,6 +9,7 @@ import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
 import { registerExec } from './emulator-exec.js';
 import { registerClock } from './emulator-clock.js';
+import { registerState } from './emulator-state.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -191,6 +192,7 @@ export const emulatorCommands: CommandModule = {
 
     registerExec(group, cli, startOptions);
     registerClock(group, cli);
+    registerState(group, cli);
 
     group
       .command('status')

@@ -1,5 +1,6 @@
 import type { App, EmulatorContext } from '../context.js';
 import { registerClockRoutes } from './clock-routes.js';
+import { registerStateRoutes } from './state-routes.js';
 
 /**
  * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1.
@@ -10,4 +11,5 @@ export function registerOperator(app: App, ctx: EmulatorContext, info: { version
     c.json({ ok: true, version: info.version, started_at: info.startedAt, in_memory: ctx.options.inMemory }),
   );
   registerClockRoutes(app, ctx);
+  registerStateRoutes(app, ctx, info.version);
 }
