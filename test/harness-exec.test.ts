@@ -88,9 +88,16 @@ describe('avatar emulator exec', () => {
     expect(await answers(seen!.url)).toBe(false);
   }, 60_000);
 
-  it('a test suite written with the official openai client and vitest passes under exec', async () => {
-    const r = await exec(['--', process.execPath, join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs')]);
-    expect(r.stdout + r.stderr).toMatch(/Tests\s+3 passed \(3\)/);
+  it('a test suite written with the official openai client and vitest passes under exec, seeded from a seed file', async () => {
+    const r = await exec(['--seed', join(ROOT, 'test', 'harness-suite', 'seed.yaml'), '--', process.execPath, join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs')]);
+    expect(r.stdout + r.stderr).toMatch(/Tests\s+4 passed \(4\)/);
     expect(r.code).toBe(0);
   }, 120_000);
+
+  it('a bad seed fails the start naming file, line and field, and the command never runs', async () => {
+    const r = await exec(['--seed', join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs'), '--', process.execPath, '-e', 'console.log("ran")']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/vitest\.config\.mjs:\d+: /);
+  }, 60_000);
 });

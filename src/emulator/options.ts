@@ -43,6 +43,8 @@ export interface EmulatorOptions {
   webhookTimeoutMs?: number;
   /** Plan of the bootstrap organisation (inference rate limits, spec 8); default enterprise. */
   orgPlan?: OrgPlan;
+  /** A seed file (YAML or JSON, schemas/seed.schema.json) applied to a fresh store. */
+  seed?: string;
   /** Extra options set by later resources (timers, fleet shape); see each module. */
   [key: string]: unknown;
 }

@@ -8,7 +8,8 @@ import { createApp } from './app.js';
 import { bootstrap, type BootstrapKeys } from './bootstrap/bootstrap.js';
 import { DrivableClock } from './clock.js';
 import type { App, EmulatorContext } from './context.js';
-import { openDatabase, type Db } from './db/database.js';
+import { getSetting, openDatabase, type Db } from './db/database.js';
+import { applySeed, loadSeed, SeedError } from './seed/apply.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
@@ -56,6 +57,8 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // register must not leave a socket serving nothing.
     const problems = optionProblems(options);
     if (problems.length > 0) throw new EmulatorStartError(problems.join('; '), problems[0]!.startsWith('port ') ? 'EINVALIDPORT' : 'EINVALIDOPTION');
+    // A seed is read and checked before anything starts: a bad one names file, line and field.
+    const seed = options.seed ? loadSeedOrFail(String(options.seed)) : null;
     let blobDir: string;
     let dbFile: string;
     if (options.inMemory) {
@@ -92,6 +95,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
       log: (line) => process.stderr.write(`[emulator] ${line}\n`),
       onStop: (fn) => stops.push(fn),
     };
+    const fresh = getSetting(db, 'bootstrap') === undefined;
     const keys = bootstrap(ctx);
     // The socket opens before the app exists (the token issuer names the bound address);
     // until the app is set, which happens before this function returns, requests get 503.
@@ -105,6 +109,16 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     const signing = await loadSigningKey(db, baseUrl);
     const app = createApp(ctx, { signing, startedAt: Math.floor(ctx.clock.now() / 1000) });
     holder.app = app;
+    // Seeds describe a starting state: applied to a fresh store only (a data dir reused
+    // keeps what it has; docs/testing.md "Seeds").
+    if (seed && fresh) {
+      try {
+        await applySeed(ctx, app, baseUrl, keys, seed);
+      } catch (e) {
+        if (e instanceof SeedError) throw new EmulatorStartError(e.message, 'ESEED', { cause: e });
+        throw e;
+      }
+    } else if (seed) ctx.log(`seed ${String(options.seed)} not applied: the data dir already has state`);
     await startFleet(ctx);
 
     let stopping: Promise<void> | null = null;
@@ -119,6 +133,15 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     };
   } catch (e) {
     await undo();
+    throw e;
+  }
+}
+
+function loadSeedOrFail(file: string): ReturnType<typeof loadSeed> {
+  try {
+    return loadSeed(file);
+  } catch (e) {
+    if (e instanceof SeedError) throw new EmulatorStartError(e.message, 'ESEED', { cause: e });
     throw e;
   }
 }

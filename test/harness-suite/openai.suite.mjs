@@ -18,6 +18,14 @@ describe('an app written with the openai client', () => {
     expect(r.data[0].embedding.length).toBeGreaterThan(0);
   });
 
+  it('knows the keys and plan of the seed file (seed.yaml)', async () => {
+    const seeded = new OpenAI({ apiKey: 'avatar_5eed0001.00000000000000000000000000000000000000000000000000000001' });
+    const r = await seeded.embeddings.create({ model: 'avatar-embed', input: 'seeded' });
+    expect(r.data.length).toBe(1);
+    const org = await fetch(`${process.env.AVATAR_BASE_URL}/api/organizations`, { headers: { authorization: `Bearer ${process.env.AVATAR_DASHBOARD_KEY}` } });
+    expect((await org.json()).data[0].plan).toBe('pro');
+  });
+
   it('sees the workspace the environment names', async () => {
     const r = await fetch(`${process.env.AVATAR_BASE_URL}/api/v1/workspaces/${process.env.AVATAR_WORKSPACE_ID}`, {
       headers: { authorization: `Bearer ${process.env.AVATAR_API_KEY}` },

@@ -110,6 +110,12 @@ emulatorFlags.push({
   },
 });
 
+emulatorFlags.push({
+  flags: '--seed <file>',
+  description: 'YAML or JSON seed (workspaces, keys with fixed values, webhooks, org plan; schemas/seed.schema.json) applied to a fresh store',
+  option: 'seed',
+});
+
 /** Generation knobs (issue 10; src/emulator/generations/options.ts). */
 emulatorFlags.push(
   {
