@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +54,8 @@ fetch(env.AVATAR_BASE_URL + '/api/v1/workspaces/' + env.AVATAR_WORKSPACE_ID, { h
 
 describe('avatar emulator exec', () => {
   it('runs the command with the URL and keys in its environment, then stops the emulator and exits with its code', async () => {
-    const r = await exec(['--', process.execPath, '-e', PRINT_ENV]);
+    const logFile = join(mkdtempSync(join(tmpdir(), 'avatar-exec-log-')), 'emulator.log');
+    const r = await exec(['--log', logFile, '--', process.execPath, '-e', PRINT_ENV]);
     expect(r.code).toBe(7);
     const { env, status } = JSON.parse(r.stdout);
     expect(status).toBe(200);
@@ -64,6 +65,9 @@ describe('avatar emulator exec', () => {
     for (const v of Object.values(env)) expect(v).toMatch(/\S/);
     expect(r.stderr).toContain(`emulator on ${env.AVATAR_BASE_URL} (in memory)`);
     expect(await answers(env.AVATAR_BASE_URL)).toBe(false);
+    // --log kept the operator log: the command's request is in it.
+    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(logged).toContainEqual(expect.objectContaining({ kind: 'request', method: 'GET', path: `/api/v1/workspaces/${env.AVATAR_WORKSPACE_ID}`, status: 200 }));
   }, 60_000);
 
   it('exits 127 for a command that does not exist, 2 without a command', async () => {

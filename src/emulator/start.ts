@@ -10,6 +10,7 @@ import { DrivableClock } from './clock.js';
 import type { App, EmulatorContext } from './context.js';
 import { getSetting, openDatabase, type Db } from './db/database.js';
 import { applySeed, loadSeed, SeedError } from './seed/apply.js';
+import { operatorLog } from './operator/log.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
@@ -100,7 +101,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // The socket opens before the app exists (the token issuer names the bound address);
     // until the app is set, which happens before this function returns, requests get 503.
     const holder: { app: App | null } = { app: null };
-    const server = await listen(holder, options);
+    const server = await listen(holder, options, ctx);
     stops.push(() => closeServer(server, options.shutdownGraceMs ?? 5_000));
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -151,12 +152,19 @@ const codeOf = (e: unknown, fallback: string): string => {
   return typeof code === 'string' ? code : fallback;
 };
 
-function listen(holder: { app: App | null }, options: EmulatorOptions): Promise<ServerType> {
+function listen(holder: { app: App | null }, options: EmulatorOptions, ctx: EmulatorContext): Promise<ServerType> {
+  const log = operatorLog(ctx);
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
-        fetch: (req, env) =>
-          holder.app ? holder.app.fetch(req, env) : new Response('{"error":"starting"}', { status: 503 }),
+        fetch: async (req: Request, env: unknown) => {
+          if (!holder.app) return new Response('{"error":"starting"}', { status: 503 });
+          const started = ctx.clock.now();
+          const res = await holder.app.fetch(req, env);
+          // The operator log (issue 18 item 9): every request, with its status and time.
+          await log.request(req.method, new URL(req.url).pathname, started, res);
+          return res;
+        },
         port: options.port,
         hostname: options.host,
       },

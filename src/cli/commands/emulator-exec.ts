@@ -82,6 +82,13 @@ export async function execCommand(cli: CliContext, argv: string[], opts: Record<
     });
   });
   process.off('exit', killChild);
+  if (typeof opts.log === 'string') {
+    // The operator log as JSON lines, for a CI job to keep when the command failed.
+    const { operatorLog } = await import('../../emulator/operator/log.js');
+    const { writeFileSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    writeFileSync(resolve(io.cwd, opts.log), operatorLog(emu.ctx).since(0).map((e) => JSON.stringify(e) + '\n').join(''));
+  }
   await emu.stop();
   if (code !== 0) throw new CliError(`${argv[0]} exited ${code}`, code as ExitCodeValue, undefined, true);
 }
@@ -96,5 +103,6 @@ export function registerExec(group: Command, cli: CliContext, startOptions: (o: 
     if (f.option === 'inMemory') continue;
     cmd.option(f.flags, f.description, f.option === 'port' || f.option === 'dataDir' ? undefined : (f.default as string | boolean | undefined));
   }
+  cmd.option('--log <file>', "write the emulator's operator log (JSON lines) to FILE when the command ends");
   cmd.action(async (argv: string[]) => execCommand(cli, argv, cmd.opts(), startOptions));
 }

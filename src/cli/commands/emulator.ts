@@ -10,6 +10,7 @@ import { emulatorFlags } from './emulator-flags.js';
 import { registerExec } from './emulator-exec.js';
 import { registerClock } from './emulator-clock.js';
 import { registerState } from './emulator-state.js';
+import { registerLogs } from './emulator-logs.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -193,6 +194,7 @@ export const emulatorCommands: CommandModule = {
     registerExec(group, cli, startOptions);
     registerClock(group, cli);
     registerState(group, cli);
+    registerLogs(group, cli);
 
     group
       .command('status')

@@ -1,6 +1,7 @@
 import type { App, EmulatorContext } from '../context.js';
 import { registerClockRoutes } from './clock-routes.js';
 import { registerStateRoutes } from './state-routes.js';
+import { registerOperatorLog } from './log.js';
 
 /**
  * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1.
@@ -12,4 +13,5 @@ export function registerOperator(app: App, ctx: EmulatorContext, info: { version
   );
   registerClockRoutes(app, ctx);
   registerStateRoutes(app, ctx, info.version);
+  registerOperatorLog(app, ctx);
 }

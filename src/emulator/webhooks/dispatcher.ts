@@ -37,6 +37,8 @@ export class WebhookDispatcher {
   private readonly log: DeliveryRecord[] = [];
   private nextId = 1;
   private stopped = false;
+  /** Told of every event emitted, delivered or not (the operator log, issue 18 item 9). */
+  readonly emitted: ((event: string, workspaceId: string | null, data: Record<string, unknown>) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -58,6 +60,7 @@ export class WebhookDispatcher {
   /** Send one event to the per-mint notify block (if any) and every subscribed endpoint. */
   emit(event: string, workspaceId: string | null, data: Record<string, unknown>, notify: { url: string; secret?: string } | null): void {
     if (this.stopped) return;
+    for (const fn of this.emitted) fn(event, workspaceId, data);
     const targets = this.endpointsFor(workspaceId, event);
     if (notify) targets.unshift({ url: notify.url, secret: notify.secret ?? null, via: 'notify' });
     if (targets.length === 0) return;
