@@ -36,6 +36,7 @@ export interface CommandGroup {
 }
 
 const emulator = async () => (await import('./emulator.js')).emulatorCommands;
+const trigger = async () => (await import('./trigger.js')).triggerCommands;
 const config = async () => (await import('./config.js')).configCommands;
 const api = async () => (await import('./api.js')).apiCommand;
 const avatars = async () => (await import('./avatars.js')).avatarCommands;
@@ -65,6 +66,7 @@ const orgs = async () => (await import('./orgs.js')).orgsCommands;
 
 export const commandGroups: CommandGroup[] = [
   { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
+  { name: 'trigger', description: 'make the emulator do what would take a real situation (full seats, a webhook, a session ended by its box)', load: [trigger] },
   { name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
   { name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
   { name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },

@@ -2,6 +2,7 @@ import type { App, EmulatorContext } from '../context.js';
 import { registerClockRoutes } from './clock-routes.js';
 import { registerStateRoutes } from './state-routes.js';
 import { registerOperatorLog } from './log.js';
+import { registerTriggers } from './triggers.js';
 
 /**
  * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1.
@@ -14,4 +15,5 @@ export function registerOperator(app: App, ctx: EmulatorContext, info: { version
   registerClockRoutes(app, ctx);
   registerStateRoutes(app, ctx, info.version);
   registerOperatorLog(app, ctx);
+  registerTriggers(app, ctx);
 }
