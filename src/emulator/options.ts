@@ -45,6 +45,8 @@ export interface EmulatorOptions {
   orgPlan?: OrgPlan;
   /** A seed file (YAML or JSON, schemas/seed.schema.json) applied to a fresh store. */
   seed?: string;
+  /** HTTP faults from the start (src/emulator/operator/faults.ts; docs/testing.md "Faults"). */
+  faults?: unknown[];
   /** Extra options set by later resources (timers, fleet shape); see each module. */
   [key: string]: unknown;
 }

@@ -11,6 +11,7 @@ import type { App, EmulatorContext } from './context.js';
 import { getSetting, openDatabase, type Db } from './db/database.js';
 import { applySeed, loadSeed, SeedError } from './seed/apply.js';
 import { operatorLog } from './operator/log.js';
+import { FaultList, faultsOf } from './operator/faults.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
@@ -58,6 +59,13 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // register must not leave a socket serving nothing.
     const problems = optionProblems(options);
     if (problems.length > 0) throw new EmulatorStartError(problems.join('; '), problems[0]!.startsWith('port ') ? 'EINVALIDPORT' : 'EINVALIDOPTION');
+    if (options.faults !== undefined) {
+      const r = FaultList.safeParse(options.faults);
+      if (!r.success) {
+        const i = r.error.issues[0]!;
+        throw new EmulatorStartError(`faults.${i.path.join('.')}: ${i.message}`, 'EINVALIDOPTION');
+      }
+    }
     // A seed is read and checked before anything starts: a bad one names file, line and field.
     const seed = options.seed ? loadSeedOrFail(String(options.seed)) : null;
     let blobDir: string;
@@ -154,15 +162,20 @@ const codeOf = (e: unknown, fallback: string): string => {
 
 function listen(holder: { app: App | null }, options: EmulatorOptions, ctx: EmulatorContext): Promise<ServerType> {
   const log = operatorLog(ctx);
+  const faults = faultsOf(ctx);
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
         fetch: async (req: Request, env: unknown) => {
           if (!holder.app) return new Response('{"error":"starting"}', { status: 503 });
           const started = ctx.clock.now();
-          const res = await holder.app.fetch(req, env);
+          const path = new URL(req.url).pathname;
+          // Faults (issue 18 item 6): a status and/or latency on the routes a fault names.
+          const fault = faults.hit(req.method, path);
+          const injected = fault ? await faults.apply(fault, path) : null;
+          const res = injected ?? (await holder.app.fetch(req, env));
           // The operator log (issue 18 item 9): every request, with its status and time.
-          await log.request(req.method, new URL(req.url).pathname, started, res);
+          await log.request(req.method, path, started, res);
           return res;
         },
         port: options.port,

@@ -116,6 +116,17 @@ emulatorFlags.push({
   option: 'seed',
 });
 
+emulatorFlags.push({
+  flags: '--faults <json|@file>',
+  description: 'HTTP faults from the start, a JSON array: [{"route":"POST /api/v1/sessions","status":503,"count":2}] (docs/testing.md "Faults")',
+  option: 'faults',
+  parse: (v: string) => {
+    const value = readData(v, process.cwd(), '--faults');
+    if (!Array.isArray(value)) throw new Error('--faults must be a JSON array of faults');
+    return value;
+  },
+});
+
 /** Generation knobs (issue 10; src/emulator/generations/options.ts). */
 emulatorFlags.push(
   {

@@ -11,6 +11,7 @@ import { registerExec } from './emulator-exec.js';
 import { registerClock } from './emulator-clock.js';
 import { registerState } from './emulator-state.js';
 import { registerLogs } from './emulator-logs.js';
+import { registerFaults } from './emulator-faults.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -195,6 +196,7 @@ export const emulatorCommands: CommandModule = {
     registerClock(group, cli);
     registerState(group, cli);
     registerLogs(group, cli);
+    registerFaults(group, cli);
 
     group
       .command('status')

@@ -12,7 +12,7 @@ export interface LogEntry {
   seq: number;
   /** ISO time on the emulator's clock. */
   at: string;
-  kind: 'request' | 'event' | 'session.ended';
+  kind: 'request' | 'event' | 'session.ended' | 'fault';
   session?: string;
   [field: string]: unknown;
 }

@@ -3,6 +3,7 @@ import { registerClockRoutes } from './clock-routes.js';
 import { registerStateRoutes } from './state-routes.js';
 import { registerOperatorLog } from './log.js';
 import { registerTriggers } from './triggers.js';
+import { registerFaultRoutes } from './faults.js';
 
 /**
  * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1.
@@ -16,4 +17,5 @@ export function registerOperator(app: App, ctx: EmulatorContext, info: { version
   registerStateRoutes(app, ctx, info.version);
   registerOperatorLog(app, ctx);
   registerTriggers(app, ctx);
+  registerFaultRoutes(app, ctx);
 }
