@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { processAlive } from './helpers/wait.js';
 
 /**
  * `avatar emulator exec -- CMD` (issue 18 item 1) on the built binary: CMD gets the
@@ -35,14 +36,6 @@ function exec(args: string[], onStdout?: (text: string, kill: (s: NodeJS.Signals
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const answers = (url: string) => fetch(`${url}/_emulator/health`).then(() => true, () => false);
 
 const PRINT_ENV = `
@@ -88,7 +81,7 @@ describe('avatar emulator exec', () => {
     });
     expect(seen).toBeDefined();
     expect(r.code).toBe(128 + 15); // the command ended by SIGTERM, as a shell reports it
-    expect(alive(seen!.pid)).toBe(false);
+    expect(processAlive(seen!.pid)).toBe(false);
     expect(await answers(seen!.url)).toBe(false);
   }, 60_000);
 

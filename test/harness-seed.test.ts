@@ -86,7 +86,7 @@ workspaces:
     ['two keys with the same id', 'seed-g.yaml', `default_workspace:\n  keys:\n    - name: a\n      token: ${KEY1}\n    - name: b\n      token: ${KEY1}\n`, /seed-g\.yaml:6: default_workspace\.keys\.1\.token: the 8 hex after the prefix are already used by default_workspace\.keys\.0\.token/],
   ])('%s fails the start naming file, line and field', async (_what, name, text, message) => {
     const f = write(name, text);
-    const err = await start(f).catch((e: unknown) => e as Error & { code: string });
+    const err = (await start(f).catch((e: unknown) => e)) as Error & { code: string };
     expect(err).toBeInstanceOf(Error);
     expect(err.code).toBe('ESEED');
     expect(err.message).toMatch(message);
