@@ -70,9 +70,11 @@ workspaces:
     expect(pk.status).toBe(201);
   });
 
-  it('a JSON seed works the same', async () => {
-    const f = write('seed.json', JSON.stringify({ default_workspace: { keys: [{ name: 'app', token: KEY1 }] } }, null, 2));
+  it('a JSON seed works the same, faults included', async () => {
+    const seed = { default_workspace: { keys: [{ name: 'app', token: KEY1 }] }, faults: [{ route: 'GET /api/v1/tokens', status: 503, count: 1 }] };
+    const f = write('seed.json', JSON.stringify(seed, null, 2));
     emu = await start(f);
+    expect((await apiCall(emu, '/api/v1/tokens', { key: KEY1 })).status).toBe(503);
     expect((await apiCall(emu, '/api/v1/tokens', { key: KEY1 })).status).toBe(200);
   });
 
@@ -83,6 +85,7 @@ workspaces:
     ['broken YAML', 'seed-d.yaml', `org:\n  plan: [free\n`, /seed-d\.yaml:\d+: not valid YAML or JSON/],
     ['an org plan that does not exist', 'seed-e.yaml', `org:\n  plan: gold\n`, /seed-e\.yaml:2: org\.plan: /],
     ['a webhook the emulator refuses', 'seed-f.yaml', `default_workspace:\n  webhooks:\n    - url: ftp://x\n      events: [queue.*]\n`, /seed-f\.yaml:3: default_workspace\.webhooks\.0: the emulator refused it \(400 invalid_request/],
+    ['a fault with neither status nor latency', 'seed-h.yaml', `faults:\n  - route: /api/v1/tokens\n`, /seed-h\.yaml:2: faults\.0\.status: give status, latency_ms or both/],
     ['two keys with the same id', 'seed-g.yaml', `default_workspace:\n  keys:\n    - name: a\n      token: ${KEY1}\n    - name: b\n      token: ${KEY1}\n`, /seed-g\.yaml:6: default_workspace\.keys\.1\.token: the 8 hex after the prefix are already used by default_workspace\.keys\.0\.token/],
   ])('%s fails the start naming file, line and field', async (_what, name, text, message) => {
     const f = write(name, text);

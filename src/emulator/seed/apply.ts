@@ -4,6 +4,7 @@ import type { App, EmulatorContext } from '../context.js';
 import type { BootstrapKeys } from '../bootstrap/bootstrap.js';
 import { issueMessage } from '../inference/shared/issues.js';
 import { insertKey } from '../tokens/store.js';
+import { faultsOf } from '../operator/faults.js';
 import { SeedSchema, type Seed } from './schema.js';
 
 /** A seed that cannot be applied; the message names the file, the line and the field. */
@@ -103,6 +104,7 @@ export async function applySeed(ctx: EmulatorContext, app: App, baseUrl: string,
   // --org-plan, when given, wins over the seed's plan.
   if (seed.org && ctx.options.orgPlan === undefined) ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(seed.org.plan, keys.orgId);
   if (seed.default_workspace) await addParts(['default_workspace'], keys.workspaceId, seed.default_workspace);
+  for (const f of seed.faults) faultsOf(ctx).add(f);
   for (const [i, w] of seed.workspaces.entries()) {
     const created = await call(['workspaces', i], 'POST', '/api/v1/workspaces', { name: w.name, plan: w.plan });
     await addParts(['workspaces', i], String(created.id), w);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { CreateWebhookBody } from '../../contract/resources/webhook.js';
 import { orgPlans } from '../option-limits.js';
+import { FaultSpec } from '../operator/faults.js';
 
 /**
  * The seed file (issue 18 item 2; docs/testing.md "Seeds"): YAML or JSON that a fresh
@@ -36,6 +37,7 @@ export const SeedSchema = z
     org: z.object({ plan: z.enum(orgPlans) }).strict().optional().describe("the emulator's organisation (inference rate limits)"),
     default_workspace: z.object(SeedWorkspaceParts).strict().optional().describe('keys and webhooks added to the bootstrap workspace'),
     workspaces: z.array(SeedWorkspace).default([]).describe('further workspaces of the organisation'),
+    faults: z.array(FaultSpec).default([]).describe('HTTP faults from the start, as POST /_emulator/faults'),
   })
   .strict();
 
