@@ -19,7 +19,7 @@ export const loadTestCommands: CommandModule = {
       .option('--duration <s>', 'seconds each session stays connected', int('--duration', 0), 10)
       .option('--persona <key>', 'stock persona to mint', 'ava')
       .option('--say <text>', 'type this once each session has media, and time /chat -> first speech')
-      .option('--slo <list>', 'exit 1 when breached: metric.p95<ms,... (mint_ms, queue_wait_ms, connect_ms, first_media_ms, chat_to_speech_ms)');
+      .option('--slo <list>', 'exit 1 when breached: "metric.p95<ms,...", quoted in a shell (mint_ms, queue_wait_ms, connect_ms, first_media_ms, chat_to_speech_ms)');
     cmd.action(async () => {
       const o = cmd.opts<{ sessions: number; ramp: number; duration: number; persona: string; say?: string; slo?: string }>();
       const { runLoad, sloBreaches } = await import('../load-test-run.js');
