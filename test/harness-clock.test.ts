@@ -78,7 +78,7 @@ describe('the clock of a default emulator, over HTTP and the CLI', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/a duration is a number with a unit, like 90s/);
     for (const body of ['{"ms":-1}', '{"ms":"soon"}', '{']) {
-      const r = await h.fetch('/_emulator/clock/advance', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const r = await h.fetch('/_emulator/clock/advance', { key: h.emu.keys.secretKey, method: 'POST', body, headers: { 'content-type': 'application/json' } });
       expect(r.status).toBe(400);
     }
     expect([parseDuration('1500ms'), parseDuration('90'), parseDuration('1h30m'), parseDuration('1d')]).toEqual([1_500, 90_000, 5_400_000, 86_400_000]);

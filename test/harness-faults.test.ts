@@ -39,7 +39,7 @@ describe('HTTP faults', () => {
   });
 
   it('latency waits on the emulator clock: a frozen clock holds the answer until advanced', async () => {
-    await h.fetch('/_emulator/clock/freeze', { method: 'POST', body: '{}' });
+    await h.api('/_emulator/clock/freeze', { body: {} });
     await h.api('/_emulator/faults', { body: { route: '/api/v1/workspaces/{wsId}', latency_ms: 30_000, count: 1 } });
     let answered = false;
     const pending = h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}`).then((r) => ((answered = true), r));
@@ -48,7 +48,7 @@ describe('HTTP faults', () => {
     expect(answered).toBe(false);
     await h.api('/_emulator/clock/advance', { body: { ms: 30_000 } });
     expect((await pending).status).toBe(200);
-    await h.fetch('/_emulator/clock/resume', { method: 'POST', body: '{}' });
+    await h.api('/_emulator/clock/resume', { body: {} });
   });
 
   it('probability 0 never hits; bad faults are refused naming the field, at run time and at start', async () => {

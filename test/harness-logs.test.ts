@@ -37,6 +37,6 @@ describe('operator log', () => {
   });
 
   it('refuses a bad cursor with 400', async () => {
-    expect((await h.fetch('/_emulator/logs?after=soon')).status).toBe(400);
+    expect((await h.fetch('/_emulator/logs?after=soon', { key: h.emu.keys.secretKey })).status).toBe(400);
   });
 });

@@ -36,7 +36,7 @@ describe('state export, import and reset', () => {
     expect((await h.api('/api/v1/tokens', { key: tok.body.token })).status).toBe(401);
     // The live session ended (its seat is free again) and its record went with the rest.
     expect((await h.api(`/api/v1/sessions/${live.body.session_id}`)).status).toBe(404);
-    expect(((await (await h.fetch('/_emulator/boxes')).json()) as { data: { held: number }[] }).data[0]!.held).toBe(0);
+    expect(((await (await h.fetch('/_emulator/boxes', { key: h.emu.keys.secretKey })).json()) as { data: { held: number }[] }).data[0]!.held).toBe(0);
     expect((await h.api('/api/v1/avatars?workspace_id=ws_stock')).status).not.toBe(500);
     expect((await h.api('/api/gallery')).status).toBe(200);
 
@@ -51,7 +51,7 @@ describe('state export, import and reset', () => {
   });
 
   it('an export from an older schema (before the inference migration) imports and is migrated', async () => {
-    const doc = (await (await h.fetch('/_emulator/state/export')).json()) as { migrations: number[]; tables: Record<string, unknown> };
+    const doc = (await (await h.fetch('/_emulator/state/export', { key: h.emu.keys.secretKey })).json()) as { migrations: number[]; tables: Record<string, unknown> };
     const older = { ...doc, migrations: doc.migrations.filter((v) => v !== 4), tables: { ...doc.tables } };
     for (const t of ['org_tokens', 'inference_jobs', 'inference_media', 'inference_files', 'inference_batches', 'workflows', 'workflow_executions', 'inference_usage']) {
       delete older.tables[t];
@@ -66,7 +66,7 @@ describe('state export, import and reset', () => {
   });
 
   it('refuses an export from a newer emulator (409), a document that is not one (400 naming the field), and a bad keep_keys', async () => {
-    const doc = (await (await h.fetch('/_emulator/state/export')).json()) as { migrations: number[] };
+    const doc = (await (await h.fetch('/_emulator/state/export', { key: h.emu.keys.secretKey })).json()) as { migrations: number[] };
     const newer = await h.api('/_emulator/state/import', { body: { ...doc, migrations: [...doc.migrations, 999] } });
     expect(newer.status).toBe(409);
     expect(newer.body).toMatchObject({ error: 'state_too_new', detail: expect.stringMatching(/^migrations: 999/) });

@@ -49,7 +49,9 @@ export async function execCommand(cli: CliContext, argv: string[], opts: Record<
     throw new CliError(`the emulator could not start (nothing is left running): ${(e as Error).message}`, ExitCode.internal);
   }
   const { io } = cli;
-  const env = execEnvironment({ ...emu, operatorToken: (emu.ctx as { operatorToken?: string }).operatorToken });
+  // The per-start operator token, where this version has one (the security work adds it).
+  const operatorToken = (emu as { operatorToken?: string }).operatorToken ?? (emu.ctx as { operatorToken?: string }).operatorToken;
+  const env = execEnvironment({ ...emu, operatorToken });
   io.stderr.write(`emulator on ${emu.baseUrl} (${options.inMemory ? 'in memory' : String(options.dataDir)}); running: ${argv.join(' ')}\n`);
 
   const own = io.stdout === process.stdout && io.stderr === process.stderr;
