@@ -14,6 +14,10 @@ export const MAX_SEATS_PER_BOX = 10_000;
 /** The longest timer Node can set (2^31-1 ms, about 24.8 days); a longer one would fire at once. */
 const TIMER_MAX_S = Math.floor((2 ** 31 - 1) / 1000);
 
+/** Plans of an organisation (spec 8's rate-limit table); `orgPlan` takes one of them. */
+export const orgPlans = ['free', 'pro', 'enterprise'] as const;
+export type OrgPlan = (typeof orgPlans)[number];
+
 /** Inclusive integer ranges, by option name. */
 export const optionRanges: Record<string, readonly [number, number]> = {
   port: [0, 65_535],
@@ -103,6 +107,9 @@ export function optionProblems(options: Record<string, unknown>): string[] {
   if (options.operatorToken !== undefined) {
     const p = schemaProblem(OperatorTokenSchema, options.operatorToken, 'operatorToken');
     if (p) out.push(p);
+  }
+  if (options.orgPlan !== undefined && !(orgPlans as readonly unknown[]).includes(options.orgPlan)) {
+    out.push(`orgPlan must be one of ${orgPlans.join(', ')} (got ${String(options.orgPlan)})`);
   }
   return out;
 }

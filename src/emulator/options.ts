@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { IdSource } from './ids.js';
+import type { OrgPlan } from './option-limits.js';
 import { sessionDefaults, type BoxCapabilities, type PlanLimit } from './sessions/options.js';
 
 /**
@@ -48,6 +49,12 @@ export interface EmulatorOptions {
   positionWebhookIntervalS?: number;
   webhookRetryDelaysMs?: number[];
   webhookTimeoutMs?: number;
+  /** Plan of the bootstrap organisation (inference rate limits, spec 8); default enterprise. */
+  orgPlan?: OrgPlan;
+  /** A seed file (YAML or JSON, schemas/seed.schema.json) applied to a fresh store. */
+  seed?: string;
+  /** HTTP faults from the start (src/emulator/operator/faults.ts; docs/testing.md "Faults"). */
+  faults?: unknown[];
   /** Extra options set by later resources (timers, fleet shape); see each module. */
   [key: string]: unknown;
 }

@@ -9,6 +9,11 @@ import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
+import { registerExec } from './emulator-exec.js';
+import { registerClock } from './emulator-clock.js';
+import { registerState } from './emulator-state.js';
+import { registerLogs } from './emulator-logs.js';
+import { registerFaults } from './emulator-faults.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -213,6 +218,12 @@ export const emulatorCommands: CommandModule = {
     for (const f of emulatorFlags) startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
     startCmd.option('--json', 'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key, operator_token} when ready');
     startCmd.action(async () => start(cli, { ...startCmd.opts(), json: startCmd.opts().json || cli.globals().json }));
+
+    registerExec(group, cli, startOptions);
+    registerClock(group, cli);
+    registerState(group, cli);
+    registerLogs(group, cli);
+    registerFaults(group, cli);
 
     group
       .command('status')

@@ -36,6 +36,8 @@ export interface CommandGroup {
 }
 
 const emulator = async () => (await import('./emulator.js')).emulatorCommands;
+const trigger = async () => (await import('./trigger.js')).triggerCommands;
+const loadTest = async () => (await import('./load-test.js')).loadTestCommands;
 const config = async () => (await import('./config.js')).configCommands;
 const api = async () => (await import('./api.js')).apiCommand;
 const avatars = async () => (await import('./avatars.js')).avatarCommands;
@@ -67,6 +69,8 @@ const hooks = async () => (await import('./hooks-serve.js')).hooksCommands;
 
 export const commandGroups: CommandGroup[] = [
   { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
+  { name: 'load-test', description: 'N live sessions against the emulator or a base URL; p50/p95/p99 of mint, connect, first media', load: [loadTest] },
+  { name: 'trigger', description: 'make the emulator do what would take a real situation (full seats, a webhook, a session ended by its box)', load: [trigger] },
   { name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
   { name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
   { name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },

@@ -37,6 +37,8 @@ export class WebhookDispatcher {
   private readonly log: DeliveryRecord[] = [];
   private nextId = 1;
   private stopped = false;
+  /** Told of every event emitted, delivered or not (the operator log, issue 18 item 9). */
+  readonly emitted: ((event: string, workspaceId: string | null, data: Record<string, unknown>) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -65,6 +67,7 @@ export class WebhookDispatcher {
     delaysMs: number[] = this.opts.retryDelaysMs,
   ): void {
     if (this.stopped) return;
+    for (const fn of this.emitted) fn(event, workspaceId, data);
     const targets = this.endpointsFor(workspaceId, event);
     if (notify) targets.unshift({ url: notify.url, secret: notify.secret ?? null, via: 'notify' });
     if (targets.length === 0) return;
