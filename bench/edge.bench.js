@@ -1,5 +1,5 @@
 // Edge (issue 8). Figures: /chat to first reply fragment on /mse (p50/p95) in one
-// conversation and under load, end of mic speech to the `turn` message (p50/p95), live
+// conversation and under load (end of mic speech: edge-mic.bench.js), live
 // sessions the box keeps at real time, the same in brain-only mode, memory per live session.
 // Media runs use a stub LLM upstream (stubLlm) so every reply is new to the box. The emulator (with its in-process box) runs
 // in its own process, so the box has one core and this client the other. Prints figures
@@ -8,14 +8,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { WebSocket } from 'ws';
+import { sock, waitFor } from './lib/edge-sockets.js';
 import { ffmpegPath } from '../dist/media/ffmpeg.js';
-import { defaultVoice } from '../dist/models/voice/index.js';
 
 const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
-const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 20);
+const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 40);
+const TALKING = Number(process.env.BENCH_EDGE_TALKING ?? MEDIA_SESSIONS);
 const TURNS = Number(process.env.BENCH_EDGE_TURNS ?? 20);
 const RUN_S = Number(process.env.BENCH_EDGE_RUN_S ?? 20);
+/** Which parts run (all by default): chat (one conversation), media (live media sessions), brain (brain-only); speech -> turn is bench/edge-mic.bench.js. */
+const PARTS = (process.env.BENCH_EDGE_PARTS ?? 'chat,media,brain').split(',');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
@@ -125,25 +127,6 @@ async function mint(emu, body) {
   return r.json();
 }
 
-function sock(m, path) {
-  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
-  u.searchParams.set('token', m.session_token);
-  const ws = new WebSocket(u);
-  const listeners = new Set();
-  ws.on('message', (d, bin) => {
-    const msg = bin ? { bin: d } : JSON.parse(d.toString());
-    for (const l of listeners) l(msg);
-  });
-  return new Promise((res, rej) => {
-    ws.once('open', () => res({ ws, on: (f) => (listeners.add(f), () => listeners.delete(f)) }));
-    ws.once('error', rej);
-  });
-}
-const waitFor = (s, pred, timeoutMs = 20_000) =>
-  new Promise((res, rej) => {
-    const t = setTimeout(() => (off(), rej(new Error('timeout'))), timeoutMs);
-    const off = s.on((m) => pred(m) && (clearTimeout(t), off(), res(m)));
-  });
 
 async function healthRtt(base, n = 50) {
   const xs = [];
@@ -229,21 +212,45 @@ async function mediaSession(emu) {
   return s;
 }
 
-/** Type a turn; resolves with ms from /chat to the reply's first fragment (`speech started`), then waits for listening. */
-async function chatTurn(s, text) {
+/**
+ * Type a turn; `onFirst` gets ms from /chat to the reply's first fragment (`speech started`)
+ * when it comes; resolves once the avatar is listening again.
+ */
+async function chatTurn(s, text, onFirst = () => {}) {
   const tc = performance.now();
   const r = await fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, { method: 'POST', body: JSON.stringify({ text }) });
   const { speech_id } = await r.json();
   await waitFor(s.ev, (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id, 60_000);
   const ms = performance.now() - tc;
+  onFirst(ms);
   await waitFor(s.ev, (x) => x.type === 'status' && x.state === 'listening', 60_000);
   return ms;
+}
+
+/**
+ * Reference for the first fragment: wall ms (p50 of 5) of a bare ffmpeg run, started cold,
+ * encoding one fragment (4 frames, 160 ms of sound) at the live settings: what the first
+ * fragment of a reply would cost if it were encoded.
+ */
+function firstFragmentReferenceMs() {
+  const xs = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    spawnSync(ffmpegPath(), [
+      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=352x480:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=16000',
+      '-frames:v', '4', '-t', '0.16', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'ultrafast', '-tune', 'zerolatency',
+      '-bf', '0', '-refs', '1', '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p',
+      '-c:a', 'aac', '-b:a', '40k', '-ar', '32000', '-ac', '1', '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-y', '/dev/null',
+    ]);
+    xs.push(performance.now() - t);
+  }
+  return pct(xs, 50);
 }
 
 // The first reply fragment of one conversation on an otherwise quiet box: /chat -> the
 // reply's first fragment (the `speech started` event the box sends with it), one turn at a
 // time, each reply new to the box.
-{
+if (PARTS.includes('chat')) {
   const emu = await emulator(2, llmFlags);
   const s = await mediaSession(emu);
   await sleep(1500);
@@ -256,13 +263,14 @@ async function chatTurn(s, text) {
   s.mse.ws.close(), s.mic.ws.close(), s.ev.ws.close();
   const ref = await healthRtt(s.m.connect_url);
   await emu.stop();
-  line('/chat -> first reply fragment, one conversation', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}`);
+  line('/chat -> first reply fragment, one conversation', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}; bare ffmpeg encode of one fragment ${ms(firstFragmentReferenceMs())}`);
 }
 
 // Live media sessions: each with /mse + /mic_stream + /events, zeroed mic frames at cadence,
-// typed turns round-robin; /chat -> the reply's first fragment under that load; fragment
-// gaps on the client as the real-time check.
-{
+// every session in turns (a typed turn, its reply, a pause, the next: BENCH_EDGE_TALKING of
+// them at once, all by default); /chat -> the reply's first fragment under that load;
+// fragment gaps on the client as the real-time check.
+if (PARTS.includes('media')) {
   const n = MEDIA_SESSIONS;
   const emu = await emulator(n + 2, llmFlags);
   const rss0 = rssKb(emu.pid);
@@ -294,20 +302,19 @@ async function chatTurn(s, text) {
   const firstFrag = [];
   const end = t0 + RUN_S * 1000;
   let i = 0;
-  // Keep about half the sessions talking at any time: each turn's reply is a few seconds.
+  let replies = 0;
   const inFlight = new Set();
   while (performance.now() < end) {
     const s = sessions[i++ % n];
-    if (inFlight.has(s) || inFlight.size >= Math.ceil(n / 2)) {
-      await sleep(50);
+    if (inFlight.has(s) || inFlight.size >= TALKING) {
+      await sleep(20);
       continue;
     }
     inFlight.add(s);
-    chatTurn(s, 'Where is it?')
-      .then((x) => firstFrag.push(x))
-      .catch(() => undefined)
-      .finally(() => inFlight.delete(s));
-    await sleep(100);
+    chatTurn(s, 'Where is it?', (x) => firstFrag.push(x))
+      .then(() => replies++, () => undefined)
+      .finally(() => setTimeout(() => inFlight.delete(s), 500));
+    await sleep(20);
   }
   const cpuPerS = (cpuS(emu.pid) - cpu0) / ((performance.now() - t0) / 1000);
   clearInterval(lag);
@@ -318,16 +325,17 @@ async function chatTurn(s, text) {
   for (const s of sessions) (s.mse.ws.close(), s.mic.ws.close(), s.ev.ws.close());
   const ref = await healthRtt(sessions[0].m.connect_url);
   await emu.stop();
-  line(`media: ${n} live sessions, about half replying at a time`, `${firstFrag.length} replies`);
-  line('  box CPU used (cores busy)', cpuPerS.toFixed(2), `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${encodeReferenceS().toFixed(2)} CPU-s here now`);
-  line('  live media sessions one core keeps (CPU-bound)', Math.round(n / cpuPerS), '(target >= 20 per core)');
+  const refS = encodeReferenceS();
+  line(`media: ${n} live sessions, ${TALKING} in turns at once`, `${firstFrag.length} replies started, ${replies} ended`);
+  line('  box CPU used (cores busy)', cpuPerS.toFixed(2), `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${refS.toFixed(2)} CPU-s here now`);
+  line('  live media sessions one core keeps (CPU-bound)', Math.round(n / cpuPerS), `(target >= 100 per core, with no late fragment) ref: sessions talking all the time one core could encode with bare ffmpeg: ${Math.round(10 / refS)}`);
   line('  fragment gaps > 400 ms on the clients', `${late} of ${gaps.length}`, `(0 = every fragment on time) ref: client timer late > 240 ms ${stalls.filter((x) => x > 240).length} times, p99 ${ms(pct(stalls, 99))}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
-  line('  /chat -> first reply fragment under this load', `${ms(pct(firstFrag, 50))} / ${ms(pct(firstFrag, 95))}`, `(p50 / p95) ref: box /health RTT p50 ${ms(ref)}`);
+  line('  /chat -> first reply fragment under this load', `${ms(pct(firstFrag, 50))} / ${ms(pct(firstFrag, 95))}`, `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}; bare ffmpeg encode of one fragment ${ms(firstFragmentReferenceMs())}`);
   line('  memory per live media session (server RSS delta)', `${((rss1 - rss0) / n / 1024).toFixed(1)} MB`);
 }
 
 // Reference for the latencies: HTTP /health round trip to the same box.
-{
+if (PARTS.includes('brain')) {
   const r = await loadRun(BRAIN_ONLY_SESSIONS, { render: false, greeting_enabled: false });
   line(`brain-only: ${BRAIN_ONLY_SESSIONS} sessions, mic at 100 ms cadence`, `${r.latencies.length} turns`);
   line('  box CPU used (cores busy)', r.cpuPerS.toFixed(2), '(the machine is shared: latencies below suffer from other load)');
@@ -336,32 +344,5 @@ async function chatTurn(s, text) {
   line('  memory per brain-only session (server RSS delta)', `${(r.perSessionKb / 1024).toFixed(2)} MB`);
 }
 
-// End of mic speech -> turn: a synthesized utterance streamed at real-time cadence.
-{
-  const emu = await emulator(4);
-  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up?');
-  const frames = [];
-  for (let o = 0; o < speech.samples.length; o += 1600) {
-    const f = new Int16Array(1600);
-    f.set(speech.samples.subarray(o, Math.min(o + 1600, speech.samples.length)));
-    frames.push(Buffer.from(f.buffer));
-  }
-  const xs = [];
-  for (let t = 0; t < Math.min(TURNS, 8); t++) {
-    const m = await mint(emu, { config: { render: false, greeting_enabled: false } });
-    const mic = await sock(m, '/mic_stream');
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    for (const f of frames) (mic.ws.send(f), await sleep(100));
-    const endOfSpeech = performance.now();
-    const got = waitFor(mic, (x) => x.type === 'turn');
-    let silence = true;
-    void (async () => { while (silence) (mic.ws.send(Buffer.alloc(3200)), await sleep(100)); })();
-    await got;
-    silence = false;
-    xs.push(performance.now() - endOfSpeech);
-    mic.ws.close();
-  }
-  await emu.stop();
-  line('end of mic speech -> turn p50 / p95', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, '(commit after 600 ms of silence, counted from the last frame of the clip)');
-}
+// End of mic speech -> turn and -> first reply audio, and word accuracy: bench/edge-mic.bench.js.
 await llm.close();

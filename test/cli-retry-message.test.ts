@@ -9,7 +9,7 @@ import { useEmulator } from './helpers/emulator.js';
  * "retry in 40 s (retry_after 40)"). --json keeps the service's envelope for scripts.
  */
 const clock = new ManualClock(Date.now());
-const h = useEmulator({ clock, mintRatePerMinute: 2 });
+const h = useEmulator({ clock, mintRatePerMinute: 2, orgPlan: 'free' });
 const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
 /** Every "<n> s", "<n> min", "retry_after <n>": each is a way of saying when to retry. */
 const times = (text: string) => text.replace(/\s+/g, ' ').match(/\b\d+ (s|min|h)\b|retry_after \d+/g) ?? [];

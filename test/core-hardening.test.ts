@@ -78,7 +78,7 @@ describe('a client that goes away mid-body', () => {
       await new Promise<void>((resolve) => {
         const s = connect(Number(port), '127.0.0.1', () => {
           s.write(
-            `POST /api/v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.emu.keys.secretKey}\r\n` +
+            `POST /api/v1/tokens HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${h.emu.keys.secretKey}\r\n` +
               'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
           );
           setTimeout(() => s.destroy(), 50);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,6 +10,18 @@ import { useEmulator } from './helpers/emulator.js';
 import { isolatedEnv } from './helpers/cli.js';
 
 /** Issue 8: `avatar edge start` runs a box in a second process that takes sessions. */
+
+/** GET /health on a box with this Host header. */
+function statusWithHost(baseUrl: string, host: string): Promise<number> {
+  return new Promise((res, rej) => {
+    const req = request(`${baseUrl}/health`, { headers: { host } }, (r) => {
+      r.resume();
+      res(r.statusCode!);
+    });
+    req.on('error', rej);
+    req.end();
+  });
+}
 
 describe('a box in another process', () => {
   const h = useEmulator({ boxes: 0, mintRatePerMinute: 0 });
@@ -21,8 +34,8 @@ describe('a box in another process', () => {
   });
 
   it('registers with the control plane, takes a mint, answers /chat with a turn, and its end frees the seat; SIGTERM deregisters it', async () => {
-    child = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--json'], {
-      env: isolatedEnv(),
+    child = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--allowed-hosts', 'box.dev.test', '--json'], {
+      env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -33,6 +46,9 @@ describe('a box in another process', () => {
     });
     const ready = JSON.parse(line) as { box_id: string; base_url: string; seats: number; protocols: number[] };
     expect(ready).toMatchObject({ seats: 2, protocols: [1] });
+    // The box serves its --allowed-hosts names besides loopback; any other Host is 421 (docs/security.md).
+    expect(await statusWithHost(ready.base_url, 'box.dev.test')).toBe(200);
+    expect(await statusWithHost(ready.base_url, 'attacker.example')).toBe(421);
     const boxes = (await h.api('/_emulator/boxes')).body.data as { id: string; live: boolean; seats: number }[];
     expect(boxes).toEqual([expect.objectContaining({ id: ready.box_id, live: true, seats: 2, base_url: ready.base_url })]);
 
@@ -58,7 +74,7 @@ describe('a box in another process', () => {
   it('recordings of a box in another process (--data DIR) are listed and fetched through the control plane; DELETE erases them on the box; once the box is gone the answer names it', async () => {
     const data = mkdtempSync(join(tmpdir(), 'avatar-box-data-'));
     const box = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '2', '--protocols', '1', '--data', data, '--json'], {
-      env: isolatedEnv(),
+      env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = box;
@@ -111,19 +127,36 @@ describe('a box in another process', () => {
     rmSync(data, { recursive: true, force: true });
   }, 30_000);
 
+  /** `avatar edge start` that is expected to exit at once. */
+  const run = (args: string[], env = isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey })) =>
+    new Promise<{ code: number | null; err: string }>((res) => {
+      const p = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      p.once('exit', (code) => res({ code, err }));
+    });
+
   it('a bad --control-plane or --seats is a usage error (exit 2) with one clear line', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; err: string }>((res) => {
-        const p = spawn(process.execPath, ['bin/avatar.js', 'edge', 'start', ...args], { env: isolatedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-        let err = '';
-        p.stderr.on('data', (c: Buffer) => (err += c.toString()));
-        p.once('exit', (code) => res({ code, err }));
-      });
     const a = await run(['--control-plane', 'nope']);
     expect(a.code).toBe(2);
     expect(a.err).toMatch(/--control-plane/);
     const b = await run(['--control-plane', h.baseUrl, '--seats', '0']);
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/--seats/);
+    const c = await run(['--control-plane', h.baseUrl, '--allowed-hosts', 'http://x:1']);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/--allowed-hosts/);
+  });
+
+  it('a box credential is the operator\'s only (issue 23): with no key the box does not start and says how; a key that is not the operator\'s is refused', async () => {
+    const before = (await h.api('/_emulator/boxes')).body.data.length;
+    const none = await run(['--control-plane', h.baseUrl], isolatedEnv());
+    expect(none.code).toBe(2);
+    expect(none.err.replace(/\s+/g, ' ')).toMatch(/issued to the emulator's operator only: pass --api-key \(or set AVATAR_API_KEY\)/);
+    const appKey = (await h.api('/api/v1/tokens', { body: { name: 'not the operator' } })).body.token as string;
+    const wrong = await run(['--control-plane', h.baseUrl], isolatedEnv({ AVATAR_API_KEY: appKey }));
+    expect(wrong.code).toBe(3);
+    expect(wrong.err.replace(/\s+/g, ' ')).toMatch(/refused the key as operator credential \(401\)/);
+    expect((await h.api('/_emulator/boxes')).body.data.length).toBe(before);
   });
 });

@@ -44,7 +44,7 @@ describe('transcript source (spec 4.5)', () => {
   };
 
   beforeAll(async () => {
-    cred = (await h.api('/_emulator/boxes', { method: 'POST' })).body;
+    cred = (await h.api('/_emulator/boxes', { body: {} })).body;
     await boxCall('/register', {
       base_url: boxUrl,
       seats: 10,

@@ -3,7 +3,7 @@ import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.j
 import type { EdgeParts } from '../src/edge/session/parts.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
-import { fakeStream, GatedBrain, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
+import { fakeStream, GatedBrain, recordingChannel, testSnapshot, wordTimedVoice } from './helpers/turn-loop.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Brain, BrainRequest, Voice } from '../src/models/index.js';
 
@@ -154,15 +154,7 @@ describe('a spoken greeting in the transcript', () => {
   function setup(opts: { playMs: number; heardMs: number }) {
     const clock = new ManualClock();
     const { live, ch } = greetingSession(clock);
-    const voice: Voice = {
-      name: 'fake',
-      voices: [],
-      synthesize: async (text) => {
-        const words = text.split(/\s+/).map((w, i) => ({ text: w, startMs: i * 300, endMs: i * 300 + 280 }));
-        const durationMs = words.length * 300;
-        return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
-      },
-    };
+    const voice = wordTimedVoice();
     let cut = false; // after a cut, replies play out at once
     const stream = fakeStream((speech) => {
       let finish!: () => void;

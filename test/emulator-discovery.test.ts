@@ -146,7 +146,7 @@ describe('start flags are checked before anything starts (issue 7 item 4)', () =
   it('the largest seat count the control plane accepts starts', async () => {
     const s = start(['--in-memory', '--json', '--seats', '10000'], { HOME: tmp(), AVATAR_STATE_DIR: join(tmp(), 'state') }, tmp());
     const info = await s.ready;
-    const boxes = await (await fetch(`${info.base_url}/_emulator/boxes`)).json();
+    const boxes = await (await fetch(`${info.base_url}/_emulator/boxes`, { headers: { authorization: `Bearer ${info.secret_key}` } })).json();
     expect(JSON.stringify(boxes)).toContain('10000');
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);

@@ -2,7 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { bindNotes } from '../src/cli/commands/emulator.js';
 
 /** `avatar emulator start` on the built binary (npm test builds first). */
 const BIN = join(import.meta.dirname, '..', 'bin', 'avatar.js');
@@ -49,7 +50,11 @@ describe('avatar emulator start', () => {
     const env = { AVATAR_STATE_DIR: state, HOME: state };
     const a = await startBin(['--port', '0', '--data', data, '--json'], env);
     const info = JSON.parse(a.first);
-    expect(Object.keys(info).sort()).toEqual(['base_url', 'dashboard_key', 'org_id', 'secret_key', 'workspace_id']);
+    expect(Object.keys(info).sort()).toEqual(['base_url', 'dashboard_key', 'operator_token', 'org_id', 'secret_key', 'workspace_id']);
+    expect(info.operator_token).toMatch(/^op_[0-9a-f]{48}$/);
+    // The operator routes take the printed operator token (docs/security.md).
+    expect((await fetch(`${info.base_url}/_emulator/boxes`)).status).toBe(401);
+    expect((await fetch(`${info.base_url}/_emulator/boxes`, { headers: { authorization: `Bearer ${info.operator_token}` } })).status).toBe(200);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
     expect((await fetch(`${info.base_url}/api/gallery`)).status).toBe(200);
@@ -165,6 +170,35 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
     expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
     a.child.kill('SIGTERM');
     expect(await a.exit).toBe(0);
+  });
+
+  it('the operator token: printed in the banner, fixed by AVATAR_OPERATOR_TOKEN (never a flag), a new one each start otherwise', async () => {
+    const env = { AVATAR_STATE_DIR: tmp(), AVATAR_OPERATOR_TOKEN: 'op_0123456789abcdef0123' };
+    const a = await startBin(['--port', '0', '--in-memory', '--json'], env);
+    const info = JSON.parse(a.first);
+    expect(info.operator_token).toBe('op_0123456789abcdef0123');
+    expect((await fetch(`${info.base_url}/_emulator/queue`, { headers: { authorization: 'Bearer op_0123456789abcdef0123' } })).status).toBe(200);
+    a.child.kill('SIGTERM');
+    expect(await a.exit).toBe(0);
+
+    const b = await startBin(['--port', '0', '--in-memory'], { AVATAR_STATE_DIR: tmp() });
+    await vi.waitFor(() => expect(b.output()).toMatch(/Ctrl-C stops it/));
+    const token = /operator token.*\n\s+(op_[0-9a-f]+)/.exec(b.output())?.[1];
+    expect(token).toMatch(/^op_[0-9a-f]{48}$/);
+    expect(b.output()).not.toMatch(/WARNING/); // loopback: no warning
+    b.child.kill('SIGTERM');
+    expect(await b.exit).toBe(0);
+  });
+
+  it('a non-loopback bind is announced with a warning; --allowed-hosts is listed and checked', async () => {
+    const wide = bindNotes('0.0.0.0', []);
+    expect(wide.join(' ').replace(/\s+/g, ' ')).toMatch(/WARNING listening on 0\.0\.0\.0, not loopback: the API and the operator routes \(\/_emulator\/\*\) are reachable from the network/);
+    expect(wide.filter((l) => l.length > 80)).toEqual([]);
+    expect(bindNotes('127.0.0.1', [])).toEqual([]);
+    expect(bindNotes('localhost', ['dev.test']).join('\n')).toMatch(/allowed hosts\s+dev\.test/);
+    const r = await run(['--port', '0', '--in-memory', '--allowed-hosts', 'http://x.test:80'], { AVATAR_STATE_DIR: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: --allowed-hosts/);
   });
 
   it('a port outside 0..65535', async () => {

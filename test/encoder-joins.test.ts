@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { encodeClip, framesFor, MEDIA_FPS, PCM_RATE, SAMPLES_PER_FRAME, UNIT_MS, warmEncoder } from '../src/media/encoder.js';
-import { ffmpegPath } from '../src/media/ffmpeg.js';
 import { splitFmp4 } from '../src/media/fmp4.js';
 import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
 import { faceFromStyle } from '../src/media/face-source.js';
 import { encodeTalk, LEAD_IN_MS } from '../src/media/talk-clip.js';
-import { timings } from './helpers/fmp4-timing.js';
+import { burstsMs, timings } from './helpers/fmp4-timing.js';
 
 /**
  * What makes clean clip joins (docs/media.md "Clip joins"): a clip from the live encoder,
@@ -31,20 +29,6 @@ async function encode(warm: boolean) {
   let skipMs = -1;
   await encodeClip({ width: W, height: H, frames, frame: (i) => rgb.fill(i * 7), audio, onData: (d) => out.push(d), warm, onStart: (s) => (skipMs = s.skipMs) });
   return { mp4: Buffer.concat(out), frames, skipMs };
-}
-
-/** Onsets (ms) of the loud bursts in the decoded audio track. */
-function burstsMs(mp4: Buffer): number[] {
-  const pcm = spawnSync(ffmpegPath(), ['-v', 'error', '-i', 'pipe:0', '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '32000', 'pipe:1'], { input: mp4, maxBuffer: 1e8 }).stdout;
-  const s = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
-  const onsets: number[] = [];
-  let last = -Infinity;
-  for (let i = 0; i < s.length; i++) {
-    if (Math.abs(s[i]!) < 3000) continue;
-    if (i - last > 3200) onsets.push((i * 1000) / 32000);
-    last = i;
-  }
-  return onsets;
 }
 
 describe('live encoder clips join cleanly', () => {

@@ -69,7 +69,7 @@ describe('seats, seat events and the reaper', () => {
   const box = () => runningBoxes(h.emu.ctx)[0]!;
 
   it('registers over the internal box API with its own secret; a wrong secret is 401', async () => {
-    const boxes = await (await h.fetch('/_emulator/boxes')).json();
+    const boxes = await (await h.op('/_emulator/boxes')).json();
     expect(boxes.data).toEqual([expect.objectContaining({ id: box().id, seats: 2, live: true, protocols: [1, 2] })]);
     const r = await h.fetch(`/_internal/boxes/${box().id}/register`, { method: 'POST', headers: { authorization: 'Bearer wrong' }, body: '{}' });
     expect(r.status).toBe(401);
@@ -119,7 +119,7 @@ describe('seats, seat events and the reaper', () => {
     expect(await statusOf(a.session_id)).toBe('active');
     clock.advance(1_000);
     expect(await statusOf(a.session_id)).toBe('ended');
-    const boxes = await (await h.fetch('/_emulator/boxes')).json();
+    const boxes = await (await h.op('/_emulator/boxes')).json();
     expect(boxes.data[0].held).toBe(0);
   });
 });

@@ -96,7 +96,7 @@ describe('design', () => {
     expect((await design({ description: 'x', text: 'hi' }, 'nope')).status).toBe(401);
     const t = await h.api('/api/v1/tokens', { body: { name: 'sessions only', scopes: ['sessions:write'] } });
     expect((await design({ description: 'x', text: 'hi' }, t.body.token)).body).toMatchObject({ error: 'forbidden' });
-    await h.fetch('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage: 'tts' }) });
+    await h.op('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage: 'tts' }) });
     expect(await design({ description: 'x', text: 'hi' })).toMatchObject({ status: 502, body: { error: 'render_failed' } });
     expect((await design({ description: 'x', text: 'hi' })).status).toBe(200);
   });

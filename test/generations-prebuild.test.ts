@@ -41,7 +41,7 @@ describe('prebuild', () => {
     await idleMediaFor(h.emu.ctx).idle();
     const r = await prebuild(h, stockVersionId('ava'));
     expect(r.status).toBe(202);
-    const box = (await h.fetch('/_emulator/boxes').then((x) => x.json())).data[0].id;
+    const box = (await h.op('/_emulator/boxes').then((x) => x.json())).data[0].id;
     expect(r.body).toEqual({ ok: true, avatar_ref: stockVersionId('ava'), boxes: [{ box_id: box, status: 'cached' }] });
   });
 

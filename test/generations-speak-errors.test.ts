@@ -111,7 +111,7 @@ describe('speak errors (spec 7)', () => {
 
   it('502 render_failed when the TTS or the video stage fails; the cell is freed', async () => {
     for (const stage of ['tts', 'video']) {
-      await h.fetch('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage }) });
+      await h.op('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage }) });
       const r = await speak(body());
       expect(r).toMatchObject({ status: 502, body: { error: 'render_failed', retryable: true } });
     }

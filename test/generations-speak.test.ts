@@ -39,7 +39,7 @@ describe('speak from local media (data: URIs)', () => {
     expect(Math.abs(Number(r.headers.get('x-duration')) - speech)).toBeLessThan(speech * 0.1);
     for (const name of ['x-clone-ms', 'x-gen-ms', 'x-total-ms']) expect(Number(r.headers.get(name))).toBeGreaterThanOrEqual(0);
     expect(Number(r.headers.get('x-total-ms'))).toBeGreaterThanOrEqual(Number(r.headers.get('x-gen-ms')));
-    expect(r.headers.get('x-box-id')).toBe((await h.fetch('/_emulator/boxes').then((x) => x.json())).data[0].id);
+    expect(r.headers.get('x-box-id')).toBe((await h.op('/_emulator/boxes').then((x) => x.json())).data[0].id);
   });
 
   it('honours width, height and frame_rate; a longer text gives a longer video', async () => {
@@ -154,7 +154,7 @@ describe('voice reference transcripts', () => {
     const r = await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', ref) });
     expect(r.status).toBe(200);
     await generationState(t.emu.ctx).transcribing();
-    const voices = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
+    const voices = (await t.op('/_emulator/generations/voices').then((x) => x.json())).data as any[];
     expect(voices).toHaveLength(1);
     const { transcript } = voices[0];
     expect(transcript.source).toBe('recognized');
@@ -163,11 +163,11 @@ describe('voice reference transcripts', () => {
     else expect(transcript.text).toMatch(/apt-get install/);
     // the same voice again reuses its cached entry (same transcript object, no new one)
     await speakT({ text: 'Again.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', ref) });
-    const again = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data;
+    const again = (await t.op('/_emulator/generations/voices').then((x) => x.json())).data;
     expect(again).toEqual(voices);
     const other = await spokenWav('Another sample of a voice.', { voice: 'slt', pitchHz: 200 });
     await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', other), voice_text: 'Another sample of a voice.' });
-    const after = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
+    const after = (await t.op('/_emulator/generations/voices').then((x) => x.json())).data as any[];
     expect(after.some((v) => v.transcript?.source === 'provided' && v.transcript.text === 'Another sample of a voice.')).toBe(true);
   });
 
@@ -179,7 +179,7 @@ describe('voice reference transcripts', () => {
     const r = await speakT({ text: 'Hi.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', odd) });
     expect(r.status).toBe(200);
     await generationState(t.emu.ctx).transcribing();
-    const voices = (await t.fetch('/_emulator/generations/voices').then((x) => x.json())).data as any[];
+    const voices = (await t.op('/_emulator/generations/voices').then((x) => x.json())).data as any[];
     const { transcript } = voices.at(-1);
     if (transcript.recognised) expect(transcript.text.toLowerCase()).toMatch(/hello|world|test|voice/);
     else expect(transcript.text).toMatch(/apt-get install/);

@@ -12,6 +12,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processAlive } from './helpers/wait.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
 
@@ -33,14 +34,6 @@ const setMode = (m: 'fail' | 'hang') => writeFileSync(modeFile, m);
 process.env.AVATAR_FFMPEG = script;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
 
 const api = async (emu: RunningEmulator, path: string, body?: unknown) => (await apiCall(emu, path, { body })).body;
@@ -85,7 +78,7 @@ describe('idle media when ffmpeg never finishes', () => {
     const emu = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, idleSeconds: 1, clock, idleBuildTimeoutS: 30 });
     try {
       const first = (await until(pids, (p) => p.length === 1))[0]!;
-      expect(alive(first)).toBe(true);
+      expect(processAlive(first)).toBe(true);
       const building = await api(emu, '/api/v1/workspaces/ws_stock/avatars');
       expect(building.data.filter((x: any) => x.assets_status === 'building')).toHaveLength(1);
       const stuck = building.data.find((x: any) => x.assets_status === 'building').id;
@@ -94,7 +87,7 @@ describe('idle media when ffmpeg never finishes', () => {
       expect((await api(emu, `/api/v1/avatars/${stuck}`)).assets_status).toBe('building');
       clock.advance(1_000);
       // The timeout kills the child and the avatar returns to missing; the next build starts.
-      expect(await until(() => alive(first), (a) => !a)).toBe(false);
+      expect(await until(() => processAlive(first), (a) => !a)).toBe(false);
       expect((await until(() => api(emu, `/api/v1/avatars/${stuck}`), (b) => b.assets_status === 'missing')).assets_status).toBe('missing');
       expect((await until(pids, (p) => p.length === 2)).length).toBe(2);
     } finally {
@@ -102,7 +95,7 @@ describe('idle media when ffmpeg never finishes', () => {
     }
     // Stopping does not wait for the stuck build: it kills it.
     const second = pids()[1]!;
-    expect(await until(() => alive(second), (a) => !a)).toBe(false);
+    expect(await until(() => processAlive(second), (a) => !a)).toBe(false);
     expect(clock.pendingTimers).toBe(0);
   });
 });

@@ -125,6 +125,23 @@ describe('chat completions with the openai client', () => {
     expect(usage).toEqual(whole.usage);
   });
 
+  it('streams a reply of several sentences in word-sized deltas, as OpenAI-compatible servers do', async () => {
+    const ask = [{ role: 'user' as const, content: 'Who are you and what can you do?' }];
+    const whole = (await client().chat.completions.create({ model: 'avatar-chat', messages: ask })).choices[0]!.message.content!;
+    const words = whole.trim().split(/\s+/);
+    expect(words.length).toBeGreaterThan(6);
+    const stream = await client().chat.completions.create({ model: 'avatar-chat', messages: ask, stream: true });
+    const deltas: string[] = [];
+    for await (const chunk of stream) {
+      const d = chunk.choices[0]?.delta?.content;
+      if (d) deltas.push(d);
+    }
+    expect(deltas.join('')).toBe(whole);
+    // One word per delta (with the space or punctuation around it), not a sentence.
+    expect(deltas).toHaveLength(words.length);
+    for (const d of deltas) expect(d.trim().split(/\s+/)).toHaveLength(1);
+  });
+
   it('refuses a conversation without a user message', async () => {
     const err = await client()
       .chat.completions.create({ model: 'avatar-chat', messages: [{ role: 'system', content: 'x' }] })

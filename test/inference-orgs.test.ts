@@ -9,7 +9,7 @@ import { InferenceError } from '../src/emulator/inference/shared/errors.js';
 const clock = new ManualClock();
 const h = useEmulator({ clock });
 const orgId = () => h.emu.keys.orgId;
-const setPlan = (plan: string) => h.fetch(`/_emulator/orgs/${orgId()}/plan`, { method: 'POST', body: JSON.stringify({ plan }) });
+const setPlan = (plan: string) => h.op(`/_emulator/orgs/${orgId()}/plan`, { method: 'POST', body: JSON.stringify({ plan }) });
 const token = async (scopes: string[]) => {
   const r = await h.api(`/api/organizations/${orgId()}/tokens`, { key: h.emu.keys.dashboardKey, body: { name: `t ${scopes.join(' ')}`, scopes } });
   expect(r.status).toBe(201);

@@ -112,7 +112,7 @@ describe('avatar edge start with a control plane that does not answer', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     await new Promise((r) => server.close(r));
-    const r = await cli(['edge', 'start', '--control-plane', `http://127.0.0.1:${port}`], isolatedEnv());
+    const r = await cli(['edge', 'start', '--control-plane', `http://127.0.0.1:${port}`], isolatedEnv({ AVATAR_API_KEY: 'op_any_key_at_all' }));
     expect(r.code).toBe(5);
     expect(oneLine(r.stderr)).toMatch(new RegExp(`cannot reach the control plane at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\); is the emulator running\\?`));
     expect(r.stderr).not.toMatch(/fetch failed/);

@@ -11,6 +11,7 @@ import type { PhotoRenderer } from '../src/media/photo.js';
 import type { IdleLoop } from '../src/media/idle-loop.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
 import { createSessionStream, type SessionStream } from '../src/media/session-stream.js';
+import { encoderStats } from '../src/media/encoder.js';
 import { FliteVoice } from '../src/models/voice/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,6 +104,7 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
       listening.push(await probe());
       await page.waitForTimeout(100);
     }
+    const clips = encoderStats.clips;
     const reply = stream!.speak(speech);
     const talking: Probe[] = [];
     const t0 = (await probe()).t;
@@ -121,6 +123,14 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
     expect(spread(listening.map((p) => p.region))).toBeLessThan(6);
     expect(talking.length).toBeGreaterThan(10);
     expect(spread(talking.map((p) => p.region))).toBeGreaterThan(15);
+    // The mouth keeps moving while the reply's audio plays (not one jump): between most
+    // consecutive probes that played new audio, the mouth region changed too.
+    const pairs = talking.slice(1).map((p, i) => ({ sound: p.audioBytes > talking[i]!.audioBytes, moved: Math.abs(p.region - talking[i]!.region) > 1 }));
+    const sounding = pairs.filter((x) => x.sound);
+    expect(sounding.length).toBeGreaterThan(8);
+    expect(sounding.filter((x) => x.moved).length).toBeGreaterThan(sounding.length / 2);
+    // The talking pictures were spliced from the face's pre-encoded mouth shapes: no video encode ran.
+    expect(encoderStats.clips).toBe(clips);
 
     // No freeze across either join (idle -> reply -> idle): a second after the reply, video
     // frames are still presented at the stream's 25 fps as currentTime advances. (Joins that

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => rx.close());
 afterEach(async () => {
-  for (const e of [h, eta, first]) await e.fetch('/_emulator/queue/drain', { method: 'POST' });
+  for (const e of [h, eta, first]) await e.op('/_emulator/queue/drain', { method: 'POST' });
   for (const [e, s] of held.splice(0)) await release(e, s);
 });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => rx.close());
 afterEach(async () => {
-  await h.fetch('/_emulator/queue/drain', { method: 'POST' });
+  await h.op('/_emulator/queue/drain', { method: 'POST' });
   for (const s of held.splice(0)) await h.client.send('sessions.release', { params: { sessionId: s.session_id }, body: { seat_token: s.seat_token } });
 });
 
@@ -147,7 +147,7 @@ describe('queue ticket states (spec 3)', () => {
     await mint();
     const t = await mint({ notify: { url: `${rx.url}/drain` } });
     const u = await mint({ notify: { url: `${rx.url}/drain` } });
-    const r = await h.fetch('/_emulator/queue/drain', { method: 'POST' });
+    const r = await h.op('/_emulator/queue/drain', { method: 'POST' });
     expect(await r.json()).toEqual({ ok: true, drained: 2 });
     expect((await status(t.body.queue_ticket)).state).toBe('expired');
     await vi.waitFor(() => expect(hooks('/drain', 'queue.dropped')).toHaveLength(2));

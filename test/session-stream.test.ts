@@ -174,12 +174,13 @@ describe('session stream', () => {
       await new Promise((r) => setTimeout(r, 2));
     }
     const talkSent = sent.filter((x) => x.info.kind === 'talk').length;
+    // The queued reply first (cutting the playing one would start it: it is ready).
+    expect(queued.interrupt()).toBe(0);
     const played = reply.interrupt();
     expect(played).toBeGreaterThan(500);
     expect(played).toBeLessThan(speech.durationMs - 1000);
     expect(reply.interrupt()).toBe(played);
     expect(await reply.done).toEqual({ playedMs: played, interrupted: true });
-    expect(queued.interrupt()).toBe(0);
     expect(await queued.done).toEqual({ playedMs: 0, interrupted: true });
     for (let i = 0; i < 50; i++) clock.advance(40);
     // Nothing more of the reply went out: the cut is at the fragment boundary.

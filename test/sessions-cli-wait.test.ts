@@ -45,7 +45,7 @@ function start(argv: string[], env: Record<string, string | undefined>, tty = fa
   };
 }
 
-const tickets = async () => (await (await h.fetch('/_emulator/queue')).json()).tickets as number;
+const tickets = async () => (await (await h.op('/_emulator/queue')).json()).tickets as number;
 const holdSeat = async () => (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
 const release = (m: { session_id: string }) => h.client.call('sessions.release', { params: { sessionId: m.session_id }, body: {} });
 

@@ -17,13 +17,13 @@ describe('avatar sessions mint', () => {
   it('waits in the queue, shows its position, and claims when the seat frees', async () => {
     const held = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
     const run = cli(['sessions', 'mint', '--persona', 'leo'], env());
-    await vi.waitFor(async () => expect((await (await h.fetch('/_emulator/queue')).json()).tickets).toBe(1));
+    await vi.waitFor(async () => expect((await (await h.op('/_emulator/queue')).json()).tickets).toBe(1));
     await h.client.call('sessions.release', { params: { sessionId: held.session_id }, body: {} });
     const r = await run;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/queued: position 1/);
     expect(r.stdout).toMatch(/ready/);
-    expect((await (await h.fetch('/_emulator/queue')).json()).tickets).toBe(0);
+    expect((await (await h.op('/_emulator/queue')).json()).tickets).toBe(0);
     const id = /session_id\W+([0-9a-f-]{36})/.exec(r.stdout)![1]!;
     await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
   });

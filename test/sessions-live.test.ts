@@ -52,6 +52,11 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(ev[turn]!.reply.length).toBeGreaterThan(0);
     expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true, turns: 1 });
     expect(ev.every((e) => typeof e.t === 'number')).toBe(true);
+    // The file is the user: it starts once the greeting has been spoken, which it does not cut off.
+    const greeted = ev.findIndex((e) => e.event === 'reply_media' && e.greeting);
+    expect(greeted).toBeGreaterThan(0);
+    expect(ev.findIndex((e) => e.event === 'mic')).toBeGreaterThan(greeted);
+    expect(ev.find((e) => e.event === 'turn' && e.greeting)!.reply.length).toBeGreaterThan(0);
     // The seat is free and the session over on the control plane.
     expect((await h.api(`/api/v1/sessions/${sessionId}`)).body.status).toBe('ended');
   }, 120_000);

@@ -46,7 +46,7 @@ describe('races', () => {
     const a = (await mint()).body;
     expect((await release(a)).body).toEqual({ ok: true });
     expect((await release(a)).body).toEqual({ ok: true });
-    const boxes = await (await h.fetch('/_emulator/boxes')).json();
+    const boxes = await (await h.op('/_emulator/boxes')).json();
     expect(boxes.data[0]).toMatchObject({ held: 0, reserved: 0, free: 2 });
   });
 });

@@ -81,7 +81,7 @@ describe('avatar edge start says where its captures go, and that it stopped', ()
     let out = '';
     const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) });
     const stderr = new Writable({ write: (_c, _e, cb) => cb() });
-    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv() });
+    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) });
     await vi.waitFor(() => expect(out).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
     expect(out).toContain(`captures       ${join(dir, 'captures')}/<session_id>/\n`);
     process.emit('SIGINT');
@@ -89,7 +89,7 @@ describe('avatar edge start says where its captures go, and that it stopped', ()
     expect(out).toMatch(/edge box box_\w+ stopped: deregistered, its sessions ended\n$/);
 
     let plain = '';
-    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv() });
+    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) });
     await vi.waitFor(() => expect(plain).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
     expect(plain).toContain('captures       none (recording: true needs --data DIR)');
     process.emit('SIGINT');

@@ -16,7 +16,6 @@ import {
   PARTIAL_PLACEHOLDER,
   PartialPolicy,
   UtteranceDetector,
-  cutPoint,
   playedText,
   type GreetingReason,
   type UtteranceEvent,
@@ -255,15 +254,6 @@ describe('barge-in', () => {
     expect(fired.filter(Boolean)).toHaveLength(1);
     expect(at * 100).toBeGreaterThanOrEqual(500 + 200);
     expect(at * 100).toBeLessThanOrEqual(500 + 600);
-  });
-
-  it('cuts at the end of the fragment being played', () => {
-    for (const now of [0, 1, 999, 1000, 1030, 1249]) {
-      const cut = cutPoint(now, 250);
-      expect(cut % 250).toBe(0);
-      expect(cut).toBeGreaterThanOrEqual(now);
-      expect(cut - now).toBeLessThan(250);
-    }
   });
 });
 

@@ -50,11 +50,11 @@ describe('workspace endpoints and delivery retries (spec 6.3)', () => {
     const t = (await h.client.send('sessions.mint', { body: { persona: 'ava' } })).body;
     rx.failNext(2);
     const sent = clock.now();
-    await h.fetch('/_emulator/queue/drain', { method: 'POST' });
+    await h.op('/_emulator/queue/drain', { method: 'POST' });
     const all = () => rx.deliveries.filter((d) => d.path === '/retry');
     await vi.waitFor(() => expect(all()).toHaveLength(1));
     const attempts = async () =>
-      (await (await h.fetch('/_emulator/webhooks/deliveries')).json()).data.find((d: { url: string }) => d.url === `${rx.url}/retry`).attempts.length;
+      (await (await h.op('/_emulator/webhooks/deliveries')).json()).data.find((d: { url: string }) => d.url === `${rx.url}/retry`).attempts.length;
     clock.advance(1999);
     expect(await attempts()).toBe(1);
     clock.advance(1);
@@ -65,7 +65,7 @@ describe('workspace endpoints and delivery retries (spec 6.3)', () => {
     expect(new Set(bodies).size).toBe(1);
     expect(all().every((d) => d.verify('a-long-enough-secret'))).toBe(true);
     expect(all()[2]!.body).toEqual({ event: 'queue.dropped', workspace_id: ws(), data: { ticket: t.queue_ticket, reason: 'drained' }, timestamp: sent });
-    const log = await (await h.fetch('/_emulator/webhooks/deliveries')).json();
+    const log = await (await h.op('/_emulator/webhooks/deliveries')).json();
     const rec = log.data.find((d: { url: string }) => d.url === `${rx.url}/retry`);
     expect(rec).toMatchObject({ outcome: 'delivered', via: ep.body.id });
     expect(rec.attempts.map((a: { status: number }) => a.status)).toEqual([500, 500, 200]);

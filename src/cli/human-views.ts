@@ -39,6 +39,12 @@ function transcript(body: unknown, width: number | undefined): string {
     if (reply) say('avatar:', reply);
     else say('avatar:', '(no reply)');
   }
+  // The tool-call ledger (docs/tools.md), when the session made calls.
+  const calls = Array.isArray((t as { tool_calls?: unknown }).tool_calls) ? ((t as { tool_calls: Record<string, unknown>[] }).tool_calls) : [];
+  if (calls.length) {
+    out.push('');
+    for (const c of calls) say('tool:', `${String(c.tool)} (${String(c.source ?? '?')}) ${c.ok ? 'ok' : 'failed'}${typeof c.ms === 'number' ? `, ${c.ms} ms` : ''}`);
+  }
   return out.join('\n');
 }
 

@@ -13,11 +13,15 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { implement } from './http/router.js';
 import { registerIssuers } from './issuers/routes.js';
 import { registerInference } from './inference/register.js';
+import { operatorGuard } from './operator/guard.js';
 import { registerOperator } from './operator/routes.js';
+import { registerPlayground } from './ui/routes.js';
 import { registerSessions } from './sessions/register.js';
 import type { SigningKey } from './signing/keys.js';
 import { registerTokens } from './tokens/routes.js';
 import { registerWorkspaces } from './workspaces/routes.js';
+import { registerBuiltinRoutes } from './tools/builtins.js';
+import { registerMcpRoutes } from './tools/registry.js';
 
 export const VERSION = '0.1.0';
 
@@ -52,6 +56,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
     c.res.headers.append('Vary', 'Origin');
   };
   app.use('/api/*', corsWhenOrigin);
+  // Operator routes: a credential, no cross-origin writes, no CORS (docs/security.md).
+  app.use('/_emulator/*', operatorGuard(ctx));
   app.use('/.well-known/*', corsWhenOrigin);
   if (ctx.options.verbose) {
     app.use(async (c, next) => {
@@ -68,7 +74,10 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
   registerSessions(app, ctx, deps.signing);
+  registerPlayground(app, ctx);
   registerGenerations(app, ctx);
+  registerMcpRoutes(app, ctx);
+  registerBuiltinRoutes(app, ctx);
   registerInference(app, ctx);
 
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));

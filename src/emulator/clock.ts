@@ -71,3 +71,94 @@ export class ManualClock implements Clock {
     return this.pending.filter((p) => !p.cancelled).length;
   }
 }
+
+interface DrivenTimer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  handle: TimerHandle | null;
+}
+
+/**
+ * The emulator's default clock (issue 18 item 4): real time, which a test can freeze,
+ * advance and resume at run time (`/_emulator/clock/*`, `avatar emulator clock`). Advancing
+ * fires every timer that falls due, in time order (token expiry, claim windows, idle
+ * reapers, session caps, retention sweeps, rate-limit windows), as ManualClock does; while
+ * running, timers are real timers set for what is left of them.
+ */
+export class DrivableClock implements Clock {
+  /** Added to real time while running. */
+  private offset = 0;
+  private frozenAt: number | null = null;
+  private seq = 0;
+  private readonly timers = new Set<DrivenTimer>();
+
+  constructor(private readonly real: Clock = systemClock) {}
+
+  now(): number {
+    return this.frozenAt ?? this.real.now() + this.offset;
+  }
+
+  get frozen(): boolean {
+    return this.frozenAt !== null;
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const t: DrivenTimer = { at: this.now() + Math.max(0, ms), seq: this.seq++, fn, handle: null };
+    this.timers.add(t);
+    this.arm(t);
+    return {
+      cancel: () => {
+        t.handle?.cancel();
+        this.timers.delete(t);
+      },
+    };
+  }
+
+  /** Stop time: now() stays put and no timer fires until advance() or resume(). */
+  freeze(): void {
+    if (this.frozenAt !== null) return;
+    this.frozenAt = this.now();
+    for (const t of this.timers) this.arm(t);
+  }
+
+  /** Let time run again from where it stands (not from the real time: nothing jumps). */
+  resume(): void {
+    if (this.frozenAt === null) return;
+    this.offset = this.frozenAt - this.real.now();
+    this.frozenAt = null;
+    for (const t of this.timers) this.arm(t);
+  }
+
+  /** Move time forward by `ms`, firing every timer that falls due, in time order. */
+  advance(ms: number): void {
+    const target = this.now() + Math.max(0, ms);
+    for (;;) {
+      let next: DrivenTimer | undefined;
+      for (const t of this.timers) {
+        if (t.at <= target && (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq))) next = t;
+      }
+      if (!next) break;
+      this.moveTo(Math.max(next.at, this.now()));
+      this.timers.delete(next);
+      next.handle?.cancel();
+      next.fn();
+    }
+    this.moveTo(Math.max(target, this.now()));
+    for (const t of this.timers) this.arm(t);
+  }
+
+  private moveTo(ms: number): void {
+    if (this.frozenAt !== null) this.frozenAt = ms;
+    else this.offset = ms - this.real.now();
+  }
+
+  private arm(t: DrivenTimer): void {
+    t.handle?.cancel();
+    t.handle = null;
+    if (this.frozenAt !== null) return;
+    t.handle = this.real.setTimeout(() => {
+      if (this.timers.delete(t)) t.fn();
+    }, t.at - this.now());
+  }
+}

@@ -16,6 +16,12 @@ export interface EmulatorContext {
   /** The package's fixtures directory (stock personas, sample media). */
   fixturesDir: string;
   log: (line: string) => void;
+  /**
+   * The operator token of this start (`op_<hex>`): with the bootstrap keys, the credential
+   * of the operator routes (`Authorization: Bearer`); a same-origin page the emulator serves
+   * (the playground) may have it injected at load. Never put it in a URL (docs/security.md).
+   */
+  operatorToken: string;
   /** Hooks run on stop (workers, timers). */
   onStop: (fn: () => void | Promise<void>) => void;
 }

@@ -14,6 +14,10 @@ export const MAX_SEATS_PER_BOX = 10_000;
 /** The longest timer Node can set (2^31-1 ms, about 24.8 days); a longer one would fire at once. */
 const TIMER_MAX_S = Math.floor((2 ** 31 - 1) / 1000);
 
+/** Plans of an organisation (spec 8's rate-limit table); `orgPlan` takes one of them. */
+export const orgPlans = ['free', 'pro', 'enterprise'] as const;
+export type OrgPlan = (typeof orgPlans)[number];
+
 /** Inclusive integer ranges, by option name. */
 export const optionRanges: Record<string, readonly [number, number]> = {
   port: [0, 65_535],
@@ -73,6 +77,14 @@ export function schemaProblem(schema: z.ZodType, value: unknown, name: string): 
   return `${name}: ${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`;
 }
 
+/** `--allowed-hosts`: host names (no scheme, no port), `.example.com` for its subdomains, or `*`. */
+const AllowedHostsSchema = z
+  .array(z.string().regex(/^(\*|\.?[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/, 'a host name without scheme or port, .example.com for subdomains, or *'))
+  .max(100);
+export const allowedHostsProblem = (v: unknown) => schemaProblem(AllowedHostsSchema, v, 'allowedHosts');
+/** A given operator token: 16 to 200 visible characters (it travels in a header). */
+const OperatorTokenSchema = z.string().regex(/^[\x21-\x7e]{16,200}$/, '16 to 200 visible ASCII characters');
+
 /** Every problem of these options, by option name (empty when they can start). */
 export function optionProblems(options: Record<string, unknown>): string[] {
   const out: string[] = [];
@@ -87,6 +99,17 @@ export function optionProblems(options: Record<string, unknown>): string[] {
   if (options.planLimits !== undefined) {
     const p = schemaProblem(PlanLimitsSchema, options.planLimits, 'planLimits');
     if (p) out.push(p);
+  }
+  if (options.allowedHosts !== undefined) {
+    const p = allowedHostsProblem(options.allowedHosts);
+    if (p) out.push(p);
+  }
+  if (options.operatorToken !== undefined) {
+    const p = schemaProblem(OperatorTokenSchema, options.operatorToken, 'operatorToken');
+    if (p) out.push(p);
+  }
+  if (options.orgPlan !== undefined && !(orgPlans as readonly unknown[]).includes(options.orgPlan)) {
+    out.push(`orgPlan must be one of ${orgPlans.join(', ')} (got ${String(options.orgPlan)})`);
   }
   return out;
 }

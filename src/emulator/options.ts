@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { IdSource } from './ids.js';
+import type { OrgPlan } from './option-limits.js';
 import { sessionDefaults, type BoxCapabilities, type PlanLimit } from './sessions/options.js';
 
 /**
@@ -17,6 +18,14 @@ export interface EmulatorOptions {
   ids?: IdSource;
   /** Accept plain-http/loopback hook and webhook URLs (off by default; printed at start). */
   allowInsecureUrls: boolean;
+  /**
+   * Host names served besides localhost, 127.0.0.1, [::1] and the bound address, by the
+   * control plane and every in-process box (`--allowed-hosts a,b`; `.example.com` takes its
+   * subdomains, `*` any Host). Anything else gets 421 (docs/security.md).
+   */
+  allowedHosts?: string[];
+  /** The operator token of this start (`op_<hex>`); random per start when not given (docs/security.md). */
+  operatorToken?: string;
   /** Log each request to stderr. */
   verbose: boolean;
   /** How long stop() lets requests in flight finish before closing their connections (ms, default 5000). */
@@ -40,6 +49,12 @@ export interface EmulatorOptions {
   positionWebhookIntervalS?: number;
   webhookRetryDelaysMs?: number[];
   webhookTimeoutMs?: number;
+  /** Plan of the bootstrap organisation (inference rate limits, spec 8); default enterprise. */
+  orgPlan?: OrgPlan;
+  /** A seed file (YAML or JSON, schemas/seed.schema.json) applied to a fresh store. */
+  seed?: string;
+  /** HTTP faults from the start (src/emulator/operator/faults.ts; docs/testing.md "Faults"). */
+  faults?: unknown[];
   /** Extra options set by later resources (timers, fleet shape); see each module. */
   [key: string]: unknown;
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -6,15 +7,21 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { bootstrap, type BootstrapKeys } from './bootstrap/bootstrap.js';
-import { systemClock } from './clock.js';
+import { DrivableClock } from './clock.js';
 import type { App, EmulatorContext } from './context.js';
-import { openDatabase, type Db } from './db/database.js';
+import { getSetting, openDatabase, type Db } from './db/database.js';
+import { applySeed, loadSeed, SeedError } from './seed/apply.js';
+import { operatorLog } from './operator/log.js';
+import { FaultList, faultsOf } from './operator/faults.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
 import { optionProblems } from './option-limits.js';
 import { loadSigningKey } from './signing/keys.js';
 import { startFleet } from './fleet/spawn.js';
+import { HostPolicy } from '../contract/hosts.js';
+import { bindPolicy, hostGuardedServer } from '../edge/box/host-guard.js';
+import { FILE_MODE, DIR_MODE, tightenDataDir } from '../edge/private-files.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures', import.meta.url));
 
@@ -22,6 +29,8 @@ export interface RunningEmulator {
   /** `http://host:port`, no trailing slash. */
   baseUrl: string;
   keys: BootstrapKeys;
+  /** The operator credential of this start (`op_<hex>`); the bootstrap keys work too (docs/security.md). */
+  operatorToken: string;
   app: App;
   ctx: EmulatorContext;
   stop(): Promise<void>;
@@ -56,6 +65,15 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // register must not leave a socket serving nothing.
     const problems = optionProblems(options);
     if (problems.length > 0) throw new EmulatorStartError(problems.join('; '), problems[0]!.startsWith('port ') ? 'EINVALIDPORT' : 'EINVALIDOPTION');
+    if (options.faults !== undefined) {
+      const r = FaultList.safeParse(options.faults);
+      if (!r.success) {
+        const i = r.error.issues[0]!;
+        throw new EmulatorStartError(`faults.${i.path.join('.')}: ${i.message}`, 'EINVALIDOPTION');
+      }
+    }
+    // A seed is read and checked before anything starts: a bad one names file, line and field.
+    const seed = options.seed ? loadSeedOrFail(String(options.seed)) : null;
     let blobDir: string;
     let dbFile: string;
     if (options.inMemory) {
@@ -65,13 +83,18 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     } else {
       const dir = resolve(options.dataDir);
       blobDir = join(dir, 'blobs');
+      dbFile = join(dir, 'emulator.sqlite');
       try {
-        mkdirSync(blobDir, { recursive: true });
+        // Private (issue 23): it holds the bootstrap keys, recordings and uploads.
+        mkdirSync(blobDir, { recursive: true, mode: DIR_MODE });
+        const tightened = tightenDataDir(dir);
+        if (tightened > 0) process.stderr.write(`[emulator] data dir ${dir}: made private (owner only) on ${tightened} entries that others could read\n`);
+        // SQLite gives its -wal and -shm files the mode of the database file.
+        closeSync(openSync(dbFile, 'a', FILE_MODE));
       } catch (e) {
         throw new EmulatorStartError(`cannot use data dir ${dir}: ${(e as Error).message}`, codeOf(e, 'EDATADIR'), { cause: e });
       }
       stops.push(lockDataDir(dir));
-      dbFile = join(dir, 'emulator.sqlite');
     }
     let db: Db;
     try {
@@ -84,20 +107,24 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     });
     const ctx: EmulatorContext = {
       db,
-      clock: options.clock ?? systemClock,
+      clock: options.clock ?? new DrivableClock(),
       ids: options.ids ?? cryptoIds,
       options,
       blobDir,
       fixturesDir: FIXTURES_DIR,
       log: (line) => process.stderr.write(`[emulator] ${line}\n`),
+      operatorToken: options.operatorToken ?? `op_${(options.ids ?? cryptoIds).hex(24)}`,
       onStop: (fn) => stops.push(fn),
     };
+    const fresh = getSetting(db, 'bootstrap') === undefined;
     const keys = bootstrap(ctx);
     // The socket opens before the app exists (the token issuer names the bound address);
     // until the app is set, which happens before this function returns, requests get 503.
     const holder: { app: App | null } = { app: null };
-    const server = await listen(holder, options);
+    const hosts = new HostPolicy(options.allowedHosts ?? []);
+    const server = await listen(holder, options, ctx, hosts);
     stops.push(() => closeServer(server, options.shutdownGraceMs ?? 5_000));
+    bindPolicy(hosts, server as Server, options.host);
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
@@ -105,12 +132,23 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     const signing = await loadSigningKey(db, baseUrl);
     const app = createApp(ctx, { signing, startedAt: Math.floor(ctx.clock.now() / 1000) });
     holder.app = app;
+    // Seeds describe a starting state: applied to a fresh store only (a data dir reused
+    // keeps what it has; docs/testing.md "Seeds").
+    if (seed && fresh) {
+      try {
+        await applySeed(ctx, app, baseUrl, keys, seed);
+      } catch (e) {
+        if (e instanceof SeedError) throw new EmulatorStartError(e.message, 'ESEED', { cause: e });
+        throw e;
+      }
+    } else if (seed) ctx.log(`seed ${String(options.seed)} not applied: the data dir already has state`);
     await startFleet(ctx);
 
     let stopping: Promise<void> | null = null;
     return {
       baseUrl,
       keys,
+      operatorToken: ctx.operatorToken,
       app,
       ctx,
       // Idempotent: every call resolves when the emulator is down. Requests in flight get
@@ -123,19 +161,42 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
   }
 }
 
+function loadSeedOrFail(file: string): ReturnType<typeof loadSeed> {
+  try {
+    return loadSeed(file);
+  } catch (e) {
+    if (e instanceof SeedError) throw new EmulatorStartError(e.message, 'ESEED', { cause: e });
+    throw e;
+  }
+}
+
 const codeOf = (e: unknown, fallback: string): string => {
   const code = (e as { code?: unknown }).code;
   return typeof code === 'string' ? code : fallback;
 };
 
-function listen(holder: { app: App | null }, options: EmulatorOptions): Promise<ServerType> {
+function listen(holder: { app: App | null }, options: EmulatorOptions, ctx: EmulatorContext, hosts: HostPolicy): Promise<ServerType> {
+  const log = operatorLog(ctx);
+  const faults = faultsOf(ctx);
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
-        fetch: (req, env) =>
-          holder.app ? holder.app.fetch(req, env) : new Response('{"error":"starting"}', { status: 503 }),
+        fetch: async (req: Request, env: unknown) => {
+          if (!holder.app) return new Response('{"error":"starting"}', { status: 503 });
+          const started = ctx.clock.now();
+          const path = new URL(req.url).pathname;
+          // Faults (issue 18 item 6): a status and/or latency on the routes a fault names.
+          const fault = faults.hit(req.method, path);
+          const injected = fault ? await faults.apply(fault, path) : null;
+          const res = injected ?? (await holder.app.fetch(req, env));
+          // The operator log (issue 18 item 9): every request, with its status and time.
+          await log.request(req.method, path, started, res);
+          return res;
+        },
         port: options.port,
         hostname: options.host,
+        // The Host check runs before any route (DNS rebinding; docs/security.md).
+        createServer: hostGuardedServer(hosts) as never,
       },
       () => resolvePromise(server),
     );
@@ -176,7 +237,7 @@ function lockDataDir(dir: string): () => void {
   if (heldDataDirs.has(dir)) throw inUse(process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: FILE_MODE });
       heldDataDirs.add(dir);
       return () => {
         heldDataDirs.delete(dir);

@@ -52,9 +52,12 @@ export function framesFor(ms: number): number {
 }
 
 /** ffmpeg arguments: raw I420 video on stdin (converted by i420.ts), mono PCM16 on fd 3, fMP4 on stdout. */
-export function encoderArgs(width: number, height: number, opts: { keyframeAt?: number } = {}): string[] {
-  // A primed spare (below) forces an IDR where the real content starts.
-  const forced = opts.keyframeAt ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`] : [];
+export function encoderArgs(width: number, height: number, opts: { keyframeAt?: number; keyframes?: string } = {}): string[] {
+  // A primed spare (below) forces an IDR where the real content starts; the mouth-shape bank
+  // (visemes.ts) forces its own pattern.
+  const forced = opts.keyframes
+    ? ['-force_key_frames', `expr:${opts.keyframes}`]
+    : opts.keyframeAt ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`] : [];
   return [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     '-probesize', '32', '-analyzeduration', '0',
@@ -108,6 +111,8 @@ export interface EncodeJob {
    * start-up and priming do not compete with them for the CPU.
    */
   urgentMs?: number;
+  /** An ffmpeg `-force_key_frames` expression (e.g. `eq(mod(n,2),0)`), for clips that are not warm. */
+  keyframes?: string;
 }
 
 type Refable = { ref?(): void; unref?(): void };
@@ -124,7 +129,7 @@ interface Spare {
 export const SPARES_PER_SIZE = 4;
 const spares = new Map<string, Spare[]>();
 
-function spawnEncoder(width: number, height: number, opts: { keyframeAt?: number } = {}): ChildProcess {
+function spawnEncoder(width: number, height: number, opts: { keyframeAt?: number; keyframes?: string } = {}): ChildProcess {
   return spawn(ffmpegPath(), encoderArgs(width, height, opts), { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
 }
 
@@ -237,7 +242,9 @@ export function encodeClip(job: EncodeJob): Promise<void> {
   encoderStats.clips++;
   return new Promise((resolve, reject) => {
     if (job.signal?.aborted) return reject(new Error('encode aborted'));
-    const taken = job.warm ? takeEncoder(job.width, job.height) : { p: spawnEncoder(job.width, job.height), early: [], skipMs: 0 };
+    const taken = job.warm
+      ? takeEncoder(job.width, job.height)
+      : { p: spawnEncoder(job.width, job.height, job.keyframes ? { keyframes: job.keyframes } : {}), early: [], skipMs: 0 };
     const p = taken.p;
     // A taken spare is replaced once this encode's urgent start is over (or it ends): the
     // replacement's start-up and priming would otherwise compete with the reply's first words.

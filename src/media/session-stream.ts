@@ -17,8 +17,10 @@
  * 1, 2, 3... The stream paces itself: each fragment is emitted when its media time comes
  * on the clock, `leadMs` early. While listening it replays the pre-encoded idle loop (or,
  * until one exists, a 320 ms still loop encoded once at `ready()`), re-timing fragments in
- * place: no encoder runs. `speak()` starts one live encode (talk-clip.ts); its fragments
- * replace the idle loop at the next fragment boundary. A reply is encoded only
+ * place: no encoder runs. `speak()` makes one talking clip, spliced from the face's
+ * pre-encoded mouth shapes with its sound from a shared audio encoder (visemes.ts, aac.ts;
+ * `talk: 'encoded'` or a face with no shape bank: one live encode, talk-clip.ts); its
+ * fragments replace the idle loop at the next fragment boundary. A live encode is fed only
  * ENCODE_AHEAD_MS ahead of where it plays: the box spends its CPU as the media is due, so
  * a reply that starts while others are talking is not queued behind their bursts (its
  * first fragment is what a listener waits for). Audio never stops (the loops carry
@@ -38,6 +40,7 @@ import { Timeline, type Shift } from './timeline.js';
 import { renderStillLoop, type IdleLoop } from './idle-loop.js';
 import { liveInit, warmEncoder } from './encoder.js';
 import { encodeTalk, type TalkEncode } from './talk-clip.js';
+import { spliceTalk, visemeBank, type VisemeBank } from './visemes.js';
 
 export type FragmentKind = 'idle' | 'still' | 'talk';
 export interface FragmentInfo {
@@ -87,6 +90,12 @@ export interface SessionStreamOptions {
   leadMs?: number;
   /** Every byte sent, in order: the init segment, then each fragment (recording: true). */
   onRecord?: (buf: Buffer) => void;
+  /**
+   * How talking pictures are made: `spliced` (default) from the face's pre-encoded mouth
+   * shapes (visemes.ts), `encoded` by a live encode per reply (talk-clip.ts; also what
+   * `spliced` falls back to when a face's shape bank cannot be built).
+   */
+  talk?: 'spliced' | 'encoded';
 }
 
 export interface SessionStream extends EventEmitter {
@@ -171,6 +180,7 @@ class Stream extends EventEmitter implements SessionStream {
   private held: Held[] = [];
   private recent: Buffer[] = [];
   private paceTimer: { cancel(): void } | null = null;
+  private bank: VisemeBank | null = null;
 
   constructor(private readonly opts: SessionStreamOptions) {
     super();
@@ -221,12 +231,17 @@ class Stream extends EventEmitter implements SessionStream {
       // A loop whose init segment is not the live encoder's (another build made it) would
       // make every reply's clip be refused: the still loop plays instead. (Unknown when
       // ffmpeg fails here: the loop is kept, as before, and a failing encoder says so.)
+      const bank = this.opts.talk === 'encoded' ? null : visemeBank(this.opts.face).catch(() => null);
       if (this.idle && !(await liveInit(width, height).then((init) => init.equals(this.idle!.init), () => true))) this.idle = null;
       if (this.closed) return;
       // The still loop doubles as the source of the init segment when no idle loop exists.
       const source = this.idle ?? (this.still = await renderStillLoop(this.opts.face));
       if (this.closed) return;
-      warmEncoder(width, height);
+      // Talking is spliced from the face's mouth shapes when their init segment is this one.
+      this.bank = await bank;
+      if (this.closed) return;
+      if (this.bank && !this.bank.init.equals(source.init)) this.bank = null;
+      if (!this.bank) warmEncoder(width, height);
       this.init = source.init;
       this.tracks = source.tracks;
       this.timeline = new Timeline(source.tracks);
@@ -285,23 +300,21 @@ class Stream extends EventEmitter implements SessionStream {
     if (this.closed || this.replies.some((r) => r.encode && !r.complete)) return;
     const reply = this.replies.find((r) => !r.encode && !r.cut);
     if (!reply) return;
-    reply.encode = encodeTalk(
-      this.opts.face,
-      reply.speech,
-      (init) => {
-        if (!this.init || Buffer.compare(init, this.init) === 0) return;
-        // Cannot happen with one encoder setting; never splice a foreign init into the timeline.
-        reply.cut = true;
-        reply.encode?.abort();
-        this.emit('encoder-error', new Error('talk clip init segment differs from the session init segment'));
-      },
-      (f) => {
-        if (reply.cut) return;
-        reply.fragments.push(f);
-        this.pump();
-      },
-      { pace: (ms) => this.pace(reply, ms) },
-    );
+    const onFragment = (f: Fragment) => {
+      if (reply.cut) return;
+      reply.fragments.push(f);
+      this.pump();
+    };
+    // Cannot happen with one encoder setting; never splice a foreign init into the timeline.
+    const onInit = (init: Buffer) => {
+      if (!this.init || Buffer.compare(init, this.init) === 0) return;
+      reply.cut = true;
+      reply.encode?.abort();
+      this.emit('encoder-error', new Error('talk clip init segment differs from the session init segment'));
+    };
+    reply.encode = this.bank
+      ? spliceTalk(this.bank, reply.speech, onFragment)
+      : encodeTalk(this.opts.face, reply.speech, onInit, onFragment, { pace: (ms) => this.pace(reply, ms) });
     reply.encode.done.then(
       () => {
         reply.complete = true;

@@ -58,6 +58,35 @@ export function leadingSilenceMs(speech: Speech): number {
   return Math.floor(ms - LEAD_IN_MS);
 }
 
+/** What a talking clip of `speech` holds: its trimmed, padded audio and the mouth over clip time. */
+export interface TalkPlan {
+  trimMs: number;
+  /** Length of the trimmed speech, ms. */
+  speechMs: number;
+  /** Video frames (whole units). */
+  frames: number;
+  /** PCM at PCM_RATE, frames * SAMPLES_PER_FRAME long; sample time t plays at clip time t. */
+  audio: Int16Array;
+  /** Mouth openness at speech time (add trimMs to clip time). */
+  mouth: (ms: number) => number;
+}
+
+export function talkPlan(speech: Speech, minMs = 0): TalkPlan {
+  const trimMs = leadingSilenceMs(speech);
+  const whole = speechPcm(speech);
+  const cut = Math.round((trimMs * PCM_RATE) / 1000);
+  let pcm = whole.subarray(Math.max(0, cut));
+  if (cut < 0) {
+    pcm = new Int16Array(whole.length - cut);
+    pcm.set(whole, -cut);
+  }
+  const speechMs = (pcm.length * 1000) / PCM_RATE;
+  const frames = framesFor(Math.max(speechMs, minMs));
+  const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
+  audio.set(pcm.subarray(0, audio.length));
+  return { trimMs, speechMs, frames, audio, mouth: mouthTrack(speech) };
+}
+
 /** Encode `speech` on `face`, calling `onInit` once and `onFragment` per fragment as they come out. */
 export function encodeTalk(
   face: FaceSource,
@@ -71,19 +100,7 @@ export function encodeTalk(
     pace?: (ms: number) => Promise<void> | void;
   } = {},
 ): TalkEncode {
-  const trimMs = leadingSilenceMs(speech);
-  const whole = speechPcm(speech);
-  const cut = Math.round((trimMs * PCM_RATE) / 1000);
-  let pcm = whole.subarray(Math.max(0, cut));
-  if (cut < 0) {
-    pcm = new Int16Array(whole.length - cut);
-    pcm.set(whole, -cut);
-  }
-  const speechMs = (pcm.length * 1000) / PCM_RATE;
-  const frames = framesFor(Math.max(speechMs, opts.minMs ?? 0));
-  const audio = new Int16Array(frames * SAMPLES_PER_FRAME);
-  audio.set(pcm.subarray(0, audio.length));
-  const mouth = mouthTrack(speech);
+  const { trimMs, speechMs, frames, audio, mouth } = talkPlan(speech, opts.minMs);
   const buf = Buffer.alloc(face.frames.width * face.frames.height * 3);
   const ac = new AbortController();
   let skipMs = 0;

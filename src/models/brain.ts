@@ -45,4 +45,10 @@ export interface Brain {
    * can be spoken before the reply is complete. `usage` resolves when the stream ends.
    */
   reply(req: BrainRequest): { deltas: AsyncIterable<string>; usage: Promise<BrainUsage> };
+  /**
+   * The tool verdict after a committed user turn (spec 6.2 step 1): a separate,
+   * non-streamed generation that picks at most one tool. Optional: a brain without it (the
+   * local one) gets the deterministic rule of brain/tool-verdict.ts.
+   */
+  verdict?(req: BrainRequest, tools: readonly { name: string; description: string; input_schema: Record<string, unknown> }[]): Promise<{ tool: string; args: Record<string, unknown> } | null>;
 }

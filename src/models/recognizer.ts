@@ -23,6 +23,39 @@ export interface Recognizer {
   readonly name: string;
   /** Whether it can really recognise speech on this machine. */
   readonly available: boolean;
-  /** Mono PCM16 at 16 kHz. */
+  /** Batch: one whole recording (transcriptions, and turns when there is no stream). Mono PCM16 at 16 kHz. */
   transcribe(samples: Int16Array, opts?: { lang?: string; signal?: AbortSignal }): Promise<Recognition>;
+  /**
+   * Streaming: a recogniser that hears each utterance while it is spoken (one per live
+   * session, keeping its model loaded), so the final text is ready when the utterance ends.
+   * Absent, or null for this language or when no stream is free: the caller uses `transcribe`.
+   */
+  stream?(opts?: { lang?: string }): RecognitionStream | null;
+}
+
+/**
+ * One session's recognition stream. Audio goes in utterance by utterance, as it is heard:
+ * `begin` with the audio of its start (pre-roll included), `push` each further 100 ms frame
+ * (saying whether the VAD heard speech in it), `end` when the turn detector ends it.
+ */
+export interface RecognitionStream {
+  begin(samples: Int16Array): void;
+  push(samples: Int16Array, speech: boolean): void;
+  /**
+   * The utterance's final recognition. Rejects when the stream could not give it (use
+   * `transcribe` on the utterance then): with `StreamBehind` when the decoder had not heard
+   * all of it in time (the stream stays usable), with any other error when it broke.
+   */
+  end(): Promise<Recognition>;
+  /** Interim text of the utterance under way, from the same stream, as it grows. */
+  onPartial: ((text: string) => void) | null;
+  close(): void;
+}
+
+/** A stream's decoder had not heard the whole utterance in time: recognise it in batch; the stream goes on. */
+export class StreamBehind extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'StreamBehind';
+  }
 }

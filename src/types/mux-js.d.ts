@@ -1,4 +1,4 @@
-/** The few mux.js (Apache-2.0) box helpers src/media/fmp4.ts uses; mux.js ships no types. */
+/** The few mux.js (Apache-2.0) box helpers src/media/fmp4.ts and visemes.ts use; mux.js ships no types. */
 declare module 'mux.js/lib/mp4/find-box.js' {
   /** Payloads (views into `data`, header excluded) of every box along `path`. */
   export default function findBox(data: Uint8Array, path: string[]): Uint8Array[];
@@ -7,5 +7,8 @@ declare module 'mux.js/lib/tools/parse-tfhd.js' {
   export default function parseTfhd(payload: Uint8Array): { trackId: number; defaultSampleDuration?: number; defaultSampleFlags?: number };
 }
 declare module 'mux.js/lib/tools/parse-trun.js' {
-  export default function parseTrun(payload: Uint8Array): { samples: { duration?: number; flags?: { isNonSyncSample: number } }[] };
+  export default function parseTrun(payload: Uint8Array): {
+    dataOffset?: number;
+    samples: { duration?: number; size?: number; flags?: { isNonSyncSample: number } }[];
+  };
 }

@@ -41,6 +41,15 @@ export async function apiCall(emu: RunningEmulator, path: string, init: ApiInit 
   return { status: res.status, type, headers: res.headers, body };
 }
 
+/** `init` with the operator credential, and JSON for a write (docs/security.md). */
+export function operatorInit(emu: RunningEmulator, init: RequestInit = {}): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `Bearer ${emu.operatorToken}`);
+  const write = (init.method ?? 'GET').toUpperCase() !== 'GET';
+  if (write && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return { ...init, headers, body: write ? (init.body ?? '{}') : init.body };
+}
+
 export interface EmulatorHandle {
   readonly emu: RunningEmulator;
   readonly baseUrl: string;
@@ -52,6 +61,8 @@ export interface EmulatorHandle {
   api(path: string, init?: ApiInit): Promise<ApiAnswer>;
   /** Plain fetch against the emulator with an optional bearer key. */
   fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /** Fetch an operator route (`/_emulator/*`) with the operator token; a POST sends JSON (`{}` when no body). */
+  op(path: string, init?: RequestInit): Promise<Response>;
 }
 
 /**
@@ -100,6 +111,9 @@ export function useEmulator(opts: Partial<EmulatorOptions> = {}): EmulatorHandle
       const headers = new Headers(rest.headers);
       if (key) headers.set('authorization', `Bearer ${key}`);
       return fetch(must().baseUrl + path, { ...rest, headers });
+    },
+    op(path, init = {}) {
+      return fetch(must().baseUrl + path, operatorInit(must(), init));
     },
   };
 }

@@ -5,6 +5,8 @@
 import findBox from 'mux.js/lib/mp4/find-box.js';
 import parseTfhd from 'mux.js/lib/tools/parse-tfhd.js';
 import parseTrun from 'mux.js/lib/tools/parse-trun.js';
+import { spawnSync } from 'node:child_process';
+import { ffmpegPath } from '../../src/media/ffmpeg.js';
 import { splitFmp4 } from '../../src/media/fmp4.js';
 
 export interface TrackTiming {
@@ -44,3 +46,16 @@ export function timings(mp4: Buffer): { video: TrackTiming; audio: TrackTiming }
   return { video: out.video!, audio: out.audio! };
 }
 
+/** Onsets (ms) of the loud bursts in the decoded audio track. */
+export function burstsMs(mp4: Buffer): number[] {
+  const pcm = spawnSync(ffmpegPath(), ['-v', 'error', '-i', 'pipe:0', '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '32000', 'pipe:1'], { input: mp4, maxBuffer: 1e8 }).stdout;
+  const s = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
+  const onsets: number[] = [];
+  let last = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    if (Math.abs(s[i]!) < 3000) continue;
+    if (i - last > 3200) onsets.push((i * 1000) / 32000);
+    last = i;
+  }
+  return onsets;
+}

@@ -4,7 +4,7 @@ import type { Channel, Stream } from '../../src/edge/session/channel.js';
 import type { ReplyHandle, SessionStream } from '../../src/edge/session/parts.js';
 import type { SessionSnapshot } from '../../src/edge/session/snapshot.js';
 import { LocalBrain } from '../../src/models/brain/local.js';
-import type { Brain, BrainRequest, Speech } from '../../src/models/index.js';
+import type { Brain, BrainRequest, Speech, Voice } from '../../src/models/index.js';
 
 /** The local brain, but each reply waits until the test opens its gate (or the turn is aborted: then it throws, as an LLM client does). */
 export class GatedBrain implements Brain {
@@ -77,5 +77,18 @@ export function recordingChannel(): Channel & { sent: any[] } {
     sendMime: () => undefined,
     sendMedia: () => undefined,
     close: () => undefined,
+  };
+}
+
+/** A voice that times each word at `msPerWord` (speech of 280 ms, then a gap) and makes silent samples. */
+export function wordTimedVoice(msPerWord = 300): Voice {
+  return {
+    name: 'fake',
+    voices: [],
+    synthesize: async (text) => {
+      const words = text.split(/\s+/).map((w, i) => ({ text: w, startMs: i * msPerWord, endMs: i * msPerWord + msPerWord - 20 }));
+      const durationMs = words.length * msPerWord;
+      return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
+    },
   };
 }

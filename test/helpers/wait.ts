@@ -11,3 +11,13 @@ export async function waitUntil(done: () => Promise<boolean> | boolean, timeoutM
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** Whether a process of ours is still running (signal 0 asks without sending anything). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { allowedHostsList, isLoopbackHost } from '../../contract/hosts.js';
+import { allowedHostsProblem } from '../../emulator/option-limits.js';
 
 /**
  * `avatar edge start --control-plane URL`: one edge box in this process (issue 8). It
  * authenticates to the control plane with a box credential: `AVATAR_BOX_ID` +
  * `AVATAR_BOX_SECRET` from the environment when set (a secret never goes in a flag: it
  * would show in `ps`), else it asks the emulator's operator route `POST /_emulator/boxes`
- * for a fresh one (docs/edge.md "Boxes in another process").
+ * for a fresh one, presenting the configured key (`--api-key`, `AVATAR_API_KEY`, the profile,
+ * or the running emulator's own key): a box credential is issued to the operator only
+ * (docs/edge.md "Boxes in another process", docs/security.md).
  */
 interface EdgeStartOpts {
   controlPlane: string;
@@ -16,6 +20,7 @@ interface EdgeStartOpts {
   customAvatars?: boolean;
   host: string;
   port: string;
+  allowedHosts?: string;
   data?: string;
   asrUrl?: string;
   llmUrl?: string;
@@ -39,22 +44,35 @@ function parseOpts(o: EdgeStartOpts) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port takes 0 to 65535; got ${o.port}`);
   const protocols = o.protocols.split(',').map((p) => Number(p.trim()));
   if (protocols.length === 0 || protocols.some((p) => p !== 1 && p !== 2)) throw usage(`--protocols takes 1, 2 or 1,2; got ${o.protocols}`);
-  return { cp: cp.origin, seats, port, protocols: [...new Set(protocols)] };
+  const allowedHosts = allowedHostsList(o.allowedHosts);
+  const bad = allowedHostsProblem(allowedHosts);
+  if (bad) throw usage(bad.replace(/^allowedHosts/, '--allowed-hosts'));
+  return { cp: cp.origin, seats, port, protocols: [...new Set(protocols)], allowedHosts };
 }
 
 async function credential(cli: CliContext, cp: string): Promise<{ boxId: string; secret: string }> {
   const env = cli.io.env;
   if (env.AVATAR_BOX_ID && env.AVATAR_BOX_SECRET) return { boxId: env.AVATAR_BOX_ID, secret: env.AVATAR_BOX_SECRET };
   if (env.AVATAR_BOX_ID || env.AVATAR_BOX_SECRET) throw usage('set both AVATAR_BOX_ID and AVATAR_BOX_SECRET, or neither (to get a credential from the emulator)');
+  const { resolveConnection } = await import('../config.js');
+  const key = resolveConnection({ ...cli.globals(), baseUrl: cp }, env, cli.io.cwd)?.apiKey;
+  if (!key) {
+    throw usage(
+      `a box credential is issued to the emulator's operator only: pass --api-key (or set AVATAR_API_KEY) to the emulator's secret key or operator token, or set AVATAR_BOX_ID and AVATAR_BOX_SECRET`,
+    );
+  }
   const { boxCredential } = await import('../../contract/operations/operator.js');
   let res: Response;
   try {
-    res = await fetch(`${cp}${boxCredential.path}`, { method: 'POST' });
+    res = await fetch(`${cp}${boxCredential.path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
   } catch (e) {
     // fetch says only "fetch failed"; the reason is its cause (ECONNREFUSED, ENOTFOUND, bad port).
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (e as Error).message;
     throw new CliError(`cannot reach the control plane at ${cp} (${why}); is the emulator running? (avatar emulator start)`, ExitCode.network);
+  }
+  if (res.status === 401) {
+    throw new CliError(`the control plane at ${cp} refused the key as operator credential (401): use the emulator's secret key or operator token (printed at its start)`, ExitCode.apiClientError);
   }
   if (res.status !== 201) throw new CliError(`the control plane at ${cp} issued no box credential (POST /_emulator/boxes answered ${res.status}); set AVATAR_BOX_ID and AVATAR_BOX_SECRET`, ExitCode.network);
   const b = (await res.json()) as { box_id: string; secret: string };
@@ -86,6 +104,7 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
       verified: !!o.customAvatars,
       host: o.host,
       port: p.port,
+      allowedHosts: p.allowedHosts,
       parts,
       captureRoot: o.data ? join(resolve(o.data), 'captures') : null,
       log: (line) => cli.io.stderr.write(`[edge ${boxId}] ${line}\n`),
@@ -106,7 +125,9 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
     const captures = o.data ? `${join(resolve(o.data), 'captures')}/<session_id>/` : 'none (recording: true needs --data DIR)';
     cli.io.stdout.write(
       `avatar edge box ${boxId} listening on ${box.baseUrl}\n  control plane  ${p.cp}\n  seats          ${p.seats}\n  protocols      ${p.protocols.join(',')}\n` +
-        `  custom avatars ${o.customAvatars ? 'yes' : 'no'}\n  captures       ${captures}\nCtrl-C stops it (its sessions end).\n`,
+        `  custom avatars ${o.customAvatars ? 'yes' : 'no'}\n  captures       ${captures}\n` +
+        (isLoopbackHost(o.host) ? '' : `  WARNING        listening on ${o.host}, not loopback: this box is\n                 reachable from the network (docs/security.md)\n`) +
+        'Ctrl-C stops it (its sessions end).\n',
     );
   }
   await stopped;
@@ -126,6 +147,7 @@ export const edgeCommands: CommandModule = {
       .option('--custom-avatars', 'render custom (tenant) avatars (the box is then verified for them)')
       .option('--host <addr>', 'address to listen on', '127.0.0.1')
       .option('--port <n>', 'TCP port (0 picks a free one)', '0')
+      .option('--allowed-hosts <names>', 'Host names served besides localhost, 127.0.0.1, [::1] and the bound address, comma-separated (docs/security.md)')
       .option('--data <dir>', 'where recording: true sessions are captured (<dir>/captures/<session_id>/)')
       .option('--asr-url <url>', 'OpenAI-compatible /audio/transcriptions base URL for speech recognition')
       .option('--llm-url <url>', 'OpenAI-compatible chat base URL for the brain (key from AVATAR_LLM_API_KEY)')

@@ -1,6 +1,7 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { EmulatorFlag } from './emulator-flag.js';
-import { BoxCapabilitiesSchema, optionRanges, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
+import { allowedHostsList } from '../../contract/hosts.js';
+import { allowedHostsProblem, BoxCapabilitiesSchema, optionRanges, orgPlans, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
@@ -61,6 +62,17 @@ export const emulatorFlags: EmulatorFlag[] = [
     description: 'accept plain-http and loopback hook/webhook URLs (off by default: the service requires https)',
     option: 'allowInsecureUrls',
   },
+  {
+    flags: '--allowed-hosts <names>',
+    description: 'Host names served besides localhost, 127.0.0.1, [::1] and the bound address, comma-separated; .example.com takes its subdomains (docs/security.md)',
+    option: 'allowedHosts',
+    parse: (v) => {
+      const list = allowedHostsList(v);
+      const p = allowedHostsProblem(list);
+      if (p) throw new Error(p.replace(/^allowedHosts/, '--allowed-hosts'));
+      return list;
+    },
+  },
   { flags: '--verbose', description: 'log every request to stderr', option: 'verbose' },
 ];
 
@@ -92,6 +104,34 @@ emulatorFlags.push(
     parse: json('--plan-limits', PlanLimitsSchema),
   },
 );
+
+/** The plan of the emulator's own organisation (issue 18 item 10; docs/testing.md). */
+emulatorFlags.push({
+  flags: '--org-plan <plan>',
+  description: "plan of the emulator's organisation: free, pro or enterprise (default enterprise: spec limits of 6,000 API requests and 1,000 job submissions a minute); free to test your 429 handling",
+  option: 'orgPlan',
+  parse: (v: string) => {
+    if (!(orgPlans as readonly string[]).includes(v)) throw new Error(`--org-plan must be one of ${orgPlans.join(', ')} (got ${v})`);
+    return v;
+  },
+});
+
+emulatorFlags.push({
+  flags: '--seed <file>',
+  description: 'YAML or JSON seed (workspaces, keys with fixed values, webhooks, org plan; schemas/seed.schema.json) applied to a fresh store',
+  option: 'seed',
+});
+
+emulatorFlags.push({
+  flags: '--faults <json|@file>',
+  description: 'HTTP faults from the start, a JSON array: [{"route":"POST /api/v1/sessions","status":503,"count":2}] (docs/testing.md "Faults")',
+  option: 'faults',
+  parse: (v: string) => {
+    const value = readData(v, process.cwd(), '--faults');
+    if (!Array.isArray(value)) throw new Error('--faults must be a JSON array of faults');
+    return value;
+  },
+});
 
 /** Generation knobs (issue 10; src/emulator/generations/options.ts). */
 emulatorFlags.push(

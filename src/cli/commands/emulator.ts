@@ -1,18 +1,39 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { isLoopbackHost } from '../../contract/hosts.js';
 import { cliName } from '../cli-name.js';
+import { wrapText } from '../wrap.js';
 import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
+import { registerExec } from './emulator-exec.js';
+import { registerClock } from './emulator-clock.js';
+import { registerState } from './emulator-state.js';
+import { registerLogs } from './emulator-logs.js';
+import { registerFaults } from './emulator-faults.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
   if (opts.allowInsecureUrls) list.push('--allow-insecure-urls: plain-http and loopback hook/webhook URLs accepted');
   if (opts.allowRemoteMedia) list.push('--allow-remote-media: speak fetches media URLs from any host, not only loopback');
   return list;
+}
+
+const wideBind = (host: string) =>
+  `listening on ${host}, not loopback: the API and the operator routes (/_emulator/*) are reachable from the network, for anyone with a key (docs/security.md)`;
+
+/** A warning when the emulator is reachable from beyond this machine (docs/security.md). */
+export function bindNotes(host: string, allowedHosts: string[]): string[] {
+  const lines: string[] = [];
+  if (!isLoopbackHost(host)) {
+    const [first, ...rest] = wrapText(wideBind(host), 80 - 17).split('\n');
+    lines.push(`  WARNING        ${first}`, ...rest.map((l) => `                 ${l}`));
+  }
+  if (allowedHosts.length > 0) lines.push(`  allowed hosts  ${allowedHosts.join(', ')} (besides localhost, 127.0.0.1, [::1])`);
+  return lines;
 }
 
 const optionKey = (flags: string) => flags.replace(/^--(no-)?/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -41,6 +62,9 @@ function linkHint(cwd: string): string {
 
 async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
   const options = startOptions(opts);
+  // A fixed operator token comes from the environment, never a flag (a flag shows in `ps`).
+  const token = cli.io.env.AVATAR_OPERATOR_TOKEN?.trim();
+  if (token) options.operatorToken = token;
   // Lazy: the server, SQLite and ffmpeg helpers load only for this command.
   const { startEmulator, EmulatorStartError } = await import('../../emulator/start.js');
   let emu;
@@ -87,12 +111,17 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
         org_id: emu.keys.orgId,
         secret_key: emu.keys.secretKey,
         dashboard_key: emu.keys.dashboardKey,
+        operator_token: emu.operatorToken,
       }) + '\n',
     );
+    // stdout stays one JSON line; a wide bind is still said, on stderr.
+    const host = String(emu.ctx.options.host);
+    if (!isLoopbackHost(host)) io.stderr.write(`warning: ${wideBind(host)}\n`);
   } else {
     const avatar = cliName(io);
     const lines = [
       `avatar emulator listening on ${emu.baseUrl}`,
+      `  playground     ${emu.baseUrl}/_emulator/ui  (open it in a browser)`,
       `  store          ${dataDir ? `${dataDir} (SQLite, WAL)` : 'in memory'}`,
       `  workspace_id   ${emu.keys.workspaceId}`,
       `  org_id         ${emu.keys.orgId}`,
@@ -100,6 +129,9 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
       `    ${emu.keys.secretKey}`,
       '  dashboard key  (not workspace-bound, scopes *)',
       `    ${emu.keys.dashboardKey}`,
+      '  operator token (/_emulator/* routes; the keys above work too)',
+      `    ${emu.operatorToken}`,
+      ...bindNotes(String(emu.ctx.options.host), emu.ctx.options.allowedHosts ?? []),
       ...relaxations(emu.ctx.options).map((r) => `  relaxed        ${r}`),
       '',
       // One suggestion a line: side by side they passed 80 columns and wrapped mid-word.
@@ -185,8 +217,14 @@ export const emulatorCommands: CommandModule = {
       .command('start')
       .description('start the control plane (and its edge boxes) on this machine; prints where it listens and the keys');
     for (const f of emulatorFlags) startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
-    startCmd.option('--json', 'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key} when ready');
+    startCmd.option('--json', 'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key, operator_token} when ready');
     startCmd.action(async () => start(cli, { ...startCmd.opts(), json: startCmd.opts().json || cli.globals().json }));
+
+    registerExec(group, cli, startOptions);
+    registerClock(group, cli);
+    registerState(group, cli);
+    registerLogs(group, cli);
+    registerFaults(group, cli);
 
     group
       .command('status')

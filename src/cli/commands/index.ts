@@ -36,6 +36,8 @@ export interface CommandGroup {
 }
 
 const emulator = async () => (await import('./emulator.js')).emulatorCommands;
+const trigger = async () => (await import('./trigger.js')).triggerCommands;
+const loadTest = async () => (await import('./load-test.js')).loadTestCommands;
 const config = async () => (await import('./config.js')).configCommands;
 const api = async () => (await import('./api.js')).apiCommand;
 const avatars = async () => (await import('./avatars.js')).avatarCommands;
@@ -62,15 +64,22 @@ const run = async () => (await import('./run.js')).runCommands;
 const jobs = async () => (await import('./jobs.js')).jobsCommands;
 const workflows = async () => (await import('./workflows.js')).workflowsCommands;
 const orgs = async () => (await import('./orgs.js')).orgsCommands;
+const toolServers = async () => (await import('./tool-servers.js')).toolServerCommands;
+const hooks = async () => (await import('./hooks-serve.js')).hooksCommands;
 
 export const commandGroups: CommandGroup[] = [
   { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
+  { name: 'load-test', description: 'N live sessions against the emulator or a base URL; p50/p95/p99 of mint, connect, first media', load: [loadTest] },
+  { name: 'trigger', description: 'make the emulator do what would take a real situation (full seats, a webhook, a session ended by its box)', load: [trigger] },
   { name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
   { name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
   { name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },
   { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
   { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
   { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
+  { name: 'mcp', description: 'MCP servers (/api/v1/workspaces/{wsId}/mcp-servers)', load: [toolServers] },
+  { name: 'builtins', description: 'built-in tool servers (/api/v1/workspaces/{wsId}/builtin-servers)', load: [toolServers] },
+  { name: 'hooks', description: 'a local tenant hook: avatar hooks serve', load: [hooks] },
   { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings] },
   { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
   { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },

@@ -77,6 +77,9 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     minted,
     label,
     mic,
+    // A file is a user who waits: it starts once the greeting has been spoken, as `demo` does
+    // (streamed at once, the question would cut the greeting off before a word of it).
+    micAfterGreeting: typeof opts.micFile === 'string',
     audioOut,
     record,
     headphones: opts.headphones === true,

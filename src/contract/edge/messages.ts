@@ -67,16 +67,19 @@ export const SpeechMessage = z
     said: z.string().optional(),
   })
   .describe('a reply started, or was cut by barge-in (`said`: what was spoken)');
+const toolCall = { type: z.literal('agent_event'), tool: z.string(), call_id: z.string() };
+export const AgentCallingEvent = z
+  .object({ ...toolCall, kind: z.literal('calling') })
+  .describe('agent_event calling: a tool verdict was parsed, before the round-trip (spec 6.1)');
+export const AgentImageEvent = z
+  .object({ ...toolCall, kind: z.literal('image'), url: z.string(), caption: z.string().optional() })
+  .describe('agent_event image: a tool made an image (`url` on the box, `caption`) (spec 6.1)');
+export const AgentImagePendingEvent = z
+  .object({ ...toolCall, kind: z.literal('image_pending'), url: z.string().optional(), caption: z.string().optional() })
+  .describe('agent_event image_pending: an image is being made (docs/tools.md)');
 export const AgentEventMessage = z
-  .object({
-    type: z.literal('agent_event'),
-    kind: z.string(),
-    tool: z.string().optional(),
-    call_id: z.string().optional(),
-    url: z.string().optional(),
-    caption: z.string().optional(),
-  })
-  .describe('tool activity (spec 6.1)');
+  .discriminatedUnion('kind', [AgentCallingEvent, AgentImageEvent, AgentImagePendingEvent])
+  .describe('tool activity (spec 6.1): kinds calling, image, image_pending');
 export const V2SessionMessage = z
   .object({
     type: z.literal('session'),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CHAT_TEXT_MAX } from '../edge/messages.js';
+import { ToolCallBody, ToolCallReportBody } from '../resources/tools.js';
 import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
@@ -36,6 +37,17 @@ export const boxTurns = internal('boxes.turns', 'post', '/_internal/boxes/{boxId
 export const boxMedia = internal('boxes.media', 'get', '/_internal/boxes/{boxId}/sessions/{sessionId}/media/{kind}', "A session's avatar media for the box", {
   params: BoxSessionParams.extend({ kind: z.string().min(1) }),
   responses: { 200: { description: 'The media bytes', contentType: 'application/octet-stream' } },
+});
+export const boxTools = internal('boxes.tools', 'get', '/_internal/boxes/{boxId}/sessions/{sessionId}/tools', "A session's resolved tools, budget left and disabled state", {
+  params: BoxSessionParams,
+});
+export const boxToolCalls = internal('boxes.toolCalls', 'post', '/_internal/boxes/{boxId}/sessions/{sessionId}/tool-calls', 'A tool call for the gateway (wire-level tool errors in a 200 body)', {
+  params: BoxSessionParams,
+  body: ToolCallBody,
+});
+export const boxToolCallsReport = internal('boxes.toolCallsReport', 'post', '/_internal/boxes/{boxId}/sessions/{sessionId}/tool-calls/report', 'A built-in call the box ran itself (budget, record, webhooks)', {
+  params: BoxSessionParams,
+  body: ToolCallReportBody,
 });
 
 export const ChatBody = z.object({ text: z.string().min(1).max(CHAT_TEXT_MAX) });
@@ -70,9 +82,13 @@ export const edgeCapture = box('edge.capture', 'get', '/_box/sessions/{id}/captu
   params: BoxSession.extend({ name: z.string().min(1) }),
   responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
 });
+export const edgeImage = box('edge.image', 'get', '/_box/images/{file}', 'An image a built-in tool made on this box (PNG)', {
+  params: z.object({ file: z.string().min(1) }),
+  responses: { 200: { description: 'The image', contentType: 'image/png' } },
+});
 export const edgeCapturesDelete = box('edge.capturesDelete', 'delete', '/_box/sessions/{id}/captures', "Delete a session's captures (retention sweep)", { params: BoxSession });
 
 export const boxOperations = [
-  boxRegister, boxDeregister, boxSeatEvents, boxTurns, boxMedia,
-  edgeChat, edgeHealth, edgeSessionLog, edgeSessionEnd, edgeCaptures, edgeCapture, edgeCapturesDelete,
+  boxRegister, boxDeregister, boxSeatEvents, boxTurns, boxMedia, boxTools, boxToolCalls, boxToolCallsReport,
+  edgeChat, edgeHealth, edgeSessionLog, edgeSessionEnd, edgeCaptures, edgeCapture, edgeCapturesDelete, edgeImage,
 ];

@@ -9,6 +9,7 @@ import { generationOperations } from './generations.js';
 import { inferenceOperations } from './inference.js';
 import { operatorOperations } from './operator.js';
 import { boxOperations } from './boxes.js';
+import { toolOperations } from './tools.js';
 
 /**
  * Every operation of the service, in one list: the emulator registers a handler for each,
@@ -23,6 +24,7 @@ export const operations: readonly AnyOperation[] = [
   ...(sessionOperations as AnyOperation[]),
   ...(webhookOperations as AnyOperation[]),
   ...(generationOperations as AnyOperation[]),
+  ...(toolOperations as AnyOperation[]),
 ];
 
 /**

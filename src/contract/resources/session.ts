@@ -157,6 +157,19 @@ export const TranscriptSchema = named(
     turns: z.array(z.object({ seq: z.number().int(), user_text: z.string(), reply_text: z.string() })),
     count: z.number().int(),
     deleted: z.literal(true).optional().describe('erased session'),
+    tool_calls: z
+      .array(
+        z.object({
+          call_id: z.string(),
+          tool: z.string(),
+          source: z.string().nullable(),
+          ok: z.boolean(),
+          ms: z.number().int().nullable(),
+          created_at: z.number().int(),
+        }),
+      )
+      .optional()
+      .describe('ours: the tool-call ledger of the session (kept 30 days), when it has calls'),
   }),
   'Transcript (spec 2)',
 );

@@ -8,6 +8,7 @@
  * {type: object, properties: {b: {type: string}}}}}` has depth 3. Property *names* are not
  * keywords: a property called `$ref` is fine, a `$ref` keyword anywhere is not.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { isPlainObject } from './result.js';
 
 /** Keywords whose value is one subschema. */
@@ -52,4 +53,25 @@ export function schemaUsesRef(schema: Record<string, unknown>, cap = 64): boolea
 /** Spec 2: the root must be `type: "object"` (a JSON object with that type). */
 export function schemaRootIsObject(schema: unknown): schema is Record<string, unknown> {
   return isPlainObject(schema) && schema.type === 'object';
+}
+
+let ajv: Ajv2020 | null = null;
+
+/**
+ * Is the schema itself valid JSON Schema (draft 2020-12, checked against the meta-schema by
+ * ajv, and compilable)? `{ "type": "strnig" }` and `"required": "a"` are not. Returns the
+ * first problem (`/properties/a/type: must be equal to one of the allowed values`) or null.
+ */
+export function schemaProblem(schema: Record<string, unknown>): string | null {
+  ajv ??= new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  if (!ajv.validateSchema(schema)) {
+    const e = ajv.errors?.[0];
+    return e ? `${e.instancePath || '/'}: ${e.message ?? 'invalid'}` : 'invalid schema';
+  }
+  try {
+    ajv.compile(schema);
+  } catch (err) {
+    return (err as Error).message.slice(0, 200);
+  }
+  return null;
 }

@@ -10,7 +10,7 @@
 import { ErrorCode, suffixed } from '../errors.js';
 import { charCount, Limits } from '../limits.js';
 import { accept, isPlainObject, reject, serializedBytes, type Validation, type ValidationFailure } from './result.js';
-import { schemaDepth, schemaRootIsObject, schemaUsesRef } from './tool-schema.js';
+import { schemaDepth, schemaProblem, schemaRootIsObject, schemaUsesRef } from './tool-schema.js';
 
 export interface ToolDefinition {
   name: string;
@@ -76,6 +76,12 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
   }
   if (schemaDepth(schema) > Limits.toolSchemaDepth) {
     return reject(400, suffixed.schemaTooDeep(name), `input_schema is deeper than ${Limits.toolSchemaDepth}`);
+  }
+  // Decided (docs/fidelity.md): a schema that is not valid JSON Schema (draft 2020-12) is
+  // 400 invalid_request naming the keyword; spec 7 has no code of its own for it.
+  const problem = schemaProblem(schema);
+  if (problem) {
+    return reject(400, ErrorCode.invalidRequest, `input_schema of ${name} is not a valid JSON Schema: ${problem}`, `${where}.${name}.input_schema: ${problem}`);
   }
   // Decided (docs/fidelity.md): an unknown field of a definition uses the tools-object code.
   for (const key of Object.keys(input)) {

@@ -5,7 +5,7 @@
  * loss, release, the reaper or the cap; turns are reported as they commit.
  */
 import { toRouterPath } from '../../contract/operation.js';
-import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns, edgeHealth, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
+import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns, edgeHealth, edgeImage, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,10 @@ import { registerChat } from './chat-route.js';
 import { ControlPlaneLink } from './control-plane.js';
 import { sessionTokenVerifier, type SessionClaims } from './session-token.js';
 import { upgradeHandler } from './upgrade.js';
+import { HostPolicy } from '../../contract/hosts.js';
+import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guard.js';
+import { boxToolLink } from '../tools/box-link.js';
+import { ImageShelf } from '../tools/builtin-tools.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -34,6 +38,8 @@ export interface BoxOptions {
   maxCapSeconds?: number | null;
   host?: string;
   port?: number;
+  /** Host names served besides loopback and the bound address (`--allowed-hosts`; docs/security.md). */
+  allowedHosts?: string[];
   /** Brain, recognizer, VAD, voice and media (session/parts.ts). */
   parts: EdgeParts;
   /** Caps, token expiry and status frames; defaults to the real clock. */
@@ -76,7 +82,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const report = (id: string, what: string, p: Promise<unknown>) =>
     p.catch((e: Error) => sessions.get(id)?.live.snapshot.sessionLogs !== false && log(`control plane ${what} failed: ${e.message}`));
 
+  const shelf = new ImageShelf(clock);
   const sessions = new BoxSessions({
+    toolLink: boxToolLink(cp, shelf),
     clock,
     parts: opts.parts,
     captureRoot: opts.captureRoot ?? null,
@@ -122,17 +130,31 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     return c.json({ ok: true });
   });
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
+  // Built-in tool pictures (svc.image): public by their unguessable id, gone after an hour (spec 8).
+  app.get(toRouterPath(edgeImage.path), (c) => {
+    const m = /^([0-9a-f]{32})\.png$/.exec(c.req.param('file') ?? '');
+    const png = m ? shelf.get(m[1]!) : null;
+    if (!png) return c.json({ error: 'not_found', message: 'no such picture, or it expired (built-in image URLs last one hour)' }, 404);
+    return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+  });
   app.notFound((c) => c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` }, 404));
 
+  // Every request and upgrade passes the Host check first (DNS rebinding, docs/security.md).
+  const hosts = new HostPolicy(opts.allowedHosts ?? []);
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
+    const hostname = opts.host ?? '127.0.0.1';
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname, createServer: hostGuardedServer(hosts) as never }, () => resolve(s));
     s.on('error', reject);
   });
+  bindPolicy(hosts, server as Server, opts.host);
   const upgrades = upgradeHandler({ clock, verify, sessions, chat });
-  (server as Server).on('upgrade', upgrades.onUpgrade);
+  (server as Server).on('upgrade', (req, socket, head) => {
+    if (!refuseForeignUpgrade(hosts, req, socket)) upgrades.onUpgrade(req, socket, head);
+  });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const baseUrl = `http://${host}:${addr.port}`;
+  shelf.baseUrl = baseUrl;
 
   try {
     await cp.must(boxRegister, {}, {

@@ -37,6 +37,18 @@ export class ControlPlaneLink {
     return { status: res.statusCode, body: parsed };
   }
 
+  /** GET JSON; throws on a non-2xx. */
+  async getJson(op: AnyOperation, params: Record<string, string>): Promise<unknown> {
+    const res = await request(this.url(op, params), {
+      method: 'GET',
+      headers: { authorization: `Bearer ${this.secret}` },
+      dispatcher: this.agent,
+    });
+    const text = await res.body.text();
+    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
+    return JSON.parse(text) as unknown;
+  }
+
   /** POST and insist on a 2xx. */
   async must(op: AnyOperation, params: Record<string, string>, body: unknown): Promise<unknown> {
     const r = await this.post(op, params, body);

@@ -6,6 +6,8 @@
  * language the user speaks); else the avatar's own language; else English.
  */
 import type { BrainMessage, BrainRequest } from '../../models/index.js';
+import type { SpeechMark } from '../../models/voice.js';
+import { playedText } from '../turns/index.js';
 import type { LoggedTurn } from './live-session.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -13,17 +15,36 @@ export function replyLanguage(s: SessionSnapshot, helloLang: string | null, turn
   return s.responseLanguage ?? turnLang ?? helloLang ?? s.avatar.language ?? 'en';
 }
 
+/** A note a post-commit stage added to the conversation (pipeline.ts), after turn `afterSeq - 1`. */
+export interface ConversationNote {
+  afterSeq: number;
+  text: string;
+}
+
 /** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */
-export function brainRequest(s: SessionSnapshot, log: readonly LoggedTurn[], user: string | null, language: string, signal?: AbortSignal, greeting?: string): BrainRequest {
+export function brainRequest(
+  s: SessionSnapshot,
+  log: readonly LoggedTurn[],
+  user: string | null,
+  language: string,
+  signal?: AbortSignal,
+  greeting?: string,
+  notes: readonly ConversationNote[] = [],
+): BrainRequest {
   // The backstory and memory travel in `persona`: the local brain retrieves from them and the
   // OpenAI-compatible brain folds them into its system message (src/models/brain/openai.ts).
   const messages: BrainMessage[] = [];
   if (s.systemPrompt) messages.push({ role: 'system', content: s.systemPrompt });
   for (const m of s.history) messages.push({ role: m.role, content: m.content });
+  const noteAt = (seq: number) => {
+    for (const n of notes) if (n.afterSeq === seq) messages.push({ role: 'system', content: n.text });
+  };
   for (const t of log) {
+    noteAt(t.seq);
     if (t.user_text) messages.push({ role: 'user', content: t.user_text });
     if (t.reply_text) messages.push({ role: 'assistant', content: t.reply_text });
   }
+  noteAt(log.length);
   if (user !== null) messages.push({ role: 'user', content: user });
   else if (greeting) messages.push({ role: 'system', content: greeting });
   return {
@@ -63,18 +84,9 @@ export class SentenceSplitter {
 
 /**
  * What was actually said of a reply cut after `playedMs` of `totalMs` (spec: "the stored
- * reply is what was actually said"): whole words up to the cut, from word timings when
- * the voice gave them, else in proportion to the characters.
+ * reply is what was actually said"): the words whose middle was played, in the reply's own
+ * text (played-text.ts), from the voice's word timings, else evenly spread.
  */
-export function saidPrefix(text: string, playedMs: number, totalMs: number, words?: { text: string; endMs: number }[]): string {
-  if (playedMs >= totalMs) return text;
-  if (words && words.length > 0) {
-    const n = words.filter((w) => w.endMs <= playedMs).length;
-    const tokens = text.split(/\s+/).filter(Boolean);
-    if (tokens.length === words.length) return tokens.slice(0, n).join(' ');
-  }
-  const upto = Math.floor((text.length * Math.max(0, playedMs)) / Math.max(1, totalMs));
-  const cut = text.slice(0, upto);
-  const sp = cut.lastIndexOf(' ');
-  return (upto >= text.length ? text : sp > 0 ? cut.slice(0, sp) : '').trim();
+export function saidPrefix(text: string, playedMs: number, totalMs: number, words?: SpeechMark[]): string {
+  return playedText(text, playedMs, { durationMs: totalMs, ...(words ? { words } : {}) }).text;
 }

@@ -12,6 +12,7 @@ import type { EdgeParts, MediaRequest, SessionStream } from './parts.js';
 import { Recorder } from './recorder.js';
 import type { SessionSnapshot } from './snapshot.js';
 import { TurnLoop } from './turn-loop.js';
+import { attachTools, type ToolLink } from '../tools/session-tools.js';
 
 export interface EdgeSessionDeps {
   parts: EdgeParts;
@@ -22,6 +23,8 @@ export interface EdgeSessionDeps {
   fetchMedia(sessionId: string, kind: 'face' | 'idle' | 'voice'): Promise<Buffer | null>;
   store(sessionId: string, turn: LoggedTurn): void;
   log(line: string): void;
+  /** The tool gateway link (absent: this box runs no tools). */
+  toolLink?: ToolLink;
 }
 
 export const STATUS_INTERVAL_MS = 100;
@@ -71,7 +74,14 @@ export class EdgeSession {
       store: (t) => d.store(snapshot.id, t),
       log,
     });
+    for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
     if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
+    // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
+    if (snapshot.toolNames.length > 0 && d.toolLink) {
+      await attachTools({ live: s.live, loop: s.loop, parts: d.parts, clock: d.clock, link: d.toolLink, log }).catch((e: unknown) =>
+        log(`tools unavailable: ${(e as Error).message}`),
+      );
+    }
     s.live.onEnd((reason) => {
       log(`ended: ${reason}`);
       s.ticker?.cancel();

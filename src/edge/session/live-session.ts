@@ -39,6 +39,8 @@ export interface LiveSessionHooks {
 export class LiveSession {
   readonly channels = new Set<Channel>();
   readonly log: LoggedTurn[] = [];
+  /** Bracketed tool notes for the brain, never spoken (spec 6.2 step 4): after turn `afterSeq`. */
+  readonly notes: { afterSeq: number; text: string }[] = [];
   readonly startedAt: number;
   ended: EndReason | null = null;
   endedAt: number | null = null;

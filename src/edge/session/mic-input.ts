@@ -1,20 +1,23 @@
 /**
- * Mic audio into turns (spec 4.6 /mic_stream, 6.1 partial/turn), wiring the turn-taking
- * rules of src/edge/turns: the utterance detector (VAD over 100 ms frames), the partial
- * policy, and the barge-in decision (user speech while the avatar talks cuts the reply,
- * server-side). On `utterance-end` the recognizer transcribes and the turn loop answers.
+ * The mic stage and the voice-activity stage (pipeline.ts; spec 4.6 /mic_stream, 6.1
+ * partial/turn): 100 ms mic frames go through the utterance detector (VAD) of
+ * src/edge/turns; utterances go to the recognition stage (recognition.ts), frame by frame
+ * while they are spoken; the barge-in rule (user speech while the avatar talks) sends a
+ * `barge-in` control event to every stage (server-side, spec 4.6).
  */
 import type { Recognizer, Vad } from '../../models/index.js';
-import { nothingHeardText } from '../../models/recognizer/index.js';
-import { BargeIn, PartialPolicy, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
+import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
+import type { ControlEvent, Stage } from './pipeline.js';
+import { RecognitionStage } from './recognition.js';
 import type { TurnLoop } from './turn-loop.js';
 
-export class MicInput {
-  private detector: UtteranceDetector;
-  private partials: PartialPolicy;
+export class MicInput implements Stage {
+  readonly name = 'mic';
+  private readonly detector: UtteranceDetector;
   private readonly bargeIn = new BargeIn();
-  private lang: string | null = null;
+  readonly recognition: RecognitionStage;
+  private ended = false;
   /** Fires when an utterance ends (bench: end of speech to `turn`). */
   onSpeechEnd: (() => void) | null = null;
 
@@ -22,50 +25,46 @@ export class MicInput {
     private readonly session: LiveSession,
     private readonly loop: TurnLoop,
     vad: Vad,
-    private readonly recognizer: Recognizer,
+    recognizer: Recognizer,
   ) {
     this.detector = new UtteranceDetector(vad);
-    this.partials = new PartialPolicy({ recognizer });
+    this.recognition = new RecognitionStage(recognizer, {
+      partial: (text) => {
+        if (!session.ended) session.broadcast('control', { type: 'partial', text });
+      },
+      // A spoken turn enters turn commit the way a typed one does.
+      turn: (turn) => loop.userTurn(turn),
+    });
+    loop.addStage(this);
+    loop.addStage(this.recognition);
   }
 
   setLang(lang: string | null): void {
-    this.lang = lang;
-    this.partials = new PartialPolicy({ recognizer: this.recognizer, ...(lang ? { lang } : {}) });
+    this.recognition.setLang(lang);
   }
 
   push(frame: Int16Array): void {
-    const events = isDigitalSilence(frame) && !this.detector.speaking ? [] : this.detector.push(frame);
+    if (this.ended) return;
+    const inUtterance = this.detector.speaking;
+    const events = isDigitalSilence(frame) && !inUtterance ? [] : this.detector.push(frame);
+    // The frame belongs to the utterance under way (a new one takes it with its start).
+    if (inUtterance) this.recognition.frame(frame, this.detector.speechRunMs > 0);
     // spec 4.6: barge-in is server-side.
     if (this.bargeIn.update(this.detector.speechRunMs, this.loop.state !== 'listening')) this.loop.bargeIn();
     for (const e of events) this.handle(e);
   }
 
-  private handle(e: UtteranceEvent): void {
-    if (e.type === 'speech-start') {
-      const placeholder = this.partials.onSpeechStart();
-      if (placeholder) this.session.broadcast('control', { type: 'partial', text: placeholder });
-    } else if (e.type === 'partial-due') {
-      void this.partials.onPartialDue(e.samples, e.atMs).then((text) => {
-        if (text && !this.session.ended) this.session.broadcast('control', { type: 'partial', text });
-      });
-    } else {
-      this.partials.onUtteranceEnd();
-      this.onSpeechEnd?.();
-      void this.commit(e.samples);
-    }
+  control(e: ControlEvent): void {
+    if (e.type === 'end') this.ended = true;
   }
 
-  private async commit(samples: Int16Array): Promise<void> {
-    const r = await this.recognizer.transcribe(samples, this.lang ? { lang: this.lang } : {}).catch((err: Error) => ({
-      text: `[speech not recognised: ${err.message}]`,
-      recognised: false,
-    }));
-    // A session that ended while the recogniser worked still gets the turn: the turn loop
-    // stores it unanswered (docs/edge.md: a turn the session ended before answering).
-    // Issue 8: speech the recogniser heard no words in still makes a turn, and its text says
-    // so (a recogniser answers "" then); the avatar asks again instead of answering nothing.
-    const heard = r.text.trim() !== '';
-    this.loop.userTurn(heard ? r.text : nothingHeardText(this.recognizer.name), { unrecognised: !r.recognised || !heard });
+  private handle(e: UtteranceEvent): void {
+    if (e.type === 'speech-start') this.recognition.speechStart(e.samples);
+    else if (e.type === 'partial-due') this.recognition.partialDue(e.samples, e.atMs);
+    else {
+      this.onSpeechEnd?.();
+      this.recognition.utteranceEnd(e.samples);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Brain, Recognizer, Speech, Vad, Voice, VoiceShape } from '../../models/index.js';
 import type { EdgeClock } from '../clock.js';
+import type { PostCommitStage } from './pipeline.js';
 import type { SessionSnapshot } from './snapshot.js';
 
 /** A reply being spoken on the media stream. */
@@ -51,4 +52,6 @@ export interface EdgeParts {
   voiceShape?: (req: MediaRequest) => Promise<VoiceShape | undefined>;
   /** Build the session's media stream; absent means the box renders nothing (brain-only boxes). */
   media?: (req: MediaRequest) => Promise<SessionStream>;
+  /** The post-commit stages of a session as it opens (docs/turns.md "The post-commit slot"; e.g. the tools lifecycle). */
+  stages?: (snapshot: SessionSnapshot) => PostCommitStage[];
 }

@@ -6,6 +6,7 @@
  */
 import { createWriteStream, mkdirSync, openSync, writeSync, closeSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { DIR_MODE, FILE_MODE } from '../private-files.js';
 
 export class Recorder {
   readonly dir: string;
@@ -16,10 +17,11 @@ export class Recorder {
 
   constructor(captureRoot: string, sessionId: string) {
     this.dir = join(captureRoot, sessionId);
-    mkdirSync(this.dir, { recursive: true });
-    this.mic = createWriteStream(join(this.dir, 'mic.wav'));
+    // A user's microphone: private like the rest of the data dir (docs/security.md).
+    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    this.mic = createWriteStream(join(this.dir, 'mic.wav'), { mode: FILE_MODE });
     this.mic.write(wavHeader(0));
-    this.video = createWriteStream(join(this.dir, 'video.mp4'));
+    this.video = createWriteStream(join(this.dir, 'video.mp4'), { mode: FILE_MODE });
   }
 
   micFrame(frame: Int16Array): void {

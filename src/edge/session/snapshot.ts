@@ -31,6 +31,8 @@ export interface SessionSnapshot {
   capSeconds: number;
   protocol: number;
   agent: Record<string, unknown> | null;
+  /** Names of the tools the mint resolved (spec 4.5 `tools_resolved`); their definitions come from the control plane. */
+  toolNames: string[];
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -75,5 +77,6 @@ export function readSnapshot(claims: SessionClaims): SessionSnapshot {
     capSeconds: typeof s.cap_seconds === 'number' ? s.cap_seconds : 300,
     protocol: typeof s.protocol === 'number' ? s.protocol : 1,
     agent: claims.agent ?? null,
+    toolNames: Array.isArray(obj(s.tools).resolved) ? ((obj(s.tools).resolved as unknown[]).filter((n) => typeof n === 'string') as string[]) : [],
   };
 }

@@ -1,32 +1,49 @@
 /**
- * The session coordinator (spec 4.6, 6.1): typed and spoken user turns go to the brain;
- * the reply goes out as a `turn` message and, unless the session is brain-only
- * (`render: false`), as speech on the media stream. It owns the listening / thinking /
- * speaking state, the greeting and its hold, and barge-in (mic speech, or a typed turn).
- * Every accepted user turn reaches the transcript, answered or not (the session may end
- * first). Mic audio reaches it through mic-input.ts; it knows nothing of sockets.
+ * The session coordinator (spec 4.6, 6.1): it wires the stages of pipeline.ts and owns the
+ * listening / thinking / speaking state. Turn commit is here: a user turn (typed or
+ * recognised, one path) is answered in order, one reply at a time; post-commit stages see
+ * it first; the reply (reply.ts) is generated, voiced and played; the `turn` message goes
+ * out and the turn is stored. Control events (barge-in, typed turn, cancel, end) go through
+ * the ControlBus to every stage, this one included. The greeting and its hold are
+ * greeting-hold.ts. Every accepted user turn reaches the transcript, answered or not.
  */
 import type { z } from 'zod';
 import type { TurnMessage } from '../../contract/edge/messages.js';
 import type { BrainUsage } from '../../models/brain.js';
-import type { VoiceShape } from '../../models/index.js';
-import type { EdgeClock, EdgeTimer } from '../clock.js';
-import { brainRequest, replyLanguage, SentenceSplitter } from './conversation.js';
+import type { Brain, VoiceShape } from '../../models/index.js';
+import { GreetingHold } from '../turns/index.js';
+import type { EdgeClock } from '../clock.js';
+import { brainRequest, replyLanguage } from './conversation.js';
 import { greetingPrompt } from './greeting.js';
 import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
+import { ControlBus, type CommittedTurn, type ControlEvent, type PostCommitStage, type Stage, type StageContext, type UserTurn } from './pipeline.js';
+import { Reply } from './reply.js';
 import { ReplySpeaker } from './reply-speaker.js';
 import { typedLanguage, warmTypedLanguage } from './typed-language.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
 export const UNRECOGNISED_REPLY = 'Sorry, I could not make out what you said. Could you say it again, or type it?';
 
-function fixedReply(text: string) {
+type BrainReply = ReturnType<Brain['reply']>;
+
+function fixedReply(text: string): BrainReply {
   return {
     deltas: (async function* () {
       yield text;
     })(),
     usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
+  };
+}
+
+/** A reply that starts with `line` (a coloured reply, StageContext.colour). */
+function startingWith(line: string, out: BrainReply): BrainReply {
+  return {
+    deltas: (async function* () {
+      yield `${line} `;
+      yield* out.deltas;
+    })(),
+    usage: out.usage,
   };
 }
 
@@ -44,39 +61,47 @@ export interface TurnLoopDeps {
   log(msg: string): void;
 }
 
-interface Reply {
-  speechId: string;
-  abort: AbortController;
-  speaker: ReplySpeaker | null;
-}
+/** What one reply answers: a user turn, the greeting, or a line a stage asked for. */
+type Cue = { kind: 'user'; turn: UserTurn } | { kind: 'greeting' } | { kind: 'line'; text: string; stillWanted?: () => boolean };
 
-export class TurnLoop {
+export class TurnLoop implements Stage {
+  readonly name = 'turn-commit';
+  readonly bus = new ControlBus();
   state: TalkState = 'listening';
   helloLang: string | null = null;
   private seq = 0;
   private current: Reply | null = null;
   private queue: Promise<void> = Promise.resolve();
-  private greetingTimer: EdgeTimer | null = null;
-  private greetingDue: boolean;
-  private started = false;
+  private readonly greeting: GreetingHold;
+  private readonly postCommit: PostCommitStage[] = [];
+  /** A line the next user turn's reply starts with (StageContext.colour), taken once. */
+  private colourNext: string | null = null;
   /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
   onFirstAudio: ((speechId: string) => void) | null = null;
 
   constructor(private readonly d: TurnLoopDeps) {
-    this.greetingDue = d.session.snapshot.config.greeting_enabled;
-    d.session.onEnd(() => this.stop());
+    const cfg = d.session.snapshot.config;
+    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
+    this.greeting = new GreetingHold({
+      enabled: cfg.greeting_enabled,
+      holdMs: cfg.greeting_hold_ms,
+      clock: d.clock,
+      onGreet: () => this.enqueue({ kind: 'greeting' }, this.nextSpeechId()),
+    });
+    this.bus.add(this);
+    d.session.onEnd((reason) => this.bus.send({ type: 'end', reason }));
     void warmTypedLanguage();
+  }
+
+  /** Plug a stage in: it gets every control event; a post-commit stage also sees each committed user turn. */
+  addStage(stage: Stage | PostCommitStage): void {
+    this.bus.add(stage);
+    if ('committed' in stage) this.postCommit.push(stage);
   }
 
   /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    const cfg = this.d.session.snapshot.config;
-    // spec 2: greeting_hold_ms waits for session context before the first generated turn; 0 disables the hold.
-    if (!this.greetingDue) return;
-    if (cfg.greeting_hold_ms <= 0) this.greet();
-    else this.greetingTimer = this.d.clock.setTimeout(() => this.greet(), cfg.greeting_hold_ms);
+    this.greeting.start();
   }
 
   get speechId(): string | null {
@@ -86,54 +111,72 @@ export class TurnLoop {
   /** Session context arrived (the mic `hello`, docs/edge.md): the hold ends and the greeting goes now. */
   context(lang: string | null): void {
     if (lang) this.helloLang = lang;
-    if (this.greetingTimer) this.greet();
+    this.greeting.contextArrived();
   }
 
-  /** A committed user turn, typed (/chat) or recognised. The user spoke first: no greeting. */
-  userTurn(text: string, opts: { unrecognised?: boolean; typed?: boolean } = {}): string {
-    this.cancelGreeting();
+  /** A typed turn (/chat, v2 `chat`): a user turn that barges in like mic speech (spec 4.6). */
+  typedTurn(text: string): string {
+    this.bus.send({ type: 'typed-turn', text });
+    if (this.state !== 'listening') this.bus.send({ type: 'barge-in', by: 'typed' });
+    return this.userTurn({ text, source: 'typed' });
+  }
+
+  /** The user started speaking over a reply (decided by the mic stage). */
+  bargeIn(): void {
+    this.bus.send({ type: 'barge-in', by: 'speech' });
+  }
+
+  /** Turn commit: a user turn, typed or recognised, is answered after the ones before it. */
+  userTurn(turn: UserTurn | string, opts: { unrecognised?: boolean } = {}): string {
+    const t: UserTurn = typeof turn === 'string' ? { text: turn, source: 'speech', ...(opts.unrecognised ? { unrecognised: true } : {}) } : turn;
+    // The user spoke first: no greeting.
+    this.greeting.userTookTurn();
     this.d.session.activity();
     const speechId = this.nextSpeechId();
-    this.enqueue(() => this.respond(text, speechId, opts.unrecognised ? UNRECOGNISED_REPLY : null, !!opts.typed));
+    this.enqueue({ kind: 'user', turn: t }, speechId);
     return speechId;
   }
 
-  /**
-   * A typed turn (/chat, v2 `chat`): a new user turn barges in like mic speech does
-   * (spec 4.6): the reply on air is cut and stored as said, then this one is answered.
-   */
-  typedTurn(text: string): string {
-    if (this.state !== 'listening') this.bargeIn();
-    return this.userTurn(text, { typed: true });
+  control(e: ControlEvent): void {
+    if (e.type === 'typed-turn' || e.type === 'barge-in') this.greeting.userTookTurn();
+    if (e.type === 'barge-in') this.current?.cut('barge-in');
+    else if (e.type === 'cancel' && this.current?.speechId === e.speechId) this.current.cut('cancel');
+    else if (e.type === 'end') {
+      this.greeting.cancel();
+      this.current?.cut('end');
+    }
   }
 
-  /** The user started speaking over a reply (barge-in decided by the mic input). */
-  bargeIn(): void {
-    const r = this.current;
-    if (!r) return;
-    r.speaker?.interrupt();
-    r.abort.abort();
-  }
+  /** What post-commit stages may do. */
+  private readonly ctx: StageContext = {
+    emit: (event) => this.d.session.broadcast('events', { ...event, type: 'agent_event' }),
+    say: (text, stillWanted) => {
+      const id = this.nextSpeechId();
+      this.enqueue({ kind: 'line', text, ...(stillWanted ? { stillWanted } : {}) }, id);
+      return id;
+    },
+    // The session's notes: the loop's replies and the stages' own brain requests read the same list.
+    note: (text) => this.d.session.notes.push({ afterSeq: this.d.session.log.length, text }),
+    colour: (text) => {
+      this.colourNext = text;
+    },
+    state: () => this.state,
+    ended: () => this.d.session.ended !== null,
+  };
 
-  private greet(): void {
-    if (!this.greetingDue) return;
-    this.cancelGreeting();
-    this.enqueue(() => this.respond(null, this.nextSpeechId()));
-  }
-
-  private cancelGreeting(): void {
-    this.greetingDue = false;
-    this.greetingTimer?.cancel();
-    this.greetingTimer = null;
+  private takeColour(): string | null {
+    const c = this.colourNext;
+    this.colourNext = null;
+    return c;
   }
 
   private nextSpeechId(): string {
     return `sp_${this.d.session.id.slice(0, 8)}_${++this.seq}`;
   }
 
-  private enqueue(job: () => Promise<void>): void {
+  private enqueue(cue: Cue, speechId: string): void {
     // One reply at a time, in order; a failure is reported and the loop goes on.
-    this.queue = this.queue.then(job).catch((err: unknown) => {
+    this.queue = this.queue.then(() => this.answer(cue, speechId)).catch((err: unknown) => {
       this.d.log(`turn failed: ${(err as Error).message}`);
       this.d.session.broadcast('control', { type: 'error', error: 'turn_failed', detail: (err as Error).message });
       this.setState('listening');
@@ -155,107 +198,126 @@ export class TurnLoop {
     return t;
   }
 
-  /** One turn: brain -> turn message -> speech; `user` null is the greeting. */
-  private async respond(user: string | null, speechId: string, fixed: string | null = null, typed = false): Promise<void> {
+  /** The reply language (docs/edge.md "Reply language"): a typed turn's own language when its text tells. */
+  private async languageOf(cue: Cue): Promise<string> {
+    const s = this.d.session.snapshot;
+    const typed = cue.kind === 'user' && cue.turn.source === 'typed';
+    const own = typed && !s.responseLanguage ? await typedLanguage(cue.turn.text, [this.helloLang, s.avatar.language]) : null;
+    return replyLanguage(s, this.helloLang, own);
+  }
+
+  /** One reply: a user turn's answer, the greeting, or a stage's line. */
+  private async answer(cue: Cue, speechId: string): Promise<void> {
     const s = this.d.session;
-    // A typed turn's own language, when its text tells it (docs/edge.md "Reply language").
-    const own = typed && user !== null && !s.snapshot.responseLanguage ? await typedLanguage(user, [this.helloLang, s.snapshot.avatar.language]) : null;
-    let language = replyLanguage(s.snapshot, this.helloLang, own);
+    // A stage's line that is no longer wanted when its turn comes (a stale tool follow-up) is not said.
+    if (cue.kind === 'line' && cue.stillWanted && !cue.stillWanted()) return;
+    const user = cue.kind === 'user' ? cue.turn.text : null;
+    const language = await this.languageOf(cue);
     if (s.ended) {
       // The user's words were accepted (/chat answered ok): they reach the transcript, unanswered.
       if (user !== null) this.commit({ user_text: user, reply_text: '', language, speech_id: speechId, outcome: 'unanswered' });
       return;
     }
-    const abort = new AbortController();
-    const render = s.snapshot.config.render && this.d.stream && this.d.parts.voice;
+    const reply = this.open(speechId, language);
+    const colour = cue.kind === 'user' && !cue.turn.unrecognised ? this.takeColour() : null;
+    const made =
+      cue.kind === 'line'
+        ? fixedReply(cue.text)
+        : cue.kind === 'user' && cue.turn.unrecognised
+          ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
+            fixedReply(UNRECOGNISED_REPLY)
+          : this.d.parts.brain.reply(
+              brainRequest(s.snapshot, s.log, user, language, reply.abort.signal, cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined, s.notes),
+            );
+    const out = colour ? startingWith(colour, made) : made;
+    try {
+      await reply.generate(out);
+    } catch (err) {
+      // The brain failed mid-reply (an --llm-url upstream down or cut off): what is on air is
+      // cut (nothing talks on while the session listens); the user's turn is still stored,
+      // with what was said; enqueue() says turn_failed.
+      reply.cut('cancel');
+      await this.storeUnfinished(user, reply, language);
+      throw err;
+    }
+    if (s.ended) {
+      // The sockets closed while the reply was being made: nobody got the turn message; the
+      // stored reply is what was actually said before the end (usually nothing).
+      await this.storeUnfinished(user, reply, language);
+      return this.close(reply);
+    }
+    // An avatar turn cut (a user turn came first) before any of it reached the listener:
+    // the user's turn replaces it, so no turn goes out.
+    if (user === null && reply.cutBy && reply.unheard) return this.close(reply);
+    await this.deliver(reply, cue, language, await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 })));
+    this.close(reply);
+  }
+
+  /** A reply starts: thinking, with a speaker when the session renders. */
+  private open(speechId: string, language: string): Reply {
+    const render = this.d.session.snapshot.config.render && this.d.stream && this.d.parts.voice;
     const speaker = render
       ? new ReplySpeaker(this.d.parts.voice!, this.d.stream!, language, this.d.voiceShape, () => {
           this.setState('speaking');
           this.onFirstAudio?.(speechId);
         })
       : null;
-    this.current = { speechId, abort, speaker };
+    const reply = new Reply(speechId, speaker);
+    this.current = reply;
     this.setState('thinking');
-    const req = brainRequest(s.snapshot, s.log, user, language, abort.signal, user === null ? greetingPrompt(s.snapshot, language) : undefined);
-    // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
-    const out = fixed !== null ? fixedReply(fixed) : this.d.parts.brain.reply(req);
-    const split = new SentenceSplitter();
-    let reply = '';
-    let failed: Error | null = null;
-    try {
-      for await (const delta of out.deltas) {
-        reply += delta;
-        if (speaker) for (const sentence of split.push(delta)) speaker.say(sentence);
-        if (abort.signal.aborted) break;
-      }
-    } catch (err) {
-      if (!abort.signal.aborted) failed = err instanceof Error ? err : new Error(String(err));
-    }
-    if (failed !== null) {
-      // The brain failed mid-reply (an --llm-url upstream down or cut off): the reply cannot
-      // be finished, so what is on air is cut (nothing talks on while the session listens);
-      // the user's turn is still stored, with what was said; enqueue() says turn_failed.
-      speaker?.interrupt();
-      await this.storeUnfinished(user, speechId, language, speaker, reply.trim());
-      throw failed;
-    }
-    if (speaker && !abort.signal.aborted) for (const sentence of split.flush()) speaker.say(sentence);
-    reply = reply.trim();
-    if (s.ended) {
-      // The sockets closed while the reply was being made: nobody got the turn message; the
-      // stored reply is what was actually said before the end (usually nothing).
-      await this.storeUnfinished(user, speechId, language, speaker, reply);
-      this.setState('listening');
-      return;
-    }
-    if (user === null && abort.signal.aborted && (speaker ? speaker.audioMs === 0 : reply === '')) {
-      // The greeting was cut (a user turn came first) before any of it reached the media (or,
-      // brain-only, was made): a user turn before the greeting replaces it, so no turn goes out.
-      if (this.current?.speechId === speechId) this.current = null;
-      this.setState('listening');
-      return;
-    }
-    const usage: BrainUsage = await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 }));
-    // The turn reports the language the reply text is in (a brain without a phrase for the
-    // asked language answers in English and says so), not the one asked for.
-    language = usage.language ?? language;
-    // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
-    const msg: z.input<typeof TurnMessage> = { type: 'turn', text: user ?? '', reply, language, speech_id: speechId };
-    if (!render) {
-      msg.brain = { name: this.d.parts.brain.name, reply, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
-    }
-    if (user === null) msg.greeting = true;
-    s.broadcast(['control', 'events'], msg);
-    // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
-    // A spoken greeting has no user words to keep: it is stored once it is known what of it
-    // was said, and not at all when a user turn cut it before its first word.
-    const greeting = user === null && speaker !== null;
-    const turn = greeting ? null : this.commit({ user_text: user ?? '', reply_text: reply, language, speech_id: speechId, outcome: speaker ? 'spoken' : 'text' });
-    if (speaker) {
-      await speaker.finished();
-      const said = speaker.interrupted ? await speaker.said(reply) : reply;
-      if (speaker.interrupted) s.broadcast('events', { type: 'speech', speech_id: speechId, status: 'interrupted', said });
-      if (turn && speaker.interrupted) {
-        turn.reply_text = said;
-        turn.outcome = 'interrupted';
-        this.d.store(turn);
-      } else if (greeting && said) {
-        this.commit({ user_text: '', reply_text: said, language, speech_id: speechId, outcome: speaker.interrupted ? 'interrupted' : 'spoken' });
-      }
-    }
-    if (this.current?.speechId === speechId) this.current = null;
+    return reply;
+  }
+
+  private close(reply: Reply): void {
+    if (this.current === reply) this.current = null;
     this.setState('listening');
   }
 
-  /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */
-  private async storeUnfinished(user: string | null, speechId: string, language: string, speaker: ReplySpeaker | null, reply: string): Promise<void> {
-    const said = speaker ? await speaker.said(reply) : '';
-    if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: speechId, outcome: said ? 'interrupted' : 'unanswered' });
-    if (this.current?.speechId === speechId) this.current = null;
+  /** The `turn` message and the stored turn; then, spoken, the rewrite a barge-in makes. */
+  private async deliver(reply: Reply, cue: Cue, asked: string, usage: BrainUsage): Promise<void> {
+    const s = this.d.session;
+    const user = cue.kind === 'user' ? cue.turn.text : null;
+    const greeting = cue.kind === 'greeting';
+    // The turn reports the language the reply text is in (a brain without a phrase for the
+    // asked language answers in English and says so), not the one asked for.
+    const language = usage.language ?? asked;
+    const text = reply.text;
+    // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
+    const msg: z.input<typeof TurnMessage> = { type: 'turn', text: user ?? '', reply: text, language, speech_id: reply.speechId };
+    if (!reply.speaker) {
+      msg.brain = { name: this.d.parts.brain.name, reply: text, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
+    }
+    if (greeting) msg.greeting = true;
+    s.broadcast(['control', 'events'], msg);
+    // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
+    // A spoken avatar turn (greeting, a stage's line) has no user words to keep: it is stored
+    // once it is known what of it was said, and not at all when cut before its first word.
+    const avatarSpoken = user === null && reply.speaker !== null;
+    const turn = avatarSpoken ? null : this.commit({ user_text: user ?? '', reply_text: text, language, speech_id: reply.speechId, outcome: reply.speaker ? 'spoken' : 'text' });
+    // The post-commit slot: a user turn has committed (its `turn` message is out and it is
+    // stored; spec 6.2 step 1), while its reply plays. The loop never waits for a stage.
+    if (turn && cue.kind === 'user') {
+      const committed: CommittedTurn = { ...cue.turn, speechId: reply.speechId, language, seq: turn.seq };
+      for (const stage of this.postCommit) stage.committed(committed, this.ctx);
+    }
+    if (!reply.speaker) return;
+    await reply.played();
+    const said = reply.cutBy ? await reply.heard() : text;
+    if (reply.cutBy === 'barge-in') s.broadcast('events', { type: 'speech', speech_id: reply.speechId, status: 'interrupted', said });
+    if (turn && reply.cutBy === 'barge-in') {
+      // Only a barge-in rewrites a stored reply (docs/fidelity.md); a release or a cap keeps it whole.
+      turn.reply_text = said;
+      turn.outcome = 'interrupted';
+      this.d.store(turn);
+    } else if (avatarSpoken && said) {
+      this.commit({ user_text: '', reply_text: said, language, speech_id: reply.speechId, outcome: reply.cutBy ? 'interrupted' : 'spoken' });
+    }
   }
 
-  private stop(): void {
-    this.cancelGreeting();
-    this.bargeIn();
+  /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */
+  private async storeUnfinished(user: string | null, reply: Reply, language: string): Promise<void> {
+    const said = reply.speaker ? await reply.heard() : '';
+    if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: reply.speechId, outcome: said ? 'interrupted' : 'unanswered' });
+    if (this.current === reply) this.current = null;
   }
 }

@@ -5,8 +5,8 @@
  *   `speechRunMs`) and whether the avatar is speaking: true once, when the run reaches
  *   `minSpeechMs` during a reply. A cough or a click (shorter runs) does not interrupt; the
  *   next reply can be interrupted again.
- * - `cutPoint()`: where in the media timeline to stop: the end of the fragment being
- *   played, so the cut lands within one fragment (at most 250 ms, issue 8 item 5).
+ * The reply is cut by the media stream itself at the end of the fragment being played
+ * (ReplyHandle.interrupt in src/media), so the cut lands within one fragment.
  */
 export const BARGE_IN_MIN_SPEECH_MS = 300;
 
@@ -28,10 +28,4 @@ export class BargeIn {
     this.fired = true;
     return true;
   }
-}
-
-/** The first fragment boundary at or after `nowMs` on the media timeline. */
-export function cutPoint(nowMs: number, fragmentMs: number): number {
-  if (!(fragmentMs > 0)) throw new RangeError('fragmentMs must be positive');
-  return Math.ceil(nowMs / fragmentMs) * fragmentMs;
 }

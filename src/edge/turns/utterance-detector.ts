@@ -3,8 +3,9 @@
  * frame counts only (a frame is 100 ms of the user's audio), so it is the same at any speed
  * and tests feed frames instead of waiting.
  *
- * - `speech-start` once `minSpeechMs` of speech frames came in a row; the utterance then
- *   includes `preRollMs` of audio from before that point, so soft onsets are not clipped.
+ * - `speech-start` once `minSpeechMs` of speech frames came in a row, with the audio so far;
+ *   the utterance includes `preRollMs` of audio from before that point, so soft onsets are
+ *   not clipped. A streaming recogniser gets that audio, then each frame as it comes.
  * - `partial-due` every `partialEveryMs` of utterance while it lasts, with the audio so far
  *   (the partial policy decides what, if anything, to send: partials.ts).
  * - `utterance-end` after `hangoverMs` of non-speech (reason `silence`), at `maxUtteranceMs`
@@ -38,8 +39,8 @@ export const UTTERANCE_DEFAULTS: UtteranceTunables = {
 };
 
 export type UtteranceEvent =
-  /** `atMs`: position in the mic stream (frames pushed x 100 ms) at the end of this frame. */
-  | { type: 'speech-start'; atMs: number }
+  /** `atMs`: position in the mic stream (frames pushed x 100 ms) at the end of this frame; `samples`: the utterance so far (pre-roll included). */
+  | { type: 'speech-start'; atMs: number; samples: Int16Array }
   | { type: 'partial-due'; atMs: number; samples: Int16Array }
   | { type: 'utterance-end'; atMs: number; samples: Int16Array; reason: 'silence' | 'max-length' | 'flush'; speechMs: number };
 
@@ -87,7 +88,7 @@ export class UtteranceDetector {
         this.silentFrames = 0;
         this.speechFrames = this.run;
         this.sincePartial = 0;
-        out.push({ type: 'speech-start', atMs });
+        out.push({ type: 'speech-start', atMs, samples: join(this.history) });
       }
       return out;
     }

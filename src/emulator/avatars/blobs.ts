@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { EmulatorContext } from '../context.js';
+import { DIR_MODE, FILE_MODE } from '../../edge/private-files.js';
 
 /**
  * Blobs (face images, voice samples, idle clips) live as files under the data dir's
@@ -27,8 +28,8 @@ export const personaBlobKey = (persona: string, file: string) => `${PERSONA_PREF
 /** Write a blob (write-then-commit: the row naming it is updated after this returns). */
 export function putBlob(ctx: EmulatorContext, key: string, bytes: Uint8Array): void {
   const path = blobPath(ctx, key);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
+  mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
+  writeFileSync(path, bytes, { mode: FILE_MODE });
 }
 
 export function readBlob(ctx: EmulatorContext, key: string): Buffer | null {

@@ -4,6 +4,15 @@ import { getSetting, setSetting } from '../db/database.js';
 import { findKey } from '../auth/credentials.js';
 import { insertKey } from '../tokens/store.js';
 import { insertWorkspace } from '../workspaces/store.js';
+import type { OrgPlan } from '../option-limits.js';
+
+/**
+ * The plan of the bootstrap organisation when `--org-plan` is not given (issue 18 item 10,
+ * docs/fidelity.md "Plan of the emulator's own organisation"): enterprise, so a test
+ * suite's 11th chat completion in a minute is not a 429 with Retry-After: 60. The
+ * workspace stays `free` (the spec shows no workspace plan beyond it).
+ */
+export const defaultOrgPlan: OrgPlan = 'enterprise';
 
 /** The credentials `avatar emulator start` prints (and `--json` emits). */
 export interface BootstrapKeys {
@@ -24,7 +33,13 @@ export interface BootstrapKeys {
  */
 export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
   const existing = getSetting(ctx.db, 'bootstrap');
-  if (existing) return renewRevoked(ctx, JSON.parse(existing) as BootstrapKeys);
+  const orgPlan = ctx.options.orgPlan as OrgPlan | undefined;
+  if (existing) {
+    const keys = renewRevoked(ctx, JSON.parse(existing) as BootstrapKeys);
+    // An existing data dir keeps its plan unless --org-plan says otherwise.
+    if (orgPlan) ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(orgPlan, keys.orgId);
+    return keys;
+  }
   return ctx.db.transaction(() => {
     const now = unixSeconds(ctx.clock);
     const userId = ctx.ids.uuid();
@@ -32,7 +47,7 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
     ctx.db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').run(userId, 'dev@localhost', now);
     ctx.db
       .prepare('INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(orgId, 'Local organisation', 'free', userId, now);
+      .run(orgId, 'Local organisation', orgPlan ?? defaultOrgPlan, userId, now);
     const ws = insertWorkspace(ctx, { name: 'Default workspace', plan: 'free', ownerUserId: userId, orgId });
     const secret = insertKey(ctx, {
       userId,

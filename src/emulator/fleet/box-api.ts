@@ -15,6 +15,7 @@ import { sessionRuntime } from '../sessions/runtime.js';
 import { getSessionRow } from '../sessions/store.js';
 import { endOnBox } from './box-calls.js';
 import { sessionMedia } from './session-media.js';
+import { registerGatewayRoutes, toolGateway } from '../tools/gateway-routes.js';
 
 const Registration = z.object({
   base_url: z.url({ protocol: /^https?$/ }),
@@ -54,6 +55,8 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   rt.endListeners.push((sid, boxId, reason) => {
     const box = rt.fleet.get(boxId);
     if (box && reason !== 'closed' && reason !== 'box_stopping') endOnBox(box, sid, reason);
+    // spec 6.2: the hook hears session_end when the seat is released.
+    toolGateway(ctx).sessionEnded(sid, reason);
   });
   const boxOf = (c: Context): string => {
     const id = c.req.param('boxId')!;
@@ -83,6 +86,7 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     if (!row || row.box_id !== id) throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     if (ev.event === 'connect') {
       if (!rt.connected(ev.session_id)) throw new ApiError(409, 'conflict', { message: 'session is not live' });
+      if (row.started_at === null) void toolGateway(ctx).sessionStarted(ev.session_id);
     } else {
       rt.endSession(ev.session_id, ev.reason ?? 'closed');
     }
@@ -95,8 +99,11 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
     if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
+    toolGateway(ctx).turnCommitted(row.id, turn);
     return c.json({ ok: true });
   });
+
+  registerGatewayRoutes(app, ctx, boxOf, parse);
 
   // spec 4.7: the token tells the box where to fetch a custom avatar's media; this is where.
   app.get(toRouterPath(boxMedia.path), (c) => {

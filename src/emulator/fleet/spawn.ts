@@ -41,6 +41,7 @@ export async function addBox(ctx: EmulatorContext, caps: BoxCapabilities = {}): 
     verified: caps.verified ?? true,
     maxCapSeconds: caps.maxCapSeconds ?? null,
     host: ctx.options.host,
+    allowedHosts: ctx.options.allowedHosts,
     parts: await edgeParts(ctx),
     clock: ctx.clock,
     // spec 4.5 recording: captures live beside the blobs, where DELETE erases them.

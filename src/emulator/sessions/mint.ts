@@ -105,7 +105,7 @@ export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSess
   checkWorkspaceNeeded(body, plan, ws);
   checkWorkspaceRules(body, plan, ws);
   const avatar = resolveAvatar(ctx, ws, plan);
-  const tools = resolveTools(ctx.db, ws?.id ?? null, plan, avatar.tools);
+  const tools = resolveTools(ctx, ws?.id ?? null, plan, avatar.tools);
 
   const scope = ws?.id ?? `user:${auth.userId}`;
   const planName = ws?.plan ?? 'free';
@@ -204,7 +204,15 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
     protocol,
     metadata: body.metadata ?? null,
   };
+  // The token carries the tool names and settings; the definitions (MCP schemas can be
+  // large) stay in the stored snapshot, where the box reads them (internal box API).
   const claims: Record<string, unknown> = { session: snapshot };
+  // The agent object too: the gateway presents its `tok` to the hook (spec 6.2).
+  const stored = {
+    ...snapshot,
+    agent: plan.agent ?? null,
+    tools: s.tools.tools ? { ...snapshot.tools, definitions: s.tools.definitions } : null,
+  };
   if (plan.agent) claims.agent = plan.agent;
   // Hold the seat and store the row before the first await: no other request may take the
   // seat, or pass the plan ceiling (which counts seated sessions), while the token is signed.
@@ -221,7 +229,7 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
     box_id: box.id,
     box_host: box.host,
     seat_token_hash: createHash('sha256').update(seatToken).digest(),
-    snapshot_json: JSON.stringify(snapshot),
+    snapshot_json: JSON.stringify(stored),
     cap_seconds: s.cap,
     recording: plan.recording ? 1 : 0,
     created_at: nowS,

@@ -62,6 +62,11 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
     const row = visible(auth, params.sessionId);
     if (row.status === 'deleted') return { session_id: row.id, source: 'store' as const, turns: [], count: 0, deleted: true as const };
     const stored = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
+    // Ours (docs/tools.md): the session's tool calls from the ledger, when it has any.
+    const calls = ctx.db
+      .prepare('SELECT call_id, tool, source, ok, ms, created_at FROM session_tool_calls WHERE session_id = ? ORDER BY created_at, rowid')
+      .all(row.id) as { call_id: string; tool: string; source: string | null; ok: number | null; ms: number | null; created_at: number }[];
+    const toolCalls = calls.length ? { tool_calls: calls.map((c) => ({ ...c, ok: c.ok === 1 })) } : {};
     // spec 4.5: `live` is rebuilt from the box's own log for a session the store lacks
     // (still live, or turns the box could not report); otherwise the store answers.
     // `source` names where the turns came from: a log the box could not give (gone,
@@ -69,9 +74,9 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
     if (isLive(row) || stored.length === 0) {
       const log = await boxLog(rt.fleet.get(row.box_id), row.id);
       const fromLog = log !== null && (isLive(row) ? log.length >= stored.length : log.length > stored.length);
-      if (fromLog) return { session_id: row.id, source: 'live' as const, turns: log, count: log.length };
+      if (fromLog) return { session_id: row.id, source: 'live' as const, turns: log, count: log.length, ...toolCalls };
     }
-    return { session_id: row.id, source: 'store' as const, turns: stored, count: stored.length };
+    return { session_id: row.id, source: 'store' as const, turns: stored, count: stored.length, ...toolCalls };
   });
 
   // spec 3: ended -> deleted erases turns, tool records, agent state and captured media; idempotent.

@@ -1,58 +1,71 @@
 /**
  * Tool resolution at mint (spec 4.5, 4.11, 7 "Tools at mint"): MCP server ids are looked up
- * in the workspace's registry, built-in keys in the workspace's enablement. The registry
- * routes come with a later issue; the tables and these checks live here.
+ * in the workspace's registry (its cached tool list after `allowed_tools`; a list older than
+ * 10 min is used and revalidated in the background), built-in keys in the workspace's
+ * enablement; then inline definitions, the `allow` filter and the final checks. The
+ * resolved definitions are frozen with the session (the gateway and the box use them).
  */
+import { BUILTIN_SERVERS, isBuiltinKey } from '../../contract/builtins.js';
 import { ErrorCode } from '../../contract/errors.js';
+import { Limits } from '../../contract/limits.js';
 import {
   applyAllow,
   checkResolvedTools,
   mergeTools,
+  type ToolDefinition,
   type ToolsObject,
 } from '../../contract/validators/tools.js';
-import type { Db } from '../db/database.js';
+import type { EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { builtinEnabled } from '../tools/builtins.js';
+import { mcpRegistry, offeredTools } from '../tools/registry.js';
 import { fail } from './validate-mint.js';
 
-/** Built-in servers and the tools they provide (spec 4.11: `svc.image`). */
-export const BUILTIN_SERVERS: Record<string, string[]> = {
-  'svc.image': ['generate_image', 'edit_avatar'],
-};
-
-const isBuiltinKey = (s: string) => !s.startsWith('mcps_');
+/** A resolved tool: its definition and who runs it (spec 6.3 `source`). */
+export interface ResolvedToolDef extends ToolDefinition {
+  source: 'hook' | 'mcp' | 'builtin';
+  /** The MCP server id or built-in key; null for inline (hook) tools. */
+  server: string | null;
+}
 
 export interface ResolvedTools {
   /** Tools object frozen into the session (servers, inline, allow, max_calls, history). */
   tools: ToolsObject | null;
   /** Names after `allow` (the 201's `tools_resolved`). */
   names: string[];
+  /** Definitions after `allow`, in the order of `names`. */
+  definitions: ResolvedToolDef[];
 }
 
-/** Tool names a server id provides, or the spec 7 error. */
-export function serverTools(db: Db, workspaceId: string, id: string): string[] {
+/** The tools a server id provides, or the spec 7 error. */
+export function serverTools(ctx: EmulatorContext, workspaceId: string, id: string): ResolvedToolDef[] {
   if (isBuiltinKey(id)) {
     const tools = BUILTIN_SERVERS[id];
     if (!tools) throw new ApiError(404, ErrorCode.builtinServerNotFound, { message: `unknown built-in server ${id}` });
-    const row = db.prepare('SELECT enabled FROM builtin_servers WHERE workspace_id = ? AND server_key = ?').get(workspaceId, id) as
-      | { enabled: number }
-      | undefined;
-    if (!row?.enabled) throw new ApiError(403, ErrorCode.builtinServerNotEnabled, { message: `built-in server ${id} is not enabled` });
-    return tools;
+    if (!builtinEnabled(ctx.db, workspaceId, id)) {
+      throw new ApiError(403, ErrorCode.builtinServerNotEnabled, { message: `built-in server ${id} is not enabled` });
+    }
+    return tools.map((t) => ({ ...t, source: 'builtin', server: id }));
   }
-  const row = db.prepare('SELECT status, tools_json FROM mcp_servers WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
-    | { status: string; tools_json: string | null }
-    | undefined;
+  const reg = mcpRegistry(ctx);
+  const row = reg.row(workspaceId, id);
   if (!row || row.status === 'disabled') {
     throw new ApiError(400, ErrorCode.mcpServerNotFound, { message: `MCP server ${id} is unknown or disabled` });
   }
-  if (row.tools_json === null) {
-    throw new ApiError(409, ErrorCode.mcpServerUnavailable, { message: `MCP server ${id} has no cached tool list` });
-  }
-  try {
-    return (JSON.parse(row.tools_json) as { name: string }[]).map((t) => t.name);
-  } catch {
-    throw new ApiError(409, ErrorCode.mcpServerUnavailable, { message: `MCP server ${id} has no usable tool list` });
-  }
+  const defs = offeredTools(row);
+  if (defs === null) throw new ApiError(409, ErrorCode.mcpServerUnavailable, { message: `MCP server ${id} has no cached tool list` });
+  reg.revalidateIfStale(row);
+  const timeout = Math.min(Limits.toolTimeoutMaxMs, Math.max(Limits.toolTimeoutMinMs, row.default_timeout_ms));
+  return defs.map((d) => ({
+    name: d.name,
+    description: d.description,
+    input_schema: d.input_schema && typeof d.input_schema === 'object' ? d.input_schema : { type: 'object' },
+    timeout_ms: timeout,
+    idempotent: false,
+    fast: false,
+    source: 'mcp',
+    server: id,
+  }));
 }
 
 /**
@@ -60,7 +73,7 @@ export function serverTools(db: Db, workspaceId: string, id: string): string[] {
  * a malformed stored tools_json never fails a mint (the session runs without tools).
  */
 export function resolveTools(
-  db: Db,
+  ctx: EmulatorContext,
   workspaceId: string | null,
   sent: { tools: ToolsObject | null; extraTools: ToolsObject | null },
   stored: ToolsObject | null,
@@ -71,18 +84,21 @@ export function resolveTools(
     if (!merged.ok) throw fail(merged);
     tools = merged.value;
   }
-  if (!tools) return { tools: null, names: [] };
-  const all: { name: string }[] = [];
+  if (!tools) return { tools: null, names: [], definitions: [] };
+  const all: ResolvedToolDef[] = [];
   for (const id of tools.servers) {
     if (!workspaceId) {
       throw new ApiError(400, ErrorCode.workspaceIdRequired, { message: 'tools.servers need a workspace: pass workspace_id' });
     }
-    for (const name of serverTools(db, workspaceId, id)) all.push({ name });
+    all.push(...serverTools(ctx, workspaceId, id));
   }
-  all.push(...tools.inline);
-  const names = applyAllow(all, tools.allow).map((t) => t.name);
+  all.push(...tools.inline.map((t) => ({ ...t, source: 'hook' as const, server: null })));
+  const allowed = applyAllow(all, tools.allow);
   const toolsSent = sent.tools !== null || sent.extraTools !== null;
-  const checked = checkResolvedTools(names, toolsSent);
+  const checked = checkResolvedTools(
+    allowed.map((t) => t.name),
+    toolsSent,
+  );
   if (!checked.ok) throw fail(checked);
-  return { tools, names: checked.value };
+  return { tools, names: checked.value, definitions: allowed };
 }

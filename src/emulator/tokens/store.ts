@@ -1,5 +1,5 @@
-import type { KeyKind } from '../../contract/keys.js';
-import { mintKey, type KeyRow } from '../auth/credentials.js';
+import { parseKey, tokenPrefix, type KeyKind } from '../../contract/keys.js';
+import { hashKey, mintKey, type KeyRow } from '../auth/credentials.js';
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 
@@ -11,11 +11,14 @@ export interface NewKey {
   scopes: readonly string[];
   allowedOrigins: readonly string[] | null;
   deviceId?: string | null;
+  /** A fixed raw value (a seed file's key, issue 18 item 2) instead of a fresh one; must parse as `kind`. */
+  raw?: string;
 }
 
 /** Store a new credential (hashed) and return its row and the raw value, shown once. */
 export function insertKey(ctx: EmulatorContext, k: NewKey): { row: KeyRow; raw: string } {
-  const minted = mintKey(ctx.db, ctx.ids, k.kind);
+  const parsed = k.raw ? parseKey(k.raw) : null;
+  const minted = k.raw && parsed ? { raw: k.raw, lookup: parsed.lookup, hash: hashKey(k.raw), prefix: tokenPrefix(k.raw) } : mintKey(ctx.db, ctx.ids, k.kind);
   const id = ctx.ids.uuid();
   ctx.db
     .prepare(

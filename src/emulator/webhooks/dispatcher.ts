@@ -37,6 +37,8 @@ export class WebhookDispatcher {
   private readonly log: DeliveryRecord[] = [];
   private nextId = 1;
   private stopped = false;
+  /** Told of every event emitted, delivered or not (the operator log, issue 18 item 9). */
+  readonly emitted: ((event: string, workspaceId: string | null, data: Record<string, unknown>) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -56,14 +58,22 @@ export class WebhookDispatcher {
   }
 
   /** Send one event to the per-mint notify block (if any) and every subscribed endpoint. */
-  emit(event: string, workspaceId: string | null, data: Record<string, unknown>, notify: { url: string; secret?: string } | null): void {
+  emit(
+    event: string,
+    workspaceId: string | null,
+    data: Record<string, unknown>,
+    notify: { url: string; secret?: string } | null,
+    /** Attempt offsets from the event, when the event has its own (tool webhooks: spec 6.3). */
+    delaysMs: number[] = this.opts.retryDelaysMs,
+  ): void {
     if (this.stopped) return;
+    for (const fn of this.emitted) fn(event, workspaceId, data);
     const targets = this.endpointsFor(workspaceId, event);
     if (notify) targets.unshift({ url: notify.url, secret: notify.secret ?? null, via: 'notify' });
     if (targets.length === 0) return;
     const at = this.clock.now();
     const body = JSON.stringify({ event, workspace_id: workspaceId, data, timestamp: at });
-    for (const t of targets) this.deliver(event, t, body, at);
+    for (const t of targets) this.deliver(event, t, body, at, delaysMs);
   }
 
   deliveries(): DeliveryRecord[] {
@@ -79,7 +89,7 @@ export class WebhookDispatcher {
     await this.agent.destroy();
   }
 
-  private deliver(event: string, target: DeliveryTarget, body: string, eventAt: number): void {
+  private deliver(event: string, target: DeliveryTarget, body: string, eventAt: number, delaysMs: number[]): void {
     const rec: DeliveryRecord = { id: this.nextId++, event, url: target.url, via: target.via, attempts: [], outcome: 'pending' };
     this.log.push(rec);
     if (this.log.length > (this.opts.logLimit ?? 1000)) this.log.shift();
@@ -107,7 +117,7 @@ export class WebhookDispatcher {
       } catch (err) {
         entry.error = (err as Error).message;
       }
-      const next = this.opts.retryDelaysMs[n + 1];
+      const next = delaysMs[n + 1];
       if (next === undefined || this.stopped) {
         rec.outcome = 'failed';
         return;

@@ -10,7 +10,7 @@ import { OpenAIBrain } from './openai.js';
 
 export { LocalBrain, composeReply } from './local.js';
 export { OpenAIBrain, upstreamMessages } from './openai.js';
-export { SentenceChunker, sentenceDeltas } from './sentence-chunker.js';
+export { SentenceChunker, sentenceDeltas, wordDeltas } from './sentence-chunker.js';
 export { countTokens } from './text.js';
 export { resolveLanguage, languageCode } from './language.js';
 

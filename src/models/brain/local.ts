@@ -5,7 +5,10 @@
  * - "what is your name" from the persona name (or a name the system prompt gives), and
  *   "who are you" / "tell me about yourself" with the name and the backstory's first sentence;
  * - "my name is Sam" / "what is my name" from the conversation history;
- * - "what can you do" with the topics its backstory covers;
+ * - "what can you do" with the topics its backstory covers; "what do you do" with the
+ *   backstory's sentence about its work; "tell me a story" with the backstory, in order;
+ * - several intents in one turn ("what is your name and what do you do?"), each answered in
+ *   the order asked (intents.ts classifyAll);
  * - any other question by BM25 retrieval (retrieval.ts) over the backstory, memory block
  *   and prompt facts: the best sentence, plus a second one that scores nearly as well; a
  *   sentence it already said is passed over while another one matches;
@@ -24,9 +27,9 @@
  * backstory and memory passed beside them; completion = the reply.
  */
 import type { Brain, BrainRequest, BrainUsage } from '../brain.js';
-import { classify, userNameFrom } from './intents.js';
+import { classifyAll, userNameFrom, type Intent } from './intents.js';
 import { gatherKnowledge, type Knowledge } from './knowledge.js';
-import { resolveLanguage } from './language.js';
+import { resolveLanguage, type PhraseLanguage } from './language.js';
 import { textLanguage } from './text-language.js';
 import { PHRASES, type Phrases } from './phrases.js';
 import { sentenceDeltas } from './sentence-chunker.js';
@@ -76,7 +79,10 @@ export function composeReply(req: BrainRequest): string {
   const P = PHRASES[lang.code];
   const k = gatherKnowledge(req, lang.code);
   // Said in this reply's language? A sentence whose language does not tell is.
-  const mine = (p: Passage | { lang?: string | null }) => !p.lang || p.lang === lang.code;
+  // (A backstory written in this language is all quoted: one short sentence can read as
+  // another language to the detector, "velejo no rio Tejo" as Spanish.)
+  const mine = (p: Passage | { lang?: string | null; source?: string }) =>
+    !p.lang || p.lang === lang.code || (k.lang === lang.code && 'source' in p && p.source === 'backstory');
   // The language what is known about the persona is written in, when it is not the reply's.
   const elsewhere = k.lang && k.lang !== lang.code ? k.lang : null;
   const onlyIn = (code: string) => P.onlyIn(new Intl.DisplayNames([lang.code], { type: 'language' }).of(code) ?? code);
@@ -86,48 +92,91 @@ export function composeReply(req: BrainRequest): string {
   if (!last || last.role !== 'user') return P.greet(k.name);
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const said = req.messages.filter((m) => m.role === 'assistant').map((m) => m.content).join('\n');
-  const intent = classify(last.content);
-  switch (intent.kind) {
-    case 'goodbye':
-      return P.goodbye;
-    case 'thanks':
-      return P.thanks;
-    case 'greeting':
-      // The persona names itself only if nothing it said so far did.
-      return P.greetBack(k.name && !namesIn(said, k.name) ? k.name : null);
-    case 'how_are_you':
-      return P.howAreYou;
-    case 'ask_name':
-      return P.name(k.name);
-    case 'about_self': {
-      // The name, then the first thing the backstory tells; the name once, in one language.
-      const first = k.index.first();
-      if (first && !mine(first)) return joined([k.name ? P.name(k.name) : null, onlyIn(first.lang!)]);
-      const nameLine = k.name && !(first && namesIn(first.text, k.name)) ? P.name(k.name) : null;
-      return joined([nameLine, first?.text]) || P.name(null);
+  const intents = classifyAll(last.content);
+  const parts: string[] = [];
+  const one = (intent: Intent): string | null => {
+    switch (intent.kind) {
+      case 'goodbye':
+        return P.goodbye;
+      case 'thanks':
+        return P.thanks;
+      case 'greeting':
+        // The persona names itself only if nothing it said so far did.
+        return P.greetBack(k.name && !namesIn(said, k.name) ? k.name : null);
+      case 'how_are_you':
+        return P.howAreYou;
+      case 'ask_name':
+        return P.name(k.name);
+      case 'about_self': {
+        // The name, then the first thing the backstory tells; the name once, in one language.
+        const first = k.index.first();
+        if (first && !mine(first)) return joined([k.name ? P.name(k.name) : null, onlyIn(first.lang!)]);
+        const nameLine = k.name && !(first && namesIn(first.text, k.name)) ? P.name(k.name) : null;
+        return joined([nameLine, first?.text]) || P.name(null);
+      }
+      case 'role': {
+        // What the persona does: the backstory sentence about its work, else its first one.
+        const hit = k.index.search(ROLE_QUERY[lang.code]).find((h) => h.source !== 'memory' && mine(h));
+        const first = k.index.first();
+        const line = hit ?? (first && mine(first) ? first : null);
+        if (line) return line.text;
+        return elsewhere ? onlyIn(elsewhere) : P.role(k.name);
+      }
+      case 'story': {
+        // The backstory told in order: the persona's story, as much as it knows.
+        const own = k.index.all().filter((p) => p.source !== 'memory');
+        const here = own.filter(mine);
+        if (own.length > 0 && here.length === 0) return onlyIn(own[0]!.lang!);
+        return here.length ? joined(here.slice(0, STORY_SENTENCES).map((p) => p.text)) : P.noStory;
+      }
+      case 'tell_user_name':
+        return P.niceToMeet(intent.user);
+      case 'ask_user_name':
+        return P.userName(userNameFrom(userTurns.slice(0, -1)));
+      case 'abilities':
+        return elsewhere ? onlyIn(elsewhere) : P.abilities(topicList(k, lang.code));
+      case 'memory': {
+        if (k.memory.length === 0) return P.memory(true);
+        const own = k.memory.map((text) => ({ text, lang: textLanguage(text) }));
+        const here = own.filter(mine);
+        if (here.length === 0) return onlyIn(own[0].lang!);
+        return joined([P.memory(false), ...here.map((p) => p.text)]);
+      }
+      case 'question': {
+        const q = intent.text ?? last.content;
+        const hits = k.index.search(q);
+        const here = hits.filter(mine);
+        // Beside other intents, a clause that finds nothing is left out (no "I don't know" in the middle).
+        if (intents.length > 1 && here.length === 0) return null;
+        if (hits.length > 0 && here.length === 0) return onlyIn(hits[0].lang!);
+        if (hits.length === 0 && elsewhere) return joined([P.unknown(null), onlyIn(elsewhere)]);
+        // What this reply already says counts as said: the answer moves on from it.
+        return answer(here, k, [said, ...parts].join('\n'), P, lang.code, joined);
+      }
     }
-    case 'tell_user_name':
-      return P.niceToMeet(intent.user);
-    case 'ask_user_name':
-      return P.userName(userNameFrom(userTurns.slice(0, -1)));
-    case 'abilities':
-      return elsewhere ? onlyIn(elsewhere) : P.abilities(topicList(k, lang.code));
-    case 'memory': {
-      if (k.memory.length === 0) return P.memory(true);
-      const own = k.memory.map((text) => ({ text, lang: textLanguage(text) }));
-      const here = own.filter(mine);
-      if (here.length === 0) return onlyIn(own[0].lang!);
-      return joined([P.memory(false), ...here.map((p) => p.text)]);
-    }
-    case 'question': {
-      const hits = k.index.search(last.content);
-      const here = hits.filter(mine);
-      if (hits.length > 0 && here.length === 0) return onlyIn(hits[0].lang!);
-      if (hits.length === 0 && elsewhere) return joined([P.unknown(null), onlyIn(elsewhere)]);
-      return answer(here, k, said, P, lang.code, joined);
-    }
+  };
+  // Each intent's answer in the order asked; a sentence already given is not said twice.
+  for (const intent of intents) {
+    let a = one(intent);
+    for (const p of parts) if (a && a.includes(p)) a = a.replace(p, '').trim();
+    if (a && !parts.some((p) => p.includes(a!))) parts.push(a);
   }
+  return joined(parts) || P.unknown(topicList(k, lang.code));
 }
+
+/** Backstory sentences told for "tell me a story". */
+const STORY_SENTENCES = 6;
+
+/** Words that find the sentence about what the persona does, per phrase language. */
+const ROLE_QUERY: Record<PhraseLanguage, string> = {
+  en: 'work job career profession role',
+  es: 'trabajo trabajar trabaja profesión oficio',
+  fr: 'travail travaille métier profession',
+  de: 'arbeite arbeit beruf job arbeitet',
+  it: 'lavoro lavora professione mestiere',
+  pt: 'trabalho trabalha profissão emprego',
+  zh: '工作 职业 导游 做',
+};
 
 /** `text` names the persona: its name as a whole word (any case). */
 function namesIn(text: string, name: string): boolean {

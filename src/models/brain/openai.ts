@@ -154,6 +154,37 @@ export class OpenAIBrain implements Brain {
     };
   }
 
+  /**
+   * The tool verdict (spec 6.2 step 1): the upstream's own tool calling, non-streamed,
+   * `tool_choice: auto`; its first tool call, or null when it calls none.
+   */
+  async verdict(req: BrainRequest, tools: readonly { name: string; description: string; input_schema: Record<string, unknown> }[]) {
+    const { res, release } = await this.post(
+      {
+        model: this.opts.model ?? req.model ?? 'default',
+        messages: upstreamMessages(req),
+        stream: false,
+        tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } })),
+        tool_choice: 'auto',
+      },
+      req.signal,
+    );
+    try {
+      const body = await readJson<{ choices?: { message?: { tool_calls?: { function?: { name?: string; arguments?: string } }[] } }[] }>(res, this.url);
+      const call = body.choices?.[0]?.message?.tool_calls?.[0]?.function;
+      if (!call?.name || !tools.some((t) => t.name === call.name)) return null;
+      let args: unknown = {};
+      try {
+        args = JSON.parse(call.arguments || '{}');
+      } catch {
+        args = {};
+      }
+      return { tool: call.name, args: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+    } finally {
+      release();
+    }
+  }
+
   /** Sends the request; `ctrl` aborts it (and its body), `release` unhooks the caller's signal. */
   private async post(body: unknown, signal?: AbortSignal): Promise<{ res: Response; ctrl: AbortController; release: () => void }> {
     const ctrl = new AbortController();

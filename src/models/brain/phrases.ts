@@ -26,6 +26,10 @@ export interface Phrases {
   niceToMeet(user: string): string;
   userName(user: string | null): string;
   memory(none: boolean): string;
+  /** "What do you do?" when nothing about the persona's work is known. */
+  role(name: string | null): string;
+  /** "Tell me a story" with no backstory to tell. */
+  noStory: string;
 }
 
 export const PHRASES: Record<PhraseLanguage, Phrases> = {
@@ -45,6 +49,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Nice to meet you, ${u}.`,
     userName: (u) => (u ? `Your name is ${u}.` : "You haven't told me your name yet."),
     memory: (none) => (none ? "I don't remember anything about you yet." : 'Here is what I remember:'),
+    role: (n) => (n ? `I'm ${n}, and I'm here to talk with you and answer your questions.` : "I'm here to talk with you and answer your questions."),
+    noStory: "I don't have a story to tell yet: I wasn't told much about myself in this session.",
   },
   es: {
     greet: (n) => (n ? `Hola, soy ${n}. ¿De qué te gustaría hablar?` : '¡Hola! ¿De qué te gustaría hablar?'),
@@ -62,6 +68,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Encantado de conocerte, ${u}.`,
     userName: (u) => (u ? `Te llamas ${u}.` : 'Todavía no me has dicho tu nombre.'),
     memory: (none) => (none ? 'Todavía no recuerdo nada sobre ti.' : 'Esto es lo que recuerdo:'),
+    role: (n) => (n ? `Soy ${n} y estoy aquí para conversar contigo y responder a tus preguntas.` : 'Estoy aquí para conversar contigo y responder a tus preguntas.'),
+    noStory: 'Todavía no tengo una historia que contar: en esta sesión no me contaron mucho sobre mí.',
   },
   fr: {
     greet: (n) => (n ? `Bonjour, je suis ${n}. De quoi aimeriez-vous parler ?` : 'Bonjour ! De quoi aimeriez-vous parler ?'),
@@ -79,6 +87,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Enchanté, ${u}.`,
     userName: (u) => (u ? `Vous vous appelez ${u}.` : "Vous ne m'avez pas encore dit votre nom."),
     memory: (none) => (none ? 'Je ne me souviens encore de rien à votre sujet.' : 'Voici ce dont je me souviens :'),
+    role: (n) => (n ? `Je suis ${n}, et je suis là pour discuter avec vous et répondre à vos questions.` : 'Je suis là pour discuter avec vous et répondre à vos questions.'),
+    noStory: "Je n'ai pas encore d'histoire à raconter : on ne m'a pas dit grand-chose sur moi dans cette session.",
   },
   de: {
     greet: (n) => (n ? `Hallo, ich bin ${n}. Worüber möchtest du sprechen?` : 'Hallo! Worüber möchtest du sprechen?'),
@@ -96,6 +106,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Schön, dich kennenzulernen, ${u}.`,
     userName: (u) => (u ? `Du heißt ${u}.` : 'Du hast mir deinen Namen noch nicht gesagt.'),
     memory: (none) => (none ? 'Ich erinnere mich noch an nichts über dich.' : 'Daran erinnere ich mich:'),
+    role: (n) => (n ? `Ich bin ${n} und bin hier, um mit dir zu sprechen und deine Fragen zu beantworten.` : 'Ich bin hier, um mit dir zu sprechen und deine Fragen zu beantworten.'),
+    noStory: 'Ich habe noch keine Geschichte zu erzählen: In dieser Sitzung wurde mir wenig über mich erzählt.',
   },
   it: {
     greet: (n) => (n ? `Ciao, sono ${n}. Di cosa ti piacerebbe parlare?` : 'Ciao! Di cosa ti piacerebbe parlare?'),
@@ -113,6 +125,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Piacere di conoscerti, ${u}.`,
     userName: (u) => (u ? `Ti chiami ${u}.` : 'Non mi hai ancora detto il tuo nome.'),
     memory: (none) => (none ? 'Non ricordo ancora niente di te.' : 'Ecco cosa ricordo:'),
+    role: (n) => (n ? `Sono ${n} e sono qui per parlare con te e rispondere alle tue domande.` : 'Sono qui per parlare con te e rispondere alle tue domande.'),
+    noStory: 'Non ho ancora una storia da raccontare: in questa sessione non mi è stato detto molto di me.',
   },
   pt: {
     greet: (n) => (n ? `Olá, eu sou ${n}. Sobre o que você gostaria de conversar?` : 'Olá! Sobre o que você gostaria de conversar?'),
@@ -130,6 +144,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `Prazer em conhecer você, ${u}.`,
     userName: (u) => (u ? `Seu nome é ${u}.` : 'Você ainda não me disse seu nome.'),
     memory: (none) => (none ? 'Ainda não me lembro de nada sobre você.' : 'Isto é o que eu lembro:'),
+    role: (n) => (n ? `Eu sou ${n} e estou aqui para conversar com você e responder às suas perguntas.` : 'Estou aqui para conversar com você e responder às suas perguntas.'),
+    noStory: 'Ainda não tenho uma história para contar: nesta sessão não me contaram muito sobre mim.',
   },
   zh: {
     greet: (n) => (n ? `你好，我是${n}。你想聊些什么？` : '你好！你想聊些什么？'),
@@ -144,5 +160,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     niceToMeet: (u) => `很高兴认识你，${u}。`,
     userName: (u) => (u ? `你叫${u}。` : '你还没有告诉我你的名字。'),
     memory: (none) => (none ? '我还不记得关于你的任何事。' : '我记得这些：'),
+    role: (n) => (n ? `我是${n}，我在这里和你聊天，回答你的问题。` : '我在这里和你聊天，回答你的问题。'),
+    noStory: '我还没有故事可讲：这次会话里关于我的信息不多。',
   },
 };

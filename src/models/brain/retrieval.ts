@@ -96,6 +96,11 @@ export class PassageIndex {
     return d?.passage ?? null;
   }
 
+  /** Every passage, in corpus order. */
+  all(): Passage[] {
+    return this.docs.map((d) => d.passage);
+  }
+
   get size(): number {
     return this.docs.length;
   }

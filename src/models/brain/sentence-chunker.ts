@@ -31,3 +31,27 @@ export function sentenceDeltas(text: string): string[] {
   const c = new SentenceChunker();
   return [...c.push(text), ...c.flush()];
 }
+
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+/** Scripts written without spaces between words. */
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+/**
+ * Text as word-sized deltas, the way OpenAI-compatible servers stream (compat-a
+ * `stream: true`): each word with the spaces and punctuation after it (text before the
+ * first word goes with it); scripts without spaces (Chinese) split per word the segmenter
+ * finds. Joined, they are the text.
+ */
+export function wordDeltas(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const s of words.segment(text)) {
+    if (s.isWordLike && /\S/.test(cur) && (/[\s\p{P}]$/u.test(cur) || UNSPACED.test(s.segment))) {
+      out.push(cur);
+      cur = '';
+    }
+    cur += s.segment;
+  }
+  if (cur) out.push(cur);
+  return out;
+}

@@ -12,7 +12,9 @@ import { PocketsphinxRecognizer, probePocketsphinx } from './pocketsphinx.js';
 import { UnavailableRecognizer } from './unavailable.js';
 
 export { OpenAIRecognizer } from './openai.js';
-export { PocketsphinxRecognizer, probePocketsphinx, parseTimedWords } from './pocketsphinx.js';
+export { PocketsphinxRecognizer, probePocketsphinx } from './pocketsphinx.js';
+export { parseTimedWords } from './segments.js';
+export { PocketsphinxStream, STREAM_FINAL_WAIT_MS } from './pocketsphinx-stream.js';
 export { UnavailableRecognizer, notRecognisedText, nothingHeardText, INSTALL_HINT } from './unavailable.js';
 export { encodeWav, ASR_SAMPLE_RATE } from './wav.js';
 

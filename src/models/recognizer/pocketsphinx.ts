@@ -5,6 +5,8 @@
  * /dev/stdin fails when spawned from Node). Cost measured there: ~0.5 s model load per
  * process plus ~0.17 CPU-s per audio second, ~106 MB while it runs, so at most
  * `maxConcurrent` processes run at once (default 2) and the rest wait their turn.
+ * `stream()` is the streaming form live turns use (pocketsphinx-stream.ts: one process per
+ * session, model loaded once); `transcribe()` stays for transcriptions.
  * Only the US English model is packaged: a request for another language is answered
  * `recognised: false` with a note, never English guesses for foreign speech.
  * The VAD gates it: audio without speech regions is not sent to pocketsphinx at all, and
@@ -17,9 +19,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { languageCode } from '../brain/language.js';
-import type { Recognition, Recognizer } from '../recognizer.js';
+import type { Recognition, RecognitionStream, Recognizer } from '../recognizer.js';
+import { PocketsphinxStream, type StreamTimers } from './pocketsphinx-stream.js';
 import type { SpeechRegion } from '../vad/index.js';
-import { groupWords, vadRegions, type TimedWord } from './segments.js';
+import { groupWords, parseTimedWords, vadRegions, type TimedWord } from './segments.js';
 import { ASR_SAMPLE_RATE, encodeWav } from './wav.js';
 
 export const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
@@ -56,18 +59,31 @@ export interface PocketsphinxOptions {
   /** Path of pocketsphinx_continuous (probePocketsphinx finds it). */
   binary: string;
   maxConcurrent?: number;
+  /**
+   * Most streams (long-lived processes, ~106 MB each) open at once (default 8); a session
+   * past that recognises its utterances in batch.
+   */
+  maxStreams?: number;
+  timers?: StreamTimers;
 }
 
-/** Words pocketsphinx prints that are not words ("<s>", "<sil>", "[NOISE]", "++UH++"). */
-const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/;
 
 export class PocketsphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
   readonly available = true;
   private running = 0;
+  private streams = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly opts: PocketsphinxOptions) {}
+
+  /** A session's stream (pocketsphinx-stream.ts); null for another language or when every stream is taken. */
+  stream(opts: { lang?: string } = {}): RecognitionStream | null {
+    const lang = languageCode(opts.lang);
+    if ((lang && lang !== 'en') || this.streams >= (this.opts.maxStreams ?? 8)) return null;
+    this.streams++;
+    return new PocketsphinxStream({ binary: this.opts.binary, ...(this.opts.timers ? { timers: this.opts.timers } : {}), onClose: () => this.streams-- });
+  }
 
   async transcribe(samples: Int16Array, opts: { lang?: string; signal?: AbortSignal } = {}): Promise<Recognition> {
     opts.signal?.throwIfAborted();
@@ -137,17 +153,4 @@ export class PocketsphinxRecognizer implements Recognizer {
 /** Words overlapping a speech region (with 200 ms of slack for soft word edges). */
 function inside(words: TimedWord[], regions: SpeechRegion[]): TimedWord[] {
   return words.filter((w) => regions.some((r) => w.endS > r.startS - 0.2 && w.startS < r.endS + 0.2));
-}
-
-/** `-time yes` output: a hypothesis line per utterance, then "word start end confidence" lines. */
-export function parseTimedWords(stdout: string): TimedWord[] {
-  const words: TimedWord[] = [];
-  for (const line of stdout.split('\n')) {
-    const f = line.trim().split(/\s+/);
-    if (f.length !== 4 || ![f[1], f[2], f[3]].every((x) => /^-?\d+(\.\d+)?$/.test(x))) continue;
-    const text = f[0].replace(/\(\d+\)$/, ''); // "your(2)": an alternative pronunciation
-    if (FILLER.test(text)) continue;
-    words.push({ text, startS: Number(f[1]), endS: Number(f[2]) });
-  }
-  return words;
 }

@@ -48,3 +48,19 @@ export function groupWords(words: TimedWord[], regions: SpeechRegion[]): Recogni
 }
 
 const round = (s: number) => Math.round(s * 1000) / 1000;
+
+/** Words pocketsphinx prints that are not words ("<s>", "<sil>", "[NOISE]", "++UH++"). */
+const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/;
+
+/** `-time yes` output: a hypothesis line per utterance, then "word start end confidence" lines. */
+export function parseTimedWords(stdout: string): TimedWord[] {
+  const words: TimedWord[] = [];
+  for (const line of stdout.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f.length !== 4 || ![f[1], f[2], f[3]].every((x) => /^-?\d+(\.\d+)?$/.test(x))) continue;
+    const text = f[0].replace(/\(\d+\)$/, ''); // "your(2)": an alternative pronunciation
+    if (FILLER.test(text)) continue;
+    words.push({ text, startS: Number(f[1]), endS: Number(f[2]) });
+  }
+  return words;
+}

@@ -2,6 +2,7 @@ import { core } from './0001-core.js';
 import { avatars } from './0002-avatars.js';
 import { sessions } from './0003-sessions.js';
 import { inference } from './0004-inference.js';
+import { tools } from './0005-tools.js';
 
 import type { Migration } from './migration.js';
 
@@ -12,3 +13,4 @@ export const migrations: Migration[] = [core];
 migrations.push(sessions);
 migrations.push(avatars);
 migrations.push(inference);
+migrations.push(tools);

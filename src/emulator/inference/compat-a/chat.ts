@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChatCompletionBody, type ChatMessageSchema } from '../../../contract/resources/inference.js';
 import type { BrainMessage } from '../../../models/brain.js';
 import * as inference from '../../../contract/operations/inference.js';
+import { wordDeltas } from '../../../models/brain/index.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid } from '../shared/errors.js';
@@ -22,7 +23,7 @@ function toBrain(messages: z.output<typeof ChatMessageSchema>[]): BrainMessage[]
 /**
  * Spec 4.12 POST /compat-a/v1/chat/completions, answered by the Brain the edge uses. With
  * `stream: true` it sends OpenAI's SSE chunks (`chat.completion.chunk`, role first, then
- * content deltas, a finish chunk, `data: [DONE]`), plus a usage chunk when
+ * word-sized content deltas as the Brain produces each sentence, a finish chunk, `data: [DONE]`), plus a usage chunk when
  * `stream_options.include_usage` is set, as OpenAI does.
  */
 export function registerChat(app: App, svc: InferenceServices): void {
@@ -83,7 +84,8 @@ export function registerChat(app: App, svc: InferenceServices): void {
         const send = (s: string) => controller.enqueue(enc.encode(s));
         try {
           send(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
-          for await (const d of deltas) if (d) send(chunk([{ index: 0, delta: { content: d }, finish_reason: null }]));
+          // The Brain streams sentences (what the edge speaks); clients get words, as they come.
+          for await (const d of deltas) for (const w of wordDeltas(d)) send(chunk([{ index: 0, delta: { content: w }, finish_reason: null }]));
           const u = await usageOf();
           send(chunk([{ index: 0, delta: {}, finish_reason: finishReason(u) }]));
           if (b.stream_options?.include_usage) send(chunk([], { usage: u }));

@@ -2,7 +2,7 @@ import { ImageGenerateBody } from '../../../contract/resources/inference.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
-import { decodeRgba, editPng, generatePng, parseSize } from '../tasks/images.js';
+import { decodeRgba, editPng, generatePng, parseSize } from '../../../models/image/procedural.js';
 import { invalid } from '../shared/errors.js';
 import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
 import { readForm, formFile, formString } from './multipart.js';

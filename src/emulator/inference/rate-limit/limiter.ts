@@ -42,9 +42,9 @@ export class RateLimiter {
     private readonly rates: Record<string, PlanRate> | false,
   ) {}
 
-  /** Admit one request or throw 429 `rate_limit` with Retry-After. */
-  admit(orgId: string, plan: string, cls: RequestClass): void {
-    if (this.rates === false) return;
+  /** Admit one request or throw 429 `rate_limit` with Retry-After; returns the admission's time. */
+  admit(orgId: string, plan: string, cls: RequestClass): number {
+    if (this.rates === false) return NaN;
     const rate = this.rates[plan] ?? this.rates.free ?? defaultPlanRates.free!;
     const limit = rate[cls];
     const now = this.clock.now();
@@ -62,5 +62,16 @@ export class RateLimiter {
       });
     }
     log.push(now);
+    return now;
+  }
+
+  /**
+   * Give back an admission made at `at` (issue 18 item 10): a job submission refused before
+   * any model ran (bad body, unknown model) does not spend the caller's minute.
+   */
+  refund(orgId: string, cls: RequestClass, at: number): void {
+    const log = this.windows.get(`${orgId}\u0000${cls}`);
+    const i = log ? log.lastIndexOf(at) : -1;
+    if (i >= 0) log!.splice(i, 1);
   }
 }

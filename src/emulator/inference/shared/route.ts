@@ -46,10 +46,11 @@ export function inferenceRoute(
     const usage: UsageNote = { deferred: false };
     const cls = classify(method, c.req.path);
     let status = 500;
+    let admittedAt = NaN;
     try {
       const internal = internalCaller(svc, c.req.header(INTERNAL_HEADER));
       caller = internal ?? authenticateInference(svc.ctx, c, scope);
-      if (!internal) svc.limiter.admit(caller.orgId, caller.plan, cls);
+      if (!internal) admittedAt = svc.limiter.admit(caller.orgId, caller.plan, cls);
       const res = await handler({ c, caller, usage });
       status = res.status;
       return res;
@@ -57,6 +58,9 @@ export function inferenceRoute(
       const err = toInferenceError(e);
       if (err) {
         status = err.status;
+        // Refused before any model ran (4xx from validation or model lookup): the job
+        // submission is given back (docs/fidelity.md "Rejected job submissions").
+        if (caller && cls === 'jobs' && err.status >= 400 && err.status < 500) svc.limiter.refund(caller.orgId, cls, admittedAt);
         return errorResponse(err);
       }
       svc.ctx.log(`internal error on ${method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);

@@ -4,7 +4,7 @@ import { TaskError } from '../jobs/queue.js';
 import { isLocalMediaUrl } from '../shared/media-store.js';
 import { issueMessage } from '../shared/issues.js';
 import { SPEECH_FORMATS, type SpeechFormat } from './audio-codec.js';
-import { parseSize } from './images.js';
+import { parseSize } from '../../../models/image/procedural.js';
 
 /** Checked at submission so a job that could never run is a 400, not a failed job later. */
 const size = z.string().refine((s) => parseSize(s) !== null, { message: 'WIDTHxHEIGHT, each 64 to 2048' });

@@ -4,7 +4,7 @@ import type { JobRow } from '../jobs/store.js';
 import type { InferenceServices } from '../services.js';
 import { bm25Scores, relevance } from './bm25.js';
 import { embed } from './embedding.js';
-import { decodeRgba, editPng, generatePng, parseSize } from './images.js';
+import { decodeRgba, editPng, generatePng, parseSize } from '../../../models/image/procedural.js';
 import { rewritePrompt } from './prompt-rewrite.js';
 import { scorePairs } from '../compat-a/rerank.js';
 import { parsePayload, schemas } from './payloads.js';

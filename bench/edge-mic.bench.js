@@ -1,0 +1,202 @@
+// Edge, spoken turns (issue 15): end of mic speech -> `turn` and -> the reply's first audio
+// on /mse (p50/p95), next to a plain WebSocket echo round trip measured in the same run, and
+// the recogniser's word accuracy on a fixed set of spoken questions synthesized here with the
+// project's own voice (flite) and espeak-ng. `npm run bench -- edge-mic` runs only this file.
+// The emulator runs in its own process with its default parts (pocketsphinx when installed).
+// Prints figures; asserts nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { WebSocket, WebSocketServer } from 'ws';
+import { sock, waitFor as waitWithin } from './lib/edge-sockets.js';
+import { UTTERANCE_DEFAULTS } from '../dist/edge/turns/index.js';
+import { defaultVoice, readWav, resample } from '../dist/models/voice/index.js';
+
+const TURNS = Number(process.env.BENCH_EDGE_MIC_TURNS ?? 8);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const ms = (v, digits = 0) => `${Number.isFinite(v) ? v.toFixed(digits) : '-'} ms`;
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
+
+/** The fixed question set: what people ask an assistant persona, no digits (spoken forms differ). */
+export const QUESTIONS = [
+  'Where did you grow up',
+  'What is your name',
+  'What do you do for a living',
+  'Can you tell me a story',
+  'What is the weather like today',
+  'How old are you',
+  'Where do you live',
+  'What time is it',
+  'Do you like music',
+  'Thank you very much',
+  'Tell me about your family',
+  'What can you help me with',
+];
+
+/** Mono 16 kHz PCM16 of `text`, trailing silence trimmed (so "end of speech" is the last word). */
+async function spoken(text, by) {
+  let samples;
+  if (by === 'flite') {
+    const s = await defaultVoice().synthesize(text);
+    samples = resample(s.samples, s.sampleRate, 16000);
+  } else {
+    const r = spawnSync('espeak-ng', ['-v', 'en-us', '-s', '160', '--stdout', text]);
+    const w = readWav(r.stdout);
+    samples = resample(w.samples, w.sampleRate, 16000);
+  }
+  let end = samples.length;
+  while (end > 0 && Math.abs(samples[end - 1]) < 300) end--;
+  return samples.subarray(0, end);
+}
+
+function frames(samples) {
+  const out = [];
+  for (let o = 0; o < samples.length; o += 1600) {
+    const f = new Int16Array(1600);
+    f.set(samples.subarray(o, Math.min(o + 1600, samples.length)));
+    out.push(Buffer.from(f.buffer));
+  }
+  return out;
+}
+
+const words = (t) => t.toLowerCase().replace(/\[.*?\]/g, ' ').replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+/** Word errors (substitutions + deletions + insertions) of `hyp` against `ref`. */
+function wordErrors(ref, hyp) {
+  const d = Array.from({ length: ref.length + 1 }, (_, i) => [i, ...Array(hyp.length).fill(0)]);
+  for (let j = 1; j <= hyp.length; j++) d[0][j] = j;
+  for (let i = 1; i <= ref.length; i++)
+    for (let j = 1; j <= hyp.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+  return d[ref.length][hyp.length];
+}
+
+const children = new Set();
+process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
+
+async function emulator() {
+  const p = spawn(process.execPath, [
+    'bin/avatar.js', 'emulator', 'start', '--port', '0', '--in-memory', '--json', '--seats', '8', '--mint-rate', '0',
+    '--pending-idle-s', '600', '--plan-limits', '{"free":{"concurrency":100000,"maxCapSeconds":3600}}',
+  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(p);
+  p.once('exit', () => children.delete(p));
+  const ready = JSON.parse(await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)));
+  return { ...ready, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))) };
+}
+
+async function mint(emu, config) {
+  const r = await fetch(`${emu.base_url}/api/v1/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emu.secret_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ persona: 'ava', session_cap_seconds: 3600, config: { greeting_enabled: false, ...config } }),
+  });
+  if (r.status !== 201) throw new Error(`mint ${r.status}: ${await r.text()}`);
+  return r.json();
+}
+
+
+/** A loaded machine can take seconds per turn: waits allow a minute. */
+const waitFor = (s, pred) => waitWithin(s, pred, 60_000);
+
+/** The reference: a plain WebSocket echo round trip on loopback (a 3200-byte frame), p50. */
+async function echoRtt(n = 50) {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  wss.on('connection', (c) => c.on('message', (d, bin) => c.send(d, { binary: bin })));
+  await new Promise((r) => wss.once('listening', r));
+  const ws = new WebSocket(`ws://127.0.0.1:${wss.address().port}`);
+  await new Promise((r) => ws.once('open', r));
+  const xs = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    ws.send(Buffer.alloc(3200));
+    await new Promise((r) => ws.once('message', r));
+    xs.push(performance.now() - t);
+  }
+  ws.close();
+  await new Promise((r) => wss.close(r));
+  return pct(xs, 50);
+}
+
+/** Streams `clip` at `speed` x real time, then silence at real time until `done` resolves. */
+async function speak(mic, clip, done, speed = 1) {
+  for (const f of frames(clip)) (mic.ws.send(f), await sleep(100 / speed));
+  const end = performance.now();
+  let on = true;
+  void done.finally(() => (on = false));
+  void (async () => {
+    while (on) (mic.ws.send(Buffer.alloc(3200)), await sleep(100));
+  })();
+  await done;
+  return end;
+}
+
+const emu = await emulator();
+const ref = await echoRtt();
+const hang = UTTERANCE_DEFAULTS.hangoverMs;
+const clips = [];
+for (const q of QUESTIONS) clips.push({ q, by: 'flite', samples: await spoken(q, 'flite') });
+for (const q of QUESTIONS) clips.push({ q, by: 'espeak-ng', samples: await spoken(q, 'espeak-ng') });
+
+// End of mic speech -> turn (brain-only) and -> first reply audio on /mse, one conversation
+// each, real-time cadence, a different question each turn.
+for (const render of [false, true]) {
+  const m = await mint(emu, { render });
+  const mic = await sock(m, '/mic_stream');
+  const ev = await sock(m, '/events');
+  const mse = render ? await sock(m, '/mse') : null;
+  mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+  await sleep(1000);
+  const toTurn = [];
+  const toAudio = [];
+  for (let t = 0; t < TURNS; t++) {
+    const clip = clips[t % clips.length].samples;
+    const turn = waitFor(mic, (x) => x.type === 'turn');
+    let firstAudio = null;
+    if (mse) {
+      firstAudio = (async () => {
+        const { speech_id } = await turn;
+        await waitFor(ev, (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id);
+        return performance.now();
+      })();
+    }
+    let turnAt = 0;
+    const end = await speak(mic, clip, turn.then(() => (turnAt = performance.now())));
+    toTurn.push(turnAt - end);
+    if (firstAudio) toAudio.push((await firstAudio) - end);
+    await waitFor(ev, (x) => x.type === 'status' && x.state === 'listening');
+    await sleep(300);
+  }
+  for (const s of [mic, ev, mse]) s?.ws.close();
+  if (!render) line('end of mic speech -> turn p50 / p95', `${ms(pct(toTurn, 50))} / ${ms(pct(toTurn, 95))}`, `(target p50 <= hangover ${hang} + 150 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`);
+  else line('end of mic speech -> first reply audio p50 / p95', `${ms(pct(toAudio, 50))} / ${ms(pct(toAudio, 95))}`, `(target p50 <= hangover ${hang} + 300 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`);
+}
+
+// Word accuracy: every question in both voices through one live session's mic (brain-only),
+// the turn's text against the question; audio at 4x real time (recognition is not timed here).
+{
+  const m = await mint(emu, { render: false });
+  const mic = await sock(m, '/mic_stream');
+  mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+  const errs = { flite: [0, 0], 'espeak-ng': [0, 0] };
+  const misses = [];
+  for (const c of clips) {
+    const turn = waitFor(mic, (x) => x.type === 'turn');
+    await speak(mic, c.samples, turn, 4);
+    const { text } = await turn;
+    const e = wordErrors(words(c.q), words(text));
+    errs[c.by][0] += e;
+    errs[c.by][1] += words(c.q).length;
+    if (e) misses.push(`${c.by}: "${c.q}" -> "${text}"`);
+  }
+  mic.ws.close();
+  const acc = ([e, n]) => `${(100 * Math.max(0, 1 - e / n)).toFixed(1)} %`;
+  line(`word accuracy, ${QUESTIONS.length} questions, flite voice`, acc(errs.flite), '(1 - word errors / words)');
+  line(`word accuracy, ${QUESTIONS.length} questions, espeak-ng`, acc(errs['espeak-ng']));
+  if (process.env.BENCH_VERBOSE) for (const x of misses) console.log(`  ${x}`);
+}
+await emu.stop();

@@ -1,0 +1,25 @@
+// An edge socket for the benches: JSON messages parsed, binary ones as `{ bin }`, listeners
+// added with `on` (which returns its remover); `waitFor` resolves with the first message a
+// predicate accepts.
+import { WebSocket } from 'ws';
+
+export function sock(m, path) {
+  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
+  u.searchParams.set('token', m.session_token);
+  const ws = new WebSocket(u);
+  const listeners = new Set();
+  ws.on('message', (d, bin) => {
+    const msg = bin ? { bin: d } : JSON.parse(d.toString());
+    for (const l of listeners) l(msg);
+  });
+  return new Promise((res, rej) => {
+    ws.once('open', () => res({ ws, on: (f) => (listeners.add(f), () => listeners.delete(f)) }));
+    ws.once('error', rej);
+  });
+}
+
+export const waitFor = (s, pred, timeoutMs = 20_000) =>
+  new Promise((res, rej) => {
+    const t = setTimeout(() => (off(), rej(new Error('timeout'))), timeoutMs);
+    const off = s.on((m) => pred(m) && (clearTimeout(t), off(), res(m)));
+  });

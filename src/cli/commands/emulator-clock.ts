@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { operatorCall } from './emulator-operator.js';
+
+/**
+ * `avatar emulator clock [freeze|resume|advance DURATION]` (issue 18 item 4; docs/testing.md
+ * "Time"): read, freeze, resume and advance a running emulator's clock over
+ * `/_emulator/clock/*`. Advancing fires every timer that falls due, in order.
+ */
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `1500ms`, `90s`, `5m`, `2h`, `1d`, or a bare number of seconds; one or more parts (`1h30m`). */
+export function parseDuration(text: string): number {
+  const t = text.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)(ms|min|s|m|h|d)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) {
+    throw new CliError(`a duration is a number with a unit, like 90s, 5m, 2h, 1d or 1500ms (got ${text})`, ExitCode.usage);
+  }
+  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0));
+}
+
+interface ClockState {
+  now_ms: number;
+  now: string;
+  frozen: boolean;
+  drivable: boolean;
+}
+
+function show(cli: CliContext, s: ClockState): void {
+  cli.print(s, () => `${s.now}  ${s.frozen ? 'frozen' : 'running'}${s.drivable ? '' : ' (cannot be driven)'}`);
+}
+
+export function registerClock(group: Command, cli: CliContext): void {
+  const clock = group
+    .command('clock')
+    .description("read or drive the emulator's clock: freeze, resume, advance (timers due fire in order)")
+    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'GET', '/_emulator/clock')));
+  clock
+    .command('freeze')
+    .description('stop time: nothing expires until advance or resume')
+    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', '/_emulator/clock/freeze')));
+  clock
+    .command('resume')
+    .description('let time run again from where it stands')
+    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', '/_emulator/clock/resume')));
+  clock
+    .command('advance')
+    .argument('<duration>', 'how far: 90s, 5m, 2h, 1d, 1500ms (a bare number is seconds)')
+    .description('move time forward, firing every timer that falls due (token expiry, claim windows, reapers, caps)')
+    .action(async (duration: string) =>
+      show(cli, await operatorCall<ClockState>(cli, 'POST', '/_emulator/clock/advance', { ms: parseDuration(duration) })),
+    );
+}

@@ -1,0 +1,18 @@
+import type { CliContext } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+
+/**
+ * One call to an emulator's operator route (`/_emulator/*`, ours): the configured key as a
+ * Bearer header and a JSON body (both required of state-changing operator routes). A
+ * non-2xx answer becomes a CliError naming the route and the emulator's message.
+ */
+export async function operatorCall<T = any>(cli: CliContext, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  await cli.ready();
+  const client = cli.client();
+  const r = await client.raw<T>(method, path, method === 'POST' ? { body: body ?? {} } : {});
+  if (r.status >= 200 && r.status < 300) return r.body;
+  const b = (r.body ?? {}) as { error?: unknown; message?: unknown; detail?: unknown };
+  const what = [b.error, b.detail ?? b.message].filter((x) => typeof x === 'string').join(': ');
+  const hint = r.status === 404 ? ' (is this an emulator? operator routes exist only there)' : '';
+  throw new CliError(`${method} ${path} answered ${r.status}${what ? ` ${what}` : ''}${hint}`, r.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError);
+}

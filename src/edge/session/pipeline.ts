@@ -1,0 +1,110 @@
+/**
+ * The turn loop as a pipeline of small stages (issue 15; STYLE.md "small stages, one
+ * coordinator"; the shape of Pipecat's frame processors and LiveKit Agents' speech handle):
+ *
+ *   mic -> voice activity and utterances -> recognition -> turn commit
+ *       -> [post-commit stages] -> reply generation -> voice -> media
+ *
+ * Data flows forward (frames, utterances, text, sentences, speech). Control events cut
+ * across: each goes to every stage at once, through `ControlBus.send`, never as a chain of
+ * direct calls. A typed turn and a spoken turn enter the same way (`UserTurn`), after
+ * recognition. docs/turns.md describes each stage and the events.
+ */
+import type { EndReason } from './live-session.js';
+import type { z } from 'zod';
+import type { AgentEventMessage } from '../../contract/edge/messages.js';
+
+/** An `agent_event` message of the contract without its `type` (the loop adds it). */
+export type AgentEventBody = z.input<typeof AgentEventMessage> extends infer M ? (M extends unknown ? Omit<M, 'type'> : never) : never;
+
+/** Control events: every stage sees every one, in the order sent. */
+export type ControlEvent =
+  /** The user took the turn while the avatar had it: `speech` from the mic, `typed` from /chat. */
+  | { type: 'barge-in'; by: 'speech' | 'typed' }
+  /** A typed turn arrived (/chat, v2 `chat`): the mic's utterance under way is not interrupted, the greeting is dropped. */
+  | { type: 'typed-turn'; text: string }
+  /** The reply under way is dropped without a new user turn (a failed brain, or a post-commit stage's choice). */
+  | { type: 'cancel'; speechId: string }
+  /** The session ended: stages stop, free what they hold, and take no more work. */
+  | { type: 'end'; reason: EndReason };
+
+/** A stage: one job, and how it reacts to control events. */
+export interface Stage {
+  readonly name: string;
+  control(e: ControlEvent): void;
+}
+
+/** Sends each control event to every stage, in the order they were added. */
+export class ControlBus {
+  private readonly stages: Stage[] = [];
+
+  add(stage: Stage): void {
+    this.stages.push(stage);
+  }
+
+  send(e: ControlEvent): void {
+    // A stage's failure must not keep the event from the others (an `end` above all).
+    for (const s of [...this.stages]) {
+      try {
+        s.control(e);
+      } catch {
+        /* the stage's own error reporting happens in the stage */
+      }
+    }
+  }
+}
+
+/** A user turn as it enters turn commit: the same shape typed or spoken. */
+export interface UserTurn {
+  text: string;
+  source: 'typed' | 'speech';
+  /** The recogniser could not make out the speech: `text` says why and the avatar asks again. */
+  unrecognised?: boolean;
+}
+
+/** A committed user turn, as post-commit stages see it (never speculative, never the avatar's own). */
+export interface CommittedTurn extends UserTurn {
+  /** The speech id of the reply that answers it (its `turn` message carries the same). */
+  speechId: string;
+  /** The reply's language. */
+  language: string;
+  /** Its place in the transcript (the stored turn's `seq`). */
+  seq: number;
+}
+
+/** What a post-commit stage may do with the session. */
+export interface StageContext {
+  /** Send an `agent_event` message on /events (spec 6.1), e.g. `{ kind: 'calling', ... }`. */
+  emit(event: AgentEventBody): void;
+  /**
+   * Speak a line as an avatar turn (a follow-up or a filler): it goes out as a `turn` with
+   * empty user text, is stored, and plays after what is queued, if `stillWanted()` (when
+   * given) still holds when its turn comes. Returns its speech id.
+   */
+  say(text: string, stillWanted?: () => boolean): string;
+  /**
+   * The next user turn's reply starts with this line (spec 6.2 step 4: a tool result the
+   * user talked over colours the next reply). Taken once.
+   */
+  colour(text: string): void;
+  /**
+   * Add a bracketed note to the conversation the brain reads from here on (spec 6.2: a tool
+   * result "appended to the history as a bracketed note never spoken").
+   */
+  note(text: string): void;
+  /** listening, thinking or speaking (spec 6.2 step 5: a filler only while the avatar is silent). */
+  state(): 'listening' | 'thinking' | 'speaking';
+  /** Whether the session ended (a stage stops its work then). */
+  ended(): boolean;
+}
+
+/**
+ * The post-commit slot (the tools lifecycle of spec 6.2 plugs in here): called once per
+ * committed user turn, once its `turn` message is out and it is stored (while its reply
+ * plays). Whatever it returns, the reply goes on;
+ * its promise is not awaited by the loop (a slow tool call never holds the reply), and a
+ * barge-in or the end reaches it through `control`.
+ */
+export interface PostCommitStage extends Stage {
+  committed(turn: CommittedTurn, ctx: StageContext): void;
+}

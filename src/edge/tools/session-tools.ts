@@ -1,0 +1,103 @@
+/**
+ * Tools for one session on a box: the resolved tools (read from the control plane over
+ * the internal box API), the verdict (the brain's own tool calling, else the deterministic
+ * rule), dispatch (the gateway for hook and MCP tools, the box itself for built-ins, which
+ * it then reports), and the ToolStage plugged into the turn loop's post-commit slot.
+ */
+import { deterministicVerdict } from '../../models/brain/tool-verdict.js';
+import type { EdgeClock } from '../clock.js';
+import { brainRequest, replyLanguage } from '../session/conversation.js';
+import type { LiveSession } from '../session/live-session.js';
+import type { EdgeParts } from '../session/parts.js';
+import type { StageContext } from '../session/pipeline.js';
+import type { TurnLoop } from '../session/turn-loop.js';
+import { runBuiltin, type ImageShelf } from './builtin-tools.js';
+import { ToolStage, type StageAnswer, type StageCall, type StageTool } from './tool-stage.js';
+
+/** The box's side of the gateway (internal box API). */
+export interface ToolLink {
+  /** The session's resolved tools, the budget left and why the channel is disabled (null: open). */
+  tools(sessionId: string): Promise<{ tools: StageTool[]; left: number; disabled: string | null }>;
+  call(sessionId: string, call: StageCall): Promise<StageAnswer>;
+  report(sessionId: string, report: StageCall & { ok: boolean; ms: number; result: unknown }): Promise<StageAnswer>;
+  shelf: ImageShelf;
+}
+
+/** How many recent turns go with a call as `history` (ours). */
+export const HISTORY_TURNS = 6;
+
+export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts: EdgeParts; clock: EdgeClock; link: ToolLink; log: (m: string) => void }): Promise<ToolStage | null> {
+  const { live, loop, parts, clock, link } = o;
+  const { tools } = await link.tools(live.id);
+  if (tools.length === 0) return null;
+  const brain = parts.brain;
+  // The turn loop hands its StageContext with each committed turn; the stage acts only after one.
+  let ctx: StageContext | null = null;
+  const stage = new ToolStage({
+    clock,
+    sessionId: live.id,
+    tools,
+    verdict: async (text) => {
+      if (brain.verdict) {
+        const req = brainRequest(live.snapshot, live.log, null, replyLanguage(live.snapshot, null), undefined, undefined, live.notes);
+        return brain.verdict(req, tools).catch((e: unknown) => {
+          o.log(`tool verdict failed: ${(e as Error).message}`);
+          return null;
+        });
+      }
+      return deterministicVerdict(text, tools);
+    },
+    dispatch: async (call, tool) => {
+      if (tool.source !== 'builtin') return link.call(live.id, call);
+      // Built-ins run here; the control plane records them, counts the budget and fires webhooks.
+      const state = await link.tools(live.id);
+      if (state.disabled) return { ok: false, error: 'server_disabled', message: state.disabled };
+      if (state.left <= 0) return { ok: false, error: 'budget_exhausted', message: 'max_calls reached' };
+      const started = clock.now();
+      const answer = await runBuiltin(tool.name, call.args, link.shelf, live.snapshot.avatar.persona ?? 'avatar');
+      const ms = clock.now() - started;
+      void link.report(live.id, { ...call, ok: answer.ok, ms, result: answer.ok ? answer.result : answer.error }).catch(() => undefined);
+      return answer;
+    },
+    broadcast: (m) => live.broadcast('events', m),
+    say: (text, wanted) => {
+      ctx?.say(text, wanted);
+    },
+    silent: () => loop.state === 'listening',
+    userSpokeAfter: (seq) => live.log.some((t) => t.seq > seq && t.user_text !== ''),
+    history: () =>
+      live.log.slice(-HISTORY_TURNS).flatMap((t) => [
+        ...(t.user_text ? [{ role: 'user', content: t.user_text }] : []),
+        ...(t.reply_text ? [{ role: 'assistant', content: t.reply_text }] : []),
+      ]),
+    note: (text) => ctx?.note(text),
+    colour: (text) => ctx?.colour(text),
+    ended: () => live.ended !== null,
+    log: o.log,
+    // An upstream brain words the follow-up itself, from the note and the tool's speak_hint.
+    ...(brain.verdict
+      ? {
+          phrase: async (_line: string, note: string, tool: StageTool) => {
+            const hint = tool.speak_hint ? ` ${tool.speak_hint}` : '';
+            const req = brainRequest(live.snapshot, live.log, null, replyLanguage(live.snapshot, null), undefined, `${note}\nTell the user this result in one or two short sentences.${hint}`, live.notes);
+            const out = brain.reply(req);
+            let text = '';
+            for await (const d of out.deltas) text += d;
+            return text;
+          },
+        }
+      : {}),
+  });
+  // The post-commit slot (docs/turns.md): a committed user turn with words (never the
+  // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6).
+  loop.addStage({
+    name: 'tools',
+    // A call in flight outlives a barge-in (its result colours the next reply); its timers check ended().
+    control: () => undefined,
+    committed: (turn, c) => {
+      ctx = c;
+      if (!turn.unrecognised) stage.afterCommit({ seq: turn.seq, text: turn.text });
+    },
+  });
+  return stage;
+}

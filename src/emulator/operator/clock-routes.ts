@@ -1,0 +1,53 @@
+import type { App, EmulatorContext } from '../context.js';
+import { DrivableClock, ManualClock } from '../clock.js';
+
+/**
+ * The emulator's clock from a test (issue 18 item 4; docs/testing.md "Time"):
+ * - `GET /_emulator/clock` -> `{ now_ms, now, frozen, drivable, manual }`
+ * - `POST /_emulator/clock/freeze`, `POST /_emulator/clock/resume`
+ * - `POST /_emulator/clock/advance { ms }`: fires every timer that falls due, in order.
+ * The default clock is a DrivableClock; a clock passed to startEmulator() is driven only
+ * when it is a ManualClock (always frozen) or a DrivableClock; others answer 409.
+ */
+export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
+  const clock = ctx.clock;
+  const state = () => ({
+    now_ms: clock.now(),
+    now: new Date(clock.now()).toISOString(),
+    frozen: clock instanceof ManualClock || (clock instanceof DrivableClock && clock.frozen),
+    drivable: clock instanceof ManualClock || clock instanceof DrivableClock,
+    manual: clock instanceof ManualClock,
+  });
+  const notDrivable = {
+    error: 'clock_not_drivable',
+    message: 'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
+  };
+  app.get('/_emulator/clock', (c) => c.json(state()));
+  app.post('/_emulator/clock/freeze', (c) => {
+    if (clock instanceof DrivableClock) clock.freeze();
+    else if (!(clock instanceof ManualClock)) return c.json(notDrivable, 409);
+    return c.json(state());
+  });
+  app.post('/_emulator/clock/resume', (c) => {
+    if (clock instanceof ManualClock) {
+      return c.json({ error: 'clock_manual', message: 'a ManualClock only moves by advance' }, 409);
+    }
+    if (!(clock instanceof DrivableClock)) return c.json(notDrivable, 409);
+    clock.resume();
+    return c.json(state());
+  });
+  app.post('/_emulator/clock/advance', async (c) => {
+    if (!(clock instanceof ManualClock || clock instanceof DrivableClock)) return c.json(notDrivable, 409);
+    let ms = NaN;
+    try {
+      ms = Number(((await c.req.json()) as { ms?: unknown } | null)?.ms);
+    } catch {
+      return c.json({ error: 'invalid_json', message: 'body must be {"ms": number}' }, 400);
+    }
+    if (!Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
+      return c.json({ error: 'invalid_request', detail: 'ms: must be a number of milliseconds from 0 to one year' }, 400);
+    }
+    clock.advance(ms);
+    return c.json(state());
+  });
+}

@@ -1,0 +1,86 @@
+import type { App, EmulatorContext } from '../context.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+
+/**
+ * The operator log (issue 18 item 9; docs/testing.md "Operator log"): what the emulator
+ * did, as structured entries a failing CI run can show: every request (method, path,
+ * status, time taken, the session it concerns), every event the emulator emits (queue
+ * moves, seat and session events, whether or not a webhook subscribes), every session end.
+ * Kept in memory, the newest `LOG_LIMIT` entries; `GET /_emulator/logs` reads them.
+ */
+export interface LogEntry {
+  seq: number;
+  /** ISO time on the emulator's clock. */
+  at: string;
+  kind: 'request' | 'event' | 'session.ended' | 'fault';
+  session?: string;
+  [field: string]: unknown;
+}
+
+export const LOG_LIMIT = 10_000;
+
+const SESSION_IN_PATH = /\/sessions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
+
+export class OperatorLog {
+  private readonly entries: LogEntry[] = [];
+  private seq = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  add(kind: LogEntry['kind'], fields: Record<string, unknown>): void {
+    this.entries.push({ seq: ++this.seq, at: new Date(this.now()).toISOString(), kind, ...fields });
+    if (this.entries.length > LOG_LIMIT) this.entries.splice(0, this.entries.length - LOG_LIMIT);
+  }
+
+  /** Entries after `after` (a seq), optionally only those of one session. */
+  since(after: number, session?: string): LogEntry[] {
+    return this.entries.filter((e) => e.seq > after && (!session || e.session === session));
+  }
+
+  get last(): number {
+    return this.seq;
+  }
+
+  /** One request, with the session it concerns (from the path, or a mint's answer). */
+  async request(method: string, path: string, started: number, res: Response): Promise<void> {
+    if (path === '/_emulator/logs') return; // reading the log is not news
+    let session = SESSION_IN_PATH.exec(path)?.[1];
+    let ticket: string | undefined;
+    if (!session && method === 'POST' && /^\/api\/v1\/sessions\/?$/.test(path) && res.status < 300) {
+      try {
+        const body = (await res.clone().json()) as { session_id?: string; queue_ticket?: string };
+        session = body.session_id;
+        ticket = body.queue_ticket;
+      } catch {
+        // not JSON: nothing to add
+      }
+    }
+    this.add('request', { method, path, status: res.status, ms: Math.max(0, this.now() - started), ...(session ? { session } : {}), ...(ticket ? { ticket } : {}) });
+  }
+}
+
+const logs = new WeakMap<EmulatorContext, OperatorLog>();
+
+/** The context's operator log, created on first use. */
+export function operatorLog(ctx: EmulatorContext): OperatorLog {
+  let log = logs.get(ctx);
+  if (!log) logs.set(ctx, (log = new OperatorLog(() => ctx.clock.now())));
+  return log;
+}
+
+/** Hook the log to the session runtime and serve `GET /_emulator/logs?after=SEQ&session=ID`. */
+export function registerOperatorLog(app: App, ctx: EmulatorContext): void {
+  const log = operatorLog(ctx);
+  const rt = sessionRuntime(ctx);
+  rt.endListeners.push((session, box, reason) => log.add('session.ended', { session, box, reason }));
+  rt.webhooks.emitted.push((event, workspace, data) => {
+    const session = typeof data.session_id === 'string' ? data.session_id : undefined;
+    log.add('event', { event, workspace, ...(session ? { session } : {}), data });
+  });
+  app.get('/_emulator/logs', (c) => {
+    const after = Number(c.req.query('after') ?? 0);
+    if (!Number.isInteger(after) || after < 0) return c.json({ error: 'invalid_request', detail: 'after: must be a non-negative integer (a seq)' }, 400);
+    const session = c.req.query('session') || undefined;
+    return c.json({ data: log.since(after, session), last: log.last });
+  });
+}

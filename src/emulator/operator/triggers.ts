@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { WebhookEvents } from '../../contract/resources/webhook.js';
+import type { App, EmulatorContext } from '../context.js';
+import { getSetting } from '../db/database.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import { operatorLog } from './log.js';
+
+/**
+ * Triggers (issue 18 item 5; docs/testing.md "Triggers"): make the emulator do what would
+ * otherwise take a real situation. `POST /_emulator/triggers/{name}` with a JSON body:
+ * - `fill-seats`: every free seat is taken by a placeholder, so the next mint queues;
+ * - `free-seats`: the placeholders leave; waiting tickets become claimable (`queue.claimable`);
+ * - `drain-queue`: every waiting or claimable ticket is dropped (`queue.dropped`, `drained`);
+ * - `webhook` `{ event, workspace_id?, data? }`: send a workspace webhook of any event the
+ *   emulator emits, to the workspace's subscribed endpoints;
+ * - `end-session` `{ session_id, reason? }`: end a live session from the box (its sockets
+ *   close; default reason `box_gone`).
+ */
+const PLACEHOLDER = 'trigger-seat-';
+
+const WebhookBody = z
+  .object({
+    event: z.enum(WebhookEvents),
+    workspace_id: z.string().min(1).optional(),
+    data: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+const EndBody = z.object({ session_id: z.string().min(1), reason: z.string().regex(/^[a-z_]{1,40}$/).default('box_gone') }).strict();
+
+export function registerTriggers(app: App, ctx: EmulatorContext): void {
+  const rt = sessionRuntime(ctx);
+  const log = operatorLog(ctx);
+  let placeholders = 0;
+  const invalid = (detail: string) => ({ error: 'invalid_request', detail });
+  const body = async (c: { req: { text(): Promise<string> } }): Promise<unknown> => {
+    const text = await c.req.text();
+    return text.trim() === '' ? {} : JSON.parse(text);
+  };
+  const firstIssue = (e: z.ZodError) => {
+    const i = e.issues[0]!;
+    const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+    const path = [...i.path, ...keys.slice(0, 1)].join('.');
+    return `${path || '(body)'}: ${keys.length ? 'is not a field' : i.message}`;
+  };
+
+  app.post('/_emulator/triggers/:name', async (c) => {
+    const name = c.req.param('name');
+    let raw: unknown;
+    try {
+      raw = await body(c);
+    } catch {
+      return c.json({ error: 'invalid_json', message: 'body must be JSON (or empty)' }, 400);
+    }
+    switch (name) {
+      case 'fill-seats': {
+        let held = 0;
+        for (const box of rt.fleet.liveBoxes()) {
+          while (rt.fleet.free(box) > 0) {
+            rt.fleet.hold(box, `${PLACEHOLDER}${++placeholders}`);
+            held++;
+          }
+        }
+        log.add('event', { event: 'trigger.fill-seats', data: { held } });
+        return c.json({ trigger: name, held });
+      }
+      case 'free-seats': {
+        let freed = 0;
+        for (const box of rt.fleet.list()) {
+          for (const id of [...box.held]) {
+            if (id.startsWith(PLACEHOLDER) && rt.fleet.releaseHeld(box.id, id)) freed++;
+          }
+          if (box.live) rt.offerSeats(box, null);
+        }
+        log.add('event', { event: 'trigger.free-seats', data: { freed } });
+        return c.json({ trigger: name, freed });
+      }
+      case 'drain-queue':
+        return c.json({ trigger: name, dropped: rt.queue.drain() });
+      case 'webhook': {
+        const r = WebhookBody.safeParse(raw);
+        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const boot = JSON.parse(getSetting(ctx.db, 'bootstrap') ?? '{}') as { workspaceId?: string };
+        const ws = r.data.workspace_id ?? boot.workspaceId ?? null;
+        rt.webhooks.emit(r.data.event, ws, r.data.data, null);
+        return c.json({ trigger: name, event: r.data.event, workspace_id: ws });
+      }
+      case 'end-session': {
+        const r = EndBody.safeParse(raw);
+        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        if (!rt.isLiveSeat(r.data.session_id)) {
+          return c.json({ error: 'not_found', message: `no live session ${r.data.session_id} (pending or active)` }, 404);
+        }
+        rt.endSession(r.data.session_id, r.data.reason);
+        return c.json({ trigger: name, session_id: r.data.session_id, reason: r.data.reason });
+      }
+      default:
+        return c.json({ error: 'not_found', message: `no trigger ${name}: fill-seats, free-seats, drain-queue, webhook, end-session` }, 404);
+    }
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The playground (issue 17): a page served by the emulator itself at `/_emulator/ui`,
+ * same-origin with the control plane, plus the two operator routes only it needs:
+ * the v1 typed-turn relay (the edge's `POST /chat` sets no CORS headers, spec 4.6), and the
+ * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
+ * comes from the public API and the existing operator routes.
+ */
+import { readFile } from 'node:fs/promises';
+import { edgeHttpUrl } from '../../contract/edge/url.js';
+import type { App, EmulatorContext } from '../context.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import { executionView, type ExecutionRow } from '../inference/workflows/store.js';
+import { isLoopbackHost } from '../generations/media-source.js';
+import { playgroundCredentials } from './credentials.js';
+import { playgroundHtml } from './page.js';
+
+/** Built by `npm run build` (scripts/build-browser.js), shipped in the package. */
+const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
+
+export function registerPlayground(app: App, ctx: EmulatorContext): void {
+  let bundle: Promise<Buffer> | undefined;
+  app.get('/_emulator/ui', (c) => {
+    // The page carries credentials: only for a page loaded on loopback (an emulator started
+    // with --host 0.0.0.0 does not hand them to the network, nor to a rebound DNS name).
+    if (!loopbackRequest(c.req.header('host'))) {
+      return c.json({ error: 'forbidden', message: 'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui' }, 403);
+    }
+    c.header('cache-control', 'no-store');
+    c.header('content-security-policy', "default-src 'self'; media-src 'self' blob:; worker-src blob:; script-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss: http: https:");
+    c.header('x-frame-options', 'DENY');
+    return c.html(playgroundHtml(playgroundCredentials(ctx)));
+  });
+  app.get('/_emulator/ui/app.js', async (c) => {
+    try {
+      const js = await (bundle ??= readFile(BUNDLE));
+      return c.body(new Uint8Array(js), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+    } catch {
+      bundle = undefined;
+      return c.json({ error: 'not_built', message: 'the playground is built by `npm run build` (dist/ui/playground.js is missing)' }, 503);
+    }
+  });
+
+  // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
+  // connect_url of one of this emulator's boxes (never an open proxy).
+  app.post('/_emulator/ui/chat', async (c) => {
+    let body: { connect_url?: unknown; session_token?: unknown; text?: unknown };
+    try {
+      body = (await c.req.json()) as typeof body;
+    } catch {
+      return c.json({ error: 'invalid_json', message: 'body must be {"connect_url", "session_token", "text"}' }, 400);
+    }
+    const { connect_url: url, session_token: token, text } = body ?? {};
+    if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
+      return c.json({ error: 'invalid_request', message: 'bad relay body', detail: 'connect_url, session_token and text: strings' }, 400);
+    }
+    const boxes = sessionRuntime(ctx).fleet.list();
+    if (!boxes.some((b) => b.baseUrl === url.replace(/\/+$/, ''))) {
+      return c.json({ error: 'invalid_request', message: 'not a box of this emulator', detail: 'connect_url: not a box of this emulator' }, 400);
+    }
+    const res = await fetch(edgeHttpUrl(url, '/chat', token), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+    return c.body(await res.text(), res.status as 200, { 'content-type': res.headers.get('content-type') ?? 'application/json' });
+  });
+
+  app.get('/_emulator/sessions', (c) => {
+    const rows = ctx.db
+      .prepare(
+        `SELECT id, workspace_id, persona, avatar_ref, status, box_id, cap_seconds, created_at, started_at, ended_at, end_reason
+           FROM sessions WHERE status != 'deleted' ORDER BY created_at DESC, rowid DESC LIMIT 200`,
+      )
+      .all();
+    return c.json({ data: rows });
+  });
+
+  // The inference family's jobs and workflow executions (node by node), every organisation:
+  // the public routes read one job or execution by id, with an inference key.
+  app.get('/_emulator/jobs', (c) => {
+    const jobs = ctx.db
+      .prepare(
+        `SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at
+           FROM inference_jobs ORDER BY created_at DESC, rowid DESC LIMIT 100`,
+      )
+      .all() as Record<string, unknown>[];
+    const executions = ctx.db.prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100').all() as ExecutionRow[];
+    return c.json({
+      jobs: jobs.map((j) => ({ ...j, error: typeof j.error === 'string' ? JSON.parse(j.error) : j.error })),
+      executions: executions.map((e) => executionView(e)),
+    });
+  });
+}
+
+function loopbackRequest(host: string | undefined): boolean {
+  try {
+    return host !== undefined && isLoopbackHost(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * The emulator's playground page (issue 17), built into dist/ui/playground.js by
+ * `npm run build`. It talks to the emulator the way an app does: the public API with a key
+ * (gallery, mint with the queue, release, transcripts, workspaces, keys, avatars, voices)
+ * and `avatar/browser` for the live session; the emulator's own `/_emulator/*` routes only
+ * for what only the emulator knows (sessions list, queue, boxes, webhook deliveries) and the
+ * v1 typed-turn relay. Credentials come from the page's HTML, in headers, never in URLs.
+ */
+import { connect, mintSession, type AvatarSession, type SessionEvent } from '../browser/index.js';
+
+interface Config {
+  apiKey: string;
+  operatorToken: string;
+}
+const config = JSON.parse(document.getElementById('config')!.textContent ?? '{}') as Config;
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** A public API call with the page's key (same origin: the emulator's control plane). */
+async function api<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return call(path, config.apiKey, init);
+}
+/** An operator call (`/_emulator/*`). */
+async function operator<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return call(path, config.operatorToken, init);
+}
+async function call<T>(path: string, key: string, init: { method?: string; body?: unknown }): Promise<T> {
+  const res = await fetch(path, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { authorization: `Bearer ${key}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${String(json.error ?? '')}${json.detail ? `: ${String(json.detail)}` : json.message ? ` (${String(json.message)})` : ''}`);
+  return json as T;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...kids: (Node | string)[]) {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...kids);
+  return e;
+}
+const problem = (msg: string) => {
+  $('problem').textContent = msg;
+};
+/** An async DOM handler whose failure is shown on the page, never lost. */
+const handle =
+  <E extends Event>(fn: (ev: E) => Promise<void>) =>
+  (ev: E): void => {
+    fn(ev).catch((e: Error) => problem(e.message));
+  };
+const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+
+// ---- tabs (arrow keys move between them, as the WAI-ARIA tabs pattern says)
+const tabs = [$('tab-talk'), $('tab-state')];
+function selectTab(t: HTMLElement) {
+  for (const x of tabs) {
+    const on = x === t;
+    x.setAttribute('aria-selected', String(on));
+    x.tabIndex = on ? 0 : -1;
+    $(x.getAttribute('aria-controls')!).hidden = !on;
+  }
+  t.focus();
+  if (t.id === 'tab-state') void refreshState();
+}
+for (const t of tabs) {
+  t.addEventListener('click', () => selectTab(t));
+  t.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    selectTab(tabs[(tabs.indexOf(t) + 1) % tabs.length]!);
+  });
+}
+
+// ---- the avatar list: stock personas (gallery) and each workspace's custom avatars
+interface Choice {
+  label: string;
+  body: Record<string, unknown>;
+}
+const choices = new Map<string, Choice>();
+async function loadAvatars() {
+  const sel = $<HTMLSelectElement>('avatar');
+  const stock = el('optgroup', { label: 'Stock personas' });
+  const custom = el('optgroup', { label: 'Custom avatars' });
+  try {
+    const g = await api<{ avatars: { id: string; name?: string }[] }>('/api/gallery');
+    for (const p of g.avatars) {
+      choices.set(`persona:${p.id}`, { label: p.name ?? p.id, body: { persona: p.id } });
+      stock.append(el('option', { value: `persona:${p.id}`, textContent: `${p.name ?? p.id} (${p.id})` }));
+    }
+    const ws = await api<{ data: { id: string; name: string }[] }>('/api/v1/workspaces');
+    for (const w of ws.data) {
+      const av = await api<{ data: { id: string; name: string }[] }>(`/api/v1/workspaces/${w.id}/avatars`).catch(() => ({ data: [] }));
+      for (const a of av.data) {
+        choices.set(`avatar:${a.id}`, { label: a.name, body: { avatar_id: a.id, workspace_id: w.id } });
+        custom.append(el('option', { value: `avatar:${a.id}`, textContent: `${a.name} (${w.name})` }));
+      }
+    }
+  } catch (e) {
+    problem((e as Error).message);
+  }
+  sel.replaceChildren(stock, ...(custom.children.length ? [custom] : []));
+}
+
+// ---- one live session
+let live: { session: AvatarSession; mint: Record<string, any>; capSeconds: number; lastTranscript?: HTMLElement } | undefined;
+let minting: AbortController | undefined;
+
+function setLiveControls(on: boolean) {
+  $<HTMLButtonElement>('start-btn').disabled = on || minting !== undefined;
+  $<HTMLButtonElement>('release').disabled = !on && minting === undefined;
+  $<HTMLButtonElement>('mic').disabled = !on;
+  $<HTMLInputElement>('text').disabled = !on;
+  $<HTMLButtonElement>('send').disabled = !on;
+}
+
+function addLine(list: string, who: string, text: string, cls = '') {
+  const li = el('li', { className: cls }, el('span', { className: 'who', textContent: `${who}:` }), text);
+  $(list).append(li);
+  li.scrollIntoView({ block: 'nearest' });
+  return li;
+}
+
+function onEvent(e: SessionEvent) {
+  switch (e.type) {
+    case 'partial':
+      $('partial').textContent = e.text ? `You (speaking): ${e.text}` : '';
+      break;
+    case 'turn':
+      $('partial').textContent = '';
+      if (e.text) addLine('transcript', 'You', e.text).dataset.kind = 'user';
+      if (live) {
+        live.lastTranscript = addLine('transcript', 'Avatar', e.reply);
+        live.lastTranscript.dataset.kind = e.greeting ? 'greeting' : 'reply';
+        live.lastTranscript.dataset.speechId = e.speech_id ?? '';
+      }
+      break;
+    case 'speech':
+      if (e.status === 'interrupted') {
+        const said = e.said ? `after "${e.said}"` : 'before its first word';
+        addLine('transcript', 'Avatar', `(cut off ${said})`, 'cut').dataset.kind = 'interrupted';
+      }
+      break;
+    case 'agent_event':
+      addLine('tools', e.kind, [e.tool, e.caption, e.url].filter(Boolean).join(' · '));
+      break;
+    case 'telemetry': {
+      const f = e.frame;
+      if (f.type === 'status' && live) {
+        $('state-badge').textContent = String(f.state ?? '');
+        if (typeof f.cap_seconds === 'number') live.capSeconds = f.cap_seconds;
+        if (typeof f.session_ms === 'number') $('clock').textContent = `${clock(f.session_ms / 1000)} / ${clock(live.capSeconds)}`;
+      }
+      break;
+    }
+    case 'level':
+      $<HTMLMeterElement>('level').value = Math.min(1, e.level * 4);
+      break;
+    case 'mic':
+      $('mic').setAttribute('aria-pressed', String(e.on));
+      $('mic').textContent = e.on ? 'Microphone on' : 'Microphone off';
+      if (!e.on) $<HTMLMeterElement>('level').value = 0;
+      break;
+    case 'error':
+      problem(`edge: ${e.error}`);
+      break;
+    case 'player_problem':
+      problem(`video: ${e.detail}`);
+      break;
+    case 'closed':
+      $('state-badge').textContent = `ended (${e.reason}${e.detail ? `: ${e.detail}` : ''})`;
+      live = undefined;
+      setLiveControls(false);
+      break;
+    case 'media':
+    case 'media_init':
+    case 'status':
+      // the client's own player takes the media; connecting/connected is shown around
+      // session.ready in the start handler
+      break;
+  }
+}
+
+$('start').addEventListener('submit', handle(async (ev) => {
+  ev.preventDefault();
+  problem('');
+  const choice = choices.get($<HTMLSelectElement>('avatar').value);
+  if (!choice) return;
+  const protocol = Number($<HTMLSelectElement>('protocol').value);
+  const body = { ...choice.body, ...(protocol === 2 ? { protocol_versions: [2] } : {}) };
+  minting = new AbortController();
+  setLiveControls(false);
+  const q = $('queue');
+  $('state-badge').textContent = 'minting';
+  try {
+    const mint = await mintSession<Record<string, any>>({
+      baseUrl: location.origin,
+      key: config.apiKey,
+      body,
+      signal: minting.signal,
+      onQueued: (t) => {
+        q.hidden = false;
+        q.textContent = `Every seat is taken: queued at position ${t.position}, about ${t.eta_seconds} s (${t.state}).`;
+      },
+    });
+    q.hidden = true;
+    minting = undefined;
+    $('transcript').replaceChildren();
+    $('tools').replaceChildren();
+    const session = connect(mint as any, {
+      video: $<HTMLVideoElement>('video'),
+      lang: 'en',
+      chatRelay: (req) => operator('/_emulator/ui/chat', { body: req }).then(() => undefined),
+    });
+    live = { session, mint, capSeconds: mint.cap_seconds ?? 0 };
+    document.body.dataset.sessionId = mint.session_id;
+    session.on(onEvent);
+    $('clock').textContent = `0:00 / ${clock(live.capSeconds)}`;
+    $('state-badge').textContent = 'connecting';
+    await session.ready;
+    setLiveControls(true);
+    void $<HTMLVideoElement>('video').play().catch(() => undefined);
+  } catch (e) {
+    minting = undefined;
+    q.hidden = true;
+    $('state-badge').textContent = 'no session';
+    if ((e as Error).name !== 'AbortError') problem((e as Error).message);
+    setLiveControls(false);
+  }
+}));
+
+$('release').addEventListener('click', handle(async () => {
+  if (minting) {
+    minting.abort();
+    return;
+  }
+  const l = live;
+  if (!l) return;
+  try {
+    await api(`/api/v1/sessions/${l.mint.session_id}/release`, { body: { seat_token: l.mint.seat_token } });
+  } catch (e) {
+    problem((e as Error).message);
+  }
+  await l.session.close();
+}));
+
+$('mic').addEventListener('click', handle(async () => {
+  if (!live) return;
+  try {
+    if (live.session.micOn) await live.session.stopMic();
+    else await live.session.startMic();
+  } catch (e) {
+    problem(`microphone: ${(e as Error).message}`);
+  }
+}));
+
+$('say').addEventListener('submit', handle(async (ev) => {
+  ev.preventDefault();
+  const input = $<HTMLInputElement>('text');
+  const text = input.value.trim();
+  if (!text || !live) return;
+  try {
+    await live.session.chat(text);
+    input.value = '';
+  } catch (e) {
+    problem((e as Error).message);
+  }
+}));
+
+// ---- the state view
+function table(rows: Record<string, unknown>[], columns: string[]) {
+  if (rows.length === 0) return el('p', { textContent: 'none' });
+  const cell = (v: unknown, key: string) =>
+    v === null || v === undefined
+      ? ''
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : key.endsWith('_at') && typeof v === 'number'
+          ? new Date(v * 1000).toLocaleString()
+          : String(v);
+  return el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', textContent: c })))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => labelled(el('td', { textContent: cell(r[c], c) }), c))))),
+  );
+}
+function labelled(td: HTMLElement, label: string) {
+  td.dataset.label = label;
+  return td;
+}
+function card(title: string, ...kids: (Node | string)[]) {
+  return el('section', { className: 'card' }, el('h2', { textContent: title }), ...kids);
+}
+const safe = async <T>(p: Promise<T>, fallback: T): Promise<T> =>
+  p.catch((e: Error) => {
+    problem(e.message);
+    return fallback;
+  });
+
+async function refreshState() {
+  const out: HTMLElement[] = [];
+  const ws = await safe(api<{ data: any[] }>('/api/v1/workspaces'), { data: [] });
+  out.push(card('Workspaces', table(ws.data, ['id', 'name', 'plan', 'created_at'])));
+  const keys = await safe(api<{ data: any[] }>('/api/v1/tokens'), { data: [] });
+  out.push(card('Keys (prefixes only)', table(keys.data, ['id', 'name', 'token_prefix', 'kind', 'scopes', 'status', 'workspace_id', 'allowed_origins'])));
+  for (const w of ws.data) {
+    const avatars = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars`), { data: [] });
+    const rows: Record<string, unknown>[] = [];
+    for (const a of avatars.data) {
+      const versions = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/versions`), { data: [] });
+      const profiles = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/profiles`), { data: [] });
+      for (const v of versions.data) {
+        rows.push({ avatar: `${a.name} (${a.id})`, version: v.id, status: v.status, assets_status: v.assets_status, profiles: profiles.data.map((p) => `${p.id}${p.is_default ? ' (default)' : ''}`).join(', ') });
+      }
+      if (versions.data.length === 0) rows.push({ avatar: `${a.name} (${a.id})`, version: '', profiles: '' });
+    }
+    out.push(card(`Avatars · ${w.name}`, table(rows, ['avatar', 'version', 'status', 'assets_status', 'profiles'])));
+    const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), { data: [] });
+    out.push(card(`Voices · ${w.name}`, table(voices.data, ['id', 'name', 'current_version_id', 'created_at'])));
+  }
+  const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions'), { data: [] });
+  const sTable = table(sessions.data, ['id', 'status', 'persona', 'avatar_ref', 'cap_seconds', 'end_reason', 'created_at']);
+  out.push(card('Sessions', sTable));
+  sTable.querySelectorAll('tbody tr').forEach((tr, i) => {
+    const s = sessions.data[i];
+    const b = el('button', { type: 'button', textContent: 'transcript' });
+    b.setAttribute('aria-label', `transcript of session ${s.id}`);
+    b.addEventListener('click', handle(async () => {
+      const t = await safe(api<any>(`/api/v1/sessions/${s.id}/transcript`), null);
+      const turns = (t?.turns ?? t?.data ?? []) as any[];
+      tr.after(el('tr', {}, el('td', { colSpan: 7 }, el('pre', { textContent: turns.length ? turns.map((x) => `You: ${x.user_text ?? x.text ?? ''}\nAvatar: ${x.reply_text ?? x.reply ?? ''}`).join('\n') : JSON.stringify(t, null, 1) }))));
+    }));
+    tr.firstElementChild?.append(' ', b);
+  });
+  const queue = await safe(operator<any>('/_emulator/queue'), {});
+  out.push(card('Queue', el('pre', { textContent: JSON.stringify(queue, null, 1) })));
+  const boxes = await safe(operator<{ data: any[] }>('/_emulator/boxes'), { data: [] });
+  out.push(card('Boxes', table(boxes.data, ['id', 'base_url', 'live', 'seats', 'held', 'free', 'protocols'])));
+  const hooks = await safe(operator<{ data: any[] }>('/_emulator/webhooks/deliveries'), { data: [] });
+  out.push(card('Webhook deliveries', table(hooks.data, Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 }))));
+  const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), { jobs: [], executions: [] });
+  out.push(card('Inference jobs', table(jobs.jobs, ['id', 'task', 'model_id', 'status', 'source', 'created_at', 'completed_at'])));
+  const nodes = jobs.executions.flatMap((x) =>
+    Object.entries((x.nodes ?? {}) as Record<string, any>).map(([node, n]) => ({
+      execution: x.id,
+      workflow: x.workflow_id,
+      execution_status: x.status,
+      node,
+      status: n.status,
+      progress: n.progress ? `${n.progress.completed}/${n.progress.total} (${n.progress.failed} failed)` : '',
+      error: n.error?.message ?? '',
+    })),
+  );
+  out.push(card('Workflow executions, node by node', table(nodes, ['execution', 'workflow', 'execution_status', 'node', 'status', 'progress', 'error'])));
+  $('state-body').replaceChildren(...out);
+  $('state-when').textContent = `updated ${new Date().toLocaleTimeString()}`;
+}
+$('refresh').addEventListener('click', () => void refreshState());
+
+void loadAvatars();
