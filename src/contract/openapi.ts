@@ -65,6 +65,12 @@ const SECURITY_SCHEMES = {
     description:
       'Secret (`avatar_<8hex>.<56hex>`), publishable (`pk_...`, Origin-checked) or device (`dt_...`) key (spec 5).',
   },
+  operator: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The emulator's operator credential: the per-start operator token (`op_<hex>`, printed at start) or the emulator's own secret or dashboard key (docs/security.md). Every `/_emulator/*` route but health and the playground page's GETs.",
+  },
 };
 
 /** The edge's own routes are served at the box's base URL (the session's `ws_url` host). */
@@ -91,6 +97,7 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
     item['x-family'] = family;
     if (family === 'edge') item.servers = [EDGE_SERVER];
     if (op.auth === 'public') item.security = [];
+    else if (op.auth === 'operator') item.security = [{ operator: [] }];
     else {
       item.security = [{ bearer: [] }];
       item['x-scopes'] = op.auth.anyOf;

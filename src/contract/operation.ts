@@ -6,10 +6,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call an operation.
  * - `public`: no credential (gallery, JWKS).
+ * - `operator`: the emulator's operator credential (`Authorization: Bearer <operator token or
+ *   the emulator's secret key>`), checked by the guard on `/_emulator/*` (docs/security.md).
  * - a scope requirement: any key kind holding one of the scopes (publishable keys also pass
  *   the Origin check).
  */
-export type OperationAuth = 'public' | ScopeRequirement;
+export type OperationAuth = 'public' | 'operator' | ScopeRequirement;
 
 /**
  * Which surface an operation belongs to; it picks the error envelope and the server:

@@ -8,6 +8,12 @@ import { z } from 'zod';
 import { defineOperation, type HttpMethod, type Operation, type ResponseSpec } from '../operation.js';
 import {
   ClockAdvanceBody,
+  FaultParams,
+  FaultSpec,
+  LogsQuery,
+  StateResetBody,
+  TriggerParams,
+  UiChatBody,
   GenerationFaultBody,
   OrgPlanBody,
   OrgPlanParams,
@@ -25,14 +31,50 @@ export function operator<P extends z.ZodObject, Q extends z.ZodObject, B extends
   more: Partial<Operation<P, Q, B>> = {},
 ): Operation<P, Q, B> {
   const responses: Record<number, ResponseSpec> = more.responses ?? { 200: { description: 'OK', schema: Json } };
-  return defineOperation<P, Q, B>({ id, method, path, summary, auth: 'public', family: 'operator', cli: false, ...more, responses });
+  return defineOperation<P, Q, B>({ id, method, path, summary, auth: 'operator', family: 'operator', cli: false, ...more, responses });
 }
 
-export const health = operator('emulator.health', 'get', '/_emulator/health', 'Liveness, version, start time');
-export const clock = operator('emulator.clock', 'get', '/_emulator/clock', 'The clock: now_ms, manual or not');
-export const clockAdvance = operator('emulator.clockAdvance', 'post', '/_emulator/clock/advance', 'Advance a manual clock by ms (409 clock_not_manual otherwise)', {
+export const health = operator('emulator.health', 'get', '/_emulator/health', 'Liveness, version, start time (no credential)', { auth: 'public' });
+export const clock = operator('emulator.clock', 'get', '/_emulator/clock', 'The clock: now_ms, now, frozen, drivable, manual');
+export const clockFreeze = operator('emulator.clockFreeze', 'post', '/_emulator/clock/freeze', 'Freeze the clock (409 clock_not_drivable for a clock of its own)');
+export const clockResume = operator('emulator.clockResume', 'post', '/_emulator/clock/resume', 'Let a frozen clock run again (409 clock_manual for a ManualClock)');
+export const clockAdvance = operator('emulator.clockAdvance', 'post', '/_emulator/clock/advance', 'Advance the clock by ms, firing every timer that falls due, in order', {
   body: ClockAdvanceBody,
 });
+export const stateExport = operator('emulator.stateExport', 'get', '/_emulator/state/export', 'The state document: every table and blob');
+export const stateImport = operator('emulator.stateImport', 'post', '/_emulator/state/import', 'Replace the state with a document from state/export (409 state_too_new)', {
+  body: Json,
+});
+export const stateReset = operator('emulator.stateReset', 'post', '/_emulator/state/reset', 'Empty the state, keeping the bootstrap keys unless keep_keys is false', {
+  body: StateResetBody,
+});
+export const logs = operator('emulator.logs', 'get', '/_emulator/logs', 'The operator log: sessions ended, events, faults hit (after a seq, of a session)', {
+  query: LogsQuery,
+});
+export const trigger = operator('emulator.trigger', 'post', '/_emulator/triggers/{name}', 'Make something happen now: fill-seats, free-seats, drain-queue, webhook, end-session', {
+  params: TriggerParams,
+  body: Json.optional(),
+});
+export const faultsList = operator('emulator.faults', 'get', '/_emulator/faults', 'The HTTP faults, with their hits and what is left of their count');
+export const faultsAdd = operator('emulator.faultsAdd', 'post', '/_emulator/faults', 'Add an HTTP fault (status and/or latency on the routes it names)', {
+  body: FaultSpec,
+  responses: { 201: { description: 'The fault, with its id', schema: Json } },
+});
+export const faultsClear = operator('emulator.faultsClear', 'delete', '/_emulator/faults', 'Remove every HTTP fault');
+export const faultsRemove = operator('emulator.faultsRemove', 'delete', '/_emulator/faults/{id}', 'Remove one HTTP fault', { params: FaultParams });
+export const ui = operator('emulator.ui', 'get', '/_emulator/ui', 'The playground page (loopback only; no credential: it carries the one it was given)', {
+  auth: 'public',
+  responses: { 200: { description: 'The page', contentType: 'text/html' } },
+});
+export const uiScript = operator('emulator.uiScript', 'get', '/_emulator/ui/app.js', "The playground's script (no credential)", {
+  auth: 'public',
+  responses: { 200: { description: 'The bundle', contentType: 'text/javascript' } },
+});
+export const uiChat = operator('emulator.uiChat', 'post', '/_emulator/ui/chat', "The playground's v1 typed-turn relay to a box's POST /chat (this emulator's boxes only)", {
+  body: UiChatBody,
+});
+export const sessionsList = operator('emulator.sessions', 'get', '/_emulator/sessions', 'Every session (newest 200), any workspace');
+export const jobs = operator('emulator.jobs', 'get', '/_emulator/jobs', "The inference family's jobs and workflow executions (newest 100 each), every organisation");
 export const boxes = operator('emulator.boxes', 'get', '/_emulator/boxes', 'The fleet: boxes, seats, protocols');
 export const boxCredential = operator('emulator.boxCredential', 'post', '/_emulator/boxes', 'Issue a credential for a box in another process', {
   responses: { 201: { description: '{ box_id, secret }', schema: Json } },
@@ -58,6 +100,8 @@ export const recording = operator('emulator.recording', 'get', '/_emulator/sessi
 });
 
 export const operatorOperations = [
-  health, clock, clockAdvance, boxes, boxCredential, queueDrain, queue, webhookDeliveries,
+  health, clock, clockFreeze, clockResume, clockAdvance, boxes, boxCredential, queueDrain, queue, webhookDeliveries,
   generationFaults, generationVoices, generations, orgPlan, recordings, recording,
+  stateExport, stateImport, stateReset, logs, trigger, faultsList, faultsAdd, faultsClear, faultsRemove,
+  ui, uiScript, uiChat, sessionsList, jobs,
 ];

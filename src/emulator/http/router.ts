@@ -82,7 +82,8 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
   const success = firstSuccess(op as never);
   app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
-    const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
+    // `operator` is checked by the guard on /_emulator/* (operator/guard.ts), before any route.
+    const auth = op.auth === 'public' || op.auth === 'operator' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
 
     let params: unknown = c.req.param();

@@ -1,3 +1,4 @@
+import { clock as clockOp, clockAdvance, clockFreeze, clockResume } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { DrivableClock, ManualClock } from '../clock.js';
 
@@ -22,13 +23,13 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     error: 'clock_not_drivable',
     message: 'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
   };
-  app.get('/_emulator/clock', (c) => c.json(state()));
-  app.post('/_emulator/clock/freeze', (c) => {
+  app.get(clockOp.path, (c) => c.json(state()));
+  app.post(clockFreeze.path, (c) => {
     if (clock instanceof DrivableClock) clock.freeze();
     else if (!(clock instanceof ManualClock)) return c.json(notDrivable, 409);
     return c.json(state());
   });
-  app.post('/_emulator/clock/resume', (c) => {
+  app.post(clockResume.path, (c) => {
     if (clock instanceof ManualClock) {
       return c.json({ error: 'clock_manual', message: 'a ManualClock only moves by advance' }, 409);
     }
@@ -36,7 +37,7 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     clock.resume();
     return c.json(state());
   });
-  app.post('/_emulator/clock/advance', async (c) => {
+  app.post(clockAdvance.path, async (c) => {
     if (!(clock instanceof ManualClock || clock instanceof DrivableClock)) return c.json(notDrivable, 409);
     let ms = NaN;
     try {

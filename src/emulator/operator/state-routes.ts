@@ -1,3 +1,4 @@
+import { stateExport, stateImport, stateReset } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { exportState, importState, resetState, StateError } from './state.js';
 
@@ -15,8 +16,8 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     secret_key: k.secretKey,
     dashboard_key: k.dashboardKey,
   });
-  app.get('/_emulator/state/export', (c) => c.json(exportState(ctx, version)));
-  app.post('/_emulator/state/import', async (c) => {
+  app.get(stateExport.path, (c) => c.json(exportState(ctx, version)));
+  app.post(stateImport.path, async (c) => {
     let doc: unknown;
     try {
       doc = await c.req.json();
@@ -30,7 +31,7 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
       throw e;
     }
   });
-  app.post('/_emulator/state/reset', async (c) => {
+  app.post(stateReset.path, async (c) => {
     let body: { keep_keys?: unknown } | null = null;
     try {
       const text = await c.req.text();

@@ -1,3 +1,5 @@
+import { toRouterPath } from '../../contract/operation.js';
+import { trigger } from '../../contract/operations/operator.js';
 import { z } from 'zod';
 import { WebhookEvents } from '../../contract/resources/webhook.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -43,7 +45,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
     return `${path || '(body)'}: ${keys.length ? 'is not a field' : i.message}`;
   };
 
-  app.post('/_emulator/triggers/:name', async (c) => {
+  app.post(toRouterPath(trigger.path), async (c) => {
     const name = c.req.param('name');
     let raw: unknown;
     try {

@@ -38,7 +38,7 @@ export function inferenceRoute(
 ): void {
   const method = op.method.toUpperCase();
   const path = toRouterPath(op.path);
-  const scope = (op.auth === 'public' ? undefined : op.auth.anyOf[0]) as (Scope & InferenceScope) | undefined;
+  const scope = (typeof op.auth === 'string' ? undefined : op.auth.anyOf[0]) as (Scope & InferenceScope) | undefined;
   if (!scope) throw new Error(`${op.id}: an inference route needs a scope`);
   svc.routes.add(method, path);
   app.on(method, path, async (c) => {
