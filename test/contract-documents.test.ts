@@ -56,6 +56,25 @@ describe('the OpenAPI document', () => {
     expect([...new Set(served)].filter((r) => !documented.has(r))).toEqual([]);
   });
 
+  it("marks every operator route the guard closes with the operator bearer scheme, and only those", async () => {
+    const doc = await openapi();
+    expect(doc.components.securitySchemes.operator).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+      if (!path.startsWith('/_emulator/')) continue;
+      for (const [method, op] of Object.entries(item as Record<string, Json>)) {
+        const closed = JSON.stringify(op.security) === JSON.stringify([{ operator: [] }]);
+        if (!closed && method !== 'get') wrong.push(`${method} ${path}: a write open to anyone`);
+        if (!closed && method !== 'get') continue;
+        // Without a credential the guard answers 401 before any handler runs (nothing changes).
+        const res = await h.fetch(path.replace(/\{[^}]+\}/g, 'x'), { method: method.toUpperCase() });
+        await res.body?.cancel();
+        if ((res.status === 401) !== closed) wrong.push(`${method} ${path}: documented ${closed ? 'closed' : 'open'}, answered ${res.status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('turns into TypeScript types that compile, with openapi-typescript', async () => {
     const ast = await openapiTS((await openapi()) as Parameters<typeof openapiTS>[0]);
     const source = astToString(ast);
