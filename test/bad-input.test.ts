@@ -22,7 +22,13 @@ async function expectEnvelope(res: Response, status: number, code: string) {
 
 describe.each(withBody.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', (_n, op) => {
   const call = (body: string | Buffer) =>
-    h.fetch(samplePath(op, h.emu.keys.workspaceId), { key: h.emu.keys.secretKey, method: op.method.toUpperCase(), body: body as BodyInit });
+    // Sent as JSON, as a client does (the operator guard answers 415 to anything else: docs/security.md).
+    h.fetch(samplePath(op, h.emu.keys.workspaceId), {
+      key: h.emu.keys.secretKey,
+      method: op.method.toUpperCase(),
+      headers: { 'content-type': 'application/json' },
+      body: body as BodyInit,
+    });
 
   it('malformed JSON -> 400 invalid_json', async () => {
     for (const body of ['{"name":', '{name: 1}', 'nul', '\u0000\u0001']) await expectEnvelope(await call(body), 400, 'invalid_json');

@@ -5,6 +5,7 @@
  * in `operatorOperations`, and one handler registered with `implement` (the emulator).
  */
 import { z } from 'zod';
+import { Limits } from '../limits.js';
 import { defineOperation, type HttpMethod, type Operation, type ResponseSpec } from '../operation.js';
 import {
   ClockAdvanceBody,
@@ -43,7 +44,8 @@ export const clockAdvance = operator('emulator.clockAdvance', 'post', '/_emulato
 });
 export const stateExport = operator('emulator.stateExport', 'get', '/_emulator/state/export', 'The state document: every table and blob');
 export const stateImport = operator('emulator.stateImport', 'post', '/_emulator/state/import', 'Replace the state with a document from state/export (409 state_too_new)', {
-  body: Json,
+  // A JSON document, larger than any other body (its blobs are base64).
+  rawBody: { contentTypes: ['application/json'], maxBytes: Limits.stateDocumentBytes },
 });
 export const stateReset = operator('emulator.stateReset', 'post', '/_emulator/state/reset', 'Empty the state, keeping the bootstrap keys unless keep_keys is false', {
   body: StateResetBody,

@@ -46,7 +46,12 @@ export function zodDetail(err: z.ZodError): string {
   return `${path}: ${issue.message}`;
 }
 
-async function readJson(c: Context, maxBytes: number): Promise<unknown> {
+/**
+ * The JSON body reader: at most `maxBytes` (413 payload_too_large), UTF-8 JSON (400
+ * invalid_json); an empty body is `undefined`. `implement` uses it, and so do the few
+ * hand-written operator routes.
+ */
+export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
   const bytes = await readBodyLimited(c, maxBytes);
   let text: string;
   try {

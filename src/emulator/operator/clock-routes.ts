@@ -1,3 +1,5 @@
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
 import { clock as clockOp, clockAdvance, clockFreeze, clockResume } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { DrivableClock, ManualClock } from '../clock.js';
@@ -39,12 +41,7 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
   });
   app.post(clockAdvance.path, async (c) => {
     if (!(clock instanceof ManualClock || clock instanceof DrivableClock)) return c.json(notDrivable, 409);
-    let ms = NaN;
-    try {
-      ms = Number(((await c.req.json()) as { ms?: unknown } | null)?.ms);
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be {"ms": number}' }, 400);
-    }
+    const ms = Number(((await readJson(c, Limits.jsonBodyBytes)) as { ms?: unknown } | null | undefined)?.ms);
     if (!Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
       return c.json({ error: 'invalid_request', detail: 'ms: must be a number of milliseconds from 0 to one year' }, 400);
     }

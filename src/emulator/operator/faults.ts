@@ -1,3 +1,5 @@
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
 import { toRouterPath } from '../../contract/operation.js';
 import { faultsAdd, faultsClear, faultsList, faultsRemove } from '../../contract/operations/operator.js';
 import { z } from 'zod';
@@ -105,13 +107,7 @@ export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
   const faults = faultsOf(ctx);
   app.get(faultsList.path, (c) => c.json({ data: faults.view() }));
   app.post(faultsAdd.path, async (c) => {
-    let raw: unknown;
-    try {
-      raw = await c.req.json();
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be a fault: {"route": "POST /api/v1/sessions", "status": 503}' }, 400);
-    }
-    const r = FaultSpec.safeParse(raw);
+    const r = FaultSpec.safeParse(await readJson(c, Limits.jsonBodyBytes));
     if (!r.success) {
       const i = r.error.issues[0]!;
       const keys = i.code === 'unrecognized_keys' ? i.keys : [];

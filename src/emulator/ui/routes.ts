@@ -5,6 +5,8 @@
  * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
  * comes from the public API and the existing operator routes.
  */
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
 import { jobs, sessionsList, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
 import { edgeHttpUrl } from '../../contract/edge/url.js';
@@ -44,12 +46,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
   // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
   // connect_url of one of this emulator's boxes (never an open proxy).
   app.post(uiChat.path, async (c) => {
-    let body: { connect_url?: unknown; session_token?: unknown; text?: unknown };
-    try {
-      body = (await c.req.json()) as typeof body;
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be {"connect_url", "session_token", "text"}' }, 400);
-    }
+    const body = (await readJson(c, Limits.jsonBodyBytes)) as { connect_url?: unknown; session_token?: unknown; text?: unknown } | null | undefined;
     const { connect_url: url, session_token: token, text } = body ?? {};
     if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
       return c.json({ error: 'invalid_request', message: 'bad relay body', detail: 'connect_url, session_token and text: strings' }, 400);
