@@ -6,14 +6,8 @@
  */
 import { z } from 'zod';
 
-/** Spec 4.6: the v2 socket's subprotocol. */
-export const V2_SUBPROTOCOL = 'svc.avatar.v2';
-/** v2 binary frames start with a one-byte tag: fMP4 media (box to client). */
-export const TAG_MEDIA = 0x01;
-/** v2 binary frames start with a one-byte tag: one PCM16 mic frame (client to box). */
-export const TAG_MIC = 0x02;
-/** Characters of a typed turn (v1 `POST /chat`, v2 `chat`) at most (spec 4.6). */
-export const CHAT_TEXT_MAX = 4096;
+export { CHAT_TEXT_MAX, TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL } from './protocol.js';
+import { CHAT_TEXT_MAX, V2_SUBPROTOCOL } from './protocol.js';
 
 const lang = z.string().min(1).max(64).nullable().optional().describe('a language tag such as "en" or "de-DE"');
 
