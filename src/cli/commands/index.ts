@@ -62,6 +62,7 @@ const run = async () => (await import('./run.js')).runCommands;
 const jobs = async () => (await import('./jobs.js')).jobsCommands;
 const workflows = async () => (await import('./workflows.js')).workflowsCommands;
 const orgs = async () => (await import('./orgs.js')).orgsCommands;
+const loadTest = async () => (await import('./load-test.js')).loadTestCommands;
 
 export const commandGroups: CommandGroup[] = [
   { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
@@ -81,6 +82,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
   { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
   { name: 'demo', description: 'a first conversation: mint, speak a question, save the reply video', load: [demo] },
+  { name: 'load-test', description: 'N live sessions at once: p50/p95/p99 of mint, connect, media, turns; --slo for CI', load: [loadTest] },
   { name: 'smoke', description: 'CI check of a deployment or the emulator, one line per step', load: [smoke] },
   { name: 'completion', description: 'shell completion for bash, zsh or fish', load: [completion], wholeTree: true },
   { name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },
