@@ -43,6 +43,7 @@ const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
 const live = async () => (await import('./live.js')).liveCommands;
 const recordings = async () => (await import('./recordings.js')).recordingCommands;
+const replay = async () => (await import('./replay.js')).replayCommands;
 const smoke = async () => (await import('./smoke.js')).smokeCommands;
 const demo = async () => (await import('./demo.js')).demoCommands;
 const completion = async () => (await import('./completion.js')).completionCommands;
@@ -72,7 +73,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
   { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
   { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
-  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings] },
+  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings, replay] },
   { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
   { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
   { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },

@@ -5,6 +5,7 @@
  * cadence, and/or a typed line) until the run ends, then release the seat. Every timing is
  * collected for src/cli/load/stats.ts. One 100 ms ticker sends every session's mic frame.
  */
+import { setMaxListeners } from 'node:events';
 import { ApiResponseError, type AvatarClient } from '../../client/client.js';
 import { connectEdge } from '../../client/edge-connect.js';
 import type { EdgeConnection, EdgeEvent } from '../../client/edge-events.js';
@@ -87,6 +88,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
   const st = { started: 0, queued: 0, live: 0, done: 0 };
   const fail = (code: string) => (errors[code] = (errors[code] ?? 0) + 1);
   const stop = new AbortController();
+  // Every session's waits listen on this one signal.
+  setMaxListeners(0, stop.signal);
   const onAbort = () => stop.abort(o.signal?.reason);
   o.signal?.addEventListener('abort', onAbort, { once: true });
   const over = () => stop.signal.aborted || clock.now() >= endAt;
