@@ -142,7 +142,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
         sleep: (ms, signal) => clock.sleep(ms, signal).then(() => signal?.throwIfAborted()),
         onQueued: () => {
           firstAnswer ??= clock.now();
-          if (queuedAt === undefined) (queuedAt = clock.now()), st.queued++;
+          if (queuedAt === undefined) {
+            queuedAt = clock.now();
+            st.queued++;
+          }
         },
       });
       minted = res.body as typeof minted;
@@ -154,7 +157,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
     }
     const seated = clock.now();
     samples.mint.push((firstAnswer ?? seated) - tMint);
-    if (queuedAt !== undefined) (samples.queue_wait.push(seated - queuedAt), st.queued--);
+    if (queuedAt !== undefined) {
+      samples.queue_wait.push(seated - queuedAt);
+      st.queued--;
+    }
     st.live++;
     try {
       return await talk(minted);
