@@ -4,7 +4,11 @@
  * the `--slo` exit code are what a CI job reads. Wall-clock figures are not asserted, only
  * that each was measured.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultVoice, writeWav } from '../src/models/voice/index.js';
 import { checkSlo, parseSlo, percentile, summarize } from '../src/cli/load/stats.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -61,6 +65,20 @@ describe('avatar load-test', () => {
     const boxes = (await (await h.op('/_emulator/boxes')).json()) as { data: { held: number; free: number; seats: number }[] };
     expect(boxes.data.map((b) => [b.held, b.free])).toEqual([[0, 2]]);
     expect(await (await h.op('/_emulator/queue')).json()).toMatchObject({ waiting: 0 });
+  }, 60_000);
+
+  it('--mic-file: end of speech -> turn is measured; a brain-only session saying it has no media is no error', async () => {
+    const wav = join(mkdtempSync(join(tmpdir(), 'avatar-load-')), 'q.wav');
+    const speech = await defaultVoice().synthesize('Hello there. Where did you grow up?');
+    writeFileSync(wav, writeWav(speech.samples, speech.sampleRate));
+    const args = ['load-test', '--sessions', '1', '--ramp', '0', '--duration', '10', '--mic-file', wav, '--data', '{"config":{"render":false}}', '--json'];
+    const r = await cli(args, env());
+    expect(r.code).toBe(0);
+    const rep = r.json();
+    expect(rep.errors).toEqual({});
+    expect(rep.timings.turn.n).toBeGreaterThanOrEqual(1);
+    expect(rep.timings.first_media.n).toBe(0);
+    expect(rep.turn_input).toEqual({ mic_file: wav, say: null });
   }, 60_000);
 
   it('an --slo breach exits 6 naming the rule; a malformed --slo is a usage error before any mint', async () => {

@@ -173,6 +173,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
 
   async function talk(minted: MintReady & { protocol_version?: number }): Promise<boolean> {
     const tConnect = clock.now();
+    const renders = !(o.mintBody.config && (o.mintBody.config as Record<string, unknown>).render === false);
     let conn: EdgeConnection;
     const waiters = new Set<(e: EdgeEvent, at: number) => void>();
     let lastMedia: number | undefined;
@@ -185,7 +186,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
           if (lastMedia === undefined) samples.first_media.push(at - tConnect);
           else if (at - lastMedia > lateGapMs) counts.late_fragments++;
           lastMedia = at;
-        } else if (e.type === 'error') fail(`edge:${e.error.split(':')[0]}`);
+        } else if (e.type === 'error') {
+          const code = e.error.split(':')[0]!;
+          // A brain-only session says once that it has no media: what was asked, not an error.
+          if (renders || code !== 'render_disabled') fail(`edge:${code}`);
+        }
         else if (e.type === 'closed' && !closedByUs && !over()) fail(e.reason === 'refused' ? `edge_refused_${e.code ?? 0}` : `closed_${e.reason}`);
         for (const w of [...waiters]) w(e, at);
       });
@@ -220,7 +225,6 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
     const userTurn = (e: EdgeEvent) => e.type === 'turn' && e.greeting !== true;
     const started = (e: EdgeEvent) => e.type === 'speech' && e.status === 'started';
     const listening = (e: EdgeEvent) => e.type === 'telemetry' && e.frame.type === 'status' && e.frame.state === 'listening';
-    const renders = !(o.mintBody.config && (o.mintBody.config as Record<string, unknown>).render === false);
     let speechEnd: ((at: number) => void) | undefined;
     const pump = new MicPump({
       send: (f) => conn.sendAudio(f),
