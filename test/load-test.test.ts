@@ -81,6 +81,15 @@ describe('avatar load-test', () => {
     expect(rep.turn_input).toEqual({ mic_file: wav, say: null });
   }, 60_000);
 
+  it('--protocol 2: the sessions talk over /v2/session (typed turns as chat messages)', async () => {
+    const r = await cli(['load-test', '--protocol', '2', '--sessions', '1', '--ramp', '0', '--duration', '6', '--json'], env());
+    expect(r.code).toBe(0);
+    const rep = r.json();
+    expect(rep).toMatchObject({ protocol: 2, errors: {} });
+    expect(rep.timings.first_media.n).toBe(1);
+    expect(rep.timings.chat_first_speech.n).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
   it('an --slo breach exits 6 naming the rule; a malformed --slo is a usage error before any mint', async () => {
     const r = await cli(['load-test', '--sessions', '1', '--ramp', '0', '--duration', '1', '--slo', 'turns>=1000', '--json'], env());
     expect(r.code).toBe(6);
