@@ -205,10 +205,12 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
       new Promise<number | undefined>((resolve, reject) => {
         let done = false;
         const timer = new AbortController();
+        const onStop = () => finish(undefined);
         const finish = (v: number | undefined, err?: Error) => {
           if (done) return;
           done = true;
           waiters.delete(w);
+          stop.signal.removeEventListener('abort', onStop);
           timer.abort();
           if (err) reject(err);
           else resolve(v);
@@ -220,7 +222,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
         waiters.add(w);
         if (stop.signal.aborted) return finish(undefined);
         void clock.sleep(turnTimeoutMs, timer.signal).then(() => finish(undefined, timer.signal.aborted ? undefined : new TurnTimeout(what)));
-        void ended.then(() => finish(undefined));
+        stop.signal.addEventListener('abort', onStop, { once: true });
       });
     const userTurn = (e: EdgeEvent) => e.type === 'turn' && e.greeting !== true;
     const started = (e: EdgeEvent) => e.type === 'speech' && e.status === 'started';
