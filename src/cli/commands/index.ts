@@ -45,6 +45,7 @@ const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
 const live = async () => (await import('./live.js')).liveCommands;
 const recordings = async () => (await import('./recordings.js')).recordingCommands;
+const replay = async () => (await import('./replay.js')).replayCommands;
 const smoke = async () => (await import('./smoke.js')).smokeCommands;
 const demo = async () => (await import('./demo.js')).demoCommands;
 const completion = async () => (await import('./completion.js')).completionCommands;
@@ -80,7 +81,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'mcp', description: 'MCP servers (/api/v1/workspaces/{wsId}/mcp-servers)', load: [toolServers] },
   { name: 'builtins', description: 'built-in tool servers (/api/v1/workspaces/{wsId}/builtin-servers)', load: [toolServers] },
   { name: 'hooks', description: 'a local tenant hook: avatar hooks serve', load: [hooks] },
-  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings] },
+  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings, replay] },
   { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
   { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
   { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },
@@ -90,6 +91,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
   { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
   { name: 'demo', description: 'a first conversation: mint, speak a question, save the reply video', load: [demo] },
+  { name: 'load-test', description: 'N live sessions at once: p50/p95/p99 of mint, connect, media, turns; --slo for CI', load: [loadTest] },
   { name: 'smoke', description: 'CI check of a deployment or the emulator, one line per step', load: [smoke] },
   { name: 'completion', description: 'shell completion for bash, zsh or fish', load: [completion], wholeTree: true },
   { name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },

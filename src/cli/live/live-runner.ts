@@ -35,6 +35,8 @@ export interface LiveRunOptions {
   /** Frees the seat (POST .../release with the seat_token). */
   release(): Promise<void>;
   onLog?(e: Stamped): void;
+  /** Every frame sent on the uplink, with the log's `t` (`--save-session`). */
+  onMicFrame?(frame: Uint8Array, t: number): void;
   clock?: PacerClock;
   /** Start the mic once the greeting has been spoken (the demo: do not talk over the avatar). */
   micAfterGreeting?: boolean;
@@ -218,7 +220,10 @@ export class LiveRunner {
       onSpeaking: (s) => this.onSpeaking(s, pump),
     });
     const pump = new MicPump({
-      send: (f) => this.conn?.sendAudio(f),
+      send: (f) => {
+        this.conn?.sendAudio(f);
+        this.opts.onMicFrame?.(f, this.elapsedS());
+      },
       clock: this.clock,
       maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
       onFrame: (i) => {
