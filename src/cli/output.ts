@@ -34,13 +34,23 @@ function cell(v: unknown, key = ''): string {
   return s.length > MAX_CELL ? s.slice(0, MAX_CELL - 1) + '…' : s;
 }
 
+/** Columns a person reads to tell rows apart: they lead a table, ahead of ids and the rest. */
+const READ_FIRST = ['name', 'kind', 'status', 'state'];
+
+/** Keys in table order: READ_FIRST ones first (in that order), then the others as they came. */
+function readFirst(keys: string[]): string[] {
+  const lead = READ_FIRST.filter((k) => keys.includes(k));
+  return [...lead, ...keys.filter((k) => !lead.includes(k))];
+}
+
 /**
- * Rows of objects as a table; the columns are the keys of the rows, in first-seen order.
+ * Rows of objects as a table; the columns are the keys of the rows, those a person reads
+ * first (readFirst), then the others in first-seen order.
  * Given a terminal `width`, columns that do not fit are left out and named below the table.
  */
 export function renderTable(rows: Record<string, unknown>[], columns?: string[], width?: number): string {
   if (rows.length === 0) return '(none)';
-  let cols = columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  let cols = columns ?? readFirst([...new Set(rows.flatMap((r) => Object.keys(r)))]);
   let hidden: string[] = [];
   if (width && width > 20) {
     let used = 1;

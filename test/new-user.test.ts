@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConnection, writeEmulatorState } from '../src/cli/config.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+import { useEmulator } from './helpers/emulator.js';
+
+/**
+ * Issue 19 item 4: what a new user hit in a first hour with the CLI, each as the person saw it.
+ */
+const h = useEmulator();
+
+describe('AVATAR_BASE_URL naming the running emulator by another loopback name', () => {
+  it('localhost, 127.0.0.1 and [::1] on the emulator port all find its key and workspace', () => {
+    const env = isolatedEnv();
+    const state = {
+      pid: process.pid,
+      base_url: 'http://127.0.0.1:4780',
+      workspace_id: 'ws-1',
+      org_id: 'org-1',
+      secret_key: 'avatar_k.secret',
+      dashboard_key: 'avatar_d.secret',
+      data_dir: null,
+      started_at: 1,
+    };
+    writeEmulatorState(env, state);
+    for (const url of ['http://localhost:4780', 'http://127.0.0.1:4780/', 'http://[::1]:4780']) {
+      const conn = resolveConnection({}, { ...env, AVATAR_BASE_URL: url });
+      expect(conn, url).toMatchObject({ apiKey: 'avatar_k.secret', workspaceId: 'ws-1' });
+    }
+    // another port is another service: no key of this emulator's is sent there
+    expect(resolveConnection({}, { ...env, AVATAR_BASE_URL: 'http://localhost:4781' })?.apiKey).toBeUndefined();
+  });
+});
+
+describe('lists lead with the columns a person reads', () => {
+  it('avatars list at 80 columns shows name, kind and status', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    await h.api('/api/v1/avatars', { body: { name: 'Nadia', kind: 'photo' } }).catch(() => undefined);
+    const r = await cli(['avatars', 'list'], env, undefined, 80);
+    expect(r.code).toBe(0);
+    const head = r.stdout.split('\n')[1]!;
+    for (const col of ['name', 'kind', 'status']) expect(head).toContain(` ${col} `);
+  });
+
+  it('tokens list at 80 columns shows kind and status', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const r = await cli(['tokens', 'list'], env, undefined, 80);
+    expect(r.code).toBe(0);
+    const head = r.stdout.split('\n')[1]!;
+    for (const col of ['name', 'kind', 'status']) expect(head).toContain(` ${col} `);
+  });
+});
