@@ -49,3 +49,13 @@ describe('lists lead with the columns a person reads', () => {
     for (const col of ['name', 'kind', 'status']) expect(head).toContain(` ${col} `);
   });
 });
+
+describe('usage errors that say what to do', () => {
+  it('--data with bad JSON says where it stops parsing', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const r = await cli(['sessions', 'mint', '--data', '{"persona": "ava", render: false}'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--data is not valid JSON at line 1, column 20');
+    expect(r.stderr).toContain(`\n  {"persona": "ava", render: false}\n  ${' '.repeat(19)}^\n`);
+  });
+});
