@@ -59,3 +59,12 @@ describe('usage errors that say what to do', () => {
     expect(r.stderr).toContain(`\n  {"persona": "ava", render: false}\n  ${' '.repeat(19)}^\n`);
   });
 });
+
+describe('a mistyped persona', () => {
+  it('--persona eva: did you mean ava', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const r = await cli(['sessions', 'mint', '--persona', 'eva'], env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/did you mean ava\?/);
+  });
+});

@@ -36,7 +36,12 @@ class Collect extends Writable {
   }
 }
 
-type Run = ReturnType<typeof start>;
+interface Run {
+  stdout: Collect;
+  stderr: Collect;
+  done: Promise<number>;
+  interrupt(): void;
+}
 /** What a test started: interrupted, cancelled and released in afterEach, pass or fail. */
 const runs: Run[] = [];
 const held: { session_id: string }[] = [];
@@ -45,12 +50,12 @@ const held: { session_id: string }[] = [];
  * Start the CLI in-process and keep hold of its streams while it runs. The run is also
  * recorded for afterEach, so a failing test never leaves its ticket to the next one.
  */
-function start(argv: string[], env: Record<string, string | undefined>, tty = false) {
+function start(argv: string[], env: Record<string, string | undefined>, tty = false): Run {
   const stdout = new Collect();
   const stderr = new Collect(tty);
   const before = new Set(process.listeners('SIGINT'));
   const done = run(argv, { stdout, stderr, env, cwd: process.cwd() });
-  const r = {
+  const r: Run = {
     stdout,
     stderr,
     done,
