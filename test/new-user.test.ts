@@ -68,3 +68,12 @@ describe('a mistyped persona', () => {
     expect(r.stderr).toMatch(/did you mean ava\?/);
   });
 });
+
+describe('a plain-http webhook on the emulator', () => {
+  it('webhooks create --url http://... names --allow-insecure-urls', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const r = await cli(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'queue.dropped'], env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('--allow-insecure-urls');
+  });
+});
