@@ -77,3 +77,20 @@ describe('a plain-http webhook on the emulator', () => {
     expect(r.stderr).toContain('--allow-insecure-urls');
   });
 });
+
+describe('the human mint view', () => {
+  it('puts what a person reads before the session token', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const r = await cli(['sessions', 'mint', '--persona', 'ava'], env, undefined, 80);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const token = lines.indexOf('session_token:');
+    for (const key of ['status', 'session_id', 'connect_url', 'expires_at', 'cap_seconds']) {
+      const at = lines.findIndex((l) => l.startsWith(`${key} `));
+      expect(at, key).toBeGreaterThanOrEqual(0);
+      expect(at, key).toBeLessThan(token);
+    }
+    const id = /^session_id\s+(\S+)/m.exec(r.stdout)![1]!;
+    await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
+  });
+});

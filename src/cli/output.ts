@@ -99,10 +99,14 @@ export function wrap(text: string, width: number): string[] {
 /**
  * One object as `key  value` lines (nested objects as dotted keys) that fit `width`
  * (default 80): long values wrap under their column; credentials (tokens, secrets, keys)
- * stand alone on the line below their key, unindented and whole, so they copy cleanly.
+ * stand alone on the line below their key, unindented and whole, so they copy cleanly, and
+ * come last, after what a person reads.
  */
 export function renderRecord(obj: Record<string, unknown>, width = 80): string {
-  const rows = flatten(obj).map(([k, v]) => {
+  // What a person reads first; credentials (a session token is 30 lines at 80 columns) last.
+  const all = flatten(obj);
+  const isSecret = ([k, v]: [string, unknown]) => SECRET_KEY.test(k) && typeof v === 'string' && v.length > 0 && !/\s/.test(v);
+  const rows = [...all.filter((r) => !isSecret(r)), ...all.filter(isSecret)].map(([k, v]) => {
     const shown = formatTime(v, k);
     return [k, typeof shown === 'string' ? shown : shown === null || shown === undefined ? '' : JSON.stringify(shown)] as const;
   });
