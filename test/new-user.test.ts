@@ -94,3 +94,41 @@ describe('the human mint view', () => {
     await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
   });
 });
+
+describe('avatar sessions list', () => {
+  it('lists the emulator sessions (live ones; --all adds ended), newest first', async () => {
+    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const a = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body as { session_id: string };
+    const b = (await h.client.call('sessions.mint', { body: { persona: 'leo' } })).body as { session_id: string };
+    await h.client.call('sessions.release', { params: { sessionId: a.session_id }, body: {} });
+    const live = await cli(['--json', 'sessions', 'list'], env);
+    expect(live.code).toBe(0);
+    const ids = live.json().data.map((s: { id: string }) => s.id);
+    expect(ids).toContain(b.session_id);
+    expect(ids).not.toContain(a.session_id);
+    const all = await cli(['--json', 'sessions', 'list', '--all'], env);
+    expect(all.json().data.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining([a.session_id, b.session_id]));
+    const human = await cli(['sessions', 'list'], env, undefined, 100);
+    expect(human.stdout).toContain(b.session_id.slice(0, 8));
+    expect(human.stdout.split('\n')[1]).toMatch(/ status .* persona /);
+    await h.client.call('sessions.release', { params: { sessionId: b.session_id }, body: {} });
+  });
+
+  it('against a service without the operator route it says so', async () => {
+    const { createServer } = await import('node:http');
+    const srv = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"not_found","message":"no route"}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    try {
+      const env = isolatedEnv({ AVATAR_BASE_URL: `http://127.0.0.1:${port}`, AVATAR_API_KEY: 'avatar_x.y' });
+      const r = await cli(['sessions', 'list'], env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/has no session list/);
+    } finally {
+      srv.close();
+    }
+  });
+});
