@@ -132,3 +132,15 @@ describe('avatar sessions list', () => {
     }
   });
 });
+
+describe('avatar --help', () => {
+  it('groups the commands under headings, one line each at 80 columns', async () => {
+    const r = await cli(['--help'], isolatedEnv(), undefined, 80);
+    expect(r.code).toBe(0);
+    const headings = r.stdout.split('\n').filter((l) => /^\S.*:$/.test(l) && l !== 'Options:');
+    expect(headings).toEqual(['Start here:', 'Control plane (/api/v1):', 'Generations:', 'Inference:', 'More:']);
+    const after = r.stdout.slice(r.stdout.indexOf('Start here:'));
+    // every command line is a name and its description; no description wraps onto a second line
+    expect(after.split('\n').filter((l) => /^ {10,}\S/.test(l))).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
-import { commandGroups, commandModules } from './commands/index.js';
+import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
 import { createContext, type CliContext } from './context.js';
 import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -90,6 +90,11 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const order = new Map(commandGroups.map((g, i) => [g.name, i]));
   const rank = (c: Command) => order.get(c.name()) ?? commandGroups.length;
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
+  for (const c of program.commands as Command[]) {
+    const g = commandGroups.find((x) => x.name === c.name());
+    if (g) c.helpGroup(g.section);
+  }
+  program.commandsGroup(HELP_SECTION).helpCommand(true);
   // Subcommands inherit output routing and throw instead of exiting.
   const walk = (c: Command, path: string) => {
     c.exitOverride();
