@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import envPaths from 'env-paths';
 import { CliError, ExitCode } from './exit-codes.js';
+import { alive } from '../emulator/pid-alive.js';
 
 /** A named set of connection settings in the config file. */
 export interface Profile {
@@ -95,15 +96,6 @@ export function profileNamed(cfg: ConfigFile, name: string): Profile | undefined
 
 export function writeConfig(env: Env, cfg: ConfigFile): void {
   writeJson(configPath(env), cfg);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const recordName = (s: Pick<EmulatorState, 'pid' | 'base_url'>) => `${s.pid}-${new URL(s.base_url).port || '80'}.json`;
