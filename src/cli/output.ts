@@ -1,4 +1,7 @@
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+import { hardCut } from './wrap.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -28,11 +31,14 @@ export function formatTime(v: unknown, key = '_at'): unknown {
 function cell(v: unknown, key = ''): string {
   v = formatTime(v, key);
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v.length > MAX_CELL ? v.slice(0, MAX_CELL - 1) + '…' : v;
+  if (typeof v === 'string') return clip(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   const s = JSON.stringify(v);
-  return s.length > MAX_CELL ? s.slice(0, MAX_CELL - 1) + '…' : s;
+  return clip(s);
 }
+
+/** At most MAX_CELL columns, cut with '…'. */
+const clip = (s: string) => (stringWidth(s) > MAX_CELL ? `${hardCut(s, MAX_CELL - 1)[0]}…` : s);
 
 /** Columns a person reads to tell rows apart: they lead a table, ahead of ids and the rest. */
 const READ_FIRST = ['name', 'kind', 'status', 'state'];
@@ -56,7 +62,7 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
     let used = 1;
     const fit: string[] = [];
     for (const c of cols) {
-      const w = Math.max(c.length, ...rows.map((r) => cell(r[c], c).length)) + 3;
+      const w = Math.max(stringWidth(c), ...rows.map((r) => stringWidth(cell(r[c], c)))) + 3;
       if (fit.length > 0 && used + w > width) break;
       fit.push(c);
       used += w;
@@ -80,20 +86,12 @@ function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknow
   return out;
 }
 
-/** Wrap text to `width` columns, at spaces when there are any, else hard. */
+/**
+ * Wrap text to `width` terminal columns (CJK and emoji count two), at spaces when there are
+ * any, else hard.
+ */
 export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const para of text.split('\n')) {
-    let rest = para;
-    while (rest.length > width) {
-      const cut = rest.lastIndexOf(' ', width);
-      const at = cut > width / 3 ? cut : width;
-      lines.push(rest.slice(0, at));
-      rest = rest.slice(at).replace(/^ /, '');
-    }
-    lines.push(rest);
-  }
-  return lines;
+  return wrapAnsi(text, Math.max(1, width), { hard: true, trim: true }).split('\n');
 }
 
 /**
@@ -110,18 +108,19 @@ export function renderRecord(obj: Record<string, unknown>, width = 80): string {
     const shown = formatTime(v, k);
     return [k, typeof shown === 'string' ? shown : shown === null || shown === undefined ? '' : JSON.stringify(shown)] as const;
   });
-  const keyWidth = Math.min(28, Math.max(0, ...rows.map(([k]) => k.length)));
+  const keyWidth = Math.min(28, Math.max(0, ...rows.map(([k]) => stringWidth(k))));
   const valueWidth = Math.max(20, width - keyWidth - 2);
   const out: string[] = [];
   for (const [k, v] of rows) {
     const secret = SECRET_KEY.test(k) && v.length > 0 && !/\s/.test(v);
-    if (secret || (!/\s/.test(v) && v.length > valueWidth)) {
+    // (a run of wide characters, CJK without spaces, is text: it wraps)
+    if (secret || (!/\s/.test(v) && stringWidth(v) === v.length && v.length > valueWidth)) {
       // Whole, on its own line: a token cut or indented would not paste.
       out.push(`${k}:`, v);
       continue;
     }
     const lines = wrap(v, valueWidth);
-    const pad = k.length > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - k.length + 2);
+    const pad = stringWidth(k) > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - stringWidth(k) + 2);
     out.push(`${k}${pad}${lines[0] ?? ''}`.trimEnd(), ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
   }
   return out.join('\n');
