@@ -11,3 +11,11 @@ export async function waitUntil(done: () => Promise<boolean> | boolean, timeoutM
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/**
+ * Let work already queued on the event loop run (promise chains, setImmediate callbacks,
+ * timers a driven clock just fired): `turns` turns of the loop, no real time.
+ */
+export async function settle(turns = 40): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+}
