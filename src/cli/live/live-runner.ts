@@ -213,7 +213,10 @@ export class LiveRunner {
         playing = false;
         this.gate(false);
         this.store.update({ output: null });
-        this.fail(`${m} (replies are no longer played; transcript and --record continue)`);
+        // No audio device is the machine's state, not the session's failure: a quiet note.
+        const note = `replies are not played: ${m} (transcript and --record continue)`;
+        this.store.addLine('info', note);
+        this.log({ event: 'notice', message: note });
       },
       onSpeaking: (s) => this.onSpeaking(s, pump),
     });
