@@ -478,6 +478,8 @@ export class LiveRunner {
     if (recording) {
       const r = await recording.finish();
       this.log({ event: 'recorded', path: r.path, bytes: r.bytes, remuxed: r.remuxed, error: r.error });
+      // The ink view prints nothing of the log: its last frame says where the file went.
+      this.store.update({ recorded: { path: r.path, bytes: r.bytes, remuxed: r.remuxed, ...(r.error ? { error: r.error } : {}) } });
     }
     const ending = this.ending ?? { reason: 'error' as const, detail: 'ended without a reason' };
     const durationS = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
