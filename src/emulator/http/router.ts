@@ -7,7 +7,7 @@ import { authenticate, type AuthContext } from '../auth/authenticate.js';
 import type { App, EmulatorContext } from '../context.js';
 import { unixSeconds } from '../clock.js';
 import { ApiError } from './api-error.js';
-import { readBodyLimited } from './body.js';
+import { readBodyLimited, readJsonBody } from './body.js';
 
 export interface OpRequest<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> {
   params: z.output<P>;
@@ -46,22 +46,8 @@ export function zodDetail(err: z.ZodError): string {
   return `${path}: ${issue.message}`;
 }
 
-async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const bytes = await readBodyLimited(c, maxBytes);
-  let text: string;
-  try {
-    // JSON is UTF-8 (RFC 8259); a lenient decode would store U+FFFD in place of the bytes sent.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ApiError(400, 'invalid_json', { message: 'request body is not UTF-8 JSON' });
-  }
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'invalid_json', { message: 'request body is not valid JSON' });
-  }
-}
+const readJson = (c: Context, maxBytes: number): Promise<unknown> =>
+  readJsonBody(c, maxBytes, (message) => new ApiError(400, 'invalid_json', { message }));
 
 function firstSuccess(op: Operation<z.ZodObject, z.ZodObject, z.ZodType>): number {
   const codes = Object.keys(op.responses).map(Number).filter((s) => s >= 200 && s < 300);
