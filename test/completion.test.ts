@@ -40,11 +40,11 @@ describe('avatar completion', () => {
     expect(bashComplete(file, ['avatar', 'sessions', 'live', '--record', ''])).toEqual([]);
     expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic-file', 'q'])).toEqual([]);
     // A global flag's value that happens to be a command name is not taken for the command.
-    expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual(['live']);
+    expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual(['live', 'list']);
     // A command's argument choices complete too (read from the tree).
     expect(bashComplete(file, ['avatar', 'completion', ''])).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
     // A flag with no value does not swallow the next word.
-    expect(bashComplete(file, ['avatar', '--json', 'sessions', 'li'])).toEqual(['live']);
+    expect(bashComplete(file, ['avatar', '--json', 'sessions', 'li'])).toEqual(['live', 'list']);
   });
 
   it('zsh and fish scripts name every command with its description', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openSock, refusal, wsUrl } from './helpers/edge.js';
-import { useEmulator } from './helpers/emulator.js';
+import { mintSession, useEmulator } from './helpers/emulator.js';
 
 /**
  * Issue 8 review: the mint's `domain_allowlist` ("origins allowed to connect; empty means
@@ -9,15 +9,10 @@ import { useEmulator } from './helpers/emulator.js';
  */
 
 const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
-const mint = async (body: Record<string, unknown>) => {
-  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false }, ...body } });
-  expect(r.status).toBe(201);
-  return r.body as { session_id: string; session_token: string; connect_url: string };
-};
 
 describe('domain_allowlist at the box', () => {
   it('a browser on an origin outside the allowlist is refused with 403 origin_not_allowed; a listed origin connects', async () => {
-    const m = await mint({ domain_allowlist: ['https://app.example.com'] });
+    const m = await mintSession(h, { domain_allowlist: ['https://app.example.com'] });
     for (const path of ['/mse', '/mic_stream', '/events']) {
       const r = await refusal(wsUrl(m.connect_url, path, m.session_token), { headers: { origin: 'https://evil.example.net' } });
       expect(r).toMatchObject({ status: 403, body: { error: 'origin_not_allowed', message: expect.stringContaining('https://evil.example.net') } });
@@ -38,7 +33,7 @@ describe('domain_allowlist at the box', () => {
   });
 
   it('an empty allowlist admits any origin', async () => {
-    const m = await mint({});
+    const m = await mintSession(h, {});
     const s = await openSock(wsUrl(m.connect_url, '/events', m.session_token), { headers: { origin: 'https://anywhere.example.org' } });
     expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('active');
     s.close();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ReplySpeaker } from '../src/edge/session/reply-speaker.js';
 import type { Speech, Voice } from '../src/models/index.js';
 import { fakeStream } from './helpers/turn-loop.js';
+import { settle } from './helpers/wait.js';
 
 /**
  * The edge's reply path queues every sentence on the media stream as soon as it is
@@ -25,9 +26,6 @@ function spokenStream() {
   return { stream, spoken };
 }
 
-const settle = async () => {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-};
 
 describe('reply speaker', () => {
   it('queues each sentence on the stream while earlier ones are still playing', async () => {

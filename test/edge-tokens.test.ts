@@ -3,22 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { addBox, removeBox } from '../src/emulator/fleet/spawn.js';
 import { openSock, refusal, wsUrl } from './helpers/edge.js';
-import { useEmulator } from './helpers/emulator.js';
+import { mintSession, useEmulator } from './helpers/emulator.js';
 
 /** Issue 8: session tokens on the upgrade and on /chat (spec 4.6, 5.4), and bad mic frames (spec 6.1). */
 
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const h = useEmulator({ boxes: 1, seats: 8, mintRatePerMinute: 0, clock });
-const mint = async (body: Record<string, unknown> = {}) => {
-  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false }, ...body } });
-  expect(r.status).toBe(201);
-  return r.body as { session_id: string; session_token: string; connect_url: string; seat_token: string };
-};
 const chat = (url: string, init: RequestInit = {}) => fetch(url, { method: 'POST', body: JSON.stringify({ text: 'hi' }), ...init });
 
 describe('session tokens', () => {
   it('missing, tampered, expired and other-box tokens are refused on every upgrade and on /chat, with the error envelope', async () => {
-    const m = await mint();
+    const m = await mintSession(h);
     for (const path of ['/mse', '/mic_stream', '/events']) {
       const missing = await refusal(wsUrl(m.connect_url, path));
       expect(missing).toMatchObject({ status: 401, body: { error: 'unauthorized', message: expect.stringMatching(/token/) } });
@@ -55,7 +50,7 @@ describe('session tokens', () => {
   });
 
   it('Authorization: Bearer works on the upgrade; once connected, the token keeps serving /chat and more sockets after its connect deadline', async () => {
-    const m = await mint();
+    const m = await mintSession(h);
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream'), { headers: { authorization: `Bearer ${m.session_token}` } });
     clock.advance(120_000);
     const ev = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
@@ -67,7 +62,7 @@ describe('session tokens', () => {
   });
 
   it('/chat refuses bad bodies with 400 and the envelope, and sets no CORS headers even on a preflight', async () => {
-    const m = await mint();
+    const m = await mintSession(h);
     const u = `${m.connect_url}/chat?token=${m.session_token}`;
     const notJson = await fetch(u, { method: 'POST', body: '{nope' });
     expect(notJson.status).toBe(400);
@@ -82,9 +77,9 @@ describe('session tokens', () => {
   });
 
   it('a v1 session cannot open /v2/session and v2 needs its subprotocol', async () => {
-    const v1 = await mint();
+    const v1 = await mintSession(h);
     expect(await refusal(wsUrl(v1.connect_url, '/v2/session', v1.session_token), { protocols: ['svc.avatar.v2'] })).toMatchObject({ status: 400, body: { error: 'protocol_mismatch' } });
-    const v2 = await mint({ protocol_versions: [2] });
+    const v2 = await mintSession(h, { protocol_versions: [2] });
     expect(await refusal(wsUrl(v2.connect_url, '/v2/session', v2.session_token))).toMatchObject({ status: 400, body: { error: 'subprotocol_required' } });
     expect(await refusal(wsUrl(v2.connect_url, '/mse', v2.session_token))).toMatchObject({ status: 400, body: { error: 'protocol_mismatch' } });
     expect(await refusal(wsUrl(v2.connect_url, '/nope', v2.session_token))).toMatchObject({ status: 404 });
@@ -93,7 +88,7 @@ describe('session tokens', () => {
 
 describe('bad mic input (spec 4.6, 6.1)', () => {
   it('a frame before hello, a wrong frame size, bad text and a bad hello each get an error message; the socket and session go on', async () => {
-    const m = await mint();
+    const m = await mintSession(h);
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     const errors = () => mic.json.filter((x) => x.type === 'error');
     mic.ws.send(Buffer.alloc(3200));

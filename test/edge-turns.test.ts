@@ -7,7 +7,7 @@ import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
 import { getSessionRow } from '../src/emulator/sessions/store.js';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { GatedBrain, testSnapshot } from './helpers/turn-loop.js';
-import { useEmulator, type EmulatorHandle } from './helpers/emulator.js';
+import { mintSession, useEmulator, type EmulatorHandle, type Minted } from './helpers/emulator.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
 /** Session 2, edge turns: typed turns that outlive their sockets, typed barge-in, /chat-only sessions, reply language. */
@@ -15,12 +15,6 @@ import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 const parts = await defaultParts();
 
 
-type Minted = { session_id: string; session_token: string; connect_url: string; seat_token: string };
-async function mint(h: EmulatorHandle, extra: Record<string, unknown> = {}, config: Record<string, unknown> = { render: false }): Promise<Minted> {
-  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false, ...config }, ...extra } });
-  expect(r.status).toBe(201);
-  return r.body as Minted;
-}
 async function chat(m: Minted, text: string): Promise<{ status: number; body: any }> {
   const r = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, { method: 'POST', body: JSON.stringify({ text }) });
   return { status: r.status, body: await r.json() };
@@ -33,7 +27,7 @@ describe('a typed turn the session ended before answering', () => {
   const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, edgeParts: { ...parts, brain } });
 
   it('/chat turns acknowledged and then cut off by the sockets closing still reach the transcript, with an empty reply', async () => {
-    const m = await mint(h);
+    const m = await mintSession(h);
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     const a = await chat(m, 'Where do you live?');
     expect(a.body).toMatchObject({ ok: true, speech_id: expect.any(String) });
@@ -78,7 +72,7 @@ describe('typed turns with the default parts', () => {
 
   /** A session whose avatar has been answering 'Where did you grow up?' on air for 1.5 s. */
   async function speaking() {
-    const m = await mint(h, { context: { backstory } }, { render: true });
+    const m = await mintSession(h, { context: { backstory } }, { render: true });
     const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
     const a = (await chat(m, 'Where did you grow up?')).body.speech_id as string;
@@ -116,7 +110,7 @@ describe('typed turns with the default parts', () => {
   }, 60_000);
 
   it('a typed turn is answered in its own language; the mic hello sets only what the text does not tell', async () => {
-    const m = await mint(h);
+    const m = await mintSession(h);
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'fr' }));
@@ -132,7 +126,7 @@ describe('typed turns with the default parts', () => {
     mic.close();
 
     // response_language is the app's choice for every reply.
-    const de = await mint(h, { response_language: 'de' });
+    const de = await mintSession(h, { response_language: 'de' });
     const mic2 = await openSock(wsUrl(de.connect_url, '/mic_stream', de.session_token));
     const id = (await chat(de, 'Where did you grow up?')).body.speech_id;
     expect((await mic2.next((x) => x.type === 'turn' && x.speech_id === id)).language).toBe('de');
@@ -146,7 +140,7 @@ describe('a session driven only by /chat (no socket)', () => {
   const settle = () => new Promise((r) => setTimeout(r, 50));
 
   it('ends after 60 s without a typed turn: the control plane reads it ended (idle) and the seat is free for the next mint', async () => {
-    const a = await mint(h);
+    const a = await mintSession(h);
     expect((await chat(a, 'Where do you live?')).status).toBe(200);
     await until(() => status(h, a.session_id), (s) => s === 'active');
     await until(() => transcript(h, a.session_id), (r) => r.body.count === 1);

@@ -109,6 +109,24 @@ describe('avatar workflows run', () => {
     expect(r.stdout).toContain('/inference/media/');
   });
 
+  it('prints every item of a node result whole: 20 image URLs, none cut off', async () => {
+    write('many.json', {
+      name: 'twenty',
+      dag: {
+        nodes: {
+          each: { type: 'map', items: '${input.prompts}', node: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${item}', size: '64x64' } } },
+        },
+        edges: [],
+      },
+    });
+    const prompts = Array.from({ length: 20 }, (_, i) => `harbour ${i}`);
+    const r = await run('workflows', 'run', 'many.json', '--input', JSON.stringify({ prompts }));
+    expect(r.code, r.stderr).toBe(0);
+    const urls = new Set(r.stdout.match(/\S*\/inference\/media\/\S+/g) ?? []);
+    expect(urls.size).toBe(20);
+    expect(r.stdout).not.toContain('…');
+  });
+
   it('a failed node is named with its error and the command exits 3', async () => {
     write('bad.json', {
       name: 'fails',

@@ -5,11 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { startEmulator } from '../src/emulator/start.js';
 import { apiCall } from './helpers/emulator.js';
-import { waitUntil } from './helpers/wait.js';
+import { settle, waitUntil } from './helpers/wait.js';
 
-const settle = async () => {
-  for (let i = 0; i < 40; i++) await new Promise((r) => setImmediate(r));
-};
 
 describe('jobs on the pluggable parts, and across a restart', () => {
   it('chat, text-to-speech and image-edit jobs answer with the Brain, the Voice and the image model', async () => {

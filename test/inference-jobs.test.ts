@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { useEmulator } from './helpers/emulator.js';
-import { waitUntil } from './helpers/wait.js';
+import { settle, waitUntil } from './helpers/wait.js';
 
 // Jobs, compat-b and the "other" routes of spec 4.12 on a manual clock: work starts only
 // when the test moves time, so queue states are observable without sleeping.
 const clock = new ManualClock();
 const h = useEmulator({ clock, jobConcurrency: 1, inferenceRateLimits: false });
-const settle = async () => {
-  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-};
 const tick = async () => {
   clock.advance(0);
   await settle();

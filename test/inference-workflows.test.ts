@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { useEmulator } from './helpers/emulator.js';
-import { waitUntil } from './helpers/wait.js';
+import { settle, waitUntil } from './helpers/wait.js';
 
 // Workflows (spec 4.12) on a manual clock: each tick moves time one second and lets the
 // worker pool and the engine run, so node order shows in the recorded times.
 const clock = new ManualClock();
 const h = useEmulator({ clock, jobConcurrency: 4, inferenceRateLimits: false });
-const settle = async () => {
-  for (let i = 0; i < 30; i++) await new Promise((r) => setImmediate(r));
-};
 const tick = async () => {
   clock.advance(1000);
   await settle();

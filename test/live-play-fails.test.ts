@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 
 describe('sessions live --play when the player fails', () => {
-  it('says so once, keeps the mic open while the avatar speaks, and the turn is heard', async () => {
+  it('notes it once (no error), keeps the mic open while the avatar speaks, and the turn is heard', async () => {
     const env = isolatedEnv({
       AVATAR_BASE_URL: h.baseUrl,
       AVATAR_API_KEY: h.emu.keys.secretKey,
@@ -34,9 +34,11 @@ describe('sessions live --play when the player fails', () => {
     const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--play', '--turns', '1'], env);
     expect(r.code).toBe(0);
     const ev = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-    const errors = ev.filter((e) => e.event === 'error');
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.error).toMatch(/^play stopped \(exit 1\): play FAIL sox: Sorry, there is no default audio device/);
+    // A machine without an audio device is not a failure of the session: a quiet note, once (issue 19).
+    expect(ev.filter((e) => e.event === 'error')).toEqual([]);
+    const notes = ev.filter((e) => e.event === 'notice' && /replies are not played/.test(e.message));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.message).toMatch(/play stopped \(exit 1\): play FAIL sox: Sorry, there is no default audio device/);
     // Nothing is audible, so nothing is gated: the question streamed over the greeting is heard whole.
     expect(ev.filter((e) => e.event === 'mic_gate' && e.gated)).toEqual([]);
     const turn = ev.find((e) => e.event === 'turn' && !e.greeting);

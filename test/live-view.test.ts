@@ -91,6 +91,15 @@ describe('live view', () => {
     view.unmount();
   });
 
+  it('--record: the last frame says where the file went', async () => {
+    const { store, view } = setup();
+    store.update({ recorded: { path: '/home/me/live.mp4', bytes: 512_000, remuxed: true } });
+    store.update({ ended: { reason: 'turns_done', detail: '1 turn' } });
+    await tick();
+    expect(view.lastFrame()).toMatch(/recorded \/home\/me\/live\.mp4 \(500\.0 KB\)/);
+    view.unmount();
+  });
+
   it('clock formats minutes and seconds', () => {
     expect(clock(0)).toBe('00:00');
     expect(clock(299.9)).toBe('04:59');

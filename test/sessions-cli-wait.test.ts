@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { ManualClock } from '../src/emulator/clock.js';
+import type { SessionQueue } from '../src/emulator/queue/queue.js';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -22,19 +23,39 @@ class Collect extends Writable {
   constructor(readonly isTTY = false) {
     super();
   }
+  private readonly waiters: { re: RegExp; resolve: () => void }[] = [];
   override _write(chunk: Buffer, _enc: string, cb: () => void) {
     this.text += chunk.toString();
+    for (const w of [...this.waiters]) if (w.re.test(this.text)) this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve();
     cb();
+  }
+  /** Resolves once what was written matches `re` (at once if it already does). */
+  until(re: RegExp): Promise<void> {
+    if (re.test(this.text)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ re, resolve }));
   }
 }
 
-/** Start the CLI in-process and keep hold of its streams while it runs. */
-function start(argv: string[], env: Record<string, string | undefined>, tty = false) {
+interface Run {
+  stdout: Collect;
+  stderr: Collect;
+  done: Promise<number>;
+  interrupt(): void;
+}
+/** What a test started: interrupted, cancelled and released in afterEach, pass or fail. */
+const runs: Run[] = [];
+const held: { session_id: string }[] = [];
+
+/**
+ * Start the CLI in-process and keep hold of its streams while it runs. The run is also
+ * recorded for afterEach, so a failing test never leaves its ticket to the next one.
+ */
+function start(argv: string[], env: Record<string, string | undefined>, tty = false): Run {
   const stdout = new Collect();
   const stderr = new Collect(tty);
   const before = new Set(process.listeners('SIGINT'));
   const done = run(argv, { stdout, stderr, env, cwd: process.cwd() });
-  return {
+  const r: Run = {
     stdout,
     stderr,
     done,
@@ -43,72 +64,105 @@ function start(argv: string[], env: Record<string, string | undefined>, tty = fa
       for (const l of process.listeners('SIGINT')) if (!before.has(l)) (l as (s: string) => void)('SIGINT');
     },
   };
+  runs.push(r);
+  return r;
 }
 
-const tickets = async () => (await (await h.op('/_emulator/queue')).json()).tickets as number;
-const holdSeat = async () => (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
+const queue = (): SessionQueue => sessionRuntime(h.emu.ctx).queue;
+
+/**
+ * Resolves when the queue has seen `n` more calls of `method` (a ticket admitted, a poll's
+ * touch): the event itself, not a guess at how long the CLI takes to get there on a loaded
+ * machine. Install before starting the CLI; the test's own timeout bounds the wait.
+ */
+function onQueue(method: 'admit' | 'touch', n = 1): Promise<void> {
+  const q = queue() as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const original = q[method]!;
+  let seen = 0;
+  return new Promise((resolve) => {
+    q[method] = function (this: unknown, ...a: unknown[]) {
+      const out = original.apply(this, a);
+      if (++seen === n) {
+        q[method] = original;
+        resolve();
+      }
+      return out;
+    };
+  });
+}
+
+const holdSeat = async () => {
+  const m = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
+  held.push(m);
+  return m;
+};
 const release = (m: { session_id: string }) => h.client.call('sessions.release', { params: { sessionId: m.session_id }, body: {} });
+/** The session a seated CLI run printed, released when the test ends. */
+const printed = (id: string) => held.push({ session_id: id });
+
+afterEach(async () => {
+  for (const r of runs.splice(0)) {
+    r.interrupt();
+    await r.done;
+  }
+  queue().drain();
+  for (const m of held.splice(0)) await release(m);
+  expect(queue().size).toBe(0);
+});
 
 describe('sessions mint: the queue wait', () => {
   it('Ctrl-C cancels the ticket (exit 130), also for an unbound key minting with --workspace-id', async () => {
-    const held = await holdSeat();
+    await holdSeat();
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.dashboardKey });
     const r = start(['sessions', 'mint', '--persona', 'ava', '--workspace-id', h.emu.keys.workspaceId], env);
-    await vi.waitFor(async () => expect(await tickets()).toBe(1));
+    // Ctrl-C once the person sees the place in line (the CLI holds its ticket by then)
+    await r.stderr.until(/queued: position 1/);
+    expect(queue().size).toBe(1);
     r.interrupt();
     expect(await r.done).toBe(130);
     expect(r.stderr.text).toMatch(/interrupted: queue ticket cancelled/);
-    expect(await tickets()).toBe(0);
-    await release(held);
+    expect(queue().size).toBe(0);
   });
 
   it('on a pipe, a line per change of position, not one per poll', async () => {
-    const held = await holdSeat();
+    const seat = await holdSeat();
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const admitted = onQueue('admit');
     const r = start(['sessions', 'mint', '--persona', 'ava'], env);
-    await vi.waitFor(async () => expect(await tickets()).toBe(1));
-    // let it poll twice more at the same position (retry_after 1 s): each poll touches the ticket
-    const rt = sessionRuntime(h.emu.ctx);
-    const id0 = [...(rt.queue as unknown as { tickets: Map<string, { lastTouch: number }> }).tickets.keys()][0]!;
-    const seen = new Set<number>();
-    await vi.waitFor(() => {
-      clock.advance(1); // a poll stamps its touch with the clock: a millisecond tells polls apart
-      seen.add(rt.queue.get(id0)!.lastTouch);
-      expect(seen.size).toBeGreaterThanOrEqual(3);
-    }, { timeout: 5000, interval: 50 });
-    await release(held);
+    await admitted;
+    // two more polls at the same position (retry_after 1 s): each poll touches the ticket
+    await onQueue('touch', 2);
+    await release(seat);
     expect(await r.done).toBe(0);
     const lines = r.stderr.text.split('\n').filter((l) => l.startsWith('queued:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^queued: position 1, about \d+ s/);
     expect(r.stderr.text).toMatch(/seated/);
-    const id = /session_id\W+([0-9a-f-]{36})/.exec(r.stdout.text)![1]!;
-    await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
+    printed(/session_id\W+([0-9a-f-]{36})/.exec(r.stdout.text)![1]!);
   });
 
   it('on a terminal, one status line rewritten in place, closed when seated', async () => {
-    const held = await holdSeat();
+    const seat = await holdSeat();
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
     const r = start(['sessions', 'mint', '--persona', 'ava'], env, true);
-    await vi.waitFor(async () => expect(await tickets()).toBe(1));
-    await vi.waitFor(() => expect(r.stderr.text).toMatch(/\r\x1b\[2Kqueued: position 1/));
-    await release(held);
+    await r.stderr.until(/\r\x1b\[2Kqueued: position 1/);
+    await release(seat);
     expect(await r.done).toBe(0);
     expect(r.stderr.text.endsWith('\r\x1b[2Kseated\n')).toBe(true);
-    const id = /session_id\W+([0-9a-f-]{36})/.exec(r.stdout.text)![1]!;
-    await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
+    printed(/session_id\W+([0-9a-f-]{36})/.exec(r.stdout.text)![1]!);
   });
 
   it('--json prints only the final 201 body on stdout, nothing on stderr', async () => {
-    const held = await holdSeat();
+    const seat = await holdSeat();
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const admitted = onQueue('admit');
     const r = start(['--json', 'sessions', 'mint', '--persona', 'ava'], env);
-    await vi.waitFor(async () => expect(await tickets()).toBe(1));
-    await release(held);
+    await admitted;
+    await release(seat);
     expect(await r.done).toBe(0);
     const body = JSON.parse(r.stdout.text);
     expect(body).toMatchObject({ status: 'ready' });
     expect(r.stderr.text).toBe('');
-    await h.client.call('sessions.release', { params: { sessionId: body.session_id }, body: {} });
+    printed(body.session_id);
   });
 });

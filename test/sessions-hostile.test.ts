@@ -37,7 +37,7 @@ describe('mint: nesting, sizes, types', () => {
       400,
       'schema_too_deep:u',
     ],
-    ['300k protocol_versions', JSON.stringify({ persona: 'ava', protocol_versions: Array(300_000).fill(7) }), 503, 'protocol_unavailable'],
+    ['300k protocol_versions', JSON.stringify({ persona: 'ava', protocol_versions: Array(300_000).fill(7) }), 400, 'invalid_request'], // at most 16 offered versions (docs/fidelity.md),
     ['protocol_versions of strings', JSON.stringify({ persona: 'ava', protocol_versions: ['2'] }), 400, 'invalid_request'],
     ['negative cap', JSON.stringify({ persona: 'ava', session_cap_seconds: -60 }), 400, 'invalid_session_cap_seconds'],
     ['cap 1e308', JSON.stringify({ persona: 'ava', session_cap_seconds: 1e308 }), 400, 'invalid_session_cap_seconds'],

@@ -26,8 +26,8 @@ export function bodyIssueText(issue: BodyIssue, body: unknown, flags: { field: s
   return `${name}: ${issue.message}`;
 }
 
-/** The field a mistyped key most likely meant: one containing it, else within 2 edits. */
-function closest(key: string, fields: string[]): string | undefined {
+/** The field (or name) a mistyped key most likely meant: one containing it, else within 2 edits. */
+export function closest(key: string, fields: string[]): string | undefined {
   const k = key.toLowerCase();
   const containing = fields.filter((f) => f.includes(k) || (k.length > 3 && k.includes(f)));
   if (containing.length > 0) return containing.sort((a, b) => a.length - b.length)[0];

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import envPaths from 'env-paths';
 import { CliError, ExitCode } from './exit-codes.js';
+import { alive } from '../emulator/pid-alive.js';
 
 /** A named set of connection settings in the config file. */
 export interface Profile {
@@ -97,15 +98,6 @@ export function writeConfig(env: Env, cfg: ConfigFile): void {
   writeJson(configPath(env), cfg);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const recordName = (s: Pick<EmulatorState, 'pid' | 'base_url'>) => `${s.pid}-${new URL(s.base_url).port || '80'}.json`;
 
 /**
@@ -171,6 +163,24 @@ export function pickEmulator(env: Env, cwd: string): EmulatorPick {
   return { running };
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Two base URLs of the same service: equal, or the same scheme and port on two names of
+ * this machine's loopback (`localhost:4780` is the emulator listening on `127.0.0.1:4780`).
+ */
+export function sameService(a: string, b: string): boolean {
+  let x: URL, y: URL;
+  try {
+    x = new URL(a);
+    y = new URL(b);
+  } catch {
+    return a === b;
+  }
+  if (x.protocol !== y.protocol || x.port !== y.port || x.pathname.replace(/\/+$/, '') !== y.pathname.replace(/\/+$/, '')) return false;
+  return x.hostname === y.hostname || (LOOPBACK.has(x.hostname) && LOOPBACK.has(y.hostname));
+}
+
 /** Two short lines per running emulator, for messages (a long data dir gets its own line). */
 export function describeEmulators(list: EmulatorState[]): string {
   return list.map((s) => `  ${s.base_url}  (pid ${s.pid})\n    data ${s.data_dir ?? '(in memory)'}`).join('\n');
@@ -226,7 +236,7 @@ export function resolveConnectionOrWhy(flags: GlobalFlags, env: Env, cwd = proce
   const baseUrl = explicit ?? pick.emulator?.base_url;
   if (!baseUrl) return pick.running.length > 1 ? { missing: 'choice', running: pick.running } : { missing: 'service' };
   const trimmed = baseUrl.replace(/\/+$/, '');
-  const emu = pick.running.find((s) => s.base_url === trimmed);
+  const emu = pick.running.find((s) => sameService(s.base_url, trimmed));
   const apiKey = flags.apiKey ?? envValue(env, 'AVATAR_API_KEY') ?? profile?.api_key ?? emu?.secret_key;
   const workspaceId = flags.workspace ?? envValue(env, 'AVATAR_WORKSPACE_ID') ?? profile?.workspace_id ?? emu?.workspace_id;
   const source = flags.baseUrl

@@ -10,6 +10,14 @@ export interface ApiErrorLike {
   code: string;
   body: unknown;
   headers: Record<string, string>;
+  /** The nearest valid value for what the service did not find (main.ts fills it in). */
+  suggestion?: string;
+}
+
+/** The persona a 404 says it did not find (`persona eva not found`), if that is the error. */
+export function missingPersona(e: ApiErrorLike): string | undefined {
+  if (e.code !== 'not_found') return undefined;
+  return /^persona (\S+) not found/.exec(messageOf((e.body ?? {}) as Record<string, unknown>))?.[1];
 }
 
 export function isApiResponseError(e: unknown): e is ApiErrorLike {
@@ -53,7 +61,8 @@ function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
       return join(after, 'the limit counts every key of the organisation over a sliding minute: wait, or spread the requests out');
     case 'not_found':
       // `--persona nobody` (sessions live, mint, demo): where the valid keys are.
-      return /^persona \S+ not found/.test(message) ? 'the stock personas: avatar gallery list' : null;
+      if (!/^persona \S+ not found/.test(message)) return null;
+      return (e.suggestion ? `did you mean ${e.suggestion}? ` : '') + 'the stock personas: avatar gallery list';
     default:
       return e.status === 429 || e.status === 402 ? after : null;
   }

@@ -14,6 +14,8 @@ export const ExitCode = {
   apiServerError: 4,
   /** The service could not be reached (connection refused, DNS, timeout). */
   network: 5,
+  /** A check the command ran failed (`load-test --slo`, `sessions replay` found a difference). */
+  checkFailed: 6,
   /** Interrupted by Ctrl-C. */
   interrupted: 130,
 } as const;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
-import { commandGroups, commandModules } from './commands/index.js';
+import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
 import { createContext, type CliContext } from './context.js';
 import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { formatApiError, isApiResponseError } from './errors.js';
+import { formatApiError, isApiResponseError, missingPersona, type ApiErrorLike } from './errors.js';
 import { configureHelpOutput } from './help.js';
 import { fitLines } from './wrap.js';
 import { globalOptions, PROGRAM_DESCRIPTION } from './top-help.js';
@@ -90,6 +90,11 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const order = new Map(commandGroups.map((g, i) => [g.name, i]));
   const rank = (c: Command) => order.get(c.name()) ?? commandGroups.length;
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b));
+  for (const c of program.commands as Command[]) {
+    const g = commandGroups.find((x) => x.name === c.name());
+    if (g) c.helpGroup(g.section);
+  }
+  program.commandsGroup(HELP_SECTION).helpCommand(true);
   // Subcommands inherit output routing and throw instead of exiting.
   const walk = (c: Command, path: string) => {
     c.exitOverride();
@@ -146,6 +151,28 @@ function cliErrorCode(code: number): string {
   }
 }
 
+/**
+ * `--persona eva`: the stock persona the user most likely meant, from the gallery (one
+ * request, only on this error; no suggestion when the gallery cannot be read).
+ */
+async function suggestPersona(e: ApiErrorLike, cli: CliContext): Promise<void> {
+  const wanted = missingPersona(e);
+  if (!wanted) return;
+  let c: ReturnType<CliContext['client']> | undefined;
+  try {
+    c = cli.client();
+    const res = await c.call('gallery.list', {});
+    const list = (res.body as { avatars?: { id?: unknown }[] }).avatars;
+    const ids = (Array.isArray(list) ? list : []).map((p) => p.id).filter((id): id is string => typeof id === 'string');
+    const { closest } = await import('./body-issue.js');
+    e.suggestion = closest(wanted, ids);
+  } catch {
+    // no gallery, no suggestion
+  } finally {
+    await c?.close();
+  }
+}
+
 /** The terminal's width for messages on stderr; 80 off a terminal. */
 const width = (io: Io) => (io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80);
 
@@ -168,7 +195,10 @@ async function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean)
   }
   if (isApiResponseError(e)) {
     if (json) io.stderr.write(JSON.stringify(e.body ?? { error: e.code, status: e.status }) + '\n');
-    else io.stderr.write(formatApiError(e, width(io)) + '\n');
+    else {
+      await suggestPersona(e, cli);
+      io.stderr.write(formatApiError(e, width(io)) + '\n');
+    }
     return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
   }
   const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;

@@ -1,4 +1,7 @@
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+import { hardCut } from './wrap.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -28,25 +31,38 @@ export function formatTime(v: unknown, key = '_at'): unknown {
 function cell(v: unknown, key = ''): string {
   v = formatTime(v, key);
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v.length > MAX_CELL ? v.slice(0, MAX_CELL - 1) + '…' : v;
+  if (typeof v === 'string') return clip(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   const s = JSON.stringify(v);
-  return s.length > MAX_CELL ? s.slice(0, MAX_CELL - 1) + '…' : s;
+  return clip(s);
+}
+
+/** At most MAX_CELL columns, cut with '…'. */
+const clip = (s: string) => (stringWidth(s) > MAX_CELL ? `${hardCut(s, MAX_CELL - 1)[0]}…` : s);
+
+/** Columns a person reads to tell rows apart: they lead a table, ahead of ids and the rest. */
+const READ_FIRST = ['name', 'kind', 'status', 'state'];
+
+/** Keys in table order: READ_FIRST ones first (in that order), then the others as they came. */
+function readFirst(keys: string[]): string[] {
+  const lead = READ_FIRST.filter((k) => keys.includes(k));
+  return [...lead, ...keys.filter((k) => !lead.includes(k))];
 }
 
 /**
- * Rows of objects as a table; the columns are the keys of the rows, in first-seen order.
+ * Rows of objects as a table; the columns are the keys of the rows, those a person reads
+ * first (readFirst), then the others in first-seen order.
  * Given a terminal `width`, columns that do not fit are left out and named below the table.
  */
 export function renderTable(rows: Record<string, unknown>[], columns?: string[], width?: number): string {
   if (rows.length === 0) return '(none)';
-  let cols = columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  let cols = columns ?? readFirst([...new Set(rows.flatMap((r) => Object.keys(r)))]);
   let hidden: string[] = [];
   if (width && width > 20) {
     let used = 1;
     const fit: string[] = [];
     for (const c of cols) {
-      const w = Math.max(c.length, ...rows.map((r) => cell(r[c], c).length)) + 3;
+      const w = Math.max(stringWidth(c), ...rows.map((r) => stringWidth(cell(r[c], c)))) + 3;
       if (fit.length > 0 && used + w > width) break;
       fit.push(c);
       used += w;
@@ -70,44 +86,41 @@ function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknow
   return out;
 }
 
-/** Wrap text to `width` columns, at spaces when there are any, else hard. */
+/**
+ * Wrap text to `width` terminal columns (CJK and emoji count two), at spaces when there are
+ * any, else hard.
+ */
 export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const para of text.split('\n')) {
-    let rest = para;
-    while (rest.length > width) {
-      const cut = rest.lastIndexOf(' ', width);
-      const at = cut > width / 3 ? cut : width;
-      lines.push(rest.slice(0, at));
-      rest = rest.slice(at).replace(/^ /, '');
-    }
-    lines.push(rest);
-  }
-  return lines;
+  return wrapAnsi(text, Math.max(1, width), { hard: true, trim: true }).split('\n');
 }
 
 /**
  * One object as `key  value` lines (nested objects as dotted keys) that fit `width`
  * (default 80): long values wrap under their column; credentials (tokens, secrets, keys)
- * stand alone on the line below their key, unindented and whole, so they copy cleanly.
+ * stand alone on the line below their key, unindented and whole, so they copy cleanly, and
+ * come last, after what a person reads.
  */
 export function renderRecord(obj: Record<string, unknown>, width = 80): string {
-  const rows = flatten(obj).map(([k, v]) => {
+  // What a person reads first; credentials (a session token is 30 lines at 80 columns) last.
+  const all = flatten(obj);
+  const isSecret = ([k, v]: [string, unknown]) => SECRET_KEY.test(k) && typeof v === 'string' && v.length > 0 && !/\s/.test(v);
+  const rows = [...all.filter((r) => !isSecret(r)), ...all.filter(isSecret)].map(([k, v]) => {
     const shown = formatTime(v, k);
     return [k, typeof shown === 'string' ? shown : shown === null || shown === undefined ? '' : JSON.stringify(shown)] as const;
   });
-  const keyWidth = Math.min(28, Math.max(0, ...rows.map(([k]) => k.length)));
+  const keyWidth = Math.min(28, Math.max(0, ...rows.map(([k]) => stringWidth(k))));
   const valueWidth = Math.max(20, width - keyWidth - 2);
   const out: string[] = [];
   for (const [k, v] of rows) {
     const secret = SECRET_KEY.test(k) && v.length > 0 && !/\s/.test(v);
-    if (secret || (!/\s/.test(v) && v.length > valueWidth)) {
+    // (a run of wide characters, CJK without spaces, is text: it wraps)
+    if (secret || (!/\s/.test(v) && stringWidth(v) === v.length && v.length > valueWidth)) {
       // Whole, on its own line: a token cut or indented would not paste.
       out.push(`${k}:`, v);
       continue;
     }
     const lines = wrap(v, valueWidth);
-    const pad = k.length > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - k.length + 2);
+    const pad = stringWidth(k) > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - stringWidth(k) + 2);
     out.push(`${k}${pad}${lines[0] ?? ''}`.trimEnd(), ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
   }
   return out.join('\n');

@@ -4,7 +4,7 @@
  * main.ts builds: the same global options and groups, the same layout;
  * test/cli-output.test.ts compares the two.
  */
-import { commandGroups, commandModules } from './commands/index.js';
+import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
 import { helpWidth, MIN_DESCRIPTION, wrapText } from './wrap.js';
 
 export const PROGRAM_DESCRIPTION = 'CLI and local emulator of the live avatar service';
@@ -27,7 +27,8 @@ export function topHelp(io: { stdout: { isTTY?: boolean; columns?: number } }): 
   if (commandModules.length > 0) return null;
   const width = helpWidth(io);
   const options: [string, string][] = [['-V, --version', 'output the version number'], ...globalOptions, ['-h, --help', 'display help for command']];
-  const commands: [string, string][] = [...commandGroups.map((g) => [g.name, g.description] as [string, string]), ['help [command]', 'display help for command']];
+  const help: [string, string] = ['help [command]', 'display help for command'];
+  const commands: [string, string][] = [...commandGroups.map((g) => [g.name, g.description] as [string, string]), help];
   const terms = [...options, ...commands].map(([t]) => t.length);
   const fits = terms.filter((t) => t <= width - MIN_DESCRIPTION - 4);
   const termWidth = Math.max(0, ...(fits.length ? fits : terms));
@@ -41,8 +42,17 @@ export function topHelp(io: { stdout: { isTTY?: boolean; columns?: number } }): 
     'Options:',
     ...options.map(item),
     '',
-    'Commands:',
-    ...commands.map(item),
-    '',
+    ...sections(help).flatMap(([heading, list]) => [heading, ...list.map(item), '']),
   ].join('\n');
+}
+
+/** The commands under their headings, in the order commander prints them (help last in its section). */
+function sections(help: [string, string]): [string, [string, string][]][] {
+  const out = new Map<string, [string, string][]>();
+  for (const g of commandGroups) {
+    if (!out.has(g.section)) out.set(g.section, []);
+    out.get(g.section)!.push([g.name, g.description]);
+  }
+  out.get(HELP_SECTION)!.push(help);
+  return [...out];
 }

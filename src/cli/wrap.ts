@@ -1,8 +1,10 @@
 /**
  * Help text layout shared by commander's help (src/cli/help.ts) and the top-level help
  * printed without commander (src/cli/top-help.ts): width, word wrap, long words split
- * after '/' or ','.
+ * after '/' or ','. Widths are terminal columns (string-width: a CJK character or an emoji
+ * takes two), never `.length`.
  */
+import stringWidth from 'string-width';
 
 /** Smallest description column beside a term; a longer term moves its description below. */
 export const MIN_DESCRIPTION = 36;
@@ -15,19 +17,34 @@ export function helpWidth(io: { stdout: { isTTY?: boolean; columns?: number } })
 
 /** A word longer than `w` in pieces ending at '/' or ',' (continuations marked to join without a space). */
 function splitLong(word: string, w: number): string[] {
-  if (word.length <= w) return [word];
+  if (stringWidth(word) <= w) return [word];
   const parts = word.match(/[^/,]*[/,]?/g)!.filter(Boolean);
   const out: string[] = [];
   let cur = '';
   for (const p of parts) {
-    if (cur !== '' && (cur + p).length > w) {
+    if (cur !== '' && stringWidth(cur + p) > w) {
       out.push(cur);
       cur = p;
     } else cur += p;
   }
   if (cur) out.push(cur);
   // Hard-cut what still does not fit.
-  return out.flatMap((p) => p.match(new RegExp(`.{1,${w}}`, 'g'))!).map((p, i) => (i === 0 ? p : `\u200b${p}`));
+  return out.flatMap((p) => hardCut(p, w)).map((p, i) => (i === 0 ? p : `\u200b${p}`));
+}
+
+/** `text` in pieces of at most `w` columns (a wide character is never split in two). */
+export function hardCut(text: string, w: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const ch of text) {
+    if (cur !== '' && stringWidth(cur + ch) > w) {
+      out.push(cur);
+      cur = '';
+    }
+    cur += ch;
+  }
+  if (cur) out.push(cur);
+  return out;
 }
 
 /** Wrap at word boundaries to `w` columns; a word longer than a line is split after '/' or ','. */
@@ -42,7 +59,7 @@ export function wrapText(str: string, w: number): string {
       for (const word of words) {
         const glue = cur === '' || (/[/,]$/.test(cur) && word.startsWith('\u200b')) ? '' : ' ';
         const clean = word.replace(/^\u200b/, '');
-        if (cur !== '' && (cur + glue + clean).length > w) {
+        if (cur !== '' && stringWidth(cur + glue + clean) > w) {
           lines.push(cur);
           cur = clean;
         } else cur = cur + (cur === '' ? '' : glue) + clean;
@@ -61,9 +78,61 @@ export function fitLines(text: string, w: number): string {
   return text
     .split('\n')
     .map((line) => {
-      if (line.length <= w) return line;
+      if (stringWidth(line) <= w) return line;
       const indent = /^\s*/.exec(line)![0];
       return wrapText(line.slice(indent.length), w - indent.length).replace(/^/gm, indent);
     })
     .join('\n');
+}
+
+/**
+ * Text streamed to a terminal `width` columns wide (a chat reply as it arrives), wrapped at
+ * word boundaries: a word that would cross the edge starts the next line instead of being
+ * cut by the terminal. `push` returns what can be written now; `end` the rest.
+ */
+export class StreamWrap {
+  private col = 0;
+  private word = '';
+  private space = '';
+
+  constructor(private readonly width: number) {}
+
+  push(text: string): string {
+    let out = '';
+    for (const ch of text) {
+      if (ch === '\n') {
+        out += this.flushWord() + '\n';
+        this.col = 0;
+        this.space = '';
+      } else if (ch === ' ' || ch === '\t') {
+        out += this.flushWord();
+        this.space += ch;
+      } else this.word += ch;
+    }
+    return out;
+  }
+
+  end(): string {
+    return this.flushWord();
+  }
+
+  private flushWord(): string {
+    if (this.word === '') return '';
+    const w = stringWidth(this.word);
+    let out = '';
+    if (this.col > 0 && this.col + this.space.length + w > this.width) {
+      out += '\n';
+      this.col = 0;
+    } else if (this.col > 0) {
+      out += this.space;
+      this.col += this.space.length;
+    }
+    // A word wider than the line is cut (only then).
+    const pieces = w > this.width ? hardCut(this.word, this.width) : [this.word];
+    out += pieces.join('\n');
+    this.col = pieces.length > 1 ? stringWidth(pieces[pieces.length - 1]!) : this.col + w;
+    this.word = '';
+    this.space = '';
+    return out;
+  }
 }

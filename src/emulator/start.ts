@@ -22,6 +22,7 @@ import { startFleet } from './fleet/spawn.js';
 import { HostPolicy } from '../contract/hosts.js';
 import { bindPolicy, hostGuardedServer } from '../edge/box/host-guard.js';
 import { FILE_MODE, DIR_MODE, tightenDataDir } from '../edge/private-files.js';
+import { alive } from './pid-alive.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures', import.meta.url));
 
@@ -215,15 +216,6 @@ function listen(holder: { app: App | null }, options: EmulatorOptions, ctx: Emul
 
 const heldDataDirs = new Set<string>();
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * One emulator per data dir: a second one would share the store but not the live state
  * (seats, queue), and its start-up would end the first one's live sessions. The lock file
@@ -253,7 +245,7 @@ function lockDataDir(dir: string): () => void {
       } catch {
         continue; // removed meanwhile: try again
       }
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid)) throw inUse(pid);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw inUse(pid);
       rmSync(file, { force: true }); // stale
     }
   }

@@ -318,7 +318,7 @@ async function refreshState() {
     const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), { data: [] });
     out.push(card(`Voices · ${w.name}`, table(voices.data, ['id', 'name', 'current_version_id', 'created_at'])));
   }
-  const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions'), { data: [] });
+  const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions?all=true&limit=200'), { data: [] });
   const sTable = table(sessions.data, ['id', 'status', 'persona', 'avatar_ref', 'cap_seconds', 'end_reason', 'created_at']);
   out.push(card('Sessions', sTable));
   sTable.querySelectorAll('tbody tr').forEach((tr, i) => {

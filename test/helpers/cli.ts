@@ -26,9 +26,13 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
   return { PATH: process.env.PATH, HOME: dir, AVATAR_CONFIG_DIR: join(dir, 'config'), AVATAR_STATE_DIR: join(dir, 'state'), ...extra };
 }
 
-/** Run the CLI in-process with injected streams (STYLE: Wrangler's runWrangler). */
-export async function cli(argv: string[], env: Record<string, string | undefined>, cwd = process.cwd()): Promise<CliRun> {
+/**
+ * Run the CLI in-process with injected streams (STYLE: Wrangler's runWrangler). `columns`
+ * makes stdout a terminal that wide (tables drop columns, text wraps); else it is a pipe.
+ */
+export async function cli(argv: string[], env: Record<string, string | undefined>, cwd = process.cwd(), columns?: number): Promise<CliRun> {
   const stdout = new Collect();
+  if (columns) Object.assign(stdout, { isTTY: true, columns });
   const stderr = new Collect();
   const code = await run(argv, { stdout, stderr, env, cwd });
   return {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/start.js';
 import type { EmulatorOptions } from '../../src/emulator/options.js';
 import { AvatarClient } from '../../src/client/client.js';
@@ -116,4 +116,17 @@ export function useEmulator(opts: Partial<EmulatorOptions> = {}): EmulatorHandle
       return fetch(must().baseUrl + path, operatorInit(must(), init));
     },
   };
+}
+
+/** A minted live session: what the edge tests connect with. */
+export type Minted = { session_id: string; session_token: string; connect_url: string; seat_token: string };
+
+/**
+ * Mint a session of the stock persona `ava` with no greeting (and by default no rendering),
+ * expecting 201: `extra` goes into the body, `config` into its config.
+ */
+export async function mintSession(h: EmulatorHandle, extra: Record<string, unknown> = {}, config: Record<string, unknown> = { render: false }): Promise<Minted> {
+  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false, ...config }, ...extra } });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as Minted;
 }

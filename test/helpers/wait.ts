@@ -21,3 +21,11 @@ export function processAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Let work already queued on the event loop run (promise chains, setImmediate callbacks,
+ * timers a driven clock just fired): `turns` turns of the loop, no real time.
+ */
+export async function settle(turns = 40): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+}

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { ChatMessage } from '../../client/inference.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { inference, positiveInt, readFileArg } from './inference-common.js';
+import { StreamWrap } from '../wrap.js';
+import { inference, positiveInt, readFileArg, termWidth } from './inference-common.js';
 
 export const chatCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
@@ -29,8 +30,11 @@ export const chatCommands: CommandModule = {
         const ac = new AbortController();
         const off = cli.onInterrupt(() => ac.abort());
         try {
-          const end = await client.chatStream(body, (d) => cli.io.stdout.write(d), ac.signal);
-          cli.io.stdout.write('\n');
+          // On a terminal the reply wraps at word boundaries as it streams; a pipe gets it as sent.
+          const width = termWidth(cli);
+          const wrap = width ? new StreamWrap(width - 1) : undefined;
+          const end = await client.chatStream(body, (d) => cli.io.stdout.write(wrap ? wrap.push(d) : d), ac.signal);
+          cli.io.stdout.write(`${wrap?.end() ?? ''}\n`);
           if (end.usage) cli.note(`(${end.usage.prompt_tokens} prompt + ${end.usage.completion_tokens} completion tokens, ${end.finish_reason ?? 'stop'})`);
         } finally {
           off();

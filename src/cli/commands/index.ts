@@ -27,6 +27,8 @@ import type { CommandModule } from '../context.js';
  */
 export interface CommandGroup {
   name: string;
+  /** Its heading in `avatar --help`; the list keeps each heading's groups together. */
+  section: string;
   /** One line for `avatar --help` (no module is loaded to show it). */
   description: string;
   /** Hand-written modules adding commands under `name`. */
@@ -45,6 +47,7 @@ const tools = async () => (await import('./tools.js')).toolsCommands;
 const sessions = async () => (await import('./sessions.js')).sessionCommands;
 const live = async () => (await import('./live.js')).liveCommands;
 const recordings = async () => (await import('./recordings.js')).recordingCommands;
+const replay = async () => (await import('./replay.js')).replayCommands;
 const smoke = async () => (await import('./smoke.js')).smokeCommands;
 const demo = async () => (await import('./demo.js')).demoCommands;
 const completion = async () => (await import('./completion.js')).completionCommands;
@@ -67,49 +70,58 @@ const orgs = async () => (await import('./orgs.js')).orgsCommands;
 const toolServers = async () => (await import('./tool-servers.js')).toolServerCommands;
 const hooks = async () => (await import('./hooks-serve.js')).hooksCommands;
 
+/** The headings of `avatar --help`, in order (grouped as `gh --help` groups its commands). */
+const START = 'Start here:';
+const CONTROL = 'Control plane (/api/v1):';
+const GENERATIONS = 'Generations:';
+const INFERENCE = 'Inference:';
+const MORE = 'More:';
+/** Where `help [command]` is listed. */
+export const HELP_SECTION = START;
+
 export const commandGroups: CommandGroup[] = [
-  { name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
-  { name: 'load-test', description: 'N live sessions against the emulator or a base URL; p50/p95/p99 of mint, connect, first media', load: [loadTest] },
-  { name: 'trigger', description: 'make the emulator do what would take a real situation (full seats, a webhook, a session ended by its box)', load: [trigger] },
-  { name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
-  { name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
-  { name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },
-  { name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
-  { name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
-  { name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
-  { name: 'mcp', description: 'MCP servers (/api/v1/workspaces/{wsId}/mcp-servers)', load: [toolServers] },
-  { name: 'builtins', description: 'built-in tool servers (/api/v1/workspaces/{wsId}/builtin-servers)', load: [toolServers] },
-  { name: 'hooks', description: 'a local tenant hook: avatar hooks serve', load: [hooks] },
-  { name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings] },
-  { name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
-  { name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
-  { name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },
-  { name: 'devices', description: 'devices (/api/v1/workspaces/{wsId}/devices...)', load: [] },
-  { name: 'issuers', description: 'trusted issuers (/api/v1/workspaces/{wsId}/issuers...)', load: [] },
-  { name: 'gallery', description: 'stock personas, public (/api/gallery...)', load: [] },
-  { name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
-  { name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
-  { name: 'demo', description: 'a first conversation: mint, speak a question, save the reply video', load: [demo] },
-  { name: 'smoke', description: 'CI check of a deployment or the emulator, one line per step', load: [smoke] },
-  { name: 'completion', description: 'shell completion for bash, zsh or fish', load: [completion], wholeTree: true },
-  { name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },
-  { name: 'speak', description: 'text + face + voice -> a lip-synced MP4 (/api/v1/speak)', load: [generations] },
-  { name: 'design', description: 'a voice described in words -> new audio (/api/v1/design)', load: [generations] },
-  { name: 'prebuild', description: 'warm the idle loop of a version on every box (/api/v1/prebuild)', load: [generations] },
-  { name: 'generations', description: 'one-shot generations (/api/v1/speak, design, prebuild)', load: [generations] },
-  { name: 'chat', description: 'ask the chat model; the reply streams (/compat-a/v1/chat/completions)', load: [chat] },
-  { name: 'embed', description: 'embed texts (/compat-a/v1/embeddings)', load: [embed] },
-  { name: 'tts', description: 'speak text into an audio file (/compat-a/v1/audio/speech)', load: [tts] },
-  { name: 'transcribe', description: 'transcribe an audio file (/compat-a/v1/audio/transcriptions)', load: [transcribe] },
-  { name: 'images', description: 'generate images (/compat-a/v1/images)', load: [images] },
-  { name: 'rerank', description: 'rank documents by relevance (/compat-a/v1/rerank)', load: [rerank] },
-  { name: 'models', description: 'the inference models, slugs and tasks (/api/model-status)', load: [models] },
-  { name: 'files', description: 'files for batches (/compat-a/v1/files)', load: [files] },
-  { name: 'batches', description: 'batches of requests from JSONL (/compat-a/v1/batches)', load: [batches] },
-  { name: 'run', description: 'submit to a model by slug (/compat-b/{slug})', load: [run] },
-  { name: 'jobs', description: 'asynchronous model jobs (/api/jobs)', load: [jobs] },
-  { name: 'workflows', description: 'DAGs of model tasks: create, execute, run live (/api/workflows)', load: [workflows] },
-  { name: 'orgs', description: 'organisation tokens and usage (/api/organizations)', load: [orgs] },
+  { section: START, name: 'emulator', description: 'run the local, offline emulator of the whole service', load: [emulator] },
+  { section: START, name: 'demo', description: 'a first conversation: ask a question, save the reply video', load: [demo] },
+  { section: START, name: 'config', description: 'named connection profiles (stored under the XDG config dir)', load: [config] },
+  { section: START, name: 'smoke', description: 'CI check of a deployment or the emulator, one line per step', load: [smoke] },
+  { section: START, name: 'completion', description: 'shell completion for bash, zsh or fish', load: [completion], wholeTree: true },
+  { section: CONTROL, name: 'avatars', description: 'avatars (/api/v1/avatars...)', load: [avatars] },
+  { section: CONTROL, name: 'versions', description: 'avatar versions (/api/v1/avatars/{avatarId}/versions...)', load: [avatars] },
+  { section: CONTROL, name: 'voices', description: 'voices (/api/v1/voices...)', load: [avatars] },
+  { section: CONTROL, name: 'profiles', description: 'avatar profiles (/api/v1/avatars/{avatarId}/profiles...)', load: [] },
+  { section: CONTROL, name: 'sessions', description: 'live sessions and the queue (/api/v1/sessions)', load: [sessions, live, recordings, replay] },
+  { section: CONTROL, name: 'webhooks', description: 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)', load: [sessions] },
+  { section: CONTROL, name: 'tokens', description: 'API keys (/api/v1/tokens...)', load: [] },
+  { section: CONTROL, name: 'workspaces', description: 'workspaces (/api/v1/workspaces...)', load: [] },
+  { section: CONTROL, name: 'devices', description: 'devices (/api/v1/workspaces/{wsId}/devices...)', load: [] },
+  { section: CONTROL, name: 'issuers', description: 'trusted issuers (/api/v1/workspaces/{wsId}/issuers...)', load: [] },
+  { section: CONTROL, name: 'gallery', description: 'stock personas, public (/api/gallery...)', load: [] },
+  { section: CONTROL, name: 'jwks', description: 'the session-token signing keys (/.well-known/jwks.json)', load: [] },
+  { section: CONTROL, name: 'tools', description: 'tools objects: validate locally with the service validator', load: [tools] },
+  { section: CONTROL, name: 'mcp', description: 'MCP servers (/api/v1/workspaces/{wsId}/mcp-servers)', load: [toolServers] },
+  { section: CONTROL, name: 'builtins', description: 'built-in tool servers (svc.image)', load: [toolServers] },
+  { section: CONTROL, name: 'hooks', description: 'a local tenant hook: avatar hooks serve', load: [hooks] },
+  { section: GENERATIONS, name: 'speak', description: 'text + face + voice -> a lip-synced MP4 (/api/v1/speak)', load: [generations] },
+  { section: GENERATIONS, name: 'design', description: 'a voice described in words -> new audio (/api/v1/design)', load: [generations] },
+  { section: GENERATIONS, name: 'prebuild', description: 'warm a version\'s idle loop on every box (/api/v1/prebuild)', load: [generations] },
+  { section: GENERATIONS, name: 'generations', description: 'one-shot generations (/api/v1/speak, design, prebuild)', load: [generations] },
+  { section: INFERENCE, name: 'chat', description: 'chat with the model (/compat-a/v1/chat/completions)', load: [chat] },
+  { section: INFERENCE, name: 'embed', description: 'embed texts (/compat-a/v1/embeddings)', load: [embed] },
+  { section: INFERENCE, name: 'tts', description: 'speak text into an audio file (/compat-a/v1/audio/speech)', load: [tts] },
+  { section: INFERENCE, name: 'transcribe', description: 'transcribe an audio file (/compat-a/v1/audio/transcriptions)', load: [transcribe] },
+  { section: INFERENCE, name: 'images', description: 'generate images (/compat-a/v1/images)', load: [images] },
+  { section: INFERENCE, name: 'rerank', description: 'rank documents by relevance (/compat-a/v1/rerank)', load: [rerank] },
+  { section: INFERENCE, name: 'models', description: 'the inference models, slugs and tasks (/api/model-status)', load: [models] },
+  { section: INFERENCE, name: 'files', description: 'files for batches (/compat-a/v1/files)', load: [files] },
+  { section: INFERENCE, name: 'batches', description: 'batches of requests from JSONL (/compat-a/v1/batches)', load: [batches] },
+  { section: INFERENCE, name: 'run', description: 'submit to a model by slug (/compat-b/{slug})', load: [run] },
+  { section: INFERENCE, name: 'jobs', description: 'asynchronous model jobs (/api/jobs)', load: [jobs] },
+  { section: INFERENCE, name: 'workflows', description: 'DAGs of model tasks: create, run (/api/workflows)', load: [workflows] },
+  { section: INFERENCE, name: 'orgs', description: 'organisation tokens and usage (/api/organizations)', load: [orgs] },
+  { section: MORE, name: 'api', description: 'call any route: avatar api GET /api/v1/workspaces', load: [api] },
+  { section: MORE, name: 'edge', description: 'run an edge box in its own process (avatar edge start)', load: [edge] },
+  { section: MORE, name: 'load-test', description: 'N live sessions at once: p50/p95/p99; --slo for CI', load: [loadTest] },
+  { section: MORE, name: 'trigger', description: 'make the emulator do what a real situation would', load: [trigger] },
 ];
 
 /**

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { parseJsonFlag } from '../read-data.js';
 
 /** Loaded by cli.ready() before any action, so `avatar embed --help` loads no HTTP client. */
 export const inference = (cli: CliContext) => cli.inference();
@@ -18,11 +19,7 @@ export const group = (program: Command, name: string, description: string): Comm
 export function jsonArg(cli: CliContext, value: string, flag: string): unknown {
   let text = value;
   if (value.startsWith('@')) text = readFileArg(cli, value.slice(1)).toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new CliError(`${flag} is not valid JSON${value.startsWith('@') ? ` (in ${value.slice(1)})` : ''}`, ExitCode.usage);
-  }
+  return parseJsonFlag(text, flag, value.startsWith('@') ? value.slice(1) : undefined);
 }
 
 export function readFileArg(cli: CliContext, file: string): Buffer {

@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname, resolve } from 'node:path';
 /**
@@ -12,6 +12,7 @@ import { endSentence, ndjsonLine, textLine, wrapLogLine, type EndReason, type St
 import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
 import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
+import { SessionRecorder } from '../live/session-file.js';
 import { installHint } from '../live/system-pieces.js';
 import { mintBodyFromOptions } from './sessions.js';
 
@@ -62,10 +63,15 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   }
   const record = typeof opts.record === 'string' ? checkWritable(resolve(cli.io.cwd, opts.record), '--record') : undefined;
 
+  const saveTo = typeof opts.saveSession === 'string' ? checkWritable(resolve(cli.io.cwd, opts.saveSession), '--save-session') : undefined;
+  const lang = typeof opts.lang === 'string' ? opts.lang : typeof body.response_language === 'string' ? body.response_language : 'en';
+  const saver = saveTo ? new SessionRecorder(body, protocol, lang) : undefined;
+
   const client = cli.client();
   const minted = await mintLive(cli, client, body);
   const label = String(body.persona ?? body.avatar_id ?? body.avatar_ref);
   const write = (e: Stamped) => {
+    saver?.event(e);
     if (mode === 'ndjson') stdout.write(ndjsonLine(e) + '\n');
     else if (mode === 'lines') {
       const line = textLine(e);
@@ -87,7 +93,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     endOnMicFailure: mode !== 'ink',
     turns,
     say: Array.isArray(opts.say) ? opts.say.map(String) : undefined,
-    lang: typeof opts.lang === 'string' ? opts.lang : typeof body.response_language === 'string' ? body.response_language : 'en',
+    lang,
+    ...(saver ? { onMicFrame: (f: Uint8Array, t: number) => saver.micFrame(f, t) } : {}),
     // The global --origin goes to the edge too: the box checks it against domain_allowlist (docs/edge.md).
     origin: cli.globals().origin,
     release: () => releaseSeat(client, minted),
@@ -121,6 +128,10 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     piped?.close();
   }
   if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  if (saver && saveTo) {
+    writeFileSync(saveTo, JSON.stringify(saver.file()) + '\n');
+    cli.note(`saved the session to ${saveTo}: avatar sessions replay ${saveTo}`);
+  }
   const origin = cli.globals().origin;
   if (summary.reason === 'refused' && origin && /origin_not_allowed/.test(summary.detail ?? '')) cli.note(originRefusedHint(origin, body.domain_allowlist));
   // Captures live on the box, not in this terminal: say where (docs/live.md "Recordings").

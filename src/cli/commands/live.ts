@@ -35,6 +35,7 @@ export const liveCommands: CommandModule = {
       .option('--headphones', 'never gate the mic while the avatar speaks (no echo to fear)')
       .option('--say <text...>', 'typed message(s), sent one at a time, each once the avatar has spoken (POST /chat); off a terminal, lines piped to stdin are typed too')
       .option('--turns <n>', 'end the session once the n-th reply has been spoken')
+      .option('--save-session <file>', 'save what the session took and gave (mic audio, typed turns, events) for avatar sessions replay')
       .option('--lang <tag>', 'language announced on /mic_stream (default: --response-language or en)')
       .action(async () => {
         const { runLive } = await import('./live-run.js');

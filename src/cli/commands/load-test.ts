@@ -1,54 +1,37 @@
-import type { Command } from 'commander';
-import type { CliContext, CommandModule } from '../context.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+/**
+ * `avatar load-test` (issue 18 item 8): N live sessions against the emulator or any base
+ * URL, through the client layer; p50/p95/p99 of every step, errors by code, `--slo` rules
+ * that set the exit code. The body is in load-test-run.ts, loaded only when it runs.
+ */
+import type { CommandModule } from '../context.js';
+import { addMintOptions } from './sessions.js';
 
-/** `avatar load-test` (issue 18 item 8, first part; docs/testing.md "Load test"). */
-const int = (flag: string, min: number) => (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`${flag} must be an integer of at least ${min} (got ${v})`, ExitCode.usage);
-  return n;
-};
+const EXAMPLES = `
+Examples:
+  $ avatar load-test --sessions 50 --ramp 10 --duration 30
+  $ avatar load-test --sessions 20 --mic-file q.wav --slo turn.p95=2s,errors=0
+  $ avatar load-test --sessions 5 --duration 10 --say "Where do you live?" --json`;
 
 export const loadTestCommands: CommandModule = {
-  register(program: Command, cli: CliContext) {
+  register(program, cli) {
     const cmd = program
       .command('load-test')
-      .description('N live sessions against the emulator or any base URL: mint (through the queue), connect, first media, a typed turn; p50/p95/p99')
-      .option('--sessions <n>', 'sessions to run', int('--sessions', 1), 10)
-      .option('--ramp <s>', 'seconds over which the sessions start', int('--ramp', 0), 5)
-      .option('--duration <s>', 'seconds each session stays connected', int('--duration', 0), 10)
-      .option('--persona <key>', 'stock persona to mint', 'ava')
-      .option('--say <text>', 'type this once each session has media, and time /chat -> first speech')
-      .option('--slo <list>', 'exit 1 when breached: "metric.p95<ms,...", quoted in a shell (mint_ms, queue_wait_ms, connect_ms, first_media_ms, chat_to_speech_ms)');
+      .description('Run N live sessions at once (mint through the queue, connect, talk in turns) and report p50/p95/p99 of each step')
+      .addHelpText('after', EXAMPLES)
+      .option('--sessions <n>', 'sessions to run at once', '10')
+      .option('--ramp <s>', 'seconds over which the sessions start, evenly spread', '10')
+      .option('--duration <s>', 'seconds every session keeps talking after the ramp', '30')
+      .option('--mic-file <file>', 'audio spoken into the mic as each mic turn (any format ffmpeg reads)')
+      .option('--say <text>', 'typed as each typed turn (POST /chat or the v2 chat message); the default when no --mic-file')
+      .option('--turns <n>', 'each session ends after n turns and its user mints the next one (queue waits show); default: hold the seat to the end')
+      .option('--protocol <n>', 'wire protocol: 1 (/mse, /mic_stream, /events) or 2 (/v2/session)', '1')
+      .option('--lang <tag>', 'language announced on the mic socket', 'en')
+      .option('--turn-timeout <s>', 'a turn unanswered this long counts as error turn_timeout', '30')
+      .option('--slo <rules>', 'exit 6 unless every rule holds: e.g. turn.p50=900ms,chat_first_speech.p95=2s,errors=0');
+    addMintOptions(cmd);
     cmd.action(async () => {
-      const o = cmd.opts<{ sessions: number; ramp: number; duration: number; persona: string; say?: string; slo?: string }>();
-      const { runLoad, sloBreaches } = await import('../load-test-run.js');
-      const tty = cli.io.stderr.isTTY && !cli.globals().json;
-      const report = await runLoad(cli.client(), {
-        sessions: o.sessions,
-        rampS: o.ramp,
-        durationS: o.duration,
-        persona: o.persona,
-        say: o.say,
-        onSession: tty ? (d, n) => cli.io.stderr.write(`\r${d}/${n} sessions done`) : undefined,
-      });
-      if (tty) cli.io.stderr.write('\n');
-      cli.print(report, () =>
-        [
-          `${report.completed}/${report.sessions} sessions completed, ${report.queued} queued`,
-          ...Object.entries(report.metrics).map(([k, m]) => `  ${k.padEnd(18)} n=${String(m.count).padEnd(4)} p50 ${m.p50 ?? '-'}  p95 ${m.p95 ?? '-'}  p99 ${m.p99 ?? '-'}`),
-          `  errors             ${Object.keys(report.errors).length ? JSON.stringify(report.errors) : 'none'}`,
-        ].join('\n'),
-      );
-      if (o.slo) {
-        let breaches: string[];
-        try {
-          breaches = sloBreaches(report, o.slo);
-        } catch (e) {
-          throw new CliError((e as Error).message, ExitCode.usage);
-        }
-        if (breaches.length) throw new CliError(`SLO breached: ${breaches.join('; ')}`, ExitCode.internal);
-      }
+      const { runLoadTest } = await import('./load-test-run.js');
+      await runLoadTest(cli, cmd.opts<Record<string, unknown>>());
     });
   },
 };

@@ -1,4 +1,8 @@
 /**
+ * `avatar sessions list`: the sessions an emulator knows (spec 4.5 has no list route; the
+ * emulator's operator route `GET /_emulator/sessions` has one). A service without that route
+ * gets a plain "no session list here", not a 404.
+ *
  * `avatar sessions recordings <sessionId> [-o DIR]`: the captures of a `recording: true`
  * session (spec 4.5 `recording`: raw audio/video, 30-day retention). The emulator serves
  * them on its operator routes (docs/edge.md "Recording"); this lists them and saves them,
@@ -26,6 +30,33 @@ Examples:
 export const recordingCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
     const sessions = (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ?? program.command('sessions');
+    sessions
+      .command('list')
+      .description('sessions the local emulator knows, newest first: live ones, or --all (emulator operator route; the service has no list)')
+      .option('--all', 'ended and erased sessions too')
+      .option('--limit <n>', 'at most this many (1-1000)', '50')
+      .action(async (opts: { all?: boolean; limit: string }) => {
+        const limit = Number(opts.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit ${opts.limit}: a whole number from 1 to 1000`, ExitCode.usage);
+        const client = cli.client();
+        try {
+          const res = await client.raw('GET', `/_emulator/sessions?limit=${limit}${opts.all ? '&all=true' : ''}`);
+          const body = res.body as { data?: unknown } | undefined;
+          if (res.status === 404 || res.status === 405 || (res.status < 400 && !Array.isArray(body?.data))) {
+            throw new CliError(
+              `${cli.connection().baseUrl} has no session list: spec 4.5 defines none; \`avatar sessions list\` reads the local emulator's operator route (GET /_emulator/sessions)`,
+              ExitCode.usage,
+            );
+          }
+          if (res.status >= 400) {
+            const { ApiResponseError } = await import('../../client/client.js');
+            throw new ApiResponseError(res.status, res.body, res.headers);
+          }
+          cli.print(body);
+        } finally {
+          await client.close();
+        }
+      });
     sessions
       .command('recordings')
       .description('captures of a recording: true session (mic.wav, video.mp4; emulator operator route, kept 30 days): list, or save with -o')

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { InferenceClient } from '../../client/inference.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { renderRecord } from '../output.js';
 import { group, inference, jsonArg } from './inference-common.js';
 
 interface NodeState {
@@ -37,9 +38,19 @@ const line = (key: string, n: NodeState) => {
   return `  ${key.padEnd(16)} ${n.status}${p}${err}`;
 };
 
-const short = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s.length > 300 ? s.slice(0, 299) + '…' : s;
+/** Lists as numbered keys, so a result's items (20 image URLs) each get a line of their own. */
+const indexed = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? Object.fromEntries(v.map((x, i) => [String(i), indexed(x)]))
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, indexed(x)]))
+      : v;
+
+/** A node's result whole, as indented `key value` lines (never cut: --json for the raw body). */
+const resultLines = (v: unknown, width: number | undefined): string => {
+  const o = indexed(v);
+  if (!o || typeof o !== 'object' || Object.keys(o).length === 0) return ` ${JSON.stringify(v)}`;
+  return `\n${renderRecord(o as Record<string, unknown>, (width ?? 100) - 2).replace(/^/gm, '  ')}`;
 };
 
 /** Poll the execution and print each node's changes until it ends. */
@@ -72,11 +83,11 @@ export async function follow(cli: CliContext, client: InferenceClient, id: strin
 }
 
 function report(cli: CliContext, ex: Execution): void {
-  cli.print(ex, () =>
+  cli.print(ex, (_body, width) =>
     [
       `execution ${ex.id}: ${ex.status}`,
       ...Object.entries(ex.nodes).map(([k, n]) => {
-        if (n.status === 'completed') return `${k}: ${short(n.result)}${n.error ? `\n  (${n.error.message})` : ''}`;
+        if (n.status === 'completed') return `${k}:${resultLines(n.result, width)}${n.error ? `\n  (${n.error.message})` : ''}`;
         if (n.status === 'failed') {
           const items = (n.error?.item_errors ?? []).slice(0, 5).map((e) => `\n  item ${e.index}: ${e.code}: ${e.message}`).join('');
           return `${k}: FAILED ${n.error?.code}: ${n.error?.message}${items}`;

@@ -49,6 +49,10 @@ export function ndjsonLine(e: Stamped): string {
 
 const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
+/** Where `--record` put the file: the line view's line and the ink view's last frame. */
+export const recordedText = (r: { path: string; bytes: number; remuxed: boolean; error?: string }): string =>
+  `recorded ${r.path} (${kb(r.bytes)}${r.remuxed ? '' : `, kept as received${r.error ? `: ${r.error}` : ''}`})`;
+
 /** The human line for an event (no TTY); undefined for events too chatty to print. */
 export function textLine(e: Stamped): string | undefined {
   const t = `[${e.t.toFixed(1).padStart(5)}s]`;
@@ -84,7 +88,7 @@ export function textLine(e: Stamped): string | undefined {
     case 'error':
       return `${t} error: ${e.error}`;
     case 'recorded':
-      return `${t} recorded ${e.path} (${kb(e.bytes)}${e.remuxed ? '' : `, kept as received${e.error ? `: ${e.error}` : ''}`})`;
+      return `${t} ${recordedText(e)}`;
     case 'ended':
       // `turns_done`'s detail ("1 turn") is the turn count said just after.
       return `${t} ended: ${endSentence(e.reason, e.reason === 'turns_done' && /^\d+ turns?$/.test(e.detail ?? '') ? undefined : e.detail)} after ${e.duration_s.toFixed(1)} s, ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${

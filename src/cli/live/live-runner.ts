@@ -35,6 +35,8 @@ export interface LiveRunOptions {
   /** Frees the seat (POST .../release with the seat_token). */
   release(): Promise<void>;
   onLog?(e: Stamped): void;
+  /** Every frame sent on the uplink, with the log's `t` (`--save-session`). */
+  onMicFrame?(frame: Uint8Array, t: number): void;
   clock?: PacerClock;
   /** Start the mic once the greeting has been spoken (the demo: do not talk over the avatar). */
   micAfterGreeting?: boolean;
@@ -213,12 +215,18 @@ export class LiveRunner {
         playing = false;
         this.gate(false);
         this.store.update({ output: null });
-        this.fail(`${m} (replies are no longer played; transcript and --record continue)`);
+        // No audio device is the machine's state, not the session's failure: a quiet note.
+        const note = `replies are not played: ${m} (transcript and --record continue)`;
+        this.store.addLine('info', note);
+        this.log({ event: 'notice', message: note });
       },
       onSpeaking: (s) => this.onSpeaking(s, pump),
     });
     const pump = new MicPump({
-      send: (f) => this.conn?.sendAudio(f),
+      send: (f) => {
+        this.conn?.sendAudio(f);
+        this.opts.onMicFrame?.(f, this.elapsedS());
+      },
       clock: this.clock,
       maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
       onFrame: (i) => {
@@ -475,6 +483,8 @@ export class LiveRunner {
     if (recording) {
       const r = await recording.finish();
       this.log({ event: 'recorded', path: r.path, bytes: r.bytes, remuxed: r.remuxed, error: r.error });
+      // The ink view prints nothing of the log: its last frame says where the file went.
+      this.store.update({ recorded: { path: r.path, bytes: r.bytes, remuxed: r.remuxed, ...(r.error ? { error: r.error } : {}) } });
     }
     const ending = this.ending ?? { reason: 'error' as const, detail: 'ended without a reason' };
     const durationS = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;

@@ -30,6 +30,8 @@ export interface LiveState {
   media: { bytes: number; segments: number };
   output: string | null;
   ended: { reason: EndReason; detail?: string } | null;
+  /** Where `--record` put the file, once it is written. */
+  recorded: { path: string; bytes: number; remuxed: boolean; error?: string } | null;
 }
 
 export const MAX_LINES = 200;
@@ -50,6 +52,7 @@ export class LiveStore {
       speaking: false,
       media: { bytes: 0, segments: 0 },
       ended: null,
+      recorded: null,
     };
   }
 

@@ -7,7 +7,7 @@
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
 import { useState, useSyncExternalStore } from 'react';
-import { endSentence } from '../live/live-log.js';
+import { endSentence, recordedText } from '../live/live-log.js';
 import type { LiveLine, LiveState, LiveStore } from '../live/live-state.js';
 
 export interface LiveViewProps {
@@ -76,6 +76,7 @@ export function LiveView({ store, onSubmit, onQuit, noColor, rows = 14 }: LiveVi
         {s.mic.gated ? ' · gated while the avatar speaks' : ''} · out {s.output ?? 'none'} · media{' '}
         {(s.media.bytes / 1024).toFixed(0)} KB
       </Text>
+      {s.recorded ? <Text>{recordedText(s.recorded)}</Text> : null}
       {s.ended ? (
         <Text color={c('yellow')}>ended: {endSentence(s.ended.reason, s.ended.detail)}</Text>
       ) : (

@@ -75,7 +75,12 @@ export const uiScript = operator('emulator.uiScript', 'get', '/_emulator/ui/app.
 export const uiChat = operator('emulator.uiChat', 'post', '/_emulator/ui/chat', "The playground's v1 typed-turn relay to a box's POST /chat (this emulator's boxes only)", {
   body: UiChatBody,
 });
-export const sessionsList = operator('emulator.sessions', 'get', '/_emulator/sessions', 'Every session (newest 200), any workspace');
+export const sessionsList = operator('emulator.sessions', 'get', '/_emulator/sessions', 'Sessions of every workspace, newest first (`avatar sessions list`)', {
+  query: z.object({
+    all: z.enum(['true', 'false']).optional().describe('true: ended sessions too'),
+    limit: z.coerce.number().int().min(1).max(1000).optional().describe('at most this many (default 50)'),
+  }),
+});
 export const jobs = operator('emulator.jobs', 'get', '/_emulator/jobs', "The inference family's jobs and workflow executions (newest 100 each), every organisation");
 export const boxes = operator('emulator.boxes', 'get', '/_emulator/boxes', 'The fleet: boxes, seats, protocols');
 export const boxCredential = operator('emulator.boxCredential', 'post', '/_emulator/boxes', 'Issue a credential for a box in another process', {

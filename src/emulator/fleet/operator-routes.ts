@@ -1,9 +1,9 @@
 /**
  * Operator routes of the fleet, queue and webhooks (ours, under /_emulator/, never in
  * /api/v1): list boxes, issue an external box credential, drain the queue, read the
- * webhook delivery log.
+ * webhook delivery log, list sessions.
  */
-import { boxCredential, boxes, queue, queueDrain, webhookDeliveries } from '../../contract/operations/operator.js';
+import { boxCredential, boxes, queue, queueDrain, sessionsList, webhookDeliveries } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
@@ -38,6 +38,14 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, queueDrain, () => ({ ok: true, drained: rt.queue.drain() }));
 
   implement(app, ctx, queue, () => ({ tickets: rt.queue.size, waiting: rt.queue.waiting }));
+
+  // `avatar sessions list`: spec 4.5 has no session list; the emulator's operator has one.
+  app.get(sessionsList.path, (c) => {
+    const all = c.req.query('all') === 'true' ? 1 : 0;
+    const n = Number(c.req.query('limit') ?? 50);
+    const limit = Number.isInteger(n) && n >= 1 && n <= 1000 ? n : 50;
+    return c.json({ data: rt.st.recent.all({ all, limit }) });
+  });
 
   implement(app, ctx, webhookDeliveries, () => ({ data: rt.webhooks.deliveries() }));
 }

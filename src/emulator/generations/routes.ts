@@ -29,12 +29,13 @@ export function registerGenerations(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, generationVoices, () => {
     const s = generationState(ctx);
     return {
-      data: [...s.voices.entries()].map(([key, v]) => ({
+      // least recently used first, as they go when the cache is full
+      data: [...s.voices.rkeys()].map((key) => [key, s.voices.peek(key)!] as const).map(([key, v]) => ({
         voice: key.slice(0, 16),
         pitch_hz: v.shape.pitchHz ?? null,
         rate: v.shape.rate ?? null,
         seconds: Math.round(v.seconds * 100) / 100,
-        transcript: s.transcripts.get(key) ?? null,
+        transcript: s.transcripts.peek(key) ?? null,
       })),
     };
   });

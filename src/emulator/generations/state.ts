@@ -3,6 +3,7 @@
  * fleet, the immutable-URL media cache, per-voice caches (measured shape, transcript) and
  * the operator's fault switch (`POST /_emulator/generations/faults`).
  */
+import { LRUCache } from 'lru-cache';
 import type { EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import type { Recognition, Recognizer } from '../../models/recognizer.js';
@@ -27,27 +28,14 @@ export interface VoiceTranscript {
   recognised: boolean | null;
 }
 
-/** A bounded map (oldest out first) for the per-voice caches. */
-export class BoundedMap<V> extends Map<string, V> {
-  constructor(private readonly max: number) {
-    super();
-  }
-  override set(key: string, value: V): this {
-    super.delete(key);
-    super.set(key, value);
-    while (this.size > this.max) this.delete(this.keys().next().value as string);
-    return this;
-  }
-}
-
 export interface GenerationState {
   opts: GenerationOptions;
   cells: RenderCells;
   media: MediaCache;
   /** sha256 of the reference audio -> measured voice shape ("clone"). */
-  voices: BoundedMap<VoiceAnalysis>;
+  voices: LRUCache<string, VoiceAnalysis>;
   /** sha256 of the reference audio -> its transcript (spec: "omit to auto-transcribe and cache"). */
-  transcripts: BoundedMap<VoiceTranscript>;
+  transcripts: LRUCache<string, VoiceTranscript>;
   /** The recognizer (src/models/recognizer: --asr-url, else pocketsphinx, else the honest fallback). */
   recognizer(): Recognizer;
   /** Start recognising a reference in the background (the render never waits for it). */
@@ -67,13 +55,13 @@ export function generationState(ctx: EmulatorContext): GenerationState {
     const rt = sessionRuntime(ctx);
     let recognizer: Recognizer | null = null;
     const running = new Set<Promise<void>>();
-    const transcripts = new BoundedMap<VoiceTranscript>(256);
+    const transcripts = new LRUCache<string, VoiceTranscript>({ max: 256 });
     let stopped = false;
     const state: GenerationState = {
       opts,
       cells: new RenderCells(rt.fleet, opts.renderCells, opts.speakRetryAfterS),
       media: new MediaCache(),
-      voices: new BoundedMap(256),
+      voices: new LRUCache<string, VoiceAnalysis>({ max: 256 }),
       transcripts,
       fault: null,
       recognizer: () =>

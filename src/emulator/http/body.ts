@@ -98,3 +98,25 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number, declaredOver:
     incoming.on('data', onData).on('end', onEnd).on('error', onCut).on('close', onClose);
   });
 }
+
+/**
+ * The one JSON body reader: the body up to `maxBytes` (readBodyLimited), decoded as strict
+ * UTF-8 (RFC 8259; a lenient decode would store U+FFFD in place of the bytes sent) and
+ * parsed. An empty body is `undefined`. `fail` builds the caller's 400 `invalid_json` in its
+ * family's envelope (the control plane's ApiError, the inference family's own).
+ */
+export async function readJsonBody(c: Context, maxBytes: number, fail: (message: string) => Error): Promise<unknown> {
+  const bytes = await readBodyLimited(c, maxBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw fail('request body is not UTF-8 JSON');
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail('request body is not valid JSON');
+  }
+}

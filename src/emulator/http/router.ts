@@ -7,7 +7,7 @@ import { authenticate, type AuthContext } from '../auth/authenticate.js';
 import type { App, EmulatorContext } from '../context.js';
 import { unixSeconds } from '../clock.js';
 import { ApiError } from './api-error.js';
-import { readBodyLimited } from './body.js';
+import { readBodyLimited, readJsonBody } from './body.js';
 
 export interface OpRequest<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> {
   params: z.output<P>;
@@ -46,27 +46,9 @@ export function zodDetail(err: z.ZodError): string {
   return `${path}: ${issue.message}`;
 }
 
-/**
- * The JSON body reader: at most `maxBytes` (413 payload_too_large), UTF-8 JSON (400
- * invalid_json); an empty body is `undefined`. `implement` uses it, and so do the few
- * hand-written operator routes.
- */
-export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const bytes = await readBodyLimited(c, maxBytes);
-  let text: string;
-  try {
-    // JSON is UTF-8 (RFC 8259); a lenient decode would store U+FFFD in place of the bytes sent.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ApiError(400, 'invalid_json', { message: 'request body is not UTF-8 JSON' });
-  }
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'invalid_json', { message: 'request body is not valid JSON' });
-  }
-}
+/** The JSON body reader of `implement` (readJsonBody, http/body.ts, with the control plane's envelope); the few hand-written operator routes use it too. */
+export const readJson = (c: Context, maxBytes: number): Promise<unknown> =>
+  readJsonBody(c, maxBytes, (message) => new ApiError(400, 'invalid_json', { message }));
 
 function firstSuccess(op: Operation<z.ZodObject, z.ZodObject, z.ZodType>): number {
   const codes = Object.keys(op.responses).map(Number).filter((s) => s >= 200 && s < 300);

@@ -9,6 +9,7 @@
  * against the injected clock. Every failure is 401 `unauthorized`: a token we cannot verify
  * is not a credential, whatever the reason (docs/fidelity.md).
  */
+import { LRUCache } from 'lru-cache';
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -37,7 +38,7 @@ const unauthorized = (message: string) => new ApiError(401, 'unauthorized', { me
 const MAX_CACHED_KEY_SETS = 256;
 
 export class IdTokenVerifier {
-  private readonly keySets = new Map<string, JWTVerifyGetKey>();
+  private readonly keySets = new LRUCache<string, JWTVerifyGetKey>({ max: MAX_CACHED_KEY_SETS });
   private readonly issuersOf;
 
   constructor(
@@ -96,7 +97,6 @@ export class IdTokenVerifier {
   private keySet(uri: string): JWTVerifyGetKey {
     let set = this.keySets.get(uri);
     if (!set) {
-      if (this.keySets.size >= MAX_CACHED_KEY_SETS) this.keySets.delete(this.keySets.keys().next().value!);
       set = createRemoteJWKSet(new URL(uri), { timeoutDuration: this.opts.timeoutMs ?? 5000 });
       this.keySets.set(uri, set);
     }

@@ -7,6 +7,7 @@ import { ErrorCode } from '../../contract/errors.js';
 import { Limits } from '../../contract/limits.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../http/api-error.js';
+import { SlidingWindow } from '../http/sliding-window.js';
 import { planLimit, type SessionOptions } from './options.js';
 import type { SessionStatements } from './store.js';
 
@@ -14,21 +15,21 @@ const DAY_S = 86_400;
 
 /** Rolling one-minute window of fresh mints per key (device keys are one per device). */
 export class MintRateGuard {
-  private readonly windows = new Map<string, number[]>();
+  private readonly window: SlidingWindow;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly perMinute: () => number,
-  ) {}
+  ) {
+    this.window = new SlidingWindow(clock);
+  }
 
   check(keyId: string): void {
     const limit = this.perMinute();
     if (limit <= 0) return;
-    const now = this.clock.now();
-    const w = (this.windows.get(keyId) ?? []).filter((t) => t > now - 60_000);
-    if (w.length >= limit) {
-      const retry = Math.max(1, Math.ceil((w[0]! + 60_000 - now) / 1000));
-      this.windows.set(keyId, w);
+    const a = this.window.take(keyId, limit);
+    if (!a.ok) {
+      const retry = a.retryAfterS;
       throw new ApiError(429, ErrorCode.rateLimited, {
         message: `more than ${limit} mints per minute from this key; retry in ${retry} s (polls with a queue_ticket do not count)`,
         retryable: true,
@@ -36,8 +37,6 @@ export class MintRateGuard {
         headers: { 'Retry-After': String(retry) },
       });
     }
-    w.push(now);
-    this.windows.set(keyId, w);
   }
 }
 

@@ -123,9 +123,34 @@ export class SessionRuntime {
     return this.turnover.secondsPerSeat(this.fittingBoxes(needs));
   }
 
-  /** Seconds until the fitting boxes likely free their next seat (counts down while waiting). */
+  /**
+   * Seconds until the fitting boxes likely free their next seat (counts down while waiting).
+   * A held seat surely frees by its session's deadline (the idle reaper for a session that
+   * never connected, the cap for one that did): the ETA never runs past the earliest one, and
+   * when the measured turnover has run out it counts down to that deadline instead of
+   * reading "about 1 s" until the reaper comes (issue 19 item 4).
+   */
   secondsToFirstPlace(needs: TicketNeeds): number {
-    return this.turnover.secondsToNextSeat(this.fittingBoxes(needs));
+    const boxes = this.fittingBoxes(needs);
+    const measured = this.turnover.secondsToNextSeat(boxes);
+    const end = this.earliestEnd(boxes);
+    if (end === null) return measured;
+    const sure = Math.max(0, (end - this.ctx.clock.now()) / 1000);
+    return measured > 0 ? Math.min(measured, sure) : sure;
+  }
+
+  /** The earliest moment (ms) a session held on these boxes ends by reaper or cap; null when none. */
+  private earliestEnd(boxes: BoxRecord[]): number | null {
+    let end: number | null = null;
+    for (const b of boxes) {
+      for (const id of b.held) {
+        const s = this.live.get(id);
+        if (!s) continue;
+        const at = s.startedAt === null ? s.lastBeat + this.opts.pendingIdleS * 1000 : s.startedAt + s.capSeconds * 1000;
+        if (end === null || at < end) end = at;
+      }
+    }
+    return end;
   }
 
   private fittingBoxes(needs: TicketNeeds): BoxRecord[] {

@@ -45,7 +45,7 @@ export function toSessionRecord(r: SessionRow): SessionRecord {
 
 type StatementName =
   | 'get' | 'insert' | 'setActive' | 'setEnded' | 'heartbeat' | 'liveIds' | 'usedSeconds'
-  | 'turns' | 'addTurn' | 'eraseTurns' | 'eraseToolCalls' | 'anonymize';
+  | 'turns' | 'addTurn' | 'eraseTurns' | 'eraseToolCalls' | 'anonymize' | 'recent';
 
 /** Named statements built once (STYLE: storage as typed statements). */
 export function sessionStatements(db: Db): Record<StatementName, Statement> {
@@ -65,6 +65,12 @@ export function sessionStatements(db: Db): Record<StatementName, Statement> {
     ),
     heartbeat: db.prepare('UPDATE sessions SET last_heartbeat_at = ? WHERE id = ?'),
     liveIds: db.prepare(`SELECT id, box_id FROM sessions WHERE status IN ('pending', 'active')`),
+    /** The operator list (`GET /_emulator/sessions`): newest first, live ones only unless @all. */
+    recent: db.prepare(
+      `SELECT id, status, persona, avatar_ref, workspace_id, box_id, cap_seconds, created_at, started_at, ended_at, end_reason
+       FROM sessions WHERE @all = 1 OR status IN ('pending', 'active')
+       ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+    ),
     /** Seconds used today by a scope (quota): ended sessions' lengths plus live ones so far. */
     usedSeconds: db.prepare(
       `SELECT COALESCE(SUM(MAX(0, COALESCE(ended_at, @now) - COALESCE(started_at, ended_at, @now))), 0) AS s

@@ -7,7 +7,7 @@
  */
 import { readJson } from '../http/router.js';
 import { Limits } from '../../contract/limits.js';
-import { jobs, sessionsList, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
+import { jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
 import { edgeHttpUrl } from '../../contract/edge/url.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -63,15 +63,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     return c.body(await res.text(), res.status as 200, { 'content-type': res.headers.get('content-type') ?? 'application/json' });
   });
 
-  app.get(sessionsList.path, (c) => {
-    const rows = ctx.db
-      .prepare(
-        `SELECT id, workspace_id, persona, avatar_ref, status, box_id, cap_seconds, created_at, started_at, ended_at, end_reason
-           FROM sessions WHERE status != 'deleted' ORDER BY created_at DESC, rowid DESC LIMIT 200`,
-      )
-      .all();
-    return c.json({ data: rows });
-  });
+  // The session list is the operator route `GET /_emulator/sessions` (fleet/operator-routes.ts).
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.

@@ -52,7 +52,10 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
       throw new ApiError(400, ErrorCode.invalidRequest, { message: `url is over ${MAX_URL_CHARS} characters`, detail: `url: at most ${MAX_URL_CHARS} characters` });
     }
     if (!isAllowedUrl(body.url, ctx.options.allowInsecureUrls)) {
-      throw new ApiError(400, ErrorCode.invalidRequest, { message: 'url must be an https URL', detail: 'url: must be https' });
+      throw new ApiError(400, ErrorCode.invalidRequest, {
+        message: 'url must be an https URL (this emulator takes plain http:// when started with --allow-insecure-urls)',
+        detail: 'url: must be https',
+      });
     }
     const id = ctx.ids.uuid();
     const secret = body.secret ?? `whsec_${ctx.ids.hex(24)}`;

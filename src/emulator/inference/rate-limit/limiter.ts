@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { SlidingWindow } from '../../http/sliding-window.js';
 import { InferenceError } from '../shared/errors.js';
 
 /** Spec 8: inference rate limits per organisation and plan, per minute. */
@@ -27,42 +28,33 @@ export function classify(method: string, path: string): RequestClass {
   return 'api';
 }
 
-const WINDOW_MS = 60_000;
-
 /**
- * A sliding one-minute window per organisation and class (a log of admission times): at
- * most `limit` requests in any 60 s. Retry-After is the whole seconds until the oldest
- * admission leaves the window. Time comes from the injected clock.
+ * At most the plan's requests per class in any 60 s per organisation (a SlidingWindow);
+ * Retry-After is the whole seconds until the oldest admission leaves the window.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, number[]>();
+  private readonly window: SlidingWindow;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly rates: Record<string, PlanRate> | false,
-  ) {}
+  ) {
+    this.window = new SlidingWindow(clock);
+  }
 
   /** Admit one request or throw 429 `rate_limit` with Retry-After; returns the admission's time. */
   admit(orgId: string, plan: string, cls: RequestClass): number {
     if (this.rates === false) return NaN;
     const rate = this.rates[plan] ?? this.rates.free ?? defaultPlanRates.free!;
     const limit = rate[cls];
-    const now = this.clock.now();
-    const key = `${orgId}\u0000${cls}`;
-    let log = this.windows.get(key);
-    if (!log) this.windows.set(key, (log = []));
-    let drop = 0;
-    while (drop < log.length && log[drop]! <= now - WINDOW_MS) drop++;
-    if (drop) log.splice(0, drop);
-    if (log.length >= limit) {
-      const retryAfter = Math.max(1, Math.ceil((log[0]! + WINDOW_MS - now) / 1000));
+    const a = this.window.take(`${orgId}\u0000${cls}`, limit);
+    if (!a.ok) {
       const what = cls === 'jobs' ? 'job submissions' : 'API requests';
-      throw new InferenceError(429, 'rate_limit', `rate limit of ${limit} ${what} per minute reached for the ${plan} plan; retry in ${retryAfter} s`, {
-        headers: { 'Retry-After': String(retryAfter) },
+      throw new InferenceError(429, 'rate_limit', `rate limit of ${limit} ${what} per minute reached for the ${plan} plan; retry in ${a.retryAfterS} s`, {
+        headers: { 'Retry-After': String(a.retryAfterS) },
       });
     }
-    log.push(now);
-    return now;
+    return a.at;
   }
 
   /**
@@ -70,8 +62,6 @@ export class RateLimiter {
    * any model ran (bad body, unknown model) does not spend the caller's minute.
    */
   refund(orgId: string, cls: RequestClass, at: number): void {
-    const log = this.windows.get(`${orgId}\u0000${cls}`);
-    const i = log ? log.lastIndexOf(at) : -1;
-    if (i >= 0) log!.splice(i, 1);
+    this.window.refund(`${orgId}\u0000${cls}`, at);
   }
 }

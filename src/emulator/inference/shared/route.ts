@@ -4,7 +4,7 @@ import { Limits } from '../../../contract/limits.js';
 import { toRouterPath, type AnyOperation } from '../../../contract/operation.js';
 import type { Scope } from '../../../contract/scopes.js';
 import type { App } from '../../context.js';
-import { readBodyLimited } from '../../http/body.js';
+import { readJsonBody } from '../../http/body.js';
 import { classify } from '../rate-limit/limiter.js';
 import type { InferenceServices } from '../services.js';
 import { authenticateInference, type InferenceCaller, type InferenceScope } from './caller.js';
@@ -74,19 +74,9 @@ export function inferenceRoute(
 
 /** A JSON body (1 MiB unless said), parsed; bad JSON is 400 `invalid_json`. */
 export async function readJson(c: Context, maxBytes: number = Limits.jsonBodyBytes): Promise<unknown> {
-  const bytes = await readBodyLimited(c, maxBytes);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new InferenceError(400, 'invalid_json', 'request body is not UTF-8 JSON');
-  }
-  if (text.trim() === '') throw new InferenceError(400, 'invalid_json', 'request body is empty; send a JSON object');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new InferenceError(400, 'invalid_json', 'request body is not valid JSON');
-  }
+  const v = await readJsonBody(c, maxBytes, (message) => new InferenceError(400, 'invalid_json', message));
+  if (v === undefined) throw new InferenceError(400, 'invalid_json', 'request body is empty; send a JSON object');
+  return v;
 }
 
 /** Validate with a zod schema; the first issue becomes 400 `invalid_request` naming the field. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFfmpeg } from '../../../media/ffmpeg.js';
@@ -50,14 +50,20 @@ export async function encodeSpeech(samples: Int16Array, rate: number, format: Sp
   );
 }
 
-/** Any audio file ffmpeg reads, as 16 kHz mono PCM16 (what the Recognizer and VAD take). */
+/**
+ * Any audio file ffmpeg reads, as 16 kHz mono PCM16 (what the Recognizer and VAD take). The
+ * upload goes to a temporary file, not ffmpeg's stdin: an ordinary .m4a keeps its index
+ * (moov) after the media, and through a pipe ffmpeg cannot seek back to the audio, so a
+ * longer recording decoded to almost nothing (issue 19).
+ */
 export async function decodeTo16k(bytes: Uint8Array, signal?: AbortSignal): Promise<Int16Array> {
-  const out = await runFfmpeg(
-    ['-i', 'pipe:0', '-f', 's16le', '-ar', '16000', '-ac', '1', 'pipe:1'],
-    (stdin) => {
-      stdin.write(Buffer.from(bytes));
-    },
-    { signal },
-  );
-  return new Int16Array(out.buffer.slice(out.byteOffset, out.byteOffset + (out.byteLength & ~1)));
+  const dir = await mkdtemp(join(tmpdir(), 'avatar-upload-'));
+  try {
+    const file = join(dir, 'upload');
+    await writeFile(file, bytes);
+    const out = await runFfmpeg(['-i', file, '-f', 's16le', '-ar', '16000', '-ac', '1', 'pipe:1'], undefined, { signal });
+    return new Int16Array(out.buffer.slice(out.byteOffset, out.byteOffset + (out.byteLength & ~1)));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
