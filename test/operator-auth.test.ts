@@ -76,7 +76,7 @@ describe('operator routes need the operator credential', () => {
       }
       for (const [path, body] of writes()) {
         const r = await send(path, { method: 'POST', key, type: 'application/json', body: JSON.stringify(body) });
-        // clock/advance by 0 on the default (drivable) clock: past the guard, nothing moves.
+        // clock/advance: the default clock is drivable (docs/testing.md), so it advances: past the guard.
         expect(r.status, path).toBe(path.endsWith('/boxes') ? 201 : 200);
       }
     }

@@ -10,7 +10,7 @@ const EXAMPLES = `
 Examples:
   $ avatar load-test --sessions 50 --ramp 10 --duration 30
   $ avatar load-test --sessions 20 --mic-file q.wav --slo turn.p95=2s,errors=0
-  $ avatar load-test --sessions 5 --duration 10 --say "Where do you live?" --json`;
+  $ avatar load-test --sessions 5 --duration 10 --say "Hello" --json`;
 
 export const loadTestCommands: CommandModule = {
   register(program, cli) {
