@@ -84,6 +84,38 @@ module.exports = {
       to: { couldNotResolve: true, pathNot: '^(\\.\\./)?dist/' },
     },
   ],
+  // Modules that must import something: the sockets on both ends take the edge's messages
+  // (subprotocol, frame tags, schemas) from the contract instead of writing them again.
+  required: [
+    {
+      name: 'edge-sockets-speak-contract-messages',
+      severity: 'error',
+      comment: 'The edge socket handlers build and check messages with src/contract/edge/messages.ts (issue 19).',
+      module: { path: '^src/edge/sockets/v2\\.ts$' },
+      to: { path: '^src/contract/edge/messages\\.ts$' },
+    },
+    {
+      name: 'edge-chat-from-contract',
+      severity: 'error',
+      comment: "The edge's POST /chat takes its path and text limit from the contract.",
+      module: { path: '^src/edge/box/chat-route\\.ts$' },
+      to: { path: '^src/contract/' },
+    },
+    {
+      name: 'client-sockets-speak-contract-messages',
+      severity: 'error',
+      comment: 'The client reads the v2 socket with the contract\'s subprotocol and frame tags (issue 19).',
+      module: { path: '^src/client/edge-v2\\.ts$' },
+      to: { path: '^src/contract/edge/messages\\.ts$' },
+    },
+    {
+      name: 'client-inference-paths-from-contract',
+      severity: 'error',
+      comment: 'The inference client fills the operation table\'s paths (no hand-written paths).',
+      module: { path: '^src/client/inference\\.ts$' },
+      to: { path: '^src/contract/operations/inference\\.ts$' },
+    },
+  ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(dist|node_modules|fixtures)/' },

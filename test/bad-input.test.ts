@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Limits } from '../src/contract/limits.js';
-import { operations } from '../src/contract/operations/index.js';
+import { allOperations } from '../src/contract/operations/index.js';
 import { useEmulator } from './helpers/emulator.js';
 import { samplePath } from './helpers/operations.js';
 
@@ -9,7 +9,9 @@ import { samplePath } from './helpers/operations.js';
  * never a crash, and nothing already stored is lost.
  */
 const h = useEmulator();
-const withBody = operations.filter((o) => o.body && o.auth !== 'public');
+// Every route with a JSON body in the control-plane envelope: the control plane's (keyed) and
+// the emulator's operator routes (issue 19 item 5: the whole document, not /api/v1 only).
+const withBody = allOperations.filter((o) => o.body && (o.family === 'operator' || ((o.family ?? 'control') === 'control' && o.auth !== 'public')));
 
 async function expectEnvelope(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -20,7 +22,13 @@ async function expectEnvelope(res: Response, status: number, code: string) {
 
 describe.each(withBody.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', (_n, op) => {
   const call = (body: string | Buffer) =>
-    h.fetch(samplePath(op, h.emu.keys.workspaceId), { key: h.emu.keys.secretKey, method: op.method.toUpperCase(), body: body as BodyInit });
+    // Sent as JSON, as a client does (the operator guard answers 415 to anything else: docs/security.md).
+    h.fetch(samplePath(op, h.emu.keys.workspaceId), {
+      key: h.emu.keys.secretKey,
+      method: op.method.toUpperCase(),
+      headers: { 'content-type': 'application/json' },
+      body: body as BodyInit,
+    });
 
   it('malformed JSON -> 400 invalid_json', async () => {
     for (const body of ['{"name":', '{name: 1}', 'nul', '\u0000\u0001']) await expectEnvelope(await call(body), 400, 'invalid_json');

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wholeBoxesLength } from '../src/browser/player.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -28,16 +28,22 @@ describe('avatar/browser', () => {
   });
 
   it('imports only the contract and no Node built-in (it runs in a page)', () => {
-    const dir = 'src/browser';
-    for (const f of readdirSync(dir)) {
-      const src = readFileSync(join(dir, f), 'utf8');
+    // Every file the browser bundle reaches (followed import by import): src/browser and the
+    // contract's edge folder only, with no package and no Node built-in among their imports.
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const src = readFileSync(file, 'utf8');
       for (const [, spec] of src.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)) {
-        expect(spec, `${f} imports ${spec}`).toMatch(/^\.\/|^\.\.\/contract\/edge\//);
+        expect(spec, `${file} imports ${spec}`).toMatch(/^\.\.?\//);
+        const next = join(dirname(file), spec!).replace(/\.js$/, '.ts');
+        expect(next, `${file} imports ${spec}`).toMatch(/^src\/(browser|contract\/edge)\//);
+        visit(next);
       }
-    }
-    for (const f of readdirSync('src/contract/edge')) {
-      expect(readFileSync(join('src/contract/edge', f), 'utf8')).not.toMatch(/from '(node:|[a-z@])/);
-    }
+    };
+    for (const f of readdirSync('src/browser')) visit(join('src/browser', f));
+    expect(seen).toContain('src/contract/edge/protocol.ts');
   });
 });
 

@@ -1,27 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { fillPath, pathParamNames } from '../src/contract/operation.js';
+import { inferenceOperations } from '../src/contract/operations/inference.js';
 import { useEmulator } from './helpers/emulator.js';
 
 // Bad input on every inference route gets a 4xx in the inference error format: never a
 // 500, a hang or a control-plane envelope.
 const h = useEmulator({ inferenceRateLimits: false });
 
-const POSTS = [
-  '/compat-a/v1/chat/completions',
-  '/compat-a/v1/embeddings',
-  '/compat-a/v1/audio/speech',
-  '/compat-a/v1/audio/transcriptions',
-  '/compat-a/v1/images/generations',
-  '/compat-a/v1/images/edits',
-  '/compat-a/v1/rerank',
-  '/compat-a/v1/score',
-  '/compat-a/v1/files',
-  '/compat-a/v1/batches',
-  '/compat-b/image-v1',
-  '/compat-b/requests/batch',
-  '/api/jobs',
-  '/api/workflows',
-  '/api/prompt-rewrite',
-];
+// Every POST of the inference family in the OpenAPI document (the contract's table); compat-b's
+// `{slug}` is a real model, other ids fresh.
+const POSTS = inferenceOperations
+  .filter((o) => o.method === 'post' && (o.body || o.rawBody))
+  .map((o) => fillPath(o.path, Object.fromEntries(pathParamNames(o.path).map((p) => [p, p === 'slug' ? 'image-v1' : 'nope']))));
 const BODIES: [string, string][] = [
   ['not json', '{"model":'],
   ['null', 'null'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AgentEventMessage } from '../src/contract/edge/messages.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { ToolStage, type StageAnswer, type StageCall, type StageTool } from '../src/edge/tools/tool-stage.js';
 import { deterministicVerdict } from '../src/models/brain/tool-verdict.js';
@@ -154,6 +155,9 @@ describe('tool stage', () => {
     expect(r.calls[0]).toMatchObject({ tool: 'generate_image', args: { prompt: 'a red fox' } });
     await r.answer({ ok: true, status: 'done', result: { kind: 'image', url: 'http://box/_box/images/x.png', caption: 'a red fox' } });
     expect(r.events[1]).toEqual({ type: 'agent_event', kind: 'image', tool: 'generate_image', call_id: r.events[0].call_id, url: 'http://box/_box/images/x.png', caption: 'a red fox' });
+    // What the stage broadcasts is the contract's agent_event (the AsyncAPI document's message).
+    for (const e of r.events) expect(AgentEventMessage.safeParse(e).error).toBeUndefined();
+    expect(AgentEventMessage.safeParse({ type: 'agent_event', kind: 'image', tool: 't', call_id: 'c' }).success).toBe(false);
     expect(r.said.map((s) => s.text)).toEqual(['Here is the picture: a red fox.']);
     const f = rig();
     f.stage.afterCommit({ seq: 1, text: 'look up order 5' });

@@ -8,11 +8,10 @@
 import { EdgeEmitter, parseFrame, reasonForClose } from '../contract/edge/emitter.js';
 import type { ClosedEvent, EdgeEvent } from '../contract/edge/events.js';
 import { errorText, mapControl } from '../contract/edge/frames.js';
+import { TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL } from '../contract/edge/protocol.js';
 import { edgeSocketUrl } from '../contract/edge/url.js';
 
-export const V2_SUBPROTOCOL = 'svc.avatar.v2';
-const TAG_MEDIA = 0x01;
-const TAG_MIC = 0x02;
+export { V2_SUBPROTOCOL };
 const V1_SOCKETS = ['/mse', '/mic_stream', '/events'] as const;
 
 /** What a browser cannot tell apart when an upgrade is refused (docs/edge.md lists them). */

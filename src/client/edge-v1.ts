@@ -7,6 +7,9 @@
  * Typed text goes over HTTP: `POST /chat?token=` with `{ text }`.
  * When any socket ends, the whole connection ends (one session, one lifetime).
  */
+import type { z } from 'zod';
+import type { V1Hello } from '../contract/edge/messages.js';
+import { edgeChat } from '../contract/operations/boxes.js';
 import WebSocket from 'ws';
 import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
@@ -71,7 +74,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
         });
         ws.on('open', () => {
           open = true;
-          if (path === '/mic_stream') ws.send(JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' }));
+          if (path === '/mic_stream') ws.send(JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' } satisfies z.input<typeof V1Hello>));
           resolve();
         });
         ws.on('close', (code, why) => {
@@ -126,7 +129,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
       if (ws?.readyState === WebSocket.OPEN) ws.send(frame);
     },
     async chat(text) {
-      const res = await fetch(edgeHttpUrl(opts.connectUrl, '/chat', opts.token), {
+      const res = await fetch(edgeHttpUrl(opts.connectUrl, edgeChat.path, opts.token), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(opts.origin ? { origin: opts.origin } : {}) },
         body: JSON.stringify({ text }),

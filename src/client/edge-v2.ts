@@ -4,6 +4,8 @@
  * for control; binary frames tagged by their first byte: 0x01 fMP4 from the box, 0x02 one
  * PCM16 mic frame from the client. Typed text is a `chat` message, not POST /chat.
  */
+import type { z } from 'zod';
+import { TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL, V2SessionMessage, type V2Chat, type V2Hello } from '../contract/edge/messages.js';
 import WebSocket from 'ws';
 import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
@@ -11,9 +13,7 @@ import { edgeSocketUrl } from './edge-url.js';
 import { EdgeClosedError, type EdgeConnectOptions } from './edge-v1.js';
 import { mapControl, refusal } from './edge-frames.js';
 
-export const V2_SUBPROTOCOL = 'svc.avatar.v2';
-const TAG_MEDIA = 0x01;
-const TAG_MIC = 0x02;
+export { V2_SUBPROTOCOL };
 
 export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
   const em = new EdgeEmitter();
@@ -46,7 +46,7 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
     });
     ws.on('open', () => {
       open = true;
-      ws.send(JSON.stringify({ type: 'hello', lang: opts.lang ?? 'en' }));
+      ws.send(JSON.stringify({ type: 'hello', lang: opts.lang ?? 'en' } satisfies z.input<typeof V2Hello>));
       em.emit({ type: 'status', state: 'connected', protocol: 2 });
       resolve();
     });
@@ -71,8 +71,10 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
     const f = parseFrame(data);
     if (!f) return em.emit({ type: 'error', error: `unreadable /v2/session message: ${String(data).slice(0, 200)}`, socket: '/v2/session' });
     if (f.type === 'session') {
-      if (typeof f.mime === 'string') em.emit({ type: 'media_init', mime: f.mime });
-      else if (f.render === false) em.emit({ type: 'error', error: 'render_disabled: this session is brain-only (no media)', socket: '/v2/session' });
+      const sess = V2SessionMessage.safeParse(f);
+      if (!sess.success) return em.emit({ type: 'error', error: `unreadable session message: ${JSON.stringify(f).slice(0, 200)}`, socket: '/v2/session' });
+      if (sess.data.mime !== null) em.emit({ type: 'media_init', mime: sess.data.mime });
+      else if (!sess.data.render) em.emit({ type: 'error', error: 'render_disabled: this session is brain-only (no media)', socket: '/v2/session' });
       return;
     }
     if (f.type === 'chat_ack' || f.type === 'pong') return;
@@ -94,7 +96,7 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
     },
     async chat(text) {
       if (ws.readyState !== WebSocket.OPEN) throw new Error('the /v2/session socket is not open');
-      ws.send(JSON.stringify({ type: 'chat', text }));
+      ws.send(JSON.stringify({ type: 'chat', text } satisfies z.input<typeof V2Chat>));
     },
     async close() {
       if (!em.isClosed) {

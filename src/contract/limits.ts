@@ -50,6 +50,8 @@ export const Limits = {
   compatBBatchIds: 50,
   /** Ours (spec: not shown): largest JSON body any control-plane route accepts. */
   jsonBodyBytes: 1024 * 1024,
+  /** A state document for POST /_emulator/state/import (every table and blob, base64). */
+  stateDocumentBytes: 64 * 1024 * 1024,
 } as const;
 
 /** Inference rate limits per organisation plan (spec 8), per minute. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AnyOperation } from './operation.js';
 import { schemaRegistry } from './registry.js';
 import { ErrorBodySchema } from './resources/common.js';
+import { InferenceErrorSchema } from './resources/inference.js';
 
 type Json = Record<string, unknown>;
 
@@ -64,6 +65,19 @@ const SECURITY_SCHEMES = {
     description:
       'Secret (`avatar_<8hex>.<56hex>`), publishable (`pk_...`, Origin-checked) or device (`dt_...`) key (spec 5).',
   },
+  operator: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The emulator's operator credential: the per-start operator token (`op_<hex>`, printed at start) or the emulator's own secret or dashboard key (docs/security.md). Every `/_emulator/*` route but health and the playground page's GETs.",
+  },
+};
+
+/** The edge's own routes are served at the box's base URL (the session's `ws_url` host). */
+const EDGE_SERVER = {
+  url: '{edge}',
+  description: "an edge box (the host of the session's ws_url)",
+  variables: { edge: { default: 'http://127.0.0.1:4781' } },
 };
 
 /** Build the OpenAPI 3.1 document of the given operations (served at /api/v1/openapi.json). */
@@ -79,7 +93,11 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
       responses: {},
     };
     if (op.description) item.description = op.description;
+    const family = op.family ?? 'control';
+    item['x-family'] = family;
+    if (family === 'edge') item.servers = [EDGE_SERVER];
     if (op.auth === 'public') item.security = [];
+    else if (op.auth === 'operator') item.security = [{ operator: [] }];
     else {
       item.security = [{ bearer: [] }];
       item['x-scopes'] = op.auth.anyOf;
@@ -109,14 +127,16 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
       }
       responses[status] = res;
     }
+    // Each family answers failures in its own envelope (spec 7).
+    const envelope = family === 'inference' ? InferenceErrorSchema : ErrorBodySchema;
     const error = (description: string) => ({
       description,
-      content: { 'application/json': { schema: toSchema(ErrorBodySchema, 'output', defs) } },
+      content: { 'application/json': { schema: toSchema(envelope, 'output', defs) } },
     });
     // The generic failures every route shares (docs/architecture.md "Errors decided here").
     for (const [status, description, applies] of [
       ['400', 'invalid_json, invalid_request (with detail), or a route-specific code', Boolean(op.body || op.query)],
-      ['401', 'unauthorized: missing, malformed, unknown or revoked key', op.auth !== 'public'],
+      ['401', 'unauthorized: missing, malformed, unknown or revoked key', op.auth !== 'public' || family === 'edge'],
       ['403', 'forbidden (missing scope or workspace), origin_not_allowed (publishable key)', op.auth !== 'public'],
       ['404', 'not_found: no such resource (or a malformed id)', Boolean(op.params)],
       ['413', 'payload_too_large', Boolean(op.body || op.rawBody)],
@@ -124,7 +144,8 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
     ] as const) {
       if (applies) responses[status] ??= error(description);
     }
-    responses.default ??= error('Error envelope (spec 7)');
+    if (family === 'inference') responses['429'] ??= error('rate_limited: over the plan rate (spec 8); Retry-After says when');
+    responses.default ??= error(family === 'inference' ? 'Inference error envelope (spec 7)' : 'Error envelope (spec 7)');
     paths[op.path] ??= {};
     paths[op.path]![op.method] = item;
   }
@@ -133,7 +154,10 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
     info: {
       title: 'Live Avatar Session and Generation Service (emulator)',
       version: info.version,
-      description: 'Control plane /api/v1 as served by the local emulator. Interface version 1 (spec 9).',
+      description:
+        'Every HTTP route the local emulator serves: the control plane /api/v1 (x-family control), the inference family ' +
+        '(x-family inference, its own error envelope), the operator routes /_emulator/* and the internal box API ' +
+        "/_internal/* (ours), and the edge's POST /chat (x-family edge, served by a box). Interface version 1 (spec 9).",
     },
     servers: [{ url: '/' }],
     paths,

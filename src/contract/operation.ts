@@ -6,10 +6,22 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call an operation.
  * - `public`: no credential (gallery, JWKS).
+ * - `operator`: the emulator's operator credential (`Authorization: Bearer <operator token or
+ *   the emulator's secret key>`), checked by the guard on `/_emulator/*` (docs/security.md).
  * - a scope requirement: any key kind holding one of the scopes (publishable keys also pass
  *   the Origin check).
  */
-export type OperationAuth = 'public' | ScopeRequirement;
+export type OperationAuth = 'public' | 'operator' | ScopeRequirement;
+
+/**
+ * Which surface an operation belongs to; it picks the error envelope and the server:
+ * - `control`: `/api/v1`, the control-plane envelope `{ error, message, detail }` (default);
+ * - `inference`: the inference family, `{ error: { code, message, type } }` (spec 7);
+ * - `operator`: the emulator's own `/_emulator/*` routes (ours, control-plane envelope);
+ * - `internal`: the box API `/_internal/*` (the emulator and its edge boxes only);
+ * - `edge`: served by an edge box (its base URL is the session's `ws_url` host).
+ */
+export type OperationFamily = 'control' | 'inference' | 'operator' | 'internal' | 'edge';
 
 export interface ResponseSpec {
   description: string;
@@ -44,6 +56,8 @@ export interface Operation<
   summary: string;
   description?: string;
   auth: OperationAuth;
+  /** Default `control`. */
+  family?: OperationFamily;
   params?: P;
   query?: Q;
   body?: B;

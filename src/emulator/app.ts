@@ -1,7 +1,8 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
-import { operations } from '../contract/operations/index.js';
+import { asyncapi as asyncapiOp, jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
+import { buildAsyncApiDocument } from '../contract/asyncapi.js';
+import { allOperations } from '../contract/operations/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppEnv, App, EmulatorContext } from './context.js';
 import { registerAvatars } from './avatars/routes.js';
@@ -82,6 +83,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
   // Built on first request, not at start: it converts every schema (a few % of a start-up).
   let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
-  implement(app, ctx, openapiOp, () => (doc ??= buildOpenApiDocument(operations, { version: VERSION })));
+  implement(app, ctx, openapiOp, () => (doc ??= buildOpenApiDocument(allOperations, { version: VERSION })));
+  let asyncDoc: ReturnType<typeof buildAsyncApiDocument> | undefined;
+  implement(app, ctx, asyncapiOp, () => (asyncDoc ??= buildAsyncApiDocument({ version: VERSION })));
   return app;
 }

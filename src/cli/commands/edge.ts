@@ -61,9 +61,10 @@ async function credential(cli: CliContext, cp: string): Promise<{ boxId: string;
       `a box credential is issued to the emulator's operator only: pass --api-key (or set AVATAR_API_KEY) to the emulator's secret key or operator token, or set AVATAR_BOX_ID and AVATAR_BOX_SECRET`,
     );
   }
+  const { boxCredential } = await import('../../contract/operations/operator.js');
   let res: Response;
   try {
-    res = await fetch(`${cp}/_emulator/boxes`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    res = await fetch(`${cp}${boxCredential.path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
   } catch (e) {
     // fetch says only "fetch failed"; the reason is its cause (ECONNREFUSED, ENOTFOUND, bad port).
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { operatorCall } from './emulator-operator.js';
+import { operatorCall, operatorPath } from './emulator-operator.js';
 
 /**
  * `avatar emulator clock [freeze|resume|advance DURATION]` (issue 18 item 4; docs/testing.md
@@ -37,20 +37,20 @@ export function registerClock(group: Command, cli: CliContext): void {
   const clock = group
     .command('clock')
     .description("read or drive the emulator's clock: freeze, resume, advance (timers due fire in order)")
-    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'GET', '/_emulator/clock')));
+    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'GET', await operatorPath('clock'))));
   clock
     .command('freeze')
     .description('stop time: nothing expires until advance or resume')
-    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', '/_emulator/clock/freeze')));
+    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockFreeze'))));
   clock
     .command('resume')
     .description('let time run again from where it stands')
-    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', '/_emulator/clock/resume')));
+    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockResume'))));
   clock
     .command('advance')
     .argument('<duration>', 'how far: 90s, 5m, 2h, 1d, 1500ms (a bare number is seconds)')
     .description('move time forward, firing every timer that falls due (token expiry, claim windows, reapers, caps)')
     .action(async (duration: string) =>
-      show(cli, await operatorCall<ClockState>(cli, 'POST', '/_emulator/clock/advance', { ms: parseDuration(duration) })),
+      show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockAdvance'), { ms: parseDuration(duration) })),
     );
 }

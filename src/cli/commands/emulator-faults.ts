@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderTable } from '../output.js';
-import { operatorCall } from './emulator-operator.js';
+import { operatorCall, operatorPath } from './emulator-operator.js';
 
 /**
  * `avatar emulator faults [add|clear]` (issue 18 item 6; docs/testing.md "Faults"): the
@@ -19,7 +19,7 @@ export function registerFaults(group: Command, cli: CliContext): void {
     .command('faults')
     .description('HTTP faults: a status and/or latency on the routes you name (list; add; clear)')
     .action(async () => {
-      const r = await operatorCall<{ data: Record<string, unknown>[] }>(cli, 'GET', '/_emulator/faults');
+      const r = await operatorCall<{ data: Record<string, unknown>[] }>(cli, 'GET', await operatorPath('faultsList'));
       cli.print(r, () => (r.data.length ? renderTable(r.data) : 'no faults'));
     });
   const add = faults
@@ -33,7 +33,7 @@ export function registerFaults(group: Command, cli: CliContext): void {
   add.action(async () => {
     const o = add.opts<{ route: string; status?: number; latencyMs?: number; count?: number; probability?: number }>();
     const body = { route: o.route, status: o.status, latency_ms: o.latencyMs, count: o.count, probability: o.probability };
-    cli.print(await operatorCall(cli, 'POST', '/_emulator/faults', JSON.parse(JSON.stringify(body))));
+    cli.print(await operatorCall(cli, 'POST', await operatorPath('faultsAdd'), JSON.parse(JSON.stringify(body))));
   });
   faults
     .command('clear')
@@ -41,7 +41,7 @@ export function registerFaults(group: Command, cli: CliContext): void {
     .description('remove one fault, or all of them')
     .action(async (id?: string) => {
       const client = (await cli.ready(), cli.client());
-      const r = await client.raw('DELETE', id ? `/_emulator/faults/${encodeURIComponent(id)}` : '/_emulator/faults', { body: {} });
+      const r = await client.raw('DELETE', id ? await operatorPath('faultsRemove', { id }) : await operatorPath('faultsClear'), { body: {} });
       if (r.status !== 200) throw new CliError(`no fault ${id ?? ''}`.trim(), ExitCode.apiClientError);
       cli.print(r.body);
     });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { operatorCall } from './emulator-operator.js';
+import { operatorCall, operatorPath } from './emulator-operator.js';
 
 /**
  * `avatar emulator logs [-f] [--session ID] [--json]` (issue 18 item 9; docs/testing.md
@@ -38,7 +38,8 @@ export function registerLogs(group: Command, cli: CliContext): void {
   cmd.action(async () => {
     const opts = cmd.opts<{ follow?: boolean; session?: string }>();
     const json = !!cli.globals().json;
-    const query = (after: number) => `/_emulator/logs?after=${after}${opts.session ? `&session=${encodeURIComponent(opts.session)}` : ''}`;
+    const logsPath = await operatorPath('logs');
+    const query = (after: number) => `${logsPath}?after=${after}${opts.session ? `&session=${encodeURIComponent(opts.session)}` : ''}`;
     const print = (entries: Entry[]) => {
       for (const e of entries) cli.io.stdout.write((json ? JSON.stringify(e) : formatEntry(e)) + '\n');
     };

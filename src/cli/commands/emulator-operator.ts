@@ -1,3 +1,4 @@
+import { fillPath } from '../../contract/operation.js';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
@@ -15,4 +16,13 @@ export async function operatorCall<T = any>(cli: CliContext, method: 'GET' | 'PO
   const what = [b.error, b.detail ?? b.message].filter((x) => typeof x === 'string').join(': ');
   const hint = r.status === 404 ? ' (is this an emulator? operator routes exist only there)' : '';
   throw new CliError(`${method} ${path} answered ${r.status}${what ? ` ${what}` : ''}${hint}`, r.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError);
+}
+
+type OperatorOps = typeof import('../../contract/operations/operator.js');
+type OperatorOpName = { [K in keyof OperatorOps]: OperatorOps[K] extends { path: string } ? K : never }[keyof OperatorOps];
+
+/** The path of an operator operation of the contract, filled (loaded when a command runs, not for --help). */
+export async function operatorPath(name: OperatorOpName, params: Record<string, string> = {}): Promise<string> {
+  const ops = await import('../../contract/operations/operator.js');
+  return fillPath((ops[name] as { path: string }).path, params);
 }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { listEmulators, writeEmulatorState } from '../config.js';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { operatorCall } from './emulator-operator.js';
+import { operatorCall, operatorPath } from './emulator-operator.js';
 
 /**
  * `avatar emulator export FILE`, `import FILE`, `reset [--new-keys]` (issue 18 item 3;
@@ -38,7 +38,7 @@ export function registerState(group: Command, cli: CliContext): void {
     .argument('<file>', 'where to write the state document (JSON); - for stdout')
     .description("write the emulator's whole state (every workspace, key, avatar, voice, session record, blob) to a file")
     .action(async (file: string) => {
-      const doc = await operatorCall<{ tables: Record<string, { rows: unknown[] }>; blobs: Record<string, string> }>(cli, 'GET', '/_emulator/state/export');
+      const doc = await operatorCall<{ tables: Record<string, { rows: unknown[] }>; blobs: Record<string, string> }>(cli, 'GET', await operatorPath('stateExport'));
       const text = JSON.stringify(doc) + '\n';
       if (file === '-') {
         cli.io.stdout.write(text);
@@ -59,13 +59,13 @@ export function registerState(group: Command, cli: CliContext): void {
       } catch (e) {
         throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
       }
-      showKeys(cli, await operatorCall<KeysAnswer>(cli, 'POST', '/_emulator/state/import', doc), `imported ${file}`);
+      showKeys(cli, await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateImport'), doc), `imported ${file}`);
     });
   group
     .command('reset')
     .option('--new-keys', 'also replace the bootstrap keys (default: they keep working)')
     .description('empty the emulator: every workspace, avatar, voice, key, session and job goes (the stock catalog stays)')
     .action(async (opts: { newKeys?: boolean }) => {
-      showKeys(cli, await operatorCall<KeysAnswer>(cli, 'POST', '/_emulator/state/reset', { keep_keys: !opts.newKeys }), 'reset');
+      showKeys(cli, await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateReset'), { keep_keys: !opts.newKeys }), 'reset');
     });
 }

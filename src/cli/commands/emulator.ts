@@ -172,12 +172,13 @@ async function status(cli: CliContext): Promise<void> {
     throw new CliError(`no local emulator is running\n  start one:  ${cliName(cli.io)} emulator start\n  (records: ${emulatorsDir(cli.io.env)})`, ExitCode.network);
   }
   const { AvatarClient } = await import('../../client/client.js');
+  const { health: healthOp } = await import('../../contract/operations/operator.js');
   const rows = await Promise.all(
     pick.running.map(async (s) => {
       const c = new AvatarClient({ baseUrl: s.base_url });
       let health: unknown = null;
       try {
-        const r = await c.raw('GET', '/_emulator/health');
+        const r = await c.raw('GET', healthOp.path);
         health = r.status === 200 ? r.body : { status: r.status };
       } catch (e) {
         health = { error: (e as NodeJS.ErrnoException).code ?? String(e) };

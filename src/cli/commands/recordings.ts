@@ -11,6 +11,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { fillPath } from '../../contract/operation.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
@@ -66,8 +67,9 @@ export const recordingCommands: CommandModule = {
         const dir = opts.out === undefined ? undefined : resolve(cli.io.cwd, opts.out);
         if (dir !== undefined && exists(dir) && !isDir(dir)) throw new CliError(`-o ${dir}: not a folder`, ExitCode.usage);
         const client = cli.client();
-        const base = `/_emulator/sessions/${encodeURIComponent(sessionId)}/recordings`;
-        const list = await get<RecordingList>(client, base);
+        // Loaded here, not at the top: help must load no schema (test/cli-help-fast.test.ts).
+        const { recording, recordings } = await import('../../contract/operations/operator.js');
+        const list = await get<RecordingList>(client, fillPath(recordings.path, { id: sessionId }));
         if (dir === undefined) {
           if (cli.globals().json) return cli.print(list);
           cli.io.stdout.write(describe(list) + '\n');
@@ -77,7 +79,7 @@ export const recordingCommands: CommandModule = {
         mkdirSync(dir, { recursive: true });
         const saved: { name: string; path: string; bytes: number }[] = [];
         for (const f of list.data) {
-          const bytes = await get<Buffer>(client, `${base}/${encodeURIComponent(f.name)}`);
+          const bytes = await get<Buffer>(client, fillPath(recording.path, { id: sessionId, name: f.name }));
           const path = join(dir, f.name);
           writeFileSync(path, bytes);
           saved.push({ name: f.name, path, bytes: bytes.length });

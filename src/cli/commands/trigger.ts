@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { operatorCall } from './emulator-operator.js';
+import { operatorCall, operatorPath } from './emulator-operator.js';
 
 /**
  * `avatar trigger NAME` (issue 18 item 5; docs/testing.md "Triggers"): make a running
@@ -37,7 +37,7 @@ export const triggerCommands: CommandModule = {
         if (!o.session) throw new CliError('name the session: avatar trigger end-session --session ID', ExitCode.usage);
         body = { session_id: o.session, ...(o.reason ? { reason: o.reason } : {}) };
       }
-      const r = await operatorCall<Record<string, unknown>>(cli, 'POST', `/_emulator/triggers/${name}`, body);
+      const r = await operatorCall<Record<string, unknown>>(cli, 'POST', await operatorPath('trigger', { name }), body);
       cli.print(r);
     });
   },

@@ -250,6 +250,16 @@ export const openapi = defineOperation({
   cli: false,
 });
 
+export const asyncapi = defineOperation({
+  id: 'asyncapi.get',
+  method: 'get',
+  path: '/api/v1/asyncapi.json',
+  summary: "AsyncAPI 3 document of the edge's WebSocket endpoints and messages (v1 and v2)",
+  auth: 'public',
+  responses: { 200: { description: 'AsyncAPI 3.0 document', schema: z.record(z.string(), z.unknown()) } },
+  cli: false,
+});
+
 export const coreOperations = [
   listWorkspaces,
   createWorkspace,
@@ -270,4 +280,5 @@ export const coreOperations = [
   galleryIntro,
   jwks,
   openapi,
+  asyncapi,
 ];

@@ -6,6 +6,9 @@ import { voiceOperations } from './voices.js';
 import { sessionOperations } from './sessions.js';
 import { webhookOperations } from './webhooks.js';
 import { generationOperations } from './generations.js';
+import { inferenceOperations } from './inference.js';
+import { operatorOperations } from './operator.js';
+import { boxOperations } from './boxes.js';
 import { toolOperations } from './tools.js';
 
 /**
@@ -24,6 +27,18 @@ export const operations: readonly AnyOperation[] = [
   ...(toolOperations as AnyOperation[]),
 ];
 
+/**
+ * Every HTTP operation of every surface: the control plane above, the inference family,
+ * the emulator's operator routes, the internal box API and the edge's `POST /chat`. The
+ * OpenAPI document is built from this list.
+ */
+export const allOperations: readonly AnyOperation[] = [
+  ...operations,
+  ...(inferenceOperations as AnyOperation[]),
+  ...(operatorOperations as AnyOperation[]),
+  ...(boxOperations as AnyOperation[]),
+];
+
 export function operationById(id: string): AnyOperation | undefined {
-  return operations.find((o) => o.id === id);
+  return allOperations.find((o) => o.id === id);
 }

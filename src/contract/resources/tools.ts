@@ -88,11 +88,15 @@ export const ToolResultSchema = z.object({
 });
 export type ToolResult = z.output<typeof ToolResultSchema>;
 
+const ToolCallHistory = z.array(z.object({ role: z.string().max(32), content: z.string().max(16_384) })).max(40);
 /** A tool call as the box posts it to the gateway (internal box API; spec 6.2 `tool_call` fields). */
-export interface ToolCallRequest {
-  call_id: string;
-  idem: string;
-  tool: string;
-  args: Record<string, unknown>;
-  history: { role: string; content: string }[];
-}
+export const ToolCallBody = z.object({
+  call_id: z.string().min(1).max(100),
+  idem: z.string().min(1).max(200),
+  tool: z.string().min(1).max(64),
+  args: z.record(z.string(), z.unknown()),
+  history: ToolCallHistory,
+});
+export type ToolCallRequest = z.output<typeof ToolCallBody>;
+/** A built-in call the box ran itself, reported to the control plane (budget, record, webhooks). */
+export const ToolCallReportBody = ToolCallBody.extend({ ok: z.boolean(), ms: z.number().int().min(0), result: z.unknown() });

@@ -4,6 +4,8 @@
  * open on the first authenticated connect (spec 3: pending -> active) and end on socket
  * loss, release, the reaper or the cap; turns are reported as they commit.
  */
+import { toRouterPath } from '../../contract/operation.js';
+import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns, edgeHealth, edgeImage, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,23 +90,23 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     captureRoot: opts.captureRoot ?? null,
     keepEndedMs: opts.keepEndedMs ?? 15 * 60_000,
     log,
-    fetchMedia: (id, kind) => cp.getBytes(`/sessions/${encodeURIComponent(id)}/media/${kind}`),
+    fetchMedia: (id, kind) => cp.getBytes(boxMedia, { sessionId: id, kind }),
     async connect(id) {
-      const r = await cp.post('/seats/events', { session_id: id, event: 'connect' });
+      const r = await cp.post(boxSeatEvents, {}, { session_id: id, event: 'connect' });
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {
-      if (reason !== 'released') void report(id, 'close', cp.must('/seats/events', { session_id: id, event: 'close', reason }));
+      if (reason !== 'released') void report(id, 'close', cp.must(boxSeatEvents, {}, { session_id: id, event: 'close', reason }));
     },
     store(id, t: LoggedTurn) {
-      void report(id, 'turn', cp.must(`/sessions/${encodeURIComponent(id)}/turns`, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
+      void report(id, 'turn', cp.must(boxTurns, { sessionId: id }, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
     },
   });
   // A typed turn is the user speaking: it replaces a greeting still on hold and cuts a reply on air.
   const chat = (s: EdgeSession, text: string) => s.loop.typedTurn(text);
 
   const app = new Hono();
-  app.get('/health', (c) =>
+  app.get(edgeHealth.path, (c) =>
     c.json({ ok: true, box_id: opts.boxId, seats: opts.seats, protocols: opts.protocols, connected: sessions.live().length }),
   );
   registerChat(app, verify, sessions, chat);
@@ -114,23 +116,23 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     const want = Buffer.from(callbackSecret);
     return given.length === want.length && timingSafeEqual(given, want);
   };
-  app.get('/_box/sessions/:id/log', (c) => {
+  app.get(toRouterPath(edgeSessionLog.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get(c.req.param('id'));
+    const s = sessions.get((c.req.param('id') ?? ''));
     if (!s) return c.json({ error: 'not_found', message: 'no such session on this box' }, 404);
     return c.json({ session_id: s.live.id, ended: s.live.ended, turns: s.live.log.map(({ seq, user_text, reply_text }) => ({ seq, user_text, reply_text })) });
   });
-  app.post('/_box/sessions/:id/end', (c) => {
+  app.post(toRouterPath(edgeSessionEnd.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get(c.req.param('id'));
+    const s = sessions.get((c.req.param('id') ?? ''));
     const reason = c.req.query('reason') === 'cap' ? 'cap' : 'released';
     s?.live.end(reason);
     return c.json({ ok: true });
   });
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
   // Built-in tool pictures (svc.image): public by their unguessable id, gone after an hour (spec 8).
-  app.get('/_box/images/:file', (c) => {
-    const m = /^([0-9a-f]{32})\.png$/.exec(c.req.param('file'));
+  app.get(toRouterPath(edgeImage.path), (c) => {
+    const m = /^([0-9a-f]{32})\.png$/.exec(c.req.param('file') ?? '');
     const png = m ? shelf.get(m[1]!) : null;
     if (!png) return c.json({ error: 'not_found', message: 'no such picture, or it expired (built-in image URLs last one hour)' }, 404);
     return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
@@ -155,7 +157,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   shelf.baseUrl = baseUrl;
 
   try {
-    await cp.must('/register', {
+    await cp.must(boxRegister, {}, {
       base_url: baseUrl,
       seats: opts.seats,
       protocols: opts.protocols,
@@ -190,16 +192,16 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     async disconnect(id) {
       sessions.get(id)?.live.end('closed');
       // the close report is asynchronous; wait for the control plane to have it
-      await cp.post('/seats/events', { session_id: id, event: 'close', reason: 'closed' });
+      await cp.post(boxSeatEvents, {}, { session_id: id, event: 'close', reason: 'closed' });
     },
     async reportTurn(id, turn) {
-      await cp.must(`/sessions/${encodeURIComponent(id)}/turns`, turn);
+      await cp.must(boxTurns, { sessionId: id }, turn);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       sessions.endAll('box_stopping');
-      await cp.post('/deregister', {}).catch(() => undefined);
+      await cp.post(boxDeregister, {}, {}).catch(() => undefined);
       await cp.close();
       upgrades.stopHeartbeat();
       for (const ws of upgrades.wss.clients) ws.terminate();

@@ -6,6 +6,8 @@
  * Authenticated like the rest of `/_box/...`: the callback secret the box gave at
  * registration. DELETE erases them (spec 3: deleting a session erases its captured media).
  */
+import { toRouterPath } from '../../contract/operation.js';
+import { edgeCapture, edgeCaptures, edgeCapturesDelete } from '../../contract/operations/boxes.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
@@ -21,28 +23,28 @@ export function registerCaptures(app: Hono, captureRoot: string | null, fromCont
     return existsSync(dir) ? dir : { error: 'not_found', message: `no captures for session ${id} on this box` };
   };
 
-  app.get('/_box/sessions/:id/captures', (c) => {
+  app.get(toRouterPath(edgeCaptures.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const dir = dirOf(c.req.param('id'));
+    const dir = dirOf((c.req.param('id') ?? ''));
     if (typeof dir !== 'string') return c.json(dir, 404);
     const data = readdirSync(dir)
       .filter((name) => name in FILES)
       .map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
-    return c.json({ session_id: c.req.param('id'), data });
+    return c.json({ session_id: (c.req.param('id') ?? ''), data });
   });
 
-  app.get('/_box/sessions/:id/captures/:name', (c) => {
+  app.get(toRouterPath(edgeCapture.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const dir = dirOf(c.req.param('id'));
+    const dir = dirOf((c.req.param('id') ?? ''));
     if (typeof dir !== 'string') return c.json(dir, 404);
-    const name = c.req.param('name');
+    const name = c.req.param('name') ?? '';
     if (!(name in FILES) || !existsSync(join(dir, name))) return c.json({ error: 'not_found', message: `no capture ${name}` }, 404);
     return c.body(new Uint8Array(readFileSync(join(dir, name))), 200, { 'content-type': FILES[name]! });
   });
 
-  app.delete('/_box/sessions/:id/captures', (c) => {
+  app.delete(toRouterPath(edgeCapturesDelete.path), (c) => {
     if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const dir = dirOf(c.req.param('id'));
+    const dir = dirOf((c.req.param('id') ?? ''));
     if (typeof dir === 'string') rmSync(dir, { recursive: true, force: true });
     return c.json({ ok: true });
   });

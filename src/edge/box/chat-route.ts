@@ -4,13 +4,14 @@
  * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
  */
 import type { Context, Hono } from 'hono';
+import { CHAT_TEXT_MAX } from '../../contract/edge/messages.js';
 import { charCount } from '../../contract/limits.js';
+import { edgeChat } from '../../contract/operations/boxes.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { SessionRefused, type BoxSessions } from './box-sessions.js';
 import { checkOrigin, OriginRefused } from './origin.js';
 import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 
-export const CHAT_TEXT_MAX = 4096;
 /** Bytes of body read at most: 4096 characters of text, JSON-escaped, fit well inside. */
 export const CHAT_BODY_MAX = 64 * 1024;
 
@@ -38,7 +39,7 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
   const err = (c: Context, status: number, error: string, message: string) =>
     c.json({ error, message }, status as 400);
 
-  app.post('/chat', async (c) => {
+  app.post(edgeChat.path, async (c) => {
     const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));
     if (!token) return err(c, 401, 'unauthorized', 'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>');
     let s: EdgeSession;

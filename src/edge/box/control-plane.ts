@@ -1,8 +1,10 @@
 import { Agent, request } from 'undici';
+import { fillPath, type AnyOperation } from '../../contract/operation.js';
 
 /**
  * The box's side of the internal box API (`/_internal/boxes/{boxId}/...`): registration,
- * seat events and transcript turns, over HTTP with the per-box secret. The edge never
+ * seat events and transcript turns, over HTTP with the per-box secret; the paths are the
+ * contract's (`src/contract/operations/boxes.ts`). The edge never
  * imports the emulator (ARCHITECTURE: that boundary lets a box run in another process).
  */
 export class ControlPlaneLink {
@@ -14,8 +16,12 @@ export class ControlPlaneLink {
     private readonly secret: string,
   ) {}
 
-  async post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
-    const res = await request(`${this.baseUrl}/_internal/boxes/${encodeURIComponent(this.boxId)}${path}`, {
+  private url(op: AnyOperation, params: Record<string, string>): string {
+    return this.baseUrl + fillPath(op.path, { ...params, boxId: this.boxId });
+  }
+
+  async post(op: AnyOperation, params: Record<string, string>, body: unknown): Promise<{ status: number; body: unknown }> {
+    const res = await request(this.url(op, params), {
       method: 'POST',
       headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json' },
       body: JSON.stringify(body ?? {}),
@@ -32,36 +38,36 @@ export class ControlPlaneLink {
   }
 
   /** GET JSON; throws on a non-2xx. */
-  async getJson(path: string): Promise<unknown> {
-    const res = await request(`${this.baseUrl}/_internal/boxes/${encodeURIComponent(this.boxId)}${path}`, {
+  async getJson(op: AnyOperation, params: Record<string, string>): Promise<unknown> {
+    const res = await request(this.url(op, params), {
       method: 'GET',
       headers: { authorization: `Bearer ${this.secret}` },
       dispatcher: this.agent,
     });
     const text = await res.body.text();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`control plane answered ${res.statusCode} to ${path}`);
+    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
     return JSON.parse(text) as unknown;
   }
 
   /** POST and insist on a 2xx. */
-  async must(path: string, body: unknown): Promise<unknown> {
-    const r = await this.post(path, body);
+  async must(op: AnyOperation, params: Record<string, string>, body: unknown): Promise<unknown> {
+    const r = await this.post(op, params, body);
     if (r.status < 200 || r.status >= 300) {
-      throw new Error(`control plane answered ${r.status} to ${path}: ${JSON.stringify(r.body)}`);
+      throw new Error(`control plane answered ${r.status} to ${op.path}: ${JSON.stringify(r.body)}`);
     }
     return r.body;
   }
 
   /** GET bytes (a version's media); null when the control plane has none (404). */
-  async getBytes(path: string): Promise<Buffer | null> {
-    const res = await request(`${this.baseUrl}/_internal/boxes/${encodeURIComponent(this.boxId)}${path}`, {
+  async getBytes(op: AnyOperation, params: Record<string, string>): Promise<Buffer | null> {
+    const res = await request(this.url(op, params), {
       method: 'GET',
       headers: { authorization: `Bearer ${this.secret}` },
       dispatcher: this.agent,
     });
     const bytes = Buffer.from(await res.body.arrayBuffer());
     if (res.statusCode === 404) return null;
-    if (res.statusCode !== 200) throw new Error(`control plane answered ${res.statusCode} to ${path}`);
+    if (res.statusCode !== 200) throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
     return bytes;
   }
 

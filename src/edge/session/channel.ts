@@ -3,12 +3,14 @@
  * splits the three streams over three sockets (/mse media, /mic_stream control, /events
  * events); v2 carries all of them on one socket (docs/protocol-v2.md).
  */
+import type { EdgeSentMessage } from '../../contract/edge/messages.js';
+
 export type Stream = 'media' | 'control' | 'events';
 
 export interface Channel {
   readonly streams: ReadonlySet<Stream>;
-  /** A JSON text message (control or events). */
-  sendJson(msg: object): void;
+  /** A JSON text message (control or events), one of the contract's (`src/contract/edge/messages.ts`). */
+  sendJson(msg: EdgeSentMessage): void;
   /** The media announcement (`{ mime }` on /mse), sent once before the first media bytes. */
   sendMime(mime: string): void;
   /** fMP4 bytes (init segment or one fragment). */

@@ -2,6 +2,8 @@
  * One session on a box, assembled: its life (LiveSession), its media stream, the turn
  * loop, the mic input, the recorder and the 10 Hz status frames of /events (spec 6.1).
  */
+import type { z } from 'zod';
+import type { StatusMessage } from '../../contract/edge/messages.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
 import type { Channel } from './channel.js';
 import { LiveSession, type LiveSessionHooks, type LoggedTurn } from './live-session.js';
@@ -115,7 +117,7 @@ export class EdgeSession {
   }
 
   /** The status frame of /events (docs/edge.md). */
-  status(): object {
+  status(): z.input<typeof StatusMessage> {
     return {
       type: 'status',
       state: this.loop.state,

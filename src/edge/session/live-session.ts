@@ -5,6 +5,7 @@
  * A session no client socket holds (driven only by POST /chat) has no socket to lose: it
  * ends when idle instead, like a minted session nobody connects to (the reaper's 60 s).
  */
+import type { EdgeSentMessage } from '../../contract/edge/messages.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
 import { CloseCode, type Channel, type Stream } from './channel.js';
 import type { SessionSnapshot } from './snapshot.js';
@@ -101,7 +102,7 @@ export class LiveSession {
   }
 
   /** Send a JSON message once on every channel carrying any of these streams. */
-  broadcast(stream: Stream | Stream[], msg: object): void {
+  broadcast(stream: Stream | Stream[], msg: EdgeSentMessage): void {
     const want = Array.isArray(stream) ? stream : [stream];
     for (const ch of this.channels) if (want.some((w) => ch.streams.has(w))) ch.sendJson(msg);
   }

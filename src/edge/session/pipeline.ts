@@ -11,6 +11,11 @@
  * recognition. docs/turns.md describes each stage and the events.
  */
 import type { EndReason } from './live-session.js';
+import type { z } from 'zod';
+import type { AgentEventMessage } from '../../contract/edge/messages.js';
+
+/** An `agent_event` message of the contract without its `type` (the loop adds it). */
+export type AgentEventBody = z.input<typeof AgentEventMessage> extends infer M ? (M extends unknown ? Omit<M, 'type'> : never) : never;
 
 /** Control events: every stage sees every one, in the order sent. */
 export type ControlEvent =
@@ -70,7 +75,7 @@ export interface CommittedTurn extends UserTurn {
 /** What a post-commit stage may do with the session. */
 export interface StageContext {
   /** Send an `agent_event` message on /events (spec 6.1), e.g. `{ kind: 'calling', ... }`. */
-  emit(event: Record<string, unknown>): void;
+  emit(event: AgentEventBody): void;
   /**
    * Speak a line as an avatar turn (a follow-up or a filler): it goes out as a `turn` with
    * empty user text, is stored, and plays after what is queued, if `stillWanted()` (when

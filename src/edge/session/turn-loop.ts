@@ -7,6 +7,8 @@
  * the ControlBus to every stage, this one included. The greeting and its hold are
  * greeting-hold.ts. Every accepted user turn reaches the transcript, answered or not.
  */
+import type { z } from 'zod';
+import type { TurnMessage } from '../../contract/edge/messages.js';
 import type { BrainUsage } from '../../models/brain.js';
 import type { Brain, VoiceShape } from '../../models/index.js';
 import { GreetingHold } from '../turns/index.js';
@@ -281,7 +283,7 @@ export class TurnLoop implements Stage {
     const language = usage.language ?? asked;
     const text = reply.text;
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
-    const msg: Record<string, unknown> = { type: 'turn', text: user ?? '', reply: text, language, speech_id: reply.speechId };
+    const msg: z.input<typeof TurnMessage> = { type: 'turn', text: user ?? '', reply: text, language, speech_id: reply.speechId };
     if (!reply.speaker) {
       msg.brain = { name: this.d.parts.brain.name, reply: text, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
     }

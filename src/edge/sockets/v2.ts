@@ -5,14 +5,13 @@
  */
 import type { WebSocket } from 'ws';
 import { charCount } from '../../contract/limits.js';
-import { CHAT_TEXT_MAX } from '../box/chat-route.js';
+import { CHAT_TEXT_MAX, TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL, type V2ChatAck, type V2Pong, type V2SessionMessage } from '../../contract/edge/messages.js';
+import type { z } from 'zod';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject } from './mic-frames.js';
 import { wsChannel } from './ws-channel.js';
 
-export const V2_SUBPROTOCOL = 'svc.avatar.v2';
-export const TAG_MEDIA = 0x01;
-export const TAG_MIC = 0x02;
+export { V2_SUBPROTOCOL };
 
 const tagMedia = Buffer.from([TAG_MEDIA]);
 
@@ -31,7 +30,7 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
     mime: s.stream?.mime ?? null,
     render: !!s.stream,
     cap_seconds: s.live.snapshot.capSeconds,
-  });
+  } satisfies z.input<typeof V2SessionMessage>);
   ws.on('message', (data, isBinary) => {
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (isBinary) {
@@ -58,11 +57,11 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
         if (typeof text !== 'string' || !text.trim() || charCount(text) > CHAT_TEXT_MAX) {
           return fail({ error: 'invalid_message', detail: `chat.text is a non-empty string of at most ${CHAT_TEXT_MAX} characters` });
         }
-        ch.sendJson({ type: 'chat_ack', speech_id: chat(text) });
+        ch.sendJson({ type: 'chat_ack', speech_id: chat(text) } satisfies z.input<typeof V2ChatAck>);
         return;
       }
       case 'ping':
-        return ch.sendJson({ type: 'pong', session_ms: s.live.clockMs });
+        return ch.sendJson({ type: 'pong', session_ms: s.live.clockMs } satisfies z.input<typeof V2Pong>);
       default:
         return fail({ error: 'invalid_message', detail: 'client messages are hello, chat and ping (docs/protocol-v2.md)' });
     }

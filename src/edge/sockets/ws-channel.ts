@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import type { EdgeSentMessage } from '../../contract/edge/messages.js';
 import type { Channel, Stream } from '../session/channel.js';
 
 /**
@@ -9,7 +10,7 @@ import type { Channel, Stream } from '../session/channel.js';
 export function wsChannel(
   ws: WebSocket,
   streams: Stream[],
-  frame: { mime(mime: string): object | null; media(buf: Buffer): Buffer | Buffer[] },
+  frame: { mime(mime: string): EdgeSentMessage | null; media(buf: Buffer): Buffer | Buffer[] },
   maxBufferedBytes = 8 * 1024 * 1024,
 ): Channel {
   const open = () => ws.readyState === WebSocket.OPEN;

@@ -12,6 +12,8 @@
  * Every timer is on the injected clock.
  */
 import type { ToolCallRequest } from '../../contract/resources/tools.js';
+import type { z } from 'zod';
+import type { AgentEventMessage } from '../../contract/edge/messages.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
 
 export const FILLER_AFTER_MS = 2500;
@@ -44,7 +46,7 @@ export interface ToolStageDeps {
   verdict(text: string): Promise<{ tool: string; args: Record<string, unknown> } | null>;
   dispatch(call: StageCall, tool: StageTool): Promise<StageAnswer>;
   /** A message on /events. */
-  broadcast(msg: object): void;
+  broadcast(msg: z.input<typeof AgentEventMessage>): void;
   /** Speak an avatar-initiated line once the reply on air is done, if `stillWanted()` then. */
   say(text: string, stillWanted: () => boolean): void;
   /** The avatar is neither thinking nor speaking. */
@@ -145,7 +147,9 @@ export class ToolStage {
     if (a.ok) {
       const r = a.result;
       if (r.kind === 'image' || r.kind === 'image_pending') {
-        this.d.broadcast({ type: 'agent_event', kind: r.kind, tool, call_id: f.callId, ...(r.url ? { url: r.url } : {}), ...(r.caption ? { caption: r.caption } : {}) });
+        const caption = r.caption ? { caption: r.caption } : {};
+        if (r.kind === 'image' && r.url) this.d.broadcast({ type: 'agent_event', kind: 'image', tool, call_id: f.callId, url: r.url, ...caption });
+        else this.d.broadcast({ type: 'agent_event', kind: 'image_pending', tool, call_id: f.callId, ...(r.url ? { url: r.url } : {}), ...caption });
       }
       const structured = r.structured === undefined ? '' : ` ${(typeof r.structured === 'string' ? r.structured : JSON.stringify(r.structured)).slice(0, NOTE_STRUCTURED_CHARS)}`;
       note = `[tool ${tool} result: ${r.text ?? r.caption ?? ''}${structured}]`;

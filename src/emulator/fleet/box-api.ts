@@ -3,6 +3,8 @@
  * events (connect/close) and transcript turns. Each call carries the box's own secret as
  * `Authorization: Bearer <secret>`; a wrong or missing secret is 401.
  */
+import { toRouterPath } from '../../contract/operation.js';
+import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns } from '../../contract/operations/boxes.js';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { bearer } from '../auth/authenticate.js';
@@ -62,7 +64,7 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     return id;
   };
 
-  app.post('/_internal/boxes/:boxId/register', async (c) => {
+  app.post(toRouterPath(boxRegister.path), async (c) => {
     const id = boxOf(c);
     const reg = await parse(c, Registration);
     const box = rt.fleet.register(id, reg, ctx.clock.now());
@@ -70,14 +72,14 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     return c.json({ ok: true, box_id: id });
   });
 
-  app.post('/_internal/boxes/:boxId/deregister', (c) => {
+  app.post(toRouterPath(boxDeregister.path), (c) => {
     const id = boxOf(c);
     rt.boxGone(id);
     return c.json({ ok: true });
   });
 
   // spec 3: "the edge frees the seat when the client sockets close"; connect makes it active.
-  app.post('/_internal/boxes/:boxId/seats/events', async (c) => {
+  app.post(toRouterPath(boxSeatEvents.path), async (c) => {
     const id = boxOf(c);
     const ev = await parse(c, SeatEvent);
     const row = getSessionRow(rt.st, ev.session_id);
@@ -91,10 +93,10 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     return c.json({ ok: true });
   });
 
-  app.post('/_internal/boxes/:boxId/sessions/:sessionId/turns', async (c) => {
+  app.post(toRouterPath(boxTurns.path), async (c) => {
     const id = boxOf(c);
     const turn = await parse(c, Turn);
-    const row = getSessionRow(rt.st, c.req.param('sessionId'));
+    const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
     if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
     toolGateway(ctx).turnCommitted(row.id, turn);
@@ -104,9 +106,9 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   registerGatewayRoutes(app, ctx, boxOf, parse);
 
   // spec 4.7: the token tells the box where to fetch a custom avatar's media; this is where.
-  app.get('/_internal/boxes/:boxId/sessions/:sessionId/media/:kind', (c) => {
+  app.get(toRouterPath(boxMedia.path), (c) => {
     const id = boxOf(c);
-    const row = getSessionRow(rt.st, c.req.param('sessionId'));
+    const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
     if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     const kind = c.req.param('kind');
     if (kind !== 'face' && kind !== 'idle' && kind !== 'voice') throw new ApiError(404, 'not_found', { message: 'media kinds are face, idle and voice' });

@@ -3,15 +3,16 @@
  * /api/v1): list boxes, issue an external box credential, drain the queue, read the
  * webhook delivery log, list sessions.
  */
+import { boxCredential, boxes, queue, queueDrain, sessionsList, webhookDeliveries } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
+import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { issueBoxCredential } from './spawn.js';
 
 export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
 
-  app.get('/_emulator/boxes', (c) =>
-    c.json({
+  implement(app, ctx, boxes, () => ({
       data: rt.fleet.list().map((b) => ({
         id: b.id,
         base_url: b.baseUrl,
@@ -25,27 +26,26 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
         verified: b.verified,
         max_cap_seconds: b.maxCapSeconds,
       })),
-    }),
-  );
+  }));
 
   // A box in another process (`avatar edge start --control-plane URL`) registers with these.
-  app.post('/_emulator/boxes', (c) => {
+  implement(app, ctx, boxCredential, () => {
     const { boxId, secret } = issueBoxCredential(ctx);
-    return c.json({ box_id: boxId, secret }, 201);
+    return reply(201, { box_id: boxId, secret });
   });
 
   // spec 3: waiting or claimable -> expired, queue.dropped reason `drained`.
-  app.post('/_emulator/queue/drain', (c) => c.json({ ok: true, drained: rt.queue.drain() }));
+  implement(app, ctx, queueDrain, () => ({ ok: true, drained: rt.queue.drain() }));
 
-  app.get('/_emulator/queue', (c) => c.json({ tickets: rt.queue.size, waiting: rt.queue.waiting }));
+  implement(app, ctx, queue, () => ({ tickets: rt.queue.size, waiting: rt.queue.waiting }));
 
   // `avatar sessions list`: spec 4.5 has no session list; the emulator's operator has one.
-  app.get('/_emulator/sessions', (c) => {
+  app.get(sessionsList.path, (c) => {
     const all = c.req.query('all') === 'true' ? 1 : 0;
     const n = Number(c.req.query('limit') ?? 50);
     const limit = Number.isInteger(n) && n >= 1 && n <= 1000 ? n : 50;
     return c.json({ data: rt.st.recent.all({ all, limit }) });
   });
 
-  app.get('/_emulator/webhooks/deliveries', (c) => c.json({ data: rt.webhooks.deliveries() }));
+  implement(app, ctx, webhookDeliveries, () => ({ data: rt.webhooks.deliveries() }));
 }

@@ -8,6 +8,9 @@
  * local captures of sessions that ended more than 30 days ago; a box's own captures past
  * retention are no longer served (the box does not sweep its --data dir).
  */
+import { fillPath } from '../../contract/operation.js';
+import { recording, recordings } from '../../contract/operations/operator.js';
+import { implement } from '../http/router.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App, EmulatorContext } from '../context.js';
@@ -76,21 +79,18 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
   // A brain-only session (render: false) renders no video: its empty video.mp4 is not offered.
   const offered = (files: { name: string; bytes: number }[]) => files.filter((f) => f.name !== 'video.mp4' || f.bytes > 0);
 
-  app.get('/_emulator/sessions/:id/recordings', async (c) => {
-    const id = c.req.param('id');
+  implement(app, ctx, recordings, async ({ params: { id } }) => {
     const files = offered(await listing(id));
     const row = sessionRow.get(id) as { ended_at: number | null } | undefined;
-    return c.json({
+    return {
       session_id: id,
       expires_at: row?.ended_at ? row.ended_at + CAPTURE_RETENTION_S : null,
-      data: files.map(({ name, bytes }) => ({ name, content_type: FILES[name], bytes, url: `/_emulator/sessions/${id}/recordings/${name}` })),
-    });
+      data: files.map(({ name, bytes }) => ({ name, content_type: FILES[name], bytes, url: fillPath(recording.path, { id, name }) })),
+    };
   });
 
-  app.get('/_emulator/sessions/:id/recordings/:name', async (c) => {
-    const id = c.req.param('id');
+  implement(app, ctx, recording, async ({ params: { id, name }, c }) => {
     const names = offered(await listing(id)).map((f) => f.name);
-    const name = c.req.param('name');
     if (!names.includes(name)) throw new ApiError(404, 'not_found', { message: `no recording ${name}; there are ${names.join(', ') || 'none'}` });
     const at = where(id);
     let bytes: Buffer;

@@ -1,16 +1,14 @@
 /**
  * The generation routes (spec 4.10) and their operator switch. One call from app.ts.
  */
-import { z } from 'zod';
 import { design, prebuild, speak } from '../../contract/operations/generations.js';
+import { generationFaults, generations, generationVoices } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
 import { runDesign } from './design.js';
 import { runPrebuild } from './prebuild.js';
 import { runSpeak } from './speak.js';
 import { generationState } from './state.js';
-
-const Fault = z.object({ stage: z.enum(['tts', 'video']).nullable(), count: z.number().int().min(1).max(1000).optional() });
 
 export function registerGenerations(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, speak, async ({ auth, raw }) => {
@@ -22,21 +20,15 @@ export function registerGenerations(app: App, ctx: EmulatorContext): void {
 
   // Operator fault injection (ours, /_emulator/): the next `count` speak/design renders
   // fail at `stage` (502 render_failed); `{"stage": null}` clears it.
-  app.post('/_emulator/generations/faults', async (c) => {
-    let parsed: z.infer<typeof Fault>;
-    try {
-      parsed = Fault.parse(await c.req.json());
-    } catch {
-      return c.json({ error: 'invalid_request', detail: 'body: {"stage": "tts" | "video" | null, "count"?: n}' }, 400);
-    }
+  implement(app, ctx, generationFaults, ({ body }) => {
     const s = generationState(ctx);
-    s.fault = parsed.stage ? { stage: parsed.stage, remaining: parsed.count ?? 1 } : null;
-    return c.json({ ok: true, fault: s.fault });
+    s.fault = body.stage ? { stage: body.stage, remaining: body.count ?? 1 } : null;
+    return { ok: true, fault: s.fault };
   });
   // What the service keeps per voice reference (ours): measured shape and transcript.
-  app.get('/_emulator/generations/voices', (c) => {
+  implement(app, ctx, generationVoices, () => {
     const s = generationState(ctx);
-    return c.json({
+    return {
       // least recently used first, as they go when the cache is full
       data: [...s.voices.rkeys()].map((key) => [key, s.voices.peek(key)!] as const).map(([key, v]) => ({
         voice: key.slice(0, 16),
@@ -45,16 +37,16 @@ export function registerGenerations(app: App, ctx: EmulatorContext): void {
         seconds: Math.round(v.seconds * 100) / 100,
         transcript: s.transcripts.peek(key) ?? null,
       })),
-    });
+    };
   });
-  app.get('/_emulator/generations', (c) => {
+  implement(app, ctx, generations, () => {
     const s = generationState(ctx);
-    return c.json({
+    return {
       render_cells: s.opts.renderCells,
       allow_remote_media: s.opts.allowRemoteMedia,
       cells_in_use: Object.fromEntries(sessionBoxes(ctx).map((id) => [id, s.cells.inUse(id)])),
       fault: s.fault,
-    });
+    };
   });
 }
 

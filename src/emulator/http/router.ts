@@ -46,7 +46,8 @@ export function zodDetail(err: z.ZodError): string {
   return `${path}: ${issue.message}`;
 }
 
-const readJson = (c: Context, maxBytes: number): Promise<unknown> =>
+/** The JSON body reader of `implement` (readJsonBody, http/body.ts, with the control plane's envelope); the few hand-written operator routes use it too. */
+export const readJson = (c: Context, maxBytes: number): Promise<unknown> =>
   readJsonBody(c, maxBytes, (message) => new ApiError(400, 'invalid_json', { message }));
 
 function firstSuccess(op: Operation<z.ZodObject, z.ZodObject, z.ZodType>): number {
@@ -68,7 +69,8 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
   const success = firstSuccess(op as never);
   app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
-    const auth = op.auth === 'public' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
+    // `operator` is checked by the guard on /_emulator/* (operator/guard.ts), before any route.
+    const auth = op.auth === 'public' || op.auth === 'operator' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
 
     let params: unknown = c.req.param();

@@ -1,3 +1,6 @@
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
+import { clock as clockOp, clockAdvance, clockFreeze, clockResume } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { DrivableClock, ManualClock } from '../clock.js';
 
@@ -22,13 +25,13 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     error: 'clock_not_drivable',
     message: 'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
   };
-  app.get('/_emulator/clock', (c) => c.json(state()));
-  app.post('/_emulator/clock/freeze', (c) => {
+  app.get(clockOp.path, (c) => c.json(state()));
+  app.post(clockFreeze.path, (c) => {
     if (clock instanceof DrivableClock) clock.freeze();
     else if (!(clock instanceof ManualClock)) return c.json(notDrivable, 409);
     return c.json(state());
   });
-  app.post('/_emulator/clock/resume', (c) => {
+  app.post(clockResume.path, (c) => {
     if (clock instanceof ManualClock) {
       return c.json({ error: 'clock_manual', message: 'a ManualClock only moves by advance' }, 409);
     }
@@ -36,14 +39,9 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     clock.resume();
     return c.json(state());
   });
-  app.post('/_emulator/clock/advance', async (c) => {
+  app.post(clockAdvance.path, async (c) => {
     if (!(clock instanceof ManualClock || clock instanceof DrivableClock)) return c.json(notDrivable, 409);
-    let ms = NaN;
-    try {
-      ms = Number(((await c.req.json()) as { ms?: unknown } | null)?.ms);
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be {"ms": number}' }, 400);
-    }
+    const ms = Number(((await readJson(c, Limits.jsonBodyBytes)) as { ms?: unknown } | null | undefined)?.ms);
     if (!Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
       return c.json({ error: 'invalid_request', detail: 'ms: must be a number of milliseconds from 0 to one year' }, 400);
     }

@@ -1,4 +1,9 @@
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
+import { toRouterPath } from '../../contract/operation.js';
+import { faultsAdd, faultsClear, faultsList, faultsRemove } from '../../contract/operations/operator.js';
 import { z } from 'zod';
+import { FaultSpec } from '../../contract/resources/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { operatorLog } from './log.js';
 
@@ -10,19 +15,7 @@ import { operatorLog } from './log.js';
  * `GET /_emulator/faults` shows every fault with its hits and what is left of its count.
  * Operator routes (`/_emulator/*`) are never faulted.
  */
-export const FaultSpec = z
-  .object({
-    route: z
-      .string()
-      .regex(/^((GET|POST|PUT|PATCH|DELETE|\*) )?\/\S*$/, 'must be "[METHOD ]/path", with {param} or * for any segment(s)')
-      .describe('e.g. "POST /api/v1/sessions", "/compat-a/v1/*", "GET /api/v1/sessions/{id}"'),
-    status: z.number().int().min(400).max(599).optional(),
-    latency_ms: z.number().int().min(0).max(600_000).optional(),
-    count: z.number().int().min(1).optional().describe('hits before the fault retires; default every request'),
-    probability: z.number().min(0).max(1).optional().describe('chance that a matching request is hit; default 1'),
-  })
-  .strict()
-  .refine((f) => f.status !== undefined || f.latency_ms !== undefined, { message: 'give status, latency_ms or both', path: ['status'] });
+export { FaultSpec };
 
 export const FaultList = z.array(FaultSpec);
 
@@ -112,15 +105,9 @@ export function faultsOf(ctx: EmulatorContext): Faults {
 
 export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
   const faults = faultsOf(ctx);
-  app.get('/_emulator/faults', (c) => c.json({ data: faults.view() }));
-  app.post('/_emulator/faults', async (c) => {
-    let raw: unknown;
-    try {
-      raw = await c.req.json();
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be a fault: {"route": "POST /api/v1/sessions", "status": 503}' }, 400);
-    }
-    const r = FaultSpec.safeParse(raw);
+  app.get(faultsList.path, (c) => c.json({ data: faults.view() }));
+  app.post(faultsAdd.path, async (c) => {
+    const r = FaultSpec.safeParse(await readJson(c, Limits.jsonBodyBytes));
     if (!r.success) {
       const i = r.error.issues[0]!;
       const keys = i.code === 'unrecognized_keys' ? i.keys : [];
@@ -129,8 +116,8 @@ export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
     const f = faults.add(r.data);
     return c.json(faults.view().find((v) => v.id === f.id), 201);
   });
-  app.delete('/_emulator/faults', (c) => c.json({ removed: faults.remove() }));
-  app.delete('/_emulator/faults/:id', (c) => {
+  app.delete(faultsClear.path, (c) => c.json({ removed: faults.remove() }));
+  app.delete(toRouterPath(faultsRemove.path), (c) => {
     const n = faults.remove(c.req.param('id'));
     return n ? c.json({ removed: n }) : c.json({ error: 'not_found', message: `no fault ${c.req.param('id')}` }, 404);
   });

@@ -1,3 +1,6 @@
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
+import { stateExport, stateImport, stateReset } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { exportState, importState, resetState, StateError } from './state.js';
 
@@ -15,14 +18,9 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     secret_key: k.secretKey,
     dashboard_key: k.dashboardKey,
   });
-  app.get('/_emulator/state/export', (c) => c.json(exportState(ctx, version)));
-  app.post('/_emulator/state/import', async (c) => {
-    let doc: unknown;
-    try {
-      doc = await c.req.json();
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be a state document from GET /_emulator/state/export' }, 400);
-    }
+  app.get(stateExport.path, (c) => c.json(exportState(ctx, version)));
+  app.post(stateImport.path, async (c) => {
+    const doc = await readJson(c, Limits.stateDocumentBytes);
     try {
       return c.json({ imported: true, keys: keysBody(importState(ctx, doc)) });
     } catch (e) {
@@ -30,15 +28,12 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
       throw e;
     }
   });
-  app.post('/_emulator/state/reset', async (c) => {
-    let body: { keep_keys?: unknown } | null = null;
-    try {
-      const text = await c.req.text();
-      body = text.trim() === '' ? {} : (JSON.parse(text) as { keep_keys?: unknown });
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be {"keep_keys": boolean}' }, 400);
+  app.post(stateReset.path, async (c) => {
+    const body = (await readJson(c, Limits.jsonBodyBytes)) ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return c.json({ error: 'invalid_request', detail: '(body): must be {"keep_keys": boolean} or empty' }, 400);
     }
-    const keep = body?.keep_keys ?? true;
+    const keep = (body as { keep_keys?: unknown }).keep_keys ?? true;
     if (typeof keep !== 'boolean') return c.json({ error: 'invalid_request', detail: 'keep_keys: must be a boolean' }, 400);
     return c.json({ reset: true, keys: keysBody(resetState(ctx, keep)) });
   });

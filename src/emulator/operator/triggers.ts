@@ -1,3 +1,7 @@
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
+import { toRouterPath } from '../../contract/operation.js';
+import { trigger } from '../../contract/operations/operator.js';
 import { z } from 'zod';
 import { WebhookEvents } from '../../contract/resources/webhook.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -32,10 +36,6 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
   const log = operatorLog(ctx);
   let placeholders = 0;
   const invalid = (detail: string) => ({ error: 'invalid_request', detail });
-  const body = async (c: { req: { text(): Promise<string> } }): Promise<unknown> => {
-    const text = await c.req.text();
-    return text.trim() === '' ? {} : JSON.parse(text);
-  };
   const firstIssue = (e: z.ZodError) => {
     const i = e.issues[0]!;
     const keys = i.code === 'unrecognized_keys' ? i.keys : [];
@@ -43,14 +43,9 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
     return `${path || '(body)'}: ${keys.length ? 'is not a field' : i.message}`;
   };
 
-  app.post('/_emulator/triggers/:name', async (c) => {
+  app.post(toRouterPath(trigger.path), async (c) => {
     const name = c.req.param('name');
-    let raw: unknown;
-    try {
-      raw = await body(c);
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be JSON (or empty)' }, 400);
-    }
+    const raw = (await readJson(c, Limits.jsonBodyBytes)) ?? {};
     switch (name) {
       case 'fill-seats': {
         let held = 0;

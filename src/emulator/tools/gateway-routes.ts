@@ -10,16 +10,9 @@ import { ApiError } from '../http/api-error.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { getSessionRow } from '../sessions/store.js';
 import { readSessionTools, ToolGateway } from './gateway.js';
-
-const History = z.array(z.object({ role: z.string().max(32), content: z.string().max(16_384) })).max(40);
-const Call = z.object({
-  call_id: z.string().min(1).max(100),
-  idem: z.string().min(1).max(200),
-  tool: z.string().min(1).max(64),
-  args: z.record(z.string(), z.unknown()),
-  history: History,
-});
-const Report = Call.extend({ ok: z.boolean(), ms: z.number().int().min(0), result: z.unknown() });
+import { toRouterPath } from '../../contract/operation.js';
+import { boxToolCalls, boxToolCallsReport, boxTools } from '../../contract/operations/boxes.js';
+import { ToolCallBody as Call, ToolCallReportBody as Report } from '../../contract/resources/tools.js';
 
 const gateways = new WeakMap<EmulatorContext, ToolGateway>();
 export function toolGateway(ctx: EmulatorContext): ToolGateway {
@@ -53,19 +46,19 @@ export function registerGatewayRoutes(app: App, ctx: EmulatorContext, boxOf: (c:
     return s;
   };
 
-  app.get('/_internal/boxes/:boxId/sessions/:sessionId/tools', (c) => {
+  app.get(toRouterPath(boxTools.path), (c) => {
     const s = sessionOf(c);
     return c.json({ tools: s.definitions, max_calls: s.maxCalls, history: s.history, ...gw.state(s.sessionId, s.maxCalls) });
   });
 
-  app.post('/_internal/boxes/:boxId/sessions/:sessionId/tool-calls', async (c) => {
+  app.post(toRouterPath(boxToolCalls.path), async (c) => {
     const s = sessionOf(c);
     const input = await parse(c, Call);
     const text = await gw.call(s, input);
     return c.body(text, 200, { 'content-type': 'application/json' });
   });
 
-  app.post('/_internal/boxes/:boxId/sessions/:sessionId/tool-calls/report', async (c) => {
+  app.post(toRouterPath(boxToolCallsReport.path), async (c) => {
     const s = sessionOf(c);
     const input = await parse(c, Report);
     return c.body(gw.report(s, input), 200, { 'content-type': 'application/json' });

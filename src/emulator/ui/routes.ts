@@ -5,6 +5,9 @@
  * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
  * comes from the public API and the existing operator routes.
  */
+import { readJson } from '../http/router.js';
+import { Limits } from '../../contract/limits.js';
+import { jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
 import { edgeHttpUrl } from '../../contract/edge/url.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -19,7 +22,7 @@ const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
 
 export function registerPlayground(app: App, ctx: EmulatorContext): void {
   let bundle: Promise<Buffer> | undefined;
-  app.get('/_emulator/ui', (c) => {
+  app.get(ui.path, (c) => {
     // The page carries credentials: only for a page loaded on loopback (an emulator started
     // with --host 0.0.0.0 does not hand them to the network, nor to a rebound DNS name).
     if (!loopbackRequest(c.req.header('host'))) {
@@ -30,7 +33,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     c.header('x-frame-options', 'DENY');
     return c.html(playgroundHtml(playgroundCredentials(ctx)));
   });
-  app.get('/_emulator/ui/app.js', async (c) => {
+  app.get(uiScript.path, async (c) => {
     try {
       const js = await (bundle ??= readFile(BUNDLE));
       return c.body(new Uint8Array(js), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
@@ -42,13 +45,8 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
   // connect_url of one of this emulator's boxes (never an open proxy).
-  app.post('/_emulator/ui/chat', async (c) => {
-    let body: { connect_url?: unknown; session_token?: unknown; text?: unknown };
-    try {
-      body = (await c.req.json()) as typeof body;
-    } catch {
-      return c.json({ error: 'invalid_json', message: 'body must be {"connect_url", "session_token", "text"}' }, 400);
-    }
+  app.post(uiChat.path, async (c) => {
+    const body = (await readJson(c, Limits.jsonBodyBytes)) as { connect_url?: unknown; session_token?: unknown; text?: unknown } | null | undefined;
     const { connect_url: url, session_token: token, text } = body ?? {};
     if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
       return c.json({ error: 'invalid_request', message: 'bad relay body', detail: 'connect_url, session_token and text: strings' }, 400);
@@ -69,7 +67,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.
-  app.get('/_emulator/jobs', (c) => {
+  app.get(jobs.path, (c) => {
     const jobs = ctx.db
       .prepare(
         `SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at

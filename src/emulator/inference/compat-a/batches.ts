@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { BatchCreateBody } from '../../../contract/resources/inference.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
@@ -9,12 +10,7 @@ import { getFile } from './files.js';
 
 export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings', '/v1/rerank', '/v1/score', '/v1/images/generations', '/v1/audio/speech'];
 
-const Create = z.object({
-  input_file_id: z.string().min(1),
-  endpoint: z.string(),
-  completion_window: z.literal('24h'),
-  metadata: z.record(z.string(), z.string()).nullable().optional(),
-});
+const Create = BatchCreateBody;
 
 /**
  * Spec 4.12 /compat-a/v1/batches (payload not shown): OpenAI's Batch API. The input is a
@@ -31,7 +27,7 @@ export function registerBatches(app: App, svc: InferenceServices): void {
     if (!rec || rec.org_id !== caller.orgId) throw notFound(`batch ${id}`);
     return rec;
   };
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/batches', 'user:write', async ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.createBatch, async ({ c, caller }) => {
     const b = await jsonBody(c, Create);
     if (!BATCH_ENDPOINTS.includes(b.endpoint)) throw invalid(`endpoint: one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
     const file = getFile(svc, caller.orgId, b.input_file_id);
@@ -39,7 +35,7 @@ export function registerBatches(app: App, svc: InferenceServices): void {
     if (file.purpose !== 'batch') throw invalid(`input_file_id: file ${file.id} has purpose ${file.purpose}, not batch`, 'input_file_id');
     return json(batchView(runner.create(caller, b.input_file_id, b.endpoint, b.metadata ?? null)));
   });
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/batches', 'user:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.listBatches, ({ c, caller }) => {
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 20) || 20));
     const all = runner.list(caller.orgId);
     const after = c.req.query('after');
@@ -47,8 +43,8 @@ export function registerBatches(app: App, svc: InferenceServices): void {
     const page = rest.slice(0, limit);
     return json({ object: 'list', data: page.map(batchView), has_more: rest.length > page.length, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
   });
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/batches/:id', 'user:read', ({ c, caller }) => json(batchView(own(caller, param(c, 'id')))));
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/batches/:id/cancel', 'user:write', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.getBatch, ({ c, caller }) => json(batchView(own(caller, param(c, 'id')))));
+  inferenceRoute(app, svc, inference.cancelBatch, ({ c, caller }) => {
     const rec = own(caller, param(c, 'id'));
     if (!['validating', 'in_progress', 'finalizing'].includes(rec.status)) {
       throw new InferenceError(409, 'conflict', `batch ${rec.id} is ${rec.status}; only a running batch can be cancelled`);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ChatCompletionBody, type ChatMessageSchema } from '../../../contract/resources/inference.js';
 import type { BrainMessage } from '../../../models/brain.js';
+import * as inference from '../../../contract/operations/inference.js';
 import { wordDeltas } from '../../../models/brain/index.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
@@ -7,24 +9,10 @@ import { InferenceError, invalid } from '../shared/errors.js';
 import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
 import { forward, resolveModel } from './resolve.js';
 
-const Part = z.object({ type: z.string(), text: z.string().optional() });
-const Message = z.object({
-  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.array(Part), z.null()]).optional(),
-});
-const Body = z.object({
-  model: z.string().min(1),
-  messages: z.array(Message).min(1).max(1000),
-  stream: z.boolean().optional(),
-  stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
-  max_tokens: z.number().int().min(1).nullable().optional(),
-  max_completion_tokens: z.number().int().min(1).nullable().optional(),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  n: z.number().int().min(1).max(1).nullable().optional(),
-});
+const Body = ChatCompletionBody;
 
 /** OpenAI roles onto the Brain's three: developer is a system prompt, a tool result is told as user text. */
-function toBrain(messages: z.output<typeof Message>[]): BrainMessage[] {
+function toBrain(messages: z.output<typeof ChatMessageSchema>[]): BrainMessage[] {
   return messages.map((m) => {
     const text = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join('');
     const role = m.role === 'developer' ? 'system' : m.role === 'tool' ? 'user' : m.role;
@@ -39,7 +27,7 @@ function toBrain(messages: z.output<typeof Message>[]): BrainMessage[] {
  * `stream_options.include_usage` is set, as OpenAI does.
  */
 export function registerChat(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/chat/completions', 'user:write', async ({ c, usage }) => {
+  inferenceRoute(app, svc, inference.chatCompletions, async ({ c, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'chat');
     if (target.kind === 'upstream') {

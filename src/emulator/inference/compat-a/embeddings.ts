@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import { EmbeddingsBody } from '../../../contract/resources/inference.js';
 import { charCount } from '../../../contract/limits.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { embed, toBase64 } from '../tasks/embedding.js';
@@ -8,19 +9,11 @@ import { invalid } from '../shared/errors.js';
 import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
 import { forward, resolveModel } from './resolve.js';
 
-const MAX_INPUTS = 2048;
-
-const Body = z.object({
-  model: z.string().min(1),
-  input: z.union([z.string(), z.array(z.string()).min(1).max(MAX_INPUTS)]),
-  encoding_format: z.enum(['float', 'base64']).optional(),
-  dimensions: z.number().int().min(8).max(4096).optional(),
-  user: z.string().optional(),
-});
+const Body = EmbeddingsBody;
 
 /** Spec 4.12 POST /compat-a/v1/embeddings (token-id arrays are not accepted: ours). */
 export function registerEmbeddings(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/embeddings', 'user:write', async ({ c, usage }) => {
+  inferenceRoute(app, svc, inference.embeddings, async ({ c, usage }) => {
     const raw = await readJson(c);
     const rawModel = (raw as { model?: unknown } | null)?.model;
     const target = resolveModel(svc, rawModel, 'embedding');

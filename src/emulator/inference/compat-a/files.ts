@@ -1,3 +1,4 @@
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
@@ -55,7 +56,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     if (!f) throw notFound(`file ${id}`);
     return f;
   };
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/files', 'user:write', async ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.uploadFile, async ({ c, caller }) => {
     const form = await readForm(c, FILE_BYTES + 64 * 1024);
     const purpose = formString(form, 'purpose');
     if (!purpose || !PURPOSES.includes(purpose)) throw invalid(`purpose: one of ${PURPOSES.join(', ')}`, 'purpose');
@@ -64,7 +65,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     if (file.bytes.length === 0) throw invalid('file: is empty', 'file');
     return json(fileView(saveFile(svc, caller.orgId, file.name || 'upload', purpose, file.bytes)));
   });
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/files', 'user:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.listFiles, ({ c, caller }) => {
     const purpose = c.req.query('purpose');
     const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 10_000) || 10_000));
     const order = c.req.query('order') === 'asc' ? 'ASC' : 'DESC';
@@ -78,14 +79,14 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     const page = rows.slice(0, limit);
     return json({ object: 'list', data: page.map(fileView), has_more: rows.length > page.length, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
   });
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/files/:id', 'user:read', ({ c, caller }) => json(fileView(own(caller, param(c, 'id')))));
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/files/:id/content', 'user:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.getFile, ({ c, caller }) => json(fileView(own(caller, param(c, 'id')))));
+  inferenceRoute(app, svc, inference.fileContent, ({ c, caller }) => {
     const f = own(caller, param(c, 'id'));
     return new Response(new Uint8Array(f.bytes), {
       headers: { 'content-type': f.filename.endsWith('.jsonl') ? 'application/jsonl' : 'application/octet-stream', 'content-length': String(f.size) },
     });
   });
-  inferenceRoute(app, svc, 'DELETE', '/compat-a/v1/files/:id', 'user:write', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.deleteFile, ({ c, caller }) => {
     const f = own(caller, param(c, 'id'));
     svc.ctx.db.prepare('DELETE FROM inference_files WHERE id = ?').run(f.id);
     return json({ id: f.id, object: 'file', deleted: true });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { ImageGenerateBody } from '../../../contract/resources/inference.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { decodeRgba, editPng, generatePng, parseSize } from '../../../models/image/procedural.js';
@@ -7,14 +8,7 @@ import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
 import { readForm, formFile, formString } from './multipart.js';
 import { forward, resolveModel } from './resolve.js';
 
-const Generate = z.object({
-  model: z.string().min(1).optional(),
-  prompt: z.string().min(1).max(32_000),
-  n: z.number().int().min(1).max(10).optional(),
-  size: z.string().optional(),
-  response_format: z.enum(['url', 'b64_json']).optional(),
-  user: z.string().optional(),
-});
+const Generate = ImageGenerateBody;
 
 const DEFAULT_MODEL = 'avatar-image';
 const IMAGE_BYTES = 25 * 1024 * 1024;
@@ -30,7 +24,7 @@ export function registerImages(app: App, svc: InferenceServices): void {
     data: pngs.map((p) => (format === 'b64_json' ? { b64_json: p.toString('base64') } : { url: svc.media.save(orgId, p, 'image/png') })),
   });
 
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/images/generations', 'user:write', async ({ c, caller, usage }) => {
+  inferenceRoute(app, svc, inference.imagesGenerate, async ({ c, caller, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model ?? DEFAULT_MODEL, 'text-to-image');
     if (target.kind === 'upstream') return forward(target.upstream, '/images/generations', { json: raw as Record<string, unknown> });
@@ -44,7 +38,7 @@ export function registerImages(app: App, svc: InferenceServices): void {
     return json(answer(caller.orgId, pngs, b.response_format));
   });
 
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/images/edits', 'user:write', async ({ c, caller, usage }) => {
+  inferenceRoute(app, svc, inference.imagesEdit, async ({ c, caller, usage }) => {
     const form = await readForm(c, IMAGE_BYTES * 2);
     const model = formString(form, 'model') ?? DEFAULT_MODEL;
     const target = resolveModel(svc, model, 'image-edit');

@@ -1,6 +1,7 @@
 import { catalog, CATALOG_CREATED } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
 import { json } from '../shared/route.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import { inferenceRoute, param } from '../shared/route.js';
 import { notFound } from '../shared/errors.js';
@@ -9,8 +10,8 @@ import { notFound } from '../shared/errors.js';
 export function registerModels(app: App, svc: InferenceServices): void {
   const view = (id: string) => ({ id, object: 'model', created: CATALOG_CREATED, owned_by: 'avatar-emulator' });
   const ids = () => [...new Set([...catalog.map((m) => m.id), ...Object.keys(svc.upstreams)])];
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/models', 'user:read', () => json({ object: 'list', data: ids().map(view) }));
-  inferenceRoute(app, svc, 'GET', '/compat-a/v1/models/:model', 'user:read', ({ c }) => {
+  inferenceRoute(app, svc, inference.models, () => json({ object: 'list', data: ids().map(view) }));
+  inferenceRoute(app, svc, inference.model, ({ c }) => {
     const id = param(c, 'model');
     if (!ids().includes(id)) throw notFound(`model ${id}`);
     return json(view(id));

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { RerankBody, ScoreBody } from '../../../contract/resources/inference.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { bm25Scores, relevance } from '../tasks/bm25.js';
@@ -7,16 +8,8 @@ import { invalid } from '../shared/errors.js';
 import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
 import { forward, resolveModel } from './resolve.js';
 
-const Rerank = z.object({
-  model: z.string().min(1),
-  query: z.string(),
-  documents: z.array(z.string()).min(1).max(1000),
-  top_n: z.number().int().min(1).optional(),
-  return_documents: z.boolean().optional(),
-});
-
-const Text = z.union([z.string(), z.array(z.string()).min(1).max(1000)]);
-const Score = z.object({ model: z.string().min(1), text_1: Text, text_2: Text });
+const Rerank = RerankBody;
+const Score = ScoreBody;
 
 /**
  * Spec 4.12 POST /compat-a/v1/rerank (BM25 over the documents sent) and /score, whose
@@ -25,7 +18,7 @@ const Score = z.object({ model: z.string().min(1), text_1: Text, text_2: Text })
  * `{ id, object: list, created, model, data: [ { index, object: score, score } ], usage }`.
  */
 export function registerRerank(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/rerank', 'user:write', async ({ c, usage }) => {
+  inferenceRoute(app, svc, inference.rerank, async ({ c, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'rerank');
     if (target.kind === 'upstream') return forward(target.upstream, '/rerank', { json: raw as Record<string, unknown> });
@@ -46,7 +39,7 @@ export function registerRerank(app: App, svc: InferenceServices): void {
     });
   });
 
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/score', 'user:write', async ({ c, usage }) => {
+  inferenceRoute(app, svc, inference.score, async ({ c, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'score');
     if (target.kind === 'upstream') return forward(target.upstream, '/score', { json: raw as Record<string, unknown> });

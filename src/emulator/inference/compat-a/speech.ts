@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { textOfAtMost } from '../../../contract/resources/common.js';
+import { SpeechBody } from '../../../contract/resources/inference.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { encodeSpeech, SPEECH_FORMATS } from '../tasks/audio-codec.js';
@@ -8,18 +8,11 @@ import { InferenceError, invalid } from '../shared/errors.js';
 import { inferenceRoute, readJson, validate } from '../shared/route.js';
 import { forward, resolveModel } from './resolve.js';
 
-const Body = z.object({
-  model: z.string().min(1),
-  input: textOfAtMost(4096, 1),
-  voice: z.string().min(1),
-  response_format: z.enum(Object.keys(SPEECH_FORMATS) as [keyof typeof SPEECH_FORMATS]).optional(),
-  speed: z.number().min(0.25).max(4).optional(),
-  instructions: z.string().optional(),
-});
+const Body = SpeechBody;
 
 /** Spec 4.12 POST /compat-a/v1/audio/speech: the Voice the edge speaks with; the body is the audio file. */
 export function registerSpeech(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/audio/speech', 'user:write', async ({ c, usage }) => {
+  inferenceRoute(app, svc, inference.speech, async ({ c, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'text-to-speech');
     if (target.kind === 'upstream') return forward(target.upstream, '/audio/speech', { json: raw as Record<string, unknown> }, c.req.raw.signal);

@@ -1,3 +1,4 @@
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { toSrt, toVtt, transcribe } from '../tasks/transcribe.js';
@@ -15,7 +16,7 @@ const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'];
  * `verbose_json`: `{ task, language, duration, text, segments: [ { id, start, end, text } ] }`.
  */
 export function registerTranscriptions(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, 'POST', '/compat-a/v1/audio/transcriptions', 'user:write', async ({ c, usage }) => {
+  inferenceRoute(app, svc, inference.transcriptions, async ({ c, usage }) => {
     const form = await readForm(c, AUDIO_BYTES + 64 * 1024);
     const target = resolveModel(svc, formString(form, 'model'), 'speech-to-text');
     if (target.kind === 'upstream') return forward(target.upstream, '/audio/transcriptions', { raw: form.raw, contentType: form.contentType }, c.req.raw.signal);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import { findModel } from '../catalog.js';
 import { jobView, TERMINAL, type JobRow } from '../jobs/store.js';
@@ -24,8 +24,8 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
   };
   const statusUrl = (id: string) => `${String(svc.ctx.options.baseUrl ?? '')}/compat-b/requests/${id}`;
 
-  inferenceRoute(app, svc, 'POST', '/compat-b/requests/batch', 'user:read', async ({ c, caller }) => {
-    const b = await jsonBody(c, z.object({ request_ids: z.array(z.string()).min(1) }));
+  inferenceRoute(app, svc, inference.requestsBatch, async ({ c, caller }) => {
+    const b = await jsonBody(c, inference.requestsBatch.body!);
     if (b.request_ids.length > BATCH_STATUS_MAX) throw invalid(`request_ids: at most ${BATCH_STATUS_MAX} ids per query`, 'request_ids');
     return json({
       data: b.request_ids.map((id) => {
@@ -35,13 +35,13 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
     });
   });
 
-  inferenceRoute(app, svc, 'GET', '/compat-b/requests/:id', 'user:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.request, ({ c, caller }) => {
     const row = svc.jobs.get(param(c, 'id'));
     if (!row || row.org_id !== caller.orgId) throw notFound(`request ${param(c, 'id')}`);
     return json(view(row));
   });
 
-  inferenceRoute(app, svc, 'POST', '/compat-b/:slug', 'user:write', async ({ c, caller, usage }) => {
+  inferenceRoute(app, svc, inference.submit, async ({ c, caller, usage }) => {
     const slug = param(c, 'slug');
     const model = findModel(slug);
     if (!model) throw new InferenceError(404, 'not_found', `no model with slug ${slug} (GET /api/model-status lists them)`);

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { JobBody } from '../../../contract/resources/inference.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import { findModel } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
@@ -8,12 +9,6 @@ import type { InferenceCaller } from '../shared/caller.js';
 import { jobView } from './store.js';
 import { payloadProblem } from '../tasks/payloads.js';
 
-/** Job body (spec: not shown): the same `{ model_id, task, payload }` as a workflow task node. */
-export const JobBody = z.object({
-  model_id: z.string().min(1),
-  task: z.string().min(1),
-  payload: z.record(z.string(), z.unknown()).optional(),
-});
 
 /** A model and task that exist, or 400 naming what does (checked at submission, not in the worker). */
 export function checkModelTask(modelId: string, task: string): void {
@@ -31,7 +26,7 @@ export function ownJob(svc: InferenceServices, caller: InferenceCaller, id: stri
 
 /** Spec 4.12 Jobs: POST /api/jobs -> { id, queue_id }; GET /api/jobs/{id}; POST /api/jobs/{id}/cancel. */
 export function registerJobs(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, 'POST', '/api/jobs', 'user:write', async ({ c, caller, usage }) => {
+  inferenceRoute(app, svc, inference.createJob, async ({ c, caller, usage }) => {
     const b = await jsonBody(c, JobBody);
     checkModelTask(b.model_id, b.task);
     const problem = payloadProblem(b.task, b.payload ?? {});
@@ -40,11 +35,11 @@ export function registerJobs(app: App, svc: InferenceServices): void {
     const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'jobs', modelId: b.model_id, task: b.task, payload: b.payload ?? {} });
     return json({ id: row.id, queue_id: row.queue_id }, 201);
   });
-  inferenceRoute(app, svc, 'GET', '/api/jobs/:id', 'user:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.getJob, ({ c, caller }) => {
     const row = ownJob(svc, caller, param(c, 'id'));
     return json(jobView(row, svc.jobs.position(row.id)));
   });
-  inferenceRoute(app, svc, 'POST', '/api/jobs/:id/cancel', 'user:write', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.cancelJob, ({ c, caller }) => {
     const row = ownJob(svc, caller, param(c, 'id'));
     if (row.status === 'completed' || row.status === 'failed') {
       throw new InferenceError(409, 'conflict', `job ${row.id} already ${row.status}; only pending or processing jobs can be cancelled`);

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import { OrgTokenBody } from '../../../contract/resources/inference.js';
 import { Scopes } from '../../../contract/scopes.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
@@ -10,10 +11,7 @@ import { usageAggregates } from './usage.js';
 
 const INFERENCE_SCOPES = ['user:read', 'user:write', 'admin:read', 'admin:write', '*'];
 
-const TokenBody = z.object({
-  name: z.string().min(1).max(200),
-  scopes: z.array(z.string()).min(1).max(20),
-});
+const TokenBody = OrgTokenBody;
 
 /** The path's organisation must be the caller's own: another org is 404 (it does not exist for it). */
 function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string): void {
@@ -24,11 +22,11 @@ function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string):
 /** Spec 4.12 organisation tokens (secret returned once) and usage aggregates. */
 export function registerOrgs(app: App, svc: InferenceServices): void {
   // Ours: the organisation the key acts for (its id is needed by the routes below).
-  inferenceRoute(app, svc, 'GET', '/api/organizations', 'user:read', ({ caller }) => {
+  inferenceRoute(app, svc, inference.organizations, ({ caller }) => {
     const org = svc.ctx.db.prepare('SELECT id, name, plan, created_at FROM orgs WHERE id = ?').get(caller.orgId);
     return json({ data: [org] });
   });
-  inferenceRoute(app, svc, 'POST', '/api/organizations/:orgId/tokens', 'admin:write', async ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.createOrgToken, async ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const b = await jsonBody(c, TokenBody);
     // An organisation token only ever opens inference routes (spec 5.2), so a control-plane
@@ -41,12 +39,12 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
     const { row, secret } = insertOrgToken(svc.ctx, caller.orgId, b.name, b.scopes);
     return json({ token: tokenView(row), secret }, 201);
   });
-  inferenceRoute(app, svc, 'GET', '/api/organizations/:orgId/tokens', 'admin:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.orgTokens, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const rows = svc.ctx.db.prepare('SELECT * FROM org_tokens WHERE org_id = ? ORDER BY created_at, rowid').all(caller.orgId) as OrgTokenRow[];
     return json({ data: rows.map(tokenView) });
   });
-  inferenceRoute(app, svc, 'POST', '/api/organizations/:orgId/tokens/:tokenId/revoke', 'admin:write', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.revokeOrgToken, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const id = param(c, 'tokenId');
     const row = svc.ctx.db.prepare('SELECT * FROM org_tokens WHERE id = ? AND org_id = ?').get(id, caller.orgId) as OrgTokenRow | undefined;
@@ -57,7 +55,7 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
     const after = svc.ctx.db.prepare('SELECT revoked_at FROM org_tokens WHERE id = ?').get(id) as { revoked_at: number };
     return json({ ok: true, revoked_at: after.revoked_at });
   });
-  inferenceRoute(app, svc, 'GET', '/api/organizations/:orgId/usage', 'admin:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.orgUsage, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const now = Math.floor(svc.ctx.clock.now() / 1000);
     const num = (name: string, dflt: number) => {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { PromptRewriteBody } from '../../../contract/resources/inference.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import { catalog, type CatalogModel } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
@@ -11,12 +12,12 @@ export function registerOther(app: App, svc: InferenceServices): void {
     !!svc.upstreams[m.id] ||
     (m.part === 'brain' ? !!svc.models.brain : m.part === 'voice' ? !!svc.models.voice : m.part === 'recognizer' ? !!svc.models.recognizer?.available : true);
 
-  inferenceRoute(app, svc, 'GET', '/api/model-status', 'user:read', () =>
+  inferenceRoute(app, svc, inference.modelStatus, () =>
     json({ models: catalog.map((m) => ({ model_id: m.id, spec_id: m.spec_id, enabled: enabled(m), tasks: m.tasks })) }),
   );
 
   // Shape not shown: one entry per TTS model with the base voices of its Voice (Voice.voices).
-  inferenceRoute(app, svc, 'GET', '/api/voice/models', 'user:read', () => {
+  inferenceRoute(app, svc, inference.voiceModels, () => {
     const voice = svc.models.voice;
     return json({
       data: catalog
@@ -31,8 +32,8 @@ export function registerOther(app: App, svc: InferenceServices): void {
     });
   });
 
-  inferenceRoute(app, svc, 'POST', '/api/prompt-rewrite', 'user:write', async ({ c }) => {
-    const b = await jsonBody(c, z.object({ prompt: z.string().min(1).max(32_000), target: z.enum(['image', 'video', 'speech', 'chat']).optional() }));
+  inferenceRoute(app, svc, inference.promptRewrite, async ({ c }) => {
+    const b = await jsonBody(c, PromptRewriteBody);
     return json(rewritePrompt(b.prompt, b.target ?? 'image'));
   });
 }

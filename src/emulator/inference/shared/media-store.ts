@@ -1,4 +1,6 @@
 import { unixSeconds } from '../../clock.js';
+import { toRouterPath } from '../../../contract/operation.js';
+import { media as mediaOp } from '../../../contract/operations/inference.js';
 import type { App, EmulatorContext } from '../../context.js';
 import { errorResponse, InferenceError } from './errors.js';
 
@@ -40,8 +42,8 @@ export class MediaStore {
   }
 
   register(app: App): void {
-    app.get('/inference/media/:file', (c) => {
-      const id = c.req.param('file').replace(/\.[a-z0-9]+$/, '');
+    app.get(toRouterPath(mediaOp.path), (c) => {
+      const id = (c.req.param('file') ?? '').replace(/\.[a-z0-9]+$/, '');
       const row = this.ctx.db.prepare('SELECT content_type, bytes, expires_at FROM inference_media WHERE id = ?').get(id) as
         | { content_type: string; bytes: Buffer; expires_at: number }
         | undefined;

@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { Limits } from '../../../contract/limits.js';
+import { toRouterPath, type AnyOperation } from '../../../contract/operation.js';
+import type { Scope } from '../../../contract/scopes.js';
 import type { App } from '../../context.js';
 import { readJsonBody } from '../../http/body.js';
 import { classify } from '../rate-limit/limiter.js';
@@ -23,18 +25,21 @@ export type InferenceHandler = (r: InferenceRequest) => Response | Promise<Respo
 export { errorResponse } from './errors.js';
 
 /**
- * Register one inference route: authenticate the inference key (spec 5.2) and its scope,
+ * Register the handler of one inference operation of the contract
+ * (`src/contract/operations/inference.ts`: method, path, scope): authenticate the inference key (spec 5.2) and its scope,
  * admit it under the organisation's plan rate (spec 8), run the handler, record usage, and
  * answer every failure in the inference error format (spec 7), never the control plane's.
  */
 export function inferenceRoute(
   app: App,
   svc: InferenceServices,
-  method: 'GET' | 'POST' | 'DELETE' | 'PUT',
-  path: string,
-  scope: InferenceScope,
+  op: AnyOperation,
   handler: InferenceHandler,
 ): void {
+  const method = op.method.toUpperCase();
+  const path = toRouterPath(op.path);
+  const scope = (typeof op.auth === 'string' ? undefined : op.auth.anyOf[0]) as (Scope & InferenceScope) | undefined;
+  if (!scope) throw new Error(`${op.id}: an inference route needs a scope`);
   svc.routes.add(method, path);
   app.on(method, path, async (c) => {
     let caller: InferenceCaller | null = null;

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import { WorkflowCreateBody, WorkflowExecuteBody } from '../../../contract/resources/inference.js';
 import { unixSeconds } from '../../clock.js';
+import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
@@ -9,8 +10,8 @@ import { WorkflowEngine } from './engine.js';
 import { executionView, getExecution, workflowView, type ExecutionRow, type NodeState, type WorkflowRow } from './store.js';
 import { missingInput, validateDag } from './validate.js';
 
-const Create = z.object({ name: z.string().min(1).max(200), dag: z.unknown() });
-const Execute = z.object({ input_params: z.record(z.string(), z.unknown()).optional() });
+const Create = WorkflowCreateBody;
+const Execute = WorkflowExecuteBody;
 
 /**
  * Spec 4.12 workflows: POST /api/workflows `{ name, dag }`, POST /api/workflows/{id}/execute
@@ -32,10 +33,10 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     return e;
   };
 
-  inferenceRoute(app, svc, 'GET', '/api/workflows/executions/:execId', 'user:read', ({ c, caller }) =>
+  inferenceRoute(app, svc, inference.getExecution, ({ c, caller }) =>
     json({ execution: executionView(ownExecution(caller, param(c, 'execId'))) }),
   );
-  inferenceRoute(app, svc, 'POST', '/api/workflows/executions/:execId/cancel', 'user:write', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.cancelExecution, ({ c, caller }) => {
     const e = ownExecution(caller, param(c, 'execId'));
     if (e.status !== 'pending' && e.status !== 'running') {
       throw new InferenceError(409, 'conflict', `execution ${e.id} already ${e.status}`);
@@ -44,7 +45,7 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     return json({ execution: executionView(getExecution(db, e.id)!) });
   });
 
-  inferenceRoute(app, svc, 'POST', '/api/workflows', 'user:write', async ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.createWorkflow, async ({ c, caller }) => {
     const b = await jsonBody(c, Create);
     const { dag } = validateDag(b.dag);
     const id = svc.ctx.ids.uuid();
@@ -57,18 +58,18 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     );
     return json({ workflow: workflowView(ownWorkflow(caller, id)) }, 201);
   });
-  inferenceRoute(app, svc, 'GET', '/api/workflows', 'user:read', ({ caller }) => {
+  inferenceRoute(app, svc, inference.listWorkflows, ({ caller }) => {
     const rows = db.prepare('SELECT * FROM workflows WHERE org_id = ? ORDER BY created_at, rowid').all(caller.orgId) as WorkflowRow[];
     return json({ data: rows.map(workflowView) });
   });
-  inferenceRoute(app, svc, 'GET', '/api/workflows/:id', 'user:read', ({ c, caller }) => json({ workflow: workflowView(ownWorkflow(caller, param(c, 'id'))) }));
-  inferenceRoute(app, svc, 'GET', '/api/workflows/:id/executions', 'user:read', ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.getWorkflow, ({ c, caller }) => json({ workflow: workflowView(ownWorkflow(caller, param(c, 'id'))) }));
+  inferenceRoute(app, svc, inference.listExecutions, ({ c, caller }) => {
     const w = ownWorkflow(caller, param(c, 'id'));
     const rows = db.prepare('SELECT * FROM workflow_executions WHERE workflow_id = ? ORDER BY created_at, rowid').all(w.id) as ExecutionRow[];
     return json({ data: rows.map((r) => executionView(r, false)) });
   });
 
-  inferenceRoute(app, svc, 'POST', '/api/workflows/:id/execute', 'user:write', async ({ c, caller }) => {
+  inferenceRoute(app, svc, inference.execute, async ({ c, caller }) => {
     const w = ownWorkflow(caller, param(c, 'id'));
     const b = await jsonBody(c, Execute);
     const { dag, deps } = validateDag(JSON.parse(w.dag));
