@@ -74,6 +74,18 @@ describe('the playground routes', () => {
     expect(await status('192.168.1.20')).toBe(421);
   });
 
+  it('hands the page credentials only to a loopback peer, whatever Host it claims (an emulator bound to 0.0.0.0)', async () => {
+    // A LAN client can send `Host: localhost`; the peer address is what it cannot choose.
+    const as = (remoteAddress: string) =>
+      h.emu.app.request('http://localhost/_emulator/ui', { headers: { host: 'localhost' } }, { incoming: { socket: { remoteAddress } } });
+    const lan = await as('192.0.2.7');
+    expect(lan.status).toBe(403);
+    const body = await lan.text();
+    expect(body).not.toContain(h.emu.operatorToken);
+    expect(body).not.toContain(h.emu.keys.dashboardKey);
+    for (const peer of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await as(peer)).status, peer).toBe(200);
+  });
+
   it('the v1 chat relay forwards only to its own boxes, and refuses bad bodies with the envelope', async () => {
     const post = (body: string) =>
       h.fetch('/_emulator/ui/chat', { method: 'POST', key: h.emu.keys.dashboardKey, headers: { 'content-type': 'application/json' }, body });

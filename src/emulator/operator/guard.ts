@@ -26,7 +26,7 @@ import { ApiError } from '../http/api-error.js';
 /** Operator paths open without a credential. */
 const OPEN = /^\/_emulator\/health\/?$/;
 /** The playground page and its assets: navigated to, so no header can be sent (GET/HEAD only). */
-const PAGE = /^\/_emulator\/ui(\/.*)?$/;
+const PAGE = /^\/_emulator\/ui(\/app\.js)?$/;
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);

@@ -1,3 +1,4 @@
+import { DIR_MODE, FILE_MODE } from '../../edge/private-files.js';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import Database from 'better-sqlite3';
@@ -172,8 +173,9 @@ export function importState(ctx: EmulatorContext, raw: unknown): BootstrapKeys {
   }
   for (const [rel, b64] of Object.entries(doc.blobs ?? {})) {
     const file = join(ctx.blobDir, normalize(rel));
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, Buffer.from(b64, 'base64'));
+    // Private as every file the emulator writes (docs/security.md): captures are users' voices.
+    mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
+    writeFileSync(file, Buffer.from(b64, 'base64'), { mode: FILE_MODE });
   }
   seedStockAvatars(ctx);
   return bootstrap(ctx);

@@ -23,9 +23,10 @@ const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
 export function registerPlayground(app: App, ctx: EmulatorContext): void {
   let bundle: Promise<Buffer> | undefined;
   app.get(ui.path, (c) => {
-    // The page carries credentials: only for a page loaded on loopback (an emulator started
-    // with --host 0.0.0.0 does not hand them to the network, nor to a rebound DNS name).
-    if (!loopbackRequest(c.req.header('host'))) {
+    // The page carries credentials: only for a page loaded on loopback, by Host (no rebound
+    // DNS name) and by the peer's address (a LAN client of an emulator started with
+    // --host 0.0.0.0 can claim `Host: localhost`, but not a loopback source address).
+    if (!loopbackRequest(c.req.header('host')) || !loopbackPeer(c.env as PeerEnv | undefined)) {
       return c.json({ error: 'forbidden', message: 'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui' }, 403);
     }
     c.header('cache-control', 'no-store');
@@ -80,6 +81,15 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
       executions: executions.map((e) => executionView(e)),
     });
   });
+}
+
+/** What @hono/node-server passes as `c.env`: the Node request, whose socket has the peer. */
+type PeerEnv = { incoming?: { socket?: { remoteAddress?: string } } };
+
+function loopbackPeer(env: PeerEnv | undefined): boolean {
+  const addr = env?.incoming?.socket?.remoteAddress;
+  if (!addr) return false;
+  return isLoopbackHost(addr.replace(/^::ffff:/i, ''));
 }
 
 function loopbackRequest(host: string | undefined): boolean {
