@@ -90,7 +90,8 @@ module.exports = {
     {
       name: 'edge-sockets-speak-contract-messages',
       severity: 'error',
-      comment: 'The edge socket handlers build and check messages with src/contract/edge/messages.ts (issue 19).',
+      comment:
+        'The edge socket handlers build and check messages with src/contract/edge/messages.ts (issue 19).',
       module: { path: '^src/edge/sockets/v2\\.ts$' },
       to: { path: '^src/contract/edge/messages\\.ts$' },
     },
@@ -104,14 +105,15 @@ module.exports = {
     {
       name: 'client-sockets-speak-contract-messages',
       severity: 'error',
-      comment: 'The client reads the v2 socket with the contract\'s subprotocol and frame tags (issue 19).',
+      comment:
+        "The client reads the v2 socket with the contract's subprotocol and frame tags (issue 19).",
       module: { path: '^src/client/edge-v2\\.ts$' },
       to: { path: '^src/contract/edge/messages\\.ts$' },
     },
     {
       name: 'client-inference-paths-from-contract',
       severity: 'error',
-      comment: 'The inference client fills the operation table\'s paths (no hand-written paths).',
+      comment: "The inference client fills the operation table's paths (no hand-written paths).",
       module: { path: '^src/client/inference\\.ts$' },
       to: { path: '^src/contract/operations/inference\\.ts$' },
     },

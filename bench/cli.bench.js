@@ -16,7 +16,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'avatar.js');
 const old = mkdtempSync(join(tmpdir(), 'avatar-cli-bench-'));
 cpSync(join(root, 'bin'), join(old, 'bin'), { recursive: true });
-cpSync(join(root, 'dist'), join(old, 'dist'), { recursive: true, filter: (src) => !src.endsWith('command-manifest.json') });
+cpSync(join(root, 'dist'), join(old, 'dist'), {
+  recursive: true,
+  filter: (src) => !src.endsWith('command-manifest.json'),
+});
 cpSync(join(root, 'package.json'), join(old, 'package.json'));
 symlinkSync(join(root, 'node_modules'), join(old, 'node_modules'));
 const oldBin = join(old, 'bin', 'avatar.js');
@@ -52,5 +55,7 @@ const floor = median(times['node -e 0']);
 for (const [name, a] of Object.entries(times)) {
   const m = median(a);
   const label = name.startsWith(' ') ? '  before (from the contract)' : name;
-  console.log(`${label.padEnd(30)} ${m.toFixed(0).padStart(5)} ms   ${(m / floor).toFixed(2)}x node -e 0   (median of ${N})`);
+  console.log(
+    `${label.padEnd(30)} ${m.toFixed(0).padStart(5)} ms   ${(m / floor).toFixed(2)}x node -e 0   (median of ${N})`,
+  );
 }

@@ -46,7 +46,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => String(Math.round(x)).padStart(6);
 const line = (label, xs, fn) =>
   console.log(
-    `${label.padEnd(56)} ${fmt(median(xs))} /s` + (fn ? `  ${String(Math.round(cpu(fn))).padStart(5)} us CPU/call` : '') +
+    `${label.padEnd(56)} ${fmt(median(xs))} /s` +
+      (fn ? `  ${String(Math.round(cpu(fn))).padStart(5)} us CPU/call` : '') +
       `  (rounds: ${xs.map((x) => Math.round(x)).join(', ')})`,
   );
 /** Median of per-round ratios: each pair was measured back to back, under the same load. */
@@ -55,7 +56,8 @@ const pct = (xs, ref) => `${(100 * median(xs.map((x, i) => x / ref[i]))).toFixed
 /** Measure several targets in alternating rounds; returns the rates per target. */
 async function rounds(targets, n) {
   const out = targets.map(() => []);
-  for (let r = 0; r < ROUNDS; r++) for (const [i, t] of targets.entries()) out[i].push(await rate(n, t));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [i, t] of targets.entries()) out[i].push(await rate(n, t));
   return out;
 }
 
@@ -63,7 +65,10 @@ async function call(base, method, path, key, body) {
   const r = await request(base + path, {
     method,
     dispatcher,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await r.body.text();
@@ -71,7 +76,10 @@ async function call(base, method, path, key, body) {
 }
 
 // The plan ceiling out of the way: the largest the start options accept (option-limits.ts).
-const quiet = { mintRatePerMinute: 0, planLimits: { free: { concurrency: 1_000_000, maxCapSeconds: 3600 } } };
+const quiet = {
+  mintRatePerMinute: 0,
+  planLimits: { free: { concurrency: 1_000_000, maxCapSeconds: 3600 } },
+};
 const mintBody = { persona: 'ava' };
 
 /** An emulator with one big in-process box and `live` sessions already on it. */
@@ -79,7 +87,17 @@ async function emulatorWithLive(live) {
   const emu = await startEmulator({ port: 0, inMemory: true, boxes: 0, ...quiet });
   const rt = sessionRuntime(emu.ctx);
   const seats = live + (ROUNDS + 1) * MINTS + 1000;
-  const box = rt.fleet.register('box_bench', { base_url: `${emu.baseUrl}/bench-box`, seats, protocols: [1, 2], custom_avatars: true, verified: true }, Date.now());
+  const box = rt.fleet.register(
+    'box_bench',
+    {
+      base_url: `${emu.baseUrl}/bench-box`,
+      seats,
+      protocols: [1, 2],
+      custom_avatars: true,
+      verified: true,
+    },
+    Date.now(),
+  );
   // Live sessions as a mint leaves them (seat held, row stored), without paying for the HTTP.
   const now = Math.floor(Date.now() / 1000);
   emu.ctx.db.transaction(() => {
@@ -87,9 +105,21 @@ async function emulatorWithLive(live) {
       const id = randomUUID();
       rt.seated(id, box, 300, emu.keys.workspaceId);
       rt.st.insert.run({
-        id, workspace_id: emu.keys.workspaceId, scope_key: emu.keys.workspaceId, api_token_id: null, avatar_ref: null,
-        voice_ref: null, persona: 'ava', session_token_id: null, box_id: box.id, box_host: box.host,
-        seat_token_hash: null, snapshot_json: '{}', cap_seconds: 300, recording: 0, created_at: now,
+        id,
+        workspace_id: emu.keys.workspaceId,
+        scope_key: emu.keys.workspaceId,
+        api_token_id: null,
+        avatar_ref: null,
+        voice_ref: null,
+        persona: 'ava',
+        session_token_id: null,
+        box_id: box.id,
+        box_host: box.host,
+        seat_token_hash: null,
+        snapshot_json: '{}',
+        cap_seconds: 300,
+        recording: 0,
+        created_at: now,
       });
     }
   })();
@@ -125,19 +155,32 @@ const floorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintB
 
 // 2. Queue: one seat, 10,000 waiters, then status reads spread over the line.
 {
-  const emu = await startEmulator({ port: 0, inMemory: true, boxes: 1, seats: 1, waiterIdleS: 3600, queueMaxWaiters: WAITERS * 2, ...quiet });
+  const emu = await startEmulator({
+    port: 0,
+    inMemory: true,
+    boxes: 1,
+    seats: 1,
+    waiterIdleS: 3600,
+    queueMaxWaiters: WAITERS * 2,
+    ...quiet,
+  });
   const key = emu.keys.secretKey;
   await call(emu.baseUrl, 'POST', '/api/v1/sessions', key, mintBody);
   const tickets = new Array(WAITERS);
   const admitted = await rate(WAITERS, async (i) => {
-    tickets[i] = (await call(emu.baseUrl, 'POST', '/api/v1/sessions', key, mintBody)).body.queue_ticket;
+    tickets[i] = (
+      await call(emu.baseUrl, 'POST', '/api/v1/sessions', key, mintBody)
+    ).body.queue_ticket;
   });
   line('queue admissions (202)', [admitted]);
   const floorIds = floor.ids();
   let last;
-  const floorRead = (i) => call(floor.baseUrl, 'GET', `/read/${floorIds[(i * 7919) % floorIds.length]}`, floor.apiKey);
+  const floorRead = (i) =>
+    call(floor.baseUrl, 'GET', `/read/${floorIds[(i * 7919) % floorIds.length]}`, floor.apiKey);
   const queueRead = async (i) => {
-    last = (await call(emu.baseUrl, 'GET', `/api/v1/sessions/queue/${tickets[(i * 7919) % WAITERS]}`, key)).body;
+    last = (
+      await call(emu.baseUrl, 'GET', `/api/v1/sessions/queue/${tickets[(i * 7919) % WAITERS]}`, key)
+    ).body;
   };
   const [fr, qr] = await rounds([floorRead, queueRead], READS);
   line('floor: Hono + sqlite keyed read', fr, floorRead);

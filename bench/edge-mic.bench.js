@@ -20,7 +20,8 @@ const pct = (xs, p) => {
 };
 const ms = (v, digits = 0) => `${Number.isFinite(v) ? v.toFixed(digits) : '-'} ms`;
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
+const line = (label, value, ref) =>
+  console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
 
 /** The fixed question set: what people ask an assistant persona, no digits (spoken forms differ). */
 export const QUESTIONS = [
@@ -64,14 +65,24 @@ function frames(samples) {
   return out;
 }
 
-const words = (t) => t.toLowerCase().replace(/\[.*?\]/g, ' ').replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+const words = (t) =>
+  t
+    .toLowerCase()
+    .replace(/\[.*?\]/g, ' ')
+    .replace(/[^a-z' ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 /** Word errors (substitutions + deletions + insertions) of `hyp` against `ref`. */
 function wordErrors(ref, hyp) {
   const d = Array.from({ length: ref.length + 1 }, (_, i) => [i, ...Array(hyp.length).fill(0)]);
   for (let j = 1; j <= hyp.length; j++) d[0][j] = j;
   for (let i = 1; i <= ref.length; i++)
     for (let j = 1; j <= hyp.length; j++)
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+      d[i][j] = Math.min(
+        d[i - 1][j] + 1,
+        d[i][j - 1] + 1,
+        d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1),
+      );
   return d[ref.length][hyp.length];
 }
 
@@ -79,13 +90,32 @@ const children = new Set();
 process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 
 async function emulator() {
-  const p = spawn(process.execPath, [
-    'bin/avatar.js', 'emulator', 'start', '--port', '0', '--in-memory', '--json', '--seats', '8', '--mint-rate', '0',
-    '--pending-idle-s', '600', '--plan-limits', '{"free":{"concurrency":100000,"maxCapSeconds":3600}}',
-  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(
+    process.execPath,
+    [
+      'bin/avatar.js',
+      'emulator',
+      'start',
+      '--port',
+      '0',
+      '--in-memory',
+      '--json',
+      '--seats',
+      '8',
+      '--mint-rate',
+      '0',
+      '--pending-idle-s',
+      '600',
+      '--plan-limits',
+      '{"free":{"concurrency":100000,"maxCapSeconds":3600}}',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.add(p);
   p.once('exit', () => children.delete(p));
-  const ready = JSON.parse(await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)));
+  const ready = JSON.parse(
+    await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)),
+  );
   return { ...ready, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))) };
 }
 
@@ -93,12 +123,15 @@ async function mint(emu, config) {
   const r = await fetch(`${emu.base_url}/api/v1/sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${emu.secret_key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ persona: 'ava', session_cap_seconds: 3600, config: { greeting_enabled: false, ...config } }),
+    body: JSON.stringify({
+      persona: 'ava',
+      session_cap_seconds: 3600,
+      config: { greeting_enabled: false, ...config },
+    }),
   });
   if (r.status !== 201) throw new Error(`mint ${r.status}: ${await r.text()}`);
   return r.json();
 }
-
 
 /** A loaded machine can take seconds per turn: waits allow a minute. */
 const waitFor = (s, pred) => waitWithin(s, pred, 60_000);
@@ -124,12 +157,12 @@ async function echoRtt(n = 50) {
 
 /** Streams `clip` at `speed` x real time, then silence at real time until `done` resolves. */
 async function speak(mic, clip, done, speed = 1) {
-  for (const f of frames(clip)) (mic.ws.send(f), await sleep(100 / speed));
+  for (const f of frames(clip)) mic.ws.send(f), await sleep(100 / speed);
   const end = performance.now();
   let on = true;
   void done.finally(() => (on = false));
   void (async () => {
-    while (on) (mic.ws.send(Buffer.alloc(3200)), await sleep(100));
+    while (on) mic.ws.send(Buffer.alloc(3200)), await sleep(100);
   })();
   await done;
   return end;
@@ -140,7 +173,8 @@ const ref = await echoRtt();
 const hang = UTTERANCE_DEFAULTS.hangoverMs;
 const clips = [];
 for (const q of QUESTIONS) clips.push({ q, by: 'flite', samples: await spoken(q, 'flite') });
-for (const q of QUESTIONS) clips.push({ q, by: 'espeak-ng', samples: await spoken(q, 'espeak-ng') });
+for (const q of QUESTIONS)
+  clips.push({ q, by: 'espeak-ng', samples: await spoken(q, 'espeak-ng') });
 
 // End of mic speech -> turn (brain-only) and -> first reply audio on /mse, one conversation
 // each, real-time cadence, a different question each turn.
@@ -160,20 +194,37 @@ for (const render of [false, true]) {
     if (mse) {
       firstAudio = (async () => {
         const { speech_id } = await turn;
-        await waitFor(ev, (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id);
+        await waitFor(
+          ev,
+          (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id,
+        );
         return performance.now();
       })();
     }
     let turnAt = 0;
-    const end = await speak(mic, clip, turn.then(() => (turnAt = performance.now())));
+    const end = await speak(
+      mic,
+      clip,
+      turn.then(() => (turnAt = performance.now())),
+    );
     toTurn.push(turnAt - end);
     if (firstAudio) toAudio.push((await firstAudio) - end);
     await waitFor(ev, (x) => x.type === 'status' && x.state === 'listening');
     await sleep(300);
   }
   for (const s of [mic, ev, mse]) s?.ws.close();
-  if (!render) line('end of mic speech -> turn p50 / p95', `${ms(pct(toTurn, 50))} / ${ms(pct(toTurn, 95))}`, `(target p50 <= hangover ${hang} + 150 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`);
-  else line('end of mic speech -> first reply audio p50 / p95', `${ms(pct(toAudio, 50))} / ${ms(pct(toAudio, 95))}`, `(target p50 <= hangover ${hang} + 300 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`);
+  if (!render)
+    line(
+      'end of mic speech -> turn p50 / p95',
+      `${ms(pct(toTurn, 50))} / ${ms(pct(toTurn, 95))}`,
+      `(target p50 <= hangover ${hang} + 150 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`,
+    );
+  else
+    line(
+      'end of mic speech -> first reply audio p50 / p95',
+      `${ms(pct(toAudio, 50))} / ${ms(pct(toAudio, 95))}`,
+      `(target p50 <= hangover ${hang} + 300 ms) ref: WebSocket echo RTT p50 ${ms(ref, 2)}, load average ${loadavg()}`,
+    );
 }
 
 // Word accuracy: every question in both voices through one live session's mic (brain-only),
@@ -195,7 +246,11 @@ for (const render of [false, true]) {
   }
   mic.ws.close();
   const acc = ([e, n]) => `${(100 * Math.max(0, 1 - e / n)).toFixed(1)} %`;
-  line(`word accuracy, ${QUESTIONS.length} questions, flite voice`, acc(errs.flite), '(1 - word errors / words)');
+  line(
+    `word accuracy, ${QUESTIONS.length} questions, flite voice`,
+    acc(errs.flite),
+    '(1 - word errors / words)',
+  );
   line(`word accuracy, ${QUESTIONS.length} questions, espeak-ng`, acc(errs['espeak-ng']));
   if (process.env.BENCH_VERBOSE) for (const x of misses) console.log(`  ${x}`);
 }

@@ -25,7 +25,8 @@ const pct = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 const ms = (v) => `${Number.isFinite(v) ? v.toFixed(0) : '-'} ms`;
-const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
+const line = (label, value, ref) =>
+  console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
 /**
  * CPU seconds (user + system) used so far by the process and its descendants: the box's
  * ffmpeg encoders and pocketsphinx runs are child processes. Live children are summed
@@ -35,12 +36,18 @@ const cpuS = (pid) => {
   const stat = (p) => {
     try {
       const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      return { ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+      return {
+        ppid: Number(f[1]),
+        cpu: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
+      };
     } catch {
       return null;
     }
   };
-  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => [Number(d), stat(d)]).filter(([, s]) => s);
+  const all = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => [Number(d), stat(d)])
+    .filter(([, s]) => s);
   const kids = new Map();
   for (const [p, s] of all) kids.set(s.ppid, [...(kids.get(s.ppid) ?? []), p]);
   const byPid = new Map(all);
@@ -52,7 +59,8 @@ const cpuS = (pid) => {
   walk(pid);
   return total / 100;
 };
-const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+const rssKb = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 /**
  * A stub OpenAI-compatible chat upstream on loopback (the box's `--llm-url`): it streams a
@@ -81,7 +89,10 @@ async function stubLlm() {
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** Emulators this bench started: killed if it dies before stopping them (none outlives it). */
@@ -96,10 +107,58 @@ process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 function encodeReferenceS() {
   const t0 = cpuS(process.pid);
   spawnSync(ffmpegPath(), [
-    '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=352x480:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=16000',
-    '-t', '10', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'ultrafast', '-tune', 'zerolatency',
-    '-bf', '0', '-refs', '1', '-g', '48', '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '40k', '-ar', '32000', '-ac', '1', '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-frag_duration', '160000', '-y', '/dev/null',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=352x480:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=220:sample_rate=16000',
+    '-t',
+    '10',
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'libx264',
+    '-profile:v',
+    'baseline',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-bf',
+    '0',
+    '-refs',
+    '1',
+    '-g',
+    '48',
+    '-threads',
+    '1',
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '40k',
+    '-ar',
+    '32000',
+    '-ac',
+    '1',
+    '-f',
+    'mp4',
+    '-movflags',
+    'empty_moov+default_base_moof+frag_keyframe',
+    '-frag_duration',
+    '160000',
+    '-y',
+    '/dev/null',
   ]);
   return cpuS(process.pid) - t0;
 }
@@ -107,14 +166,39 @@ function encodeReferenceS() {
 async function emulator(seats, extra = []) {
   // BENCH_EDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the box's process.
   const nodeArgs = (process.env.BENCH_EDGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const p = spawn(process.execPath, [
-    ...nodeArgs, 'bin/avatar.js', 'emulator', 'start', '--port', '0', '--in-memory', '--json', '--seats', String(seats), '--mint-rate', '0',
-    '--pending-idle-s', '600', '--plan-limits', '{"free":{"concurrency":100000,"maxCapSeconds":3600}}', ...extra,
-  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      'bin/avatar.js',
+      'emulator',
+      'start',
+      '--port',
+      '0',
+      '--in-memory',
+      '--json',
+      '--seats',
+      String(seats),
+      '--mint-rate',
+      '0',
+      '--pending-idle-s',
+      '600',
+      '--plan-limits',
+      '{"free":{"concurrency":100000,"maxCapSeconds":3600}}',
+      ...extra,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.add(p);
   p.once('exit', () => children.delete(p));
-  const ready = JSON.parse(await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)));
-  return { ...ready, pid: p.pid, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))) };
+  const ready = JSON.parse(
+    await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)),
+  );
+  return {
+    ...ready,
+    pid: p.pid,
+    stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))),
+  };
 }
 
 async function mint(emu, body) {
@@ -126,7 +210,6 @@ async function mint(emu, body) {
   if (r.status !== 201) throw new Error(`mint ${r.status}: ${await r.text()}`);
   return r.json();
 }
-
 
 async function healthRtt(base, n = 50) {
   const xs = [];
@@ -162,12 +245,13 @@ async function loadRun(n, config) {
       await sleep(Math.max(0, next - performance.now()));
     }
   })();
-  for (const s of sessions) s.mse?.on((msg) => {
-    if (!msg.bin) return;
-    const t = performance.now();
-    if (s.lastFrag) s.gaps.push(t - s.lastFrag);
-    s.lastFrag = t;
-  });
+  for (const s of sessions)
+    s.mse?.on((msg) => {
+      if (!msg.bin) return;
+      const t = performance.now();
+      if (s.lastFrag) s.gaps.push(t - s.lastFrag);
+      s.lastFrag = t;
+    });
   const latencies = [];
   const cpu0 = cpuS(emu.pid);
   const t0run = performance.now();
@@ -176,7 +260,10 @@ async function loadRun(n, config) {
   while (performance.now() < end) {
     const s = sessions[i++ % sessions.length];
     const t0 = performance.now();
-    const r = await fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'Where do you live?' }) });
+    const r = await fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Where do you live?' }),
+    });
     const { speech_id } = await r.json();
     await waitFor(s.mic, (x) => x.type === 'turn' && x.speech_id === speech_id);
     latencies.push(performance.now() - t0);
@@ -186,7 +273,7 @@ async function loadRun(n, config) {
   await pump;
   const cpuPerS = (cpuS(emu.pid) - cpu0) / ((performance.now() - t0run) / 1000);
   const gaps = sessions.flatMap((s) => s.gaps);
-  for (const s of sessions) (s.mic.ws.close(), s.mse?.ws.close());
+  for (const s of sessions) s.mic.ws.close(), s.mse?.ws.close();
   const ref = await healthRtt(sessions[0].m.connect_url);
   await emu.stop();
   return { latencies, gaps, perSessionKb: (rss1 - rss0) / n, ref, cpuPerS, perCore: n / cpuPerS };
@@ -218,9 +305,16 @@ async function mediaSession(emu) {
  */
 async function chatTurn(s, text, onFirst = () => {}) {
   const tc = performance.now();
-  const r = await fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, { method: 'POST', body: JSON.stringify({ text }) });
+  const r = await fetch(`${s.m.connect_url}/chat?token=${s.m.session_token}`, {
+    method: 'POST',
+    body: JSON.stringify({ text }),
+  });
   const { speech_id } = await r.json();
-  await waitFor(s.ev, (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id, 60_000);
+  await waitFor(
+    s.ev,
+    (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id,
+    60_000,
+  );
   const ms = performance.now() - tc;
   onFirst(ms);
   await waitFor(s.ev, (x) => x.type === 'status' && x.state === 'listening', 60_000);
@@ -237,10 +331,56 @@ function firstFragmentReferenceMs() {
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
     spawnSync(ffmpegPath(), [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=352x480:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=16000',
-      '-frames:v', '4', '-t', '0.16', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'ultrafast', '-tune', 'zerolatency',
-      '-bf', '0', '-refs', '1', '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '40k', '-ar', '32000', '-ac', '1', '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-y', '/dev/null',
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=352x480:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=220:sample_rate=16000',
+      '-frames:v',
+      '4',
+      '-t',
+      '0.16',
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-c:v',
+      'libx264',
+      '-profile:v',
+      'baseline',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-bf',
+      '0',
+      '-refs',
+      '1',
+      '-threads',
+      '1',
+      '-crf',
+      '28',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '40k',
+      '-ar',
+      '32000',
+      '-ac',
+      '1',
+      '-f',
+      'mp4',
+      '-movflags',
+      'empty_moov+default_base_moof+frag_keyframe',
+      '-y',
+      '/dev/null',
     ]);
     xs.push(performance.now() - t);
   }
@@ -263,7 +403,11 @@ if (PARTS.includes('chat')) {
   s.mse.ws.close(), s.mic.ws.close(), s.ev.ws.close();
   const ref = await healthRtt(s.m.connect_url);
   await emu.stop();
-  line('/chat -> first reply fragment, one conversation', `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`, `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}; bare ffmpeg encode of one fragment ${ms(firstFragmentReferenceMs())}`);
+  line(
+    '/chat -> first reply fragment, one conversation',
+    `${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`,
+    `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}; bare ffmpeg encode of one fragment ${ms(firstFragmentReferenceMs())}`,
+  );
 }
 
 // Live media sessions: each with /mse + /mic_stream + /events, zeroed mic frames at cadence,
@@ -312,7 +456,10 @@ if (PARTS.includes('media')) {
     }
     inFlight.add(s);
     chatTurn(s, 'Where is it?', (x) => firstFrag.push(x))
-      .then(() => replies++, () => undefined)
+      .then(
+        () => replies++,
+        () => undefined,
+      )
       .finally(() => setTimeout(() => inFlight.delete(s), 500));
     await sleep(20);
   }
@@ -322,26 +469,66 @@ if (PARTS.includes('media')) {
   await pump;
   const gaps = sessions.flatMap((s) => s.gaps);
   const late = gaps.filter((g) => g > 400).length;
-  for (const s of sessions) (s.mse.ws.close(), s.mic.ws.close(), s.ev.ws.close());
+  for (const s of sessions) s.mse.ws.close(), s.mic.ws.close(), s.ev.ws.close();
   const ref = await healthRtt(sessions[0].m.connect_url);
   await emu.stop();
   const refS = encodeReferenceS();
-  line(`media: ${n} live sessions, ${TALKING} in turns at once`, `${firstFrag.length} replies started, ${replies} ended`);
-  line('  box CPU used (cores busy)', cpuPerS.toFixed(2), `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${refS.toFixed(2)} CPU-s here now`);
-  line('  live media sessions one core keeps (CPU-bound)', Math.round(n / cpuPerS), `(target >= 100 per core, with no late fragment) ref: sessions talking all the time one core could encode with bare ffmpeg: ${Math.round(10 / refS)}`);
-  line('  fragment gaps > 400 ms on the clients', `${late} of ${gaps.length}`, `(0 = every fragment on time) ref: client timer late > 240 ms ${stalls.filter((x) => x > 240).length} times, p99 ${ms(pct(stalls, 99))}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
-  line('  /chat -> first reply fragment under this load', `${ms(pct(firstFrag, 50))} / ${ms(pct(firstFrag, 95))}`, `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}; bare ffmpeg encode of one fragment ${ms(firstFragmentReferenceMs())}`);
-  line('  memory per live media session (server RSS delta)', `${((rss1 - rss0) / n / 1024).toFixed(1)} MB`);
+  line(
+    `media: ${n} live sessions, ${TALKING} in turns at once`,
+    `${firstFrag.length} replies started, ${replies} ended`,
+  );
+  line(
+    '  box CPU used (cores busy)',
+    cpuPerS.toFixed(2),
+    `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${refS.toFixed(2)} CPU-s here now`,
+  );
+  line(
+    '  live media sessions one core keeps (CPU-bound)',
+    Math.round(n / cpuPerS),
+    `(target >= 100 per core, with no late fragment) ref: sessions talking all the time one core could encode with bare ffmpeg: ${Math.round(10 / refS)}`,
+  );
+  line(
+    '  fragment gaps > 400 ms on the clients',
+    `${late} of ${gaps.length}`,
+    `(0 = every fragment on time) ref: client timer late > 240 ms ${stalls.filter((x) => x > 240).length} times, p99 ${ms(pct(stalls, 99))}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+  );
+  line(
+    '  /chat -> first reply fragment under this load',
+    `${ms(pct(firstFrag, 50))} / ${ms(pct(firstFrag, 95))}`,
+    `(p50 / p95; target p50 <= 150 ms) ref: box /health RTT p50 ${ms(ref)}; bare ffmpeg encode of one fragment ${ms(firstFragmentReferenceMs())}`,
+  );
+  line(
+    '  memory per live media session (server RSS delta)',
+    `${((rss1 - rss0) / n / 1024).toFixed(1)} MB`,
+  );
 }
 
 // Reference for the latencies: HTTP /health round trip to the same box.
 if (PARTS.includes('brain')) {
   const r = await loadRun(BRAIN_ONLY_SESSIONS, { render: false, greeting_enabled: false });
-  line(`brain-only: ${BRAIN_ONLY_SESSIONS} sessions, mic at 100 ms cadence`, `${r.latencies.length} turns`);
-  line('  box CPU used (cores busy)', r.cpuPerS.toFixed(2), '(the machine is shared: latencies below suffer from other load)');
-  line('  brain-only sessions one core keeps (CPU-bound)', Math.round(r.perCore), '(target >= 500 per core)');
-  line('  /chat -> turn (brain-only) p50 / p95', `${ms(pct(r.latencies, 50))} / ${ms(pct(r.latencies, 95))}`, `ref: box /health RTT p50 ${ms(r.ref)}`);
-  line('  memory per brain-only session (server RSS delta)', `${(r.perSessionKb / 1024).toFixed(2)} MB`);
+  line(
+    `brain-only: ${BRAIN_ONLY_SESSIONS} sessions, mic at 100 ms cadence`,
+    `${r.latencies.length} turns`,
+  );
+  line(
+    '  box CPU used (cores busy)',
+    r.cpuPerS.toFixed(2),
+    '(the machine is shared: latencies below suffer from other load)',
+  );
+  line(
+    '  brain-only sessions one core keeps (CPU-bound)',
+    Math.round(r.perCore),
+    '(target >= 500 per core)',
+  );
+  line(
+    '  /chat -> turn (brain-only) p50 / p95',
+    `${ms(pct(r.latencies, 50))} / ${ms(pct(r.latencies, 95))}`,
+    `ref: box /health RTT p50 ${ms(r.ref)}`,
+  );
+  line(
+    '  memory per brain-only session (server RSS delta)',
+    `${(r.perSessionKb / 1024).toFixed(2)} MB`,
+  );
 }
 
 // End of mic speech -> turn and -> first reply audio, and word accuracy: bench/edge-mic.bench.js.

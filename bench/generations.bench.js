@@ -17,19 +17,34 @@ const TEXT =
   'Is there anything else I can help you with today?';
 const face = readFileSync(new URL('../fixtures/personas/leo/face.png', import.meta.url));
 const flite = new FliteVoice();
-const ref = await flite.synthesize('Hello, this is the voice I would like you to use for the clip.', { shape: { voice: 'rms' } });
+const ref = await flite.synthesize(
+  'Hello, this is the voice I would like you to use for the clip.',
+  { shape: { voice: 'rms' } },
+);
 const dataUri = (type, bytes) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
-const body = { text: TEXT, image: dataUri('image/png', face), voice_ref: dataUri('audio/wav', writeWav(ref.samples, ref.sampleRate)) };
+const body = {
+  text: TEXT,
+  image: dataUri('image/png', face),
+  voice_ref: dataUri('audio/wav', writeWav(ref.samples, ref.sampleRate)),
+};
 const line = (label, value) => console.log(`${label.padEnd(58)} ${value}`);
 
 // Recognition of the reference runs once per voice in the background; off here so it never overlaps a timed render.
-const emu = await startEmulator({ port: 0, inMemory: true, idleMedia: false, transcribeVoiceRefs: false });
+const emu = await startEmulator({
+  port: 0,
+  inMemory: true,
+  idleMedia: false,
+  transcribeVoiceRefs: false,
+});
 try {
   const speak = async () => {
     const t0 = performance.now();
     const res = await fetch(`${emu.baseUrl}/api/v1/speak`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${emu.keys.secretKey}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${emu.keys.secretKey}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
     });
     await res.arrayBuffer();
@@ -47,8 +62,14 @@ try {
   const best = runs.reduce((a, b) => (a.genMs <= b.genMs ? a : b));
   line('speak: video length', `${best.duration.toFixed(2)} s at 352x480, 24 fps`);
   line('speak: first request clone (decode + measure reference)', `${first.cloneMs} ms`);
-  line('speak: X-Gen-Ms per second of video (TTS + frames + encode)', `${(best.genMs / 1000 / best.duration).toFixed(3)} s/s (target <= 0.100)`);
-  line('speak: whole request per second of video (client wall time)', `${(best.wallMs / 1000 / best.duration).toFixed(3)} s/s`);
+  line(
+    'speak: X-Gen-Ms per second of video (TTS + frames + encode)',
+    `${(best.genMs / 1000 / best.duration).toFixed(3)} s/s (target <= 0.100)`,
+  );
+  line(
+    'speak: whole request per second of video (client wall time)',
+    `${(best.wallMs / 1000 / best.duration).toFixed(3)} s/s`,
+  );
 
   // Reference: the same frames (the photo with the same mouth track), encoded by a bare ffmpeg.
   const speech = await flite.synthesize(TEXT, { shape: {} });
@@ -60,14 +81,47 @@ try {
   const t0 = performance.now();
   await runFfmpeg(
     // The encoder settings of src/media/speech-clip.ts (video only).
-    ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '352x480', '-r', '24', '-i', '-', '-c:v', 'libx264', '-profile:v', 'baseline',
-      '-level', '3.1', '-preset', 'veryfast', '-crf', '23', '-bf', '0', '-pix_fmt', 'yuv420p', '-threads', '1', '-f', 'mp4', '-y', '/dev/null'],
+    [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      '352x480',
+      '-r',
+      '24',
+      '-i',
+      '-',
+      '-c:v',
+      'libx264',
+      '-profile:v',
+      'baseline',
+      '-level',
+      '3.1',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-bf',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      '-threads',
+      '1',
+      '-f',
+      'mp4',
+      '-y',
+      '/dev/null',
+    ],
     async (stdin) => {
       for (const f of frames) await writeAsync(stdin, f);
     },
   );
   const bare = (performance.now() - t0) / 1000;
-  line('reference: bare ffmpeg encode of the same frames', `${(bare / (total / 24)).toFixed(3)} s/s`);
+  line(
+    'reference: bare ffmpeg encode of the same frames',
+    `${(bare / (total / 24)).toFixed(3)} s/s`,
+  );
   let tts = Infinity;
   for (let i = 0; i < RUNS; i++) {
     const t1 = performance.now();
@@ -82,7 +136,10 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const res = await fetch(`${emu.baseUrl}/api/v1/design`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${emu.keys.secretKey}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${emu.keys.secretKey}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ description: DESCRIPTION, text: TEXT }),
     });
     rtfs.push((await res.json()).rtf);

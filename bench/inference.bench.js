@@ -9,24 +9,45 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
 
-const emu = await startEmulator({ port: 0, inMemory: true, inferenceRateLimits: false, jobConcurrency: 2 });
-const auth = { authorization: `Bearer ${emu.keys.dashboardKey}`, 'content-type': 'application/json' };
+const emu = await startEmulator({
+  port: 0,
+  inMemory: true,
+  inferenceRateLimits: false,
+  jobConcurrency: 2,
+});
+const auth = {
+  authorization: `Bearer ${emu.keys.dashboardKey}`,
+  'content-type': 'application/json',
+};
 const call = async (method, path, body) => {
-  const r = await request(emu.baseUrl + path, { method, headers: auth, body: body && JSON.stringify(body), dispatcher });
+  const r = await request(emu.baseUrl + path, {
+    method,
+    headers: auth,
+    body: body && JSON.stringify(body),
+    dispatcher,
+  });
   return r.body.json();
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const row = (label, value, ref) => console.log(`${label.padEnd(46)} ${value.padStart(14)}   reference: ${ref}`);
+const row = (label, value, ref) =>
+  console.log(`${label.padEnd(46)} ${value.padStart(14)}   reference: ${ref}`);
 
 async function pool(n, fn) {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next < n) await fn(next++); }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 // 1. Chat streaming: time to the first content delta and tokens per second of the stream;
 //    reference: the round trip of a trivial authenticated GET (the HTTP floor).
 {
-  const messages = [{ role: 'system', content: 'You are Ava, a museum guide who loves paintings and tea.' }, { role: 'user', content: 'Hello Ava! Tell me about yourself and what you like.' }];
+  const messages = [
+    { role: 'system', content: 'You are Ava, a museum guide who loves paintings and tea.' },
+    { role: 'user', content: 'Hello Ava! Tell me about yourself and what you like.' },
+  ];
   const first = [];
   const rates = [];
   const floor = [];
@@ -36,8 +57,15 @@ async function pool(n, fn) {
     floor.push(performance.now() - t0);
     t0 = performance.now();
     const r = await request(emu.baseUrl + '/compat-a/v1/chat/completions', {
-      method: 'POST', headers: auth, dispatcher,
-      body: JSON.stringify({ model: 'avatar-chat', messages, stream: true, stream_options: { include_usage: true } }),
+      method: 'POST',
+      headers: auth,
+      dispatcher,
+      body: JSON.stringify({
+        model: 'avatar-chat',
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     });
     let tFirst = 0;
     let tokens = 0;
@@ -58,8 +86,16 @@ async function pool(n, fn) {
     first.push(tFirst);
     rates.push(tokens / total);
   }
-  row(`chat stream first token (median of ${CHATS})`, `${median(first).toFixed(2)} ms`, `GET /api/model-status ${median(floor).toFixed(2)} ms`);
-  row('chat stream tokens/s (median)', `${Math.round(median(rates))} tok/s`, 'a local brain: bounded by HTTP and SSE framing');
+  row(
+    `chat stream first token (median of ${CHATS})`,
+    `${median(first).toFixed(2)} ms`,
+    `GET /api/model-status ${median(floor).toFixed(2)} ms`,
+  );
+  row(
+    'chat stream tokens/s (median)',
+    `${Math.round(median(rates))} tok/s`,
+    'a local brain: bounded by HTTP and SSE framing',
+  );
 }
 
 // 2. Job submissions per second (POST /api/jobs, accepted and queued) while the pool of 2
@@ -71,14 +107,29 @@ async function pool(n, fn) {
   const ids = [];
   t0 = performance.now();
   await pool(JOBS, async (i) => {
-    ids[i] = (await call('POST', '/api/jobs', { model_id: 'avatar-embed', task: 'embedding', payload: { input: `text number ${i}` } })).id;
+    ids[i] = (
+      await call('POST', '/api/jobs', {
+        model_id: 'avatar-embed',
+        task: 'embedding',
+        payload: { input: `text number ${i}` },
+      })
+    ).id;
   });
   const submitRate = JOBS / ((performance.now() - t0) / 1000);
   const last = ids[ids.length - 1];
-  while ((await call('GET', `/api/jobs/${last}`)).status !== 'completed') await new Promise((r) => setTimeout(r, 10));
+  while ((await call('GET', `/api/jobs/${last}`)).status !== 'completed')
+    await new Promise((r) => setTimeout(r, 10));
   const drained = JOBS / ((performance.now() - t0) / 1000);
-  row(`job submissions/s (${JOBS}, ${CONCURRENCY} clients)`, `${Math.round(submitRate)} /s`, `GET requests ${Math.round(apiRate)} /s`);
-  row('jobs completed/s through the pool (2 workers)', `${Math.round(drained)} /s`, 'submission rate above');
+  row(
+    `job submissions/s (${JOBS}, ${CONCURRENCY} clients)`,
+    `${Math.round(submitRate)} /s`,
+    `GET requests ${Math.round(apiRate)} /s`,
+  );
+  row(
+    'jobs completed/s through the pool (2 workers)',
+    `${Math.round(drained)} /s`,
+    'submission rate above',
+  );
 }
 
 // 3. A 100-item map node (text-to-image 64x64, max_concurrency 8) end to end; reference:
@@ -86,20 +137,45 @@ async function pool(n, fn) {
 {
   const items = Array.from({ length: 100 }, (_, i) => `picture ${i}`);
   let t0 = performance.now();
-  for (const p of items) await call('POST', '/compat-a/v1/images/generations', { model: 'avatar-image', prompt: p, size: '64x64' });
+  for (const p of items)
+    await call('POST', '/compat-a/v1/images/generations', {
+      model: 'avatar-image',
+      prompt: p,
+      size: '64x64',
+    });
   const direct = performance.now() - t0;
   const wf = await call('POST', '/api/workflows', {
     name: 'bench',
-    dag: { nodes: { m: { type: 'map', items: '${input.items}', node: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${item}', size: '64x64' } }, max_concurrency: 8 } }, edges: [] },
+    dag: {
+      nodes: {
+        m: {
+          type: 'map',
+          items: '${input.items}',
+          node: {
+            model_id: 'avatar-image',
+            task: 'text-to-image',
+            payload: { prompt: '${item}', size: '64x64' },
+          },
+          max_concurrency: 8,
+        },
+      },
+      edges: [],
+    },
   });
   t0 = performance.now();
-  const ex = (await call('POST', `/api/workflows/${wf.workflow.id}/execute`, { input_params: { items } })).execution;
+  const ex = (
+    await call('POST', `/api/workflows/${wf.workflow.id}/execute`, { input_params: { items } })
+  ).execution;
   let status = 'pending';
   while (!['completed', 'failed', 'cancelled'].includes(status)) {
     status = (await call('GET', `/api/workflows/executions/${ex.id}`)).execution.status;
     if (status === 'pending' || status === 'running') await new Promise((r) => setTimeout(r, 5));
   }
-  row(`100-item map node wall time (${status})`, `${Math.round(performance.now() - t0)} ms`, `100 direct calls in sequence ${Math.round(direct)} ms`);
+  row(
+    `100-item map node wall time (${status})`,
+    `${Math.round(performance.now() - t0)} ms`,
+    `100 direct calls in sequence ${Math.round(direct)} ms`,
+  );
 }
 
 await emu.stop();

@@ -12,7 +12,8 @@ import { startEmulator } from '../dist/emulator/start.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_LIVE_RUNS ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const line = (label, value, ref) => console.log(`${label.padEnd(52)} ${String(value).padStart(12)}   ${ref ?? ''}`);
+const line = (label, value, ref) =>
+  console.log(`${label.padEnd(52)} ${String(value).padStart(12)}   ${ref ?? ''}`);
 const timeSpawn = (args) => {
   const t = performance.now();
   spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
@@ -20,10 +21,26 @@ const timeSpawn = (args) => {
 };
 
 const bare = median(Array.from({ length: RUNS }, () => timeSpawn(['-e', '0'])));
-line('avatar --help (median wall ms)', median(Array.from({ length: RUNS }, () => timeSpawn(['bin/avatar.js', '--help']))).toFixed(0), `reference: node -e 0 ${bare.toFixed(0)} ms`);
-line('avatar completion bash (median wall ms)', median(Array.from({ length: RUNS }, () => timeSpawn(['bin/avatar.js', 'completion', 'bash']))).toFixed(0), `reference: node -e 0 ${bare.toFixed(0)} ms`);
+line(
+  'avatar --help (median wall ms)',
+  median(Array.from({ length: RUNS }, () => timeSpawn(['bin/avatar.js', '--help']))).toFixed(0),
+  `reference: node -e 0 ${bare.toFixed(0)} ms`,
+);
+line(
+  'avatar completion bash (median wall ms)',
+  median(
+    Array.from({ length: RUNS }, () => timeSpawn(['bin/avatar.js', 'completion', 'bash'])),
+  ).toFixed(0),
+  `reference: node -e 0 ${bare.toFixed(0)} ms`,
+);
 
-const emu = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, seats: 4, mintRatePerMinute: 0 });
+const emu = await startEmulator({
+  port: 0,
+  host: '127.0.0.1',
+  inMemory: true,
+  seats: 4,
+  mintRatePerMinute: 0,
+});
 const mint = async () => {
   const r = await fetch(`${emu.baseUrl}/api/v1/sessions`, {
     method: 'POST',
@@ -33,7 +50,11 @@ const mint = async () => {
   return r.json();
 };
 const release = (m) =>
-  fetch(`${emu.baseUrl}/api/v1/sessions/${m.session_id}/release`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seat_token: m.seat_token }) });
+  fetch(`${emu.baseUrl}/api/v1/sessions/${m.session_id}/release`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ seat_token: m.seat_token }),
+  });
 const ready = [];
 const firstMedia = [];
 const raw = [];
@@ -51,12 +72,22 @@ for (let i = 0; i < RUNS; i++) {
   const m2 = await mint();
   const t2 = performance.now();
   await new Promise((res, rej) => {
-    const ws = new WebSocket(`${m2.connect_url.replace(/^http/, 'ws')}/mse?token=${m2.session_token}`);
+    const ws = new WebSocket(
+      `${m2.connect_url.replace(/^http/, 'ws')}/mse?token=${m2.session_token}`,
+    );
     ws.on('message', (d, bin) => bin && (raw.push(performance.now() - t2), ws.close(), res()));
     ws.on('error', rej);
   });
   await release(m2);
 }
-line('connectEdge v1: three sockets ready (median ms)', median(ready).toFixed(0), `reference: one raw /mse socket to its first fragment ${median(raw).toFixed(0)} ms`);
-line('connectEdge v1: first fMP4 fragment (median ms)', median(firstMedia).toFixed(0), `reference: one raw /mse socket to its first fragment ${median(raw).toFixed(0)} ms`);
+line(
+  'connectEdge v1: three sockets ready (median ms)',
+  median(ready).toFixed(0),
+  `reference: one raw /mse socket to its first fragment ${median(raw).toFixed(0)} ms`,
+);
+line(
+  'connectEdge v1: first fMP4 fragment (median ms)',
+  median(firstMedia).toFixed(0),
+  `reference: one raw /mse socket to its first fragment ${median(raw).toFixed(0)} ms`,
+);
 await emu.stop();

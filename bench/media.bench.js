@@ -30,8 +30,10 @@ const sentences = [
   'Tell me more about what you would like to do this weekend.',
   'That sounds like a great idea, and I think your friends will enjoy it.',
 ];
-const row = (label, value, ref) => console.log(`${label.padEnd(52)} ${value.padStart(16)}   ${ref ?? ''}`);
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const row = (label, value, ref) =>
+  console.log(`${label.padEnd(52)} ${value.padStart(16)}   ${ref ?? ''}`);
+const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 /** CPU seconds of this process plus its reaped children (ffmpeg), from /proc/self/stat. */
 function cpuSeconds() {
@@ -58,7 +60,11 @@ function cpuSeconds() {
       await runFlite(['-psdur', '-voice', v], s);
       bare += performance.now() - t;
     }
-    row(`TTS real-time factor (flite ${v}, with word timings)`, (synth / audio).toFixed(3), `bare flite run: ${(bare / audio).toFixed(3)}`);
+    row(
+      `TTS real-time factor (flite ${v}, with word timings)`,
+      (synth / audio).toFixed(3),
+      `bare flite run: ${(bare / audio).toFixed(3)}`,
+    );
   }
 }
 
@@ -94,7 +100,11 @@ let listenCost;
   const used = cpuSeconds() - c0 - baseline * LISTEN_S;
   streams.forEach((s) => s.close());
   listenCost = Math.max(0, used) / LISTEN_S / LISTENERS;
-  row(`CPU per listening session-second (${LISTENERS} sessions)`, `${(listenCost * 1000).toFixed(3)} ms`, `idle process: ${(baseline * 1000).toFixed(1)} ms/s; ${((frags - f0) / LISTEN_S / LISTENERS).toFixed(1)} fragments/s each`);
+  row(
+    `CPU per listening session-second (${LISTENERS} sessions)`,
+    `${(listenCost * 1000).toFixed(3)} ms`,
+    `idle process: ${(baseline * 1000).toFixed(1)} ms/s; ${((frags - f0) / LISTEN_S / LISTENERS).toFixed(1)} fragments/s each`,
+  );
 }
 
 // 3. Talking: spliced from the face's mouth-shape bank (what sessions do), and a live
@@ -107,9 +117,19 @@ let talkCost;
   let c0 = cpuSeconds();
   for (const sp of speeches) await spliceTalk(bank, sp, () => {}).done;
   talkCost = (cpuSeconds() - c0) / speechS;
-  row('CPU per talking second, spliced (shapes + AAC)', `${(talkCost * 1000).toFixed(1)} ms`, `the face's shape bank, once: ${(bankCost * 1000).toFixed(0)} ms`);
+  row(
+    'CPU per talking second, spliced (shapes + AAC)',
+    `${(talkCost * 1000).toFixed(1)} ms`,
+    `the face's shape bank, once: ${(bankCost * 1000).toFixed(0)} ms`,
+  );
   c0 = cpuSeconds();
-  for (const sp of speeches) await encodeTalk(face, sp, () => {}, () => {}).done;
+  for (const sp of speeches)
+    await encodeTalk(
+      face,
+      sp,
+      () => {},
+      () => {},
+    ).done;
   const liveCost = (cpuSeconds() - c0) / speechS;
   // Reference: the same frames pre-rendered as RGB, piped to a bare ffmpeg with the same
   // arguments but RGB input (ffmpeg converts every full frame itself).
@@ -117,7 +137,11 @@ let talkCost;
   for (const sp of speeches) {
     const frames = framesFor(sp.durationMs);
     const mouth = mouthTrack(sp);
-    const raw = Buffer.concat(Array.from({ length: frames }, (_, i) => Buffer.from(face.frames.render({ mouth: mouth(i * 40), eyes: 1 }))));
+    const raw = Buffer.concat(
+      Array.from({ length: frames }, (_, i) =>
+        Buffer.from(face.frames.render({ mouth: mouth(i * 40), eyes: 1 })),
+      ),
+    );
     const pcm = Buffer.alloc(frames * SAMPLES_PER_FRAME * 2);
     const s16 = speechPcm(sp);
     Buffer.from(s16.buffer, s16.byteOffset, s16.byteLength).copy(pcm);
@@ -132,7 +156,11 @@ let talkCost;
     });
     bare += cpuSeconds() - c0;
   }
-  row('CPU per talking second, live (render + encode + mux)', `${(liveCost * 1000).toFixed(0)} ms`, `bare ffmpeg, same frames as RGB: ${((bare / speechS) * 1000).toFixed(0)} ms`);
+  row(
+    'CPU per talking second, live (render + encode + mux)',
+    `${(liveCost * 1000).toFixed(0)} ms`,
+    `bare ffmpeg, same frames as RGB: ${((bare / speechS) * 1000).toFixed(0)} ms`,
+  );
 }
 
 // 4. First talking fragment after speak() on a listening session (speech ready), and with TTS.
@@ -163,12 +191,23 @@ let talkCost;
     await new Promise((r) => setTimeout(r, 300));
   }
   s.close();
-  row('first talk fragment after speak() p50/p95', `${pct(media, 50).toFixed(0)}/${pct(media, 95).toFixed(0)} ms`, 'target < ~100 ms');
-  row('  ... counting TTS of a short sentence p50/p95', `${pct(withTts, 50).toFixed(0)}/${pct(withTts, 95).toFixed(0)} ms`);
+  row(
+    'first talk fragment after speak() p50/p95',
+    `${pct(media, 50).toFixed(0)}/${pct(media, 95).toFixed(0)} ms`,
+    'target < ~100 ms',
+  );
+  row(
+    '  ... counting TTS of a short sentence p50/p95',
+    `${pct(withTts, 50).toFixed(0)}/${pct(withTts, 95).toFixed(0)} ms`,
+  );
 }
 
 // 5. Sessions per core from the measured costs.
 for (const talking of [0.3, 0.5, 1]) {
   const perSession = talking * talkCost + (1 - talking) * listenCost;
-  row(`live media sessions per core (talking ${Math.round(talking * 100)}% of the time)`, `${Math.floor(1 / perSession)}`, `listening only: ${listenCost > 0 ? Math.floor(1 / listenCost) : 'unbounded'}`);
+  row(
+    `live media sessions per core (talking ${Math.round(talking * 100)}% of the time)`,
+    `${Math.floor(1 / perSession)}`,
+    `listening only: ${listenCost > 0 ? Math.floor(1 / listenCost) : 'unbounded'}`,
+  );
 }

@@ -16,7 +16,10 @@ const pct = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 const ms = (v) => `${Number.isFinite(v) ? v.toFixed(2) : '-'} ms`;
-const line = (label, xs, ref) => console.log(`${label.padEnd(52)} ${`${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`.padStart(22)}   (reference: ${ref})`);
+const line = (label, xs, ref) =>
+  console.log(
+    `${label.padEnd(52)} ${`${ms(pct(xs, 50))} / ${ms(pct(xs, 95))}`.padStart(22)}   (reference: ${ref})`,
+  );
 
 const hookTimes = [];
 let release = null;
@@ -26,13 +29,18 @@ const hook = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const answer = () => {
-      const body = JSON.stringify({ ok: true, status: 'done', result: { kind: 'tool', text: 'Order B-52 ships tomorrow.' } });
+      const body = JSON.stringify({
+        ok: true,
+        status: 'done',
+        result: { kind: 'tool', text: 'Order B-52 ships tomorrow.' },
+      });
       answeredAt = performance.now();
       hookTimes.push(answeredAt - t0 - held);
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     };
     let held = 0;
-    if (release === null) return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    if (release === null)
+      return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     const h0 = performance.now();
     release.then(() => {
       held = performance.now() - h0;
@@ -43,7 +51,15 @@ const hook = createServer((req, res) => {
 await new Promise((r) => hook.listen(0, '127.0.0.1', r));
 const hookUrl = `http://127.0.0.1:${hook.address().port}/hook`;
 
-const emu = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, seats: 2, mintRatePerMinute: 0, allowInsecureUrls: true, log: () => undefined });
+const emu = await startEmulator({
+  port: 0,
+  host: '127.0.0.1',
+  inMemory: true,
+  seats: 2,
+  mintRatePerMinute: 0,
+  allowInsecureUrls: true,
+  log: () => undefined,
+});
 const api = (path, body) =>
   fetch(`${emu.baseUrl}${path}`, {
     method: 'POST',
@@ -61,14 +77,27 @@ try {
       persona: 'ava',
       config: { greeting_enabled: false },
       agent: { hook: hookUrl, tok: 'bench' },
-      tools: { inline: [{ name: 'lookup_order', description: 'Look up the delivery status of an order', input_schema: { type: 'object', properties: { order_id: { type: 'string' } } } }] },
+      tools: {
+        inline: [
+          {
+            name: 'lookup_order',
+            description: 'Look up the delivery status of an order',
+            input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
+          },
+        ],
+      },
     });
     const url = new URL('/events', m.connect_url.replace(/^http/, 'ws'));
     url.searchParams.set('token', m.session_token);
     const ws = new WebSocket(url);
-    const mse = new WebSocket(new URL(`/mse?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')));
+    const mse = new WebSocket(
+      new URL(`/mse?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')),
+    );
     mse.on('message', () => undefined);
-    await Promise.all([new Promise((r) => ws.once('open', r)), new Promise((r) => mse.once('open', r))]);
+    await Promise.all([
+      new Promise((r) => ws.once('open', r)),
+      new Promise((r) => mse.once('open', r)),
+    ]);
     let turnAt = 0;
     let userSpeech = null;
     let followSpeech = null;
@@ -77,22 +106,42 @@ try {
       ws.on('message', (data) => {
         const f = JSON.parse(String(data));
         const now = performance.now();
-        if (f.type === 'turn' && f.text) ((turnAt = now), (userSpeech = f.speech_id));
-        if (f.type === 'agent_event' && f.kind === 'calling') (calledAt = now), toCalling.push(now - turnAt);
+        if (f.type === 'turn' && f.text) (turnAt = now), (userSpeech = f.speech_id);
+        if (f.type === 'agent_event' && f.kind === 'calling')
+          (calledAt = now), toCalling.push(now - turnAt);
         // The reply on air is done: the hook answers now.
-        if (f.type === 'status' && calledAt && f.state === 'listening' && !followSpeech && answeredAt < calledAt) open();
+        if (
+          f.type === 'status' &&
+          calledAt &&
+          f.state === 'listening' &&
+          !followSpeech &&
+          answeredAt < calledAt
+        )
+          open();
         if (f.type === 'turn' && !f.text && f.speech_id !== userSpeech) followSpeech = f.speech_id;
-        if (f.type === 'speech' && f.status === 'started' && followSpeech && f.speech_id === followSpeech) {
+        if (
+          f.type === 'speech' &&
+          f.status === 'started' &&
+          followSpeech &&
+          f.speech_id === followSpeech
+        ) {
           toFollowUp.push(now - answeredAt);
           resolve();
         }
       });
     });
-    await fetch(`${m.connect_url}/chat?token=${m.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'Can you look up order B-52?' }) });
+    await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Can you look up order B-52?' }),
+    });
     await done;
     ws.close();
     mse.close();
-    await fetch(`${emu.baseUrl}/api/v1/sessions/${m.session_id}/release`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seat_token: m.seat_token }) });
+    await fetch(`${emu.baseUrl}/api/v1/sessions/${m.session_id}/release`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seat_token: m.seat_token }),
+    });
   }
   const ref = `the hook's own answer ${ms(pct(hookTimes, 50))} p50`;
   line(`tools: committed turn -> calling (${N} calls)`, toCalling, ref);

@@ -20,7 +20,9 @@ function introState(lang) {
   return (i, fps, total) => {
     const t = i / fps;
     const talking = t > 0.4 && t < total / fps - 0.6;
-    const mouth = talking ? Math.max(0, Math.sin(2 * Math.PI * rate * t) * 0.6 + Math.sin(2 * Math.PI * 1.3 * t) * 0.25) : 0.02;
+    const mouth = talking
+      ? Math.max(0, Math.sin(2 * Math.PI * rate * t) * 0.6 + Math.sin(2 * Math.PI * 1.3 * t) * 0.25)
+      : 0.02;
     const blink = Math.abs(t - 1.8) < 0.09 ? Math.abs(t - 1.8) / 0.09 : 1;
     return { mouth, eyes: blink };
   };
@@ -40,6 +42,11 @@ for (const p of personas) {
   }
   // The stock idle loop: exactly what the idle-media builder would render for this persona
   // (the session stream's fMP4 idle format, src/media/idle-loop.ts).
-  await writeFile(join(dir, 'idle.mp4'), await renderLoopClip(faceFromStyle(style), { seconds: STOCK_IDLE_SECONDS }));
-  console.log(`${p.id}: face.png, idle.mp4, ${p.languages.map((l) => `intro-${l}.mp4`).join(', ')}`);
+  await writeFile(
+    join(dir, 'idle.mp4'),
+    await renderLoopClip(faceFromStyle(style), { seconds: STOCK_IDLE_SECONDS }),
+  );
+  console.log(
+    `${p.id}: face.png, idle.mp4, ${p.languages.map((l) => `intro-${l}.mp4`).join(', ')}`,
+  );
 }

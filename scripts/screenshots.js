@@ -8,10 +8,21 @@ import { startEmulator } from '../dist/emulator/start.js';
 
 const out = new URL('../screenshots/', import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
-const emu = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, mintRatePerMinute: 0 });
+const emu = await startEmulator({
+  port: 0,
+  host: '127.0.0.1',
+  inMemory: true,
+  mintRatePerMinute: 0,
+});
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   for (const { name, viewport } of [
@@ -25,7 +36,11 @@ try {
     await page.waitForSelector('#send:not([disabled])', { timeout: 20_000 });
     await page.getByLabel('Say something').fill('Tell me about yourself.');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('#transcript li[data-kind="reply"]').length > 0, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('#transcript li[data-kind="reply"]').length > 0,
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.waitForTimeout(1_500);
     await page.evaluate(() => {
       document.activeElement.blur();
@@ -36,7 +51,9 @@ try {
     await page.waitForSelector('#state-body .card');
     await page.screenshot({ path: `${out}playground-state-${name}.png` });
     await page.close();
-    console.log(`screenshots/playground-{talk,state}-${name}.png (${viewport.width}x${viewport.height})`);
+    console.log(
+      `screenshots/playground-{talk,state}-${name}.png (${viewport.width}x${viewport.height})`,
+    );
   }
 } finally {
   await browser.close();

@@ -4,4 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { operations } from '../dist/contract/operations/index.js';
 import { manifestOf } from '../dist/cli/command-manifest.js';
 
-writeFileSync(new URL('../dist/cli/command-manifest.json', import.meta.url), JSON.stringify(manifestOf(operations)));
+writeFileSync(
+  new URL('../dist/cli/command-manifest.json', import.meta.url),
+  JSON.stringify(manifestOf(operations)),
+);

@@ -14,7 +14,16 @@ describe('decoding an uploaded .m4a with its index at the end', () => {
   it('gives all of its audio', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'avatar-m4a-')), 'tone.m4a');
     // ffmpeg's defaults: AAC in MP4, moov written after the media (no +faststart)
-    await runFfmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=30', '-c:a', 'aac', '-y', file]);
+    await runFfmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=30',
+      '-c:a',
+      'aac',
+      '-y',
+      file,
+    ]);
     const bytes = readFileSync(file);
     const moov = bytes.indexOf('moov');
     const mdat = bytes.indexOf('mdat');

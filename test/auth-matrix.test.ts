@@ -23,73 +23,88 @@ beforeAll(async () => {
   const revoked = await make({ name: 'revoked' });
   await h.fetch(`/api/v1/tokens/${revoked.id}/revoke`, { key, method: 'POST' });
   keys.revoked = revoked.token;
-  keys.publishable = (await make({ name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] })).token;
+  keys.publishable = (
+    await make({ name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] })
+  ).token;
   const dev = await h.fetch(`/api/v1/workspaces/${h.emu.keys.workspaceId}/devices`, {
     key,
     method: 'POST',
     body: JSON.stringify({ name: 'phone', platform: 'ios' }),
   });
   keys.device = ((await dev.json()) as { token: string }).token;
-  for (const scope of Scopes) keys[`only:${scope}`] = (await make({ name: scope, scopes: [scope] })).token;
+  for (const scope of Scopes)
+    keys[`only:${scope}`] = (await make({ name: scope, scopes: [scope] })).token;
 });
 
 const authed = operations.filter((o) => o.auth !== 'public');
 const pathOf = (op: (typeof authed)[number]) => samplePath(op, h.emu.keys.workspaceId);
 const send = (op: (typeof authed)[number], headers: Record<string, string>) =>
-  h.fetch(pathOf(op), { method: op.method.toUpperCase(), headers, body: op.method === 'get' ? undefined : '{}' });
-
-const wrongScope = (need: ScopeRequirement) => Scopes.find((s) => !need.anyOf.includes(s) && s !== 'session:connect')!;
-
-describe.each(authed.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', (_name, op) => {
-  const need = op.auth as ScopeRequirement;
-
-  it('401 without a key, with a malformed key, and with a revoked key', async () => {
-    for (const headers of <Record<string, string>[]>[
-      {},
-      { authorization: 'Bearer not-a-key' },
-      { authorization: 'Bearer avatar_zzzzzzzz.' + '0'.repeat(56) },
-      { authorization: 'Basic dXNlcjpwYXNz' },
-      { authorization: `Bearer avatar_00000000.${'0'.repeat(56)}` },
-      { authorization: `Bearer ${keys.revoked}` },
-    ]) {
-      const res = await send(op, headers);
-      expect(res.status, JSON.stringify(headers)).toBe(401);
-      expect(((await res.json()) as { error: string }).error).toBe('unauthorized');
-    }
+  h.fetch(pathOf(op), {
+    method: op.method.toUpperCase(),
+    headers,
+    body: op.method === 'get' ? undefined : '{}',
   });
 
-  it('403 forbidden for a key without the scope', async () => {
-    const res = await send(op, { authorization: `Bearer ${keys[`only:${wrongScope(need)}`]}` });
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: string }).error).toBe('forbidden');
-  });
+const wrongScope = (need: ScopeRequirement) =>
+  Scopes.find((s) => !need.anyOf.includes(s) && s !== 'session:connect')!;
 
-  it('passes auth for a key holding one of its scopes', async () => {
-    const res = await send(op, { authorization: `Bearer ${keys[`only:${need.anyOf[0]}`]}` });
-    expect(res.status).not.toBe(401);
-    if (res.status === 403) expect(((await res.json()) as { error: string }).error).not.toBe('forbidden');
-  });
+describe.each(authed.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+  '%s',
+  (_name, op) => {
+    const need = op.auth as ScopeRequirement;
 
-  it('publishable key: origin_not_allowed from a foreign or missing Origin; scope-checked from its own', async () => {
-    for (const origin of ['https://evil.example.net', undefined]) {
-      const res = await send(op, { authorization: `Bearer ${keys.publishable}`, ...(origin ? { origin } : {}) });
-      expect(res.status).toBe(403);
-      expect(((await res.json()) as { error: string }).error).toBe('origin_not_allowed');
-    }
-    const own = await send(op, { authorization: `Bearer ${keys.publishable}`, origin: ORIGIN });
-    if (hasScope(['session:connect'], need)) expect([401]).not.toContain(own.status);
-    else {
-      expect(own.status).toBe(403);
-      expect(((await own.json()) as { error: string }).error).toBe('forbidden');
-    }
-  });
+    it('401 without a key, with a malformed key, and with a revoked key', async () => {
+      for (const headers of <Record<string, string>[]>[
+        {},
+        { authorization: 'Bearer not-a-key' },
+        { authorization: 'Bearer avatar_zzzzzzzz.' + '0'.repeat(56) },
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { authorization: `Bearer avatar_00000000.${'0'.repeat(56)}` },
+        { authorization: `Bearer ${keys.revoked}` },
+      ]) {
+        const res = await send(op, headers);
+        expect(res.status, JSON.stringify(headers)).toBe(401);
+        expect(((await res.json()) as { error: string }).error).toBe('unauthorized');
+      }
+    });
 
-  it('device key: locked to session:connect', async () => {
-    const res = await send(op, { authorization: `Bearer ${keys.device}` });
-    if (hasScope(['session:connect'], need)) expect(res.status).not.toBe(401);
-    else {
+    it('403 forbidden for a key without the scope', async () => {
+      const res = await send(op, { authorization: `Bearer ${keys[`only:${wrongScope(need)}`]}` });
       expect(res.status).toBe(403);
       expect(((await res.json()) as { error: string }).error).toBe('forbidden');
-    }
-  });
-});
+    });
+
+    it('passes auth for a key holding one of its scopes', async () => {
+      const res = await send(op, { authorization: `Bearer ${keys[`only:${need.anyOf[0]}`]}` });
+      expect(res.status).not.toBe(401);
+      if (res.status === 403)
+        expect(((await res.json()) as { error: string }).error).not.toBe('forbidden');
+    });
+
+    it('publishable key: origin_not_allowed from a foreign or missing Origin; scope-checked from its own', async () => {
+      for (const origin of ['https://evil.example.net', undefined]) {
+        const res = await send(op, {
+          authorization: `Bearer ${keys.publishable}`,
+          ...(origin ? { origin } : {}),
+        });
+        expect(res.status).toBe(403);
+        expect(((await res.json()) as { error: string }).error).toBe('origin_not_allowed');
+      }
+      const own = await send(op, { authorization: `Bearer ${keys.publishable}`, origin: ORIGIN });
+      if (hasScope(['session:connect'], need)) expect([401]).not.toContain(own.status);
+      else {
+        expect(own.status).toBe(403);
+        expect(((await own.json()) as { error: string }).error).toBe('forbidden');
+      }
+    });
+
+    it('device key: locked to session:connect', async () => {
+      const res = await send(op, { authorization: `Bearer ${keys.device}` });
+      if (hasScope(['session:connect'], need)) expect(res.status).not.toBe(401);
+      else {
+        expect(res.status).toBe(403);
+        expect(((await res.json()) as { error: string }).error).toBe('forbidden');
+      }
+    });
+  },
+);

@@ -15,7 +15,10 @@ describe('default_profile_id of a published avatar', () => {
   it('is set on the first avatar read and matches the profile list', async () => {
     const a = (await post('/api/v1/avatars', { name: 'Consistent' })).body;
     expect(a.default_profile_id).toBeNull(); // nothing published yet: no profile to synthesize
-    await post(`/api/v1/avatars/${a.id}/versions`, { source_persona: 'mei', system_prompt: 'Version text.' });
+    await post(`/api/v1/avatars/${a.id}/versions`, {
+      source_persona: 'mei',
+      system_prompt: 'Version text.',
+    });
     const got = (await call(`/api/v1/avatars/${a.id}`)).body;
     expect(got.default_profile_id).toEqual(expect.any(String));
     const list = (await call(`/api/v1/avatars/${a.id}/profiles`)).body;
@@ -27,6 +30,8 @@ describe('default_profile_id of a published avatar', () => {
     const stock = (await call('/api/v1/workspaces/ws_stock/avatars')).body.data as any[];
     expect(stock.every((x) => typeof x.default_profile_id === 'string')).toBe(true);
     const ava = stock.find((x) => x.name === 'Ava');
-    expect((await call(`/api/v1/avatars/${ava.id}/profiles`)).body.default_profile_id).toBe(ava.default_profile_id);
+    expect((await call(`/api/v1/avatars/${ava.id}/profiles`)).body.default_profile_id).toBe(
+      ava.default_profile_id,
+    );
   });
 });

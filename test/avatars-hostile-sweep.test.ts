@@ -37,13 +37,45 @@ const jsonBodies: [string, string | undefined, string | undefined][] = [
   ['deep object', deep(40_000), 'application/json'],
   ['deep array', '['.repeat(40_000) + ']'.repeat(40_000), 'application/json'],
   ['deep config_json', `{"config_json":${deep(40_000)}}`, 'application/json'],
-  ['deep tool schema', `{"tools_json":{"inline":[{"name":"t","description":"d","input_schema":{"type":"object","properties":${deep(40_000)}}}]}}`, 'application/json'],
-  ['every field deep', `{"name":${deep(5000)},"kind":${deep(5000)},"system_prompt":${deep(5000)},"config_json":${deep(5000)},"tools_json":${deep(5000)},"configJson":${deep(5000)}}`, 'application/json'],
-  ['wrong types', '{"name":1,"kind":[],"system_prompt":{},"set_default":"yes","inherit_image":"no","configJson":{}}', 'application/json'],
-  ['lone surrogates', '{"name":"\\ud800","system_prompt":"\\udfff","backstory":"\\ud800x","configJson":"{\\"\\ud800\\":1}"}', 'application/json'],
-  ['huge strings', JSON.stringify({ name: 'x'.repeat(300_000), system_prompt: 'y'.repeat(300_000), description: 'z'.repeat(300_000) }), 'application/json'],
-  ['nul and controls', JSON.stringify({ name: '\u0000\u0001\u202e', system_prompt: '\u0000' }), 'application/json'],
-  ['proto keys', '{"__proto__":{"name":"x"},"constructor":{"prototype":{}},"config_json":{"__proto__":null}}', 'application/json'],
+  [
+    'deep tool schema',
+    `{"tools_json":{"inline":[{"name":"t","description":"d","input_schema":{"type":"object","properties":${deep(40_000)}}}]}}`,
+    'application/json',
+  ],
+  [
+    'every field deep',
+    `{"name":${deep(5000)},"kind":${deep(5000)},"system_prompt":${deep(5000)},"config_json":${deep(5000)},"tools_json":${deep(5000)},"configJson":${deep(5000)}}`,
+    'application/json',
+  ],
+  [
+    'wrong types',
+    '{"name":1,"kind":[],"system_prompt":{},"set_default":"yes","inherit_image":"no","configJson":{}}',
+    'application/json',
+  ],
+  [
+    'lone surrogates',
+    '{"name":"\\ud800","system_prompt":"\\udfff","backstory":"\\ud800x","configJson":"{\\"\\ud800\\":1}"}',
+    'application/json',
+  ],
+  [
+    'huge strings',
+    JSON.stringify({
+      name: 'x'.repeat(300_000),
+      system_prompt: 'y'.repeat(300_000),
+      description: 'z'.repeat(300_000),
+    }),
+    'application/json',
+  ],
+  [
+    'nul and controls',
+    JSON.stringify({ name: '\u0000\u0001\u202e', system_prompt: '\u0000' }),
+    'application/json',
+  ],
+  [
+    'proto keys',
+    '{"__proto__":{"name":"x"},"constructor":{"prototype":{}},"config_json":{"__proto__":null}}',
+    'application/json',
+  ],
 ];
 
 async function rawBodies(): Promise<[string, Uint8Array, string][]> {
@@ -68,7 +100,8 @@ async function rawBodies(): Promise<[string, Uint8Array, string][]> {
 describe('hostile input on every avatar, voice and profile route', () => {
   it('never answers 500', async () => {
     // Real ids so handlers run past their lookups.
-    const post = async (p: string, b: unknown) => JSON.parse((await send(p, 'POST', JSON.stringify(b), 'application/json')).text);
+    const post = async (p: string, b: unknown) =>
+      JSON.parse((await send(p, 'POST', JSON.stringify(b), 'application/json')).text);
     const avatar = await post('/api/v1/avatars', { name: 'Sweep', kind: 'custom' });
     const draft = await post(`/api/v1/avatars/${avatar.id}/versions`, {});
     await post(`/api/v1/avatars/${avatar.id}/versions`, { source_persona: 'leo' });
@@ -87,13 +120,15 @@ describe('hostile input on every avatar, voice and profile route', () => {
     const ops = [...avatarOperations, ...profileOperations, ...voiceOperations] as AnyOperation[];
     for (const op of ops) {
       const params: Record<string, string> = {};
-      for (const p of pathParamNames(op.path)) params[p] = p === 'versionId' && op.path.includes('/voices/') ? vver.id : ids[p]!;
+      for (const p of pathParamNames(op.path))
+        params[p] = p === 'versionId' && op.path.includes('/voices/') ? vver.id : ids[p]!;
       const path = fillPath(op.path, params);
       const method = op.method.toUpperCase();
       if (op.rawBody) {
         for (const [name, bytes, type] of raws) {
           const r = await send(path, method, Buffer.from(bytes), type || undefined);
-          if (r.status >= 500) failures.push(`${method} ${op.path} [${name}] -> ${r.status} ${r.text.slice(0, 120)}`);
+          if (r.status >= 500)
+            failures.push(`${method} ${op.path} [${name}] -> ${r.status} ${r.text.slice(0, 120)}`);
         }
         continue;
       }
@@ -101,10 +136,14 @@ describe('hostile input on every avatar, voice and profile route', () => {
       const bodies = method === 'GET' ? jsonBodies.slice(0, 1) : jsonBodies;
       for (const [name, body, type] of bodies) {
         const r = await send(path, method, body, type);
-        if (r.status >= 500) failures.push(`${method} ${op.path} [${name}] -> ${r.status} ${r.text.slice(0, 120)}`);
+        if (r.status >= 500)
+          failures.push(`${method} ${op.path} [${name}] -> ${r.status} ${r.text.slice(0, 120)}`);
       }
       // Hostile query strings too.
-      const q = await send(`${path}?workspace_id=%00&include_deleted=%F0%9F&version=..%2F..`, 'GET');
+      const q = await send(
+        `${path}?workspace_id=%00&include_deleted=%F0%9F&version=..%2F..`,
+        'GET',
+      );
       if (q.status >= 500) failures.push(`GET ${op.path} [query] -> ${q.status}`);
     }
     for (const op of ops.filter((o) => o.method === 'delete')) {

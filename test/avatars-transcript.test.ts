@@ -41,16 +41,27 @@ describe('avatar version voice_transcription', () => {
 
   it('X-Ref-Text (percent-encoded for non-Latin-1 text) is the transcript: provided', async () => {
     const { base } = await version();
-    const r = await put(`${base}/voice`, wav(6), { 'x-ref-text': encodeURIComponent('Grüße, 你好') });
-    expect(r.body).toMatchObject({ voice_ref_text: 'Grüße, 你好', voice_transcription: 'provided' });
+    const r = await put(`${base}/voice`, wav(6), {
+      'x-ref-text': encodeURIComponent('Grüße, 你好'),
+    });
+    expect(r.body).toMatchObject({
+      voice_ref_text: 'Grüße, 你好',
+      voice_transcription: 'provided',
+    });
   });
 
   it('voice_ref_text on create is provided too, and the header replaces it', async () => {
     const { v, base } = await version({ voice_ref_text: 'from the body' });
     expect(v.voice_transcription).toBe('provided');
-    expect((await put(`${base}/voice`, wav(6))).body).toMatchObject({ voice_ref_text: 'from the body', voice_transcription: 'provided' });
+    expect((await put(`${base}/voice`, wav(6))).body).toMatchObject({
+      voice_ref_text: 'from the body',
+      voice_transcription: 'provided',
+    });
     const other = await version({ voice_ref_text: 'from the body' });
-    expect((await put(`${other.base}/voice`, wav(6), { 'x-ref-text': 'from the header' })).body.voice_ref_text).toBe('from the header');
+    expect(
+      (await put(`${other.base}/voice`, wav(6), { 'x-ref-text': 'from the header' })).body
+        .voice_ref_text,
+    ).toBe('from the header');
   });
 });
 
@@ -60,15 +71,24 @@ describe('X-Ref-Text bounds', () => {
     const r = await put(`${base}/voice`, wav(6), { 'x-ref-text': 'a'.repeat(4_097) });
     expect(r).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     expect(r.body.detail).toMatch(/^X-Ref-Text/);
-    expect((await call(base)).body).toMatchObject({ voice_blob_key: null, voice_transcription: null });
-    expect((await put(`${base}/voice`, wav(6), { 'x-ref-text': 'a'.repeat(4_096) })).status).toBe(200);
+    expect((await call(base)).body).toMatchObject({
+      voice_blob_key: null,
+      voice_transcription: null,
+    });
+    expect((await put(`${base}/voice`, wav(6), { 'x-ref-text': 'a'.repeat(4_096) })).status).toBe(
+      200,
+    );
   });
 
   it('the same on a voice version sample', async () => {
     const voice = (await post('/api/v1/voices', { name: 'Long' })).body;
     const ver = (await post(`/api/v1/voices/${voice.id}/versions`, {})).body;
-    expect((await put(ver.upload_url, wav(6), { 'x-ref-text': 'b'.repeat(4_097) })).status).toBe(400);
-    expect((await call(`/api/v1/voices/${voice.id}/versions`)).body.data[0].sample_blob_key).toBeNull();
+    expect((await put(ver.upload_url, wav(6), { 'x-ref-text': 'b'.repeat(4_097) })).status).toBe(
+      400,
+    );
+    expect(
+      (await call(`/api/v1/voices/${voice.id}/versions`)).body.data[0].sample_blob_key,
+    ).toBeNull();
   });
 });
 
@@ -81,6 +101,9 @@ describe('voice version transcription', () => {
     expect(up1.body).toMatchObject({ ref_text: null, transcription: 'unavailable' });
     expect(VoiceVersionSchema.safeParse(up1.body).success).toBe(true);
     const v2 = (await post(`/api/v1/voices/${voice.id}/versions`, {})).body;
-    expect((await put(v2.upload_url, wav(6), { 'x-ref-text': 'hello there' })).body).toMatchObject({ ref_text: 'hello there', transcription: 'provided' });
+    expect((await put(v2.upload_url, wav(6), { 'x-ref-text': 'hello there' })).body).toMatchObject({
+      ref_text: 'hello there',
+      transcription: 'provided',
+    });
   });
 });

@@ -44,18 +44,35 @@ describe('face upload (spec 4.7, 8: jpeg, png or webp by content; 10 MB)', () =>
 
   it('refuses a wrong Content-Type and bytes that are not an allowed image', async () => {
     const { v } = await draftVersion();
-    expect(await put(v.upload_url, png(), 'image/gif')).toMatchObject({ status: 415, body: { error: 'unsupported_media_type', detail: 'content_type:image/gif' } });
-    expect(await put(v.upload_url, png(), 'text/plain')).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
+    expect(await put(v.upload_url, png(), 'image/gif')).toMatchObject({
+      status: 415,
+      body: { error: 'unsupported_media_type', detail: 'content_type:image/gif' },
+    });
+    expect(await put(v.upload_url, png(), 'text/plain')).toMatchObject({
+      status: 415,
+      body: { error: 'unsupported_media_type' },
+    });
     // Checked by content: a GIF sent as image/png is refused.
-    expect(await put(v.upload_url, await image('gif'), 'image/png')).toMatchObject({ status: 415, body: { detail: 'content:image/gif' } });
-    expect(await put(v.upload_url, Buffer.from('not an image at all'), 'image/jpeg')).toMatchObject({ status: 415, body: { detail: 'content:unknown' } });
-    expect(await put(v.upload_url, new Uint8Array(), 'image/png')).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await put(v.upload_url, await image('gif'), 'image/png')).toMatchObject({
+      status: 415,
+      body: { detail: 'content:image/gif' },
+    });
+    expect(await put(v.upload_url, Buffer.from('not an image at all'), 'image/jpeg')).toMatchObject(
+      { status: 415, body: { detail: 'content:unknown' } },
+    );
+    expect(await put(v.upload_url, new Uint8Array(), 'image/png')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
   });
 
   it('keeps versions immutable: a second face upload is 409', async () => {
     const { v } = await draftVersion();
     expect((await put(v.upload_url, png(), 'image/png')).status).toBe(200);
-    expect(await put(v.upload_url, png(), 'image/png')).toMatchObject({ status: 409, body: { error: 'conflict' } });
+    expect(await put(v.upload_url, png(), 'image/png')).toMatchObject({
+      status: 409,
+      body: { error: 'conflict' },
+    });
   });
 
   it('adds extra faces (PUT .../faces) with the same checks', async () => {
@@ -73,7 +90,9 @@ describe('face upload (spec 4.7, 8: jpeg, png or webp by content; 10 MB)', () =>
 describe('voice upload (spec 4.7, 8: mpeg or wav, 25 MB, 5 to 30 s)', () => {
   it('accepts a 6 s wav, measures it and keeps X-Ref-Text', async () => {
     const { base } = await draftVersion();
-    const r = await put(`${base}/voice`, wav(6), 'audio/wav', { 'x-ref-text': 'the quick brown fox' });
+    const r = await put(`${base}/voice`, wav(6), 'audio/wav', {
+      'x-ref-text': 'the quick brown fox',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ voice_seconds: 6, voice_ref_text: 'the quick brown fox' });
     expect(r.body.voice_blob_key).toMatch(/voice\.wav$/);
@@ -100,16 +119,28 @@ describe('voice upload (spec 4.7, 8: mpeg or wav, 25 MB, 5 to 30 s)', () => {
       status: 400,
       body: { error: 'invalid_voice_sample', detail: 'too_long', duration_seconds: 31 },
     });
-    expect(await put(`${base}/voice`, await mp3(3), 'audio/mpeg')).toMatchObject({ status: 400, body: { detail: 'too_short' } });
+    expect(await put(`${base}/voice`, await mp3(3), 'audio/mpeg')).toMatchObject({
+      status: 400,
+      body: { detail: 'too_short' },
+    });
   });
 
   it('refuses a wrong content type, non-audio bytes and a body over 25 MB', async () => {
     const { base } = await draftVersion();
-    expect(await put(`${base}/voice`, wav(6), 'audio/ogg')).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
-    expect(await put(`${base}/voice`, png(), 'audio/wav')).toMatchObject({ status: 415, body: { detail: 'content:image/png' } });
+    expect(await put(`${base}/voice`, wav(6), 'audio/ogg')).toMatchObject({
+      status: 415,
+      body: { error: 'unsupported_media_type' },
+    });
+    expect(await put(`${base}/voice`, png(), 'audio/wav')).toMatchObject({
+      status: 415,
+      body: { detail: 'content:image/png' },
+    });
     const huge = Buffer.alloc(26 * 1024 * 1024);
     wav(6).copy(huge, 0, 0, 44);
-    expect(await put(`${base}/voice`, huge, 'audio/wav')).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
+    expect(await put(`${base}/voice`, huge, 'audio/wav')).toMatchObject({
+      status: 413,
+      body: { error: 'payload_too_large' },
+    });
   });
 
   it('keeps the voice write-once per version, and inherit_image carries it forward', async () => {
@@ -124,14 +155,18 @@ describe('voice upload (spec 4.7, 8: mpeg or wav, 25 MB, 5 to 30 s)', () => {
 
   it('requires the custom_avatars feature for uploads', async () => {
     const { v } = await draftVersion();
-    h.emu.ctx.db.prepare(`UPDATE workspaces SET features = '[]' WHERE id = ?`).run(h.emu.keys.workspaceId);
+    h.emu.ctx.db
+      .prepare(`UPDATE workspaces SET features = '[]' WHERE id = ?`)
+      .run(h.emu.keys.workspaceId);
     try {
       expect(await put(v.upload_url, png(), 'image/png')).toMatchObject({
         status: 403,
         body: { error: 'forbidden', detail: 'missing_feature:custom_avatars' },
       });
     } finally {
-      h.emu.ctx.db.prepare(`UPDATE workspaces SET features = '["custom_avatars"]' WHERE id = ?`).run(h.emu.keys.workspaceId);
+      h.emu.ctx.db
+        .prepare(`UPDATE workspaces SET features = '["custom_avatars"]' WHERE id = ?`)
+        .run(h.emu.keys.workspaceId);
     }
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AvatarSchema, AvatarVersionSchema, CreatedAvatarVersionSchema } from '../src/contract/resources/avatar.js';
+import {
+  AvatarSchema,
+  AvatarVersionSchema,
+  CreatedAvatarVersionSchema,
+} from '../src/contract/resources/avatar.js';
 import { useEmulator, type ApiInit } from './helpers/emulator.js';
 import { png } from './helpers/avatar-media.js';
 
@@ -8,7 +12,11 @@ const h = useEmulator({ idleMedia: false });
 const api = (path: string, init?: ApiInit) => h.api(path, init);
 
 async function newKey(scopes: string[], workspaceId?: string) {
-  const r = await api('/api/v1/tokens', { method: 'POST', body: { name: 'k', scopes, ...(workspaceId ? { workspaceId } : {}) }, key: h.emu.keys.dashboardKey });
+  const r = await api('/api/v1/tokens', {
+    method: 'POST',
+    body: { name: 'k', scopes, ...(workspaceId ? { workspaceId } : {}) },
+    key: h.emu.keys.dashboardKey,
+  });
   return r.body.token as string;
 }
 
@@ -31,12 +39,18 @@ describe('avatars (spec 4.7)', () => {
   });
 
   it('lists, gets, renames and soft-deletes in the token-relative shape', async () => {
-    const { body: a } = await api('/api/v1/avatars', { method: 'POST', body: { name: 'Temp', kind: 'custom' } });
+    const { body: a } = await api('/api/v1/avatars', {
+      method: 'POST',
+      body: { name: 'Temp', kind: 'custom' },
+    });
     const list = await api('/api/v1/avatars');
     expect(list.status).toBe(200);
     expect(list.body.data.map((x: any) => x.id)).toContain(a.id);
     expect((await api(`/api/v1/avatars/${a.id}`)).body.kind).toBe('custom');
-    const renamed = await api(`/api/v1/avatars/${a.id}`, { method: 'PATCH', body: { name: 'Renamed' } });
+    const renamed = await api(`/api/v1/avatars/${a.id}`, {
+      method: 'PATCH',
+      body: { name: 'Renamed' },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('Renamed');
     const del = await api(`/api/v1/avatars/${a.id}`, { method: 'DELETE' });
@@ -46,53 +60,103 @@ describe('avatars (spec 4.7)', () => {
     // Soft: still readable with deleted_at; hidden from the list unless asked; delete repeats.
     expect((await api(`/api/v1/avatars/${a.id}`)).body.deleted_at).toBe(del.body.deleted_at);
     expect((await api('/api/v1/avatars')).body.data.map((x: any) => x.id)).not.toContain(a.id);
-    expect((await api('/api/v1/avatars?include_deleted=true')).body.data.map((x: any) => x.id)).toContain(a.id);
-    expect((await api(`/api/v1/avatars/${a.id}`, { method: 'DELETE' })).body.deleted_at).toBe(del.body.deleted_at);
-    expect((await api(`/api/v1/avatars/${a.id}`, { method: 'PATCH', body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await api('/api/v1/avatars?include_deleted=true')).body.data.map((x: any) => x.id),
+    ).toContain(a.id);
+    expect((await api(`/api/v1/avatars/${a.id}`, { method: 'DELETE' })).body.deleted_at).toBe(
+      del.body.deleted_at,
+    );
+    expect(
+      (await api(`/api/v1/avatars/${a.id}`, { method: 'PATCH', body: { name: 'x' } })).status,
+    ).toBe(404);
   });
 
   it('serves the same avatars in the explicit workspace shape', async () => {
     const ws = h.emu.keys.workspaceId;
-    const c = await api(`/api/v1/workspaces/${ws}/avatars`, { method: 'POST', body: { name: 'Explicit' } });
+    const c = await api(`/api/v1/workspaces/${ws}/avatars`, {
+      method: 'POST',
+      body: { name: 'Explicit' },
+    });
     expect(c.status).toBe(201);
-    expect((await api(`/api/v1/workspaces/${ws}/avatars`)).body.data.map((x: any) => x.id)).toContain(c.body.id);
+    expect(
+      (await api(`/api/v1/workspaces/${ws}/avatars`)).body.data.map((x: any) => x.id),
+    ).toContain(c.body.id);
     expect((await api(`/api/v1/workspaces/${ws}/avatars/${c.body.id}`)).body.name).toBe('Explicit');
-    expect((await api(`/api/v1/workspaces/${ws}/avatars/${c.body.id}`, { method: 'PATCH', body: { name: 'E2' } })).body.name).toBe('E2');
-    expect((await api(`/api/v1/workspaces/${ws}/avatars/${c.body.id}`, { method: 'DELETE' })).body.deleted_at).toEqual(expect.any(Number));
+    expect(
+      (
+        await api(`/api/v1/workspaces/${ws}/avatars/${c.body.id}`, {
+          method: 'PATCH',
+          body: { name: 'E2' },
+        })
+      ).body.name,
+    ).toBe('E2');
+    expect(
+      (await api(`/api/v1/workspaces/${ws}/avatars/${c.body.id}`, { method: 'DELETE' })).body
+        .deleted_at,
+    ).toEqual(expect.any(Number));
   });
 
   it('needs workspace_id for a dashboard key on the token-relative shape (spec 5.2)', async () => {
     const key = h.emu.keys.dashboardKey;
-    expect(await api('/api/v1/avatars', { key })).toMatchObject({ status: 400, body: { error: 'workspace_id_required' } });
+    expect(await api('/api/v1/avatars', { key })).toMatchObject({
+      status: 400,
+      body: { error: 'workspace_id_required' },
+    });
     const ok = await api(`/api/v1/avatars?workspace_id=${h.emu.keys.workspaceId}`, { key });
     expect(ok.status).toBe(200);
-    const made = await api(`/api/v1/avatars?workspace_id=${h.emu.keys.workspaceId}`, { method: 'POST', body: { name: 'D' }, key });
+    const made = await api(`/api/v1/avatars?workspace_id=${h.emu.keys.workspaceId}`, {
+      method: 'POST',
+      body: { name: 'D' },
+      key,
+    });
     expect(made.status).toBe(201);
   });
 
   it('validates bodies and ids with the spec envelope', async () => {
-    expect(await api('/api/v1/avatars', { method: 'POST', body: { name: '' } })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(await api('/api/v1/avatars', { method: 'POST', raw: new TextEncoder().encode('{nope'), type: 'application/json' })).toMatchObject({ status: 400, body: { error: 'invalid_json' } });
+    expect(await api('/api/v1/avatars', { method: 'POST', body: { name: '' } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+    expect(
+      await api('/api/v1/avatars', {
+        method: 'POST',
+        raw: new TextEncoder().encode('{nope'),
+        type: 'application/json',
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_json' } });
     expect((await api('/api/v1/avatars/not-a-uuid')).status).toBe(404);
-    expect((await api('/api/v1/avatars/00000000-0000-4000-8000-000000000000')).body.error).toBe('not_found');
+    expect((await api('/api/v1/avatars/00000000-0000-4000-8000-000000000000')).body.error).toBe(
+      'not_found',
+    );
   });
 
   it('enforces scopes: avatars:read for reads, avatars:write for writes', async () => {
     const reader = await newKey(['avatars:read'], h.emu.keys.workspaceId);
     expect((await api('/api/v1/avatars', { key: reader })).status).toBe(200);
     const w = await api('/api/v1/avatars', { method: 'POST', body: { name: 'x' }, key: reader });
-    expect(w).toMatchObject({ status: 403, body: { error: 'forbidden', detail: 'missing_scope:avatars:write' } });
+    expect(w).toMatchObject({
+      status: 403,
+      body: { error: 'forbidden', detail: 'missing_scope:avatars:write' },
+    });
     const none = await newKey(['sessions:write'], h.emu.keys.workspaceId);
     expect((await api('/api/v1/avatars', { key: none })).status).toBe(403);
-    expect((await api('/api/v1/avatars', { key: 'avatar_00000000.' + '0'.repeat(56) })).status).toBe(401);
+    expect(
+      (await api('/api/v1/avatars', { key: 'avatar_00000000.' + '0'.repeat(56) })).status,
+    ).toBe(401);
   });
 
   it('hides avatars of other workspaces', async () => {
-    const ws2 = await api('/api/v1/workspaces', { method: 'POST', body: { name: 'Other' }, key: h.emu.keys.dashboardKey });
+    const ws2 = await api('/api/v1/workspaces', {
+      method: 'POST',
+      body: { name: 'Other' },
+      key: h.emu.keys.dashboardKey,
+    });
     const other = await newKey(['*'], ws2.body.id);
     const { body: mine } = await api('/api/v1/avatars', { method: 'POST', body: { name: 'Mine' } });
     expect((await api(`/api/v1/avatars/${mine.id}`, { key: other })).status).toBe(404);
-    expect((await api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/avatars`, { key: other })).status).toBe(403);
+    expect(
+      (await api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/avatars`, { key: other })).status,
+    ).toBe(403);
     expect((await api('/api/v1/avatars', { key: other })).body.data).toEqual([]);
   });
 });
@@ -106,13 +170,21 @@ describe('stock avatars in ws_stock', () => {
       expect(a).toMatchObject({ workspace_id: 'ws_stock', kind: 'stock', status: 'active' });
       expect(a.current_version_id).toEqual(expect.any(String));
     }
-    const ws2 = await api('/api/v1/workspaces', { method: 'POST', body: { name: 'Reader' }, key: h.emu.keys.dashboardKey });
+    const ws2 = await api('/api/v1/workspaces', {
+      method: 'POST',
+      body: { name: 'Reader' },
+      key: h.emu.keys.dashboardKey,
+    });
     const other = await newKey(['avatars:read'], ws2.body.id);
     const again = await api('/api/v1/workspaces/ws_stock/avatars', { key: other });
     expect(again.body.data.map((a: any) => a.id)).toEqual(r.body.data.map((a: any) => a.id));
     const ava = r.body.data.find((a: any) => a.name === 'Ava');
     const v = await api(`/api/v1/avatars/${ava.id}/versions`, { key: other });
-    expect(v.body.data[0]).toMatchObject({ source_persona: 'ava', version_number: 1, published_at: expect.any(Number) });
+    expect(v.body.data[0]).toMatchObject({
+      source_persona: 'ava',
+      version_number: 1,
+      published_at: expect.any(Number),
+    });
     expect(v.body.data[0].image_blob_key).not.toBeNull();
   });
 
@@ -125,16 +197,23 @@ describe('stock avatars in ws_stock', () => {
       api(`/api/v1/avatars/${a.id}`, { method: 'PATCH', body: { name: 'x' } }),
       api(`/api/v1/avatars/${a.id}`, { method: 'DELETE' }),
       api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: {} }),
-      api(`/api/v1/avatars/${a.id}/versions/${vid}/upload`, { raw: new Uint8Array(png()), type: 'image/png' }),
+      api(`/api/v1/avatars/${a.id}/versions/${vid}/upload`, {
+        raw: new Uint8Array(png()),
+        type: 'image/png',
+      }),
       api(`/api/v1/avatars/${a.id}/profiles`, { method: 'POST', body: { system_prompt: 'x' } }),
     ];
-    for (const r of await Promise.all(attempts)) expect(r).toMatchObject({ status: 403, body: { error: 'stock_read_only' } });
+    for (const r of await Promise.all(attempts))
+      expect(r).toMatchObject({ status: 403, body: { error: 'stock_read_only' } });
   });
 });
 
 describe('versions (spec 4.7)', () => {
   it('creates a version with every body field, answering the version plus upload_url', async () => {
-    const { body: a } = await api('/api/v1/avatars', { method: 'POST', body: { name: 'Versioned', kind: 'custom' } });
+    const { body: a } = await api('/api/v1/avatars', {
+      method: 'POST',
+      body: { name: 'Versioned', kind: 'custom' },
+    });
     const r = await api(`/api/v1/avatars/${a.id}/versions`, {
       method: 'POST',
       body: {
@@ -160,32 +239,63 @@ describe('versions (spec 4.7)', () => {
       published_at: null,
       upload_url: `/api/v1/avatars/${a.id}/versions/${r.body.id}/upload`,
     });
-    expect(JSON.parse(r.body.config_json)).toEqual({ greeting_enabled: false, greeting_hold_ms: 500 });
+    expect(JSON.parse(r.body.config_json)).toEqual({
+      greeting_enabled: false,
+      greeting_hold_ms: 500,
+    });
     // Not published until the face lands.
     expect((await api(`/api/v1/avatars/${a.id}`)).body.current_version_id).toBeNull();
     const list = await api(`/api/v1/avatars/${a.id}/versions`);
-    expect(list.body.data.map((v: any) => AvatarVersionSchema.strict().parse(v).id)).toEqual([r.body.id]);
+    expect(list.body.data.map((v: any) => AvatarVersionSchema.strict().parse(v).id)).toEqual([
+      r.body.id,
+    ]);
     expect((await api(`/api/v1/avatars/${a.id}/versions/${r.body.id}`)).body.id).toBe(r.body.id);
   });
 
   it('source_persona publishes at once; inherit_image carries the face and promotes', async () => {
-    const { body: a } = await api('/api/v1/avatars', { method: 'POST', body: { name: 'Persona-based' } });
-    const v1 = await api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: { source_persona: 'mei', system_prompt: 'v1' } });
-    expect(v1.body).toMatchObject({ version_number: 1, source_persona: 'mei', published_at: expect.any(Number) });
+    const { body: a } = await api('/api/v1/avatars', {
+      method: 'POST',
+      body: { name: 'Persona-based' },
+    });
+    const v1 = await api(`/api/v1/avatars/${a.id}/versions`, {
+      method: 'POST',
+      body: { source_persona: 'mei', system_prompt: 'v1' },
+    });
+    expect(v1.body).toMatchObject({
+      version_number: 1,
+      source_persona: 'mei',
+      published_at: expect.any(Number),
+    });
     expect(v1.body.image_blob_key).not.toBeNull();
-    expect((await api(`/api/v1/avatars/${a.id}`)).body).toMatchObject({ current_version_id: v1.body.id, status: 'active' });
-    const v2 = await api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: { inherit_image: true, system_prompt: 'v2' } });
-    expect(v2.body).toMatchObject({ version_number: 2, image_blob_key: v1.body.image_blob_key, published_at: expect.any(Number) });
+    expect((await api(`/api/v1/avatars/${a.id}`)).body).toMatchObject({
+      current_version_id: v1.body.id,
+      status: 'active',
+    });
+    const v2 = await api(`/api/v1/avatars/${a.id}/versions`, {
+      method: 'POST',
+      body: { inherit_image: true, system_prompt: 'v2' },
+    });
+    expect(v2.body).toMatchObject({
+      version_number: 2,
+      image_blob_key: v1.body.image_blob_key,
+      published_at: expect.any(Number),
+    });
     expect((await api(`/api/v1/avatars/${a.id}`)).body.current_version_id).toBe(v2.body.id);
     // Without inherit_image the new version waits for its own face.
-    const v3 = await api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: { system_prompt: 'v3' } });
+    const v3 = await api(`/api/v1/avatars/${a.id}/versions`, {
+      method: 'POST',
+      body: { system_prompt: 'v3' },
+    });
     expect(v3.body.published_at).toBeNull();
     expect((await api(`/api/v1/avatars/${a.id}`)).body.current_version_id).toBe(v2.body.id);
   });
 
   it('inherit_image with no face to inherit leaves the version unpublished', async () => {
     const { body: a } = await api('/api/v1/avatars', { method: 'POST', body: { name: 'Bare' } });
-    const v = await api(`/api/v1/avatars/${a.id}/versions`, { method: 'POST', body: { inherit_image: true } });
+    const v = await api(`/api/v1/avatars/${a.id}/versions`, {
+      method: 'POST',
+      body: { inherit_image: true },
+    });
     expect(v.status).toBe(201);
     expect(v.body).toMatchObject({ image_blob_key: null, published_at: null });
   });
@@ -193,7 +303,9 @@ describe('versions (spec 4.7)', () => {
   it('refuses a bad config_json with invalid_config_json and an unknown persona', async () => {
     const { body: a } = await api('/api/v1/avatars', { method: 'POST', body: { name: 'Bad' } });
     const base = `/api/v1/avatars/${a.id}/versions`;
-    expect(await api(base, { method: 'POST', body: { config_json: { render: false } } })).toMatchObject({
+    expect(
+      await api(base, { method: 'POST', body: { config_json: { render: false } } }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'invalid_config_json', detail: 'config_key_session_only:render' },
     });
@@ -201,17 +313,33 @@ describe('versions (spec 4.7)', () => {
       status: 400,
       body: { error: 'invalid_config_json', detail: 'unknown_config_key:nope' },
     });
-    expect(await api(base, { method: 'POST', body: { source_persona: 'zed' } })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect((await api(base, { method: 'POST', body: { source_persona: 'ava', inherit_image: true } })).status).toBe(400);
+    expect(await api(base, { method: 'POST', body: { source_persona: 'zed' } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+    expect(
+      (await api(base, { method: 'POST', body: { source_persona: 'ava', inherit_image: true } }))
+        .status,
+    ).toBe(400);
   });
 
   it('works in the explicit shape, with an explicit upload_url', async () => {
     const ws = h.emu.keys.workspaceId;
-    const { body: a } = await api(`/api/v1/workspaces/${ws}/avatars`, { method: 'POST', body: { name: 'X' } });
-    const v = await api(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions`, { method: 'POST', body: {} });
-    expect(v.body.upload_url).toBe(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions/${v.body.id}/upload`);
+    const { body: a } = await api(`/api/v1/workspaces/${ws}/avatars`, {
+      method: 'POST',
+      body: { name: 'X' },
+    });
+    const v = await api(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(v.body.upload_url).toBe(
+      `/api/v1/workspaces/${ws}/avatars/${a.id}/versions/${v.body.id}/upload`,
+    );
     const up = await api(v.body.upload_url, { raw: new Uint8Array(png()), type: 'image/png' });
     expect(up.status).toBe(200);
-    expect((await api(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions`)).body.data[0].published_at).toEqual(expect.any(Number));
+    expect(
+      (await api(`/api/v1/workspaces/${ws}/avatars/${a.id}/versions`)).body.data[0].published_at,
+    ).toEqual(expect.any(Number));
   });
 });

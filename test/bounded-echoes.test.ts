@@ -23,13 +23,19 @@ describe('bounded echoes in error bodies', () => {
     for (let i = 0; i < 10_000; i++) body[`k${i}`] = 1;
     const r = await h.api('/api/v1/sessions', { body });
     expect(r).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(r.body.detail).toBe('(body): Unrecognized keys: "k0", "k1", "k2", "k3", "k4" and 9,995 more');
+    expect(r.body.detail).toBe(
+      '(body): Unrecognized keys: "k0", "k1", "k2", "k3", "k4" and 9,995 more',
+    );
   });
 
   it.each([
     ['a 100 kB persona (404)', { persona: long }, 404],
     ['a 100 kB unknown key', { persona: 'ava', [long]: 1 }, 400],
-    ['a 100 kB unknown tools field (suffixed error code)', { persona: 'ava', tools: { [long]: 1 } }, 400],
+    [
+      'a 100 kB unknown tools field (suffixed error code)',
+      { persona: 'ava', tools: { [long]: 1 } },
+      400,
+    ],
   ])('%s is bounded in every field', async (_name, body, status) => {
     const r = await h.api('/api/v1/sessions', { body });
     expect(r.status).toBe(status);
@@ -39,9 +45,17 @@ describe('bounded echoes in error bodies', () => {
 
   it('a legal 64-character tool name still comes back whole in its suffixed code', async () => {
     const name = 'n'.repeat(64);
-    const tool = { name, description: 'x'.repeat(301), input_schema: { type: 'object', properties: {} } };
+    const tool = {
+      name,
+      description: 'x'.repeat(301),
+      input_schema: { type: 'object', properties: {} },
+    };
     const r = await h.api('/api/v1/sessions', {
-      body: { persona: 'ava', agent: { hook: 'https://tenant.example/hook', tok: 't' }, tools: { inline: [tool] } },
+      body: {
+        persona: 'ava',
+        agent: { hook: 'https://tenant.example/hook', tok: 't' },
+        tools: { inline: [tool] },
+      },
     });
     expect(r).toMatchObject({ status: 400, body: { error: `invalid_tool_description:${name}` } });
   });

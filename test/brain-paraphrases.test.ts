@@ -12,7 +12,16 @@ import { composeReply } from '../src/models/brain/local.js';
 import { PHRASES } from '../src/models/brain/phrases.js';
 import type { PhraseLanguage } from '../src/models/brain/language.js';
 
-type Kind = 'ask_name' | 'about_self' | 'role' | 'story' | 'abilities' | 'how_are_you' | 'thanks' | 'goodbye' | 'question';
+type Kind =
+  | 'ask_name'
+  | 'about_self'
+  | 'role'
+  | 'story'
+  | 'abilities'
+  | 'how_are_you'
+  | 'thanks'
+  | 'goodbye'
+  | 'question';
 
 /** Five sentences: who, work, where from, food, weekends. */
 const BACKSTORY: Record<PhraseLanguage, string[]> = {
@@ -58,7 +67,13 @@ const BACKSTORY: Record<PhraseLanguage, string[]> = {
     'A minha comida favorita é sardinha grelhada.',
     'Nos fins de semana velejo no rio Tejo.',
   ],
-  zh: ['我是艾娃，里斯本城市博物馆的导游。', '我做导游已经十年了。', '我在波尔图的海边长大。', '我最喜欢的食物是烤沙丁鱼。', '周末我会在特茹河上航行。'],
+  zh: [
+    '我是艾娃，里斯本城市博物馆的导游。',
+    '我做导游已经十年了。',
+    '我在波尔图的海边长大。',
+    '我最喜欢的食物是烤沙丁鱼。',
+    '周末我会在特茹河上航行。',
+  ],
 };
 
 /** [what a user says, the intents in it ('+' between several)]. */
@@ -526,7 +541,9 @@ describe('the local brain understands plain paraphrases', () => {
       ask_name: (r) => r.includes(NAME) || r.includes('艾娃'),
       about_self: (r) => r.includes(who!),
       role: (r) => r.includes(work!) || r.includes(who!),
-      story: (r) => [who!, work!, rest[0]!].every((s) => r.includes(s)) && r.indexOf(who!) < r.indexOf(rest[0]!),
+      story: (r) =>
+        [who!, work!, rest[0]!].every((s) => r.includes(s)) &&
+        r.indexOf(who!) < r.indexOf(rest[0]!),
       abilities: (r) => r.includes(P.abilities('\u0000').split('\u0000')[0]!),
       how_are_you: (r) => r.includes(P.howAreYou),
       thanks: (r) => r.includes(P.thanks),
@@ -542,13 +559,18 @@ describe('the local brain understands plain paraphrases', () => {
         const r = reply(lang, text);
         const missing = (want.split('+') as Kind[]).filter((k) => !shows[k](r));
         const unknown = r.includes(P.unknown(null).split(/[.。]/)[0]!);
-        if (kinds.join('+') !== want || missing.length || unknown) wrong.push(`${text} -> ${kinds.join('+')} (want ${want}; missing ${missing.join(',')}): ${r}`);
+        if (kinds.join('+') !== want || missing.length || unknown)
+          wrong.push(
+            `${text} -> ${kinds.join('+')} (want ${want}; missing ${missing.join(',')}): ${r}`,
+          );
       }
       expect(wrong).toEqual([]);
     });
   }
 
   it('gives the same reply to the same words', () => {
-    expect(reply('en', 'What is your name and what do you do?')).toBe(reply('en', 'What is your name and what do you do?'));
+    expect(reply('en', 'What is your name and what do you do?')).toBe(
+      reply('en', 'What is your name and what do you do?'),
+    );
   });
 });

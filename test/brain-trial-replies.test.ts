@@ -9,8 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { BrainRequest } from '../src/models/brain.js';
 import { LocalBrain } from '../src/models/brain/index.js';
 
-const stock = JSON.parse(readFileSync(new URL('../fixtures/personas/personas.json', import.meta.url), 'utf8')).personas as {
-  id: string; name: string; systemPrompt: string; backstory: string;
+const stock = JSON.parse(
+  readFileSync(new URL('../fixtures/personas/personas.json', import.meta.url), 'utf8'),
+).personas as {
+  id: string;
+  name: string;
+  systemPrompt: string;
+  backstory: string;
 }[];
 const persona = (id: string) => stock.find((p) => p.id === id)!;
 
@@ -18,7 +23,13 @@ function ask(id: string, turns: string[] | string, language?: string): BrainRequ
   const p = persona(id);
   const list = typeof turns === 'string' ? [turns] : turns;
   return {
-    messages: [{ role: 'system', content: p.systemPrompt }, ...list.map((content, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content }))],
+    messages: [
+      { role: 'system', content: p.systemPrompt },
+      ...list.map((content, i) => ({
+        role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+        content,
+      })),
+    ],
     persona: { name: p.name, backstory: p.backstory },
     language,
   };
@@ -61,7 +72,12 @@ describe('the local brain as a first user meets it', () => {
   });
 
   it('"Hello there" gets a short greeting back, not the opener word for word', async () => {
-    const opener = (await reply({ ...ask('ava', []), messages: [{ role: 'system', content: persona('ava').systemPrompt }] })).text;
+    const opener = (
+      await reply({
+        ...ask('ava', []),
+        messages: [{ role: 'system', content: persona('ava').systemPrompt }],
+      })
+    ).text;
     const { text } = await reply(ask('ava', 'Hello there'));
     expect(text).not.toBe(opener);
     expect(text).toMatch(/^(Hi|Hello)/);
@@ -83,7 +99,11 @@ describe('the local brain as a first user meets it', () => {
 
   it('greets in Chinese when the session language is zh-CN', async () => {
     const p = persona('mei');
-    const { text, language } = await reply({ messages: [{ role: 'system', content: p.systemPrompt }], persona: { name: p.name, backstory: p.backstory }, language: 'zh-CN' });
+    const { text, language } = await reply({
+      messages: [{ role: 'system', content: p.systemPrompt }],
+      persona: { name: p.name, backstory: p.backstory },
+      language: 'zh-CN',
+    });
     expect(text).toBe('你好，我是Mei。你想聊些什么？');
     expect(language).toBe('zh-CN');
   });

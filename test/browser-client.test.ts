@@ -13,7 +13,7 @@ const box = (type: string, payload: number) => {
 const cat = (...xs: Uint8Array[]) => {
   const out = new Uint8Array(xs.reduce((n, x) => n + x.length, 0));
   let at = 0;
-  for (const x of xs) (out.set(x, at), (at += x.length));
+  for (const x of xs) out.set(x, at), (at += x.length);
   return out;
 };
 
@@ -24,7 +24,9 @@ describe('avatar/browser', () => {
     expect(wholeBoxesLength(cat(moof, mdat))).toBe(4116);
     expect(wholeBoxesLength(cat(moof, mdat.subarray(0, 1000)))).toBe(108);
     expect(wholeBoxesLength(mdat.subarray(0, 5))).toBe(0);
-    expect(() => wholeBoxesLength(new Uint8Array([0, 0, 0, 3, 1, 2, 3, 4]))).toThrow(/bad ISO-BMFF box size 3/);
+    expect(() => wholeBoxesLength(new Uint8Array([0, 0, 0, 3, 1, 2, 3, 4]))).toThrow(
+      /bad ISO-BMFF box size 3/,
+    );
   });
 
   it('imports only the contract and no Node built-in (it runs in a page)', () => {
@@ -54,7 +56,9 @@ describe('the playground routes', () => {
     const res = await h.fetch('/_emulator/ui');
     expect(res.status).toBe(200);
     const html = await res.text();
-    const key = JSON.parse(html.match(/<script type="application\/json" id="config">(.*?)<\/script>/)![1]!).apiKey as string;
+    const key = JSON.parse(
+      html.match(/<script type="application\/json" id="config">(.*?)<\/script>/)![1]!,
+    ).apiKey as string;
     expect(key).toMatch(/^avatar_/);
     expect(html.match(/(?:src|href)="[^"]*"/g)!.join(' ')).not.toContain(key);
   });
@@ -64,42 +68,68 @@ describe('the playground routes', () => {
     const status = (host: string) =>
       new Promise<number>((resolve, reject) => {
         const u = new URL(h.baseUrl);
-        request({ host: u.hostname, port: u.port, path: '/_emulator/ui', headers: { host } }, (res) => (res.resume(), resolve(res.statusCode!)))
+        request(
+          { host: u.hostname, port: u.port, path: '/_emulator/ui', headers: { host } },
+          (res) => (res.resume(), resolve(res.statusCode!)),
+        )
           .on('error', reject)
           .end();
       });
     expect(await status('localhost:1234')).toBe(200);
     expect(await status('[::1]:80')).toBe(200);
-    expect(await status('attacker.example:80')).toBe(421) // the Host guard answers first (docs/security.md); the page route itself also refuses a non-loopback Host;
+    expect(await status('attacker.example:80')).toBe(421); // the Host guard answers first (docs/security.md); the page route itself also refuses a non-loopback Host;
     expect(await status('192.168.1.20')).toBe(421);
   });
 
   it('hands the page credentials only to a loopback peer, whatever Host it claims (an emulator bound to 0.0.0.0)', async () => {
     // A LAN client can send `Host: localhost`; the peer address is what it cannot choose.
     const as = (remoteAddress: string) =>
-      h.emu.app.request('http://localhost/_emulator/ui', { headers: { host: 'localhost' } }, { incoming: { socket: { remoteAddress } } });
+      h.emu.app.request(
+        'http://localhost/_emulator/ui',
+        { headers: { host: 'localhost' } },
+        { incoming: { socket: { remoteAddress } } },
+      );
     const lan = await as('192.0.2.7');
     expect(lan.status).toBe(403);
     const body = await lan.text();
     expect(body).not.toContain(h.emu.operatorToken);
     expect(body).not.toContain(h.emu.keys.dashboardKey);
-    for (const peer of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await as(peer)).status, peer).toBe(200);
+    for (const peer of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      expect((await as(peer)).status, peer).toBe(200);
   });
 
   it('the v1 chat relay forwards only to its own boxes, and refuses bad bodies with the envelope', async () => {
     const post = (body: string) =>
-      h.fetch('/_emulator/ui/chat', { method: 'POST', key: h.emu.keys.dashboardKey, headers: { 'content-type': 'application/json' }, body });
-    const foreign = await post(JSON.stringify({ connect_url: 'http://169.254.169.254', session_token: 'x', text: 'hi' }));
+      h.fetch('/_emulator/ui/chat', {
+        method: 'POST',
+        key: h.emu.keys.dashboardKey,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const foreign = await post(
+      JSON.stringify({ connect_url: 'http://169.254.169.254', session_token: 'x', text: 'hi' }),
+    );
     expect(foreign.status).toBe(400);
-    expect(await foreign.json()).toMatchObject({ error: 'invalid_request', detail: 'connect_url: not a box of this emulator' });
+    expect(await foreign.json()).toMatchObject({
+      error: 'invalid_request',
+      detail: 'connect_url: not a box of this emulator',
+    });
     expect((await post('{nope')).status).toBe(400);
     expect(await (await post('[]')).json()).toMatchObject({ error: 'invalid_request' });
 
     const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava' } })).body;
-    const ok = await post(JSON.stringify({ connect_url: m.connect_url, session_token: m.session_token, text: 'Hello.' }));
+    const ok = await post(
+      JSON.stringify({
+        connect_url: m.connect_url,
+        session_token: m.session_token,
+        text: 'Hello.',
+      }),
+    );
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ ok: true, speech_id: expect.any(String) });
-    const bad = await post(JSON.stringify({ connect_url: m.connect_url, session_token: 'forged', text: 'Hello.' }));
+    const bad = await post(
+      JSON.stringify({ connect_url: m.connect_url, session_token: 'forged', text: 'Hello.' }),
+    );
     expect(bad.status).toBe(401);
     await h.api(`/api/v1/sessions/${m.session_id}/release`, { body: { seat_token: m.seat_token } });
   });
@@ -108,15 +138,34 @@ describe('the playground routes', () => {
     const key = h.emu.keys.dashboardKey;
     const wf = await h.api('/api/workflows', {
       key,
-      body: { name: 'wf', dag: { nodes: { embed: { model_id: 'avatar-embed', task: 'embedding', payload: { input: '${input.topic}' } } }, edges: [] } },
+      body: {
+        name: 'wf',
+        dag: {
+          nodes: {
+            embed: {
+              model_id: 'avatar-embed',
+              task: 'embedding',
+              payload: { input: '${input.topic}' },
+            },
+          },
+          edges: [],
+        },
+      },
     });
     expect(wf.status).toBe(201);
-    const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, { key, body: { input_params: { topic: 'lighthouses' } } });
+    const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, {
+      key,
+      body: { input_params: { topic: 'lighthouses' } },
+    });
     expect(ex.status).toBe(201);
     const list = await h.api('/_emulator/jobs', { key });
     expect(list.status).toBe(200);
     expect(list.body.executions).toEqual([
-      expect.objectContaining({ id: ex.body.execution.id, workflow_id: wf.body.workflow.id, nodes: { embed: expect.objectContaining({ status: expect.any(String) }) } }),
+      expect.objectContaining({
+        id: ex.body.execution.id,
+        workflow_id: wf.body.workflow.id,
+        nodes: { embed: expect.objectContaining({ status: expect.any(String) }) },
+      }),
     ]);
     expect(Array.isArray(list.body.jobs)).toBe(true);
   });

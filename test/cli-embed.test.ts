@@ -30,10 +30,12 @@ describe('avatar embed', () => {
       const shown = [...lines[at + 2]!.matchAll(/\[(\d+)\] (-?\d\.\d+)/g)];
       expect(shown.length, lines[at + 2]).toBeGreaterThanOrEqual(2);
       expect(Number(shown[0]![1])).toBe(vectors[i]!.findIndex((x) => x !== 0));
-      for (const [, idx, val] of shown) expect(Number(val)).toBeCloseTo(vectors[i]![Number(idx)]!, 3);
+      for (const [, idx, val] of shown)
+        expect(Number(val)).toBeCloseTo(vectors[i]![Number(idx)]!, 3);
     });
     // Similarity a person can read: the two cat sentences are closer than hello and either.
-    const cos = (a: number, b: number) => Number(new RegExp(`#${a}·#${b} (-?\\d\\.\\d+)`).exec(r.stdout)?.[1]);
+    const cos = (a: number, b: number) =>
+      Number(new RegExp(`#${a}·#${b} (-?\\d\\.\\d+)`).exec(r.stdout)?.[1]);
     expect(cos(2, 3)).toBeGreaterThan(0.3);
     expect(cos(1, 2)).toBeLessThan(cos(2, 3));
   });

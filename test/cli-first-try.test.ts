@@ -47,7 +47,10 @@ describe('with no emulator running', () => {
   it('the hint names a command that runs this CLI, never `npx avatar` outside a project that has it', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'avatar-first-try-'));
     const env = isolatedEnv({ PATH: '/usr/bin:/bin' });
-    for (const argv of [['workspaces', 'list'], ['emulator', 'status']]) {
+    for (const argv of [
+      ['workspaces', 'list'],
+      ['emulator', 'status'],
+    ]) {
       const r = await cli(argv, env, elsewhere);
       expect(r.code).not.toBe(0);
       // `npx avatar` here would fetch whatever the registry calls "avatar".
@@ -60,7 +63,14 @@ describe('with no emulator running', () => {
 
 describe('an emulator that is not there any more', () => {
   it('cannot reach: the question and the command to start one, within 80 columns (exit 5)', async () => {
-    const r = await cli(['workspaces', 'list'], isolatedEnv({ PATH: '/usr/bin:/bin', AVATAR_BASE_URL: 'http://127.0.0.1:1', AVATAR_API_KEY: 'k' }));
+    const r = await cli(
+      ['workspaces', 'list'],
+      isolatedEnv({
+        PATH: '/usr/bin:/bin',
+        AVATAR_BASE_URL: 'http://127.0.0.1:1',
+        AVATAR_API_KEY: 'k',
+      }),
+    );
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('cannot reach http://127.0.0.1:1 (ECONNREFUSED)');
     expect(r.stderr).toMatch(/start one: +node (\S+\/)?bin\/avatar\.js emulator start/);
@@ -87,7 +97,11 @@ describe('several emulators and none of this directory: the question fits 80 col
       };
       writeFileSync(join(dir, `${process.pid}-${port}.json`), JSON.stringify(s));
     }
-    const r = await cli(['workspaces', 'list'], env, mkdtempSync(join(tmpdir(), 'avatar-first-try-')));
+    const r = await cli(
+      ['workspaces', 'list'],
+      env,
+      mkdtempSync(join(tmpdir(), 'avatar-first-try-')),
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('2 local emulators are running');
     expect(r.stderr).toContain('http://127.0.0.1:44343');
@@ -99,13 +113,27 @@ describe('several emulators and none of this directory: the question fits 80 col
 describe('tables at 80 columns', () => {
   it('the note naming the columns left out wraps within the width too', () => {
     const row = Object.fromEntries(
-      ['id', 'name', 'token_prefix', 'scopes', 'status', 'workspace_id', 'kind', 'allowed_origins', 'created_at'].map((k) => [k, `${k}-value-0123456789-abcdef`]),
+      [
+        'id',
+        'name',
+        'token_prefix',
+        'scopes',
+        'status',
+        'workspace_id',
+        'kind',
+        'allowed_origins',
+        'created_at',
+      ].map((k) => [k, `${k}-value-0123456789-abcdef`]),
     );
     const out = renderTable([row, row], undefined, 80);
     expect(out).toMatch(/more columns: .*created_at/s);
     expect(wide(out)).toEqual([]);
     // One left out reads "1 more column".
-    const one = renderTable([{ id: 'x'.repeat(40), name: 'y'.repeat(20), extra: 'z'.repeat(20) }], undefined, 80);
+    const one = renderTable(
+      [{ id: 'x'.repeat(40), name: 'y'.repeat(20), extra: 'z'.repeat(20) }],
+      undefined,
+      80,
+    );
     expect(one).toContain('(1 more column: extra; --json shows all)');
   });
 });
@@ -121,7 +149,13 @@ describe('a 429 for people', () => {
       active: 1,
       retry_after: 15,
     };
-    const text = formatApiError({ name: 'ApiResponseError', status: 429, code: 'concurrency_limit', body, headers: { 'retry-after': '15' } });
+    const text = formatApiError({
+      name: 'ApiResponseError',
+      status: 429,
+      code: 'concurrency_limit',
+      body,
+      headers: { 'retry-after': '15' },
+    });
     expect(text).toMatch(/^error: concurrency_limit \(HTTP 429\)/);
     expect(text).toContain('avatar sessions release <sessionId>');
     expect(text.replace(/\s+/g, ' ')).toContain('retry in 15 s');
@@ -134,29 +168,68 @@ describe('a 429 for people', () => {
 describe('a usage error longer than a line', () => {
   it('wraps at word boundaries within 80 columns', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'avatar-first-try-'));
-    const png = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'personas', 'ava', 'face.png'));
+    const png = readFileSync(
+      join(import.meta.dirname, '..', 'fixtures', 'personas', 'ava', 'face.png'),
+    );
     writeFileSync(join(dir, 'cut-short-face-image.png'), png.subarray(0, 3000));
     writeFileSync(join(dir, 'voice.wav'), 'x');
     writeFileSync(join(dir, 'prompt.txt'), 'Be brief.');
-    const argv = ['avatars', 'create-custom', '--name', 'Casey', '--face', 'cut-short-face-image.png', '--voice', 'voice.wav', '--prompt', 'prompt.txt'];
-    const r = await cli(argv, isolatedEnv({ AVATAR_BASE_URL: 'http://127.0.0.1:1', AVATAR_API_KEY: 'k' }), dir);
+    const argv = [
+      'avatars',
+      'create-custom',
+      '--name',
+      'Casey',
+      '--face',
+      'cut-short-face-image.png',
+      '--voice',
+      'voice.wav',
+      '--prompt',
+      'prompt.txt',
+    ];
+    const r = await cli(
+      argv,
+      isolatedEnv({ AVATAR_BASE_URL: 'http://127.0.0.1:1', AVATAR_API_KEY: 'k' }),
+      dir,
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr.replace(/\s+/g, ' ')).toContain('--face cut-short-face-image.png: the png image is truncated or corrupt');
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      '--face cut-short-face-image.png: the png image is truncated or corrupt',
+    );
     expect(wide(r.stderr)).toEqual([]);
   });
 });
 
 describe('emulator status on an 80-column terminal', () => {
-  it('shows each emulator\'s health (the point of the command), not only its address', async () => {
+  it("shows each emulator's health (the point of the command), not only its address", async () => {
     const env = isolatedEnv();
     const dir = join(env.AVATAR_STATE_DIR!, 'emulators');
     mkdirSync(dir, { recursive: true });
-    const s = { pid: process.pid, base_url: 'http://127.0.0.1:1', workspace_id: 'ws', org_id: 'org', secret_key: 'k', dashboard_key: 'd', data_dir: '/tmp/a/project/.avatar-emulator', started_at: 1 };
+    const s = {
+      pid: process.pid,
+      base_url: 'http://127.0.0.1:1',
+      workspace_id: 'ws',
+      org_id: 'org',
+      secret_key: 'k',
+      dashboard_key: 'd',
+      data_dir: '/tmp/a/project/.avatar-emulator',
+      started_at: 1,
+    };
     writeFileSync(join(dir, `${process.pid}-1.json`), JSON.stringify(s));
-    writeFileSync(join(dir, `${process.pid}-2.json`), JSON.stringify({ ...s, base_url: 'http://127.0.0.1:2' }));
+    writeFileSync(
+      join(dir, `${process.pid}-2.json`),
+      JSON.stringify({ ...s, base_url: 'http://127.0.0.1:2' }),
+    );
     let out = '';
-    const tty = Object.assign(new Writable({ write: (c, _e, cb) => ((out += c), cb()) }), { isTTY: true, columns: 80 });
-    const code = await run(['emulator', 'status'], { stdout: tty, stderr: new Writable({ write: (_c, _e, cb) => cb() }), env, cwd: tmpdir() });
+    const tty = Object.assign(new Writable({ write: (c, _e, cb) => ((out += c), cb()) }), {
+      isTTY: true,
+      columns: 80,
+    });
+    const code = await run(['emulator', 'status'], {
+      stdout: tty,
+      stderr: new Writable({ write: (_c, _e, cb) => cb() }),
+      env,
+      cwd: tmpdir(),
+    });
     expect(code).toBe(0);
     expect(out.split('\n')[1]).toMatch(/health/);
     expect(out).toContain('ECONNREFUSED');
@@ -168,6 +241,11 @@ describe('emulator status on an 80-column terminal', () => {
 describe('key/value output', () => {
   it('an empty value leaves no trailing blanks (a copied line carries none)', () => {
     const out = renderRecord({ id: 'abc', voice_ref: null, deleted_at: null, name: 'Casey' });
-    expect(out.split('\n')).toEqual(['id          abc', 'voice_ref', 'deleted_at', 'name        Casey']);
+    expect(out.split('\n')).toEqual([
+      'id          abc',
+      'voice_ref',
+      'deleted_at',
+      'name        Casey',
+    ]);
   });
 });

@@ -13,8 +13,9 @@ describe.each(operations.filter((o) => o.cli).map((o) => [o.id, o] as const))('%
     const { group, verb } = op.cli as { group: string; verb: string };
     const r = await cli([group, ...verb.split(' '), '--help'], isolatedEnv());
     expect(r.code).toBe(0);
-    expect(r.stdout.replace(/\s+/g, " ")).toContain(`${op.method.toUpperCase()} ${op.path}`);
-    for (const p of pathParamNames(op.path).filter((p) => p !== 'wsId')) expect(r.stdout).toContain(`<${p}>`);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`${op.method.toUpperCase()} ${op.path}`);
+    for (const p of pathParamNames(op.path).filter((p) => p !== 'wsId'))
+      expect(r.stdout).toContain(`<${p}>`);
     for (const f of flagsOf(op.body)) expect(r.stdout).toContain(`--${f.flag}`);
   });
 });

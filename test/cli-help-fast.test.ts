@@ -24,11 +24,22 @@ function spawnHelp(args: string[]) {
   const log = join(dir, `${args.join('_')}.log`);
   writeFileSync(log, '');
   const env = { ...isolatedEnv(), AVATAR_TEST_MODULE_LOG: log } as NodeJS.ProcessEnv;
-  const r = spawnSync(process.execPath, ['--import', hook, bin, ...args], { env, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  const r = spawnSync(process.execPath, ['--import', hook, bin, ...args], {
+    env,
+    encoding: 'utf8',
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    modules: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+  };
 }
 
-const heavy = (modules: string[]) => modules.filter((m) => /node_modules\/(zod|undici)\/|\/dist\/contract\/(operations|resources)\//.test(m));
+const heavy = (modules: string[]) =>
+  modules.filter((m) =>
+    /node_modules\/(zod|undici)\/|\/dist\/contract\/(operations|resources)\//.test(m),
+  );
 
 const paths: string[][] = [
   ['sessions', '--help'],
@@ -70,7 +81,10 @@ describe('help for a group or a command loads no schema and no HTTP client', () 
       // a two-word verb (`queue status`) is listed under its sub-group, which lists it in turn
       const [head, leaf] = op.cli.verb.split(' ');
       expect(help, `${op.cli.group} ${op.cli.verb}`).toMatch(new RegExp(`^  ${head}\\b`, 'm'));
-      if (leaf) expect(spawnHelp([op.cli.group, head!, '--help']).stdout, op.cli.verb).toMatch(new RegExp(`^  ${leaf}\\b`, 'm'));
+      if (leaf)
+        expect(spawnHelp([op.cli.group, head!, '--help']).stdout, op.cli.verb).toMatch(
+          new RegExp(`^  ${leaf}\\b`, 'm'),
+        );
     }
   });
 });

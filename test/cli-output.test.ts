@@ -26,7 +26,11 @@ class Terminal extends Writable {
 
 const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
 /** What stays on screen: each \r-rewritten row, escape codes removed. */
-const rows = (text: string) => text.split(/\r|\n/).map((l) => l.replace(/\x1b\[[0-9;]*K/g, '')).filter(Boolean);
+const rows = (text: string) =>
+  text
+    .split(/\r|\n/)
+    .map((l) => l.replace(/\x1b\[[0-9;]*K/g, ''))
+    .filter(Boolean);
 
 describe('the queue wait at 80 columns (item 7)', () => {
   it('every rewritten status line fits one row, and the wait adds no listeners or warnings', async () => {
@@ -36,13 +40,26 @@ describe('the queue wait at 80 columns (item 7)', () => {
     const held = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
     const stdout = new Terminal();
     const stderr = new Terminal();
-    const done = run(['sessions', 'mint', '--persona', 'ava'], { stdout, stderr, env: env(), cwd: process.cwd() });
-    await vi.waitFor(() => expect(rows(stderr.text).filter((l) => l.startsWith('queued:')).length).toBeGreaterThanOrEqual(3), { timeout: 8000 });
+    const done = run(['sessions', 'mint', '--persona', 'ava'], {
+      stdout,
+      stderr,
+      env: env(),
+      cwd: process.cwd(),
+    });
+    await vi.waitFor(
+      () =>
+        expect(
+          rows(stderr.text).filter((l) => l.startsWith('queued:')).length,
+        ).toBeGreaterThanOrEqual(3),
+      { timeout: 8000 },
+    );
     await h.client.call('sessions.release', { params: { sessionId: held.session_id }, body: {} });
     expect(await done).toBe(0);
     process.off('warning', onWarning);
     for (const line of rows(stderr.text)) expect(line.length).toBeLessThan(80);
-    expect(rows(stderr.text).filter((l) => l.startsWith('queued:'))[0]).toMatch(/^queued: position 1, about \d+ s/);
+    expect(rows(stderr.text).filter((l) => l.startsWith('queued:'))[0]).toMatch(
+      /^queued: position 1, about \d+ s/,
+    );
     expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
     const id = /session_id\s+([0-9a-f-]{36})/.exec(stdout.text)![1]!;
     await h.client.call('sessions.release', { params: { sessionId: id }, body: {} });
@@ -54,13 +71,22 @@ describe('the queue wait at 80 columns (item 7)', () => {
     const ctrl = new AbortController();
     let polls = 0;
     const sleeps: number[] = [];
-    const p = mintAndWait(h.client, { persona: 'ava' }, {
-      signal: ctrl.signal,
-      onQueued: () => polls++,
-      // the real sleep, cut to 0 ms: the listener bookkeeping is what is under test
-      sleep: (ms, signal) => (sleeps.push(getEventListeners(ctrl.signal, 'abort').length), realSleep(0, signal)),
+    const p = mintAndWait(
+      h.client,
+      { persona: 'ava' },
+      {
+        signal: ctrl.signal,
+        onQueued: () => polls++,
+        // the real sleep, cut to 0 ms: the listener bookkeeping is what is under test
+        sleep: (ms, signal) => (
+          sleeps.push(getEventListeners(ctrl.signal, 'abort').length), realSleep(0, signal)
+        ),
+      },
+    );
+    await vi.waitFor(() => expect(polls).toBeGreaterThanOrEqual(20), {
+      timeout: 10_000,
+      interval: 20,
     });
-    await vi.waitFor(() => expect(polls).toBeGreaterThanOrEqual(20), { timeout: 10_000, interval: 20 });
     expect(Math.max(...sleeps)).toBeLessThanOrEqual(1);
     ctrl.abort(new Error('done'));
     await expect(p).rejects.toThrow('done');
@@ -82,7 +108,14 @@ describe('human output fits a terminal (item 8)', () => {
   it('sessions mint at 80 columns: key/value lines fit, the session token stands whole on its own line', async () => {
     const stdout = new Terminal();
     const stderr = new Terminal();
-    expect(await run(['sessions', 'mint', '--persona', 'ava'], { stdout, stderr, env: env(), cwd: process.cwd() })).toBe(0);
+    expect(
+      await run(['sessions', 'mint', '--persona', 'ava'], {
+        stdout,
+        stderr,
+        env: env(),
+        cwd: process.cwd(),
+      }),
+    ).toBe(0);
     const lines = stdout.text.trimEnd().split('\n');
     const token = lines.find((l) => /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(l));
     expect(token, 'the token on a line by itself').toBeDefined();
@@ -118,14 +151,23 @@ describe('flags and failures (item 10)', () => {
     const usage = await cli(['--json', 'tokens', 'create', '--nope'], env());
     expect(usage.code).toBe(2);
     expect(usage.stdout).toBe('');
-    expect(JSON.parse(usage.stderr)).toMatchObject({ error: 'usage', message: expect.stringContaining('--nope') });
-    const api = await cli(['--json', 'tokens', 'revoke', '00000000-0000-4000-8000-000000000000'], env());
+    expect(JSON.parse(usage.stderr)).toMatchObject({
+      error: 'usage',
+      message: expect.stringContaining('--nope'),
+    });
+    const api = await cli(
+      ['--json', 'tokens', 'revoke', '00000000-0000-4000-8000-000000000000'],
+      env(),
+    );
     expect(api.code).toBe(3);
     expect(api.stdout).toBe('');
     expect(JSON.parse(api.stderr)).toHaveProperty('error');
     const local = await cli(['--json', 'sessions', 'mint', '--data', '@missing.json'], env());
     expect(local.code).toBe(2);
-    expect(JSON.parse(local.stderr)).toMatchObject({ error: 'usage', message: expect.stringContaining('--data: cannot read missing.json') });
+    expect(JSON.parse(local.stderr)).toMatchObject({
+      error: 'usage',
+      message: expect.stringContaining('--data: cannot read missing.json'),
+    });
   });
 
   it('sessions mint takes --data; object flags take @file; an empty AVATAR_API_KEY is unset', async () => {
@@ -135,10 +177,17 @@ describe('flags and failures (item 10)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'avatar-data-'));
     writeFileSync(join(dir, 'meta.json'), JSON.stringify({ team: 'blue' }));
     writeFileSync(join(dir, 'body.json'), JSON.stringify({ persona: 'ava' }));
-    const r = await cli(['--json', 'sessions', 'mint', '--data', '@body.json', '--metadata', '@meta.json'], env(), dir);
+    const r = await cli(
+      ['--json', 'sessions', 'mint', '--data', '@body.json', '--metadata', '@meta.json'],
+      env(),
+      dir,
+    );
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ status: 'ready' });
-    await h.client.call('sessions.release', { params: { sessionId: r.json().session_id }, body: {} });
+    await h.client.call('sessions.release', {
+      params: { sessionId: r.json().session_id },
+      body: {},
+    });
     // AVATAR_API_KEY= (empty) falls through to the next source instead of sending "Bearer ".
     const e = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: '' });
     const show = await cli(['--json', '--api-key', h.emu.keys.secretKey, 'config', 'show'], e);
@@ -149,19 +198,32 @@ describe('flags and failures (item 10)', () => {
     const e = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
     const r = await cli(['--json', 'devices', 'list'], e);
     expect(r.code).toBe(0);
-    const unbound = await cli(['devices', 'list'], { ...e, AVATAR_API_KEY: h.emu.keys.dashboardKey });
+    const unbound = await cli(['devices', 'list'], {
+      ...e,
+      AVATAR_API_KEY: h.emu.keys.dashboardKey,
+    });
     // the dashboard key of a user with one workspace sees exactly that one: fine either way,
     // but never a request to a wrong workspace
     expect([0, 2]).toContain(unbound.code);
   });
 
-  it.each([60, 80, 100])('the fast top-level help (no commander loaded) is the text commander prints, at %i columns', async (columns) => {
-    const { topHelp } = await import('../src/cli/top-help.js');
-    const stdout = new Terminal();
-    stdout.columns = columns;
-    expect(await run(['--help'], { stdout, stderr: new Terminal(), env: isolatedEnv(), cwd: process.cwd() })).toBe(0);
-    expect(topHelp({ stdout: { isTTY: true, columns } })).toBe(stdout.text);
-  });
+  it.each([60, 80, 100])(
+    'the fast top-level help (no commander loaded) is the text commander prints, at %i columns',
+    async (columns) => {
+      const { topHelp } = await import('../src/cli/top-help.js');
+      const stdout = new Terminal();
+      stdout.columns = columns;
+      expect(
+        await run(['--help'], {
+          stdout,
+          stderr: new Terminal(),
+          env: isolatedEnv(),
+          cwd: process.cwd(),
+        }),
+      ).toBe(0);
+      expect(topHelp({ stdout: { isTTY: true, columns } })).toBe(stdout.text);
+    },
+  );
 
   it('help fits 80 columns for every command, and every generated group is listed for `avatar --help`', async () => {
     const groups = new Set(operations.flatMap((o) => (o.cli ? [o.cli.group] : [])));
@@ -169,16 +231,26 @@ describe('flags and failures (item 10)', () => {
     const top = await cli(['--help'], isolatedEnv());
     for (const g of commandGroups) expect(top.stdout).toContain(`  ${g.name}`);
     const paths = [['--help'], ...commandGroups.map((g) => [g.name, '--help'])];
-    for (const o of operations) if (o.cli) paths.push([o.cli.group, ...o.cli.verb.split(' '), '--help']);
-    paths.push(['emulator', 'start', '--help'], ['sessions', 'mint', '--help'], ['avatars', 'create-custom', '--help']);
+    for (const o of operations)
+      if (o.cli) paths.push([o.cli.group, ...o.cli.verb.split(' '), '--help']);
+    paths.push(
+      ['emulator', 'start', '--help'],
+      ['sessions', 'mint', '--help'],
+      ['avatars', 'create-custom', '--help'],
+    );
     for (const p of paths) {
       const r = await cli(p, isolatedEnv());
-      for (const line of r.stdout.split('\n')) expect(line.length, `${p.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+      for (const line of r.stdout.split('\n'))
+        expect(line.length, `${p.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
       // every option says what it is
-      for (const line of r.stdout.split('\n')) if (/^  --?[a-z]/.test(line) && !/ {2}\S/.test(line.trim())) {
-        const i = r.stdout.split('\n').indexOf(line);
-        expect(r.stdout.split('\n')[i + 1] ?? '', `${p.join(' ')}: ${line} has no description`).toMatch(/^ {6,}\S/);
-      }
+      for (const line of r.stdout.split('\n'))
+        if (/^  --?[a-z]/.test(line) && !/ {2}\S/.test(line.trim())) {
+          const i = r.stdout.split('\n').indexOf(line);
+          expect(
+            r.stdout.split('\n')[i + 1] ?? '',
+            `${p.join(' ')}: ${line} has no description`,
+          ).toMatch(/^ {6,}\S/);
+        }
     }
   });
 });

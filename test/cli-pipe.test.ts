@@ -17,9 +17,12 @@ function runIntoClosedPipe(args: string[]): Promise<{ code: number | null; stder
 }
 
 describe('output into a pipe that closes early (avatar ... | head)', () => {
-  it.each([[['sessions', 'live', '--help']], [['completion', 'bash']]])('%j exits 0 without an EPIPE crash', async (args) => {
-    const r = await runIntoClosedPipe(args);
-    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
-    expect(r.code).toBe(0);
-  });
+  it.each([[['sessions', 'live', '--help']], [['completion', 'bash']]])(
+    '%j exits 0 without an EPIPE crash',
+    async (args) => {
+      const r = await runIntoClosedPipe(args);
+      expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+      expect(r.code).toBe(0);
+    },
+  );
 });

@@ -10,9 +10,15 @@ import { useEmulator } from './helpers/emulator.js';
  */
 const clock = new ManualClock(Date.now());
 const h = useEmulator({ clock, mintRatePerMinute: 2, orgPlan: 'free' });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 /** Every "<n> s", "<n> min", "retry_after <n>": each is a way of saying when to retry. */
-const times = (text: string) => text.replace(/\s+/g, ' ').match(/\b\d+ (s|min|h)\b|retry_after \d+/g) ?? [];
+const times = (text: string) =>
+  text.replace(/\s+/g, ' ').match(/\b\d+ (s|min|h)\b|retry_after \d+/g) ?? [];
 
 describe('429 messages say when to retry once', () => {
   it('inference rate_limit: the service says when; the CLI adds what to do, not the time again', async () => {

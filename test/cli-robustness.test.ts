@@ -10,7 +10,11 @@ const h = useEmulator();
 let env: Record<string, string | undefined>;
 
 beforeAll(() => {
-  env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+  env = isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 });
 
 describe('errors from the service', () => {
@@ -24,14 +28,20 @@ describe('errors from the service', () => {
 
 describe('generated flags', () => {
   it('send a list of numbers as numbers (--protocol-versions 1)', async () => {
-    const r = await cli(['--json', 'sessions', 'mint', '--persona', 'ava', '--protocol-versions', '1'], env);
+    const r = await cli(
+      ['--json', 'sessions', 'mint', '--persona', 'ava', '--protocol-versions', '1'],
+      env,
+    );
     expect(r.stderr).not.toMatch(/expected number/);
     expect(r.code).toBe(ExitCode.ok);
     expect(r.json()).toMatchObject({ status: 'ready', protocol_version: 1 });
   });
 
   it('refuse a list item that is not a number as a usage error', async () => {
-    const r = await cli(['sessions', 'mint', '--persona', 'ava', '--protocol-versions', 'two'], env);
+    const r = await cli(
+      ['sessions', 'mint', '--persona', 'ava', '--protocol-versions', 'two'],
+      env,
+    );
     expect(r.code).toBe(ExitCode.usage);
     expect(r.stderr).toMatch(/--protocol-versions/);
   });
@@ -45,7 +55,10 @@ describe('generated flags', () => {
   });
 
   it('--out into a folder that does not exist is a usage error, not a crash', async () => {
-    const r = await cli(['gallery', 'face', 'leo', '--out', join(env.HOME!, 'no', 'such', 'dir', 'face.png')], env);
+    const r = await cli(
+      ['gallery', 'face', 'leo', '--out', join(env.HOME!, 'no', 'such', 'dir', 'face.png')],
+      env,
+    );
     expect(r.code).toBe(ExitCode.usage);
     expect(r.stderr).toMatch(/^error: cannot write .*face\.png/);
     expect(r.stderr).not.toMatch(/unexpected failure/);
@@ -93,8 +106,13 @@ describe('connection settings', () => {
     const fromEnv = await cli(['workspaces', 'list'], { ...e, AVATAR_PROFILE: 'nope' });
     expect(fromEnv.code).toBe(ExitCode.usage);
     expect(fromEnv.stderr).toContain('no profile named nope');
-    expect((await cli(['--base-url', h.baseUrl, 'config', 'set', '__proto__'], e)).code).toBe(ExitCode.usage);
-    const set = await cli(['--base-url', h.baseUrl, '--api-key', h.emu.keys.secretKey, 'config', 'set', 'dev'], e);
+    expect((await cli(['--base-url', h.baseUrl, 'config', 'set', '__proto__'], e)).code).toBe(
+      ExitCode.usage,
+    );
+    const set = await cli(
+      ['--base-url', h.baseUrl, '--api-key', h.emu.keys.secretKey, 'config', 'set', 'dev'],
+      e,
+    );
     expect(set.code).toBe(ExitCode.ok);
     expect((await cli(['--json', 'workspaces', 'list'], e)).code).toBe(ExitCode.ok);
   });

@@ -6,21 +6,37 @@ import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar sessions transcript` reads as the conversation it was, not as JSON in a table. */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 
 async function talk(question: string): Promise<string> {
   let out = '';
   const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) });
   const stderr = new Writable({ write: (_c, _e, cb) => cb() });
-  expect(await run(['--json', 'sessions', 'live', '--persona', 'ava', '--say', question, '--turns', '1'], { stdout, stderr, env: env() })).toBe(0);
+  expect(
+    await run(
+      ['--json', 'sessions', 'live', '--persona', 'ava', '--say', question, '--turns', '1'],
+      { stdout, stderr, env: env() },
+    ),
+  ).toBe(0);
   return JSON.parse(out.split('\n')[0]!).session_id as string;
 }
 
 /** `avatar ...` on a terminal of `columns` columns (a TTY-like stdout). */
-async function onTerminal(argv: string[], columns: number): Promise<{ code: number; stdout: string; stderr: string }> {
+async function onTerminal(
+  argv: string[],
+  columns: number,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let out = '';
   let err = '';
-  const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }), { isTTY: true, columns });
+  const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }), {
+    isTTY: true,
+    columns,
+  });
   const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
   const code = await run(argv, { stdout, stderr, env: env() });
   return { code, stdout: out, stderr: err };
@@ -28,7 +44,8 @@ async function onTerminal(argv: string[], columns: number): Promise<{ code: numb
 
 describe('avatar sessions transcript', () => {
   // Longer than an 80-column line, so a terminal wraps it and a pipe does not.
-  const question = 'Hello there, who are you, what do you help people with most days, and how would I invite the rest of my team to the app?';
+  const question =
+    'Hello there, who are you, what do you help people with most days, and how would I invite the rest of my team to the app?';
 
   it('prints who said what, in order, wrapped to an 80-column terminal under the text column; --json keeps the body', async () => {
     const id = await talk(question);
@@ -45,10 +62,20 @@ describe('avatar sessions transcript', () => {
     const flat = human.stdout.replace(/\n {2,}/g, ' ');
     // the greeting has no user line; the typed question comes before its reply
     expect(flat).toContain(`you:    ${question}\n`);
-    expect(flat).toMatch(/avatar: Hello, I'm Ava\. What would you like to talk about\?\n.*you: {4}Hello there, .*\n.*avatar: \S/s);
+    expect(flat).toMatch(
+      /avatar: Hello, I'm Ava\. What would you like to talk about\?\n.*you: {4}Hello there, .*\n.*avatar: \S/s,
+    );
 
     const json = await cli(['--json', 'sessions', 'transcript', id], env());
-    expect(json.json()).toMatchObject({ session_id: id, source: 'store', count: 2, turns: [{ seq: 0, user_text: '' }, { seq: 1, user_text: question }] });
+    expect(json.json()).toMatchObject({
+      session_id: id,
+      source: 'store',
+      count: 2,
+      turns: [
+        { seq: 0, user_text: '' },
+        { seq: 1, user_text: question },
+      ],
+    });
   }, 30_000);
 
   it('on a pipe each turn is one whole line (for grep), however long', async () => {

@@ -12,7 +12,11 @@ const h = useEmulator();
 let env: Record<string, string | undefined>;
 
 beforeAll(() => {
-  env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+  env = isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 });
 
 describe('output', () => {
@@ -31,10 +35,31 @@ describe('output', () => {
   });
 
   it('generated commands take body fields as flags and {wsId} from the configured workspace', async () => {
-    const r = await cli(['--json', 'devices', 'create', '--name', 'kiosk', '--platform', 'android'], env);
+    const r = await cli(
+      ['--json', 'devices', 'create', '--name', 'kiosk', '--platform', 'android'],
+      env,
+    );
     expect(r.code).toBe(0);
-    expect(r.json().device).toMatchObject({ name: 'kiosk', platform: 'android', workspace_id: h.emu.keys.workspaceId });
-    const t = await cli(['--json', 'tokens', 'create', '--name', 'web', '--kind', 'publishable', '--allowed-origins', 'https://a.example', 'https://b.example'], env);
+    expect(r.json().device).toMatchObject({
+      name: 'kiosk',
+      platform: 'android',
+      workspace_id: h.emu.keys.workspaceId,
+    });
+    const t = await cli(
+      [
+        '--json',
+        'tokens',
+        'create',
+        '--name',
+        'web',
+        '--kind',
+        'publishable',
+        '--allowed-origins',
+        'https://a.example',
+        'https://b.example',
+      ],
+      env,
+    );
     expect(t.code).toBe(0);
     expect(t.json().allowed_origins).toEqual(['https://a.example', 'https://b.example']);
   });
@@ -42,7 +67,10 @@ describe('output', () => {
   it('--data takes a whole body from a file, flags override its fields', async () => {
     const file = join(env.HOME!, 'body.json');
     writeFileSync(file, JSON.stringify({ name: 'from-file', scopes: ['sessions:read'] }));
-    const r = await cli(['--json', 'tokens', 'create', '--data', `@${file}`, '--name', 'overridden'], env);
+    const r = await cli(
+      ['--json', 'tokens', 'create', '--data', `@${file}`, '--name', 'overridden'],
+      env,
+    );
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ name: 'overridden', scopes: ['sessions:read'] });
   });
@@ -70,7 +98,10 @@ describe('exit codes', () => {
     expect(r.code).toBe(ExitCode.apiClientError);
     expect(r.stderr).toMatch(/^error: not_found \(HTTP 404\)/);
     expect(r.stdout).toBe('');
-    const j = await cli(['--json', 'workspaces', 'list'], { ...env, AVATAR_API_KEY: 'avatar_00000000.' + '0'.repeat(56) });
+    const j = await cli(['--json', 'workspaces', 'list'], {
+      ...env,
+      AVATAR_API_KEY: 'avatar_00000000.' + '0'.repeat(56),
+    });
     expect(j.code).toBe(ExitCode.apiClientError);
     expect(JSON.parse(j.stderr)).toMatchObject({ error: 'unauthorized' });
   });
@@ -83,13 +114,19 @@ describe('exit codes', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     try {
-      const r = await cli(['api', 'GET', '/api/v1/workspaces'], { ...env, AVATAR_BASE_URL: `http://127.0.0.1:${port}` });
+      const r = await cli(['api', 'GET', '/api/v1/workspaces'], {
+        ...env,
+        AVATAR_BASE_URL: `http://127.0.0.1:${port}`,
+      });
       expect(r.code).toBe(ExitCode.apiServerError);
       expect(r.stderr).toContain('fleet_busy');
     } finally {
       await new Promise((r) => server.close(r));
     }
-    const down = await cli(['workspaces', 'list'], { ...env, AVATAR_BASE_URL: `http://127.0.0.1:${port}` });
+    const down = await cli(['workspaces', 'list'], {
+      ...env,
+      AVATAR_BASE_URL: `http://127.0.0.1:${port}`,
+    });
     expect(down.code).toBe(ExitCode.network);
     expect(down.stderr).toMatch(/cannot reach/);
   });
@@ -97,7 +134,9 @@ describe('exit codes', () => {
   it('2 when no service is configured at all', async () => {
     const r = await cli(['workspaces', 'list'], isolatedEnv());
     expect(r.code).toBe(ExitCode.usage);
-    expect(r.stderr).toMatch(/start one: +(avatar|npx avatar|node \S*bin\/avatar\.js) emulator start/);
+    expect(r.stderr).toMatch(
+      /start one: +(avatar|npx avatar|node \S*bin\/avatar\.js) emulator start/,
+    );
   });
 });
 
@@ -138,25 +177,37 @@ describe('connection settings', () => {
 
   it('named profiles; flags beat environment beat profile', async () => {
     const e = isolatedEnv();
-    const set = await cli(['--base-url', h.baseUrl, '--api-key', h.emu.keys.dashboardKey, 'config', 'set', 'local'], e);
+    const set = await cli(
+      ['--base-url', h.baseUrl, '--api-key', h.emu.keys.dashboardKey, 'config', 'set', 'local'],
+      e,
+    );
     expect(set.code).toBe(0);
     const show = await cli(['--json', 'config', 'show'], e);
     expect(show.json()).toMatchObject({ base_url: h.baseUrl, source: 'profile local' });
     // The dashboard key lists every workspace of the user.
-    expect((await cli(['--json', 'workspaces', 'list'], e)).json().data.length).toBeGreaterThanOrEqual(1);
-    const envWins = await cli(['--json', 'config', 'show'], { ...e, AVATAR_BASE_URL: 'http://127.0.0.1:9' });
+    expect(
+      (await cli(['--json', 'workspaces', 'list'], e)).json().data.length,
+    ).toBeGreaterThanOrEqual(1);
+    const envWins = await cli(['--json', 'config', 'show'], {
+      ...e,
+      AVATAR_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(envWins.json()).toMatchObject({ base_url: 'http://127.0.0.1:9', source: 'environment' });
-    const flagWins = await cli(['--json', '--base-url', 'http://127.0.0.1:8', 'config', 'show'], { ...e, AVATAR_BASE_URL: 'http://127.0.0.1:9' });
+    const flagWins = await cli(['--json', '--base-url', 'http://127.0.0.1:8', 'config', 'show'], {
+      ...e,
+      AVATAR_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(flagWins.json().base_url).toBe('http://127.0.0.1:8');
     expect((await cli(['--profile', 'nope', 'workspaces', 'list'], e)).code).toBe(ExitCode.usage);
   });
 });
 
-
 describe('tables on a terminal', () => {
   it('fit the terminal width and name the columns left out; pipes get every column', async () => {
     const { renderHuman } = await import('../src/cli/output.js');
-    const body = (await (await h.fetch('/api/v1/tokens', { key: h.emu.keys.secretKey })).json()) as { data: object[] };
+    const body = (await (
+      await h.fetch('/api/v1/tokens', { key: h.emu.keys.secretKey })
+    ).json()) as { data: object[] };
     const narrow = renderHuman(body, 60);
     for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
     expect(narrow).toMatch(/\(\d+ more columns: .*created_at;\s+--json\s+shows\s+all\)$/s);

@@ -17,7 +17,10 @@ async function script(shell: string): Promise<string> {
 /** Ask real bash what it would complete for these words (the last one is being typed). */
 function bashComplete(file: string, words: string[]): string[] {
   const arr = words.map((w) => `'${w}'`).join(' ');
-  const out = execFileSync('bash', ['-c', `source ${file}; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _avatar_completions; printf '%s\\n' "\${COMPREPLY[@]}"`]);
+  const out = execFileSync('bash', [
+    '-c',
+    `source ${file}; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _avatar_completions; printf '%s\\n' "\${COMPREPLY[@]}"`,
+  ]);
   return out.toString().split('\n').filter(Boolean);
 }
 
@@ -26,10 +29,17 @@ describe('avatar completion', () => {
     const file = join(dir, 'avatar.bash');
     writeFileSync(file, await script('bash'));
     expect(bashComplete(file, ['avatar', 'se'])).toEqual(['sessions']);
-    expect(bashComplete(file, ['avatar', 'sessions', ''])).toEqual(expect.arrayContaining(['live', 'mint', 'transcript', 'queue']));
-    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic'])).toEqual(['--mic', '--mic-file']);
+    expect(bashComplete(file, ['avatar', 'sessions', ''])).toEqual(
+      expect.arrayContaining(['live', 'mint', 'transcript', 'queue']),
+    );
+    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic'])).toEqual([
+      '--mic',
+      '--mic-file',
+    ]);
     // A flag's value is not mistaken for a command.
-    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--persona', 'ava', '--rec'])).toEqual(expect.arrayContaining(['--record', '--recording']));
+    expect(bashComplete(file, ['avatar', 'sessions', 'live', '--persona', 'ava', '--rec'])).toEqual(
+      expect.arrayContaining(['--record', '--recording']),
+    );
     expect(bashComplete(file, ['avatar', 'tokens', ''])).toContain('create');
     expect(bashComplete(file, ['avatar', 'completion', '--h'])).toEqual(['--help']);
   });
@@ -40,9 +50,14 @@ describe('avatar completion', () => {
     expect(bashComplete(file, ['avatar', 'sessions', 'live', '--record', ''])).toEqual([]);
     expect(bashComplete(file, ['avatar', 'sessions', 'live', '--mic-file', 'q'])).toEqual([]);
     // A global flag's value that happens to be a command name is not taken for the command.
-    expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual(['live', 'list']);
+    expect(bashComplete(file, ['avatar', '--profile', 'demo', 'sessions', 'li'])).toEqual([
+      'live',
+      'list',
+    ]);
     // A command's argument choices complete too (read from the tree).
-    expect(bashComplete(file, ['avatar', 'completion', ''])).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
+    expect(bashComplete(file, ['avatar', 'completion', ''])).toEqual(
+      expect.arrayContaining(['bash', 'zsh', 'fish']),
+    );
     // A flag with no value does not swallow the next word.
     expect(bashComplete(file, ['avatar', '--json', 'sessions', 'li'])).toEqual(['live', 'list']);
   });
@@ -60,6 +75,8 @@ describe('avatar completion', () => {
   it('an unknown shell is a usage error', async () => {
     const r = await cli(['completion', 'tcsh'], isolatedEnv());
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/);
+    expect(r.stderr).toMatch(
+      /'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/,
+    );
   });
 });

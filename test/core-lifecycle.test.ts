@@ -29,7 +29,11 @@ describe('stop()', () => {
     const requests = Array.from({ length: 5 }, (_, i) => {
       const req = request(`${emu.baseUrl}/api/v1/tokens`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', expect: '100-continue' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          expect: '100-continue',
+        },
       });
       const continued = new Promise<void>((r) => req.once('continue', () => r()));
       const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -63,7 +67,9 @@ describe('start failures', () => {
     const port = (blocker.address() as { port: number }).port;
     const dir = tmp();
     try {
-      await expect(startEmulator({ ...opts, port, dataDir: dir })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      await expect(startEmulator({ ...opts, port, dataDir: dir })).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
     } finally {
       await new Promise((r) => blocker.close(r));
     }
@@ -99,7 +105,9 @@ describe('one emulator per data dir', () => {
 
       await expect(startEmulator({ ...opts, dataDir: dir })).rejects.toThrow(/in use/);
 
-      const s = await fetch(`${a.baseUrl}/api/v1/sessions/${session_id}`, { headers: { authorization: `Bearer ${key}` } });
+      const s = await fetch(`${a.baseUrl}/api/v1/sessions/${session_id}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(((await s.json()) as { status: string }).status).toBe('pending');
     } finally {
       await a.stop();
@@ -116,11 +124,19 @@ describe('bootstrap keys across restarts', () => {
     const dir = tmp();
     const a = await startEmulator({ ...opts, dataDir: dir });
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-    const tokens = (await (await fetch(`${a.baseUrl}/api/v1/tokens`, { headers: auth(a.keys.dashboardKey) })).json()) as {
+    const tokens = (await (
+      await fetch(`${a.baseUrl}/api/v1/tokens`, { headers: auth(a.keys.dashboardKey) })
+    ).json()) as {
       data: { id: string; token_prefix: string; workspace_id: string | null }[];
     };
-    const bound = tokens.data.find((t) => t.workspace_id === a.keys.workspaceId && t.token_prefix === a.keys.secretKey.slice(0, 8))!;
-    const rev = await fetch(`${a.baseUrl}/api/v1/tokens/${bound.id}/revoke`, { method: 'POST', headers: auth(a.keys.dashboardKey) });
+    const bound = tokens.data.find(
+      (t) =>
+        t.workspace_id === a.keys.workspaceId && t.token_prefix === a.keys.secretKey.slice(0, 8),
+    )!;
+    const rev = await fetch(`${a.baseUrl}/api/v1/tokens/${bound.id}/revoke`, {
+      method: 'POST',
+      headers: auth(a.keys.dashboardKey),
+    });
     expect(rev.status).toBe(200);
     await a.stop();
 
@@ -129,10 +145,16 @@ describe('bootstrap keys across restarts', () => {
       expect(b.keys.dashboardKey).toBe(a.keys.dashboardKey);
       expect(b.keys.workspaceId).toBe(a.keys.workspaceId);
       expect(b.keys.secretKey).not.toBe(a.keys.secretKey);
-      const list = await fetch(`${b.baseUrl}/api/v1/workspaces`, { headers: auth(b.keys.secretKey) });
+      const list = await fetch(`${b.baseUrl}/api/v1/workspaces`, {
+        headers: auth(b.keys.secretKey),
+      });
       expect(list.status).toBe(200);
-      expect(((await list.json()) as { data: { id: string }[] }).data.map((w) => w.id)).toEqual([a.keys.workspaceId]);
-      expect((await fetch(`${b.baseUrl}/api/v1/workspaces`, { headers: auth(a.keys.secretKey) })).status).toBe(401);
+      expect(((await list.json()) as { data: { id: string }[] }).data.map((w) => w.id)).toEqual([
+        a.keys.workspaceId,
+      ]);
+      expect(
+        (await fetch(`${b.baseUrl}/api/v1/workspaces`, { headers: auth(a.keys.secretKey) })).status,
+      ).toBe(401);
     } finally {
       await b.stop();
     }

@@ -16,14 +16,20 @@ describe('CORS on the control plane (browsers with publishable keys)', () => {
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+      'authorization',
+    );
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
   it('lets the page read answers and Retry-After, and still enforces the key origins', async () => {
     const key = h.emu.keys.secretKey;
     const pk = (await (
-      await h.fetch('/api/v1/tokens', { key, method: 'POST', body: JSON.stringify({ name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] }) })
+      await h.fetch('/api/v1/tokens', {
+        key,
+        method: 'POST',
+        body: JSON.stringify({ name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] }),
+      })
     ).json()) as { token: string };
     const ok = await h.fetch('/api/gallery', { headers: { origin: ORIGIN } });
     expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
@@ -40,9 +46,21 @@ describe('CORS on the control plane (browsers with publishable keys)', () => {
 });
 
 describe('CORS headers are set once', () => {
-  it.each(['/api/model-status', '/api/jobs/nope', '/api/v1/workspaces', '/compat-a/v1/models'])('%s answers one Allow-Origin and one Vary', async (path) => {
-    const res = await h.fetch(path, { key: h.emu.keys.dashboardKey, headers: { origin: ORIGIN } });
-    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(res.headers.get('vary')?.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v === 'origin')).toHaveLength(1);
-  });
+  it.each(['/api/model-status', '/api/jobs/nope', '/api/v1/workspaces', '/compat-a/v1/models'])(
+    '%s answers one Allow-Origin and one Vary',
+    async (path) => {
+      const res = await h.fetch(path, {
+        key: h.emu.keys.dashboardKey,
+        headers: { origin: ORIGIN },
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect(
+        res.headers
+          .get('vary')
+          ?.split(',')
+          .map((v) => v.trim().toLowerCase())
+          .filter((v) => v === 'origin'),
+      ).toHaveLength(1);
+    },
+  );
 });

@@ -46,28 +46,62 @@ describe('the data directory is private', () => {
     const umask = process.umask(0o022);
     try {
       const dir = join(mkdtempSync(join(tmpdir(), 'avatar-private-')), 'data');
-      const emu = await startEmulator({ port: 0, host: '127.0.0.1', dataDir: dir, boxes: 1, mintRatePerMinute: 0, idleSeconds: 1 });
+      const emu = await startEmulator({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: dir,
+        boxes: 1,
+        mintRatePerMinute: 0,
+        idleSeconds: 1,
+      });
       started.push(emu);
       const api = (path: string, init?: Parameters<typeof apiCall>[2]) => apiCall(emu, path, init);
 
       // Uploads: a face and a voice; the face gets an idle loop built in the background.
       const a = (await api('/api/v1/avatars', { body: { name: 'Private', kind: 'custom' } })).body;
       const v = (await api(`/api/v1/avatars/${a.id}/versions`, { body: {} })).body;
-      expect((await api(v.upload_url, { raw: await image('jpeg'), type: 'image/jpeg' })).status).toBe(200);
-      const voice = await api(`/api/v1/avatars/${a.id}/versions/${v.id}/voice`, { raw: wav(6), type: 'audio/wav', headers: { 'x-ref-text': 'hello' } });
+      expect(
+        (await api(v.upload_url, { raw: await image('jpeg'), type: 'image/jpeg' })).status,
+      ).toBe(200);
+      const voice = await api(`/api/v1/avatars/${a.id}/versions/${v.id}/voice`, {
+        raw: wav(6),
+        type: 'audio/wav',
+        headers: { 'x-ref-text': 'hello' },
+      });
       expect(voice.status).toBe(200);
-      await until(() => api(`/api/v1/avatars/${a.id}`), (r) => r.body.assets_status === 'ready', 60_000);
+      await until(
+        () => api(`/api/v1/avatars/${a.id}`),
+        (r) => r.body.assets_status === 'ready',
+        60_000,
+      );
 
       // A recorded session: the user's microphone on disk.
-      const m = (await api('/api/v1/sessions', { body: { persona: 'ava', recording: true, config: { render: false, greeting_enabled: false } } })).body;
+      const m = (
+        await api('/api/v1/sessions', {
+          body: {
+            persona: 'ava',
+            recording: true,
+            config: { render: false, greeting_enabled: false },
+          },
+        })
+      ).body;
       const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
       mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
       mic.ws.send(Buffer.alloc(3200));
       mic.close();
-      await until(() => api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
+      await until(
+        () => api(`/api/v1/sessions/${m.session_id}`),
+        (r) => r.body.status === 'ended',
+      );
 
       const files = allFiles(dir).map((f) => f.slice(dir.length + 1));
-      expect(files).toEqual(expect.arrayContaining(['emulator.sqlite', 'emulator.lock', expect.stringMatching(/^emulator\.sqlite-wal$/)]));
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'emulator.sqlite',
+          'emulator.lock',
+          expect.stringMatching(/^emulator\.sqlite-wal$/),
+        ]),
+      );
       expect(files.some((f) => f.endsWith('face.jpg'))).toBe(true);
       expect(files.some((f) => f.endsWith('voice.wav'))).toBe(true);
       expect(files.some((f) => f.endsWith('.mp4') && !f.includes('captures'))).toBe(true); // the idle loop
@@ -89,7 +123,9 @@ describe('the data directory is private', () => {
     // Not the emulator's: a `--data .` pointing at a project must not have the project rewritten.
     writeFileSync(join(dir, 'notes.txt'), 'mine', { mode: 0o644 });
     const notes: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
+    const spy = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
     let emu: RunningEmulator;
     try {
       emu = await startEmulator({ port: 0, host: '127.0.0.1', dataDir: dir, boxes: 0 });
@@ -107,7 +143,9 @@ describe('the data directory is private', () => {
     await emu.stop();
     started.pop();
     const again: string[] = [];
-    const spy2 = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (again.push(String(chunk)), true));
+    const spy2 = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (again.push(String(chunk)), true));
     try {
       started.push(await startEmulator({ port: 0, host: '127.0.0.1', dataDir: dir, boxes: 0 }));
     } finally {

@@ -13,19 +13,51 @@ describe('avatar demo', () => {
     const r = await cli(['demo'], isolatedEnv(), cwd);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^avatar demo: started an in-process emulator at http:\/\/127\.0\.0\.1:\d+/);
-    expect(r.stdout).toMatch(/question \(synthesized, [\d.]+ s of 16 kHz speech\): "Hello! What can you help me with\?"/);
+    expect(r.stdout).toMatch(
+      /^avatar demo: started an in-process emulator at http:\/\/127\.0\.0\.1:\d+/,
+    );
+    expect(r.stdout).toMatch(
+      /question \(synthesized, [\d.]+ s of 16 kHz speech\): "Hello! What can you help me with\?"/,
+    );
     expect(r.stdout).toMatch(/\] you: \S.*\n.*\] avatar: \S/);
-    expect(r.stdout).toMatch(/\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released/);
-    expect(r.stdout).toMatch(/timings: mint \d+ ms · connect [\d.]+ m?s · first media [\d.]+ m?s after the connect began · turn [\d.]+ m?s after the question ended/);
+    expect(r.stdout).toMatch(
+      /\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released/,
+    );
+    expect(r.stdout).toMatch(
+      /timings: mint \d+ ms · connect [\d.]+ m?s · first media [\d.]+ m?s after the connect began · turn [\d.]+ m?s after the question ended/,
+    );
     const file = join(cwd, 'demo.mp4');
     expect(existsSync(file)).toBe(true);
     // Playable: both tracks decode from start to end.
     const meta = await parseFile(file);
     expect(meta.format.duration).toBeGreaterThan(3);
-    const frames = await ffmpeg(['-i', file, '-map', '0:v', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1']);
+    const frames = await ffmpeg([
+      '-i',
+      file,
+      '-map',
+      '0:v',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-s',
+      '16x16',
+      'pipe:1',
+    ]);
     expect(frames.length / 256).toBeGreaterThan(meta.format.duration! * 20);
-    const audio = await ffmpeg(['-i', file, '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
+    const audio = await ffmpeg([
+      '-i',
+      file,
+      '-map',
+      '0:a',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      'pipe:1',
+    ]);
     expect(audio.length / 32000).toBeGreaterThan(meta.format.duration! - 1);
   }, 120_000);
 });

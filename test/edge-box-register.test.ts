@@ -14,12 +14,15 @@ const cp: Server = createServer((req, res) => {
   let body = '';
   req.on('data', (c: Buffer) => (body += c.toString()));
   req.on('end', () => {
-    if (req.url?.endsWith('/register')) registeredAt = (JSON.parse(body) as { base_url: string }).base_url;
+    if (req.url?.endsWith('/register'))
+      registeredAt = (JSON.parse(body) as { base_url: string }).base_url;
     res.writeHead(401, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'unauthorized', message: 'unknown box credential' }));
   });
 });
-const cpUrl = await new Promise<string>((res) => cp.listen(0, '127.0.0.1', () => res(`http://127.0.0.1:${(cp.address() as AddressInfo).port}`)));
+const cpUrl = await new Promise<string>((res) =>
+  cp.listen(0, '127.0.0.1', () => res(`http://127.0.0.1:${(cp.address() as AddressInfo).port}`)),
+);
 afterAll(() => new Promise<void>((res) => cp.close(() => res())));
 
 describe('box registration', () => {
@@ -27,7 +30,16 @@ describe('box registration', () => {
     // The parts are never reached: the box fails before any session exists.
     const parts = {} as EdgeParts;
     await expect(
-      startBox({ controlPlaneUrl: cpUrl, boxId: 'box_x', secret: 'nope', seats: 1, protocols: [1], customAvatars: false, verified: false, parts }),
+      startBox({
+        controlPlaneUrl: cpUrl,
+        boxId: 'box_x',
+        secret: 'nope',
+        seats: 1,
+        protocols: [1],
+        customAvatars: false,
+        verified: false,
+        parts,
+      }),
     ).rejects.toThrow(/401.*register/);
     expect(registeredAt).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // Nothing listens where the box was: the health route cannot be reached.

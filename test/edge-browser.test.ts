@@ -28,7 +28,10 @@ describe.skipIf(!existsSync(CHROMIUM))('a live session in headless chromium', ()
       res.end(page);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -36,26 +39,50 @@ describe.skipIf(!existsSync(CHROMIUM))('a live session in headless chromium', ()
   });
 
   it('plays /mse with the advertised mime; time advances; the mouth moves and audio decodes while the avatar replies', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false } } })).body;
-    page = MSE_PAGE.replace("'ws://' + location.host + '/stream'", JSON.stringify(wsUrl(m.connect_url, '/mse', m.session_token)));
+    const m = (
+      await h.api('/api/v1/sessions', {
+        body: { persona: 'ava', config: { greeting_enabled: false } },
+      })
+    ).body;
+    page = MSE_PAGE.replace(
+      "'ws://' + location.host + '/stream'",
+      JSON.stringify(wsUrl(m.connect_url, '/mse', m.session_token)),
+    );
     // The player connects first, so it gets the timeline from its start (docs/edge.md: late joiners seek).
     const tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await tab.waitForFunction(() => typeof (window as unknown as { mime?: string }).mime === 'string', undefined, { timeout: 20_000 });
+    await tab.waitForFunction(
+      () => typeof (window as unknown as { mime?: string }).mime === 'string',
+      undefined,
+      { timeout: 20_000 },
+    );
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
     type Probe = { t: number; region: number; frames: number; audioBytes: number; ranges: number };
-    const probe = () => tab.evaluate((r) => (window as unknown as { probe(...a: number[]): Probe }).probe(...r), [...MOUTH]);
-    await tab.waitForFunction(() => (document.getElementById('v') as HTMLVideoElement).currentTime > 0.5, undefined, { timeout: 20_000 });
+    const probe = () =>
+      tab.evaluate(
+        (r) => (window as unknown as { probe(...a: number[]): Probe }).probe(...r),
+        [...MOUTH],
+      );
+    await tab.waitForFunction(
+      () => (document.getElementById('v') as HTMLVideoElement).currentTime > 0.5,
+      undefined,
+      { timeout: 20_000 },
+    );
     const mime = await tab.evaluate(() => (window as unknown as { mime: string }).mime);
     expect(mime).toMatch(/^video\/mp4; codecs="avc1\./);
-    expect(await tab.evaluate(() => (window as unknown as { supported: boolean }).supported)).toBe(true);
+    expect(await tab.evaluate(() => (window as unknown as { supported: boolean }).supported)).toBe(
+      true,
+    );
 
     const listening: Probe[] = [];
     for (let i = 0; i < 10; i++) {
       listening.push(await probe());
       await tab.waitForTimeout(100);
     }
-    await fetch(`${m.connect_url}/chat?token=${m.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'Tell me about yourself.' }) });
+    await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Tell me about yourself.' }),
+    });
     await events.next((x) => x.type === 'status' && x.state === 'speaking', 20_000);
     const talking: Probe[] = [];
     for (let i = 0; i < 40; i++) {

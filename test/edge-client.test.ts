@@ -28,7 +28,9 @@ beforeAll(async () => {
       req.on('data', (d) => (body += d));
       req.on('end', () => {
         if (u.searchParams.get('token') !== 'good') {
-          res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized', detail: 'bad token' }));
+          res
+            .writeHead(401, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: 'unauthorized', detail: 'bad token' }));
           return;
         }
         chats.push(JSON.parse(body));
@@ -44,11 +46,17 @@ beforeAll(async () => {
     const u = new URL(req.url!, 'http://x');
     origins.push(`WS ${u.pathname} ${req.headers.origin ?? '(none)'}`);
     if (u.searchParams.get('token') !== 'good') {
-      sock.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":"unauthorized","detail":"token expired"}');
+      sock.end(
+        'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":"unauthorized","detail":"token expired"}',
+      );
       return;
     }
     wss.handleUpgrade(req, sock, head, (ws) => {
-      const rec = { path: u.pathname, token: u.searchParams.get('token'), frames: [] as (string | number)[] };
+      const rec = {
+        path: u.pathname,
+        token: u.searchParams.get('token'),
+        frames: [] as (string | number)[],
+      };
       seen.push(rec);
       ws.on('error', () => undefined);
       ws.on('message', (d, bin) => rec.frames.push(bin ? (d as Buffer).length : String(d)));
@@ -64,8 +72,12 @@ const collect = (events: EdgeEvent[]) => (e: EdgeEvent) => events.push(e);
 
 describe('edge URLs (spec 4.6)', () => {
   it('swaps https for wss and http for ws, keeps a path prefix, adds the token', () => {
-    expect(edgeSocketUrl('https://edge-7.example.com', '/mse', 'a.b.c')).toBe('wss://edge-7.example.com/mse?token=a.b.c');
-    expect(edgeSocketUrl('http://127.0.0.1:9/box/', '/mic_stream', 't')).toBe('ws://127.0.0.1:9/box/mic_stream?token=t');
+    expect(edgeSocketUrl('https://edge-7.example.com', '/mse', 'a.b.c')).toBe(
+      'wss://edge-7.example.com/mse?token=a.b.c',
+    );
+    expect(edgeSocketUrl('http://127.0.0.1:9/box/', '/mic_stream', 't')).toBe(
+      'ws://127.0.0.1:9/box/mic_stream?token=t',
+    );
     expect(() => edgeSocketUrl('ftp://x', '/mse', 't')).toThrow(/not an http/);
   });
 });
@@ -81,12 +93,22 @@ describe('v1 connection', () => {
       if (path === '/mic_stream') {
         ws.once('message', () => {
           ws.send(JSON.stringify({ type: 'partial', text: 'hello th' }));
-          ws.send(JSON.stringify({ type: 'turn', text: 'hello there', reply: 'Hi!', language: 'en', speech_id: 's1' }));
+          ws.send(
+            JSON.stringify({
+              type: 'turn',
+              text: 'hello there',
+              reply: 'Hi!',
+              language: 'en',
+              speech_id: 's1',
+            }),
+          );
           ws.send('not json');
         });
       }
       if (path === '/events') {
-        ws.send(JSON.stringify({ type: 'agent_event', kind: 'calling', tool: 'weather', call_id: 'c1' }));
+        ws.send(
+          JSON.stringify({ type: 'agent_event', kind: 'calling', tool: 'weather', call_id: 'c1' }),
+        );
         ws.send(JSON.stringify({ type: 'status', fps: 24 }));
         setTimeout(() => ws.close(4000, 'session cap reached'), 150);
       }
@@ -98,19 +120,31 @@ describe('v1 connection', () => {
     conn.sendAudio(Buffer.alloc(3200));
     await conn.chat('typed words');
     const closed = await conn.closed;
-    expect(closed).toMatchObject({ reason: 'server', code: 4000, detail: 'session cap reached', socket: '/events' });
+    expect(closed).toMatchObject({
+      reason: 'server',
+      code: 4000,
+      detail: 'session cap reached',
+      socket: '/events',
+    });
     const mic = seen.find((s) => s.path === '/mic_stream')!;
     expect(mic.frames[0]).toBe(JSON.stringify({ op: 'hello', lang: 'de' }));
     expect(mic.frames[1]).toBe(3200);
     expect(chats).toEqual([{ text: 'typed words' }]);
     const by = (t: string) => events.filter((e) => e.type === t);
-    expect(by('media_init')).toEqual([{ type: 'media_init', mime: 'video/mp4; codecs="avc1.42c015, mp4a.40.2"' }]);
+    expect(by('media_init')).toEqual([
+      { type: 'media_init', mime: 'video/mp4; codecs="avc1.42c015, mp4a.40.2"' },
+    ]);
     expect(by('media').map((e) => (e as { total: number }).total)).toEqual([700, 1000]);
     expect(by('partial')).toEqual([{ type: 'partial', text: 'hello th' }]);
-    expect(by('turn')).toEqual([{ type: 'turn', text: 'hello there', reply: 'Hi!', language: 'en', speech_id: 's1' }]);
+    expect(by('turn')).toEqual([
+      { type: 'turn', text: 'hello there', reply: 'Hi!', language: 'en', speech_id: 's1' },
+    ]);
     expect(by('agent_event')).toMatchObject([{ kind: 'calling', tool: 'weather', call_id: 'c1' }]);
     expect(by('telemetry')).toEqual([{ type: 'telemetry', frame: { type: 'status', fps: 24 } }]);
-    expect(by('error')[0]).toMatchObject({ socket: '/mic_stream', error: expect.stringMatching(/unreadable/) });
+    expect(by('error')[0]).toMatchObject({
+      socket: '/mic_stream',
+      error: expect.stringMatching(/unreadable/),
+    });
     expect(by('closed')).toHaveLength(1);
   });
 
@@ -130,19 +164,35 @@ describe('v1 connection', () => {
   it('a chat refused by the edge throws its error envelope', async () => {
     const conn = await connectEdge({ connectUrl: base, token: 'stale' });
     await conn.ready.catch(() => undefined);
-    await expect(conn.chat('hi')).rejects.toThrow('POST /chat answered 401 unauthorized: bad token');
+    await expect(conn.chat('hi')).rejects.toThrow(
+      'POST /chat answered 401 unauthorized: bad token',
+    );
   });
 
   it('origin: sent as Origin on every upgrade and on POST /chat, over v1 and v2; none when unset', async () => {
     script = () => undefined;
     origins.length = 0;
-    const v1 = await connectEdge({ connectUrl: base, token: 'good', origin: 'https://app.example.com' });
+    const v1 = await connectEdge({
+      connectUrl: base,
+      token: 'good',
+      origin: 'https://app.example.com',
+    });
     await v1.ready;
     await v1.chat('hi');
     await v1.close();
-    expect([...origins].sort()).toEqual(['POST /chat https://app.example.com', 'WS /events https://app.example.com', 'WS /mic_stream https://app.example.com', 'WS /mse https://app.example.com']);
+    expect([...origins].sort()).toEqual([
+      'POST /chat https://app.example.com',
+      'WS /events https://app.example.com',
+      'WS /mic_stream https://app.example.com',
+      'WS /mse https://app.example.com',
+    ]);
     origins.length = 0;
-    const v2 = await connectEdge({ connectUrl: base, token: 'good', protocol: 2, origin: 'https://app.example.com' });
+    const v2 = await connectEdge({
+      connectUrl: base,
+      token: 'good',
+      protocol: 2,
+      origin: 'https://app.example.com',
+    });
     await v2.ready;
     await v2.close();
     expect(origins).toEqual(['WS /v2/session https://app.example.com']);
@@ -158,8 +208,28 @@ describe('v1 connection', () => {
     script = (path, ws) => {
       if (path !== '/mic_stream') return;
       ws.once('message', () => {
-        ws.send(JSON.stringify({ type: 'turn', text: 'hi', reply: 'Hello!', speech_id: 's1', brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } } }));
-        ws.send(JSON.stringify({ type: 'turn', text: 'again', reply: 'Hi.', speech_id: 's2', brain: 'local' }));
+        ws.send(
+          JSON.stringify({
+            type: 'turn',
+            text: 'hi',
+            reply: 'Hello!',
+            speech_id: 's1',
+            brain: {
+              name: 'local',
+              reply: 'Hello!',
+              usage: { prompt_tokens: 41, completion_tokens: 2 },
+            },
+          }),
+        );
+        ws.send(
+          JSON.stringify({
+            type: 'turn',
+            text: 'again',
+            reply: 'Hi.',
+            speech_id: 's2',
+            brain: 'local',
+          }),
+        );
       });
     };
     const conn = await connectEdge({ connectUrl: base, token: 'good' });
@@ -169,7 +239,10 @@ describe('v1 connection', () => {
     await vi.waitFor(() => expect(events.filter((e) => e.type === 'turn')).toHaveLength(2));
     await conn.close();
     const [first, second] = events.filter((e) => e.type === 'turn');
-    expect(first).toMatchObject({ speech_id: 's1', brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } } });
+    expect(first).toMatchObject({
+      speech_id: 's1',
+      brain: { name: 'local', reply: 'Hello!', usage: { prompt_tokens: 41, completion_tokens: 2 } },
+    });
     expect(second).toMatchObject({ speech_id: 's2' });
     expect(second).not.toHaveProperty('brain');
   });
@@ -214,7 +287,8 @@ function fakeClock() {
 describe('mic pump (spec 4.6 cadence)', () => {
   const tone = (ms: number) => {
     const b = Buffer.alloc((ms / 100) * 3200);
-    for (let i = 0; i < b.length / 2; i++) b.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
+    for (let i = 0; i < b.length / 2; i++)
+      b.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
     return b;
   };
 
@@ -237,7 +311,10 @@ describe('mic pump (spec 4.6 cadence)', () => {
   it('gated frames are zeroed but still sent; the level still reports what the mic heard', () => {
     const frames: Buffer[] = [];
     const levels: number[] = [];
-    const pump = new MicPump({ send: (f) => frames.push(Buffer.from(f)), onFrame: (i) => levels.push(i.levelDb) });
+    const pump = new MicPump({
+      send: (f) => frames.push(Buffer.from(f)),
+      onFrame: (i) => levels.push(i.levelDb),
+    });
     pump.feed(tone(200));
     pump.setGated(true);
     pump.tick();

@@ -20,7 +20,8 @@ async function replyAudioCheck(media: Buffer[], reply: string): Promise<void> {
   const split = new SentenceSplitter();
   const sentences = [...split.push(reply), ...split.flush()];
   let want = 0;
-  for (const s of sentences) want += voicedMs((await defaultVoice().synthesize(s, { lang: 'en' })).samples);
+  for (const s of sentences)
+    want += voicedMs((await defaultVoice().synthesize(s, { lang: 'en' })).samples);
   const got = voicedMs(pcm);
   // The stream's audio holds the whole reply and nothing else voiced (idle audio is silence).
   expect(want).toBeGreaterThan(1000);
@@ -29,53 +30,99 @@ async function replyAudioCheck(media: Buffer[], reply: string): Promise<void> {
 
 describe('live session with media, end to end', () => {
   it('v1: /mse + /mic_stream + /events; a spoken turn; the reply as media as long as the spoken reply; release; transcript; ended', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false } } })).body;
+    const m = (
+      await h.api('/api/v1/sessions', {
+        body: { persona: 'ava', config: { greeting_enabled: false } },
+      })
+    ).body;
     const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
     const mime = await mse.next((x) => typeof x.mime === 'string');
     expect(mime.mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-fA-F]{6}, ?mp4a\.40\.2"$/);
-    await until(() => mse.bin.length, (n) => n >= 3);
+    await until(
+      () => mse.bin.length,
+      (n) => n >= 3,
+    );
     expect(mse.bin[0]!.subarray(4, 8).toString()).toBe('ftyp');
     expect(mse.bin[1]!.subarray(4, 8).toString()).toBe('moof');
 
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    await streamFrames(mic, await utteranceFrames('Hi there. I would like to know where you live, what you do during the day, and which places you like to visit.'));
+    await streamFrames(
+      mic,
+      await utteranceFrames(
+        'Hi there. I would like to know where you live, what you do during the day, and which places you like to visit.',
+      ),
+    );
     const turn = await mic.next((x) => x.type === 'turn', 20_000);
     expect(mic.json.some((x) => x.type === 'partial')).toBe(true);
     expect(turn).toMatchObject({ language: 'en', speech_id: expect.any(String) });
     expect(turn.reply.length).toBeGreaterThan(0);
     const spoke = await events.next((x) => x.type === 'status' && x.state === 'speaking', 20_000);
-    await events.next((x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms, 30_000);
+    await events.next(
+      (x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     await replyAudioCheck(mse.bin, turn.reply);
 
     await h.api(`/api/v1/sessions/${m.session_id}/release`, { body: { seat_token: m.seat_token } });
     expect((await mse.closed).code).toBe(4002);
-    const t = await until(() => h.api(`/api/v1/sessions/${m.session_id}/transcript`), (r) => r.body.count === 1);
+    const t = await until(
+      () => h.api(`/api/v1/sessions/${m.session_id}/transcript`),
+      (r) => r.body.count === 1,
+    );
     expect(t.body.turns[0]).toMatchObject({ user_text: turn.text, reply_text: turn.reply });
     expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('ended');
   }, 60_000);
 
   it('v2: the same on one socket (tagged media down, tagged mic up)', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'leo', protocol_versions: [2], config: { greeting_enabled: false } } })).body;
-    const s: Sock = await openSock(wsUrl(m.connect_url, '/v2/session', m.session_token), { protocols: ['svc.avatar.v2'] });
+    const m = (
+      await h.api('/api/v1/sessions', {
+        body: { persona: 'leo', protocol_versions: [2], config: { greeting_enabled: false } },
+      })
+    ).body;
+    const s: Sock = await openSock(wsUrl(m.connect_url, '/v2/session', m.session_token), {
+      protocols: ['svc.avatar.v2'],
+    });
     const hello = await s.next((x) => x.type === 'session');
     expect(hello.mime).toMatch(/^video\/mp4; codecs="avc1/);
-    await until(() => s.bin.length, (n) => n >= 3);
+    await until(
+      () => s.bin.length,
+      (n) => n >= 3,
+    );
     expect(s.bin.every((b) => b[0] === 0x01)).toBe(true);
     expect(s.bin[0]!.subarray(5, 9).toString()).toBe('ftyp');
     s.ws.send(JSON.stringify({ type: 'hello', lang: 'en' }));
-    await streamFrames(s, await utteranceFrames('Good morning. Please tell me about your work, the people you help every day, and what you enjoy most about it.'), 0x02);
+    await streamFrames(
+      s,
+      await utteranceFrames(
+        'Good morning. Please tell me about your work, the people you help every day, and what you enjoy most about it.',
+      ),
+      0x02,
+    );
     const turn = await s.next((x) => x.type === 'turn', 20_000);
     expect(s.json.some((x) => x.type === 'partial')).toBe(true);
     const spoke = await s.next((x) => x.type === 'status' && x.state === 'speaking', 20_000);
-    await s.next((x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms, 30_000);
+    await s.next(
+      (x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
-    await replyAudioCheck(s.bin.map((b) => b.subarray(1)), turn.reply);
+    await replyAudioCheck(
+      s.bin.map((b) => b.subarray(1)),
+      turn.reply,
+    );
     s.close();
-    await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
+    await until(
+      () => h.api(`/api/v1/sessions/${m.session_id}`),
+      (r) => r.body.status === 'ended',
+    );
     const t = await h.api(`/api/v1/sessions/${m.session_id}/transcript`);
-    expect(t.body).toMatchObject({ source: 'store', count: 1, turns: [{ reply_text: turn.reply }] });
+    expect(t.body).toMatchObject({
+      source: 'store',
+      count: 1,
+      turns: [{ reply_text: turn.reply }],
+    });
   }, 60_000);
 });

@@ -8,11 +8,14 @@ import { useEmulator } from './helpers/emulator.js';
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const h = useEmulator({ boxes: 1, seats: 8, mintRatePerMinute: 0, clock });
 const mint = async (config: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, ...config }, ...extra } });
+  const r = await h.api('/api/v1/sessions', {
+    body: { persona: 'ava', config: { render: false, ...config }, ...extra },
+  });
   expect(r.status).toBe(201);
   return r.body as { session_id: string; session_token: string; connect_url: string };
 };
-const connect = (m: { connect_url: string; session_token: string }) => openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+const connect = (m: { connect_url: string; session_token: string }) =>
+  openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe('greeting', () => {
@@ -45,7 +48,10 @@ describe('greeting', () => {
   it('a user turn before the greeting replaces it; greeting_enabled false never greets; hold 0 greets at once', async () => {
     const a = await mint({ greeting_hold_ms: 2000 });
     const micA = await connect(a);
-    await fetch(`${a.connect_url}/chat?token=${a.session_token}`, { method: 'POST', body: JSON.stringify({ text: 'hi there' }) });
+    await fetch(`${a.connect_url}/chat?token=${a.session_token}`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'hi there' }),
+    });
     const t = await micA.next((x) => x.type === 'turn');
     expect(t.text).toBe('hi there');
     clock.advance(3000);
@@ -70,7 +76,10 @@ describe('session cap', () => {
     const m = await mint({ greeting_enabled: false }, { session_cap_seconds: 60 });
     const mic = await connect(m);
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
-    await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'active');
+    await until(
+      () => h.api(`/api/v1/sessions/${m.session_id}`),
+      (r) => r.body.status === 'active',
+    );
     clock.advance(59_900);
     await settle();
     expect(mic.ws.readyState).toBe(mic.ws.OPEN);
@@ -82,6 +91,13 @@ describe('session cap', () => {
       expect(c.code).toBe(4001);
       expect(c.reason).toMatch(/session_cap/);
     }
-    expect((await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended')).body.status).toBe('ended');
+    expect(
+      (
+        await until(
+          () => h.api(`/api/v1/sessions/${m.session_id}`),
+          (r) => r.body.status === 'ended',
+        )
+      ).body.status,
+    ).toBe('ended');
   });
 });

@@ -15,7 +15,16 @@ const status = async (id: string) => (await h.api(`/api/v1/sessions/${id}`)).bod
 
 describe('socket heartbeat', () => {
   it('a live client answers pings and stays; a silent one is dropped and its session ends', async () => {
-    const mint = async () => (await h.api('/api/v1/sessions', { body: { persona: 'ava', session_cap_seconds: 3600, config: { render: false, greeting_enabled: false } } })).body;
+    const mint = async () =>
+      (
+        await h.api('/api/v1/sessions', {
+          body: {
+            persona: 'ava',
+            session_cap_seconds: 3600,
+            config: { render: false, greeting_enabled: false },
+          },
+        })
+      ).body;
     const a = await mint();
     const b = await mint();
     const live = await openSock(wsUrl(a.connect_url, '/events', a.session_token));
@@ -30,9 +39,15 @@ describe('socket heartbeat', () => {
       // pong, so its reply (an error: /events is downlink only) proves the pong arrived.
       const errs = live.json.filter((m) => m.type === 'error').length;
       live.ws.send('x');
-      await until(() => live.json.filter((m) => m.type === 'error').length, (n) => n > errs);
+      await until(
+        () => live.json.filter((m) => m.type === 'error').length,
+        (n) => n > errs,
+      );
     }
-    await until(() => status(b.session_id), (s) => s === 'ended');
+    await until(
+      () => status(b.session_id),
+      (s) => s === 'ended',
+    );
     expect(await status(a.session_id)).toBe('active');
     live.close();
   });

@@ -13,7 +13,11 @@ describe('joining the media', () => {
   const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
 
   it('the first media a /mse socket gets starts on a keyframe, whenever it joins', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false } } })).body;
+    const m = (
+      await h.api('/api/v1/sessions', {
+        body: { persona: 'ava', config: { greeting_enabled: false } },
+      })
+    ).body;
     const first = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
     // 2.5 s in: past the idle loop's keyframe at 2 s, between keyframes.
@@ -31,7 +35,9 @@ describe('joining the media', () => {
     // The late socket starts at the 2 s keyframe, not at the session's start.
     const tracks = parseInit(late.bin[0]!);
     const v = tracks.find((t) => t.kind === 'video')!;
-    const startMs = (readFragment(late.bin[1]!, tracks).tracks.find((t) => t.id === v.id)!.start * 1000) / v.timescale;
+    const startMs =
+      (readFragment(late.bin[1]!, tracks).tracks.find((t) => t.id === v.id)!.start * 1000) /
+      v.timescale;
     expect(startMs).toBeGreaterThan(1500);
     expect(startMs).toBeLessThanOrEqual(2600);
     first.close();

@@ -12,12 +12,25 @@ import { png } from './helpers/avatar-media.js';
 
 /** How a box builds a custom avatar's media: voice samples in any format, idle loops that are missing, broken or arrive late. */
 let n = 0;
-function request(clock: ManualClock, fetch: (kind: 'face' | 'idle' | 'voice') => Buffer | null): MediaRequest {
+function request(
+  clock: ManualClock,
+  fetch: (kind: 'face' | 'idle' | 'voice') => Buffer | null,
+): MediaRequest {
   const snapshot = {
     id: `ses_mediapart_${++n}`,
-    avatar: { kind: 'custom', persona: null, avatarId: 'av_1', versionId: `ver_mediapart_${n}`, media: { face: 'f', voice: 'v', idle: 'i', idle_status: 'ready' } },
+    avatar: {
+      kind: 'custom',
+      persona: null,
+      avatarId: 'av_1',
+      versionId: `ver_mediapart_${n}`,
+      media: { face: 'f', voice: 'v', idle: 'i', idle_status: 'ready' },
+    },
   } as unknown as SessionSnapshot;
-  return { snapshot, clock: { now: () => clock.now(), setTimeout: (fn, ms) => clock.setTimeout(fn, ms) }, fetchMedia: async (k) => fetch(k) };
+  return {
+    snapshot,
+    clock: { now: () => clock.now(), setTimeout: (fn, ms) => clock.setTimeout(fn, ms) },
+    fetchMedia: async (k) => fetch(k),
+  };
 }
 
 let stream: SessionStream | null = null;
@@ -25,18 +38,32 @@ afterEach(() => stream?.close());
 
 describe('edge media part', () => {
   it("shapes the voice from an MP3 voice sample (the sample's pitch carries over)", async () => {
-    const sample = await new FliteVoice().synthesize('This is my voice, recorded on my phone and sent as an MP3 file.', { shape: { voice: 'kal16', pitchHz: 130 } });
-    const mp3 = await runFfmpeg(['-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', 'pipe:1'], (s) => writeAsync(s, writeWav(sample.samples, sample.sampleRate)));
-    const shape = await sessionVoiceShape(request(new ManualClock(), (k) => (k === 'voice' ? mp3 : null)));
+    const sample = await new FliteVoice().synthesize(
+      'This is my voice, recorded on my phone and sent as an MP3 file.',
+      { shape: { voice: 'kal16', pitchHz: 130 } },
+    );
+    const mp3 = await runFfmpeg(
+      ['-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', 'pipe:1'],
+      (s) => writeAsync(s, writeWav(sample.samples, sample.sampleRate)),
+    );
+    const shape = await sessionVoiceShape(
+      request(new ManualClock(), (k) => (k === 'voice' ? mp3 : null)),
+    );
     expect(Math.abs(shape!.pitchHz! - 130)).toBeLessThan(13);
     // Bytes no decoder reads shape nothing (the stock voice speaks), never an error.
-    expect(await sessionVoiceShape(request(new ManualClock(), (k) => (k === 'voice' ? Buffer.from('not audio') : null)))).toBeUndefined();
+    expect(
+      await sessionVoiceShape(
+        request(new ManualClock(), (k) => (k === 'voice' ? Buffer.from('not audio') : null)),
+      ),
+    ).toBeUndefined();
   });
 
   it('plays the still loop when the idle bytes are unusable, and swaps the idle loop in once it is ready', async () => {
     const clock = new ManualClock();
     let idle: Buffer = Buffer.from('not an mp4 at all');
-    stream = await sessionMedia(request(clock, (k) => (k === 'face' ? png() : k === 'idle' ? idle : null)));
+    stream = await sessionMedia(
+      request(clock, (k) => (k === 'face' ? png() : k === 'idle' ? idle : null)),
+    );
     await stream.ready();
     const kinds: string[] = [];
     stream.on('fragment', (_b: Buffer, info: { kind: string }) => kinds.push(info.kind));
@@ -45,7 +72,8 @@ describe('edge media part', () => {
     // The version's loop is built meanwhile (the ava fixture has the same encoder settings and size).
     idle = readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4'));
     clock.advance(IDLE_RETRY_MS);
-    for (let i = 0; i < 300 && !kinds.includes('idle'); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && !kinds.includes('idle'); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(kinds).toContain('idle');
   }, 20_000);
 });

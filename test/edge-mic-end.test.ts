@@ -31,7 +31,14 @@ describe('a spoken turn still being recognised when the session ends', () => {
     };
     const stored: LoggedTurn[] = [];
     const parts = { brain: new LocalBrain(), recognizer } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream: null, store: (t) => stored.push({ ...t }), log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream: null,
+      store: (t) => stored.push({ ...t }),
+      log: () => undefined,
+    });
     const mic = new MicInput(live, loop, vad, recognizer);
     for (let i = 0; i < 10; i++) mic.push(new Int16Array(1600).fill(3000));
     for (let i = 0; i < 10; i++) mic.push(new Int16Array(1600));
@@ -39,6 +46,8 @@ describe('a spoken turn still being recognised when the session ends', () => {
     live.end('closed');
     heard({ text: 'where do you live', recognised: true } as Recognition);
     for (let i = 0; i < 50 && stored.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([['where do you live', '', 'unanswered']]);
+    expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([
+      ['where do you live', '', 'unanswered'],
+    ]);
   });
 });

@@ -31,7 +31,11 @@ function humFrames(ms: number, f0 = 220): Buffer[] {
 }
 
 async function hummedTurn(h: EmulatorHandle): Promise<{ turn: any; mic: Sock }> {
-  const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
+  const m = (
+    await h.api('/api/v1/sessions', {
+      body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
+    })
+  ).body;
   const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
   mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
   await streamFrames(mic, humFrames(1500));
@@ -39,18 +43,21 @@ async function hummedTurn(h: EmulatorHandle): Promise<{ turn: any; mic: Sock }> 
   return { turn, mic };
 }
 
-describe.skipIf(probePocketsphinx(process.env).missing.length > 0)('pocketsphinx hears no words in a hum', () => {
-  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
+describe.skipIf(probePocketsphinx(process.env).missing.length > 0)(
+  'pocketsphinx hears no words in a hum',
+  () => {
+    const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
 
-  it('the turn says the speech was not recognised by pocketsphinx, and the avatar asks again', async () => {
-    const { turn, mic } = await hummedTurn(h);
-    expect(turn.text).toMatch(/^\[speech not recognised: .*pocketsphinx.* heard no words.*\]$/);
-    expect(turn.reply).toMatch(/could not make out/);
-    expect(mic.json.filter((x) => x.type === 'turn')).toHaveLength(1);
-    mic.close();
-    await mic.closed;
-  }, 30_000);
-});
+    it('the turn says the speech was not recognised by pocketsphinx, and the avatar asks again', async () => {
+      const { turn, mic } = await hummedTurn(h);
+      expect(turn.text).toMatch(/^\[speech not recognised: .*pocketsphinx.* heard no words.*\]$/);
+      expect(turn.reply).toMatch(/could not make out/);
+      expect(mic.json.filter((x) => x.type === 'turn')).toHaveLength(1);
+      mic.close();
+      await mic.closed;
+    }, 30_000);
+  },
+);
 
 const stub = await startOpenAIStub();
 stub.handler = (_req, res) => json(res, 200, { text: '', language: 'english', segments: [] });
@@ -59,7 +66,12 @@ afterAll(() => stub.close());
 const parts = await defaultParts();
 
 describe('an --asr-url server that hears no words', () => {
-  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0, edgeParts: { ...parts, recognizer: new OpenAIRecognizer({ url: stub.url }) } });
+  const h = useEmulator({
+    boxes: 1,
+    seats: 4,
+    mintRatePerMinute: 0,
+    edgeParts: { ...parts, recognizer: new OpenAIRecognizer({ url: stub.url }) },
+  });
 
   it('the turn says the speech was not recognised instead of being empty', async () => {
     const { turn, mic } = await hummedTurn(h);

@@ -10,13 +10,24 @@ import { streamFrames, utteranceFrames } from './helpers/utterance.js';
 const parts = await defaultParts();
 
 describe('spoken turns with no recogniser on the machine (brain-only)', () => {
-  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0, edgeParts: { ...parts, recognizer: new UnavailableRecognizer() } });
+  const h = useEmulator({
+    boxes: 1,
+    seats: 4,
+    mintRatePerMinute: 0,
+    edgeParts: { ...parts, recognizer: new UnavailableRecognizer() },
+  });
 
   it('a synthesized utterance streamed at real-time cadence gives partials then one turn; with no recogniser installed the turn says so instead of inventing words', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
+    const m = (
+      await h.api('/api/v1/sessions', {
+        body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
+      })
+    ).body;
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    const frames = await utteranceFrames('Hello there. I would like to know where you grew up and what you do all day.');
+    const frames = await utteranceFrames(
+      'Hello there. I would like to know where you grew up and what you do all day.',
+    );
     // Silence first: zeroed frames keep cadence and make no turn.
     await streamFrames(mic, [Buffer.alloc(3200), Buffer.alloc(3200), Buffer.alloc(3200)]);
     expect(mic.json.filter((x) => x.type === 'partial' || x.type === 'turn')).toHaveLength(0);
@@ -34,17 +45,24 @@ describe('spoken turns with no recogniser on the machine (brain-only)', () => {
   }, 30_000);
 });
 
-describe.skipIf(probePocketsphinx(process.env).missing.length > 0)('spoken turns with pocketsphinx installed', () => {
-  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
-  it('the turn carries the recognised words and the reply answers them', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
-    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    await streamFrames(mic, await utteranceFrames('Hello. What is your name?'));
-    const turn = await mic.next((x) => x.type === 'turn', 20_000);
-    expect(turn.text).toMatch(/name/i);
-    expect(turn.reply).not.toMatch(/could not make out/);
-    mic.close();
-    await mic.closed;
-  }, 30_000);
-});
+describe.skipIf(probePocketsphinx(process.env).missing.length > 0)(
+  'spoken turns with pocketsphinx installed',
+  () => {
+    const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
+    it('the turn carries the recognised words and the reply answers them', async () => {
+      const m = (
+        await h.api('/api/v1/sessions', {
+          body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
+        })
+      ).body;
+      const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+      mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+      await streamFrames(mic, await utteranceFrames('Hello. What is your name?'));
+      const turn = await mic.next((x) => x.type === 'turn', 20_000);
+      expect(turn.text).toMatch(/name/i);
+      expect(turn.reply).not.toMatch(/could not make out/);
+      mic.close();
+      await mic.closed;
+    }, 30_000);
+  },
+);

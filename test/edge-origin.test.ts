@@ -14,8 +14,16 @@ describe('domain_allowlist at the box', () => {
   it('a browser on an origin outside the allowlist is refused with 403 origin_not_allowed; a listed origin connects', async () => {
     const m = await mintSession(h, { domain_allowlist: ['https://app.example.com'] });
     for (const path of ['/mse', '/mic_stream', '/events']) {
-      const r = await refusal(wsUrl(m.connect_url, path, m.session_token), { headers: { origin: 'https://evil.example.net' } });
-      expect(r).toMatchObject({ status: 403, body: { error: 'origin_not_allowed', message: expect.stringContaining('https://evil.example.net') } });
+      const r = await refusal(wsUrl(m.connect_url, path, m.session_token), {
+        headers: { origin: 'https://evil.example.net' },
+      });
+      expect(r).toMatchObject({
+        status: 403,
+        body: {
+          error: 'origin_not_allowed',
+          message: expect.stringContaining('https://evil.example.net'),
+        },
+      });
     }
     const chat = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
       method: 'POST',
@@ -27,14 +35,18 @@ describe('domain_allowlist at the box', () => {
     // Refusals never made the session active.
     expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('pending');
 
-    const ok = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token), { headers: { origin: 'https://app.example.com' } });
+    const ok = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token), {
+      headers: { origin: 'https://app.example.com' },
+    });
     expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('active');
     ok.close();
   });
 
   it('an empty allowlist admits any origin', async () => {
     const m = await mintSession(h, {});
-    const s = await openSock(wsUrl(m.connect_url, '/events', m.session_token), { headers: { origin: 'https://anywhere.example.org' } });
+    const s = await openSock(wsUrl(m.connect_url, '/events', m.session_token), {
+      headers: { origin: 'https://anywhere.example.org' },
+    });
     expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('active');
     s.close();
   });

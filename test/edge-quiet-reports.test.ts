@@ -28,11 +28,20 @@ const cp: Server = createServer((req, res) => {
     res.end(JSON.stringify({ ok: true }));
   });
 });
-const cpUrl = await new Promise<string>((r) => cp.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(cp.address() as AddressInfo).port}`)));
+const cpUrl = await new Promise<string>((r) =>
+  cp.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(cp.address() as AddressInfo).port}`)),
+);
 const lines: string[] = [];
 const box: RunningBox = await startBox({
-  controlPlaneUrl: cpUrl, boxId: 'box_q', secret: 's', seats: 2, protocols: [1], customAvatars: false, verified: false,
-  parts: await defaultParts(), log: (l) => lines.push(l),
+  controlPlaneUrl: cpUrl,
+  boxId: 'box_q',
+  secret: 's',
+  seats: 2,
+  protocols: [1],
+  customAvatars: false,
+  verified: false,
+  parts: await defaultParts(),
+  log: (l) => lines.push(l),
 });
 afterAll(async () => {
   await box.stop();
@@ -40,13 +49,27 @@ afterAll(async () => {
 });
 
 const token = (id: string, sessionLogs: boolean, recording = false) =>
-  new SignJWT({ session: { persona: 'ava', config: { render: false, greeting_enabled: false }, session_logs: sessionLogs, recording } })
+  new SignJWT({
+    session: {
+      persona: 'ava',
+      config: { render: false, greeting_enabled: false },
+      session_logs: sessionLogs,
+      recording,
+    },
+  })
     .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
-    .setIssuer(cpUrl).setAudience('box_q').setSubject(id).setIssuedAt().setExpirationTime('60s')
+    .setIssuer(cpUrl)
+    .setAudience('box_q')
+    .setSubject(id)
+    .setIssuedAt()
+    .setExpirationTime('60s')
     .sign(privateKey);
 
 const chat = async (t: string) => {
-  const r = await fetch(`${box.baseUrl}/chat?token=${t}`, { method: 'POST', body: JSON.stringify({ text: 'hello' }) });
+  const r = await fetch(`${box.baseUrl}/chat?token=${t}`, {
+    method: 'POST',
+    body: JSON.stringify({ text: 'hello' }),
+  });
   expect(r.status).toBe(200);
 };
 
@@ -55,7 +78,10 @@ describe('observability: false and failed control-plane reports', () => {
     const quiet = '11111111-1111-4111-8111-111111111111';
     const loud = '22222222-2222-4222-8222-222222222222';
     await chat(await token(quiet, false));
-    await until(() => turnReports, (n) => n >= 1);
+    await until(
+      () => turnReports,
+      (n) => n >= 1,
+    );
     await chat(await token(loud, true));
     await until(() => lines.some((l) => l.includes(loud) && /failed/.test(l)), Boolean);
     expect(lines.filter((l) => l.includes(quiet))).toEqual([]);

@@ -7,17 +7,38 @@ import { streamFrames, utteranceFrames } from './helpers/utterance.js';
 
 describe('recording and observability', () => {
   const lines: string[] = [];
-  const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0, edgeLog: (l: string) => lines.push(l) });
+  const h = useEmulator({
+    boxes: 1,
+    seats: 4,
+    mintRatePerMinute: 0,
+    edgeLog: (l: string) => lines.push(l),
+  });
 
   it('recording: true keeps the raw mic audio as a WAV an operator can list and download; DELETE erases it', async () => {
-    const m = (await h.api('/api/v1/sessions', { body: { persona: 'ava', recording: true, config: { render: false, greeting_enabled: false } } })).body;
+    const m = (
+      await h.api('/api/v1/sessions', {
+        body: {
+          persona: 'ava',
+          recording: true,
+          config: { render: false, greeting_enabled: false },
+        },
+      })
+    ).body;
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
     const frames = (await utteranceFrames('Testing one two three.', 2)).slice(0, 12);
     await streamFrames(mic, frames);
     mic.close();
-    await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
-    const list = await until(() => h.api(`/_emulator/sessions/${m.session_id}/recordings`), (r) => r.status === 200 && r.body.data.some((f: any) => f.name === 'mic.wav' && f.bytes === 44 + frames.length * 3200));
+    await until(
+      () => h.api(`/api/v1/sessions/${m.session_id}`),
+      (r) => r.body.status === 'ended',
+    );
+    const list = await until(
+      () => h.api(`/_emulator/sessions/${m.session_id}/recordings`),
+      (r) =>
+        r.status === 200 &&
+        r.body.data.some((f: any) => f.name === 'mic.wav' && f.bytes === 44 + frames.length * 3200),
+    );
     expect(list.body.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 29 * 86400);
     const wav = await h.api(`/_emulator/sessions/${m.session_id}/recordings/mic.wav`);
     expect(wav.type).toBe('audio/wav');
@@ -27,17 +48,34 @@ describe('recording and observability', () => {
     expect(b.readUInt32LE(40)).toBe(frames.length * 3200);
     expect(Buffer.compare(b.subarray(44, 44 + 3200), frames[0]!)).toBe(0);
 
-    expect((await h.api(`/api/v1/sessions/${m.session_id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await h.api(`/api/v1/sessions/${m.session_id}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
     expect((await h.api(`/_emulator/sessions/${m.session_id}/recordings`)).status).toBe(404);
   }, 20_000);
 
   it('a session without recording captures nothing; observability: false silences its session-tagged logs', async () => {
-    const quiet = (await h.api('/api/v1/sessions', { body: { persona: 'ava', observability: false, config: { render: false, greeting_enabled: false } } })).body;
-    const loud = (await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false, greeting_enabled: false } } })).body;
+    const quiet = (
+      await h.api('/api/v1/sessions', {
+        body: {
+          persona: 'ava',
+          observability: false,
+          config: { render: false, greeting_enabled: false },
+        },
+      })
+    ).body;
+    const loud = (
+      await h.api('/api/v1/sessions', {
+        body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
+      })
+    ).body;
     for (const m of [quiet, loud]) {
       const s = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
       s.close();
-      await until(() => h.api(`/api/v1/sessions/${m.session_id}`), (r) => r.body.status === 'ended');
+      await until(
+        () => h.api(`/api/v1/sessions/${m.session_id}`),
+        (r) => r.body.status === 'ended',
+      );
     }
     expect(lines.some((l) => l.includes(loud.session_id))).toBe(true);
     expect(lines.some((l) => l.includes(quiet.session_id))).toBe(false);

@@ -12,7 +12,11 @@ import { settle } from './helpers/wait.js';
 const voice: Voice = {
   name: 'fake',
   voices: [],
-  synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * text.length * 60), durationMs: text.length * 60 }),
+  synthesize: async (text) => ({
+    sampleRate: 16000,
+    samples: new Int16Array(16 * text.length * 60),
+    durationMs: text.length * 60,
+  }),
 };
 
 function spokenStream() {
@@ -25,7 +29,6 @@ function spokenStream() {
   });
   return { stream, spoken };
 }
-
 
 describe('reply speaker', () => {
   it('queues each sentence on the stream while earlier ones are still playing', async () => {
@@ -53,7 +56,10 @@ describe('reply speaker', () => {
 
   it('makes each next sentence once the one before is on air, not while its first words are encoded', async () => {
     const said: string[] = [];
-    const counting: Voice = { ...voice, synthesize: async (text, o) => (said.push(text), voice.synthesize(text, o)) };
+    const counting: Voice = {
+      ...voice,
+      synthesize: async (text, o) => (said.push(text), voice.synthesize(text, o)),
+    };
     const starts: (() => void)[] = [];
     const s = fakeStream(() => {
       let started!: () => void;

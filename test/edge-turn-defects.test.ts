@@ -4,7 +4,11 @@
  * release while a reply plays.
  */
 import { describe, expect, it } from 'vitest';
-import { LiveSession, UNATTENDED_IDLE_MS, type LoggedTurn } from '../src/edge/session/live-session.js';
+import {
+  LiveSession,
+  UNATTENDED_IDLE_MS,
+  type LoggedTurn,
+} from '../src/edge/session/live-session.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
@@ -24,7 +28,9 @@ const until = async (cond: () => boolean) => {
  */
 function speakingSession(heardMs = 650, hangsOnCut = false) {
   const clock = new ManualClock();
-  const live = new LiveSession(testSnapshot('sess-defects-000001', { render: true }), clock, { ended: () => undefined });
+  const live = new LiveSession(testSnapshot('sess-defects-000001', { render: true }), clock, {
+    ended: () => undefined,
+  });
   const ch = recordingChannel();
   live.attach(ch);
   const voice = wordTimedVoice();
@@ -33,11 +39,22 @@ function speakingSession(heardMs = 650, hangsOnCut = false) {
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
     playing.push(finish);
-    return { done, started: Promise.resolve(), interrupt: () => (hangsOnCut || finish(), Math.min(heardMs, speech.durationMs)) };
+    return {
+      done,
+      started: Promise.resolve(),
+      interrupt: () => (hangsOnCut || finish(), Math.min(heardMs, speech.durationMs)),
+    };
   });
   const stored: LoggedTurn[] = [];
   const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
-  const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+  const loop = new TurnLoop({
+    session: live,
+    parts,
+    clock,
+    stream,
+    store: (t) => stored.push({ ...t }),
+    log: () => undefined,
+  });
   return { clock, live, ch, loop, stored, playOut: () => playing.splice(0).forEach((f) => f()) };
 }
 
@@ -50,8 +67,13 @@ describe('a typed turn posted while a reply plays', () => {
     live.end('closed');
     await until(() => stored.some((t) => t.speech_id === id));
     // The reply on air was cut by the typed turn (stored as said), not played on.
-    expect(stored.filter((t) => t.speech_id === first).at(-1)).toMatchObject({ outcome: 'interrupted' });
-    expect(stored.find((t) => t.speech_id === id)).toMatchObject({ user_text: 'What do you do?', outcome: 'unanswered' });
+    expect(stored.filter((t) => t.speech_id === first).at(-1)).toMatchObject({
+      outcome: 'interrupted',
+    });
+    expect(stored.find((t) => t.speech_id === id)).toMatchObject({
+      user_text: 'What do you do?',
+      outcome: 'unanswered',
+    });
   });
 });
 
@@ -87,9 +109,18 @@ describe('a session used only through /chat', () => {
   it('ends idle once its replies are done, freeing its seat before the cap', async () => {
     const clock = new ManualClock();
     const ended: string[] = [];
-    const live = new LiveSession(testSnapshot('sess-defects-000002', { render: false }), clock, { ended: (_s, r) => ended.push(r) });
+    const live = new LiveSession(testSnapshot('sess-defects-000002', { render: false }), clock, {
+      ended: (_s, r) => ended.push(r),
+    });
     const parts = { brain: new LocalBrain(), recognizer: {} } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream: null, store: () => undefined, log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream: null,
+      store: () => undefined,
+      log: () => undefined,
+    });
     loop.typedTurn('Where do you live?');
     await until(() => live.log.length === 1 && loop.state === 'listening');
     clock.advance(UNATTENDED_IDLE_MS + 1);

@@ -3,7 +3,13 @@ import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.j
 import type { EdgeParts } from '../src/edge/session/parts.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
-import { fakeStream, GatedBrain, recordingChannel, testSnapshot, wordTimedVoice } from './helpers/turn-loop.js';
+import {
+  fakeStream,
+  GatedBrain,
+  recordingChannel,
+  testSnapshot,
+  wordTimedVoice,
+} from './helpers/turn-loop.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Brain, BrainRequest, Voice } from '../src/models/index.js';
 
@@ -34,10 +40,13 @@ class FailingBrain implements Brain {
   }
 }
 
-
 /** A rendering session with the greeting on (hold 0), and a channel that keeps what it is sent. */
 function greetingSession(clock: ManualClock) {
-  const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: true, greeting_enabled: true }), clock, { ended: () => undefined });
+  const live = new LiveSession(
+    testSnapshot('sess-turn-failed-0001', { render: true, greeting_enabled: true }),
+    clock,
+    { ended: () => undefined },
+  );
   const ch = recordingChannel();
   live.attach(ch);
   return { live, ch };
@@ -52,16 +61,30 @@ const until = async (cond: () => boolean) => {
 describe('a reply the brain fails to finish', () => {
   it('brain-only: the user turn is stored unanswered, turn_failed goes out, and the next turn is answered', async () => {
     const clock = new ManualClock();
-    const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: false }), clock, { ended: () => undefined });
+    const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: false }), clock, {
+      ended: () => undefined,
+    });
     const ch = recordingChannel();
     live.attach(ch);
     const stored: LoggedTurn[] = [];
     const parts = { brain: new FailingBrain(1), recognizer: {} } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream: null, store: (t) => stored.push({ ...t }), log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream: null,
+      store: (t) => stored.push({ ...t }),
+      log: () => undefined,
+    });
     loop.userTurn('Where do you live?');
     await until(() => ch.sent.some((m) => m.type === 'error'));
-    expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({ error: 'turn_failed', detail: 'upstream answered 502' });
-    expect(stored.map((t) => [t.seq, t.user_text, t.reply_text, t.outcome])).toEqual([[0, 'Where do you live?', '', 'unanswered']]);
+    expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({
+      error: 'turn_failed',
+      detail: 'upstream answered 502',
+    });
+    expect(stored.map((t) => [t.seq, t.user_text, t.reply_text, t.outcome])).toEqual([
+      [0, 'Where do you live?', '', 'unanswered'],
+    ]);
     expect(loop.state).toBe('listening');
 
     loop.userTurn('What do you do?');
@@ -73,15 +96,26 @@ describe('a reply the brain fails to finish', () => {
 
   it('spoken: the sentence on air is cut, and the stored reply is what was said before the failure', async () => {
     const clock = new ManualClock();
-    const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: true }), clock, { ended: () => undefined });
+    const live = new LiveSession(testSnapshot('sess-turn-failed-0001', { render: true }), clock, {
+      ended: () => undefined,
+    });
     const ch = recordingChannel();
     live.attach(ch);
     // A sentence of 4 words, one word per 250 ms; 600 ms of it were on air at the cut.
-    const words = ['I', 'live', 'in', 'Lisbon.'].map((text, i) => ({ text, startMs: i * 250, endMs: i * 250 + 240 }));
+    const words = ['I', 'live', 'in', 'Lisbon.'].map((text, i) => ({
+      text,
+      startMs: i * 250,
+      endMs: i * 250 + 240,
+    }));
     const voice: Voice = {
       name: 'fake',
       voices: [],
-      synthesize: async () => ({ sampleRate: 16000, samples: new Int16Array(16000), durationMs: 1000, words }),
+      synthesize: async () => ({
+        sampleRate: 16000,
+        samples: new Int16Array(16000),
+        durationMs: 1000,
+        words,
+      }),
     };
     const cuts: number[] = [];
     let onAir = true;
@@ -100,8 +134,19 @@ describe('a reply the brain fails to finish', () => {
       };
     });
     const stored: LoggedTurn[] = [];
-    const parts = { brain: new FailingBrain(1, 'I live in Lisbon. And every'), recognizer: {}, voice } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    const parts = {
+      brain: new FailingBrain(1, 'I live in Lisbon. And every'),
+      recognizer: {},
+      voice,
+    } as unknown as EdgeParts;
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream,
+      store: (t) => stored.push({ ...t }),
+      log: () => undefined,
+    });
     loop.userTurn('Where do you live?');
     await until(() => ch.sent.some((m) => m.type === 'error'));
     expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({ error: 'turn_failed' });
@@ -109,11 +154,12 @@ describe('a reply the brain fails to finish', () => {
     expect(cuts).toEqual([600]);
     expect(onAir).toBe(false);
     expect(loop.state).toBe('listening');
-    expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([['Where do you live?', 'I live', 'interrupted']]);
+    expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([
+      ['Where do you live?', 'I live', 'interrupted'],
+    ]);
     live.end('closed');
   });
 });
-
 
 describe('a greeting cut before a word of it was said', () => {
   it('a typed turn while the greeting is being made leaves no empty turn in the transcript', async () => {
@@ -122,7 +168,11 @@ describe('a greeting cut before a word of it was said', () => {
     const voice: Voice = {
       name: 'fake',
       voices: [],
-      synthesize: async (text) => ({ sampleRate: 16000, samples: new Int16Array(16 * 60 * text.length), durationMs: 60 * text.length }),
+      synthesize: async (text) => ({
+        sampleRate: 16000,
+        samples: new Int16Array(16 * 60 * text.length),
+        durationMs: 60 * text.length,
+      }),
     };
     const stream = fakeStream(() => {
       let finish!: () => void;
@@ -133,7 +183,14 @@ describe('a greeting cut before a word of it was said', () => {
     const brain = new GatedBrain();
     const stored: LoggedTurn[] = [];
     const parts = { brain, recognizer: {}, voice } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream,
+      store: (t) => stored.push({ ...t }),
+      log: () => undefined,
+    });
     loop.start(); // greeting_hold_ms 0: the greeting is being made now
     await until(() => loop.state === 'thinking');
     const id = loop.typedTurn('Where do you live?');
@@ -160,11 +217,24 @@ describe('a spoken greeting in the transcript', () => {
       let finish!: () => void;
       const done = new Promise<void>((r) => (finish = r));
       const t = setTimeout(finish, cut ? 30 : opts.playMs);
-      return { done, started: Promise.resolve(), interrupt: () => ((cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)) };
+      return {
+        done,
+        started: Promise.resolve(),
+        interrupt: () => (
+          (cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)
+        ),
+      };
     });
     const stored: LoggedTurn[] = [];
     const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream,
+      store: (t) => stored.push({ ...t }),
+      log: () => undefined,
+    });
     return { live, ch, loop, stored };
   }
 
@@ -173,7 +243,12 @@ describe('a spoken greeting in the transcript', () => {
     loop.start();
     await until(() => stored.length === 1 && loop.state === 'listening');
     const greeting = ch.sent.find((m) => m.type === 'turn' && m.greeting);
-    expect(stored[0]).toMatchObject({ seq: 0, user_text: '', reply_text: greeting.reply, outcome: 'spoken' });
+    expect(stored[0]).toMatchObject({
+      seq: 0,
+      user_text: '',
+      reply_text: greeting.reply,
+      outcome: 'spoken',
+    });
     live.end('closed');
   });
 
@@ -183,7 +258,9 @@ describe('a spoken greeting in the transcript', () => {
     await until(() => loop.state === 'speaking');
     const id = loop.typedTurn('Where do you live?');
     await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
-    expect(ch.sent.find((m) => m.type === 'speech' && m.status === 'interrupted')).toMatchObject({ said: '' });
+    expect(ch.sent.find((m) => m.type === 'speech' && m.status === 'interrupted')).toMatchObject({
+      said: '',
+    });
     expect(live.log.map((t) => [t.seq, t.user_text])).toEqual([[0, 'Where do you live?']]);
     expect(stored.every((t) => t.user_text !== '')).toBe(true);
     live.end('closed');
@@ -200,7 +277,9 @@ describe('a spoken greeting in the transcript', () => {
       [1, 'Where do you live?', 'spoken'],
     ]);
     expect(live.log[0]!.reply_text.split(' ')).toHaveLength(2);
-    expect(stored.find((t) => t.seq === 0 && t.outcome === 'interrupted')?.reply_text).toBe(live.log[0]!.reply_text);
+    expect(stored.find((t) => t.seq === 0 && t.outcome === 'interrupted')?.reply_text).toBe(
+      live.log[0]!.reply_text,
+    );
     live.end('closed');
   });
 });

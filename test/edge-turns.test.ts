@@ -14,29 +14,46 @@ import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
 const parts = await defaultParts();
 
-
 async function chat(m: Minted, text: string): Promise<{ status: number; body: any }> {
-  const r = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, { method: 'POST', body: JSON.stringify({ text }) });
+  const r = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+    method: 'POST',
+    body: JSON.stringify({ text }),
+  });
   return { status: r.status, body: await r.json() };
 }
-const status = async (h: EmulatorHandle, id: string) => (await h.api(`/api/v1/sessions/${id}`)).body.status as string;
+const status = async (h: EmulatorHandle, id: string) =>
+  (await h.api(`/api/v1/sessions/${id}`)).body.status as string;
 const transcript = (h: EmulatorHandle, id: string) => h.api(`/api/v1/sessions/${id}/transcript`);
 
 describe('a typed turn the session ended before answering', () => {
   const brain = new GatedBrain();
-  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, edgeParts: { ...parts, brain } });
+  const h = useEmulator({
+    boxes: 1,
+    seats: 2,
+    mintRatePerMinute: 0,
+    edgeParts: { ...parts, brain },
+  });
 
   it('/chat turns acknowledged and then cut off by the sockets closing still reach the transcript, with an empty reply', async () => {
     const m = await mintSession(h);
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     const a = await chat(m, 'Where do you live?');
     expect(a.body).toMatchObject({ ok: true, speech_id: expect.any(String) });
-    await until(() => brain.asked.length, (n) => n >= 1);
+    await until(
+      () => brain.asked.length,
+      (n) => n >= 1,
+    );
     const b = await chat(m, 'And what do you do all day?');
     expect(b.body).toMatchObject({ ok: true });
     mic.close();
-    await until(() => status(h, m.session_id), (s) => s === 'ended');
-    const t = await until(() => transcript(h, m.session_id), (r) => r.body.count >= 2);
+    await until(
+      () => status(h, m.session_id),
+      (s) => s === 'ended',
+    );
+    const t = await until(
+      () => transcript(h, m.session_id),
+      (r) => r.body.count >= 2,
+    );
     expect(t.body.turns.map((x: any) => [x.user_text, x.reply_text])).toEqual([
       ['Where do you live?', ''],
       ['And what do you do all day?', ''],
@@ -51,12 +68,25 @@ describe('the turn loop when the session ends with turns still queued', () => {
     const live = new LiveSession(snapshot, clock, { ended: () => undefined });
     const stored: LoggedTurn[] = [];
     const brain = new GatedBrain();
-    const loop = new TurnLoop({ session: live, parts: { ...parts, brain }, clock, stream: null, store: (t) => stored.push({ ...t }), log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts: { ...parts, brain },
+      clock,
+      stream: null,
+      store: (t) => stored.push({ ...t }),
+      log: () => undefined,
+    });
     loop.userTurn('first question');
-    await until(() => brain.asked.length, (n) => n === 1);
+    await until(
+      () => brain.asked.length,
+      (n) => n === 1,
+    );
     loop.userTurn('second question'); // a spoken turn: waits its turn behind the first
     live.end('closed');
-    await until(() => stored.length, (n) => n >= 2);
+    await until(
+      () => stored.length,
+      (n) => n >= 2,
+    );
     expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([
       ['first question', '', 'unanswered'],
       ['second question', '', 'unanswered'],
@@ -77,8 +107,15 @@ describe('typed turns with the default parts', () => {
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
     const a = (await chat(m, 'Where did you grow up?')).body.speech_id as string;
     const turnA = await events.next((x) => x.type === 'turn' && x.speech_id === a, 20_000);
-    await events.next((x) => x.type === 'speech' && x.status === 'started' && x.speech_id === a, 20_000);
-    await until(async () => voicedMs(await decodeAudio(Buffer.concat(mse.bin))), (ms) => ms >= 1500, 30_000);
+    await events.next(
+      (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === a,
+      20_000,
+    );
+    await until(
+      async () => voicedMs(await decodeAudio(Buffer.concat(mse.bin))),
+      (ms) => ms >= 1500,
+      30_000,
+    );
     return { m, mse, events, a, turnA };
   }
 
@@ -93,8 +130,14 @@ describe('typed turns with the default parts', () => {
     const turnB = await events.next((x) => x.type === 'turn' && x.speech_id === b, 20_000);
     expect(turnB.text).toBe('What do you do all day?');
 
-    const t = await until(() => transcript(h, m.session_id), (r) => r.body.count >= 2 && r.body.turns[0].reply_text === cut.said);
-    expect(t.body.turns[0]).toMatchObject({ user_text: 'Where did you grow up?', reply_text: cut.said });
+    const t = await until(
+      () => transcript(h, m.session_id),
+      (r) => r.body.count >= 2 && r.body.turns[0].reply_text === cut.said,
+    );
+    expect(t.body.turns[0]).toMatchObject({
+      user_text: 'Where did you grow up?',
+      reply_text: cut.said,
+    });
     expect(t.body.turns[1]).toMatchObject({ user_text: 'What do you do all day?' });
     mse.close();
     events.close();
@@ -104,8 +147,14 @@ describe('typed turns with the default parts', () => {
     const { m, mse, events, turnA: turn } = await speaking();
     mse.close();
     events.close();
-    await until(() => status(h, m.session_id), (s) => s === 'ended');
-    const t = await until(() => transcript(h, m.session_id), (r) => r.body.count === 1);
+    await until(
+      () => status(h, m.session_id),
+      (s) => s === 'ended',
+    );
+    const t = await until(
+      () => transcript(h, m.session_id),
+      (r) => r.body.count === 1,
+    );
     expect(t.body.turns[0].reply_text).toBe(turn.reply);
   }, 60_000);
 
@@ -142,14 +191,23 @@ describe('a session driven only by /chat (no socket)', () => {
   it('ends after 60 s without a typed turn: the control plane reads it ended (idle) and the seat is free for the next mint', async () => {
     const a = await mintSession(h);
     expect((await chat(a, 'Where do you live?')).status).toBe(200);
-    await until(() => status(h, a.session_id), (s) => s === 'active');
-    await until(() => transcript(h, a.session_id), (r) => r.body.count === 1);
+    await until(
+      () => status(h, a.session_id),
+      (s) => s === 'active',
+    );
+    await until(
+      () => transcript(h, a.session_id),
+      (r) => r.body.count === 1,
+    );
     clock.advance(50_000);
     await settle();
     expect(await status(h, a.session_id)).toBe('active');
     // A typed turn is activity: the idle time counts from the last one.
     expect((await chat(a, 'What do you do?')).status).toBe(200);
-    await until(() => transcript(h, a.session_id), (r) => r.body.count === 2);
+    await until(
+      () => transcript(h, a.session_id),
+      (r) => r.body.count === 2,
+    );
     clock.advance(50_000);
     await settle();
     expect(await status(h, a.session_id)).toBe('active');
@@ -157,10 +215,16 @@ describe('a session driven only by /chat (no socket)', () => {
     expect(waiter.status).toBe(202);
 
     clock.advance(10_000);
-    await until(() => status(h, a.session_id), (s) => s === 'ended');
+    await until(
+      () => status(h, a.session_id),
+      (s) => s === 'ended',
+    );
     expect(getSessionRow(sessionRuntime(h.emu.ctx).st, a.session_id)?.end_reason).toBe('idle');
     // The freed seat goes to the mint that was waiting for it; the transcript kept both turns.
-    const ticket = await until(() => h.api(`/api/v1/sessions/queue/${waiter.body.queue_ticket}`), (r) => r.body.state === 'claimable');
+    const ticket = await until(
+      () => h.api(`/api/v1/sessions/queue/${waiter.body.queue_ticket}`),
+      (r) => r.body.state === 'claimable',
+    );
     expect(ticket.body.state).toBe('claimable');
     expect((await transcript(h, a.session_id)).body.count).toBe(2);
   });

@@ -18,26 +18,38 @@ afterAll(() => {
 const tmp = () => mkdtempSync(join(tmpdir(), 'avatar-discovery-'));
 
 function start(args: string[], env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', ...args], { env: { PATH: process.env.PATH!, ...env }, cwd, stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    cwd,
+    stdio: 'pipe',
+  });
   children.add(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => (children.delete(child), r(code))));
-  const ready = new Promise<{ base_url: string; secret_key: string; workspace_id: string }>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
+  const exit = new Promise<number | null>((r) =>
+    child.on('exit', (code) => (children.delete(child), r(code))),
+  );
+  const ready = new Promise<{ base_url: string; secret_key: string; workspace_id: string }>(
+    (resolve, reject) => {
+      child.stdout.on('data', () => {
+        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+    },
+  );
   return { child, ready, exit, stderr: () => err };
 }
 
 describe('two emulators at once (issue 7 item 3)', () => {
   it('each has its record; the CLI picks by data dir, asks when it cannot tell, and keeps the survivor', async () => {
     const home = tmp();
-    const env = { HOME: home, AVATAR_STATE_DIR: join(home, 'state'), AVATAR_CONFIG_DIR: join(home, 'config') };
+    const env = {
+      HOME: home,
+      AVATAR_STATE_DIR: join(home, 'state'),
+      AVATAR_CONFIG_DIR: join(home, 'config'),
+    };
     const projA = join(home, 'a');
     const projB = join(home, 'b');
     const elsewhere = join(home, 'elsewhere');
@@ -50,12 +62,19 @@ describe('two emulators at once (issue 7 item 3)', () => {
     expect(readdirSync(join(env.AVATAR_STATE_DIR, 'emulators'))).toHaveLength(2);
     // The second start says there are two and which one the CLI uses from its directory.
     await expect.poll(() => b.stderr()).toMatch(/2 emulators are running now/);
-    expect(b.stderr()).toContain(`the CLI uses ${infoB.base_url}\n(its data dir is this directory's)`);
-    expect(b.stderr().split('\n').filter((l) => l.length > 80)).toEqual([]);
+    expect(b.stderr()).toContain(
+      `the CLI uses ${infoB.base_url}\n(its data dir is this directory's)`,
+    );
+    expect(
+      b
+        .stderr()
+        .split('\n')
+        .filter((l) => l.length > 80),
+    ).toEqual([]);
 
     // From each project directory, that project's emulator (and its key and workspace).
     const fromA = await cli(['--json', 'workspaces', 'list'], env, projA);
-    expect(fromA.stderr).toBe("");
+    expect(fromA.stderr).toBe('');
     expect(fromA.code).toBe(0);
     expect(fromA.json().data[0].id).toBe(infoA.workspace_id);
     const fromB = await cli(['--json', 'config', 'show'], env, projB);
@@ -69,13 +88,21 @@ describe('two emulators at once (issue 7 item 3)', () => {
     expect(lost.stderr).toContain(infoB.base_url);
     expect(lost.stderr).toMatch(/--base-url URL/);
     // --base-url of one of them finds its keys.
-    const picked = await cli(['--json', '--base-url', infoB.base_url, 'workspaces', 'list'], env, elsewhere);
+    const picked = await cli(
+      ['--json', '--base-url', infoB.base_url, 'workspaces', 'list'],
+      env,
+      elsewhere,
+    );
     expect(picked.json().data[0].id).toBe(infoB.workspace_id);
 
     // status lists both and marks the one used from here.
     const status = await cli(['--json', 'emulator', 'status'], env, projA);
     expect(status.code).toBe(0);
-    const rows = status.json().data as { base_url: string; used_here: boolean; health: { ok?: boolean } }[];
+    const rows = status.json().data as {
+      base_url: string;
+      used_here: boolean;
+      health: { ok?: boolean };
+    }[];
     expect(rows.map((r) => r.base_url).sort()).toEqual([infoA.base_url, infoB.base_url].sort());
     expect(rows.find((r) => r.used_here)?.base_url).toBe(infoA.base_url);
     expect(rows.every((r) => r.health.ok === true)).toBe(true);
@@ -122,7 +149,11 @@ describe('the start banner at 80 columns', () => {
 
 describe('start flags are checked before anything starts (issue 7 item 4)', () => {
   const refuse = async (args: string[]) => {
-    const s = start(['--in-memory', ...args], { HOME: tmp(), AVATAR_STATE_DIR: join(tmp(), 'state') }, tmp());
+    const s = start(
+      ['--in-memory', ...args],
+      { HOME: tmp(), AVATAR_STATE_DIR: join(tmp(), 'state') },
+      tmp(),
+    );
     s.ready.catch(() => undefined);
     const code = await s.exit; // the process ends by itself: nothing left serving
     return { code, err: s.stderr() };
@@ -133,8 +164,14 @@ describe('start flags are checked before anything starts (issue 7 item 4)', () =
     [['--boxes', '-1'], /^error: --boxes must be an integer from 0 to 64 \(got -1\)/],
     [['--session-cap-s', '10'], /^error: --session-cap-s must be an integer from 60 to 3600/],
     [['--box-capabilities', '[{"seats":20000}]'], /^error: --box-capabilities: 0\.seats: /],
-    [['--box-capabilities', '[{"protocol":[1]}]'], /^error: --box-capabilities: 0: Unrecognized key/],
-    [['--plan-limits', '{"free":{"concurrency":"many"}}'], /^error: --plan-limits: free\.concurrency: /],
+    [
+      ['--box-capabilities', '[{"protocol":[1]}]'],
+      /^error: --box-capabilities: 0: Unrecognized key/,
+    ],
+    [
+      ['--plan-limits', '{"free":{"concurrency":"many"}}'],
+      /^error: --plan-limits: free\.concurrency: /,
+    ],
     [['--plan-limits', '{nope'], /^error: --plan-limits is not valid JSON/],
   ])('%j: usage error naming the flag and its range, exit 2', async (args, message) => {
     const r = await refuse(args);
@@ -144,9 +181,17 @@ describe('start flags are checked before anything starts (issue 7 item 4)', () =
   });
 
   it('the largest seat count the control plane accepts starts', async () => {
-    const s = start(['--in-memory', '--json', '--seats', '10000'], { HOME: tmp(), AVATAR_STATE_DIR: join(tmp(), 'state') }, tmp());
+    const s = start(
+      ['--in-memory', '--json', '--seats', '10000'],
+      { HOME: tmp(), AVATAR_STATE_DIR: join(tmp(), 'state') },
+      tmp(),
+    );
     const info = await s.ready;
-    const boxes = await (await fetch(`${info.base_url}/_emulator/boxes`, { headers: { authorization: `Bearer ${info.secret_key}` } })).json();
+    const boxes = await (
+      await fetch(`${info.base_url}/_emulator/boxes`, {
+        headers: { authorization: `Bearer ${info.secret_key}` },
+      })
+    ).json();
     expect(JSON.stringify(boxes)).toContain('10000');
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);

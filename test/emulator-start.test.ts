@@ -27,7 +27,9 @@ function startBin(args: string[], env: Record<string, string>): Promise<Started>
     stdio: 'pipe',
   });
   children.add(child);
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => (children.delete(child), r(code))));
+  const exit = new Promise<number | null>((r) =>
+    child.on('exit', (code) => (children.delete(child), r(code))),
+  );
   return new Promise((resolve, reject) => {
     let err = '';
     let out = '';
@@ -35,9 +37,12 @@ function startBin(args: string[], env: Record<string, string>): Promise<Started>
     child.stdout.on('data', (d) => {
       const hadLine = out.includes('\n');
       out += d;
-      if (!hadLine && out.includes('\n')) resolve({ child, first: out.split('\n')[0]!, output: () => out, exit });
+      if (!hadLine && out.includes('\n'))
+        resolve({ child, first: out.split('\n')[0]!, output: () => out, exit });
     });
-    child.once('exit', (code) => reject(new Error(`emulator exited ${code} before printing: ${err}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`emulator exited ${code} before printing: ${err}`)),
+    );
   });
 }
 
@@ -50,16 +55,33 @@ describe('avatar emulator start', () => {
     const env = { AVATAR_STATE_DIR: state, HOME: state };
     const a = await startBin(['--port', '0', '--data', data, '--json'], env);
     const info = JSON.parse(a.first);
-    expect(Object.keys(info).sort()).toEqual(['base_url', 'dashboard_key', 'operator_token', 'org_id', 'secret_key', 'workspace_id']);
+    expect(Object.keys(info).sort()).toEqual([
+      'base_url',
+      'dashboard_key',
+      'operator_token',
+      'org_id',
+      'secret_key',
+      'workspace_id',
+    ]);
     expect(info.operator_token).toMatch(/^op_[0-9a-f]{48}$/);
     // The operator routes take the printed operator token (docs/security.md).
     expect((await fetch(`${info.base_url}/_emulator/boxes`)).status).toBe(401);
-    expect((await fetch(`${info.base_url}/_emulator/boxes`, { headers: { authorization: `Bearer ${info.operator_token}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${info.base_url}/_emulator/boxes`, {
+          headers: { authorization: `Bearer ${info.operator_token}` },
+        })
+      ).status,
+    ).toBe(200);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
     expect((await fetch(`${info.base_url}/api/gallery`)).status).toBe(200);
     // The secret key is workspace-bound with *, the dashboard key is not bound.
-    const bound = await (await fetch(`${info.base_url}/api/v1/tokens`, { headers: { authorization: `Bearer ${info.secret_key}` } })).json();
+    const bound = await (
+      await fetch(`${info.base_url}/api/v1/tokens`, {
+        headers: { authorization: `Bearer ${info.secret_key}` },
+      })
+    ).json();
     const row = bound.data.find((t: any) => t.token_prefix === info.secret_key.slice(0, 8));
     expect(row).toMatchObject({ workspace_id: info.workspace_id, scopes: ['*'] });
     const r = await fetch(`${info.base_url}/api/v1/tokens`, {
@@ -101,7 +123,11 @@ describe('avatar emulator start', () => {
     await a.exit;
     const b = await startBin(['--port', '0', '--data', data, '--json'], env);
     const info2 = JSON.parse(b.first);
-    const list = await (await fetch(`${info2.base_url}/api/v1/tokens`, { headers: { authorization: `Bearer ${info2.secret_key}` } })).json();
+    const list = await (
+      await fetch(`${info2.base_url}/api/v1/tokens`, {
+        headers: { authorization: `Bearer ${info2.secret_key}` },
+      })
+    ).json();
     expect(list.data.map((t: any) => t.name)).toEqual(expect.arrayContaining(names));
     b.child.kill('SIGTERM');
     await b.exit;
@@ -128,7 +154,11 @@ describe('avatar emulator start', () => {
     const env = { AVATAR_STATE_DIR: tmp() };
     const a = await startBin(['--port', '0', '--in-memory', '--json'], env);
     const port = new URL(JSON.parse(a.first).base_url).port;
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', port, '--in-memory'], { env: { PATH: process.env.PATH!, ...env } });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'emulator', 'start', '--port', port, '--in-memory'],
+      { env: { PATH: process.env.PATH!, ...env } },
+    );
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise((r) => child.on('exit', r));
@@ -142,7 +172,9 @@ describe('avatar emulator start', () => {
 describe('avatar emulator start refuses what it cannot use (exit 2, one clear line)', () => {
   const run = (args: string[], env: Record<string, string>) =>
     new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...args], { env: { PATH: process.env.PATH!, ...env } });
+      const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...args], {
+        env: { PATH: process.env.PATH!, ...env },
+      });
       let err = '';
       child.stderr.on('data', (d) => (err += d));
       child.on('exit', (code) => resolve({ code, err }));
@@ -165,7 +197,9 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
     const r = await run(['--port', '0', '--data', data], env);
     expect(r.code).toBe(2);
     // Wrapped at word boundaries within 80 columns (the CLI's errors fit a terminal).
-    expect(r.err.replace(/\s+/g, ' ')).toMatch(/^error: data dir .* is in use by another emulator \(pid \d+\)/);
+    expect(r.err.replace(/\s+/g, ' ')).toMatch(
+      /^error: data dir .* is in use by another emulator \(pid \d+\)/,
+    );
     expect(r.err.split('\n').filter((l) => l.length > 80)).toEqual([]);
     expect((await fetch(`${info.base_url}/_emulator/health`)).status).toBe(200);
     a.child.kill('SIGTERM');
@@ -177,7 +211,13 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
     const a = await startBin(['--port', '0', '--in-memory', '--json'], env);
     const info = JSON.parse(a.first);
     expect(info.operator_token).toBe('op_0123456789abcdef0123');
-    expect((await fetch(`${info.base_url}/_emulator/queue`, { headers: { authorization: 'Bearer op_0123456789abcdef0123' } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${info.base_url}/_emulator/queue`, {
+          headers: { authorization: 'Bearer op_0123456789abcdef0123' },
+        })
+      ).status,
+    ).toBe(200);
     a.child.kill('SIGTERM');
     expect(await a.exit).toBe(0);
 
@@ -192,11 +232,15 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
 
   it('a non-loopback bind is announced with a warning; --allowed-hosts is listed and checked', async () => {
     const wide = bindNotes('0.0.0.0', []);
-    expect(wide.join(' ').replace(/\s+/g, ' ')).toMatch(/WARNING listening on 0\.0\.0\.0, not loopback: the API and the operator routes \(\/_emulator\/\*\) are reachable from the network/);
+    expect(wide.join(' ').replace(/\s+/g, ' ')).toMatch(
+      /WARNING listening on 0\.0\.0\.0, not loopback: the API and the operator routes \(\/_emulator\/\*\) are reachable from the network/,
+    );
     expect(wide.filter((l) => l.length > 80)).toEqual([]);
     expect(bindNotes('127.0.0.1', [])).toEqual([]);
     expect(bindNotes('localhost', ['dev.test']).join('\n')).toMatch(/allowed hosts\s+dev\.test/);
-    const r = await run(['--port', '0', '--in-memory', '--allowed-hosts', 'http://x.test:80'], { AVATAR_STATE_DIR: tmp() });
+    const r = await run(['--port', '0', '--in-memory', '--allowed-hosts', 'http://x.test:80'], {
+      AVATAR_STATE_DIR: tmp(),
+    });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^error: --allowed-hosts/);
   });

@@ -51,7 +51,11 @@ describe('encoder pacing', () => {
     expect(fed).toEqual(Array.from({ length: frames }, (_, i) => i));
     const lengthMs = (kind: string) => {
       const track = tracks.find((t) => t.kind === kind)!;
-      return fragments.reduce((ms, f) => ms + ((f.tracks.find((t) => t.id === track.id)?.duration ?? 0) * 1000) / track.timescale, 0);
+      return fragments.reduce(
+        (ms, f) =>
+          ms + ((f.tracks.find((t) => t.id === track.id)?.duration ?? 0) * 1000) / track.timescale,
+        0,
+      );
     };
     // Every frame came out, and the audio (AAC priming included: encoder.ts) ends with it.
     expect(lengthMs('video')).toBeCloseTo((frames * 1000) / MEDIA_FPS, 3);

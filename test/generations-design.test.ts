@@ -36,7 +36,10 @@ async function pitchAndLength(description: string) {
   const r = await design({ description, text: TEXT });
   expect(r.status).toBe(200);
   const wav = readWav(Buffer.from(r.body.audio_base64, 'base64'));
-  return { hz: measureVoice(wav.samples, wav.sampleRate).pitchHz!, seconds: r.body.duration_seconds as number };
+  return {
+    hz: measureVoice(wav.samples, wav.sampleRate).pitchHz!,
+    seconds: r.body.duration_seconds as number,
+  };
 }
 
 describe('design', () => {
@@ -67,7 +70,14 @@ describe('design', () => {
     const slow = await pitchAndLength('a slow and calm narrator');
     expect(slow.seconds).toBeGreaterThan(fast.seconds * 1.3);
     const a = await design({ description: 'a calm Scottish man', text: 'Hello.' });
-    const b = await design({ description: 'a calm Scottish man', text: 'Hello.', temperature: 0.2, top_p: 1, top_k: 5, repetition_penalty: 2 });
+    const b = await design({
+      description: 'a calm Scottish man',
+      text: 'Hello.',
+      temperature: 0.2,
+      top_p: 1,
+      top_k: 5,
+      repetition_penalty: 2,
+    });
     expect(a.body.audio_base64).toBe(b.body.audio_base64);
   });
 
@@ -79,25 +89,63 @@ describe('design', () => {
   });
 
   it('errors: invalid_json, missing_fields, invalid_request (also text with nothing to say), 401, 403, 502 render_failed', async () => {
-    const bad = await h.fetch('/api/v1/design', { method: 'POST', key: h.emu.keys.secretKey, headers: { 'content-type': 'application/json' }, body: 'nope' });
+    const bad = await h.fetch('/api/v1/design', {
+      method: 'POST',
+      key: h.emu.keys.secretKey,
+      headers: { 'content-type': 'application/json' },
+      body: 'nope',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toBe('invalid_json');
-    expect((await design({ text: 'hi' })).body).toMatchObject({ error: 'missing_fields', fields: ['description'] });
-    expect((await design({ description: 'x', text: 'hi', temperature: -1 })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^temperature/) });
-    expect((await design({ description: 'x', text: 'y'.repeat(4097) })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
-    expect((await design({ description: 'x', text: 'hi', max_new_tokens: 0 })).body).toMatchObject({ error: 'invalid_request' });
+    expect((await design({ text: 'hi' })).body).toMatchObject({
+      error: 'missing_fields',
+      fields: ['description'],
+    });
+    expect((await design({ description: 'x', text: 'hi', temperature: -1 })).body).toMatchObject({
+      error: 'invalid_request',
+      detail: expect.stringMatching(/^temperature/),
+    });
+    expect((await design({ description: 'x', text: 'y'.repeat(4097) })).body).toMatchObject({
+      error: 'invalid_request',
+      detail: expect.stringMatching(/^text/),
+    });
+    expect((await design({ description: 'x', text: 'hi', max_new_tokens: 0 })).body).toMatchObject({
+      error: 'invalid_request',
+    });
     // blank text has nothing to say (as on speak), a blank description nothing to design from
-    expect((await design({ description: 'a woman', text: '   ' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^text/) });
-    expect((await design({ description: ' \n ', text: 'hi' })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringMatching(/^description/) });
+    expect((await design({ description: 'a woman', text: '   ' })).body).toMatchObject({
+      error: 'invalid_request',
+      detail: expect.stringMatching(/^text/),
+    });
+    expect((await design({ description: ' \n ', text: 'hi' })).body).toMatchObject({
+      error: 'invalid_request',
+      detail: expect.stringMatching(/^description/),
+    });
     // Text the local voice can say nothing of is the caller's input (issue 19 item 5): a 400 naming the field.
     for (const text of ['你好', '😀😀😀', '!!!']) {
-      expect(await design({ description: 'a woman', text })).toMatchObject({ status: 400, body: { error: 'invalid_request', detail: expect.stringMatching(/^text: nothing .*English/) } });
+      expect(await design({ description: 'a woman', text })).toMatchObject({
+        status: 400,
+        body: {
+          error: 'invalid_request',
+          detail: expect.stringMatching(/^text: nothing .*English/),
+        },
+      });
     }
     expect((await design({ description: 'x', text: 'hi' }, 'nope')).status).toBe(401);
-    const t = await h.api('/api/v1/tokens', { body: { name: 'sessions only', scopes: ['sessions:write'] } });
-    expect((await design({ description: 'x', text: 'hi' }, t.body.token)).body).toMatchObject({ error: 'forbidden' });
-    await h.op('/_emulator/generations/faults', { method: 'POST', body: JSON.stringify({ stage: 'tts' }) });
-    expect(await design({ description: 'x', text: 'hi' })).toMatchObject({ status: 502, body: { error: 'render_failed' } });
+    const t = await h.api('/api/v1/tokens', {
+      body: { name: 'sessions only', scopes: ['sessions:write'] },
+    });
+    expect((await design({ description: 'x', text: 'hi' }, t.body.token)).body).toMatchObject({
+      error: 'forbidden',
+    });
+    await h.op('/_emulator/generations/faults', {
+      method: 'POST',
+      body: JSON.stringify({ stage: 'tts' }),
+    });
+    expect(await design({ description: 'x', text: 'hi' })).toMatchObject({
+      status: 502,
+      body: { error: 'render_failed' },
+    });
     expect((await design({ description: 'x', text: 'hi' })).status).toBe(200);
   });
 });

@@ -19,12 +19,22 @@ describe.each([
   const ffmpeg = hangingFfmpeg(pattern);
   beforeAll(() => ffmpeg.use());
   const clock = new ManualClock();
-  const h = useEmulator({ idleMedia: false, transcribeVoiceRefs: false, renderCells: 1, clock, speakRenderTimeoutMs: 60_000 });
+  const h = useEmulator({
+    idleMedia: false,
+    transcribeVoiceRefs: false,
+    renderCells: 1,
+    clock,
+    speakRenderTimeoutMs: 60_000,
+  });
 
   it('is 502 render_failed after speakRenderTimeoutMs; that ffmpeg is killed and the cell freed', async () => {
     const { pids, alive, until } = ffmpeg;
     const ref = await spokenWav('A voice for the time bound test.', { voice: 'slt' });
-    const body = { text: 'This render never ends.', image: dataUri('image/png', png()), voice_ref: dataUri('audio/wav', ref) };
+    const body = {
+      text: 'This render never ends.',
+      image: dataUri('image/png', png()),
+      voice_ref: dataUri('audio/wav', ref),
+    };
     const pending = h.api('/api/v1/speak', { body });
     await until(() => pids().length > 0);
     expect(pids()).toHaveLength(1);
@@ -32,7 +42,10 @@ describe.each([
     expect((await h.api('/api/v1/speak', { body })).status).toBe(429);
     clock.advance(60_000);
     const r = await pending;
-    expect(r).toMatchObject({ status: 502, body: { error: 'render_failed', message: expect.stringMatching(/timed out after 60000 ms/) } });
+    expect(r).toMatchObject({
+      status: 502,
+      body: { error: 'render_failed', message: expect.stringMatching(/timed out after 60000 ms/) },
+    });
     await until(() => !alive(pids()[0]!));
     expect(alive(pids()[0]!)).toBe(false);
     // Free again: the next render starts (and hangs in turn; the emulator's stop ends it).

@@ -41,8 +41,15 @@ describe('DrivableClock', () => {
 });
 
 describe('the clock of a default emulator, over HTTP and the CLI', () => {
-  const h = useEmulator({ seats: 1, pendingIdleS: 60, waiterIdleS: 3600, mintRatePerMinute: 0, orgPlan: 'free' });
-  const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+  const h = useEmulator({
+    seats: 1,
+    pendingIdleS: 60,
+    waiterIdleS: 3600,
+    mintRatePerMinute: 0,
+    orgPlan: 'free',
+  });
+  const env = () =>
+    isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
   const status = async (id: string) => (await h.api(`/api/v1/sessions/${id}`)).body.status;
 
   it('freeze, advance past the idle reaper: the never-connected session ends and the queued ticket becomes claimable', async () => {
@@ -58,18 +65,32 @@ describe('the clock of a default emulator, over HTTP and the CLI', () => {
     expect(moved.code).toBe(0);
     expect(moved.json().now_ms).toBe(before + 61_000);
     expect(await status(a.body.session_id)).toBe('ended');
-    expect((await h.api(`/api/v1/sessions/queue/${q.body.queue_ticket}`)).body.state).toBe('claimable');
+    expect((await h.api(`/api/v1/sessions/queue/${q.body.queue_ticket}`)).body.state).toBe(
+      'claimable',
+    );
     const human = await cli(['emulator', 'clock'], env());
     expect(human.stdout).toBe(`${new Date(before + 61_000).toISOString()}  frozen\n`);
-    expect((await cli(['--json', 'emulator', 'clock', 'resume'], env())).json()).toMatchObject({ frozen: false });
+    expect((await cli(['--json', 'emulator', 'clock', 'resume'], env())).json()).toMatchObject({
+      frozen: false,
+    });
   });
 
   it('a rate-limit window closes after advance, not after a minute of waiting', async () => {
     await cli(['emulator', 'clock', 'freeze'], env());
-    for (let i = 0; i < 10; i++) expect((await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } })).status).toBe(200);
-    expect((await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } })).status).toBe(429);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } }))
+          .status,
+      ).toBe(200);
+    expect(
+      (await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } }))
+        .status,
+    ).toBe(429);
     expect((await cli(['emulator', 'clock', 'advance', '1m'], env())).code).toBe(0);
-    expect((await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } })).status).toBe(200);
+    expect(
+      (await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } }))
+        .status,
+    ).toBe(200);
     await cli(['emulator', 'clock', 'resume'], env());
   });
 
@@ -78,9 +99,19 @@ describe('the clock of a default emulator, over HTTP and the CLI', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/a duration is a number with a unit, like 90s/);
     for (const body of ['{"ms":-1}', '{"ms":"soon"}', '{']) {
-      const r = await h.fetch('/_emulator/clock/advance', { key: h.emu.keys.secretKey, method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const r = await h.fetch('/_emulator/clock/advance', {
+        key: h.emu.keys.secretKey,
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(r.status).toBe(400);
     }
-    expect([parseDuration('1500ms'), parseDuration('90'), parseDuration('1h30m'), parseDuration('1d')]).toEqual([1_500, 90_000, 5_400_000, 86_400_000]);
+    expect([
+      parseDuration('1500ms'),
+      parseDuration('90'),
+      parseDuration('1h30m'),
+      parseDuration('1d'),
+    ]).toEqual([1_500, 90_000, 5_400_000, 86_400_000]);
   });
 });

@@ -19,10 +19,18 @@ interface Ran {
   stderr: string;
 }
 
-function exec(args: string[], onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void): Promise<Ran> {
+function exec(
+  args: string[],
+  onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void,
+): Promise<Ran> {
   const home = mkdtempSync(join(tmpdir(), 'avatar-exec-test-'));
   const child = spawn(process.execPath, [BIN, 'emulator', 'exec', ...args], {
-    env: { PATH: process.env.PATH!, HOME: home, AVATAR_STATE_DIR: join(home, 'state'), AVATAR_CONFIG_DIR: join(home, 'config') },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: home,
+      AVATAR_STATE_DIR: join(home, 'state'),
+      AVATAR_CONFIG_DIR: join(home, 'config'),
+    },
     cwd: ROOT,
     stdio: 'pipe',
   });
@@ -36,7 +44,11 @@ function exec(args: string[], onStdout?: (text: string, kill: (s: NodeJS.Signals
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-const answers = (url: string) => fetch(`${url}/_emulator/health`).then(() => true, () => false);
+const answers = (url: string) =>
+  fetch(`${url}/_emulator/health`).then(
+    () => true,
+    () => false,
+  );
 
 const PRINT_ENV = `
 const names = ['AVATAR_BASE_URL','AVATAR_API_KEY','AVATAR_DASHBOARD_KEY','AVATAR_WORKSPACE_ID','AVATAR_ORG_ID','OPENAI_BASE_URL','OPENAI_API_KEY'];
@@ -59,8 +71,18 @@ describe('avatar emulator exec', () => {
     expect(r.stderr).toContain(`emulator on ${env.AVATAR_BASE_URL} (in memory)`);
     expect(await answers(env.AVATAR_BASE_URL)).toBe(false);
     // --log kept the operator log: the command's request is in it.
-    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(logged).toContainEqual(expect.objectContaining({ kind: 'request', method: 'GET', path: `/api/v1/workspaces/${env.AVATAR_WORKSPACE_ID}`, status: 200 }));
+    const logged = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        kind: 'request',
+        method: 'GET',
+        path: `/api/v1/workspaces/${env.AVATAR_WORKSPACE_ID}`,
+        status: 200,
+      }),
+    );
   }, 60_000);
 
   it('exits 127 for a command that does not exist, 2 without a command', async () => {
@@ -73,12 +95,20 @@ describe('avatar emulator exec', () => {
 
   it('SIGTERM (or Ctrl-C) ends the command and the emulator: nothing is left running', async () => {
     let seen: { pid: number; url: string } | undefined;
-    const r = await exec(['--', process.execPath, '-e', 'console.log(JSON.stringify({ pid: process.pid, url: process.env.AVATAR_BASE_URL })); setInterval(() => {}, 1000)'], (text, kill) => {
-      if (!seen && text.includes('\n')) {
-        seen = JSON.parse(text.split('\n')[0]!);
-        kill('SIGTERM');
-      }
-    });
+    const r = await exec(
+      [
+        '--',
+        process.execPath,
+        '-e',
+        'console.log(JSON.stringify({ pid: process.pid, url: process.env.AVATAR_BASE_URL })); setInterval(() => {}, 1000)',
+      ],
+      (text, kill) => {
+        if (!seen && text.includes('\n')) {
+          seen = JSON.parse(text.split('\n')[0]!);
+          kill('SIGTERM');
+        }
+      },
+    );
     expect(seen).toBeDefined();
     expect(r.code).toBe(128 + 15); // the command ended by SIGTERM, as a shell reports it
     expect(processAlive(seen!.pid)).toBe(false);
@@ -86,13 +116,29 @@ describe('avatar emulator exec', () => {
   }, 60_000);
 
   it('a test suite written with the official openai client and vitest passes under exec, seeded from a seed file', async () => {
-    const r = await exec(['--seed', join(ROOT, 'test', 'harness-suite', 'seed.yaml'), '--', process.execPath, join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs')]);
+    const r = await exec([
+      '--seed',
+      join(ROOT, 'test', 'harness-suite', 'seed.yaml'),
+      '--',
+      process.execPath,
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--config',
+      join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs'),
+    ]);
     expect(r.stdout + r.stderr).toMatch(/Tests\s+4 passed \(4\)/);
     expect(r.code).toBe(0);
   }, 120_000);
 
   it('a bad seed fails the start naming file, line and field, and the command never runs', async () => {
-    const r = await exec(['--seed', join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs'), '--', process.execPath, '-e', 'console.log("ran")']);
+    const r = await exec([
+      '--seed',
+      join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs'),
+      '--',
+      process.execPath,
+      '-e',
+      'console.log("ran")',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/vitest\.config\.mjs:\d+: /);

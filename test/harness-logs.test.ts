@@ -18,11 +18,36 @@ describe('operator log', () => {
     await cli(['emulator', 'clock', 'advance', '61s'], env());
     const r = await cli(['--json', 'emulator', 'logs'], env());
     expect(r.code).toBe(0);
-    const entries = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(entries).toContainEqual(expect.objectContaining({ kind: 'request', method: 'POST', path: '/api/v1/sessions', status: 201, session: a.body.session_id }));
-    expect(entries).toContainEqual(expect.objectContaining({ kind: 'request', status: 202, ticket: q.body.queue_ticket }));
-    expect(entries).toContainEqual(expect.objectContaining({ kind: 'session.ended', session: a.body.session_id, reason: 'idle' }));
-    expect(entries).toContainEqual(expect.objectContaining({ kind: 'event', event: 'queue.claimable', data: expect.objectContaining({ ticket: q.body.queue_ticket }) }));
+    const entries = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        kind: 'request',
+        method: 'POST',
+        path: '/api/v1/sessions',
+        status: 201,
+        session: a.body.session_id,
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ kind: 'request', status: 202, ticket: q.body.queue_ticket }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        kind: 'session.ended',
+        session: a.body.session_id,
+        reason: 'idle',
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        kind: 'event',
+        event: 'queue.claimable',
+        data: expect.objectContaining({ ticket: q.body.queue_ticket }),
+      }),
+    );
     // In order: seq rises, and the reaper's end comes after the mint.
     const seqs = entries.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
@@ -31,12 +56,16 @@ describe('operator log', () => {
     const lines = one.stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const l of lines) expect(l).toContain(a.body.session_id);
-    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3}  POST \/api\/v1\/sessions 201 \d+ms  session /));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3}  POST \/api\/v1\/sessions 201 \d+ms  session /),
+    );
     expect(lines.at(-1)).toMatch(new RegExp(`session ${a.body.session_id} ended \\(idle\\)$`));
     await cli(['emulator', 'clock', 'resume'], env());
   });
 
   it('refuses a bad cursor with 400', async () => {
-    expect((await h.fetch('/_emulator/logs?after=soon', { key: h.emu.keys.secretKey })).status).toBe(400);
+    expect(
+      (await h.fetch('/_emulator/logs?after=soon', { key: h.emu.keys.secretKey })).status,
+    ).toBe(400);
   });
 });

@@ -22,7 +22,8 @@ afterEach(async () => {
   await emu?.stop();
   emu = undefined;
 });
-const start = (seed: string, extra: Record<string, unknown> = {}) => startEmulator({ port: 0, inMemory: true, seed, allowInsecureUrls: true, ...extra });
+const start = (seed: string, extra: Record<string, unknown> = {}) =>
+  startEmulator({ port: 0, inMemory: true, seed, allowInsecureUrls: true, ...extra });
 
 const KEY1 = 'avatar_5eed0001.00000000000000000000000000000000000000000000000000000001';
 const KEY2 = 'avatar_5eed0002.00000000000000000000000000000000000000000000000000000002';
@@ -58,20 +59,33 @@ workspaces:
     emu = await start(f);
     const mine = await apiCall(emu, `/api/v1/workspaces/${emu.keys.workspaceId}`, { key: KEY1 });
     expect(mine.status).toBe(200);
-    const hooks = await apiCall(emu, `/api/v1/workspaces/${emu.keys.workspaceId}/webhooks`, { key: KEY1 });
-    expect(hooks.body.data).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:9/hook', events: ['queue.*'] })]);
+    const hooks = await apiCall(emu, `/api/v1/workspaces/${emu.keys.workspaceId}/webhooks`, {
+      key: KEY1,
+    });
+    expect(hooks.body.data).toEqual([
+      expect.objectContaining({ url: 'http://127.0.0.1:9/hook', events: ['queue.*'] }),
+    ]);
     const list = await apiCall(emu, '/api/v1/workspaces', { key: emu.keys.dashboardKey });
-    expect(list.body.data.map((w: { name: string; plan: string }) => [w.name, w.plan])).toContainEqual(['Second team', 'pro']);
+    expect(
+      list.body.data.map((w: { name: string; plan: string }) => [w.name, w.plan]),
+    ).toContainEqual(['Second team', 'pro']);
     const second = await apiCall(emu, '/api/v1/workspaces', { key: KEY2 });
     expect(second.status).toBe(403); // known, scoped to sessions:read
     const org = await apiCall(emu, '/api/organizations', { key: emu.keys.dashboardKey });
     expect(org.body.data[0].plan).toBe('free');
-    const pk = await apiCall(emu, '/api/v1/sessions', { key: PK, body: { persona: 'ava' }, headers: { origin: 'http://localhost:3000' } });
+    const pk = await apiCall(emu, '/api/v1/sessions', {
+      key: PK,
+      body: { persona: 'ava' },
+      headers: { origin: 'http://localhost:3000' },
+    });
     expect(pk.status).toBe(201);
   });
 
   it('a JSON seed works the same, faults included', async () => {
-    const seed = { default_workspace: { keys: [{ name: 'app', token: KEY1 }] }, faults: [{ route: 'GET /api/v1/tokens', status: 503, count: 1 }] };
+    const seed = {
+      default_workspace: { keys: [{ name: 'app', token: KEY1 }] },
+      faults: [{ route: 'GET /api/v1/tokens', status: 503, count: 1 }],
+    };
     const f = write('seed.json', JSON.stringify(seed, null, 2));
     emu = await start(f);
     expect((await apiCall(emu, '/api/v1/tokens', { key: KEY1 })).status).toBe(503);
@@ -79,14 +93,54 @@ workspaces:
   });
 
   it.each([
-    ['a bad token', 'seed-a.yaml', `default_workspace:\n  keys:\n    - name: app\n      token: avatar_123\n`, /seed-a\.yaml:4: default_workspace\.keys\.0\.token: must be avatar_<8 hex>/],
-    ['an unknown field', 'seed-b.yaml', `workspaces:\n  - name: x\n    colour: blue\n`, /seed-b\.yaml:3: workspaces\.0\.colour: is not a seed field/],
-    ['a missing name', 'seed-c.json', `{\n  "workspaces": [\n    { "plan": "pro" }\n  ]\n}\n`, /seed-c\.json:3: workspaces\.0\.name: required/],
-    ['broken YAML', 'seed-d.yaml', `org:\n  plan: [free\n`, /seed-d\.yaml:\d+: not valid YAML or JSON/],
-    ['an org plan that does not exist', 'seed-e.yaml', `org:\n  plan: gold\n`, /seed-e\.yaml:2: org\.plan: /],
-    ['a webhook the emulator refuses', 'seed-f.yaml', `default_workspace:\n  webhooks:\n    - url: ftp://x\n      events: [queue.*]\n`, /seed-f\.yaml:3: default_workspace\.webhooks\.0: the emulator refused it \(400 invalid_request/],
-    ['a fault with neither status nor latency', 'seed-h.yaml', `faults:\n  - route: /api/v1/tokens\n`, /seed-h\.yaml:2: faults\.0\.status: give status, latency_ms or both/],
-    ['two keys with the same id', 'seed-g.yaml', `default_workspace:\n  keys:\n    - name: a\n      token: ${KEY1}\n    - name: b\n      token: ${KEY1}\n`, /seed-g\.yaml:6: default_workspace\.keys\.1\.token: the 8 hex after the prefix are already used by default_workspace\.keys\.0\.token/],
+    [
+      'a bad token',
+      'seed-a.yaml',
+      `default_workspace:\n  keys:\n    - name: app\n      token: avatar_123\n`,
+      /seed-a\.yaml:4: default_workspace\.keys\.0\.token: must be avatar_<8 hex>/,
+    ],
+    [
+      'an unknown field',
+      'seed-b.yaml',
+      `workspaces:\n  - name: x\n    colour: blue\n`,
+      /seed-b\.yaml:3: workspaces\.0\.colour: is not a seed field/,
+    ],
+    [
+      'a missing name',
+      'seed-c.json',
+      `{\n  "workspaces": [\n    { "plan": "pro" }\n  ]\n}\n`,
+      /seed-c\.json:3: workspaces\.0\.name: required/,
+    ],
+    [
+      'broken YAML',
+      'seed-d.yaml',
+      `org:\n  plan: [free\n`,
+      /seed-d\.yaml:\d+: not valid YAML or JSON/,
+    ],
+    [
+      'an org plan that does not exist',
+      'seed-e.yaml',
+      `org:\n  plan: gold\n`,
+      /seed-e\.yaml:2: org\.plan: /,
+    ],
+    [
+      'a webhook the emulator refuses',
+      'seed-f.yaml',
+      `default_workspace:\n  webhooks:\n    - url: ftp://x\n      events: [queue.*]\n`,
+      /seed-f\.yaml:3: default_workspace\.webhooks\.0: the emulator refused it \(400 invalid_request/,
+    ],
+    [
+      'a fault with neither status nor latency',
+      'seed-h.yaml',
+      `faults:\n  - route: /api/v1/tokens\n`,
+      /seed-h\.yaml:2: faults\.0\.status: give status, latency_ms or both/,
+    ],
+    [
+      'two keys with the same id',
+      'seed-g.yaml',
+      `default_workspace:\n  keys:\n    - name: a\n      token: ${KEY1}\n    - name: b\n      token: ${KEY1}\n`,
+      /seed-g\.yaml:6: default_workspace\.keys\.1\.token: the 8 hex after the prefix are already used by default_workspace\.keys\.0\.token/,
+    ],
   ])('%s fails the start naming file, line and field', async (_what, name, text, message) => {
     const f = write(name, text);
     const err = (await start(f).catch((e: unknown) => e)) as Error & { code: string };
@@ -96,7 +150,9 @@ workspaces:
   });
 
   it('the published JSON Schema (schemas/seed.schema.json) is the seed schema', () => {
-    const published = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'schemas', 'seed.schema.json'), 'utf8'));
+    const published = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', 'schemas', 'seed.schema.json'), 'utf8'),
+    );
     expect(published).toEqual(seedJsonSchema());
   });
 });

@@ -11,20 +11,30 @@ import { useEmulator } from './helpers/emulator.js';
  */
 const h = useEmulator({ mintRatePerMinute: 0 });
 const dir = mkdtempSync(join(tmpdir(), 'avatar-state-test-'));
-const env = (key = h.emu.keys.secretKey) => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: key });
-const workspaces = async (key: string) => ((await h.api('/api/v1/workspaces', { key })).body.data as { name: string }[]).map((w) => w.name);
+const env = (key = h.emu.keys.secretKey) =>
+  isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: key });
+const workspaces = async (key: string) =>
+  ((await h.api('/api/v1/workspaces', { key })).body.data as { name: string }[]).map((w) => w.name);
 
 describe('state export, import and reset', () => {
   it('export, reset (the keys keep working, the data goes), import (the data comes back, live sessions end)', async () => {
-    const ws = await h.api('/api/v1/workspaces', { key: h.emu.keys.dashboardKey, body: { name: 'Fixture team' } });
+    const ws = await h.api('/api/v1/workspaces', {
+      key: h.emu.keys.dashboardKey,
+      body: { name: 'Fixture team' },
+    });
     expect(ws.status).toBe(201);
-    const tok = await h.api('/api/v1/tokens', { body: { name: 'ci key', scopes: ['sessions:write'] } });
+    const tok = await h.api('/api/v1/tokens', {
+      body: { name: 'ci key', scopes: ['sessions:write'] },
+    });
     expect(tok.status).toBe(201);
     const file = join(dir, 'state.json');
     const ex = await cli(['--json', 'emulator', 'export', file], env());
     expect(ex.code).toBe(0);
     expect(ex.json().rows).toBeGreaterThan(5);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'avatar-emulator-state', format_version: 1 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      format: 'avatar-emulator-state',
+      format_version: 1,
+    });
 
     const live = await h.api('/api/v1/sessions', { body: { persona: 'ava' } });
     expect(live.status).toBe(201);
@@ -36,7 +46,13 @@ describe('state export, import and reset', () => {
     expect((await h.api('/api/v1/tokens', { key: tok.body.token })).status).toBe(401);
     // The live session ended (its seat is free again) and its record went with the rest.
     expect((await h.api(`/api/v1/sessions/${live.body.session_id}`)).status).toBe(404);
-    expect(((await (await h.fetch('/_emulator/boxes', { key: h.emu.keys.secretKey })).json()) as { data: { held: number }[] }).data[0]!.held).toBe(0);
+    expect(
+      (
+        (await (await h.fetch('/_emulator/boxes', { key: h.emu.keys.secretKey })).json()) as {
+          data: { held: number }[];
+        }
+      ).data[0]!.held,
+    ).toBe(0);
     expect((await h.api('/api/v1/avatars?workspace_id=ws_stock')).status).not.toBe(500);
     expect((await h.api('/api/gallery')).status).toBe(200);
 
@@ -51,9 +67,24 @@ describe('state export, import and reset', () => {
   });
 
   it('an export from an older schema (before the inference migration) imports and is migrated', async () => {
-    const doc = (await (await h.fetch('/_emulator/state/export', { key: h.emu.keys.secretKey })).json()) as { migrations: number[]; tables: Record<string, unknown> };
-    const older = { ...doc, migrations: doc.migrations.filter((v) => v !== 4), tables: { ...doc.tables } };
-    for (const t of ['org_tokens', 'inference_jobs', 'inference_media', 'inference_files', 'inference_batches', 'workflows', 'workflow_executions', 'inference_usage']) {
+    const doc = (await (
+      await h.fetch('/_emulator/state/export', { key: h.emu.keys.secretKey })
+    ).json()) as { migrations: number[]; tables: Record<string, unknown> };
+    const older = {
+      ...doc,
+      migrations: doc.migrations.filter((v) => v !== 4),
+      tables: { ...doc.tables },
+    };
+    for (const t of [
+      'org_tokens',
+      'inference_jobs',
+      'inference_media',
+      'inference_files',
+      'inference_batches',
+      'workflows',
+      'workflow_executions',
+      'inference_usage',
+    ]) {
       delete older.tables[t];
     }
     const file = join(dir, 'older.json');
@@ -61,24 +92,39 @@ describe('state export, import and reset', () => {
     expect((await cli(['emulator', 'import', file], env())).code).toBe(0);
     expect(await workspaces(h.emu.keys.dashboardKey)).toContain('Fixture team');
     // The tables the newer migration made are there and work.
-    const inf = await h.api('/compat-a/v1/embeddings', { body: { model: 'avatar-embed', input: 'x' } });
+    const inf = await h.api('/compat-a/v1/embeddings', {
+      body: { model: 'avatar-embed', input: 'x' },
+    });
     expect(inf.status).toBe(200);
   });
 
   it('refuses an export from a newer emulator (409), a document that is not one (400 naming the field), and a bad keep_keys', async () => {
-    const doc = (await (await h.fetch('/_emulator/state/export', { key: h.emu.keys.secretKey })).json()) as { migrations: number[] };
-    const newer = await h.api('/_emulator/state/import', { body: { ...doc, migrations: [...doc.migrations, 999] } });
+    const doc = (await (
+      await h.fetch('/_emulator/state/export', { key: h.emu.keys.secretKey })
+    ).json()) as { migrations: number[] };
+    const newer = await h.api('/_emulator/state/import', {
+      body: { ...doc, migrations: [...doc.migrations, 999] },
+    });
     expect(newer.status).toBe(409);
-    expect(newer.body).toMatchObject({ error: 'state_too_new', detail: expect.stringMatching(/^migrations: 999/) });
+    expect(newer.body).toMatchObject({
+      error: 'state_too_new',
+      detail: expect.stringMatching(/^migrations: 999/),
+    });
     const notOne = await h.api('/_emulator/state/import', { body: { hello: 1 } });
     expect(notOne.status).toBe(400);
     expect(notOne.body.detail).toMatch(/^format:/);
-    const badRows = await h.api('/_emulator/state/import', { body: { ...doc, tables: { users: { columns: ['id'], rows: [['a', 'b']] } } } });
+    const badRows = await h.api('/_emulator/state/import', {
+      body: { ...doc, tables: { users: { columns: ['id'], rows: [['a', 'b']] } } },
+    });
     expect(badRows.status).toBe(400);
     expect(badRows.body.detail).toMatch(/^tables\.users:/);
-    const escape = await h.api('/_emulator/state/import', { body: { ...doc, blobs: { '../../etc/x': 'AA==' } } });
+    const escape = await h.api('/_emulator/state/import', {
+      body: { ...doc, blobs: { '../../etc/x': 'AA==' } },
+    });
     expect(escape.status).toBe(400);
-    expect((await h.api('/_emulator/state/reset', { body: { keep_keys: 'yes' } })).status).toBe(400);
+    expect((await h.api('/_emulator/state/reset', { body: { keep_keys: 'yes' } })).status).toBe(
+      400,
+    );
   });
 
   it('reset --new-keys replaces the bootstrap keys: the old ones are refused, the printed ones work', async () => {

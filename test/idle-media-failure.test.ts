@@ -34,12 +34,20 @@ const setMode = (m: 'fail' | 'hang') => writeFileSync(modeFile, m);
 process.env.AVATAR_FFMPEG = script;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
+const pids = () =>
+  existsSync(pidFile)
+    ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number)
+    : [];
 
-const api = async (emu: RunningEmulator, path: string, body?: unknown) => (await apiCall(emu, path, { body })).body;
+const api = async (emu: RunningEmulator, path: string, body?: unknown) =>
+  (await apiCall(emu, path, { body })).body;
 
 /** Bounded polling for real background work (a child process). */
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, tries = 200): Promise<T> {
+async function until<T>(
+  read: () => Promise<T> | T,
+  ok: (v: T) => boolean,
+  tries = 200,
+): Promise<T> {
   let v = await read();
   for (let i = 0; i < tries && !ok(v); i++) {
     await new Promise((r) => setTimeout(r, 25));
@@ -60,10 +68,25 @@ describe('idle media when ffmpeg fails', () => {
         () => api(emu, '/api/v1/workspaces/ws_stock/avatars'),
         (b) => b.data.every((x: any) => x.assets_status === 'missing'),
       );
-      expect(stock.data.map((x: any) => x.assets_status)).toEqual(['missing', 'missing', 'missing', 'missing']);
-      const mine = await until(() => api(emu, `/api/v1/avatars/${a.id}`), (b) => b.assets_status === 'missing');
-      expect(mine).toMatchObject({ assets_status: 'missing', status: 'active', current_version_id: expect.any(String) });
-      expect((await api(emu, `/api/v1/avatars/${a.id}/versions/${mine.current_version_id}`)).published_at).toEqual(expect.any(Number));
+      expect(stock.data.map((x: any) => x.assets_status)).toEqual([
+        'missing',
+        'missing',
+        'missing',
+        'missing',
+      ]);
+      const mine = await until(
+        () => api(emu, `/api/v1/avatars/${a.id}`),
+        (b) => b.assets_status === 'missing',
+      );
+      expect(mine).toMatchObject({
+        assets_status: 'missing',
+        status: 'active',
+        current_version_id: expect.any(String),
+      });
+      expect(
+        (await api(emu, `/api/v1/avatars/${a.id}/versions/${mine.current_version_id}`))
+          .published_at,
+      ).toEqual(expect.any(Number));
     } finally {
       await emu.stop();
     }
@@ -75,7 +98,14 @@ describe('idle media when ffmpeg never finishes', () => {
     setMode('hang');
     rmSync(pidFile, { force: true });
     const clock = new ManualClock(Date.now());
-    const emu = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, idleSeconds: 1, clock, idleBuildTimeoutS: 30 });
+    const emu = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      inMemory: true,
+      idleSeconds: 1,
+      clock,
+      idleBuildTimeoutS: 30,
+    });
     try {
       const first = (await until(pids, (p) => p.length === 1))[0]!;
       expect(processAlive(first)).toBe(true);
@@ -87,15 +117,32 @@ describe('idle media when ffmpeg never finishes', () => {
       expect((await api(emu, `/api/v1/avatars/${stuck}`)).assets_status).toBe('building');
       clock.advance(1_000);
       // The timeout kills the child and the avatar returns to missing; the next build starts.
-      expect(await until(() => processAlive(first), (a) => !a)).toBe(false);
-      expect((await until(() => api(emu, `/api/v1/avatars/${stuck}`), (b) => b.assets_status === 'missing')).assets_status).toBe('missing');
+      expect(
+        await until(
+          () => processAlive(first),
+          (a) => !a,
+        ),
+      ).toBe(false);
+      expect(
+        (
+          await until(
+            () => api(emu, `/api/v1/avatars/${stuck}`),
+            (b) => b.assets_status === 'missing',
+          )
+        ).assets_status,
+      ).toBe('missing');
       expect((await until(pids, (p) => p.length === 2)).length).toBe(2);
     } finally {
       await emu.stop();
     }
     // Stopping does not wait for the stuck build: it kills it.
     const second = pids()[1]!;
-    expect(await until(() => processAlive(second), (a) => !a)).toBe(false);
+    expect(
+      await until(
+        () => processAlive(second),
+        (a) => !a,
+      ),
+    ).toBe(false);
     expect(clock.pendingTimers).toBe(0);
   });
 });

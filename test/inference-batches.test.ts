@@ -7,7 +7,12 @@ import { useEmulator } from './helpers/emulator.js';
 // A manual clock: batch lines run one per clock step, so the test drives them.
 const clock = new ManualClock();
 const h = useEmulator({ clock, inferenceRateLimits: false });
-const client = () => new OpenAI({ baseURL: `${h.baseUrl}/compat-a/v1`, apiKey: h.emu.keys.dashboardKey, maxRetries: 0 });
+const client = () =>
+  new OpenAI({
+    baseURL: `${h.baseUrl}/compat-a/v1`,
+    apiKey: h.emu.keys.dashboardKey,
+    maxRetries: 0,
+  });
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 
 async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
@@ -22,8 +27,17 @@ async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean): Promise<
 
 describe('files', () => {
   it('uploads, lists, reads back and deletes a file', async () => {
-    const f = await client().files.create({ file: await toFile(Buffer.from('hello\n'), 'hello.jsonl'), purpose: 'batch' });
-    expect(f).toMatchObject({ object: 'file', bytes: 6, filename: 'hello.jsonl', purpose: 'batch', status: 'processed' });
+    const f = await client().files.create({
+      file: await toFile(Buffer.from('hello\n'), 'hello.jsonl'),
+      purpose: 'batch',
+    });
+    expect(f).toMatchObject({
+      object: 'file',
+      bytes: 6,
+      filename: 'hello.jsonl',
+      purpose: 'batch',
+      status: 'processed',
+    });
     expect(f.id).toMatch(/^file-/);
     const ids = [];
     for await (const x of client().files.list()) ids.push(x.id);
@@ -38,33 +52,82 @@ describe('files', () => {
 describe('batches', () => {
   it('answers each line with the same local model a direct call uses; failures go to the error file', async () => {
     const input = jsonl([
-      { custom_id: 'a', method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: 'the cat sat' } },
-      { custom_id: 'b', method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: ['x', 'y'] } },
-      { custom_id: 'c', method: 'POST', url: '/v1/embeddings', body: { model: 'no-such-model', input: 'x' } },
+      {
+        custom_id: 'a',
+        method: 'POST',
+        url: '/v1/embeddings',
+        body: { model: 'avatar-embed', input: 'the cat sat' },
+      },
+      {
+        custom_id: 'b',
+        method: 'POST',
+        url: '/v1/embeddings',
+        body: { model: 'avatar-embed', input: ['x', 'y'] },
+      },
+      {
+        custom_id: 'c',
+        method: 'POST',
+        url: '/v1/embeddings',
+        body: { model: 'no-such-model', input: 'x' },
+      },
     ]);
-    const file = await client().files.create({ file: await toFile(Buffer.from(input), 'in.jsonl'), purpose: 'batch' });
-    const batch = await client().batches.create({ input_file_id: file.id, endpoint: '/v1/embeddings', completion_window: '24h' });
+    const file = await client().files.create({
+      file: await toFile(Buffer.from(input), 'in.jsonl'),
+      purpose: 'batch',
+    });
+    const batch = await client().batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/embeddings',
+      completion_window: '24h',
+    });
     expect(batch).toMatchObject({ object: 'batch', status: 'validating', input_file_id: file.id });
-    const done = await until(() => client().batches.retrieve(batch.id), (b) => b.status === 'completed');
+    const done = await until(
+      () => client().batches.retrieve(batch.id),
+      (b) => b.status === 'completed',
+    );
     expect(done.request_counts).toEqual({ total: 3, completed: 2, failed: 1 });
-    const out = (await (await client().files.content(done.output_file_id!)).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const out = (await (await client().files.content(done.output_file_id!)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.map((l) => l.custom_id)).toEqual(['a', 'b']);
-    const direct = await client().embeddings.create({ model: 'avatar-embed', input: 'the cat sat', encoding_format: 'float' });
+    const direct = await client().embeddings.create({
+      model: 'avatar-embed',
+      input: 'the cat sat',
+      encoding_format: 'float',
+    });
     expect(out[0].response.status_code).toBe(200);
     expect(out[0].response.body.data[0].embedding).toEqual(direct.data[0]!.embedding);
-    const errs = (await (await client().files.content(done.error_file_id!)).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const errs = (await (await client().files.content(done.error_file_id!)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(errs).toHaveLength(1);
-    expect(errs[0]).toMatchObject({ custom_id: 'c', response: { status_code: 404, body: { error: { code: 'not_found' } } } });
+    expect(errs[0]).toMatchObject({
+      custom_id: 'c',
+      response: { status_code: 404, body: { error: { code: 'not_found' } } },
+    });
     const listed = [];
     for await (const b of client().batches.list()) listed.push(b.id);
     expect(listed).toContain(batch.id);
   });
 
   it('a malformed input file fails the batch with line errors', async () => {
-    const input = '{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{}}\nnot json\n';
-    const file = await client().files.create({ file: await toFile(Buffer.from(input), 'bad.jsonl'), purpose: 'batch' });
-    const batch = await client().batches.create({ input_file_id: file.id, endpoint: '/v1/embeddings', completion_window: '24h' });
-    const done = await until(() => client().batches.retrieve(batch.id), (b) => b.status !== 'validating');
+    const input =
+      '{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{}}\nnot json\n';
+    const file = await client().files.create({
+      file: await toFile(Buffer.from(input), 'bad.jsonl'),
+      purpose: 'batch',
+    });
+    const batch = await client().batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/embeddings',
+      completion_window: '24h',
+    });
+    const done = await until(
+      () => client().batches.retrieve(batch.id),
+      (b) => b.status !== 'validating',
+    );
     expect(done.status).toBe('failed');
     expect(done.errors!.data!.map((e) => [e.code, e.line])).toEqual([
       ['mismatched_url', 1],
@@ -73,26 +136,57 @@ describe('batches', () => {
   });
 
   it('cancel stops a batch between lines and keeps what was done', async () => {
-    const lines = Array.from({ length: 5 }, (_, i) => ({ custom_id: `n${i}`, method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: `text ${i}` } }));
-    const file = await client().files.create({ file: await toFile(Buffer.from(jsonl(lines)), 'five.jsonl'), purpose: 'batch' });
-    const batch = await client().batches.create({ input_file_id: file.id, endpoint: '/v1/embeddings', completion_window: '24h' });
-    await until(() => client().batches.retrieve(batch.id), (b) => b.request_counts!.completed >= 1);
+    const lines = Array.from({ length: 5 }, (_, i) => ({
+      custom_id: `n${i}`,
+      method: 'POST',
+      url: '/v1/embeddings',
+      body: { model: 'avatar-embed', input: `text ${i}` },
+    }));
+    const file = await client().files.create({
+      file: await toFile(Buffer.from(jsonl(lines)), 'five.jsonl'),
+      purpose: 'batch',
+    });
+    const batch = await client().batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/embeddings',
+      completion_window: '24h',
+    });
+    await until(
+      () => client().batches.retrieve(batch.id),
+      (b) => b.request_counts!.completed >= 1,
+    );
     const cancelling = await client().batches.cancel(batch.id);
     expect(cancelling.status).toBe('cancelling');
-    const done = await until(() => client().batches.retrieve(batch.id), (b) => b.status === 'cancelled');
+    const done = await until(
+      () => client().batches.retrieve(batch.id),
+      (b) => b.status === 'cancelled',
+    );
     expect(done.request_counts!.completed).toBeLessThan(5);
-    const out = (await (await client().files.content(done.output_file_id!)).text()).trim().split('\n');
+    const out = (await (await client().files.content(done.output_file_id!)).text())
+      .trim()
+      .split('\n');
     expect(out).toHaveLength(done.request_counts!.completed);
     await expect(client().batches.cancel(batch.id)).rejects.toBeInstanceOf(OpenAI.ConflictError);
   });
 
   it('refuses an unknown input file or endpoint at create time', async () => {
-    await expect(client().batches.create({ input_file_id: 'file-nope', endpoint: '/v1/embeddings', completion_window: '24h' })).rejects.toBeInstanceOf(
-      OpenAI.NotFoundError,
-    );
-    const f = await client().files.create({ file: await toFile(Buffer.from('{}\n'), 'x.jsonl'), purpose: 'batch' });
-    await expect(client().batches.create({ input_file_id: f.id, endpoint: '/v1/moderations' as never, completion_window: '24h' })).rejects.toBeInstanceOf(
-      OpenAI.BadRequestError,
-    );
+    await expect(
+      client().batches.create({
+        input_file_id: 'file-nope',
+        endpoint: '/v1/embeddings',
+        completion_window: '24h',
+      }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    const f = await client().files.create({
+      file: await toFile(Buffer.from('{}\n'), 'x.jsonl'),
+      purpose: 'batch',
+    });
+    await expect(
+      client().batches.create({
+        input_file_id: f.id,
+        endpoint: '/v1/moderations' as never,
+        completion_window: '24h',
+      }),
+    ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
   });
 });

@@ -27,7 +27,19 @@ describe('avatar chat, embed, tts, images, rerank, models', () => {
     const t = await run('tts', 'Hello from the command line', '-o', 'hello.wav');
     expect(t.code, t.stderr).toBe(0);
     expect(readFileSync(join(dir, 'hello.wav')).subarray(0, 4).toString()).toBe('RIFF');
-    const i = await run('images', 'generate', 'a', 'red', 'kite', '-o', 'kite.png', '--size', '64x64', '--n', '2');
+    const i = await run(
+      'images',
+      'generate',
+      'a',
+      'red',
+      'kite',
+      '-o',
+      'kite.png',
+      '--size',
+      '64x64',
+      '--n',
+      '2',
+    );
     expect(i.code, i.stderr).toBe(0);
     expect(readFileSync(join(dir, 'kite.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(existsSync(join(dir, 'kite-2.png'))).toBe(true);
@@ -49,21 +61,55 @@ describe('avatar chat, embed, tts, images, rerank, models', () => {
 
 describe('avatar run, jobs, files, batches, orgs', () => {
   it('run --sync prints the result; jobs submit/get follow a job', async () => {
-    const r = await run('--json', 'run', 'rerank-v1', '--input', '{"query":"cat","documents":["dog","cat"]}', '--sync');
+    const r = await run(
+      '--json',
+      'run',
+      'rerank-v1',
+      '--input',
+      '{"query":"cat","documents":["dog","cat"]}',
+      '--sync',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().result.results[0].document).toBe('cat');
-    const s = await run('--json', 'jobs', 'submit', '--model', 'avatar-embed', '--task', 'embedding', '--payload', '{"input":"x"}');
+    const s = await run(
+      '--json',
+      'jobs',
+      'submit',
+      '--model',
+      'avatar-embed',
+      '--task',
+      'embedding',
+      '--payload',
+      '{"input":"x"}',
+    );
     const id = s.json().id as string;
     let status = '';
-    for (let i = 0; i < 50 && status !== 'completed'; i++) status = (await run('--json', 'jobs', 'get', id)).json().status;
+    for (let i = 0; i < 50 && status !== 'completed'; i++)
+      status = (await run('--json', 'jobs', 'get', id)).json().status;
     expect(status).toBe('completed');
   });
 
   it('files upload and batches create/get run a JSONL batch', async () => {
-    writeFileSync(join(dir, 'in.jsonl'), JSON.stringify({ custom_id: 'one', method: 'POST', url: '/v1/embeddings', body: { model: 'avatar-embed', input: 'hi' } }) + '\n');
+    writeFileSync(
+      join(dir, 'in.jsonl'),
+      JSON.stringify({
+        custom_id: 'one',
+        method: 'POST',
+        url: '/v1/embeddings',
+        body: { model: 'avatar-embed', input: 'hi' },
+      }) + '\n',
+    );
     const f = await run('--json', 'files', 'upload', 'in.jsonl');
     expect(f.code, f.stderr).toBe(0);
-    const b = await run('--json', 'batches', 'create', '--input', f.json().id, '--endpoint', '/v1/embeddings');
+    const b = await run(
+      '--json',
+      'batches',
+      'create',
+      '--input',
+      f.json().id,
+      '--endpoint',
+      '/v1/embeddings',
+    );
     expect(b.json().status).toBe('validating');
     let batch: any;
     for (let i = 0; i < 50; i++) {
@@ -93,8 +139,16 @@ describe('avatar workflows run', () => {
       name: 'pictures',
       dag: {
         nodes: {
-          rewrite: { model_id: 'avatar-chat', task: 'prompt-rewrite', payload: { prompt: '${input.subject}' } },
-          picture: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${nodes.rewrite.result.prompt}', size: '64x64' } },
+          rewrite: {
+            model_id: 'avatar-chat',
+            task: 'prompt-rewrite',
+            payload: { prompt: '${input.subject}' },
+          },
+          picture: {
+            model_id: 'avatar-image',
+            task: 'text-to-image',
+            payload: { prompt: '${nodes.rewrite.result.prompt}', size: '64x64' },
+          },
         },
         edges: [],
       },
@@ -114,7 +168,15 @@ describe('avatar workflows run', () => {
       name: 'twenty',
       dag: {
         nodes: {
-          each: { type: 'map', items: '${input.prompts}', node: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${item}', size: '64x64' } } },
+          each: {
+            type: 'map',
+            items: '${input.prompts}',
+            node: {
+              model_id: 'avatar-image',
+              task: 'text-to-image',
+              payload: { prompt: '${item}', size: '64x64' },
+            },
+          },
         },
         edges: [],
       },
@@ -132,7 +194,15 @@ describe('avatar workflows run', () => {
       name: 'fails',
       dag: {
         nodes: {
-          each: { type: 'map', items: '${input.prompts}', node: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${item}', size: '64x64' } } },
+          each: {
+            type: 'map',
+            items: '${input.prompts}',
+            node: {
+              model_id: 'avatar-image',
+              task: 'text-to-image',
+              payload: { prompt: '${item}', size: '64x64' },
+            },
+          },
         },
         edges: [],
       },
@@ -147,7 +217,16 @@ describe('avatar workflows run', () => {
   it('workflows create refuses a cycle with the service message', async () => {
     write('cycle.json', {
       name: 'c',
-      dag: { nodes: { a: { model_id: 'avatar-embed', task: 'embedding', payload: { input: 'x' } }, b: { model_id: 'avatar-embed', task: 'embedding', payload: { input: 'y' } } }, edges: [['a', 'b'], ['b', 'a']] },
+      dag: {
+        nodes: {
+          a: { model_id: 'avatar-embed', task: 'embedding', payload: { input: 'x' } },
+          b: { model_id: 'avatar-embed', task: 'embedding', payload: { input: 'y' } },
+        },
+        edges: [
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+      },
     });
     const r = await run('workflows', 'create', 'cycle.json');
     expect(r.code).toBe(3);
@@ -157,10 +236,26 @@ describe('avatar workflows run', () => {
 
 describe('avatar emulator start inference flags', () => {
   it('refuses a bad worker pool size or upstream before starting anything', async () => {
-    const a = await run('emulator', 'start', '--in-memory', '--port', '0', '--job-concurrency', '0');
+    const a = await run(
+      'emulator',
+      'start',
+      '--in-memory',
+      '--port',
+      '0',
+      '--job-concurrency',
+      '0',
+    );
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('--job-concurrency must be an integer from 1 to 64');
-    const b = await run('emulator', 'start', '--in-memory', '--port', '0', '--inference-upstream', '{"big":{"baseUrl":"ftp://x"}}');
+    const b = await run(
+      'emulator',
+      'start',
+      '--in-memory',
+      '--port',
+      '0',
+      '--inference-upstream',
+      '{"big":{"baseUrl":"ftp://x"}}',
+    );
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('big.baseUrl must be an http(s) URL');
   });

@@ -17,11 +17,23 @@ const get = (id: string) => h.api(`/api/jobs/${id}`, { key: key() });
 
 describe('jobs (spec 4.12, states of spec 3)', () => {
   it('runs jobs one worker at a time in submission order; cancel takes a pending job out', async () => {
-    const a = await job({ model_id: 'avatar-embed', task: 'embedding', payload: { input: 'first' } });
+    const a = await job({
+      model_id: 'avatar-embed',
+      task: 'embedding',
+      payload: { input: 'first' },
+    });
     expect(a.status).toBe(201);
     expect(Object.keys(a.body).sort()).toEqual(['id', 'queue_id']);
-    const b = await job({ model_id: 'avatar-rerank', task: 'rerank', payload: { query: 'cat', documents: ['a dog', 'a cat'] } });
-    const c = await job({ model_id: 'avatar-embed', task: 'embedding', payload: { input: 'third' } });
+    const b = await job({
+      model_id: 'avatar-rerank',
+      task: 'rerank',
+      payload: { query: 'cat', documents: ['a dog', 'a cat'] },
+    });
+    const c = await job({
+      model_id: 'avatar-embed',
+      task: 'embedding',
+      payload: { input: 'third' },
+    });
     expect((await get(a.body.id)).body).toMatchObject({ status: 'pending', queue_position: 1 });
     expect((await get(c.body.id)).body).toMatchObject({ status: 'pending', queue_position: 3 });
 
@@ -45,7 +57,11 @@ describe('jobs (spec 4.12, states of spec 3)', () => {
   });
 
   it('a bad payload, an unknown model or a task the model lacks is refused at submission', async () => {
-    const bad = await job({ model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '' } });
+    const bad = await job({
+      model_id: 'avatar-image',
+      task: 'text-to-image',
+      payload: { prompt: '' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_request', param: 'payload.prompt' });
     const unknown = await job({ model_id: 'nope', task: 'chat' });
@@ -59,14 +75,20 @@ describe('jobs (spec 4.12, states of spec 3)', () => {
 
 describe('compat-b (slug format)', () => {
   it('async submission answers a request_id at once; polling shows the result', async () => {
-    const r = await h.api('/compat-b/image-v1', { key: key(), body: { prompt: 'green hills', size: '64x64' } });
+    const r = await h.api('/compat-b/image-v1', {
+      key: key(),
+      body: { prompt: 'green hills', size: '64x64' },
+    });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ status: 'pending' });
     const id = r.body.request_id as string;
     expect((await h.api(`/compat-b/requests/${id}`, { key: key() })).body.status).toBe('pending');
     await tick();
     // PNG compression runs in zlib's thread pool, outside the clock.
-    await waitUntil(async () => (await h.api(`/compat-b/requests/${id}`, { key: key() })).body.status !== 'processing');
+    await waitUntil(
+      async () =>
+        (await h.api(`/compat-b/requests/${id}`, { key: key() })).body.status !== 'processing',
+    );
     const done = (await h.api(`/compat-b/requests/${id}`, { key: key() })).body;
     expect(done.status).toBe('completed');
     const png = await fetch(done.result.images[0].url);
@@ -79,7 +101,10 @@ describe('compat-b (slug format)', () => {
   });
 
   it('sync_mode blocks until the result is ready', async () => {
-    const pending = h.api('/compat-b/rerank-v1', { key: key(), body: { sync_mode: true, query: 'red', documents: ['blue sky', 'red apple'] } });
+    const pending = h.api('/compat-b/rerank-v1', {
+      key: key(),
+      body: { sync_mode: true, query: 'red', documents: ['blue sky', 'red apple'] },
+    });
     await settle();
     await tick();
     const r = await pending;
@@ -88,25 +113,38 @@ describe('compat-b (slug format)', () => {
     expect(r.body.result.results[0].document).toBe('red apple');
   });
 
-  it('sync_mode past 120 s answers like an async submission, with the job\'s real status; the job still finishes', async () => {
+  it("sync_mode past 120 s answers like an async submission, with the job's real status; the job still finishes", async () => {
     // An image job: its PNG is compressed off the event loop, so it is still processing
     // when the 120 s hold ends.
-    const pending = h.api('/compat-b/image-v1', { key: key(), body: { sync_mode: true, prompt: 'slow enough', size: '256x256' } });
+    const pending = h.api('/compat-b/image-v1', {
+      key: key(),
+      body: { sync_mode: true, prompt: 'slow enough', size: '256x256' },
+    });
     await settle();
     clock.advance(120_000); // the worker starts, but the 120 s hold ends first
     const r = await pending;
     expect(r.status).toBe(202);
     expect(r.body.status).toBe('processing');
     expect(r.body.status_url).toContain(`/compat-b/requests/${r.body.request_id}`);
-    await waitUntil(async () => (await h.api(`/compat-b/requests/${r.body.request_id}`, { key: key() })).body.status === 'completed');
+    await waitUntil(
+      async () =>
+        (await h.api(`/compat-b/requests/${r.body.request_id}`, { key: key() })).body.status ===
+        'completed',
+    );
   });
 
   it('batch status answers each id, at most 50', async () => {
     const a = await h.api('/compat-b/embed-v1', { key: key(), body: { input: 'x' } });
-    const r = await h.api('/compat-b/requests/batch', { key: key(), body: { request_ids: [a.body.request_id, 'missing'] } });
+    const r = await h.api('/compat-b/requests/batch', {
+      key: key(),
+      body: { request_ids: [a.body.request_id, 'missing'] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.data.map((d: { status: string }) => d.status)).toEqual(['pending', 'not_found']);
-    const tooMany = await h.api('/compat-b/requests/batch', { key: key(), body: { request_ids: Array.from({ length: 51 }, (_, i) => `id${i}`) } });
+    const tooMany = await h.api('/compat-b/requests/batch', {
+      key: key(),
+      body: { request_ids: Array.from({ length: 51 }, (_, i) => `id${i}`) },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.param).toBe('request_ids');
     await tick();
@@ -123,8 +161,17 @@ describe('model status, voices, prompt rewrite', () => {
   it('lists the slugs and tasks that exist, and every slug is usable on compat-b', async () => {
     const r = await h.api('/api/model-status', { key: key() });
     expect(r.status).toBe(200);
-    const models = r.body.models as { model_id: string; spec_id: string; enabled: boolean; tasks: string[] }[];
-    expect(models.find((m) => m.model_id === 'avatar-image')).toMatchObject({ spec_id: 'image-v1', enabled: true, tasks: ['text-to-image', 'image-edit'] });
+    const models = r.body.models as {
+      model_id: string;
+      spec_id: string;
+      enabled: boolean;
+      tasks: string[];
+    }[];
+    expect(models.find((m) => m.model_id === 'avatar-image')).toMatchObject({
+      spec_id: 'image-v1',
+      enabled: true,
+      tasks: ['text-to-image', 'image-edit'],
+    });
     expect(models.find((m) => m.model_id === 'avatar-tts')?.enabled).toBe(true);
   });
 
@@ -132,11 +179,16 @@ describe('model status, voices, prompt rewrite', () => {
     const r = await h.api('/api/voice/models', { key: key() });
     const tts = r.body.data[0];
     expect(tts).toMatchObject({ model_id: 'avatar-tts', engine: 'flite', enabled: true });
-    expect(tts.voices.map((v: { id: string }) => v.id)).toEqual(expect.arrayContaining(['slt', 'awb']));
+    expect(tts.voices.map((v: { id: string }) => v.id)).toEqual(
+      expect.arrayContaining(['slt', 'awb']),
+    );
   });
 
   it('rewrites a prompt keeping the words and adding what an image prompt lacks', async () => {
-    const r = await h.api('/api/prompt-rewrite', { key: key(), body: { prompt: '  a cat   on a roof ' } });
+    const r = await h.api('/api/prompt-rewrite', {
+      key: key(),
+      body: { prompt: '  a cat   on a roof ' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.prompt).toMatch(/^A cat on a roof, /);
     expect(r.body.prompt).toContain('lighting');

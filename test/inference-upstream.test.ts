@@ -9,14 +9,23 @@ let upstream: RunningEmulator;
 let front: RunningEmulator;
 
 beforeAll(async () => {
-  upstream = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, inferenceRateLimits: false });
+  upstream = await startEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    inMemory: true,
+    inferenceRateLimits: false,
+  });
   front = await startEmulator({
     port: 0,
     host: '127.0.0.1',
     inMemory: true,
     inferenceRateLimits: false,
     inferenceUpstreams: {
-      'big-chat': { baseUrl: `${upstream.baseUrl}/compat-a/v1`, apiKey: upstream.keys.dashboardKey, model: 'avatar-chat' },
+      'big-chat': {
+        baseUrl: `${upstream.baseUrl}/compat-a/v1`,
+        apiKey: upstream.keys.dashboardKey,
+        model: 'avatar-chat',
+      },
       'broken-embed': { baseUrl: 'http://127.0.0.1:9/v1' },
     },
   });
@@ -26,20 +35,34 @@ afterAll(async () => {
   await upstream?.stop();
 });
 
-const client = () => new OpenAI({ baseURL: `${front.baseUrl}/compat-a/v1`, apiKey: front.keys.dashboardKey, maxRetries: 0 });
+const client = () =>
+  new OpenAI({
+    baseURL: `${front.baseUrl}/compat-a/v1`,
+    apiKey: front.keys.dashboardKey,
+    maxRetries: 0,
+  });
 
 describe('upstream per model id', () => {
   it('forwards chat for that model id and lists it among the models', async () => {
     const messages = [{ role: 'user' as const, content: 'Hello, who are you?' }];
     const viaFront = await client().chat.completions.create({ model: 'big-chat', messages });
-    const direct = await new OpenAI({ baseURL: `${upstream.baseUrl}/compat-a/v1`, apiKey: upstream.keys.dashboardKey, maxRetries: 0 }).chat.completions.create({
+    const direct = await new OpenAI({
+      baseURL: `${upstream.baseUrl}/compat-a/v1`,
+      apiKey: upstream.keys.dashboardKey,
+      maxRetries: 0,
+    }).chat.completions.create({
       model: 'avatar-chat',
       messages,
     });
     expect(viaFront.model).toBe('avatar-chat'); // the upstream's answer, as is
     expect(viaFront.choices[0]!.message.content).toBe(direct.choices[0]!.message.content);
     let streamed = '';
-    for await (const c of await client().chat.completions.create({ model: 'big-chat', messages, stream: true })) streamed += c.choices[0]?.delta?.content ?? '';
+    for await (const c of await client().chat.completions.create({
+      model: 'big-chat',
+      messages,
+      stream: true,
+    }))
+      streamed += c.choices[0]?.delta?.content ?? '';
     expect(streamed).toBe(direct.choices[0]!.message.content);
     const ids = [];
     for await (const m of client().models.list()) ids.push(m.id);
@@ -52,6 +75,8 @@ describe('upstream per model id', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-    expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ code: 'upstream_error' });
+    expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      code: 'upstream_error',
+    });
   });
 });

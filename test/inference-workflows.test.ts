@@ -13,13 +13,23 @@ const tick = async () => {
 };
 const key = () => h.emu.keys.dashboardKey;
 const create = (dag: unknown) => h.api('/api/workflows', { key: key(), body: { name: 'wf', dag } });
-const execution = async (id: string) => (await h.api(`/api/workflows/executions/${id}`, { key: key() })).body.execution;
+const execution = async (id: string) =>
+  (await h.api(`/api/workflows/executions/${id}`, { key: key() })).body.execution;
 async function run(dag: unknown, input_params: unknown) {
   const wf = await create(dag);
   expect(wf.status, JSON.stringify(wf.body)).toBe(201);
-  const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, { key: key(), body: { input_params } });
+  const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, {
+    key: key(),
+    body: { input_params },
+  });
   expect(ex.status).toBe(201);
-  return ex.body.execution as { id: string; status: string; workflow_id: string; input_params: unknown; created_at: number };
+  return ex.body.execution as {
+    id: string;
+    status: string;
+    workflow_id: string;
+    input_params: unknown;
+    created_at: number;
+  };
 }
 async function finish(id: string) {
   let e: any;
@@ -38,20 +48,41 @@ describe('workflow DAGs', () => {
     const ex = await run(
       {
         nodes: {
-          root: { model_id: 'avatar-chat', task: 'prompt-rewrite', payload: { prompt: '${input.topic}' } },
-          left: { model_id: 'avatar-rerank', task: 'rerank', payload: { query: '${input.topic}', documents: ['${nodes.root.result.prompt}', 'tax forms for 2025'] } },
-          right: { model_id: 'avatar-embed', task: 'embedding', payload: { input: '${nodes.root.result.prompt}' } },
+          root: {
+            model_id: 'avatar-chat',
+            task: 'prompt-rewrite',
+            payload: { prompt: '${input.topic}' },
+          },
+          left: {
+            model_id: 'avatar-rerank',
+            task: 'rerank',
+            payload: {
+              query: '${input.topic}',
+              documents: ['${nodes.root.result.prompt}', 'tax forms for 2025'],
+            },
+          },
+          right: {
+            model_id: 'avatar-embed',
+            task: 'embedding',
+            payload: { input: '${nodes.root.result.prompt}' },
+          },
           join: {
             model_id: 'avatar-rerank',
             task: 'score',
-            payload: { text_1: '${nodes.left.result.results[0].document}', text_2: ['${input.topic}', 'unrelated words'] },
+            payload: {
+              text_1: '${nodes.left.result.results[0].document}',
+              text_2: ['${input.topic}', 'unrelated words'],
+            },
           },
         },
         edges: [['right', 'join'], { from: 'left', to: 'join' }],
       },
       { topic: 'a lighthouse at night' },
     );
-    expect(ex).toMatchObject({ status: 'pending', input_params: { topic: 'a lighthouse at night' } });
+    expect(ex).toMatchObject({
+      status: 'pending',
+      input_params: { topic: 'a lighthouse at night' },
+    });
     const done = await finish(ex.id);
     expect(done.status).toBe('completed');
     const n = done.nodes;
@@ -60,7 +91,9 @@ describe('workflow DAGs', () => {
     expect(n.join.result.scores[0]).toBeGreaterThan(n.join.result.scores[1]);
     expect(n.left.started_at).toBeGreaterThanOrEqual(n.root.completed_at);
     expect(n.right.started_at).toBeGreaterThanOrEqual(n.root.completed_at);
-    expect(n.join.started_at).toBeGreaterThanOrEqual(Math.max(n.left.completed_at, n.right.completed_at));
+    expect(n.join.started_at).toBeGreaterThanOrEqual(
+      Math.max(n.left.completed_at, n.right.completed_at),
+    );
     expect(n.root.started_at).toBeLessThan(n.join.started_at);
   });
 
@@ -68,7 +101,11 @@ describe('workflow DAGs', () => {
     const ex = await run(
       {
         nodes: {
-          embed: { model_id: 'avatar-embed', task: 'embedding', payload: { input: [{ $each: '${input.docs}', template: 'doc ${item.title}' }] } },
+          embed: {
+            model_id: 'avatar-embed',
+            task: 'embedding',
+            payload: { input: [{ $each: '${input.docs}', template: 'doc ${item.title}' }] },
+          },
         },
         edges: [],
       },
@@ -84,7 +121,11 @@ describe('workflow DAGs', () => {
       pictures: {
         type: 'map',
         items: '${input.prompts}',
-        node: { model_id: 'avatar-image', task: 'text-to-image', payload: { prompt: '${item}', size: '64x64' } },
+        node: {
+          model_id: 'avatar-image',
+          task: 'text-to-image',
+          payload: { prompt: '${item}', size: '64x64' },
+        },
         max_concurrency: 2,
         tolerance,
       },
@@ -101,7 +142,8 @@ describe('workflow DAGs', () => {
     for (let i = 0; i < 10; i++) {
       await tick();
       const p = (await execution(ex.id)).nodes.pictures;
-      if (p.progress) peak = Math.max(peak, p.job_ids.length - p.progress.completed - p.progress.failed);
+      if (p.progress)
+        peak = Math.max(peak, p.job_ids.length - p.progress.completed - p.progress.failed);
     }
     expect(peak).toBe(2);
     const done = await finish(ex.id);
@@ -110,7 +152,10 @@ describe('workflow DAGs', () => {
     expect(p.progress).toEqual({ total: 5, completed: 4, failed: 1 });
     expect(p.result[2]).toBeNull();
     expect(p.result[0].images[0].url).toContain('/inference/media/');
-    expect(p.error).toMatchObject({ code: 'partial_failure', item_errors: [{ index: 2, code: 'invalid_payload' }] });
+    expect(p.error).toMatchObject({
+      code: 'partial_failure',
+      item_errors: [{ index: 2, code: 'invalid_payload' }],
+    });
     expect(done.nodes.after.status).toBe('completed');
   });
 
@@ -125,9 +170,14 @@ describe('workflow DAGs', () => {
   });
 
   it('cancel stops a running execution: its running node and jobs are cancelled, the rest skipped', async () => {
-    const ex = await run(mapDag(0.5), { prompts: Array.from({ length: 12 }, (_, i) => `colour ${i}`) });
+    const ex = await run(mapDag(0.5), {
+      prompts: Array.from({ length: 12 }, (_, i) => `colour ${i}`),
+    });
     await tick();
-    const cancelled = await h.api(`/api/workflows/executions/${ex.id}/cancel`, { key: key(), method: 'POST' });
+    const cancelled = await h.api(`/api/workflows/executions/${ex.id}/cancel`, {
+      key: key(),
+      method: 'POST',
+    });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.execution.status).toBe('cancelled');
     await tick();
@@ -137,20 +187,42 @@ describe('workflow DAGs', () => {
     expect(after.nodes.pictures.status).toBe('cancelled');
     expect(after.nodes.pictures.progress.completed).toBeLessThan(12);
     expect(after.nodes.after.status).toBe('skipped');
-    const again = await h.api(`/api/workflows/executions/${ex.id}/cancel`, { key: key(), method: 'POST' });
+    const again = await h.api(`/api/workflows/executions/${ex.id}/cancel`, {
+      key: key(),
+      method: 'POST',
+    });
     expect(again.status).toBe(409);
   });
 });
 
 describe('workflow validation at create time', () => {
-  const embed = (input: string) => ({ model_id: 'avatar-embed', task: 'embedding', payload: { input } });
+  const embed = (input: string) => ({
+    model_id: 'avatar-embed',
+    task: 'embedding',
+    payload: { input },
+  });
   it.each([
-    ['a cycle', { nodes: { a: embed('x'), b: embed('${nodes.a.result.embeddings}') }, edges: [['b', 'a']] }, 'cycle'],
-    ['a reference to no node', { nodes: { a: embed('${nodes.ghost.result}') }, edges: [] }, 'ghost'],
+    [
+      'a cycle',
+      { nodes: { a: embed('x'), b: embed('${nodes.a.result.embeddings}') }, edges: [['b', 'a']] },
+      'cycle',
+    ],
+    [
+      'a reference to no node',
+      { nodes: { a: embed('${nodes.ghost.result}') }, edges: [] },
+      'ghost',
+    ],
     ['an edge to no node', { nodes: { a: embed('x') }, edges: [['a', 'zzz']] }, 'zzz'],
     ['an unknown model', { nodes: { a: { model_id: 'gpt-9', task: 'chat' } }, edges: [] }, 'gpt-9'],
     ['${item} outside a map', { nodes: { a: embed('${item}') }, edges: [] }, 'item'],
-    ['tolerance above 1', { nodes: { m: { type: 'map', items: '${input.x}', node: embed('${item}'), tolerance: 2 } }, edges: [] }, 'tolerance'],
+    [
+      'tolerance above 1',
+      {
+        nodes: { m: { type: 'map', items: '${input.x}', node: embed('${item}'), tolerance: 2 } },
+        edges: [],
+      },
+      'tolerance',
+    ],
   ])('refuses %s', async (_, dag, word) => {
     const r = await create(dag);
     expect(r.status).toBe(400);

@@ -15,13 +15,27 @@ const bin = mkdtempSync(join(tmpdir(), 'avatar-mic-fails-'));
 
 describe('sessions live --mic when the recorder fails', () => {
   it('ends with reason error naming the recorder, releases the seat and exits 1', async () => {
-    writeFileSync(join(bin, 'sox'), '#!/bin/sh\necho "sox FAIL formats: can\'t open input  `default\': No such file or directory" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      join(bin, 'sox'),
+      '#!/bin/sh\necho "sox FAIL formats: can\'t open input  `default\': No such file or directory" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     // node-record-lpcm16 spawns with the process environment, so the stand-in must be on its PATH too.
     vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, PATH: `${bin}:${process.env.PATH}` });
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic', '--no-play'], env);
+    const env = isolatedEnv({
+      AVATAR_BASE_URL: h.baseUrl,
+      AVATAR_API_KEY: h.emu.keys.secretKey,
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    const r = await cli(
+      ['--json', 'sessions', 'live', '--persona', 'ava', '--mic', '--no-play'],
+      env,
+    );
     vi.unstubAllEnvs();
-    const ev = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const ev = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(r.code).toBe(1);
     const end = ev.at(-1)!;
     expect(end).toMatchObject({ event: 'ended', reason: 'error', released: true });

@@ -17,9 +17,14 @@ let question = '';
 
 beforeAll(async () => {
   const play = join(dir, 'play');
-  writeFileSync(play, '#!/bin/sh\necho "play FAIL sox: Sorry, there is no default audio device configured" >&2\nexit 1\n');
+  writeFileSync(
+    play,
+    '#!/bin/sh\necho "play FAIL sox: Sorry, there is no default audio device configured" >&2\nexit 1\n',
+  );
   chmodSync(play, 0o755);
-  const speech = await defaultVoice().synthesize('Hello there. Where did you grow up, and what do you do all day?');
+  const speech = await defaultVoice().synthesize(
+    'Hello there. Where did you grow up, and what do you do all day?',
+  );
   question = join(dir, 'q.wav');
   writeFileSync(question, writeWav(speech.samples, speech.sampleRate));
 });
@@ -31,14 +36,35 @@ describe('sessions live --play when the player fails', () => {
       AVATAR_API_KEY: h.emu.keys.secretKey,
       PATH: `${dir}${delimiter}${process.env.PATH ?? ''}`,
     });
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--play', '--turns', '1'], env);
+    const r = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--mic-file',
+        question,
+        '--play',
+        '--turns',
+        '1',
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
-    const ev = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const ev = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     // A machine without an audio device is not a failure of the session: a quiet note, once (issue 19).
     expect(ev.filter((e) => e.event === 'error')).toEqual([]);
-    const notes = ev.filter((e) => e.event === 'notice' && /replies are not played/.test(e.message));
+    const notes = ev.filter(
+      (e) => e.event === 'notice' && /replies are not played/.test(e.message),
+    );
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.message).toMatch(/play stopped \(exit 1\): play FAIL sox: Sorry, there is no default audio device/);
+    expect(notes[0]!.message).toMatch(
+      /play stopped \(exit 1\): play FAIL sox: Sorry, there is no default audio device/,
+    );
     // Nothing is audible, so nothing is gated: the question streamed over the greeting is heard whole.
     expect(ev.filter((e) => e.event === 'mic_gate' && e.gated)).toEqual([]);
     const turn = ev.find((e) => e.event === 'turn' && !e.greeting);

@@ -8,10 +8,24 @@ import { clock, LiveView, meter } from '../src/cli/views/live-view.js';
 const tick = () => new Promise((r) => setTimeout(r, 60));
 
 function setup() {
-  const store = new LiveStore({ sessionId: 'c0ffee00-1111-2222-3333-444455556666', label: 'ava', protocol: 1, capSeconds: 300, micLabel: 'microphone (sox)', output: 'play' });
+  const store = new LiveStore({
+    sessionId: 'c0ffee00-1111-2222-3333-444455556666',
+    label: 'ava',
+    protocol: 1,
+    capSeconds: 300,
+    micLabel: 'microphone (sox)',
+    output: 'play',
+  });
   const sent: string[] = [];
   let quit = 0;
-  const view = render(createElement(LiveView, { store, onSubmit: (t: string) => sent.push(t), onQuit: () => quit++, noColor: true }));
+  const view = render(
+    createElement(LiveView, {
+      store,
+      onSubmit: (t: string) => sent.push(t),
+      onQuit: () => quit++,
+      noColor: true,
+    }),
+  );
   return { store, sent, view, quits: () => quit };
 }
 
@@ -32,7 +46,11 @@ describe('live view', () => {
     await tick();
     const frame = view.lastFrame()!;
     expect(frame).not.toMatch(/speaking\)/);
-    const order = ['you: what is the weather', 'tool: weather: calling', 'avatar: Sunny and warm.'].map((s) => frame.indexOf(s));
+    const order = [
+      'you: what is the weather',
+      'tool: weather: calling',
+      'avatar: Sunny and warm.',
+    ].map((s) => frame.indexOf(s));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     view.unmount();
@@ -81,10 +99,14 @@ describe('live view', () => {
 
   it('says why the session ended instead of the input', async () => {
     const { store, view } = setup();
-    store.update({ ended: { reason: 'cap_reached', detail: 'session_cap: cap_seconds (300 s) reached' } });
+    store.update({
+      ended: { reason: 'cap_reached', detail: 'session_cap: cap_seconds (300 s) reached' },
+    });
     await tick();
     // In words, as the line view says it (not the NDJSON reason code).
-    expect(view.lastFrame()).toMatch(/ended: the session cap was reached \(session_cap: cap_seconds \(300 s\) reached\)/);
+    expect(view.lastFrame()).toMatch(
+      /ended: the session cap was reached \(session_cap: cap_seconds \(300 s\) reached\)/,
+    );
     store.update({ ended: { reason: 'turns_done', detail: '1 turn' } });
     await tick();
     expect(view.lastFrame()).toMatch(/ended: the requested turns are done \(1 turn\)/);

@@ -4,7 +4,10 @@ import { WaitLine } from '../src/cli/live/wait-line.js';
 /** Deliver 5 of issue 9: a progress display for every wait over a second (here: `avatar demo` on a terminal). */
 function tty() {
   const chunks: string[] = [];
-  return { chunks, stream: { isTTY: true, columns: 80, write: (s: string) => (chunks.push(s), true) } };
+  return {
+    chunks,
+    stream: { isTTY: true, columns: 80, write: (s: string) => (chunks.push(s), true) },
+  };
 }
 
 describe('WaitLine', () => {

@@ -39,10 +39,16 @@ const cases: Record<string, () => Promise<Case>> = {
   }),
   // An uploaded photo whose idle loop is not built yet (the still loop plays).
   photo: async () => {
-    const face = await faceFromPhoto(readFileSync(join(FIXTURES_DIR, 'personas', 'leo', 'face.png')));
+    const face = await faceFromPhoto(
+      readFileSync(join(FIXTURES_DIR, 'personas', 'leo', 'face.png')),
+    );
     const m = (face.frames as PhotoRenderer).mouth;
     const w = Math.round(m.faceWidth * 0.3);
-    return { face, idle: null, mouth: [Math.round(m.x - w / 2), Math.round(m.y), w, Math.round(m.faceWidth * 0.12)] };
+    return {
+      face,
+      idle: null,
+      mouth: [Math.round(m.x - w / 2), Math.round(m.y), w, Math.round(m.faceWidth * 0.12)],
+    };
   },
 };
 
@@ -86,70 +92,104 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
     await new Promise((r) => server?.close(r));
   });
 
-  it.each(Object.keys(cases))('%s: plays idle, then a lip-synced reply with audio, on one timeline', async (name) => {
-    current = await cases[name]!();
-    const MOUTH = current.mouth;
-    const page = await browser.newPage();
-    await page.goto(url);
-    type Probe = { t: number; region: number; frames: number; dropped: number; audioBytes: number; ranges: number };
-    const probe = () => page.evaluate((m) => (window as unknown as { probe(...a: number[]): Probe }).probe(...m), [...MOUTH]);
-    await page.waitForFunction(() => (document.getElementById('v') as HTMLVideoElement).currentTime > 0.5, undefined, { timeout: 15_000 });
-    expect(await page.evaluate(() => (window as unknown as { mime: string }).mime)).toBe(stream!.mime);
-    expect(await page.evaluate(() => (window as unknown as { supported: boolean }).supported)).toBe(true);
+  it.each(Object.keys(cases))(
+    '%s: plays idle, then a lip-synced reply with audio, on one timeline',
+    async (name) => {
+      current = await cases[name]!();
+      const MOUTH = current.mouth;
+      const page = await browser.newPage();
+      await page.goto(url);
+      type Probe = {
+        t: number;
+        region: number;
+        frames: number;
+        dropped: number;
+        audioBytes: number;
+        ranges: number;
+      };
+      const probe = () =>
+        page.evaluate(
+          (m) => (window as unknown as { probe(...a: number[]): Probe }).probe(...m),
+          [...MOUTH],
+        );
+      await page.waitForFunction(
+        () => (document.getElementById('v') as HTMLVideoElement).currentTime > 0.5,
+        undefined,
+        { timeout: 15_000 },
+      );
+      expect(await page.evaluate(() => (window as unknown as { mime: string }).mime)).toBe(
+        stream!.mime,
+      );
+      expect(
+        await page.evaluate(() => (window as unknown as { supported: boolean }).supported),
+      ).toBe(true);
 
-    const speech = await new FliteVoice().synthesize('Hello there! I am Ava, and I am talking to you right now, moving my mouth.');
-    // Listening: the mouth stays put.
-    const listening: Probe[] = [];
-    for (let i = 0; i < 10; i++) {
-      listening.push(await probe());
-      await page.waitForTimeout(100);
-    }
-    const clips = encoderStats.clips;
-    const reply = stream!.speak(speech);
-    const talking: Probe[] = [];
-    const t0 = (await probe()).t;
-    while (talking.length < 80) {
-      const p = await probe();
-      // Sample only what plays inside the spoken part (the reply starts within ~0.6 s).
-      if (p.t > t0 + 0.7 && p.t < t0 + speech.durationMs / 1000) talking.push(p);
-      if (p.t > t0 + speech.durationMs / 1000) break;
-      await page.waitForTimeout(50);
-    }
-    const done = await reply.done;
-    expect(done).toEqual({ playedMs: speech.durationMs, interrupted: false });
+      const speech = await new FliteVoice().synthesize(
+        'Hello there! I am Ava, and I am talking to you right now, moving my mouth.',
+      );
+      // Listening: the mouth stays put.
+      const listening: Probe[] = [];
+      for (let i = 0; i < 10; i++) {
+        listening.push(await probe());
+        await page.waitForTimeout(100);
+      }
+      const clips = encoderStats.clips;
+      const reply = stream!.speak(speech);
+      const talking: Probe[] = [];
+      const t0 = (await probe()).t;
+      while (talking.length < 80) {
+        const p = await probe();
+        // Sample only what plays inside the spoken part (the reply starts within ~0.6 s).
+        if (p.t > t0 + 0.7 && p.t < t0 + speech.durationMs / 1000) talking.push(p);
+        if (p.t > t0 + speech.durationMs / 1000) break;
+        await page.waitForTimeout(50);
+      }
+      const done = await reply.done;
+      expect(done).toEqual({ playedMs: speech.durationMs, interrupted: false });
 
-    const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
-    if (process.env.DEBUG_MSE) console.log(JSON.stringify({ listening, talking }));
-    expect(spread(listening.map((p) => p.region))).toBeLessThan(6);
-    expect(talking.length).toBeGreaterThan(10);
-    expect(spread(talking.map((p) => p.region))).toBeGreaterThan(15);
-    // The mouth keeps moving while the reply's audio plays (not one jump): between most
-    // consecutive probes that played new audio, the mouth region changed too.
-    const pairs = talking.slice(1).map((p, i) => ({ sound: p.audioBytes > talking[i]!.audioBytes, moved: Math.abs(p.region - talking[i]!.region) > 1 }));
-    const sounding = pairs.filter((x) => x.sound);
-    expect(sounding.length).toBeGreaterThan(8);
-    expect(sounding.filter((x) => x.moved).length).toBeGreaterThan(sounding.length / 2);
-    // The talking pictures were spliced from the face's pre-encoded mouth shapes: no video encode ran.
-    expect(encoderStats.clips).toBe(clips);
+      const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
+      if (process.env.DEBUG_MSE) console.log(JSON.stringify({ listening, talking }));
+      expect(spread(listening.map((p) => p.region))).toBeLessThan(6);
+      expect(talking.length).toBeGreaterThan(10);
+      expect(spread(talking.map((p) => p.region))).toBeGreaterThan(15);
+      // The mouth keeps moving while the reply's audio plays (not one jump): between most
+      // consecutive probes that played new audio, the mouth region changed too.
+      const pairs = talking.slice(1).map((p, i) => ({
+        sound: p.audioBytes > talking[i]!.audioBytes,
+        moved: Math.abs(p.region - talking[i]!.region) > 1,
+      }));
+      const sounding = pairs.filter((x) => x.sound);
+      expect(sounding.length).toBeGreaterThan(8);
+      expect(sounding.filter((x) => x.moved).length).toBeGreaterThan(sounding.length / 2);
+      // The talking pictures were spliced from the face's pre-encoded mouth shapes: no video encode ran.
+      expect(encoderStats.clips).toBe(clips);
 
-    // No freeze across either join (idle -> reply -> idle): a second after the reply, video
-    // frames are still presented at the stream's 25 fps as currentTime advances. (Joins that
-    // left holes in the video once froze it here: docs/media.md "Clip joins".)
-    const after = await probe();
-    await page.waitForFunction((t) => (document.getElementById('v') as HTMLVideoElement).currentTime > t + 1, after.t, { timeout: 10_000 });
-    const end = await probe();
-    expect(end.t).toBeGreaterThan(listening[0]!.t + speech.durationMs / 1000);
-    expect(end.frames).toBeGreaterThan(100);
-    const fps = (a: Probe, b: Probe) => (b.frames - a.frames) / (b.t - a.t);
-    expect(fps(listening[0]!, end)).toBeGreaterThan(20);
-    expect(fps(after, end)).toBeGreaterThan(20);
-    // Speech decodes into far more audio bytes than the silence of the same length before it.
-    const rate = (a: Probe, b: Probe) => (b.audioBytes - a.audioBytes) / (b.t - a.t);
-    expect(rate(listening[0]!, listening.at(-1)!)).toBeGreaterThan(0);
-    expect(rate(talking[0]!, talking.at(-1)!)).toBeGreaterThan(5 * rate(listening[0]!, listening.at(-1)!));
-    expect(end.ranges).toBe(1); // one continuous buffered range: no timeline gap
-    expect(await page.evaluate(() => (window as unknown as { log: string[] }).log)).toEqual([]);
-    await page.close();
-    stream?.close();
-  }, 60_000);
+      // No freeze across either join (idle -> reply -> idle): a second after the reply, video
+      // frames are still presented at the stream's 25 fps as currentTime advances. (Joins that
+      // left holes in the video once froze it here: docs/media.md "Clip joins".)
+      const after = await probe();
+      await page.waitForFunction(
+        (t) => (document.getElementById('v') as HTMLVideoElement).currentTime > t + 1,
+        after.t,
+        { timeout: 10_000 },
+      );
+      const end = await probe();
+      expect(end.t).toBeGreaterThan(listening[0]!.t + speech.durationMs / 1000);
+      expect(end.frames).toBeGreaterThan(100);
+      const fps = (a: Probe, b: Probe) => (b.frames - a.frames) / (b.t - a.t);
+      expect(fps(listening[0]!, end)).toBeGreaterThan(20);
+      expect(fps(after, end)).toBeGreaterThan(20);
+      // Speech decodes into far more audio bytes than the silence of the same length before it.
+      const rate = (a: Probe, b: Probe) => (b.audioBytes - a.audioBytes) / (b.t - a.t);
+      expect(rate(listening[0]!, listening.at(-1)!)).toBeGreaterThan(0);
+      expect(rate(talking[0]!, talking.at(-1)!)).toBeGreaterThan(
+        5 * rate(listening[0]!, listening.at(-1)!),
+      );
+      expect(end.ranges).toBe(1); // one continuous buffered range: no timeline gap
+      expect(await page.evaluate(() => (window as unknown as { log: string[] }).log)).toEqual([]);
+      await page.close();
+      stream?.close();
+    },
+    60_000,
+  );
 });

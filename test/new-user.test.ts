@@ -27,14 +27,18 @@ describe('AVATAR_BASE_URL naming the running emulator by another loopback name',
       expect(conn, url).toMatchObject({ apiKey: 'avatar_k.secret', workspaceId: 'ws-1' });
     }
     // another port is another service: no key of this emulator's is sent there
-    expect(resolveConnection({}, { ...env, AVATAR_BASE_URL: 'http://localhost:4781' })?.apiKey).toBeUndefined();
+    expect(
+      resolveConnection({}, { ...env, AVATAR_BASE_URL: 'http://localhost:4781' })?.apiKey,
+    ).toBeUndefined();
   });
 });
 
 describe('lists lead with the columns a person reads', () => {
   it('avatars list at 80 columns shows name, kind and status', async () => {
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
-    await h.api('/api/v1/avatars', { body: { name: 'Nadia', kind: 'photo' } }).catch(() => undefined);
+    await h
+      .api('/api/v1/avatars', { body: { name: 'Nadia', kind: 'photo' } })
+      .catch(() => undefined);
     const r = await cli(['avatars', 'list'], env, undefined, 80);
     expect(r.code).toBe(0);
     const head = r.stdout.split('\n')[1]!;
@@ -72,7 +76,10 @@ describe('a mistyped persona', () => {
 describe('a plain-http webhook on the emulator', () => {
   it('webhooks create --url http://... names --allow-insecure-urls', async () => {
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
-    const r = await cli(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'queue.dropped'], env);
+    const r = await cli(
+      ['webhooks', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'queue.dropped'],
+      env,
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('--allow-insecure-urls');
   });
@@ -98,8 +105,12 @@ describe('the human mint view', () => {
 describe('avatar sessions list', () => {
   it('lists the emulator sessions (live ones; --all adds ended), newest first', async () => {
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
-    const a = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body as { session_id: string };
-    const b = (await h.client.call('sessions.mint', { body: { persona: 'leo' } })).body as { session_id: string };
+    const a = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body as {
+      session_id: string;
+    };
+    const b = (await h.client.call('sessions.mint', { body: { persona: 'leo' } })).body as {
+      session_id: string;
+    };
     await h.client.call('sessions.release', { params: { sessionId: a.session_id }, body: {} });
     const live = await cli(['--json', 'sessions', 'list'], env);
     expect(live.code).toBe(0);
@@ -107,7 +118,9 @@ describe('avatar sessions list', () => {
     expect(ids).toContain(b.session_id);
     expect(ids).not.toContain(a.session_id);
     const all = await cli(['--json', 'sessions', 'list', '--all'], env);
-    expect(all.json().data.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining([a.session_id, b.session_id]));
+    expect(all.json().data.map((s: { id: string }) => s.id)).toEqual(
+      expect.arrayContaining([a.session_id, b.session_id]),
+    );
     const human = await cli(['sessions', 'list'], env, undefined, 100);
     expect(human.stdout).toContain(b.session_id.slice(0, 8));
     expect(human.stdout.split('\n')[1]).toMatch(/ status .* persona /);
@@ -123,7 +136,10 @@ describe('avatar sessions list', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     try {
-      const env = isolatedEnv({ AVATAR_BASE_URL: `http://127.0.0.1:${port}`, AVATAR_API_KEY: 'avatar_x.y' });
+      const env = isolatedEnv({
+        AVATAR_BASE_URL: `http://127.0.0.1:${port}`,
+        AVATAR_API_KEY: 'avatar_x.y',
+      });
       const r = await cli(['sessions', 'list'], env);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/has no session list/);
@@ -138,7 +154,13 @@ describe('avatar --help', () => {
     const r = await cli(['--help'], isolatedEnv(), undefined, 80);
     expect(r.code).toBe(0);
     const headings = r.stdout.split('\n').filter((l) => /^\S.*:$/.test(l) && l !== 'Options:');
-    expect(headings).toEqual(['Start here:', 'Control plane (/api/v1):', 'Generations:', 'Inference:', 'More:']);
+    expect(headings).toEqual([
+      'Start here:',
+      'Control plane (/api/v1):',
+      'Generations:',
+      'Inference:',
+      'More:',
+    ]);
     const after = r.stdout.slice(r.stdout.indexOf('Start here:'));
     // every command line is a name and its description; no description wraps onto a second line
     expect(after.split('\n').filter((l) => /^ {10,}\S/.test(l))).toEqual([]);

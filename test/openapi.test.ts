@@ -18,7 +18,10 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('describes every operation of the contract, with its schemas and scopes', async () => {
     const doc = (await (await h.fetch('/api/v1/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { operationId: string; 'x-scopes'?: string[]; requestBody?: unknown }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId: string; 'x-scopes'?: string[]; requestBody?: unknown }>
+      >;
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     };
     for (const op of operations) {
@@ -29,14 +32,27 @@ describe('GET /api/v1/openapi.json', () => {
     }
     // Resource shapes of spec 2 come from the same zod schemas.
     expect(Object.keys(doc.components.schemas.Token!.properties!)).toEqual([
-      'id', 'name', 'token_prefix', 'scopes', 'status', 'workspace_id', 'kind', 'allowed_origins', 'created_at',
+      'id',
+      'name',
+      'token_prefix',
+      'scopes',
+      'status',
+      'workspace_id',
+      'kind',
+      'allowed_origins',
+      'created_at',
     ]);
   });
 
   it('describes the errors each operation can answer, in the spec envelope', async () => {
-    type Item = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
-    const doc = (await (await h.fetch('/api/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Item>> };
-    const envelope = (item: Item, status: string) => item.responses[status]?.content?.['application/json']?.schema?.$ref;
+    type Item = {
+      responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+    };
+    const doc = (await (await h.fetch('/api/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, Item>>;
+    };
+    const envelope = (item: Item, status: string) =>
+      item.responses[status]?.content?.['application/json']?.schema?.$ref;
     for (const op of operations) {
       const item = doc.paths[op.path]![op.method]!;
       const where = `${op.method} ${op.path}`;
@@ -44,13 +60,17 @@ describe('GET /api/v1/openapi.json', () => {
         expect(envelope(item, '401'), where).toBe('#/components/schemas/Error');
         expect(envelope(item, '403'), where).toBe('#/components/schemas/Error');
       }
-      if (op.body || op.query) expect(envelope(item, '400'), where).toBe('#/components/schemas/Error');
-      if (op.body || op.rawBody) expect(envelope(item, '413'), where).toBe('#/components/schemas/Error');
+      if (op.body || op.query)
+        expect(envelope(item, '400'), where).toBe('#/components/schemas/Error');
+      if (op.body || op.rawBody)
+        expect(envelope(item, '413'), where).toBe('#/components/schemas/Error');
       if (op.params) expect(envelope(item, '404'), where).toBe('#/components/schemas/Error');
     }
     // Both gallery media routes honour Range.
     for (const path of ['/api/gallery/{id}/face', '/api/gallery/{id}/intro']) {
-      expect(Object.keys(doc.paths[path]!.get!.responses)).toEqual(expect.arrayContaining(['200', '206', '416']));
+      expect(Object.keys(doc.paths[path]!.get!.responses)).toEqual(
+        expect.arrayContaining(['200', '206', '416']),
+      );
     }
   });
 });

@@ -21,7 +21,9 @@ describe.each(personas.map((p) => [p.id] as const))('persona %s', (id) => {
   it('ships the face and idle loop the renderer produces', async () => {
     const style = personaStyle(ctx, id)!;
     const dir = join(FIXTURES_DIR, 'personas', id);
-    expect(Buffer.compare(await renderStillPng(style), readFileSync(join(dir, 'face.png')))).toBe(0);
+    expect(Buffer.compare(await renderStillPng(style), readFileSync(join(dir, 'face.png')))).toBe(
+      0,
+    );
     const idle = await renderLoopClip(faceFromStyle(style), { seconds: STOCK_IDLE_SECONDS });
     expect(Buffer.compare(idle, readFileSync(join(dir, 'idle.mp4')))).toBe(0);
     // ...and is a loop the session stream can replay: video + audio, whole 160 ms units.
@@ -42,8 +44,15 @@ describe('stock idle loops at run time', () => {
     for (const p of personas) {
       const a = list.data.find((x) => x.name === p.name)!;
       expect(a.assets_status).toBe('ready');
-      const clip = await h.fetch(`/api/v1/avatars/${a.id}/versions/${a.current_version_id}/idle`, { key });
-      expect(Buffer.compare(Buffer.from(await clip.arrayBuffer()), readFileSync(join(FIXTURES_DIR, 'personas', p.id, 'idle.mp4')))).toBe(0);
+      const clip = await h.fetch(`/api/v1/avatars/${a.id}/versions/${a.current_version_id}/idle`, {
+        key,
+      });
+      expect(
+        Buffer.compare(
+          Buffer.from(await clip.arrayBuffer()),
+          readFileSync(join(FIXTURES_DIR, 'personas', p.id, 'idle.mp4')),
+        ),
+      ).toBe(0);
     }
   });
 });

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { PhotoRenderer, decodePhoto, findMouth } from '../src/media/photo.js';
 
 const LIPS = { x: 175.5, y: 263 };
-const face = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'personas', name, 'face.png'));
+const face = (name: string) =>
+  readFileSync(join(__dirname, '..', 'fixtures', 'personas', name, 'face.png'));
 
 describe('the mouth on a persona photo', () => {
   for (const name of ['ava', 'leo', 'mei', 'sam']) {
@@ -30,10 +31,18 @@ describe('the mouth on a persona photo', () => {
       for (let y = 0; y < 480; y++) {
         for (let x = 0; x < 352; x++) {
           const i = (y * 352 + x) * 3;
-          const diff = Math.abs(talking[i]! - still[i]!) + Math.abs(talking[i + 1]! - still[i + 1]!) + Math.abs(talking[i + 2]! - still[i + 2]!);
+          const diff =
+            Math.abs(talking[i]! - still[i]!) +
+            Math.abs(talking[i + 1]! - still[i + 1]!) +
+            Math.abs(talking[i + 2]! - still[i + 2]!);
           if (diff > 30) firstChanged = Math.min(firstChanged, y);
           // (Centre columns: at the face's sides the jaw drop moves the hair line, not the mouth.)
-          if (diff > 30 && Math.abs(x - LIPS.x) < 40 && talking[i]! + talking[i + 1]! + talking[i + 2]! < 160) dark.push(y);
+          if (
+            diff > 30 &&
+            Math.abs(x - LIPS.x) < 40 &&
+            talking[i]! + talking[i + 1]! + talking[i + 2]! < 160
+          )
+            dark.push(y);
         }
       }
       expect(dark.length).toBeGreaterThan(100);

@@ -18,7 +18,9 @@ describe('plan limits given in part', () => {
   });
 
   it('the emulator applies the given field and keeps the plan default for the other', async () => {
-    const a = await h.client.send('sessions.mint', { body: { persona: 'ava', session_cap_seconds: 3600 } });
+    const a = await h.client.send('sessions.mint', {
+      body: { persona: 'ava', session_cap_seconds: 3600 },
+    });
     expect(a.status).toBe(201);
     expect(a.body.cap_seconds).toBe(3600); // free plan's default maxCapSeconds still holds
     const b = await h.client.send('sessions.mint', { body: { persona: 'ava' } });

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchWithMic, speechWav, spread, startProbing, watch } from './helpers/browser.js';
+import {
+  CHROMIUM,
+  launchWithMic,
+  speechWav,
+  spread,
+  startProbing,
+  watch,
+} from './helpers/browser.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -46,15 +53,25 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', ()
       // Talk through the fake mic: a partial while speaking, then the recognised question.
       await page.getByRole('button', { name: 'Microphone off' }).click();
       // (Partials come while the user still speaks, at most every 2 s: a long question.)
-      await page.waitForFunction(() => document.getElementById('partial')!.textContent!.startsWith('You (speaking)'), undefined, { timeout: 45_000 });
+      await page.waitForFunction(
+        () => document.getElementById('partial')!.textContent!.startsWith('You (speaking)'),
+        undefined,
+        { timeout: 45_000 },
+      );
       // From here the page samples its video: the whole reply is in the samples.
       const probing = await startProbing(page);
       await page.waitForSelector('#transcript li[data-kind="user"]', { timeout: 60_000 }); // pocketsphinx is slow on a loaded machine
-      expect(await page.locator('#transcript li[data-kind="user"]').first().innerText()).toMatch(/^You:\s*hello there i would like to know where you/i);
+      expect(await page.locator('#transcript li[data-kind="user"]').first().innerText()).toMatch(
+        /^You:\s*hello there i would like to know where you/i,
+      );
 
       // The reply plays: time advances and the mouth moves; back to listening, the mouth is still.
       await page.getByRole('button', { name: 'Microphone on' }).click();
-      await page.waitForFunction(() => document.getElementById('state-badge')!.textContent === 'listening', undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => document.getElementById('state-badge')!.textContent === 'listening',
+        undefined,
+        { timeout: 30_000 },
+      );
       await page.waitForTimeout(2_000); // the player plays a little behind the live edge
       const reply = await probing.stop();
       const listening = await watch(page, 1_000);
@@ -67,24 +84,42 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', ()
       const before = (await lines(page)).length;
       await page.getByLabel('Say something').fill('Tell me about yourself.');
       await page.keyboard.press('Enter');
-      await page.waitForFunction((n) => document.querySelectorAll('#transcript li').length >= n + 2, before, { timeout: 20_000 });
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('#transcript li').length >= n + 2,
+        before,
+        { timeout: 20_000 },
+      );
       const typed = (await lines(page)).slice(before);
       expect(typed[0]).toMatch(/^You:\s*Tell me about yourself\./);
       expect(typed[1]).toMatch(/^Avatar:\s*\S+/);
 
       // Barge-in by the mic: turned on while a reply plays, the question (from the file's
       // start, 0.5 s in) cuts it.
-      await page.waitForFunction(() => document.getElementById('state-badge')!.textContent === 'speaking', undefined, { timeout: 20_000 });
+      await page.waitForFunction(
+        () => document.getElementById('state-badge')!.textContent === 'speaking',
+        undefined,
+        { timeout: 20_000 },
+      );
       const cutsBefore = await page.locator('#transcript li[data-kind="interrupted"]').count();
       await page.getByRole('button', { name: 'Microphone off' }).click();
-      await page.waitForFunction((n) => document.querySelectorAll('#transcript li[data-kind="interrupted"]').length > n, cutsBefore, { timeout: 20_000 });
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('#transcript li[data-kind="interrupted"]').length > n,
+        cutsBefore,
+        { timeout: 20_000 },
+      );
 
       // Release frees the seat: the state view lists the session as ended.
       await page.getByRole('button', { name: 'Release' }).click();
-      await page.waitForFunction(() => document.getElementById('state-badge')!.textContent!.startsWith('ended'), undefined, { timeout: 10_000 });
+      await page.waitForFunction(
+        () => document.getElementById('state-badge')!.textContent!.startsWith('ended'),
+        undefined,
+        { timeout: 10_000 },
+      );
       await page.getByRole('tab', { name: 'State' }).click();
       const row = page.locator('#state-body tr', { hasText: sessionId });
-      await expect.poll(() => row.first().innerText(), { timeout: 10_000 }).toMatch(/\bended\b.*\breleased\b/s);
+      await expect
+        .poll(() => row.first().innerText(), { timeout: 10_000 })
+        .toMatch(/\bended\b.*\breleased\b/s);
       expect(problems).toEqual([]);
       await page.close();
     }, 240_000);
@@ -109,12 +144,20 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground when every seat is taken'
     await page.waitForSelector('#avatar option[value="persona:ava"]', { state: 'attached' });
     await page.getByRole('button', { name: 'Start session' }).click();
     const queue = page.getByRole('status').filter({ hasText: 'queued' });
-    await expect.poll(() => queue.innerText(), { timeout: 10_000 }).toMatch(/queued at position 1, about \d+ s/);
-    await h.api(`/api/v1/sessions/${held.session_id}/release`, { body: { seat_token: held.seat_token } });
+    await expect
+      .poll(() => queue.innerText(), { timeout: 10_000 })
+      .toMatch(/queued at position 1, about \d+ s/);
+    await h.api(`/api/v1/sessions/${held.session_id}/release`, {
+      body: { seat_token: held.seat_token },
+    });
     await page.waitForSelector('#send:not([disabled])', { timeout: 30_000 });
     expect(await page.locator('#queue').isHidden()).toBe(true);
     await page.getByRole('button', { name: 'Release' }).click();
-    await page.waitForFunction(() => document.getElementById('state-badge')!.textContent!.startsWith('ended'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.getElementById('state-badge')!.textContent!.startsWith('ended'),
+      undefined,
+      { timeout: 10_000 },
+    );
     await page.close();
   }, 60_000);
 
@@ -123,11 +166,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground when every seat is taken'
     await page.goto(`${h.baseUrl}/_emulator/ui`);
     await page.waitForSelector('#avatar option[value="persona:ava"]', { state: 'attached' });
     await page.getByRole('button', { name: 'Start session' }).click();
-    await page.waitForFunction(() => document.querySelector('video')!.currentTime > 1, undefined, { timeout: 20_000 });
-    const lag = () => page.evaluate(() => {
-      const v = document.querySelector('video')!;
-      return v.buffered.end(v.buffered.length - 1) - v.currentTime;
+    await page.waitForFunction(() => document.querySelector('video')!.currentTime > 1, undefined, {
+      timeout: 20_000,
     });
+    const lag = () =>
+      page.evaluate(() => {
+        const v = document.querySelector('video')!;
+        return v.buffered.end(v.buffered.length - 1) - v.currentTime;
+      });
     // The page's main thread stalls for 4 s (a busy tab): no appends, playback runs dry.
     await page.evaluate(() => {
       const until = performance.now() + 4_000;
@@ -139,7 +185,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground when every seat is taken'
       await page.waitForTimeout(500);
       lags.push(await lag());
     }
-    expect(lags.slice(2).every((l) => l < 1.5), `lag after the stall: ${lags.join(', ')}`).toBe(true);
+    expect(
+      lags.slice(2).every((l) => l < 1.5),
+      `lag after the stall: ${lags.join(', ')}`,
+    ).toBe(true);
     await page.getByRole('button', { name: 'Release' }).click();
     await page.close();
   }, 60_000);

@@ -21,7 +21,9 @@ async function send(path: string, method: string, text?: string) {
 const deep = (levels: number, leaf = '1') => '{"a":'.repeat(levels) + leaf + '}'.repeat(levels);
 
 async function avatar() {
-  const a = (await send('/api/v1/avatars', 'POST', JSON.stringify({ name: 'Hostile', kind: 'custom' }))).body;
+  const a = (
+    await send('/api/v1/avatars', 'POST', JSON.stringify({ name: 'Hostile', kind: 'custom' }))
+  ).body;
   await send(`/api/v1/avatars/${a.id}/versions`, 'POST', JSON.stringify({ source_persona: 'ava' }));
   return a.id as string;
 }
@@ -29,21 +31,39 @@ async function avatar() {
 describe('profile and version bodies nested beyond reason', () => {
   it('a deep profile config_json is 400 invalid_config_json config_too_large', async () => {
     const id = await avatar();
-    const r = await send(`/api/v1/avatars/${id}/profiles`, 'POST', `{"config_json":${deep(30_000)}}`);
-    expect(r).toMatchObject({ status: 400, body: { error: 'invalid_config_json', detail: 'config_too_large' } });
+    const r = await send(
+      `/api/v1/avatars/${id}/profiles`,
+      'POST',
+      `{"config_json":${deep(30_000)}}`,
+    );
+    expect(r).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_config_json', detail: 'config_too_large' },
+    });
   });
 
   it('a deep tool input_schema is 400 schema_too_large:<name>', async () => {
     const id = await avatar();
     const schema = `{"type":"object","properties":${deep(30_000)}}`;
-    const r = await send(`/api/v1/avatars/${id}/profiles`, 'POST', `{"tools_json":{"inline":[{"name":"t","description":"d","input_schema":${schema}}]}}`);
+    const r = await send(
+      `/api/v1/avatars/${id}/profiles`,
+      'POST',
+      `{"tools_json":{"inline":[{"name":"t","description":"d","input_schema":${schema}}]}}`,
+    );
     expect(r).toMatchObject({ status: 400, body: { error: 'schema_too_large:t' } });
   });
 
   it('a deep version config_json is 400 invalid_config_json config_too_large', async () => {
     const id = await avatar();
-    const r = await send(`/api/v1/avatars/${id}/versions`, 'POST', `{"config_json":${deep(30_000)}}`);
-    expect(r).toMatchObject({ status: 400, body: { error: 'invalid_config_json', detail: 'config_too_large' } });
+    const r = await send(
+      `/api/v1/avatars/${id}/versions`,
+      'POST',
+      `{"config_json":${deep(30_000)}}`,
+    );
+    expect(r).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_config_json', detail: 'config_too_large' },
+    });
   });
 });
 
@@ -53,7 +73,10 @@ describe('profile text that is not well-formed Unicode', () => {
   it.each([
     ['system_prompt', '{"system_prompt":"hi \\ud800"}'],
     ['backstory', '{"backstory":"\\udfff"}'],
-    ['tools_json', '{"tools_json":{"inline":[{"name":"t","description":"d \\ud800","input_schema":{"type":"object"}}]}}'],
+    [
+      'tools_json',
+      '{"tools_json":{"inline":[{"name":"t","description":"d \\ud800","input_schema":{"type":"object"}}]}}',
+    ],
   ])('a lone surrogate in %s is 400 invalid_request', async (field, text) => {
     const id = await avatar();
     const r = await send(`/api/v1/avatars/${id}/profiles`, 'POST', text);
@@ -66,8 +89,16 @@ describe('profile text that is not well-formed Unicode', () => {
 
   it('well-formed text outside the BMP is fine and hashes the same in any key order', async () => {
     const id = await avatar();
-    const a = await send(`/api/v1/avatars/${id}/profiles`, 'POST', JSON.stringify({ system_prompt: 'Grüße 😀 你好', backstory: 'b' }));
-    const b = await send(`/api/v1/avatars/${id}/profiles`, 'POST', JSON.stringify({ backstory: 'b', system_prompt: 'Grüße 😀 你好' }));
+    const a = await send(
+      `/api/v1/avatars/${id}/profiles`,
+      'POST',
+      JSON.stringify({ system_prompt: 'Grüße 😀 你好', backstory: 'b' }),
+    );
+    const b = await send(
+      `/api/v1/avatars/${id}/profiles`,
+      'POST',
+      JSON.stringify({ backstory: 'b', system_prompt: 'Grüße 😀 你好' }),
+    );
     expect(a.status).toBe(201);
     expect(b).toMatchObject({ status: 200, body: { id: a.body.id, created: false } });
     const full = (await send(`/api/v1/avatars/${id}/profiles/${a.body.id}`, 'GET')).body;

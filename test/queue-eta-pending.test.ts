@@ -10,7 +10,8 @@ import { useEmulator } from './helpers/emulator.js';
 const clock = new ManualClock(Date.now());
 const h = useEmulator({ seats: 1, mintRatePerMinute: 0, pendingIdleS: 60, clock });
 
-const mint = async () => (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body as Record<string, any>;
+const mint = async () =>
+  (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body as Record<string, any>;
 
 describe('ETA behind a session that never connects', () => {
   it('counts down to the idle reaper, not to a turnover already past', async () => {
@@ -28,12 +29,20 @@ describe('ETA behind a session that never connects', () => {
     expect(queued.eta_seconds).toBeGreaterThanOrEqual(45);
     expect(queued.eta_seconds).toBeLessThanOrEqual(50);
     clock.advance(30_000);
-    const again = (await h.client.call('sessions.mint', { body: { persona: 'ava', queue_ticket: queued.queue_ticket } })).body as Record<string, any>;
+    const again = (
+      await h.client.call('sessions.mint', {
+        body: { persona: 'ava', queue_ticket: queued.queue_ticket },
+      })
+    ).body as Record<string, any>;
     expect(again.eta_seconds).toBeGreaterThanOrEqual(15);
     expect(again.eta_seconds).toBeLessThanOrEqual(20);
     // the reaper ends it on time, and the waiter gets the seat
     clock.advance(20_000);
-    const seated = (await h.client.call('sessions.mint', { body: { persona: 'ava', queue_ticket: queued.queue_ticket } })).body as Record<string, any>;
+    const seated = (
+      await h.client.call('sessions.mint', {
+        body: { persona: 'ava', queue_ticket: queued.queue_ticket },
+      })
+    ).body as Record<string, any>;
     expect(seated.status).toBe('ready');
   });
 });

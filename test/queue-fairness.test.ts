@@ -9,7 +9,14 @@ import { startReceiver } from './helpers/webhook-receiver.js';
  */
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const h = useEmulator({ seats: 1, clock, allowInsecureUrls: true, mintRatePerMinute: 0 });
-const eta = useEmulator({ seats: 2, clock, sessionCapS: 600, mintRatePerMinute: 0, waiterIdleS: 3600, pendingIdleS: 3600 });
+const eta = useEmulator({
+  seats: 2,
+  clock,
+  sessionCapS: 600,
+  mintRatePerMinute: 0,
+  waiterIdleS: 3600,
+  pendingIdleS: 3600,
+});
 /** Nothing but the defaults (one box of 4 seats, the free plan): what a first try shows. */
 const first = useEmulator({});
 let rx: Awaited<ReturnType<typeof startReceiver>>;
@@ -30,9 +37,13 @@ async function mint(e: EmulatorHandle, body: Record<string, unknown> = {}) {
   if (r.status === 201) held.push([e, r.body]);
   return r;
 }
-const status = async (e: EmulatorHandle, ticket: string) => (await e.client.send('sessions.queue.status', { params: { ticket } })).body;
+const status = async (e: EmulatorHandle, ticket: string) =>
+  (await e.client.send('sessions.queue.status', { params: { ticket } })).body;
 const release = (e: EmulatorHandle, s: { session_id: string; seat_token: string }) =>
-  e.client.send('sessions.release', { params: { sessionId: s.session_id }, body: { seat_token: s.seat_token } });
+  e.client.send('sessions.release', {
+    params: { sessionId: s.session_id },
+    body: { seat_token: s.seat_token },
+  });
 /** Let `ms` pass in 5 s steps, reading each ticket's status between steps (the only touch). */
 async function wait(e: EmulatorHandle, ms: number, tickets: string[]) {
   for (let left = ms; left > 0; left -= 5000) {
@@ -65,8 +76,13 @@ describe('a free seat never sits idle while a fitting ticket waits (spec 3)', ()
     await wait(h, 45_000, [t, u]);
     expect(await status(h, t)).toEqual({ state: 'expired', retry_after: 3 });
     expect((await status(h, u)).state).toBe('claimable');
-    await vi.waitFor(() => expect(rx.events('queue.dropped').filter((d) => d.path === '/fair')).toHaveLength(1));
-    expect(rx.events('queue.dropped').find((d) => d.path === '/fair')!.body.data).toEqual({ ticket: t, reason: 'lapsed' });
+    await vi.waitFor(() =>
+      expect(rx.events('queue.dropped').filter((d) => d.path === '/fair')).toHaveLength(1),
+    );
+    expect(rx.events('queue.dropped').find((d) => d.path === '/fair')!.body.data).toEqual({
+      ticket: t,
+      reason: 'lapsed',
+    });
     expect(rx.events('queue.claimable').filter((d) => d.path === '/fair')).toHaveLength(2);
     expect((await mint(h, { queue_ticket: u })).status).toBe(201);
   });
@@ -119,6 +135,8 @@ describe('defaults let a first-time user see the queue (issue 7 item 5)', () => 
     const fifth = await mint(first);
     expect(fifth.status).toBe(202);
     expect(fifth.body).toMatchObject({ status: 'queued', state: 'waiting', position: 1 });
-    await first.client.send('sessions.queue.cancel', { params: { ticket: fifth.body.queue_ticket } });
+    await first.client.send('sessions.queue.cancel', {
+      params: { ticket: fifth.body.queue_ticket },
+    });
   });
 });

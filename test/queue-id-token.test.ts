@@ -13,7 +13,13 @@ import { useEmulator } from './helpers/emulator.js';
  * follows the emulator's ManualClock, not the wall clock.
  */
 const clock = new ManualClock(Date.UTC(2030, 0, 1));
-const h = useEmulator({ seats: 1, clock, allowInsecureUrls: true, waiterIdleS: 3600, pendingIdleS: 1_000_000 });
+const h = useEmulator({
+  seats: 1,
+  clock,
+  allowInsecureUrls: true,
+  waiterIdleS: 3600,
+  pendingIdleS: 1_000_000,
+});
 // Same rules without --allow-insecure-urls: a plain-http jwks_uri is never fetched.
 const strict = useEmulator({ seats: 1, clock, waiterIdleS: 3600 });
 
@@ -32,7 +38,16 @@ async function keyPair(alg: 'RS256' | 'ES256', kid: string) {
 }
 
 const nowS = () => Math.floor(clock.now() / 1000);
-function idToken(opts: { key?: 'rs' | 'es' | 'rs2'; alg?: string; iss?: string; aud?: string; exp?: number; kid?: string } = {}) {
+function idToken(
+  opts: {
+    key?: 'rs' | 'es' | 'rs2';
+    alg?: string;
+    iss?: string;
+    aud?: string;
+    exp?: number;
+    kid?: string;
+  } = {},
+) {
   const k = opts.key ?? 'rs';
   const alg = opts.alg ?? (k === 'es' ? 'ES256' : 'RS256');
   return new SignJWT({ email: 'user@example.test' })
@@ -53,17 +68,28 @@ beforeAll(async () => {
   keys.es = await keyPair('ES256', 'es-1');
   keys.rs2 = await keyPair('RS256', 'rs-unpublished');
   jwks = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [keys.rs.pub, keys.es.pub] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ keys: [keys.rs.pub, keys.es.pub] }));
   });
   await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', () => r()));
   jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
 
   const ws = h.emu.keys.workspaceId;
-  await h.client.call('issuers.create', { params: { wsId: ws }, body: { iss: ISS, aud: AUD, jwks_uri: jwksUrl, algs: ['RS256'] } });
-  await h.client.call('issuers.create', { params: { wsId: ws }, body: { iss: `${ISS}/es`, aud: AUD, jwks_uri: jwksUrl, algs: ['ES256'] } });
+  await h.client.call('issuers.create', {
+    params: { wsId: ws },
+    body: { iss: ISS, aud: AUD, jwks_uri: jwksUrl, algs: ['RS256'] },
+  });
+  await h.client.call('issuers.create', {
+    params: { wsId: ws },
+    body: { iss: `${ISS}/es`, aud: AUD, jwks_uri: jwksUrl, algs: ['ES256'] },
+  });
   dash = h.as(h.emu.keys.dashboardKey);
   ws2 = (await dash.call('workspaces.create', { body: { name: 'other' } })).body.id;
-  await dash.call('issuers.create', { params: { wsId: ws2 }, body: { iss: ISS, aud: 'other.app', jwks_uri: jwksUrl, algs: ['RS256'] } });
+  await dash.call('issuers.create', {
+    params: { wsId: ws2 },
+    body: { iss: ISS, aud: 'other.app', jwks_uri: jwksUrl, algs: ['RS256'] },
+  });
 
   // One seat, held; the next mint waits in line.
   expect((await h.client.send('sessions.mint', { body: { persona: 'ava' } })).status).toBe(201);
@@ -137,7 +163,11 @@ describe('id_token on GET /api/v1/sessions/queue/{ticket}', () => {
     expect(r.status).toBe(401);
     expect((await r.json()).error).toBe('unauthorized');
     // a token without exp is refused too
-    const noExp = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'rs-1' }).setIssuer(ISS).setAudience(AUD).sign(keys.rs.priv);
+    const noExp = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: 'rs-1' })
+      .setIssuer(ISS)
+      .setAudience(AUD)
+      .sign(keys.rs.priv);
     expect((await statusWith(noExp, ticket, h.emu.keys.workspaceId)).status).toBe(401);
   });
 
@@ -149,7 +179,9 @@ describe('id_token on GET /api/v1/sessions/queue/{ticket}', () => {
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ state: 'expired', retry_after: 3 });
     // and the ticket itself is untouched
-    expect((await h.client.call('sessions.queue.status', { params: { ticket } })).body.state).toBe('waiting');
+    expect((await h.client.call('sessions.queue.status', { params: { ticket } })).body.state).toBe(
+      'waiting',
+    );
   });
 
   it('the read counts as a liveness touch', async () => {
@@ -166,30 +198,51 @@ describe('id_token on GET /api/v1/sessions/queue/{ticket}', () => {
   });
 
   it('only the status route takes an id_token: DELETE with one is 401', async () => {
-    const r = await h.fetch(`/api/v1/sessions/queue/${ticket}?workspace_id=${h.emu.keys.workspaceId}`, { method: 'DELETE', key: await idToken() });
+    const r = await h.fetch(
+      `/api/v1/sessions/queue/${ticket}?workspace_id=${h.emu.keys.workspaceId}`,
+      { method: 'DELETE', key: await idToken() },
+    );
     expect(r.status).toBe(401);
-    expect((await h.client.call('sessions.queue.status', { params: { ticket } })).body.state).not.toBe('expired');
+    expect(
+      (await h.client.call('sessions.queue.status', { params: { ticket } })).body.state,
+    ).not.toBe('expired');
   });
 
   it('API keys keep working on the route', async () => {
-    expect((await h.client.call('sessions.queue.status', { params: { ticket } })).body.state).toBe('waiting');
+    expect((await h.client.call('sessions.queue.status', { params: { ticket } })).body.state).toBe(
+      'waiting',
+    );
   });
 
   it('without --allow-insecure-urls a plain-http jwks_uri is not trusted (401)', async () => {
     const ws = strict.emu.keys.workspaceId;
-    await strict.client.call('issuers.create', { params: { wsId: ws }, body: { iss: ISS, aud: AUD, jwks_uri: jwksUrl } });
-    const r = await strict.fetch(`/api/v1/sessions/queue/qt_x?workspace_id=${ws}`, { key: await idToken() });
+    await strict.client.call('issuers.create', {
+      params: { wsId: ws },
+      body: { iss: ISS, aud: AUD, jwks_uri: jwksUrl },
+    });
+    const r = await strict.fetch(`/api/v1/sessions/queue/qt_x?workspace_id=${ws}`, {
+      key: await idToken(),
+    });
     expect(r.status).toBe(401);
     expect((await r.json()).message).toMatch(/https/);
   });
 
   it('CLI: avatar sessions queue status --id-token', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
-    const r = await cli(['--json', 'sessions', 'queue', 'status', ticket, '--id-token', await idToken()], env);
+    const env = isolatedEnv({
+      AVATAR_BASE_URL: h.baseUrl,
+      AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+    });
+    const r = await cli(
+      ['--json', 'sessions', 'queue', 'status', ticket, '--id-token', await idToken()],
+      env,
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ state: 'waiting', position: 1 });
-    const bad = await cli(['sessions', 'queue', 'status', ticket, '--id-token', await idToken({ aud: 'nope' })], env);
+    const bad = await cli(
+      ['sessions', 'queue', 'status', ticket, '--id-token', await idToken({ aud: 'nope' })],
+      env,
+    );
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/unauthorized/);
   });

@@ -23,7 +23,14 @@ function setup() {
   const box = { id: 'b1', fits: () => true };
   const q: SessionQueue = new SessionQueue(
     clock,
-    { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
+    {
+      claimWindowS: 45,
+      waiterIdleS: 12,
+      notifyIdleS: 300,
+      queueRetryAfterS: 3,
+      positionWebhookIntervalS: 30,
+      secondsPerPlace: () => 10,
+    },
     {
       reservationReleased: (_boxId, skip) => void q.offer(box, skip),
       claimable: (t: Ticket) => events.push(`claimable ${t.id}`),
@@ -32,7 +39,14 @@ function setup() {
     },
   );
   const admit = (id: string) =>
-    q.admit({ id, scope: 'ws', workspaceId: 'ws', needs: { protocols: [1], custom: false }, notify: null, wantsPosition: false });
+    q.admit({
+      id,
+      scope: 'ws',
+      workspaceId: 'ws',
+      needs: { protocols: [1], custom: false },
+      notify: null,
+      wantsPosition: false,
+    });
   return { clock, q, events, box, admit };
 }
 

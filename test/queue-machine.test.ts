@@ -11,7 +11,14 @@ function setup() {
   const box = { id: 'b1', fits: () => true };
   const q: SessionQueue = new SessionQueue(
     clock,
-    { claimWindowS: 45, waiterIdleS: 12, notifyIdleS: 300, queueRetryAfterS: 3, positionWebhookIntervalS: 30, secondsPerPlace: () => 10 },
+    {
+      claimWindowS: 45,
+      waiterIdleS: 12,
+      notifyIdleS: 300,
+      queueRetryAfterS: 3,
+      positionWebhookIntervalS: 30,
+      secondsPerPlace: () => 10,
+    },
     {
       reservationReleased: (boxId, skip) => {
         released.push(boxId);
@@ -49,7 +56,11 @@ describe('queue state machine (spec 3)', () => {
     const b = admit('b');
     expect(q.offer(box)).toBe(a);
     const v = q.view(a);
-    expect(v).toMatchObject({ state: 'claimable', retry_after: 0, claim_deadline: Math.floor(clock.now() / 1000) + 45 });
+    expect(v).toMatchObject({
+      state: 'claimable',
+      retry_after: 0,
+      claim_deadline: Math.floor(clock.now() / 1000) + 45,
+    });
     expect(v.eta_seconds).toBeGreaterThan(0);
     expect(q.view(b).position).toBe(1);
     expect(events).toEqual(['claimable a']);
@@ -123,7 +134,10 @@ describe('queue state machine (spec 3)', () => {
     q.offer(box);
     expect(q.drain()).toBe(2);
     expect(q.size).toBe(0);
-    expect(events.filter((e) => e.startsWith('dropped'))).toEqual(['dropped a drained', 'dropped b drained']);
+    expect(events.filter((e) => e.startsWith('dropped'))).toEqual([
+      'dropped a drained',
+      'dropped b drained',
+    ]);
   });
 
   it('queue.position at most once per 30 s per ticket, only when the value moved', () => {

@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => rx.close());
 afterEach(async () => {
   await h.op('/_emulator/queue/drain', { method: 'POST' });
-  for (const s of held.splice(0)) await h.client.send('sessions.release', { params: { sessionId: s.session_id }, body: { seat_token: s.seat_token } });
+  for (const s of held.splice(0))
+    await h.client.send('sessions.release', {
+      params: { sessionId: s.session_id },
+      body: { seat_token: s.seat_token },
+    });
 });
 
 const nowS = () => Math.floor(clock.now() / 1000);
@@ -30,9 +34,13 @@ async function mint(body: Record<string, unknown> = {}) {
   if (r.status === 201) held.push(r.body);
   return r;
 }
-const status = async (ticket: string) => (await h.client.send('sessions.queue.status', { params: { ticket } })).body;
+const status = async (ticket: string) =>
+  (await h.client.send('sessions.queue.status', { params: { ticket } })).body;
 const release = (s: { session_id: string; seat_token: string }) =>
-  h.client.send('sessions.release', { params: { sessionId: s.session_id }, body: { seat_token: s.seat_token } });
+  h.client.send('sessions.release', {
+    params: { sessionId: s.session_id },
+    body: { seat_token: s.seat_token },
+  });
 /** Advance the clock in steps, reading the given tickets' status between steps (liveness touches). */
 async function advanceTouching(ms: number, tickets: string[], step = 5000) {
   for (let left = ms; left > 0; left -= step) {
@@ -48,11 +56,20 @@ describe('queue ticket states (spec 3)', () => {
     const q = await mint();
     expect(q.status).toBe(202);
     expect(q.headers['retry-after']).toBe('3');
-    expect(q.body).toMatchObject({ status: 'queued', position: 1, retry_after: 3, state: 'waiting' });
+    expect(q.body).toMatchObject({
+      status: 'queued',
+      position: 1,
+      retry_after: 3,
+      state: 'waiting',
+    });
     expect(q.body.queue_ticket).toMatch(/^qt_/);
     expect(q.body.eta_seconds).toBeGreaterThan(0);
     expect(q.body).not.toHaveProperty('claim_deadline');
-    expect(await status(q.body.queue_ticket)).toMatchObject({ state: 'waiting', position: 1, retry_after: 3 });
+    expect(await status(q.body.queue_ticket)).toMatchObject({
+      state: 'waiting',
+      position: 1,
+      retry_after: 3,
+    });
   });
 
   it('waiting -> claimable when a seat frees (queue.claimable, signed); re-POST with the ticket claims', async () => {
@@ -69,7 +86,12 @@ describe('queue ticket states (spec 3)', () => {
     expect(d.body).toEqual({
       event: 'queue.claimable',
       workspace_id: h.emu.keys.workspaceId,
-      data: { ticket: q.body.queue_ticket, position: 0, claim_deadline: nowS() + 45, pod_host: expect.any(String) },
+      data: {
+        ticket: q.body.queue_ticket,
+        position: 0,
+        claim_deadline: nowS() + 45,
+        pod_host: expect.any(String),
+      },
       timestamp: clock.now(),
     });
     const claimed = await mint({ queue_ticket: q.body.queue_ticket });
@@ -93,7 +115,10 @@ describe('queue ticket states (spec 3)', () => {
     await advanceTouching(45_000, [t.body.queue_ticket]);
     expect(await status(t.body.queue_ticket)).toEqual({ state: 'expired', retry_after: 3 });
     await vi.waitFor(() => expect(hooks('/lapse', 'queue.dropped')).toHaveLength(1));
-    expect(hooks('/lapse', 'queue.dropped')[0]!.body.data).toEqual({ ticket: t.body.queue_ticket, reason: 'lapsed' });
+    expect(hooks('/lapse', 'queue.dropped')[0]!.body.data).toEqual({
+      ticket: t.body.queue_ticket,
+      reason: 'lapsed',
+    });
     // unsigned: the notify block had no secret (spec 5.8)
     expect(hooks('/lapse', 'queue.dropped')[0]!.headers['x-signature-256']).toBeUndefined();
   });
@@ -115,7 +140,9 @@ describe('queue ticket states (spec 3)', () => {
       expect(d.body.data).toEqual({ ticket: t.body.queue_ticket, reason: 'idle' });
       expect(d.verify(ep.body.secret)).toBe(true);
     } finally {
-      await h.client.send('webhooks.delete', { params: { wsId: h.emu.keys.workspaceId, webhookId: ep.body.id } });
+      await h.client.send('webhooks.delete', {
+        params: { wsId: h.emu.keys.workspaceId, webhookId: ep.body.id },
+      });
     }
   });
 
@@ -136,11 +163,15 @@ describe('queue ticket states (spec 3)', () => {
     const u = await mint();
     await release(a.body);
     expect((await status(t.body.queue_ticket)).state).toBe('claimable');
-    const del = await h.client.send('sessions.queue.cancel', { params: { ticket: t.body.queue_ticket } });
+    const del = await h.client.send('sessions.queue.cancel', {
+      params: { ticket: t.body.queue_ticket },
+    });
     expect(del.status).toBe(204);
     expect(await status(t.body.queue_ticket)).toEqual({ state: 'expired', retry_after: 3 });
     expect((await status(u.body.queue_ticket)).state).toBe('claimable');
-    expect((await h.client.send('sessions.queue.cancel', { params: { ticket: 'qt_nope' } })).status).toBe(204);
+    expect(
+      (await h.client.send('sessions.queue.cancel', { params: { ticket: 'qt_nope' } })).status,
+    ).toBe(204);
   });
 
   it('operator drain expires every ticket (queue.dropped drained)', async () => {
@@ -151,8 +182,14 @@ describe('queue ticket states (spec 3)', () => {
     expect(await r.json()).toEqual({ ok: true, drained: 2 });
     expect((await status(t.body.queue_ticket)).state).toBe('expired');
     await vi.waitFor(() => expect(hooks('/drain', 'queue.dropped')).toHaveLength(2));
-    expect(hooks('/drain', 'queue.dropped').map((d) => d.body.data).sort((x, y) => String(x.ticket).localeCompare(String(y.ticket)))).toEqual(
-      [t.body.queue_ticket, u.body.queue_ticket].sort().map((ticket) => ({ ticket, reason: 'drained' })),
+    expect(
+      hooks('/drain', 'queue.dropped')
+        .map((d) => d.body.data)
+        .sort((x, y) => String(x.ticket).localeCompare(String(y.ticket))),
+    ).toEqual(
+      [t.body.queue_ticket, u.body.queue_ticket]
+        .sort()
+        .map((ticket) => ({ ticket, reason: 'drained' })),
     );
   });
 
@@ -176,13 +213,20 @@ describe('queue ticket states (spec 3)', () => {
     expect(await status('qt_unknown')).toEqual({ state: 'expired', retry_after: 3 });
     const dash = h.as(h.emu.keys.dashboardKey);
     const ws2 = await dash.call('workspaces.create', { body: { name: 'other' } });
-    const key2 = await dash.call('tokens.create', { body: { name: 'k2', workspaceId: ws2.body.id } });
+    const key2 = await dash.call('tokens.create', {
+      body: { name: 'k2', workspaceId: ws2.body.id },
+    });
     const other = h.as(key2.body.token);
-    const r = await other.send('sessions.queue.status', { params: { ticket: t.body.queue_ticket } });
+    const r = await other.send('sessions.queue.status', {
+      params: { ticket: t.body.queue_ticket },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ state: 'expired', retry_after: 3 });
     // and a foreign cancel does nothing
-    expect((await other.send('sessions.queue.cancel', { params: { ticket: t.body.queue_ticket } })).status).toBe(204);
+    expect(
+      (await other.send('sessions.queue.cancel', { params: { ticket: t.body.queue_ticket } }))
+        .status,
+    ).toBe(204);
     expect((await status(t.body.queue_ticket)).state).toBe('waiting');
   });
 });

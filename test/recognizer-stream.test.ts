@@ -17,7 +17,11 @@ afterEach(() => opened.splice(0).forEach((s) => s.close()));
 function utter(stream: RecognitionStream, audio: Int16Array) {
   const fs = frames(audio);
   stream.begin(concat(...fs.slice(0, 5)));
-  for (const f of fs.slice(5)) stream.push(f, f.some((x) => Math.abs(x) > 500));
+  for (const f of fs.slice(5))
+    stream.push(
+      f,
+      f.some((x) => Math.abs(x) > 500),
+    );
   return stream.end();
 }
 
@@ -27,10 +31,16 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx stream', () => {
   it('recognises one utterance after another on one process, each with its own words', async () => {
     const stream = rec().stream({ lang: 'en-US' })!;
     opened.push(stream);
-    const first = await utter(stream, concat(silence(300), await speak('What is your favourite food?'), silence(700)));
+    const first = await utter(
+      stream,
+      concat(silence(300), await speak('What is your favourite food?'), silence(700)),
+    );
     expect(first.recognised).toBe(true);
     expect(first.text).toMatch(/food/);
-    const second = await utter(stream, concat(silence(300), await speak('Where did you grow up?'), silence(700)));
+    const second = await utter(
+      stream,
+      concat(silence(300), await speak('Where did you grow up?'), silence(700)),
+    );
     expect(second.text).toMatch(/grow/);
     expect(second.text).not.toMatch(/food/);
   });
@@ -42,12 +52,20 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx stream', () => {
     stream.onPartial = (t) => partials.push(t);
     const fs = frames(concat(silence(300), await speak('Hello there.'), silence(900)));
     stream.begin(concat(...fs.slice(0, 5)));
-    for (const f of fs.slice(5)) stream.push(f, f.some((x) => Math.abs(x) > 500));
+    for (const f of fs.slice(5))
+      stream.push(
+        f,
+        f.some((x) => Math.abs(x) > 500),
+      );
     await new Promise<void>((resolve) => {
       const t = setInterval(() => partials.length && (clearInterval(t), resolve()), 10);
     });
     expect(partials[0]).toMatch(/hello/);
-    for (const f of frames(concat(await speak('What is your favourite food?'), silence(700)))) stream.push(f, f.some((x) => Math.abs(x) > 500));
+    for (const f of frames(concat(await speak('What is your favourite food?'), silence(700))))
+      stream.push(
+        f,
+        f.some((x) => Math.abs(x) > 500),
+      );
     const r = await stream.end();
     expect(r.text).toMatch(/hello.*food/);
   });
@@ -56,7 +74,10 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx stream', () => {
     const stream = rec().stream()!;
     opened.push(stream);
     await expect(utter(stream, silence(1500))).rejects.toBeInstanceOf(StreamBehind);
-    const next = await utter(stream, concat(silence(300), await speak('Where did you grow up?'), silence(700)));
+    const next = await utter(
+      stream,
+      concat(silence(300), await speak('Where did you grow up?'), silence(700)),
+    );
     expect(next.text).toMatch(/grow/);
     expect(rec().stream({ lang: 'fr' })).toBeNull();
   });

@@ -29,7 +29,9 @@ const found = (text: string, keys: string[]) => {
 };
 
 async function formOf(req: StubRequest): Promise<FormData> {
-  return new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+  return new Response(new Uint8Array(req.body), {
+    headers: { 'content-type': String(req.headers['content-type']) },
+  }).formData();
 }
 
 let stub: OpenAIStub;
@@ -47,7 +49,9 @@ const impls: [string, () => Recognizer][] = [
       stub.handler = async (req, res) => {
         const form = await formOf(req);
         const file = form.get('file') as File;
-        const r = await new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(pcm16(Buffer.from(await file.arrayBuffer())));
+        const r = await new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(
+          pcm16(Buffer.from(await file.arrayBuffer())),
+        );
         json(res, 200, {
           task: 'transcribe',
           language: 'english',
@@ -63,15 +67,21 @@ const impls: [string, () => Recognizer][] = [
 
 describe.skipIf(!hasPocketsphinx).each(impls)('recogniser %s', (_name, make) => {
   it('recognises the words of a spoken question', async () => {
-    const r = await make().transcribe(concat(silence(300), await speak('What is your name and where do you live?'), silence(300)));
+    const r = await make().transcribe(
+      concat(silence(300), await speak('What is your name and where do you live?'), silence(300)),
+    );
     expect(r.recognised).toBe(true);
     expect(r.language).toBe('en');
     expect(found(r.text, ['what', 'name', 'where', 'do', 'live'])).toBeGreaterThanOrEqual(0.8);
   });
 
   it('recognises a longer sentence', async () => {
-    const r = await make().transcribe(await speak('I would like to book a table for two people tomorrow evening.'));
-    expect(found(r.text, ['like', 'book', 'table', 'two', 'people', 'tomorrow', 'evening'])).toBeGreaterThanOrEqual(0.7);
+    const r = await make().transcribe(
+      await speak('I would like to book a table for two people tomorrow evening.'),
+    );
+    expect(
+      found(r.text, ['like', 'book', 'table', 'two', 'people', 'tomorrow', 'evening']),
+    ).toBeGreaterThanOrEqual(0.7);
   });
 
   it('splits segments where the speaker pauses', async () => {
@@ -97,14 +107,20 @@ describe.skipIf(!hasPocketsphinx).each(impls)('recogniser %s', (_name, make) => 
 
 describe.skipIf(!hasPocketsphinx)('pocketsphinx', () => {
   it('says it has no model for another language instead of guessing English words', async () => {
-    const r = await new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(await speak('Hello there'), { lang: 'fr-FR' });
+    const r = await new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(
+      await speak('Hello there'),
+      { lang: 'fr-FR' },
+    );
     expect(r.recognised).toBe(false);
     expect(r.text).toMatch(/English model only.*--asr-url/);
   });
 
   it('stops pocketsphinx when the caller aborts', async () => {
     const ctrl = new AbortController();
-    const pending = new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(await speak('I would like to book a table for two.'), { signal: ctrl.signal });
+    const pending = new PocketsphinxRecognizer({ binary: probe.binary! }).transcribe(
+      await speak('I would like to book a table for two.'),
+      { signal: ctrl.signal },
+    );
     ctrl.abort(new Error('session ended'));
     await expect(pending).rejects.toThrow('session ended');
   });
@@ -122,14 +138,19 @@ describe.skipIf(!hasPocketsphinx)('pocketsphinx', () => {
   it('accepts en-US and runs calls side by side within its limit', async () => {
     const rec = new PocketsphinxRecognizer({ binary: probe.binary!, maxConcurrent: 1 });
     const s = await speak('Good morning.');
-    const rs = await Promise.all([rec.transcribe(s, { lang: 'en-US' }), rec.transcribe(s), rec.transcribe(s)]);
+    const rs = await Promise.all([
+      rec.transcribe(s, { lang: 'en-US' }),
+      rec.transcribe(s),
+      rec.transcribe(s),
+    ]);
     for (const r of rs) expect(r.text).toMatch(/morning/);
   });
 });
 
 describe('pocketsphinx output', () => {
   it('reads word timings and drops fillers and alternative-pronunciation marks', () => {
-    const out = 'hello what is your name\n<s> 0.000 0.110 0.9999\nhello 0.120 0.620 0.78\n<sil> 0.630 0.670 0.48\nyour(2) 1.020 1.220 0.54\n[NOISE] 1.3 1.4 1\nname 1.230 1.480 1.000000\n</s> 2.7 2.8 1\n';
+    const out =
+      'hello what is your name\n<s> 0.000 0.110 0.9999\nhello 0.120 0.620 0.78\n<sil> 0.630 0.670 0.48\nyour(2) 1.020 1.220 0.54\n[NOISE] 1.3 1.4 1\nname 1.230 1.480 1.000000\n</s> 2.7 2.8 1\n';
     expect(parseTimedWords(out)).toEqual([
       { text: 'hello', startS: 0.12, endS: 0.62 },
       { text: 'your', startS: 1.02, endS: 1.22 },
@@ -163,17 +184,33 @@ describe('the honest fallback', () => {
     const rec = createRecognizer({ asrUrl: 'http://127.0.0.1:9/v1' });
     expect(rec.name).toBe('openai');
     expect(rec.available).toBe(true);
-    expect(() => createRecognizer({ asrUrl: 'not a url' })).toThrow(/--asr-url must be an http\(s\) URL/);
+    expect(() => createRecognizer({ asrUrl: 'not a url' })).toThrow(
+      /--asr-url must be an http\(s\) URL/,
+    );
   });
 });
 
 describe('openai recogniser', () => {
   it('uploads a 16 kHz WAV as multipart with model, verbose_json, language and key', async () => {
-    stub.handler = (_req, res) => json(res, 200, { text: 'hola', language: 'spanish', segments: [{ start: 0.1, end: 0.6, text: ' hola' }] });
+    stub.handler = (_req, res) =>
+      json(res, 200, {
+        text: 'hola',
+        language: 'spanish',
+        segments: [{ start: 0.1, end: 0.6, text: ' hola' }],
+      });
     const samples = await speak('Hello');
-    const rec = createRecognizer({ asrUrl: stub.url, asrModel: 'whisper-large', env: { AVATAR_ASR_API_KEY: 'sk-asr' } });
+    const rec = createRecognizer({
+      asrUrl: stub.url,
+      asrModel: 'whisper-large',
+      env: { AVATAR_ASR_API_KEY: 'sk-asr' },
+    });
     const r = await rec.transcribe(samples, { lang: 'es-MX' });
-    expect(r).toEqual({ text: 'hola', recognised: true, language: 'es', segments: [{ startS: 0.1, endS: 0.6, text: 'hola' }] });
+    expect(r).toEqual({
+      text: 'hola',
+      recognised: true,
+      language: 'es',
+      segments: [{ startS: 0.1, endS: 0.6, text: 'hola' }],
+    });
     const req = stub.requests.at(-1)!;
     expect(req.path).toBe('/v1/audio/transcriptions');
     expect(req.headers.authorization).toBe('Bearer sk-asr');
@@ -188,10 +225,13 @@ describe('openai recogniser', () => {
   it('asks again with json when the server refuses verbose_json, and finds segments with the VAD', async () => {
     stub.handler = async (req, res) => {
       const form = await formOf(req);
-      if (form.get('response_format') === 'verbose_json') return json(res, 400, { error: { message: 'unsupported response_format' } });
+      if (form.get('response_format') === 'verbose_json')
+        return json(res, 400, { error: { message: 'unsupported response_format' } });
       json(res, 200, { text: 'good morning' });
     };
-    const r = await new OpenAIRecognizer({ url: stub.url }).transcribe(concat(silence(1000), await speak('Good morning.'), silence(500)));
+    const r = await new OpenAIRecognizer({ url: stub.url }).transcribe(
+      concat(silence(1000), await speak('Good morning.'), silence(500)),
+    );
     expect(r.text).toBe('good morning');
     expect(r.segments).toHaveLength(1);
     expect(r.segments![0].startS).toBeGreaterThanOrEqual(0.9);
@@ -199,13 +239,17 @@ describe('openai recogniser', () => {
 
   it('maps upstream failures to clear errors', async () => {
     stub.handler = (_req, res) => json(res, 401, { error: { message: 'Invalid API key' } });
-    const err = await new OpenAIRecognizer({ url: stub.url }).transcribe(silence(500)).catch((e) => e);
+    const err = await new OpenAIRecognizer({ url: stub.url })
+      .transcribe(silence(500))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.code).toBe('upstream_unauthorized');
     expect(err.detail).toMatch(/Invalid API key/);
     const gone = await startOpenAIStub();
     await gone.close();
-    const err2 = await new OpenAIRecognizer({ url: gone.url }).transcribe(silence(500)).catch((e) => e);
+    const err2 = await new OpenAIRecognizer({ url: gone.url })
+      .transcribe(silence(500))
+      .catch((e) => e);
     expect(err2.code).toBe('upstream_unreachable');
   });
 });

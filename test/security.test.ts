@@ -39,7 +39,12 @@ function raw(baseUrl: string, lines: string[], body = ''): Promise<RawAnswer> {
       } catch {
         parsed = null;
       }
-      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(status ?? '')?.[1] ?? 0), headers, body: parsed, text });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(status ?? '')?.[1] ?? 0),
+        headers,
+        body: parsed,
+        text,
+      });
     });
     const extra = body ? [`Content-Length: ${Buffer.byteLength(body)}`] : [];
     sock.end([...lines, ...extra, 'Connection: close', '', body].join('\r\n'));
@@ -66,7 +71,12 @@ describe('Host check (DNS rebinding)', () => {
   const box = () => requireBox(h);
 
   it('the control plane refuses a foreign Host with 421 naming --allowed-hosts, on /api, /_emulator and /.well-known', async () => {
-    for (const path of ['/api/gallery', '/_emulator/health', '/.well-known/jwks.json', '/api/v1/openapi.json']) {
+    for (const path of [
+      '/api/gallery',
+      '/_emulator/health',
+      '/.well-known/jwks.json',
+      '/api/v1/openapi.json',
+    ]) {
       const r = await get(h.baseUrl, path, `attacker.example:${port(h.baseUrl)}`);
       expect(r.status, path).toBe(421);
       expect(r.headers['content-type']).toMatch(/application\/json/);
@@ -81,12 +91,19 @@ describe('Host check (DNS rebinding)', () => {
   });
 
   it('the control plane serves localhost, 127.0.0.1 and [::1] (any port) and the bound address', async () => {
-    for (const host of ['localhost', `localhost:${port(h.baseUrl)}`, '127.0.0.1:1', '[::1]:9', 'LOCALHOST', `${new URL(h.baseUrl).host}`]) {
+    for (const host of [
+      'localhost',
+      `localhost:${port(h.baseUrl)}`,
+      '127.0.0.1:1',
+      '[::1]:9',
+      'LOCALHOST',
+      `${new URL(h.baseUrl).host}`,
+    ]) {
       expect((await get(h.baseUrl, '/_emulator/health', host)).status, host).toBe(200);
     }
   });
 
-  it("a box refuses a foreign Host on its HTTP routes and on a WebSocket upgrade, before the handshake", async () => {
+  it('a box refuses a foreign Host on its HTTP routes and on a WebSocket upgrade, before the handshake', async () => {
     const b = await box();
     const health = await get(b, '/health', 'attacker.example');
     expect(health.status).toBe(421);
@@ -103,7 +120,16 @@ describe('Host check (DNS rebinding)', () => {
   });
 
   it('a malformed, empty, missing or very long Host is a clear 400, never a 500 or a hang', async () => {
-    for (const host of ['bad host', 'a@b', 'evil.example:99999', 'x:y', '', 'h'.repeat(5000), '[::1', 'http://localhost']) {
+    for (const host of [
+      'bad host',
+      'a@b',
+      'evil.example:99999',
+      'x:y',
+      '',
+      'h'.repeat(5000),
+      '[::1',
+      'http://localhost',
+    ]) {
       const r = await get(h.baseUrl, '/_emulator/health', host);
       expect(r.status, JSON.stringify(host.slice(0, 40))).toBe(400);
       expect(r.body.error).toBe('invalid_request');
@@ -151,7 +177,13 @@ describe('startEmulator() checks the security options before it starts', () => {
       [{ operatorToken: 'short' }, /operatorToken/],
     ];
     for (const [opts, name] of cases) {
-      const e = await startEmulator({ port: 0, host: '127.0.0.1', inMemory: true, boxes: 0, ...opts }).then(
+      const e = await startEmulator({
+        port: 0,
+        host: '127.0.0.1',
+        inMemory: true,
+        boxes: 0,
+        ...opts,
+      }).then(
         async (emu) => (await emu.stop(), null),
         (err: unknown) => err,
       );

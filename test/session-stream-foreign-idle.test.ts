@@ -7,7 +7,11 @@ import { personaStyle } from '../src/emulator/idle-media/worker.js';
 import { faceFromStyle } from '../src/media/face-source.js';
 import { splitFmp4 } from '../src/media/fmp4.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
-import { createSessionStream, type FragmentInfo, type SessionStream } from '../src/media/session-stream.js';
+import {
+  createSessionStream,
+  type FragmentInfo,
+  type SessionStream,
+} from '../src/media/session-stream.js';
 import { FliteVoice } from '../src/models/voice/index.js';
 import { loopAt32kbps } from './helpers/foreign-loop.js';
 

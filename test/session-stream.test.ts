@@ -10,7 +10,11 @@ import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { faceFromPhoto, faceFromStyle } from '../src/media/face-source.js';
 import { parseInit, readFragment } from '../src/media/fmp4.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
-import { createSessionStream, type FragmentInfo, type SessionStream } from '../src/media/session-stream.js';
+import {
+  createSessionStream,
+  type FragmentInfo,
+  type SessionStream,
+} from '../src/media/session-stream.js';
 import { FliteVoice } from '../src/models/voice/index.js';
 
 /**
@@ -31,10 +35,19 @@ interface Sent {
 let stream: SessionStream | null = null;
 afterEach(() => stream?.close());
 
-function open(opts: { idle?: typeof idle | null; clock: ManualClock; photo?: Awaited<ReturnType<typeof faceFromPhoto>> }) {
+function open(opts: {
+  idle?: typeof idle | null;
+  clock: ManualClock;
+  photo?: Awaited<ReturnType<typeof faceFromPhoto>>;
+}) {
   const sent: Sent[] = [];
   const recorded: Buffer[] = [];
-  stream = createSessionStream({ face: opts.photo ?? face, idle: opts.idle === undefined ? idle : opts.idle, clock: opts.clock, onRecord: (b) => recorded.push(b) });
+  stream = createSessionStream({
+    face: opts.photo ?? face,
+    idle: opts.idle === undefined ? idle : opts.idle,
+    clock: opts.clock,
+    onRecord: (b) => recorded.push(b),
+  });
   stream.on('fragment', (buf, info) => sent.push({ buf, info }));
   return { s: stream, sent, recorded };
 }
@@ -57,7 +70,8 @@ function checkTimeline(init: Buffer, sent: Sent[]): void {
     const f = readFragment(buf, tracks);
     expect(buf.readUInt32BE(f.mfhdAt)).toBe(i + 1);
     expect(info.durationMs).toBeLessThanOrEqual(250);
-    const ms = (t: { id: number }, ticks: number) => ((ticks * 1000) / tracks.find((x) => x.id === t.id)!.timescale).toFixed(3);
+    const ms = (t: { id: number }, ticks: number) =>
+      ((ticks * 1000) / tracks.find((x) => x.id === t.id)!.timescale).toFixed(3);
     expect(new Set(f.tracks.map((t) => ms(t, t.start))).size).toBe(1);
     expect(new Set(f.tracks.map((t) => ms(t, t.start + t.duration))).size).toBe(1);
     for (const t of f.tracks) {
@@ -120,7 +134,9 @@ describe('session stream', () => {
     expect(kinds.slice(firstTalk, lastTalk + 1).every((k) => k === 'talk')).toBe(true);
     expect(kinds.slice(lastTalk + 1)).toContain('idle');
     // All of the speech went out, less the leading pause trimmed to LEAD_IN_MS.
-    const talkMs = sent.filter((x) => x.info.kind === 'talk').reduce((a, x) => a + x.info.durationMs, 0);
+    const talkMs = sent
+      .filter((x) => x.info.kind === 'talk')
+      .reduce((a, x) => a + x.info.durationMs, 0);
     expect(talkMs).toBeGreaterThanOrEqual(speech.durationMs - leadingSilenceMs(speech));
     checkTimeline(s.initSegment, sent);
   });
@@ -154,7 +170,9 @@ describe('session stream', () => {
     const kinds = sent.map((x) => x.info.kind);
     const talk = kinds.slice(kinds.indexOf('talk'), kinds.lastIndexOf('talk') + 1);
     expect(talk.every((k) => k === 'talk')).toBe(true);
-    const talkMs = sent.filter((x) => x.info.kind === 'talk').reduce((a, x) => a + x.info.durationMs, 0);
+    const talkMs = sent
+      .filter((x) => x.info.kind === 'talk')
+      .reduce((a, x) => a + x.info.durationMs, 0);
     expect(talkMs).toBeGreaterThanOrEqual(one.durationMs + two.durationMs - 400);
     checkTimeline(s.initSegment, sent);
   });
@@ -165,7 +183,9 @@ describe('session stream', () => {
     await s.ready();
     await until(() => sent.length > 0, 'the first fragment');
     expect(sent[0]!.info.kind).toBe('still'); // no idle loop yet: a still frame
-    const speech = await voice.synthesize('This is a long answer that the user is going to interrupt before it is finished, sadly.');
+    const speech = await voice.synthesize(
+      'This is a long answer that the user is going to interrupt before it is finished, sadly.',
+    );
     const reply = s.speak(speech);
     const queued = s.speak(speech);
     await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
@@ -216,11 +236,29 @@ describe('session stream', () => {
     warmEncoder(352, 480);
     const speech = await voice.synthesize('Hello from a primed encoder.');
     const parts: Buffer[] = [];
-    const talk = encodeTalk(face, speech, (init) => parts.push(init), (f) => parts.push(f.data));
+    const talk = encodeTalk(
+      face,
+      speech,
+      (init) => parts.push(init),
+      (f) => parts.push(f.data),
+    );
     await talk.done;
     expect(talk.speechStartMs).toBe(160); // this one came primed: its primer unit is dropped
-    const raw = await runFfmpeg(['-i', 'pipe:0', '-map', '0:v:0', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], (s) =>
-      writeAsync(s, Buffer.concat(parts)),
+    const raw = await runFfmpeg(
+      [
+        '-i',
+        'pipe:0',
+        '-map',
+        '0:v:0',
+        '-vsync',
+        '0',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
+      (s) => writeAsync(s, Buffer.concat(parts)),
     );
     const size = 352 * 480 * 3;
     const trimmed = speech.durationMs - talk.trimMs;
@@ -234,7 +272,9 @@ describe('session stream', () => {
   });
 
   it('opens the mouth on an uploaded photo', async () => {
-    const photo = await faceFromPhoto(readFileSync(join(FIXTURES_DIR, 'personas', 'leo', 'face.png')));
+    const photo = await faceFromPhoto(
+      readFileSync(join(FIXTURES_DIR, 'personas', 'leo', 'face.png')),
+    );
     const closed = Buffer.from(photo.frames.render({ mouth: 0, eyes: 1 }));
     const open = photo.frames.render({ mouth: 0.9, eyes: 1 });
     let changed = 0;

@@ -26,7 +26,8 @@ class Collect extends Writable {
   private readonly waiters: { re: RegExp; resolve: () => void }[] = [];
   override _write(chunk: Buffer, _enc: string, cb: () => void) {
     this.text += chunk.toString();
-    for (const w of [...this.waiters]) if (w.re.test(this.text)) this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve();
+    for (const w of [...this.waiters])
+      if (w.re.test(this.text)) this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve();
     cb();
   }
   /** Resolves once what was written matches `re` (at once if it already does). */
@@ -61,7 +62,8 @@ function start(argv: string[], env: Record<string, string | undefined>, tty = fa
     done,
     /** Ctrl-C: call the handlers this run added (never the test runner's own). */
     interrupt() {
-      for (const l of process.listeners('SIGINT')) if (!before.has(l)) (l as (s: string) => void)('SIGINT');
+      for (const l of process.listeners('SIGINT'))
+        if (!before.has(l)) (l as (s: string) => void)('SIGINT');
     },
   };
   runs.push(r);
@@ -96,7 +98,8 @@ const holdSeat = async () => {
   held.push(m);
   return m;
 };
-const release = (m: { session_id: string }) => h.client.call('sessions.release', { params: { sessionId: m.session_id }, body: {} });
+const release = (m: { session_id: string }) =>
+  h.client.call('sessions.release', { params: { sessionId: m.session_id }, body: {} });
 /** The session a seated CLI run printed, released when the test ends. */
 const printed = (id: string) => held.push({ session_id: id });
 
@@ -113,8 +116,14 @@ afterEach(async () => {
 describe('sessions mint: the queue wait', () => {
   it('Ctrl-C cancels the ticket (exit 130), also for an unbound key minting with --workspace-id', async () => {
     await holdSeat();
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.dashboardKey });
-    const r = start(['sessions', 'mint', '--persona', 'ava', '--workspace-id', h.emu.keys.workspaceId], env);
+    const env = isolatedEnv({
+      AVATAR_BASE_URL: h.baseUrl,
+      AVATAR_API_KEY: h.emu.keys.dashboardKey,
+    });
+    const r = start(
+      ['sessions', 'mint', '--persona', 'ava', '--workspace-id', h.emu.keys.workspaceId],
+      env,
+    );
     // Ctrl-C once the person sees the place in line (the CLI holds its ticket by then)
     await r.stderr.until(/queued: position 1/);
     expect(queue().size).toBe(1);

@@ -4,20 +4,33 @@ import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar sessions mint` waits through the queue by itself; queue status/cancel; --no-wait. */
 const h = useEmulator({ seats: 1, queueRetryAfterS: 1, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 
 describe('avatar sessions mint', () => {
   it('mints at once when a seat is free (--json prints the 201)', async () => {
-    const r = await cli(['--json', 'sessions', 'mint', '--persona', 'ava', '--session-cap-seconds', '120'], env());
+    const r = await cli(
+      ['--json', 'sessions', 'mint', '--persona', 'ava', '--session-cap-seconds', '120'],
+      env(),
+    );
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ status: 'ready', cap_seconds: 120 });
-    await h.client.call('sessions.release', { params: { sessionId: r.json().session_id }, body: {} });
+    await h.client.call('sessions.release', {
+      params: { sessionId: r.json().session_id },
+      body: {},
+    });
   });
 
   it('waits in the queue, shows its position, and claims when the seat frees', async () => {
     const held = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
     const run = cli(['sessions', 'mint', '--persona', 'leo'], env());
-    await vi.waitFor(async () => expect((await (await h.op('/_emulator/queue')).json()).tickets).toBe(1));
+    await vi.waitFor(async () =>
+      expect((await (await h.op('/_emulator/queue')).json()).tickets).toBe(1),
+    );
     await h.client.call('sessions.release', { params: { sessionId: held.session_id }, body: {} });
     const r = await run;
     expect(r.code).toBe(0);
@@ -37,7 +50,9 @@ describe('avatar sessions mint', () => {
     const s = await cli(['--json', 'sessions', 'queue', 'status', q.queue_ticket], env());
     expect(s.json()).toMatchObject({ state: 'waiting', position: 1 });
     expect((await cli(['sessions', 'queue', 'cancel', q.queue_ticket], env())).code).toBe(0);
-    expect((await cli(['--json', 'sessions', 'queue', 'status', q.queue_ticket], env())).json()).toEqual({ state: 'expired', retry_after: 1 });
+    expect(
+      (await cli(['--json', 'sessions', 'queue', 'status', q.queue_ticket], env())).json(),
+    ).toEqual({ state: 'expired', retry_after: 1 });
     // For a person: the command has returned, so no "Ctrl-C leaves the queue"; how to keep the place instead.
     const human = await cli(['sessions', 'mint', '--persona', 'ava', '--no-wait'], env());
     expect(human.code).toBe(0);
@@ -49,7 +64,10 @@ describe('avatar sessions mint', () => {
   });
 
   it('a mint error maps to an exit code with the error code', async () => {
-    const r = await cli(['sessions', 'mint', '--persona', 'ava', '--session-cap-seconds', '5'], env());
+    const r = await cli(
+      ['sessions', 'mint', '--persona', 'ava', '--session-cap-seconds', '5'],
+      env(),
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/invalid_session_cap_seconds/);
   });

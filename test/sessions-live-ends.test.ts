@@ -13,7 +13,12 @@ import { useEmulator } from './helpers/emulator.js';
  */
 const clock = new ManualClock(Date.now());
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, sessionCapS: 60, clock });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 
 function liveRun(args: string[]) {
   const lines: Record<string, any>[] = [];
@@ -37,21 +42,46 @@ function liveRun(args: string[]) {
 
 describe('sessions live endings', () => {
   it('the cap: the edge closes at cap_seconds, the CLI says so and releases', async () => {
-    const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}']);
+    const live = liveRun([
+      '--json',
+      'sessions',
+      'live',
+      '--persona',
+      'ava',
+      '--config',
+      '{"greeting_enabled":false}',
+    ]);
     const minted = await live.until('minted');
     expect(minted.cap_seconds).toBe(60);
     await live.until('connected');
     clock.advance(60_000);
     expect(await live.code).toBe(0);
-    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'cap_reached', detail: expect.stringMatching(/session_cap/), released: true });
+    expect(live.lines.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'cap_reached',
+      detail: expect.stringMatching(/session_cap/),
+      released: true,
+    });
     expect((await h.api(`/api/v1/sessions/${minted.session_id}`)).body.status).toBe('ended');
   }, 30_000);
 
   it('the box going away ends the session with its reason', async () => {
-    const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}']);
+    const live = liveRun([
+      '--json',
+      'sessions',
+      'live',
+      '--persona',
+      'ava',
+      '--config',
+      '{"greeting_enabled":false}',
+    ]);
     await live.until('connected');
     await removeBox(h.emu.ctx, runningBoxes(h.emu.ctx)[0]!.id);
     expect(await live.code).toBe(0);
-    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'edge_closed', detail: 'box_stopping' });
+    expect(live.lines.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'edge_closed',
+      detail: 'box_stopping',
+    });
   }, 30_000);
 });

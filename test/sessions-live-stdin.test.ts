@@ -11,7 +11,12 @@ import { useEmulator } from './helpers/emulator.js';
  * the pacing of turns against spoken replies is the --say tests' (sessions-live.test.ts).
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 const brainOnly = ['--config', '{"render": false}'];
 
 function collect() {
@@ -29,24 +34,58 @@ async function live(args: string[], stdin: NodeJS.ReadableStream) {
 
 describe('sessions live with lines piped to stdin', () => {
   it('each line is a typed turn, in order, and the session ends once the last is answered', async () => {
-    const r = await live(['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly], Readable.from(['Hello there\nWhat can you do?\n', '\n']));
+    const r = await live(
+      ['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly],
+      Readable.from(['Hello there\nWhat can you do?\n', '\n']),
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.event === 'said').map((e) => e.text)).toEqual(['Hello there', 'What can you do?']);
-    expect(events.filter((e) => e.event === 'turn' && !e.greeting).map((e) => e.text)).toEqual(['Hello there', 'What can you do?']);
-    expect(events.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of input', turns: 2, released: true });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.event === 'said').map((e) => e.text)).toEqual([
+      'Hello there',
+      'What can you do?',
+    ]);
+    expect(events.filter((e) => e.event === 'turn' && !e.greeting).map((e) => e.text)).toEqual([
+      'Hello there',
+      'What can you do?',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'turns_done',
+      detail: 'end of input',
+      turns: 2,
+      released: true,
+    });
     // Said once, in words, with the edge's code for scripts.
-    expect(events.find((e) => e.event === 'notice').message).toBe('brain-only session (config.render false): replies come as text, with no media (render_disabled)');
+    expect(events.find((e) => e.event === 'notice').message).toBe(
+      'brain-only session (config.render false): replies come as text, with no media (render_disabled)',
+    );
     const session = (await h.api(`/api/v1/sessions/${events[0].session_id}/transcript`)).body;
-    expect(session.turns.map((t: { user_text: string }) => t.user_text).filter(Boolean)).toEqual(['Hello there', 'What can you do?']);
+    expect(session.turns.map((t: { user_text: string }) => t.user_text).filter(Boolean)).toEqual([
+      'Hello there',
+      'What can you do?',
+    ]);
   }, 30_000);
 
   it('a line that arrives later, after the avatar has gone quiet, is still sent; the end waits for the input to end', async () => {
     const stdin = new PassThrough();
     const out = collect();
-    const done = run(['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly], { stdout: out.stream, stderr: collect().stream, stdin, env: env() });
-    const events = () => out.text().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const done = run(['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly], {
+      stdout: out.stream,
+      stderr: collect().stream,
+      stdin,
+      env: env(),
+    });
+    const events = () =>
+      out
+        .text()
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     const until = async (pred: (e: any) => boolean) => {
       while (!events().some(pred)) await new Promise((r) => setTimeout(r, 20));
     };
@@ -56,32 +95,105 @@ describe('sessions live with lines piped to stdin', () => {
     // would never send the next line.
     stdin.end('Who are you?\n');
     expect(await done).toBe(0);
-    expect(events().filter((e) => e.event === 'said').map((e) => e.text)).toEqual(['Hello there', 'Who are you?']);
-    expect(events().at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of input', turns: 2 });
+    expect(
+      events()
+        .filter((e) => e.event === 'said')
+        .map((e) => e.text),
+    ).toEqual(['Hello there', 'Who are you?']);
+    expect(events().at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'turns_done',
+      detail: 'end of input',
+      turns: 2,
+    });
   }, 30_000);
 
   it('--turns asking for more than --say gives, with no mic and an empty stdin: it ends after the last line instead of waiting for the cap', async () => {
-    const r = await live(['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '2', ...brainOnly], Readable.from([]));
+    const r = await live(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--say',
+        'Hi',
+        '--turns',
+        '2',
+        ...brainOnly,
+      ],
+      Readable.from([]),
+    );
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of input: 1 of 2 turns', turns: 1, released: true });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'turns_done',
+      detail: 'end of input: 1 of 2 turns',
+      turns: 1,
+      released: true,
+    });
   }, 30_000);
 
   it('an empty stdin (</dev/null in CI) changes nothing: --say and --turns decide', async () => {
-    const r = await live(['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', ...brainOnly], Readable.from([]));
+    const r = await live(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--say',
+        'Hi',
+        '--turns',
+        '1',
+        ...brainOnly,
+      ],
+      Readable.from([]),
+    );
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: '1 turn', turns: 1 });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'turns_done',
+      detail: '1 turn',
+      turns: 1,
+    });
   }, 30_000);
 });
 
 describe('nothing to say', () => {
   it('no mic, no --say, no --mic-file and an empty stdin: a note says nothing will be said and how to end or talk', async () => {
     const out = collect();
-    const done = run(['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly], { stdout: out.stream, stderr: collect().stream, stdin: Readable.from([]), env: env() });
-    const events = () => out.text().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    await vi.waitFor(() => expect(events().some((e) => e.event === 'notice' && /nothing will be said/.test(e.message))).toBe(true), { timeout: 10_000 });
-    const note = events().find((e) => e.event === 'notice' && /nothing will be said/.test(e.message));
+    const done = run(['--json', 'sessions', 'live', '--persona', 'ava', ...brainOnly], {
+      stdout: out.stream,
+      stderr: collect().stream,
+      stdin: Readable.from([]),
+      env: env(),
+    });
+    const events = () =>
+      out
+        .text()
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+    await vi.waitFor(
+      () =>
+        expect(
+          events().some((e) => e.event === 'notice' && /nothing will be said/.test(e.message)),
+        ).toBe(true),
+      { timeout: 10_000 },
+    );
+    const note = events().find(
+      (e) => e.event === 'notice' && /nothing will be said/.test(e.message),
+    );
     expect(note.message).toMatch(/--say, --mic-file, --mic or lines on stdin/);
     expect(note.message).toMatch(/Ctrl-C ends it/);
     process.emit('SIGINT');

@@ -15,7 +15,12 @@ import { useEmulator } from './helpers/emulator.js';
  * question streamed from a file at real-time cadence, NDJSON events, the seat released.
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 const dir = mkdtempSync(join(tmpdir(), 'avatar-live-'));
 let question = '';
 
@@ -30,11 +35,18 @@ beforeAll(async () => {
   await ffmpeg(['-y', '-i', wav, '-ar', '44100', '-ac', '2', question]);
 });
 
-const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 describe('avatar sessions live --mic-file --json', () => {
   it('prints partials, then the turn, and ends releasing the seat with its reason', async () => {
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1'], env());
+    const r = await cli(
+      ['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1'],
+      env(),
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
@@ -50,7 +62,12 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(turn).toBeGreaterThan(partial);
     expect(ev[turn]!.text.length).toBeGreaterThan(0);
     expect(ev[turn]!.reply.length).toBeGreaterThan(0);
-    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true, turns: 1 });
+    expect(ev.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'turns_done',
+      released: true,
+      turns: 1,
+    });
     expect(ev.every((e) => typeof e.t === 'number')).toBe(true);
     // The file is the user: it starts once the greeting has been spoken, which it does not cut off.
     const greeted = ev.findIndex((e) => e.event === 'reply_media' && e.greeting);
@@ -62,17 +79,52 @@ describe('avatar sessions live --mic-file --json', () => {
   }, 120_000);
 
   it('without --turns, a finished --mic-file ends the session once its reply has been spoken, and says so at the start (issue 24 item 10)', async () => {
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--session-cap-seconds', '60'], env());
+    const r = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--mic-file',
+        question,
+        '--session-cap-seconds',
+        '60',
+      ],
+      env(),
+    );
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
-    expect(ev.find((e) => e.event === 'notice')?.message).toMatch(/ends once the reply to what .*q\.mp3 says has been spoken/);
+    expect(ev.find((e) => e.event === 'notice')?.message).toMatch(
+      /ends once the reply to what .*q\.mp3 says has been spoken/,
+    );
     expect(ev.filter((e) => e.event === 'turn' && !e.greeting).length).toBeGreaterThan(0);
-    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', detail: 'end of the mic file', released: true });
+    expect(ev.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'turns_done',
+      detail: 'end of the mic file',
+      released: true,
+    });
   }, 90_000);
 
   it('--record and the reply media: byte counts per reply, and a file ffmpeg reads back with video and audio as long as the session', async () => {
     const out = join(dir, 'live.mp4');
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1', '--record', out], env());
+    const r = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--mic-file',
+        question,
+        '--turns',
+        '1',
+        '--record',
+        out,
+      ],
+      env(),
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
@@ -85,7 +137,9 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(turn).toBeGreaterThan(partial);
     expect(ev[turn]).toMatchObject({ text: expect.any(String), reply: expect.any(String) });
     expect(ev[turn]!.reply.length).toBeGreaterThan(0);
-    expect(ev.find((e) => e.event === 'media_init')?.mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-fA-F]{6}/);
+    expect(ev.find((e) => e.event === 'media_init')?.mime).toMatch(
+      /^video\/mp4; codecs="avc1\.[0-9a-fA-F]{6}/,
+    );
     const reply = ev.find((e) => e.event === 'reply_media' && e.seq === ev[turn]!.seq);
     expect(reply).toMatchObject({ spoken: true });
     expect(reply!.bytes).toBeGreaterThan(10_000);
@@ -103,27 +157,75 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(tracks.some((c) => /avc|264/i.test(c))).toBe(true);
     expect(tracks.some((c) => /aac|mp4a|opus/i.test(c))).toBe(true);
     expect(Math.abs(meta.format.duration! - ended.duration_s)).toBeLessThan(1.5);
-    const decoded = await ffmpeg(['-i', out, '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
+    const decoded = await ffmpeg([
+      '-i',
+      out,
+      '-map',
+      '0:a',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      'pipe:1',
+    ]);
     expect(Math.abs(decoded.length / 32000 - ended.duration_s)).toBeLessThan(1.5);
   }, 120_000);
 
   it('without a TTY it prints one line per event and says why it ended', async () => {
-    const r = await cli(['sessions', 'live', '--persona', 'leo', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
+    const r = await cli(
+      [
+        'sessions',
+        'live',
+        '--persona',
+        'leo',
+        '--config',
+        '{"greeting_enabled":false}',
+        '--say',
+        'Tell me about yourself',
+        '--turns',
+        '1',
+      ],
+      env(),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\] minted session [0-9a-f-]{36} \(cap \d+ s, protocol 1\)/);
     expect(r.stdout).toMatch(/\] sent \(typed\): Tell me about yourself/);
     expect(r.stdout).toMatch(/\] you: Tell me about yourself\n.*\] avatar: \S+/);
-    expect(r.stdout).toMatch(/\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released\n$/);
+    expect(r.stdout).toMatch(
+      /\] ended: the requested turns are done after [\d.]+ s, 1 turn; seat released\n$/,
+    );
   }, 120_000);
 
   it('--say lines wait their turn: the greeting and each reply are heard in full before the next line', async () => {
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Where can I find the settings?', 'How do I invite my team?', '--turns', '2'], env());
+    const r = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--say',
+        'Where can I find the settings?',
+        'How do I invite my team?',
+        '--turns',
+        '2',
+      ],
+      env(),
+    );
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
     // A typed turn cuts off a reply in progress (docs/edge.md): none was cut here.
-    expect(ev.filter((e) => e.event === 'notice' && /interrupted/.test(String(e.message)))).toEqual([]);
+    expect(ev.filter((e) => e.event === 'notice' && /interrupted/.test(String(e.message)))).toEqual(
+      [],
+    );
     const turns = ev.filter((e) => e.event === 'turn');
-    expect(turns.map((t) => (t.greeting ? 'greeting' : t.text))).toEqual(['greeting', 'Where can I find the settings?', 'How do I invite my team?']);
+    expect(turns.map((t) => (t.greeting ? 'greeting' : t.text))).toEqual([
+      'greeting',
+      'Where can I find the settings?',
+      'How do I invite my team?',
+    ]);
     const media = ev.filter((e) => e.event === 'reply_media');
     expect(media).toHaveLength(3);
     for (const m of media) expect(m).toMatchObject({ spoken: true });
@@ -131,15 +233,37 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(media.map((m) => m.greeting === true)).toEqual([true, false, false]);
     // The second line was sent only after the first reply's media was all in.
     const at = (pred: (e: Record<string, unknown>) => boolean) => ev.findIndex(pred);
-    expect(at((e) => e.event === 'said' && e.text === 'How do I invite my team?')).toBeGreaterThan(at((e) => e.event === 'reply_media' && e.seq === 2));
+    expect(at((e) => e.event === 'said' && e.text === 'How do I invite my team?')).toBeGreaterThan(
+      at((e) => e.event === 'reply_media' && e.seq === 2),
+    );
   }, 60_000);
 
   it('--protocol 2 talks over the one /v2/session socket (docs/protocol-v2.md)', async () => {
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--protocol', '2', '--config', '{"greeting_enabled":false}', '--say', 'Tell me about yourself', '--turns', '1'], env());
+    const r = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--protocol',
+        '2',
+        '--config',
+        '{"greeting_enabled":false}',
+        '--say',
+        'Tell me about yourself',
+        '--turns',
+        '1',
+      ],
+      env(),
+    );
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
     expect(ev[0]).toMatchObject({ event: 'minted', protocol: 2 });
-    expect(ev.find((e) => e.event === 'turn' && !e.greeting)).toMatchObject({ text: 'Tell me about yourself', reply: expect.stringMatching(/\S/) });
+    expect(ev.find((e) => e.event === 'turn' && !e.greeting)).toMatchObject({
+      text: 'Tell me about yourself',
+      reply: expect.stringMatching(/\S/),
+    });
     expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true });
   }, 30_000);
 
@@ -150,11 +274,26 @@ describe('avatar sessions live --mic-file --json', () => {
     writeFileSync(join(bin, 'play'), '#!/bin/sh\nexec cat > /dev/null\n', { mode: 0o755 });
     const silence = join(dir, 'silence.wav');
     await ffmpeg(['-y', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '1', silence]);
-    const args = ['--json', 'sessions', 'live', '--persona', 'ava', '--play', '--mic-file', silence, '--say', 'Tell me about yourself', '--turns', '1'];
+    const args = [
+      '--json',
+      'sessions',
+      'live',
+      '--persona',
+      'ava',
+      '--play',
+      '--mic-file',
+      silence,
+      '--say',
+      'Tell me about yourself',
+      '--turns',
+      '1',
+    ];
     const pathEnv = () => ({ ...env(), PATH: `${bin}:${process.env.PATH}` });
     const gated = await cli(args, pathEnv());
     expect(gated.code).toBe(0);
-    const gates = events(gated.stdout).filter((e) => e.event === 'mic_gate').map((e) => e.gated);
+    const gates = events(gated.stdout)
+      .filter((e) => e.event === 'mic_gate')
+      .map((e) => e.gated);
     expect(gates[0]).toBe(true);
     expect(gates).toContain(false);
     const free = await cli([...args, '--headphones'], pathEnv());
@@ -169,14 +308,45 @@ describe('avatar sessions live --mic-file --json', () => {
     const { ffmpegBin } = await import('../src/cli/live/ffmpeg.js');
     // node-record-lpcm16 runs `sox ... -`: raw 16 kHz PCM16 on stdout, at real-time pace, then silence.
     const padded = join(dir, 'q-padded.wav');
-    await ffmpeg(['-y', '-i', question, '-af', 'apad', '-t', '20', '-ar', '16000', '-ac', '1', padded]);
-    writeFileSync(join(bin, 'sox'), `#!/bin/sh\nexec "${ffmpegBin()}" -hide_banner -loglevel error -re -i "${padded}" -f s16le -acodec pcm_s16le -ar 16000 -ac 1 -\n`, { mode: 0o755 });
+    await ffmpeg([
+      '-y',
+      '-i',
+      question,
+      '-af',
+      'apad',
+      '-t',
+      '20',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      padded,
+    ]);
+    writeFileSync(
+      join(bin, 'sox'),
+      `#!/bin/sh\nexec "${ffmpegBin()}" -hide_banner -loglevel error -re -i "${padded}" -f s16le -acodec pcm_s16le -ar 16000 -ac 1 -\n`,
+      { mode: 0o755 },
+    );
     // node-record-lpcm16 spawns with the process environment, so the stand-in must be on its PATH too.
     vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
-    const r = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--config', '{"greeting_enabled":false}', '--mic', '--turns', '1'], {
-      ...env(),
-      PATH: `${bin}:${process.env.PATH}`,
-    });
+    const r = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--config',
+        '{"greeting_enabled":false}',
+        '--mic',
+        '--turns',
+        '1',
+      ],
+      {
+        ...env(),
+        PATH: `${bin}:${process.env.PATH}`,
+      },
+    );
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
     vi.unstubAllEnvs();
@@ -212,7 +382,12 @@ describe('avatar sessions live --mic-file --json', () => {
     await live.until('connected');
     await h.api(`/api/v1/sessions/${minted.session_id}/release`, { body: {} });
     expect(await live.code).toBe(0);
-    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'edge_closed', detail: expect.stringMatching(/released/), released: true });
+    expect(live.lines.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'edge_closed',
+      detail: expect.stringMatching(/released/),
+      released: true,
+    });
   }, 30_000);
 
   it('Ctrl-C ends the session, releases the seat and exits 130', async () => {
@@ -220,24 +395,45 @@ describe('avatar sessions live --mic-file --json', () => {
     const minted = await live.until('connected').then(() => live.lines[0]!);
     process.emit('SIGINT');
     expect(await live.code).toBe(130);
-    expect(live.lines.at(-1)).toMatchObject({ event: 'ended', reason: 'interrupted', released: true });
+    expect(live.lines.at(-1)).toMatchObject({
+      event: 'ended',
+      reason: 'interrupted',
+      released: true,
+    });
     expect((await h.api(`/api/v1/sessions/${minted.session_id}`)).body.status).toBe('ended');
   }, 30_000);
 
   it('bad flags are usage errors before anything is minted', async () => {
-    expect((await cli(['sessions', 'live', '--persona', 'ava', '--protocol', '3'], env())).stderr).toMatch(/--protocol must be 1 or 2/);
-    expect((await cli(['sessions', 'live', '--mic-file', question], env())).stderr).toMatch(/--persona <key>/);
-    const missing = await cli(['sessions', 'live', '--persona', 'ava', '--mic-file', join(dir, 'none.wav')], env());
+    expect(
+      (await cli(['sessions', 'live', '--persona', 'ava', '--protocol', '3'], env())).stderr,
+    ).toMatch(/--protocol must be 1 or 2/);
+    expect((await cli(['sessions', 'live', '--mic-file', question], env())).stderr).toMatch(
+      /--persona <key>/,
+    );
+    const missing = await cli(
+      ['sessions', 'live', '--persona', 'ava', '--mic-file', join(dir, 'none.wav')],
+      env(),
+    );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/none.wav: no such file/);
     const turns = await cli(['sessions', 'live', '--persona', 'ava', '--turns', '0'], env());
     expect(turns.stderr).toMatch(/--turns must be a whole number of at least 1 \(got 0\)/);
-    const rec = await cli(['sessions', 'live', '--persona', 'ava', '--record', join(dir, 'no', 'such', 'x.mp4')], env());
+    const rec = await cli(
+      ['sessions', 'live', '--persona', 'ava', '--record', join(dir, 'no', 'such', 'x.mp4')],
+      env(),
+    );
     expect(rec.code).toBe(2);
     // CLI error lines wrap at the terminal width: read them as one line.
-    expect(rec.stderr.replace(/\s*\n\s*/g, ' ')).toMatch(/--record .*x.mp4: cannot write in .*such \(does the folder exist\?\)/);
-    const noRec = await cli(['sessions', 'live', '--persona', 'ava', '--mic'], { ...env(), PATH: '' });
+    expect(rec.stderr.replace(/\s*\n\s*/g, ' ')).toMatch(
+      /--record .*x.mp4: cannot write in .*such \(does the folder exist\?\)/,
+    );
+    const noRec = await cli(['sessions', 'live', '--persona', 'ava', '--mic'], {
+      ...env(),
+      PATH: '',
+    });
     expect(noRec.code).toBe(2);
-    expect(noRec.stderr.replace(/\s*\n\s*/g, " ")).toMatch(/install a recorder: sudo apt-get install sox/);
+    expect(noRec.stderr.replace(/\s*\n\s*/g, ' ')).toMatch(
+      /install a recorder: sudo apt-get install sox/,
+    );
   });
 });

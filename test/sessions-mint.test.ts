@@ -6,29 +6,55 @@ import { useEmulator } from './helpers/emulator.js';
 /** The 201 of spec 4.5: shape, token, frozen snapshot, protocol negotiation, tools_resolved, caps. */
 const h = useEmulator({ seats: 20, mintRatePerMinute: 0 });
 const ORIGIN = 'http://app.test';
-const V1_KEYS = ['status', 'session_id', 'connect_url', 'session_token', 'seat_token', 'expires_at', 'cap_seconds', 'profile'];
+const V1_KEYS = [
+  'status',
+  'session_id',
+  'connect_url',
+  'session_token',
+  'seat_token',
+  'expires_at',
+  'cap_seconds',
+  'profile',
+];
 
 beforeAll(() => {
   const db = h.emu.ctx.db;
   const ws = h.emu.keys.workspaceId;
-  db.prepare(`INSERT INTO mcp_servers (id, workspace_id, name, url, status, tools_json, tools_cached_at, created_at) VALUES (?, ?, ?, ?, 'active', ?, 0, 0)`).run(
-    'mcps_weather', ws, 'weather', 'https://mcp.example/weather', JSON.stringify([{ name: 'forecast' }, { name: 'lookup' }]),
+  db.prepare(
+    `INSERT INTO mcp_servers (id, workspace_id, name, url, status, tools_json, tools_cached_at, created_at) VALUES (?, ?, ?, ?, 'active', ?, 0, 0)`,
+  ).run(
+    'mcps_weather',
+    ws,
+    'weather',
+    'https://mcp.example/weather',
+    JSON.stringify([{ name: 'forecast' }, { name: 'lookup' }]),
   );
-  db.prepare(`INSERT INTO builtin_servers (workspace_id, server_key, enabled, updated_at) VALUES (?, 'svc.image', 1, 0)`).run(ws);
+  db.prepare(
+    `INSERT INTO builtin_servers (workspace_id, server_key, enabled, updated_at) VALUES (?, 'svc.image', 1, 0)`,
+  ).run(ws);
 });
 
 async function mint(body: Record<string, unknown>, client = h.client) {
   const r = await client.send('sessions.mint', { body });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   // free the seat so the plan's concurrency ceiling never interferes
-  await client.send('sessions.release', { params: { sessionId: r.body.session_id }, body: { seat_token: r.body.seat_token } });
+  await client.send('sessions.release', {
+    params: { sessionId: r.body.session_id },
+    body: { seat_token: r.body.seat_token },
+  });
   return r.body;
 }
 
 describe('session mint 201 (spec 4.5)', () => {
   it('answers the v1-era shape; the session token is an EdDSA JWT verifiable through the JWKS', async () => {
     const agent = { hook: 'https://tenant.example/hook', tok: 'secret-tok', conv: 'c-1', v: 3 };
-    const m = await mint({ persona: 'ava', agent, extra_system_prompt: 'Speak slowly.', response_language: 'pt-BR', metadata: { order: 7 } });
+    const m = await mint({
+      persona: 'ava',
+      agent,
+      extra_system_prompt: 'Speak slowly.',
+      response_language: 'pt-BR',
+      metadata: { order: 7 },
+    });
     expect(Object.keys(m)).toEqual(V1_KEYS);
     expect(m).toMatchObject({ status: 'ready', cap_seconds: 300 });
     expect(['default', 'none']).toContain(m.profile.source);
@@ -36,7 +62,10 @@ describe('session mint 201 (spec 4.5)', () => {
     expect(runningBoxes(h.emu.ctx).map((b) => b.baseUrl)).toContain(m.connect_url);
     const jwks = createRemoteJWKSet(new URL('/.well-known/jwks.json', h.baseUrl));
     const aud = decodeJwt(m.session_token).aud as string;
-    const { payload, protectedHeader } = await jwtVerify(m.session_token, jwks, { issuer: h.baseUrl, audience: aud });
+    const { payload, protectedHeader } = await jwtVerify(m.session_token, jwks, {
+      issuer: h.baseUrl,
+      audience: aud,
+    });
     expect(protectedHeader.alg).toBe('EdDSA');
     expect(payload.exp).toBe(m.expires_at);
     expect(payload.exp! - payload.iat!).toBe(60);
@@ -44,7 +73,13 @@ describe('session mint 201 (spec 4.5)', () => {
     expect(payload.agent).toEqual(agent);
     const s = payload.session as Record<string, any>;
     expect(s.system_prompt).toMatch(/You are Ava[\s\S]*Speak slowly\.$/);
-    expect(s).toMatchObject({ response_language: 'pt-BR', metadata: { order: 7 }, protocol: 1, cap_seconds: 300, recording: false });
+    expect(s).toMatchObject({
+      response_language: 'pt-BR',
+      metadata: { order: 7 },
+      protocol: 1,
+      cap_seconds: 300,
+      recording: false,
+    });
     expect(s.config).toEqual({ greeting_enabled: true, greeting_hold_ms: 2000, render: true });
   });
 
@@ -71,7 +106,11 @@ describe('session mint 201 (spec 4.5)', () => {
 
   it('resolves tools from servers, built-ins and inline definitions into tools_resolved; extra_tools wins', async () => {
     const hook = { hook: 'https://tenant.example/hook' };
-    const def = (name: string, description = 'd') => ({ name, description, input_schema: { type: 'object' } });
+    const def = (name: string, description = 'd') => ({
+      name,
+      description,
+      input_schema: { type: 'object' },
+    });
     const m = await mint({
       persona: 'ava',
       agent: hook,
@@ -79,12 +118,22 @@ describe('session mint 201 (spec 4.5)', () => {
       extra_tools: { inline: [def('book', 'new'), def('cancel')], max_calls: 5 },
       config: { greeting_enabled: false },
     });
-    expect(m.tools_resolved).toEqual(['forecast', 'lookup', 'generate_image', 'edit_avatar', 'book', 'cancel']);
+    expect(m.tools_resolved).toEqual([
+      'forecast',
+      'lookup',
+      'generate_image',
+      'edit_avatar',
+      'book',
+      'cancel',
+    ]);
     const s = decodeJwt(m.session_token).session as Record<string, any>;
     expect(s.tools.inline.find((t: { name: string }) => t.name === 'book').description).toBe('new');
     expect(s.tools).toMatchObject({ max_calls: 5, history: true });
     expect(s.config.greeting_enabled).toBe(false);
-    const allowed = await mint({ persona: 'ava', tools: { servers: ['mcps_weather'], allow: ['lookup'] } });
+    const allowed = await mint({
+      persona: 'ava',
+      tools: { servers: ['mcps_weather'], allow: ['lookup'] },
+    });
     expect(allowed.tools_resolved).toEqual(['lookup']);
   });
 
@@ -94,23 +143,40 @@ describe('session mint 201 (spec 4.5)', () => {
   });
 
   it('publishable keys mint stock personas; domain_allowlist is forced to the key origins', async () => {
-    const p = await h.client.call('tokens.create', { body: { name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] } });
-    const m = await mint({ persona: 'mei', domain_allowlist: ['https://evil.example'] }, h.as(p.body.token, ORIGIN));
-    expect((decodeJwt(m.session_token).session as { domain_allowlist: string[] }).domain_allowlist).toEqual([ORIGIN]);
+    const p = await h.client.call('tokens.create', {
+      body: { name: 'web', kind: 'publishable', allowedOrigins: [ORIGIN] },
+    });
+    const m = await mint(
+      { persona: 'mei', domain_allowlist: ['https://evil.example'] },
+      h.as(p.body.token, ORIGIN),
+    );
+    expect(
+      (decodeJwt(m.session_token).session as { domain_allowlist: string[] }).domain_allowlist,
+    ).toEqual([ORIGIN]);
     const own = await mint({ persona: 'mei', domain_allowlist: ['https://shop.example'] });
-    expect((decodeJwt(own.session_token).session as { domain_allowlist: string[] }).domain_allowlist).toEqual(['https://shop.example']);
+    expect(
+      (decodeJwt(own.session_token).session as { domain_allowlist: string[] }).domain_allowlist,
+    ).toEqual(['https://shop.example']);
   });
 
   it('a persona works without a workspace (unbound key)', async () => {
     const m = await mint({ persona: 'sam' }, h.as(h.emu.keys.dashboardKey));
-    const g = await h.as(h.emu.keys.dashboardKey).call('sessions.get', { params: { sessionId: m.session_id } });
+    const g = await h
+      .as(h.emu.keys.dashboardKey)
+      .call('sessions.get', { params: { sessionId: m.session_id } });
     expect(g.body.workspace_id).toBeNull();
   });
 
   it('observability false silences session logs; recording true opts into capture', async () => {
     const m = await mint({ persona: 'ava', recording: true, observability: false });
-    expect(decodeJwt(m.session_token).session).toMatchObject({ recording: true, session_logs: false });
+    expect(decodeJwt(m.session_token).session).toMatchObject({
+      recording: true,
+      session_logs: false,
+    });
     const o = await mint({ persona: 'ava', observability: true });
-    expect(decodeJwt(o.session_token).session).toMatchObject({ recording: true, session_logs: true });
+    expect(decodeJwt(o.session_token).session).toMatchObject({
+      recording: true,
+      session_logs: true,
+    });
   });
 });

@@ -13,15 +13,37 @@ import { useEmulator } from './helpers/emulator.js';
  * to take curl on `/_emulator/sessions/{id}/recordings`, which docs/live.md never named.
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ');
 
 describe('avatar sessions recordings', () => {
   it('after a recorded live session: the end says how to get the captures, the list names them, -o saves them whole', async () => {
-    const live = await cli(['sessions', 'live', '--persona', 'ava', '--recording', '--say', 'Hello there', '--turns', '1', '--config', '{"render": false}'], env());
+    const live = await cli(
+      [
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--recording',
+        '--say',
+        'Hello there',
+        '--turns',
+        '1',
+        '--config',
+        '{"render": false}',
+      ],
+      env(),
+    );
     expect(live.code).toBe(0);
     const id = /minted session (\S+)/.exec(live.stdout)![1]!;
-    expect(oneLine(live.stderr)).toContain(`recorded on the box: avatar sessions recordings ${id} -o DIR`);
+    expect(oneLine(live.stderr)).toContain(
+      `recorded on the box: avatar sessions recordings ${id} -o DIR`,
+    );
 
     const list = await cli(['sessions', 'recordings', id], env());
     expect(list.code).toBe(0);
@@ -32,7 +54,10 @@ describe('avatar sessions recordings', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'avatar-recordings-')), 'captures', 'today');
     const save = await cli(['sessions', 'recordings', id, '-o', dir], env());
     expect(save.code).toBe(0);
-    const listed = (await h.api(`/_emulator/sessions/${id}/recordings`)).body.data as { name: string; bytes: number }[];
+    const listed = (await h.api(`/_emulator/sessions/${id}/recordings`)).body.data as {
+      name: string;
+      bytes: number;
+    }[];
     for (const f of listed) {
       expect(statSync(join(dir, f.name)).size).toBe(f.bytes);
       expect(save.stdout).toContain(join(dir, f.name));
@@ -43,22 +68,71 @@ describe('avatar sessions recordings', () => {
     expect(wav.readUInt32LE(24)).toBe(16_000);
 
     const json = await cli(['--json', 'sessions', 'recordings', id], env());
-    expect(json.json().data.map((f: { name: string }) => f.name)).toEqual(listed.map((f) => f.name));
+    expect(json.json().data.map((f: { name: string }) => f.name)).toEqual(
+      listed.map((f) => f.name),
+    );
   }, 30_000);
 
   it('observability: true alone records (spec 4.5, deprecated alias); with recording: false it does not, and the end says nothing of captures', async () => {
-    const alias = await cli(['sessions', 'live', '--persona', 'ava', '--observability', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
+    const alias = await cli(
+      [
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--observability',
+        '--say',
+        'Hi',
+        '--turns',
+        '1',
+        '--config',
+        '{"render": false}',
+      ],
+      env(),
+    );
     const aliasId = /minted session (\S+)/.exec(alias.stdout)![1]!;
-    expect(oneLine(alias.stderr)).toContain(`recorded on the box: avatar sessions recordings ${aliasId}`);
+    expect(oneLine(alias.stderr)).toContain(
+      `recorded on the box: avatar sessions recordings ${aliasId}`,
+    );
     expect((await cli(['sessions', 'recordings', aliasId], env())).code).toBe(0);
-    const both = await cli(['sessions', 'live', '--persona', 'ava', '--observability', '--no-recording', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
+    const both = await cli(
+      [
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--observability',
+        '--no-recording',
+        '--say',
+        'Hi',
+        '--turns',
+        '1',
+        '--config',
+        '{"render": false}',
+      ],
+      env(),
+    );
     const bothId = /minted session (\S+)/.exec(both.stdout)![1]!;
     expect(both.stderr).not.toMatch(/recordings/);
     expect((await cli(['sessions', 'recordings', bothId], env())).code).toBe(3);
   }, 30_000);
 
   it('a session that was not recorded: the service says so (exit 3), creating no folder; -o naming a file is a usage error first', async () => {
-    const live = await cli(['sessions', 'live', '--persona', 'ava', '--say', 'Hi', '--turns', '1', '--config', '{"render": false}'], env());
+    const live = await cli(
+      [
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--say',
+        'Hi',
+        '--turns',
+        '1',
+        '--config',
+        '{"render": false}',
+      ],
+      env(),
+    );
     const id = /minted session (\S+)/.exec(live.stdout)![1]!;
     expect(live.stderr).not.toMatch(/recordings/);
     const r = await cli(['sessions', 'recordings', id], env());
@@ -81,7 +155,10 @@ describe('avatar edge start says where its captures go, and that it stopped', ()
     let out = '';
     const stdout = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) });
     const stderr = new Writable({ write: (_c, _e, cb) => cb() });
-    const code = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir], { stdout, stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) });
+    const code = run(
+      ['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--data', dir],
+      { stdout, stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) },
+    );
     await vi.waitFor(() => expect(out).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
     expect(out).toContain(`captures       ${join(dir, 'captures')}/<session_id>/\n`);
     process.emit('SIGINT');
@@ -89,7 +166,11 @@ describe('avatar edge start says where its captures go, and that it stopped', ()
     expect(out).toMatch(/edge box box_\w+ stopped: deregistered, its sessions ended\n$/);
 
     let plain = '';
-    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], { stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }), stderr, env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }) });
+    const code2 = run(['edge', 'start', '--control-plane', h.baseUrl, '--seats', '1'], {
+      stdout: new Writable({ write: (c, _e, cb) => ((plain += String(c)), cb()) }),
+      stderr,
+      env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
+    });
     await vi.waitFor(() => expect(plain).toMatch(/Ctrl-C stops it/), { timeout: 15_000 });
     expect(plain).toContain('captures       none (recording: true needs --data DIR)');
     process.emit('SIGINT');

@@ -13,7 +13,12 @@ import { cli, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 const dir = mkdtempSync(join(tmpdir(), 'avatar-replay-'));
 const question = join(dir, 'q.wav');
 const spoken = join(dir, 'spoken.json');
@@ -25,14 +30,31 @@ beforeAll(async () => {
 
 describe('sessions live --save-session, sessions replay', () => {
   it('a replayed spoken conversation reproduces the same transcript and events, byte for byte, twice', async () => {
-    const rec = await cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1', '--save-session', spoken], env());
+    const rec = await cli(
+      [
+        '--json',
+        'sessions',
+        'live',
+        '--persona',
+        'ava',
+        '--mic-file',
+        question,
+        '--turns',
+        '1',
+        '--save-session',
+        spoken,
+      ],
+      env(),
+    );
     expect(rec.code).toBe(0);
     const file = JSON.parse(readFileSync(spoken, 'utf8'));
     expect(file.format).toBe('avatar-session/1');
     // The uplink as sent: at least the clip's 2 s of frames, 3,200 bytes each.
     expect(file.mic.frames).toBeGreaterThanOrEqual(15);
     expect(Buffer.from(file.mic.pcm16_base64, 'base64').length).toBe(file.mic.frames * 3200);
-    const heard = file.transcript.find((e: { event: string; greeting?: boolean }) => e.event === 'turn' && !e.greeting);
+    const heard = file.transcript.find(
+      (e: { event: string; greeting?: boolean }) => e.event === 'turn' && !e.greeting,
+    );
     expect(heard.text).toMatch(/where did you grow up/);
     expect(file.events.some((e: { event: string }) => e.event === 'media')).toBe(false);
 
@@ -48,23 +70,47 @@ describe('sessions live --save-session, sessions replay', () => {
 
   it('typed turns replay at their recorded cadence; a recording that no longer matches exits 6 naming the entry', async () => {
     const typed = join(dir, 'typed.json');
-    const args = ['--json', 'sessions', 'live', '--persona', 'ava', '--say', 'Where do you live?', 'Who are you?', '--turns', '2', '--save-session', typed];
+    const args = [
+      '--json',
+      'sessions',
+      'live',
+      '--persona',
+      'ava',
+      '--say',
+      'Where do you live?',
+      'Who are you?',
+      '--turns',
+      '2',
+      '--save-session',
+      typed,
+    ];
     const rec = await cli(args, env());
     expect(rec.code).toBe(0);
     const file = JSON.parse(readFileSync(typed, 'utf8'));
-    expect(file.typed.map((x: { text: string }) => x.text)).toEqual(['Where do you live?', 'Who are you?']);
+    expect(file.typed.map((x: { text: string }) => x.text)).toEqual([
+      'Where do you live?',
+      'Who are you?',
+    ]);
     expect(file.mic).toBeNull();
     const ok = await cli(['--json', 'sessions', 'replay', typed], env());
     expect(ok.code).toBe(0);
     expect(ok.json().same).toBe(true);
 
     // The service now answers otherwise than it did: the replay names where.
-    const i = file.transcript.findIndex((e: { event: string; greeting?: boolean }) => e.event === 'turn' && !e.greeting);
+    const i = file.transcript.findIndex(
+      (e: { event: string; greeting?: boolean }) => e.event === 'turn' && !e.greeting,
+    );
     file.transcript[i].reply = 'A reply the service never gave.';
     writeFileSync(typed, JSON.stringify(file));
     const bad = await cli(['--json', 'sessions', 'replay', typed], env());
     expect(bad.code).toBe(6);
-    expect(bad.json().differences).toEqual([{ at: i, recorded: file.transcript[i], replayed: expect.objectContaining({ event: 'turn', text: 'Where do you live?' }) }]);
+    expect(bad.json().differences).toEqual([
+      {
+        at: i,
+        recorded: file.transcript[i],
+        replayed: expect.objectContaining({ event: 'turn', text: 'Where do you live?' }),
+      },
+    ]);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'replay_differs' });
   }, 180_000);
 

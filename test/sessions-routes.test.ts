@@ -19,11 +19,18 @@ let demo: AvatarClient;
 beforeAll(async () => {
   dash = h.as(h.emu.keys.dashboardKey);
   const ws2 = await dash.call('workspaces.create', { body: { name: 'other' } });
-  other = h.as((await dash.call('tokens.create', { body: { name: 'k2', workspaceId: ws2.body.id } })).body.token);
+  other = h.as(
+    (await dash.call('tokens.create', { body: { name: 'k2', workspaceId: ws2.body.id } })).body
+      .token,
+  );
   const ws3 = await dash.call('workspaces.create', { body: { name: 'demo', plan: 'demo' } });
-  demo = h.as((await dash.call('tokens.create', { body: { name: 'k3', workspaceId: ws3.body.id } })).body.token);
+  demo = h.as(
+    (await dash.call('tokens.create', { body: { name: 'k3', workspaceId: ws3.body.id } })).body
+      .token,
+  );
 });
-const release = (c: AvatarClient, m: { session_id: string }) => c.call('sessions.release', { params: { sessionId: m.session_id }, body: {} });
+const release = (c: AvatarClient, m: { session_id: string }) =>
+  c.call('sessions.release', { params: { sessionId: m.session_id }, body: {} });
 
 describe('other session routes (spec 4.5)', () => {
   it('transcript: stored turns labelled store, live or ended; secret keys only; 403 across workspaces', async () => {
@@ -33,26 +40,65 @@ describe('other session routes (spec 4.5)', () => {
     await box.reportTurn(m.session_id, { seq: 1, user_text: 'hi', reply_text: 'hello' });
     // The turn went to the store only (the box's own log has none): `source` says store
     // (box log ahead of the store or unreadable: test/edge-transcript-source.test.ts).
-    const live = await h.client.call('sessions.transcript', { params: { sessionId: m.session_id } });
-    expect(live.body).toEqual({ session_id: m.session_id, source: 'store', turns: [{ seq: 1, user_text: 'hi', reply_text: 'hello' }], count: 1 });
+    const live = await h.client.call('sessions.transcript', {
+      params: { sessionId: m.session_id },
+    });
+    expect(live.body).toEqual({
+      session_id: m.session_id,
+      source: 'store',
+      turns: [{ seq: 1, user_text: 'hi', reply_text: 'hello' }],
+      count: 1,
+    });
     await box.disconnect(m.session_id);
-    expect((await h.client.call('sessions.transcript', { params: { sessionId: m.session_id } })).body.source).toBe('store');
-    expect((await other.send('sessions.transcript', { params: { sessionId: m.session_id } })).status).toBe(403);
-    const d = await h.client.call('devices.create', { params: { wsId: h.emu.keys.workspaceId }, body: { name: 'p' } });
-    expect((await h.as(d.body.token).send('sessions.transcript', { params: { sessionId: m.session_id } })).status).toBe(403);
-    const noScope = await h.client.call('tokens.create', { body: { name: 'r', scopes: ['sessions:read'] } });
-    const ns = await h.as(noScope.body.token).send('sessions.transcript', { params: { sessionId: m.session_id } });
+    expect(
+      (await h.client.call('sessions.transcript', { params: { sessionId: m.session_id } })).body
+        .source,
+    ).toBe('store');
+    expect(
+      (await other.send('sessions.transcript', { params: { sessionId: m.session_id } })).status,
+    ).toBe(403);
+    const d = await h.client.call('devices.create', {
+      params: { wsId: h.emu.keys.workspaceId },
+      body: { name: 'p' },
+    });
+    expect(
+      (
+        await h
+          .as(d.body.token)
+          .send('sessions.transcript', { params: { sessionId: m.session_id } })
+      ).status,
+    ).toBe(403);
+    const noScope = await h.client.call('tokens.create', {
+      body: { name: 'r', scopes: ['sessions:read'] },
+    });
+    const ns = await h
+      .as(noScope.body.token)
+      .send('sessions.transcript', { params: { sessionId: m.session_id } });
     expect(ns.status).toBe(403);
     expect(ns.body.detail).toBe('missing_scope:transcripts:read');
 
     // delete: erases turns, anonymizes, idempotent
     const del = await h.client.send('sessions.delete', { params: { sessionId: m.session_id } });
     expect(del.status).toBe(204);
-    expect((await h.client.send('sessions.delete', { params: { sessionId: m.session_id } })).status).toBe(204);
+    expect(
+      (await h.client.send('sessions.delete', { params: { sessionId: m.session_id } })).status,
+    ).toBe(204);
     const t = await h.client.call('sessions.transcript', { params: { sessionId: m.session_id } });
-    expect(t.body).toEqual({ session_id: m.session_id, source: 'store', turns: [], count: 0, deleted: true });
+    expect(t.body).toEqual({
+      session_id: m.session_id,
+      source: 'store',
+      turns: [],
+      count: 0,
+      deleted: true,
+    });
     const g = await h.client.call('sessions.get', { params: { sessionId: m.session_id } });
-    expect(g.body).toMatchObject({ status: 'deleted', avatar_ref: null, voice_ref: null, session_token_id: null, workspace_id: h.emu.keys.workspaceId });
+    expect(g.body).toMatchObject({
+      status: 'deleted',
+      avatar_ref: null,
+      voice_ref: null,
+      session_token_id: null,
+      workspace_id: h.emu.keys.workspaceId,
+    });
   });
 
   it('delete of a live session is 409 session_live; other workspaces get 403 forbidden', async () => {
@@ -60,21 +106,63 @@ describe('other session routes (spec 4.5)', () => {
     const r = await h.client.send('sessions.delete', { params: { sessionId: m.session_id } });
     expect(r.status).toBe(409);
     expect(r.body.error).toBe('session_live');
-    expect((await other.send('sessions.get', { params: { sessionId: m.session_id } })).status).toBe(403);
+    expect((await other.send('sessions.get', { params: { sessionId: m.session_id } })).status).toBe(
+      403,
+    );
     await release(h.client, m);
   });
 
   it('heartbeat and release take the seat_token as sole credential', async () => {
     const m = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
     const anon = h.as(undefined);
-    expect((await anon.send('sessions.heartbeat', { params: { sessionId: m.session_id }, body: { seat_token: m.seat_token } })).body).toEqual({ ok: true });
-    expect((await anon.send('sessions.heartbeat', { params: { sessionId: m.session_id }, body: { seat_token: 'seat_wrong' } })).status).toBe(401);
-    expect((await anon.send('sessions.release', { params: { sessionId: m.session_id }, body: {} })).status).toBe(401);
-    expect((await anon.send('sessions.release', { params: { sessionId: m.session_id }, body: { seat_token: m.seat_token } })).body).toEqual({ ok: true });
-    expect((await h.client.call('sessions.get', { params: { sessionId: m.session_id } })).body.status).toBe('ended');
+    expect(
+      (
+        await anon.send('sessions.heartbeat', {
+          params: { sessionId: m.session_id },
+          body: { seat_token: m.seat_token },
+        })
+      ).body,
+    ).toEqual({ ok: true });
+    expect(
+      (
+        await anon.send('sessions.heartbeat', {
+          params: { sessionId: m.session_id },
+          body: { seat_token: 'seat_wrong' },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await anon.send('sessions.release', { params: { sessionId: m.session_id }, body: {} }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await anon.send('sessions.release', {
+          params: { sessionId: m.session_id },
+          body: { seat_token: m.seat_token },
+        })
+      ).body,
+    ).toEqual({ ok: true });
+    expect(
+      (await h.client.call('sessions.get', { params: { sessionId: m.session_id } })).body.status,
+    ).toBe('ended');
     // release is idempotent; a heartbeat on an ended session is refused
-    expect((await anon.send('sessions.release', { params: { sessionId: m.session_id }, body: { seat_token: m.seat_token } })).status).toBe(200);
-    expect((await anon.send('sessions.heartbeat', { params: { sessionId: m.session_id }, body: { seat_token: m.seat_token } })).status).toBe(409);
+    expect(
+      (
+        await anon.send('sessions.release', {
+          params: { sessionId: m.session_id },
+          body: { seat_token: m.seat_token },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await anon.send('sessions.heartbeat', {
+          params: { sessionId: m.session_id },
+          body: { seat_token: m.seat_token },
+        })
+      ).status,
+    ).toBe(409);
   });
 });
 
@@ -86,18 +174,26 @@ describe('mint guards (spec 7)', () => {
     const r = await h.client.send('sessions.mint', { body: { persona: 'ava' } });
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('15');
-    expect(r.body).toMatchObject({ error: 'concurrency_limit', limit: 2, active: 2, retry_after: 15 });
+    expect(r.body).toMatchObject({
+      error: 'concurrency_limit',
+      limit: 2,
+      active: 2,
+      retry_after: 15,
+    });
     expect(r.body).not.toHaveProperty('queue_ticket');
     await release(h.client, a);
     clock.advance(60_000);
-    const capped = await h.client.send('sessions.mint', { body: { persona: 'ava', concurrency_cap: 1 } });
+    const capped = await h.client.send('sessions.mint', {
+      body: { persona: 'ava', concurrency_cap: 1 },
+    });
     expect(capped.body).toMatchObject({ error: 'concurrency_limit', limit: 1, active: 1 });
     await release(h.client, b);
     clock.advance(60_000);
   });
 
   it('429 rate_limited past the per-key mint guard, until the minute passes', async () => {
-    for (let i = 0; i < 3; i++) await release(other, (await other.call('sessions.mint', { body: { persona: 'ava' } })).body);
+    for (let i = 0; i < 3; i++)
+      await release(other, (await other.call('sessions.mint', { body: { persona: 'ava' } })).body);
     const r = await other.send('sessions.mint', { body: { persona: 'ava' } });
     expect(r.status).toBe(429);
     expect(r.body.error).toBe('rate_limited');
@@ -121,7 +217,10 @@ describe('mint guards (spec 7)', () => {
     const r = await demo.send('sessions.mint', { body: { persona: 'ava' } });
     expect(r.status).toBe(402);
     const nowS = Math.floor(clock.now() / 1000);
-    expect(r.body).toMatchObject({ error: 'quota_exhausted', reset_at: nowS - (nowS % 86400) + 86400 });
+    expect(r.body).toMatchObject({
+      error: 'quota_exhausted',
+      reset_at: nowS - (nowS % 86400) + 86400,
+    });
     expect(r.body.retry_after).toBe(r.body.reset_at - nowS);
   });
 });

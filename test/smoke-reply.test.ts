@@ -10,7 +10,12 @@ import { useEmulator } from './helpers/emulator.js';
  * brain's "I'm sorry, I don't know that" to "This is a smoke test" (the trial of issue 8).
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey, AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId });
+const env = () =>
+  isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+  });
 
 describe('avatar smoke, passing', () => {
   it('the turn step shows the persona answering who it is', async () => {
@@ -25,9 +30,16 @@ describe('avatar smoke, passing', () => {
 describe('avatar smoke on an 80-column terminal', () => {
   it('every line fits; a long detail continues under the detail column', async () => {
     let out = '';
-    const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }), { isTTY: true, columns: 80 });
+    const stdout = Object.assign(
+      new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }),
+      { isTTY: true, columns: 80 },
+    );
     const stderr = new Writable({ write: (_c, _e, cb) => cb() });
-    const code = await run(['smoke'], { stdout: stdout as unknown as NodeJS.WriteStream, stderr, env: { ...env(), NO_COLOR: '1' } });
+    const code = await run(['smoke'], {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr,
+      env: { ...env(), NO_COLOR: '1' },
+    });
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(79);

@@ -25,7 +25,9 @@ describe('terminal widths', () => {
   });
 
   it('a table of CJK names drops the columns that would not fit', () => {
-    const rows = [{ name: '山田太郎の会社のアバター', id: 'a'.repeat(36), kind: 'custom', status: 'ready' }];
+    const rows = [
+      { name: '山田太郎の会社のアバター', id: 'a'.repeat(36), kind: 'custom', status: 'ready' },
+    ];
     expect(widest(renderTable(rows, undefined, 60))).toBeLessThanOrEqual(60);
   });
 
@@ -44,7 +46,12 @@ describe('terminal widths', () => {
 describe('avatar chat on a terminal', () => {
   it('wraps the streamed reply on word boundaries', async () => {
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
-    const r = await cli(['chat', 'Tell me about the weather and the sea in a few sentences'], env, undefined, 16);
+    const r = await cli(
+      ['chat', 'Tell me about the weather and the sea in a few sentences'],
+      env,
+      undefined,
+      16,
+    );
     expect(r.code).toBe(0);
     const words = r.stdout.trim().split(/\s+/);
     expect(words.join(' ').length).toBeGreaterThan(16); // long enough to wrap at 16

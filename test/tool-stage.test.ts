@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { AgentEventMessage } from '../src/contract/edge/messages.js';
 import { ManualClock } from '../src/emulator/clock.js';
-import { ToolStage, type StageAnswer, type StageCall, type StageTool } from '../src/edge/tools/tool-stage.js';
+import {
+  ToolStage,
+  type StageAnswer,
+  type StageCall,
+  type StageTool,
+} from '../src/edge/tools/tool-stage.js';
 import { deterministicVerdict } from '../src/models/brain/tool-verdict.js';
 
 /** The box's post-commit tool stage (spec 6.2), its timers driven in milliseconds. */
 const tools: StageTool[] = [
-  { name: 'lookup_order', description: 'Look up the delivery status of an order', input_schema: { type: 'object', properties: { order_id: { type: 'string' } } }, source: 'hook', cover_line: 'Let me check that order.' },
-  { name: 'generate_image', description: 'Draw a picture', input_schema: { type: 'object', properties: { prompt: { type: 'string' } } }, source: 'builtin' },
+  {
+    name: 'lookup_order',
+    description: 'Look up the delivery status of an order',
+    input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
+    source: 'hook',
+    cover_line: 'Let me check that order.',
+  },
+  {
+    name: 'generate_image',
+    description: 'Draw a picture',
+    input_schema: { type: 'object', properties: { prompt: { type: 'string' } } },
+    source: 'builtin',
+  },
 ];
 
 function rig(phrase?: (line: string, note: string, tool: StageTool) => Promise<string>) {
@@ -47,15 +63,25 @@ function rig(phrase?: (line: string, note: string, tool: StageTool) => Promise<s
   return { clock, events, said, notes, colours, calls, state, stage, settle, answer };
 }
 
-const toolResult = (text: string): StageAnswer => ({ ok: true, status: 'done', result: { kind: 'tool', text } });
+const toolResult = (text: string): StageAnswer => ({
+  ok: true,
+  status: 'done',
+  result: { kind: 'tool', text },
+});
 
 describe('tool stage', () => {
   it('a committed turn that names a tool: calling, the call, the note and the follow-up line', async () => {
     const r = rig();
     r.stage.afterCommit({ seq: 3, text: 'Can you look up order A-1234 for me?' });
     await r.settle();
-    expect(r.events).toEqual([{ type: 'agent_event', kind: 'calling', tool: 'lookup_order', call_id: 'call_sess-123_1' }]);
-    expect(r.calls[0]).toMatchObject({ tool: 'lookup_order', args: { order_id: 'A-1234' }, idem: 'sess-1234-abcd:3:lookup_order' });
+    expect(r.events).toEqual([
+      { type: 'agent_event', kind: 'calling', tool: 'lookup_order', call_id: 'call_sess-123_1' },
+    ]);
+    expect(r.calls[0]).toMatchObject({
+      tool: 'lookup_order',
+      args: { order_id: 'A-1234' },
+      idem: 'sess-1234-abcd:3:lookup_order',
+    });
     await r.answer(toolResult('Order A-1234 ships tomorrow.'));
     expect(r.notes).toEqual(['[tool lookup_order result: Order A-1234 ships tomorrow.]']);
     expect(r.said.map((s) => s.text)).toEqual(['Order A-1234 ships tomorrow.']);
@@ -153,11 +179,25 @@ describe('tool stage', () => {
     r.stage.afterCommit({ seq: 1, text: 'please draw a picture of a red fox' });
     await r.settle();
     expect(r.calls[0]).toMatchObject({ tool: 'generate_image', args: { prompt: 'a red fox' } });
-    await r.answer({ ok: true, status: 'done', result: { kind: 'image', url: 'http://box/_box/images/x.png', caption: 'a red fox' } });
-    expect(r.events[1]).toEqual({ type: 'agent_event', kind: 'image', tool: 'generate_image', call_id: r.events[0].call_id, url: 'http://box/_box/images/x.png', caption: 'a red fox' });
+    await r.answer({
+      ok: true,
+      status: 'done',
+      result: { kind: 'image', url: 'http://box/_box/images/x.png', caption: 'a red fox' },
+    });
+    expect(r.events[1]).toEqual({
+      type: 'agent_event',
+      kind: 'image',
+      tool: 'generate_image',
+      call_id: r.events[0].call_id,
+      url: 'http://box/_box/images/x.png',
+      caption: 'a red fox',
+    });
     // What the stage broadcasts is the contract's agent_event (the AsyncAPI document's message).
     for (const e of r.events) expect(AgentEventMessage.safeParse(e).error).toBeUndefined();
-    expect(AgentEventMessage.safeParse({ type: 'agent_event', kind: 'image', tool: 't', call_id: 'c' }).success).toBe(false);
+    expect(
+      AgentEventMessage.safeParse({ type: 'agent_event', kind: 'image', tool: 't', call_id: 'c' })
+        .success,
+    ).toBe(false);
     expect(r.said.map((s) => s.text)).toEqual(['Here is the picture: a red fox.']);
     const f = rig();
     f.stage.afterCommit({ seq: 1, text: 'look up order 5' });
@@ -178,7 +218,9 @@ describe('an upstream brain words the follow-up', () => {
     r.stage.afterCommit({ seq: 1, text: 'look up order 77' });
     await r.settle();
     await r.answer(toolResult('Order 77 ships tomorrow.'));
-    expect(seen).toEqual(['Order 77 ships tomorrow. | [tool lookup_order result: Order 77 ships tomorrow.] | lookup_order']);
+    expect(seen).toEqual([
+      'Order 77 ships tomorrow. | [tool lookup_order result: Order 77 ships tomorrow.] | lookup_order',
+    ]);
     expect(r.said.map((x) => x.text)).toEqual(['Good news: it ships tomorrow!']);
     const f = rig(async () => {
       throw new Error('upstream down');
@@ -193,9 +235,23 @@ describe('an upstream brain words the follow-up', () => {
 describe('the deterministic verdict rule', () => {
   it('scores name words 2 and description words 1, threshold 2, and fills arguments by type', () => {
     const t = [
-      { name: 'get_weather', description: 'Current forecast for a city', input_schema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' }, metric: { type: 'boolean' } } } },
+      {
+        name: 'get_weather',
+        description: 'Current forecast for a city',
+        input_schema: {
+          type: 'object',
+          properties: {
+            city: { type: 'string' },
+            days: { type: 'integer' },
+            metric: { type: 'boolean' },
+          },
+        },
+      },
     ];
-    expect(deterministicVerdict('what is the weather in Oslo for 3 days?', t)).toEqual({ tool: 'get_weather', args: { city: '3 days', days: 3, metric: true } });
+    expect(deterministicVerdict('what is the weather in Oslo for 3 days?', t)).toEqual({
+      tool: 'get_weather',
+      args: { city: '3 days', days: 3, metric: true },
+    });
     expect(deterministicVerdict('what is the weather in Oslo?', t)!.args.city).toBe('Oslo');
     expect(deterministicVerdict('give me a forecast', t)).toBeNull();
     expect(deterministicVerdict('give me the city forecast', t)!.tool).toBe('get_weather');

@@ -9,18 +9,56 @@ describe('OpenAI-compatible brain: tool verdict', () => {
     stub = await startOpenAIStub();
   });
   afterAll(() => stub.close());
-  const tools = [{ name: 'lookup_order', description: 'Look up an order', input_schema: { type: 'object', properties: { order_id: { type: 'string' } } } }];
+  const tools = [
+    {
+      name: 'lookup_order',
+      description: 'Look up an order',
+      input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
+    },
+  ];
   const req = { messages: [{ role: 'user' as const, content: 'where is order 7?' }] };
 
   it('sends the tools non-streamed with tool_choice auto and returns the first tool call', async () => {
     stub.handler = (_r, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"7"}' } }] } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [
+            {
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  {
+                    id: 'c1',
+                    type: 'function',
+                    function: { name: 'lookup_order', arguments: '{"order_id":"7"}' },
+                  },
+                ],
+              },
+            },
+          ],
+        }),
+      );
     };
     const v = await new OpenAIBrain({ url: stub.url, model: 'm' }).verdict(req, tools);
     expect(v).toEqual({ tool: 'lookup_order', args: { order_id: '7' } });
     const sent = JSON.parse(stub.requests.at(-1)!.body.toString());
-    expect(sent).toMatchObject({ model: 'm', stream: false, tool_choice: 'auto', tools: [{ type: 'function', function: { name: 'lookup_order', description: 'Look up an order', parameters: tools[0]!.input_schema } }] });
+    expect(sent).toMatchObject({
+      model: 'm',
+      stream: false,
+      tool_choice: 'auto',
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup_order',
+            description: 'Look up an order',
+            parameters: tools[0]!.input_schema,
+          },
+        },
+      ],
+    });
   });
 
   it('no tool call, or a tool the session does not have, is no verdict', async () => {
@@ -31,7 +69,13 @@ describe('OpenAI-compatible brain: tool verdict', () => {
     expect(await new OpenAIBrain({ url: stub.url }).verdict(req, tools)).toBeNull();
     stub.handler = (_r, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ choices: [{ message: { tool_calls: [{ function: { name: 'rm_rf', arguments: '{}' } }] } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [
+            { message: { tool_calls: [{ function: { name: 'rm_rf', arguments: '{}' } }] } },
+          ],
+        }),
+      );
     };
     expect(await new OpenAIBrain({ url: stub.url }).verdict(req, tools)).toBeNull();
   });

@@ -13,7 +13,14 @@ import { waitUntil } from './helpers/wait.js';
  * real SDK MCP server on loopback; time (timeouts, webhook retries) on a ManualClock.
  */
 const clock = new ManualClock(Date.UTC(2030, 0, 1));
-const h = useEmulator({ clock, allowInsecureUrls: true, seats: 50, pendingIdleS: 1_000_000, mintRatePerMinute: 0, planLimits: { free: { concurrency: 100, maxCapSeconds: 3600 } } });
+const h = useEmulator({
+  clock,
+  allowInsecureUrls: true,
+  seats: 50,
+  pendingIdleS: 1_000_000,
+  mintRatePerMinute: 0,
+  planLimits: { free: { concurrency: 100, maxCapSeconds: 3600 } },
+});
 let hook: Awaited<ReturnType<typeof startHookServer>>;
 let mcp: Awaited<ReturnType<typeof startMcpServer>>;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
@@ -25,9 +32,18 @@ beforeAll(async () => {
   mcp = await startMcpServer();
   rx = await startReceiver();
   const ws = h.emu.keys.workspaceId;
-  mcpId = (await h.api(`/api/v1/workspaces/${ws}/mcp-servers`, { body: { name: 'w', url: mcp.url } })).body.id;
-  await h.api(`/api/v1/workspaces/${ws}/builtin-servers/svc.image`, { method: 'PUT', body: { enabled: true } });
-  whSecret = (await h.api(`/api/v1/workspaces/${ws}/webhooks`, { body: { url: rx.url, events: ['agent.tool_call.*'] } })).body.secret;
+  mcpId = (
+    await h.api(`/api/v1/workspaces/${ws}/mcp-servers`, { body: { name: 'w', url: mcp.url } })
+  ).body.id;
+  await h.api(`/api/v1/workspaces/${ws}/builtin-servers/svc.image`, {
+    method: 'PUT',
+    body: { enabled: true },
+  });
+  whSecret = (
+    await h.api(`/api/v1/workspaces/${ws}/webhooks`, {
+      body: { url: rx.url, events: ['agent.tool_call.*'] },
+    })
+  ).body.secret;
 });
 afterAll(async () => {
   await hook.close();
@@ -36,20 +52,33 @@ afterAll(async () => {
 });
 
 const inline = [
-  { name: 'lookup', description: 'Look up an order', input_schema: { type: 'object', properties: { id: { type: 'string' } } }, idempotent: true },
+  {
+    name: 'lookup',
+    description: 'Look up an order',
+    input_schema: { type: 'object', properties: { id: { type: 'string' } } },
+    idempotent: true,
+  },
   { name: 'slow', description: 'Slow thing', input_schema: { type: 'object' }, timeout_ms: 1000 },
 ];
 
 async function session(maxCalls = 20) {
   const r = await h.api('/api/v1/sessions', {
-    body: { persona: 'ava', agent: { hook: hook.url, tok: 'hook-tok', conv: 'conv-7' }, tools: { servers: [mcpId, 'svc.image'], inline, max_calls: maxCalls } },
+    body: {
+      persona: 'ava',
+      agent: { hook: hook.url, tok: 'hook-tok', conv: 'conv-7' },
+      tools: { servers: [mcpId, 'svc.image'], inline, max_calls: maxCalls },
+    },
   });
   expect(r.status).toBe(201);
   return readSessionTools(h.emu.ctx, r.body.session_id)!;
 }
 
 let n = 0;
-const call = (tool: string, args: Record<string, unknown> = {}, idem = `idem-${++n}`): ToolCallInput => ({
+const call = (
+  tool: string,
+  args: Record<string, unknown> = {},
+  idem = `idem-${++n}`,
+): ToolCallInput => ({
   call_id: `call-${n}`,
   idem,
   tool,
@@ -63,19 +92,45 @@ describe('tool calls through the gateway', () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
     const text = await gw.call(s, call('lookup', { id: 'A1' }));
-    expect(JSON.parse(text)).toEqual({ ok: true, status: 'done', result: { kind: 'tool', text: 'lookup says {"id":"A1"}' } });
+    expect(JSON.parse(text)).toEqual({
+      ok: true,
+      status: 'done',
+      result: { kind: 'tool', text: 'lookup says {"id":"A1"}' },
+    });
     const req = hook.ops('tool_call').at(-1)!;
     expect(req.headers.authorization).toBe('Bearer hook-tok');
-    expect(req.body).toMatchObject({ v: 1, op: 'tool_call', conv: 'conv-7', sid: s.sessionId, ts: clock.now(), tool: 'lookup', args: { id: 'A1' } });
+    expect(req.body).toMatchObject({
+      v: 1,
+      op: 'tool_call',
+      conv: 'conv-7',
+      sid: s.sessionId,
+      ts: clock.now(),
+      tool: 'lookup',
+      args: { id: 'A1' },
+    });
     expect(req.body.call_id).toBeTruthy();
     expect(req.body.idem).toBeTruthy();
     expect(req.body.history).toEqual([{ role: 'user', content: 'where is my order?' }]);
-    const row = h.emu.ctx.db.prepare('SELECT tool, source, ok FROM session_tool_calls WHERE session_id = ?').get(s.sessionId);
+    const row = h.emu.ctx.db
+      .prepare('SELECT tool, source, ok FROM session_tool_calls WHERE session_id = ?')
+      .get(s.sessionId);
     expect(row).toEqual({ tool: 'lookup', source: 'hook', ok: 1 });
-    await waitUntil(() => rx.events('agent.tool_call.succeeded').some((d) => d.body.data.session_id === s.sessionId));
-    const d = rx.events('agent.tool_call.succeeded').find((x) => x.body.data.session_id === s.sessionId)!;
+    await waitUntil(() =>
+      rx.events('agent.tool_call.succeeded').some((d) => d.body.data.session_id === s.sessionId),
+    );
+    const d = rx
+      .events('agent.tool_call.succeeded')
+      .find((x) => x.body.data.session_id === s.sessionId)!;
     expect(d.verify(whSecret)).toBe(true);
-    expect(d.body.data).toEqual({ session_id: s.sessionId, conv: 'conv-7', tool: 'lookup', source: 'hook', ok: true, ms: 0, result: { kind: 'tool', text: 'lookup says {"id":"A1"}' } });
+    expect(d.body.data).toEqual({
+      session_id: s.sessionId,
+      conv: 'conv-7',
+      tool: 'lookup',
+      source: 'hook',
+      ok: true,
+      ms: 0,
+      result: { kind: 'tool', text: 'lookup says {"id":"A1"}' },
+    });
   });
 
   it('a repeated idem replays the stored answer byte for byte, without the hook and without budget', async () => {
@@ -83,31 +138,54 @@ describe('tool calls through the gateway', () => {
     const gw = toolGateway(h.emu.ctx);
     const first = await gw.call(s, call('lookup', { id: 'B' }, 'same'));
     const before = hook.ops('tool_call').length;
-    const again = await gw.call(s, { ...call('lookup', { id: 'B' }, 'same'), call_id: 'another-call-id' });
+    const again = await gw.call(s, {
+      ...call('lookup', { id: 'B' }, 'same'),
+      call_id: 'another-call-id',
+    });
     expect(again).toBe(first);
     expect(hook.ops('tool_call').length).toBe(before);
     expect(gw.state(s.sessionId, 2).spent).toBe(1);
     expect(JSON.parse(await gw.call(s, call('lookup'))).ok).toBe(true);
     // the budget: max_calls 2 spent
-    expect(JSON.parse(await gw.call(s, call('lookup')))).toMatchObject({ ok: false, error: 'budget_exhausted' });
+    expect(JSON.parse(await gw.call(s, call('lookup')))).toMatchObject({
+      ok: false,
+      error: 'budget_exhausted',
+    });
   });
 
   it('unknown_tool and builtin_tool_is_local', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
-    expect(JSON.parse(await gw.call(s, call('nope')))).toMatchObject({ ok: false, error: 'unknown_tool' });
-    expect(JSON.parse(await gw.call(s, call('generate_image', { prompt: 'a cat' })))).toMatchObject({ ok: false, error: 'builtin_tool_is_local' });
+    expect(JSON.parse(await gw.call(s, call('nope')))).toMatchObject({
+      ok: false,
+      error: 'unknown_tool',
+    });
+    expect(JSON.parse(await gw.call(s, call('generate_image', { prompt: 'a cat' })))).toMatchObject(
+      { ok: false, error: 'builtin_tool_is_local' },
+    );
   });
 
   it('MCP tools: tools/call with _meta svc/conv, svc/sid, svc/history; a tool error is tool_error', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
     const r = JSON.parse(await gw.call(s, call('get_weather', { city: 'Oslo' })));
-    expect(r).toEqual({ ok: true, status: 'done', result: { kind: 'tool', text: 'Sunny and 21 degrees in Oslo.' } });
-    expect(mcp.calls.at(-1)!.meta).toMatchObject({ 'svc/conv': 'conv-7', 'svc/sid': s.sessionId, 'svc/history': [{ role: 'user', content: 'where is my order?' }] });
+    expect(r).toEqual({
+      ok: true,
+      status: 'done',
+      result: { kind: 'tool', text: 'Sunny and 21 degrees in Oslo.' },
+    });
+    expect(mcp.calls.at(-1)!.meta).toMatchObject({
+      'svc/conv': 'conv-7',
+      'svc/sid': s.sessionId,
+      'svc/history': [{ role: 'user', content: 'where is my order?' }],
+    });
     mcp.state.toolError = true;
     try {
-      expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Nowhere' })))).toMatchObject({ ok: false, error: 'tool_error', message: 'no weather for Nowhere' });
+      expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Nowhere' })))).toMatchObject({
+        ok: false,
+        error: 'tool_error',
+        message: 'no weather for Nowhere',
+      });
     } finally {
       mcp.state.toolError = false;
     }
@@ -115,17 +193,31 @@ describe('tool calls through the gateway', () => {
 
   it('an MCP server disabled after the mint answers server_disabled, without spending budget', async () => {
     const ws = h.emu.keys.workspaceId;
-    const id = (await h.api(`/api/v1/workspaces/${ws}/mcp-servers`, { body: { name: 'later-off', url: mcp.url } })).body.id;
-    const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', tools: { servers: [id] } } });
+    const id = (
+      await h.api(`/api/v1/workspaces/${ws}/mcp-servers`, {
+        body: { name: 'later-off', url: mcp.url },
+      })
+    ).body.id;
+    const r = await h.api('/api/v1/sessions', {
+      body: { persona: 'ava', tools: { servers: [id] } },
+    });
     const s = readSessionTools(h.emu.ctx, r.body.session_id)!;
-    await h.api(`/api/v1/workspaces/${ws}/mcp-servers/${id}`, { method: 'PATCH', body: { status: 'disabled' } });
+    await h.api(`/api/v1/workspaces/${ws}/mcp-servers/${id}`, {
+      method: 'PATCH',
+      body: { status: 'disabled' },
+    });
     const gw = toolGateway(h.emu.ctx);
-    expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Rome' })))).toMatchObject({ ok: false, error: 'server_disabled' });
+    expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Rome' })))).toMatchObject({
+      ok: false,
+      error: 'server_disabled',
+    });
     expect(gw.state(s.sessionId, 20).spent).toBe(0);
   });
 
   it('history: false keeps svc/history out of the MCP _meta', async () => {
-    const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', tools: { servers: [mcpId], history: false } } });
+    const r = await h.api('/api/v1/sessions', {
+      body: { persona: 'ava', tools: { servers: [mcpId], history: false } },
+    });
     const s = readSessionTools(h.emu.ctx, r.body.session_id)!;
     await toolGateway(h.emu.ctx).call(s, call('get_weather', { city: 'Bergen' }));
     const meta = mcp.calls.at(-1)!.meta!;
@@ -148,15 +240,28 @@ describe('tool calls through the gateway', () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
     hook.next({ status: 403, json: { error: 'nope' } });
-    expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({ ok: false, error: 'tool_error' });
-    expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({ ok: false, error: 'server_disabled' });
+    expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({
+      ok: false,
+      error: 'tool_error',
+    });
+    expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({
+      ok: false,
+      error: 'server_disabled',
+    });
     expect((await h.api(`/api/v1/sessions/${s.sessionId}`)).body.status).not.toBe('ended');
   });
 
   it('three consecutive 5xx disable it; a success between resets the count', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
-    hook.next({ status: 500 }, { status: 502 }, { json: { ok: true, status: 'done', result: { kind: 'tool', text: 'ok' } } }, { status: 500 }, { status: 500 }, { status: 503 });
+    hook.next(
+      { status: 500 },
+      { status: 502 },
+      { json: { ok: true, status: 'done', result: { kind: 'tool', text: 'ok' } } },
+      { status: 500 },
+      { status: 500 },
+      { status: 503 },
+    );
     for (let i = 0; i < 5; i++) await gw.call(s, call('slow'));
     expect(gw.state(s.sessionId, 20).disabled).toBeNull();
     expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({ error: 'tool_error' });
@@ -170,8 +275,13 @@ describe('tool calls through the gateway', () => {
     hook.next('drop');
     const r = JSON.parse(await gw.call(s, call('lookup', { id: 'R' })));
     expect(r).toMatchObject({ ok: true, result: { text: 'lookup says {"id":"R"}' } });
-    hook.next('drop', { json: { ok: true, status: 'done', result: { kind: 'tool', text: 'never' } } });
-    expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({ ok: false, error: 'tool_error' });
+    hook.next('drop', {
+      json: { ok: true, status: 'done', result: { kind: 'tool', text: 'never' } },
+    });
+    expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({
+      ok: false,
+      error: 'tool_error',
+    });
   });
 
   it('an answer that is not ok/done/object result is a failure carrying the hook error (300 chars)', async () => {
@@ -181,7 +291,13 @@ describe('tool calls through the gateway', () => {
     const r = JSON.parse(await gw.call(s, call('slow')));
     expect(r).toMatchObject({ ok: false, error: 'tool_error' });
     expect(r.message).toBe('x'.repeat(300));
-    hook.next({ json: { ok: true, status: 'done', result: { kind: 'tool', structured: { big: 'y'.repeat(2000) } } } });
+    hook.next({
+      json: {
+        ok: true,
+        status: 'done',
+        result: { kind: 'tool', structured: { big: 'y'.repeat(2000) } },
+      },
+    });
     const big = JSON.parse(await gw.call(s, call('slow')));
     expect(big.result.structured).toHaveLength(800);
   });
@@ -202,7 +318,10 @@ describe('tool calls through the gateway', () => {
     clock.advance(4000);
     await waitUntil(() => mine().length === 4);
     expect(mine().map((d) => d.body.timestamp)).toEqual([t0, t0, t0, t0]);
-    expect(mine()[3]!.body).toMatchObject({ event: 'agent.tool_call.failed', data: { ok: false, source: 'hook', tool: 'slow' } });
+    expect(mine()[3]!.body).toMatchObject({
+      event: 'agent.tool_call.failed',
+      data: { ok: false, source: 'hook', tool: 'slow' },
+    });
   });
 
   it('hook ops: session_start (turn_seq_base), turn_committed with the base, session_end', async () => {
@@ -215,7 +334,14 @@ describe('tool calls through the gateway', () => {
     await waitUntil(() => hook.ops('turn_committed').some((r) => r.body.sid === s.sessionId));
     const t = hook.ops('turn_committed').filter((r) => r.body.sid === s.sessionId);
     expect(t).toHaveLength(1);
-    expect(t[0]!.body).toMatchObject({ v: 1, op: 'turn_committed', conv: 'conv-7', seq: 100, user: 'hi', reply: 'hello' });
+    expect(t[0]!.body).toMatchObject({
+      v: 1,
+      op: 'turn_committed',
+      conv: 'conv-7',
+      seq: 100,
+      user: 'hi',
+      reply: 'hello',
+    });
     expect(t[0]!.headers.authorization).toBe('Bearer hook-tok');
     gw.sessionEnded(s.sessionId, 'released');
     await waitUntil(() => hook.ops('session_end').some((r) => r.body.sid === s.sessionId));
@@ -225,14 +351,27 @@ describe('tool calls through the gateway', () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
     await gw.call(s, call('lookup'));
-    const count = () => (h.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM session_tool_calls WHERE session_id = ?').get(s.sessionId) as { n: number }).n;
+    const count = () =>
+      (
+        h.emu.ctx.db
+          .prepare('SELECT COUNT(*) AS n FROM session_tool_calls WHERE session_id = ?')
+          .get(s.sessionId) as { n: number }
+      ).n;
     expect(count()).toBe(1);
     // erased with the session (spec 3: ended -> deleted)
     const other = await session();
     await gw.call(other, call('lookup'));
     await h.api(`/api/v1/sessions/${other.sessionId}/release`, { body: {} });
-    expect((await h.api(`/api/v1/sessions/${other.sessionId}`, { method: 'DELETE' })).status).toBe(204);
-    expect((h.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM session_tool_calls WHERE session_id = ?').get(other.sessionId) as { n: number }).n).toBe(0);
+    expect((await h.api(`/api/v1/sessions/${other.sessionId}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
+    expect(
+      (
+        h.emu.ctx.db
+          .prepare('SELECT COUNT(*) AS n FROM session_tool_calls WHERE session_id = ?')
+          .get(other.sessionId) as { n: number }
+      ).n,
+    ).toBe(0);
     clock.advance(29 * 24 * 3600_000);
     gw.sweep();
     expect(count()).toBe(1);

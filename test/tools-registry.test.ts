@@ -20,9 +20,17 @@ describe('MCP server registry (spec 4.11) against a real SDK server on loopback'
   it('registers with a live probe: active, the tool list, tools_cached_at', async () => {
     const r = await h.api(path(), { body: { name: 'weather', url: mcp.url } });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ name: 'weather', url: mcp.url, status: 'active', validation: { ok: true } });
+    expect(r.body).toMatchObject({
+      name: 'weather',
+      url: mcp.url,
+      status: 'active',
+      validation: { ok: true },
+    });
     expect(r.body.id).toMatch(/^mcps_/);
-    expect(r.body.tools.map((t: { name: string }) => t.name).sort()).toEqual(['get_weather', 'lookup_order']);
+    expect(r.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'get_weather',
+      'lookup_order',
+    ]);
     expect(typeof r.body.tools_cached_at).toBe('number');
     expect(r.body.last_error).toBeUndefined();
     const list = await h.api(path());
@@ -35,7 +43,9 @@ describe('MCP server registry (spec 4.11) against a real SDK server on loopback'
     expect(r.body.status).toBe('error');
     expect(r.body.validation).toEqual({ ok: false });
     expect(r.body.last_error).toMatch(/401|Unauthorized|HTTP/i);
-    const ok = await h.api(path(), { body: { name: 'locked', url: authed.url, auth: { kind: 'bearer', secret: 'sekrit-token' } } });
+    const ok = await h.api(path(), {
+      body: { name: 'locked', url: authed.url, auth: { kind: 'bearer', secret: 'sekrit-token' } },
+    });
     expect(ok.body.status).toBe('active');
     expect(ok.body.auth).toEqual({ kind: 'bearer' });
     expect(JSON.stringify(ok.body)).not.toContain('sekrit-token');
@@ -46,13 +56,21 @@ describe('MCP server registry (spec 4.11) against a real SDK server on loopback'
   });
 
   it('allowed_tools filters the list; PATCH disables; DELETE is always 204', async () => {
-    const r = await h.api(path(), { body: { name: 'w', url: mcp.url, allowed_tools: ['get_weather'], default_timeout_ms: 3000 } });
+    const r = await h.api(path(), {
+      body: { name: 'w', url: mcp.url, allowed_tools: ['get_weather'], default_timeout_ms: 3000 },
+    });
     expect(r.body.tools.map((t: { name: string }) => t.name)).toEqual(['get_weather']);
     expect(r.body.default_timeout_ms).toBe(3000);
-    const p = await h.api(`${path()}/${r.body.id}`, { method: 'PATCH', body: { status: 'disabled' } });
+    const p = await h.api(`${path()}/${r.body.id}`, {
+      method: 'PATCH',
+      body: { status: 'disabled' },
+    });
     expect(p.status).toBe(200);
     expect(p.body.status).toBe('disabled');
-    const bad = await h.api(`${path()}/${r.body.id}`, { method: 'PATCH', body: { status: 'active' } });
+    const bad = await h.api(`${path()}/${r.body.id}`, {
+      method: 'PATCH',
+      body: { status: 'active' },
+    });
     expect(bad.status).toBe(400);
     expect((await h.api(`${path()}/${r.body.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await h.api(`${path()}/${r.body.id}`, { method: 'DELETE' })).status).toBe(204);
@@ -61,7 +79,9 @@ describe('MCP server registry (spec 4.11) against a real SDK server on loopback'
   });
 
   it('auth kind header needs header; bearer needs a secret', async () => {
-    const a = await h.api(path(), { body: { name: 'x', url: mcp.url, auth: { kind: 'header', secret: 's' } } });
+    const a = await h.api(path(), {
+      body: { name: 'x', url: mcp.url, auth: { kind: 'header', secret: 's' } },
+    });
     expect(a.status).toBe(400);
     expect(a.body.detail).toBe('auth.header: required');
     const b = await h.api(path(), { body: { name: 'x', url: mcp.url, auth: { kind: 'bearer' } } });
@@ -79,7 +99,9 @@ describe('MCP URL rules without --allow-insecure-urls', () => {
     ['https://tools.local/mcp', 'url: .local and .internal hosts are not allowed'],
     ['https://svc.internal/mcp', 'url: .local and .internal hosts are not allowed'],
   ])('%s is refused (%s)', async (url, detail) => {
-    const r = await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/mcp-servers`, { body: { name: 'x', url } });
+    const r = await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/mcp-servers`, {
+      body: { name: 'x', url },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: 'invalid_request', detail });
   });

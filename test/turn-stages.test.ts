@@ -10,11 +10,23 @@ import { describe, expect, it } from 'vitest';
 import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
 import { MicInput } from '../src/edge/session/mic-input.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
-import type { CommittedTurn, ControlEvent, PostCommitStage, StageContext } from '../src/edge/session/pipeline.js';
+import type {
+  CommittedTurn,
+  ControlEvent,
+  PostCommitStage,
+  StageContext,
+} from '../src/edge/session/pipeline.js';
 import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
-import type { Brain, BrainRequest, Recognition, Recognizer, Vad, Voice } from '../src/models/index.js';
+import type {
+  Brain,
+  BrainRequest,
+  Recognition,
+  Recognizer,
+  Vad,
+  Voice,
+} from '../src/models/index.js';
 import { StreamBehind, type RecognitionStream } from '../src/models/recognizer.js';
 import { fakeStream, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
 
@@ -52,7 +64,9 @@ class SlowBrain implements Brain {
     this.requests.push(req);
     async function* deltas() {
       yield 'I live in Lisbon. ';
-      await new Promise<void>((r) => req.signal?.addEventListener('abort', () => r(), { once: true }));
+      await new Promise<void>((r) =>
+        req.signal?.addEventListener('abort', () => r(), { once: true }),
+      );
       yield 'It is by the sea.';
     }
     return { deltas: deltas(), usage: Promise.resolve({ promptTokens: 1, completionTokens: 1 }) };
@@ -62,14 +76,18 @@ class SlowBrain implements Brain {
 /** `playsOut`: each reply plays out on its own (else it plays until cut). */
 function setup(brain: Brain, heard = 'where do you live', playsOut = false) {
   const clock = new ManualClock();
-  const live = new LiveSession(testSnapshot('sess-stages-000001', { render: true }), clock, { ended: () => undefined });
+  const live = new LiveSession(testSnapshot('sess-stages-000001', { render: true }), clock, {
+    ended: () => undefined,
+  });
   const ch = recordingChannel();
   live.attach(ch);
   const said: string[] = [];
   const voice: Voice = {
     name: 'fake',
     voices: [],
-    synthesize: async (text) => (said.push(text), { sampleRate: 16000, samples: new Int16Array(16000), durationMs: 1000 }),
+    synthesize: async (text) => (
+      said.push(text), { sampleRate: 16000, samples: new Int16Array(16000), durationMs: 1000 }
+    ),
   };
   const cuts: string[] = [];
   const stream = fakeStream(() => {
@@ -78,10 +96,21 @@ function setup(brain: Brain, heard = 'where do you live', playsOut = false) {
     if (playsOut) setTimeout(() => finish(), 10);
     return { done, started: Promise.resolve(), interrupt: () => (cuts.push('cut'), finish(), 400) };
   });
-  const recognizer: Recognizer = { name: 'fake', available: true, transcribe: async () => ({ text: heard, recognised: true }) };
+  const recognizer: Recognizer = {
+    name: 'fake',
+    available: true,
+    transcribe: async () => ({ text: heard, recognised: true }),
+  };
   const stored: LoggedTurn[] = [];
   const parts = { brain, recognizer, voice } as unknown as EdgeParts;
-  const loop = new TurnLoop({ session: live, parts, clock, stream, store: (t) => stored.push({ ...t }), log: () => undefined });
+  const loop = new TurnLoop({
+    session: live,
+    parts,
+    clock,
+    stream,
+    store: (t) => stored.push({ ...t }),
+    log: () => undefined,
+  });
   const mic = new MicInput(live, loop, vad, recognizer);
   const probe = new Probe();
   loop.addStage(probe);
@@ -106,7 +135,9 @@ describe('a barge-in', () => {
     expect(cuts).toEqual(['cut']); // the media cut what was on air
     await until(() => loop.state === 'listening');
     expect(said).toEqual(['I live in Lisbon.']); // the voice made nothing more
-    expect(stored.filter((t) => t.speech_id === id).at(-1)).toMatchObject({ outcome: 'interrupted' });
+    expect(stored.filter((t) => t.speech_id === id).at(-1)).toMatchObject({
+      outcome: 'interrupted',
+    });
     live.end('closed');
     expect(probe.events.at(-1)).toEqual({ type: 'end', reason: 'closed' });
   });
@@ -114,7 +145,10 @@ describe('a barge-in', () => {
 
 describe('a typed turn and a spoken turn', () => {
   it('take the same path: turn commit, the post-commit stages, the brain, the turn message and the store', async () => {
-    const { live, ch, loop, probe, stored, speakUtterance } = setup(new LocalBrain(), 'Where do you live?');
+    const { live, ch, loop, probe, stored, speakUtterance } = setup(
+      new LocalBrain(),
+      'Where do you live?',
+    );
     const typed = loop.typedTurn('Where do you live?');
     await until(() => loop.state === 'speaking');
     loop.bargeIn(); // let the next turn start
@@ -130,7 +164,10 @@ describe('a typed turn and a spoken turn', () => {
     const turnMsg = (id: string) => ch.sent.find((m) => m.type === 'turn' && m.speech_id === id);
     expect(Object.keys(turnMsg(spoken)).sort()).toEqual(Object.keys(turnMsg(typed)).sort());
     expect(turnMsg(spoken).reply).toBe(turnMsg(typed).reply);
-    expect(stored.find((t) => t.speech_id === spoken)).toMatchObject({ user_text: 'Where do you live?', outcome: 'spoken' });
+    expect(stored.find((t) => t.speech_id === spoken)).toMatchObject({
+      user_text: 'Where do you live?',
+      outcome: 'spoken',
+    });
     live.end('closed');
   });
 });
@@ -144,17 +181,33 @@ describe('a post-commit stage', () => {
     // The greeting and a stage's own line are avatar turns: no committed user turn for them.
     const first = loop.typedTurn('Where do you live?');
     await until(() => probe.turns.length === 1);
-    expect(probe.turns[0]).toMatchObject({ speechId: first, source: 'typed', text: 'Where do you live?' });
+    expect(probe.turns[0]).toMatchObject({
+      speechId: first,
+      source: 'typed',
+      text: 'Where do you live?',
+    });
     probe.ctx.emit({ kind: 'calling', tool: 'weather', call_id: 'c1' });
-    expect(ch.sent).toContainEqual({ type: 'agent_event', kind: 'calling', tool: 'weather', call_id: 'c1' });
+    expect(ch.sent).toContainEqual({
+      type: 'agent_event',
+      kind: 'calling',
+      tool: 'weather',
+      call_id: 'c1',
+    });
     probe.ctx.note('[tool weather: sunny, 24 C]');
     const line = probe.ctx.say('One moment, I am checking the weather.');
     await until(() => stored.some((t) => t.speech_id === line));
-    expect(stored.find((t) => t.speech_id === line)).toMatchObject({ user_text: '', reply_text: 'One moment, I am checking the weather.' });
+    expect(stored.find((t) => t.speech_id === line)).toMatchObject({
+      user_text: '',
+      reply_text: 'One moment, I am checking the weather.',
+    });
     expect(probe.turns).toHaveLength(1);
     loop.typedTurn('And tomorrow?');
     await until(() => asked.length === 2);
-    expect(asked[1]!.messages.some((m) => m.role === 'system' && m.content === '[tool weather: sunny, 24 C]')).toBe(true);
+    expect(
+      asked[1]!.messages.some(
+        (m) => m.role === 'system' && m.content === '[tool weather: sunny, 24 C]',
+      ),
+    ).toBe(true);
     live.end('closed');
   });
 });
@@ -186,11 +239,20 @@ describe('the recognition stage with a streaming recogniser', () => {
 
   function micSession(recognizer: Recognizer) {
     const clock = new ManualClock();
-    const live = new LiveSession(testSnapshot('sess-stages-000002'), clock, { ended: () => undefined });
+    const live = new LiveSession(testSnapshot('sess-stages-000002'), clock, {
+      ended: () => undefined,
+    });
     const ch = recordingChannel();
     live.attach(ch);
     const parts = { brain: new LocalBrain(), recognizer } as unknown as EdgeParts;
-    const loop = new TurnLoop({ session: live, parts, clock, stream: null, store: () => undefined, log: () => undefined });
+    const loop = new TurnLoop({
+      session: live,
+      parts,
+      clock,
+      stream: null,
+      store: () => undefined,
+      log: () => undefined,
+    });
     const mic = new MicInput(live, loop, vad, recognizer);
     return { live, ch, mic };
   }
@@ -205,7 +267,10 @@ describe('the recognition stage with a streaming recogniser', () => {
     expect(r.fed[0]).toMatch(/^begin \d+$/);
     expect(r.fed.slice(1)).toEqual(['S', 'S', 'S', 'S', '.', '.', '.', '.', '.', '.', '.', 'end']);
     await until(() => ch.sent.some((m) => m.type === 'turn'));
-    expect(ch.sent.find((m) => m.type === 'partial')).toEqual({ type: 'partial', text: 'where do' });
+    expect(ch.sent.find((m) => m.type === 'partial')).toEqual({
+      type: 'partial',
+      text: 'where do',
+    });
     expect(ch.sent.find((m) => m.type === 'turn')).toMatchObject({ text: 'where do you live' });
     expect(r.batch).toEqual([]);
     live.end('closed');

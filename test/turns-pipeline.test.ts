@@ -14,7 +14,8 @@ import { concat, frames, silence, speak } from './helpers/speech.js';
 
 const persona = {
   name: 'Ava',
-  backstory: 'I grew up in Lisbon, Portugal. I have worked as a tour guide for ten years. My favourite food is grilled sardines. On weekends I go sailing on the Tagus river.',
+  backstory:
+    'I grew up in Lisbon, Portugal. I have worked as a tour guide for ten years. My favourite food is grilled sardines. On weekends I go sailing on the Tagus river.',
 };
 
 async function spokenTurn(question: string, recognizer: Recognizer) {
@@ -25,7 +26,13 @@ async function spokenTurn(question: string, recognizer: Recognizer) {
   }
   expect(ends).toHaveLength(1);
   const heard = await recognizer.transcribe(ends[0].samples, { lang: 'en-US' });
-  const r = new LocalBrain().reply({ messages: [{ role: 'system', content: 'You are a tour guide.' }, { role: 'user', content: heard.text }], persona });
+  const r = new LocalBrain().reply({
+    messages: [
+      { role: 'system', content: 'You are a tour guide.' },
+      { role: 'user', content: heard.text },
+    ],
+    persona,
+  });
   let reply = '';
   for await (const d of r.deltas) reply += d;
   return { heard, reply };
@@ -41,7 +48,10 @@ describe('a spoken turn', () => {
   });
 
   it('says it was not recognised when no recogniser is installed', async () => {
-    const { heard, reply } = await spokenTurn('What is your favourite food?', createRecognizer({ pocketsphinx: false }));
+    const { heard, reply } = await spokenTurn(
+      'What is your favourite food?',
+      createRecognizer({ pocketsphinx: false }),
+    );
     expect(heard.recognised).toBe(false);
     expect(heard.text).toMatch(/not recognised.*apt-get install pocketsphinx/);
     expect(reply).not.toMatch(/sardines/);

@@ -33,13 +33,19 @@ class ScriptedVad implements Vad {
 }
 
 const FRAME = new Int16Array(1600);
-function feed(script: string, opts = {}): { events: UtteranceEvent[]; at: (e: UtteranceEvent) => number } {
+function feed(
+  script: string,
+  opts = {},
+): { events: UtteranceEvent[]; at: (e: UtteranceEvent) => number } {
   const d = new UtteranceDetector(new ScriptedVad(script), opts);
   const events = Array.from(script).flatMap(() => d.push(FRAME));
   events.push(...d.flush());
   return { events, at: (e) => e.atMs };
 }
-const kinds = (events: UtteranceEvent[]) => events.map((e) => (e.type === 'utterance-end' ? `end:${e.reason}@${e.atMs}` : `${e.type}@${e.atMs}`));
+const kinds = (events: UtteranceEvent[]) =>
+  events.map((e) =>
+    e.type === 'utterance-end' ? `end:${e.reason}@${e.atMs}` : `${e.type}@${e.atMs}`,
+  );
 
 describe('utterance detection', () => {
   it('finds one utterance in real speech, with its onset and its end', async () => {
@@ -68,7 +74,11 @@ describe('utterance detection', () => {
   });
 
   it('keeps a short pause inside one utterance and splits at a long one', () => {
-    expect(kinds(feed('..SSSS.....SSSS........').events)).toEqual(['speech-start@400', 'partial-due@1400', 'end:silence@2200']);
+    expect(kinds(feed('..SSSS.....SSSS........').events)).toEqual([
+      'speech-start@400',
+      'partial-due@1400',
+      'end:silence@2200',
+    ]);
     expect(kinds(feed('..SSSS........SSSS........').events)).toEqual([
       'speech-start@400',
       'end:silence@1300',
@@ -78,22 +88,35 @@ describe('utterance detection', () => {
   });
 
   it('counts the hangover from the last speech frame', () => {
-    expect(kinds(feed('SS...', { hangoverMs: 300 }).events)).toEqual(['speech-start@200', 'end:silence@500']);
+    expect(kinds(feed('SS...', { hangoverMs: 300 }).events)).toEqual([
+      'speech-start@200',
+      'end:silence@500',
+    ]);
   });
 
   it('ends an utterance that never pauses at the maximum length, and goes on', () => {
-    const { events } = feed('S'.repeat(200) + '.'.repeat(10), { maxUtteranceMs: 15_000, partialEveryMs: 5_000 });
+    const { events } = feed('S'.repeat(200) + '.'.repeat(10), {
+      maxUtteranceMs: 15_000,
+      partialEveryMs: 5_000,
+    });
     const k = kinds(events);
     expect(k[0]).toBe('speech-start@200');
     expect(k).toContain('end:max-length@15000');
     expect(k[k.indexOf('end:max-length@15000') + 1]).toBe('speech-start@15100');
     expect(k.at(-1)).toBe('end:silence@20700');
-    expect(k.filter((x) => x.startsWith('partial-due'))).toEqual(['partial-due@5200', 'partial-due@10200', 'partial-due@20100']);
+    expect(k.filter((x) => x.startsWith('partial-due'))).toEqual([
+      'partial-due@5200',
+      'partial-due@10200',
+      'partial-due@20100',
+    ]);
   });
 
   it('sends partials on schedule with the audio so far', () => {
     const { events } = feed('SSSSSSSSSSSSSSSSSSSSSSSS.......');
-    const partials = events.filter((e) => e.type === 'partial-due') as Extract<UtteranceEvent, { type: 'partial-due' }>[];
+    const partials = events.filter((e) => e.type === 'partial-due') as Extract<
+      UtteranceEvent,
+      { type: 'partial-due' }
+    >[];
     expect(partials.map((p) => p.atMs)).toEqual([1200, 2200]);
     expect(partials[1].samples.length).toBeGreaterThan(partials[0].samples.length);
   });
@@ -123,7 +146,15 @@ describe('partials', () => {
     const p = new PartialPolicy({ recognizer: null });
     expect(p.onSpeechStart()).toBe(PARTIAL_PLACEHOLDER);
     expect(await p.onPartialDue(new Int16Array(16000), 1000)).toBeNull();
-    expect(new PartialPolicy({ recognizer: { name: 'none', available: false, transcribe: async () => ({ text: 'x', recognised: false }) } }).onSpeechStart()).toBe(PARTIAL_PLACEHOLDER);
+    expect(
+      new PartialPolicy({
+        recognizer: {
+          name: 'none',
+          available: false,
+          transcribe: async () => ({ text: 'x', recognised: false }),
+        },
+      }).onSpeechStart(),
+    ).toBe(PARTIAL_PLACEHOLDER);
   });
 
   it('re-recognises at most every interval, one at a time, and only sends changes', async () => {
@@ -155,20 +186,29 @@ describe('partials', () => {
   });
 
   const probe = probePocketsphinx();
-  it.skipIf(!probe.binary || !probe.modelDir)('gives the words heard so far with pocketsphinx', async () => {
-    const s = await speak('Good morning, I would like to book a table for two people tomorrow evening.');
-    const d = new UtteranceDetector(await createWebRtcVad(), { partialEveryMs: 1500 });
-    const p = new PartialPolicy({ recognizer: new PocketsphinxRecognizer({ binary: probe.binary! }), minIntervalMs: 1500 });
-    let partial: string | null = null;
-    for (const f of frames(concat(silence(500), s))) {
-      for (const e of d.push(f)) {
-        if (e.type === 'speech-start') p.onSpeechStart();
-        if (e.type === 'partial-due' && !partial) partial = await p.onPartialDue(e.samples, e.atMs);
+  it.skipIf(!probe.binary || !probe.modelDir)(
+    'gives the words heard so far with pocketsphinx',
+    async () => {
+      const s = await speak(
+        'Good morning, I would like to book a table for two people tomorrow evening.',
+      );
+      const d = new UtteranceDetector(await createWebRtcVad(), { partialEveryMs: 1500 });
+      const p = new PartialPolicy({
+        recognizer: new PocketsphinxRecognizer({ binary: probe.binary! }),
+        minIntervalMs: 1500,
+      });
+      let partial: string | null = null;
+      for (const f of frames(concat(silence(500), s))) {
+        for (const e of d.push(f)) {
+          if (e.type === 'speech-start') p.onSpeechStart();
+          if (e.type === 'partial-due' && !partial)
+            partial = await p.onPartialDue(e.samples, e.atMs);
+        }
       }
-    }
-    expect(partial).toMatch(/morning/);
-    expect(partial).not.toMatch(/evening/);
-  });
+      expect(partial).toMatch(/morning/);
+      expect(partial).not.toMatch(/evening/);
+    },
+  );
 });
 
 describe('greeting hold', () => {
@@ -259,12 +299,20 @@ describe('barge-in', () => {
 
 describe('the text that was actually said', () => {
   const reply = 'I grew up in Lisbon, Portugal. I love sailing.';
-  const words = ['I', 'grew', 'up', 'in', 'Lisbon', 'Portugal', 'I', 'love', 'sailing'].map((text, i) => ({ text, startMs: i * 300, endMs: i * 300 + 300 }));
+  const words = ['I', 'grew', 'up', 'in', 'Lisbon', 'Portugal', 'I', 'love', 'sailing'].map(
+    (text, i) => ({ text, startMs: i * 300, endMs: i * 300 + 300 }),
+  );
   const speech = { durationMs: 2700, words };
 
   it('keeps the words whose middle was played, in the reply own spelling', () => {
-    expect(playedText(reply, 1500, speech)).toEqual({ text: 'I grew up in Lisbon,', complete: false });
-    expect(playedText(reply, 1949, speech)).toEqual({ text: 'I grew up in Lisbon, Portugal.', complete: false });
+    expect(playedText(reply, 1500, speech)).toEqual({
+      text: 'I grew up in Lisbon,',
+      complete: false,
+    });
+    expect(playedText(reply, 1949, speech)).toEqual({
+      text: 'I grew up in Lisbon, Portugal.',
+      complete: false,
+    });
   });
 
   it('keeps everything when the reply played to the end, and nothing when none of it did', () => {
@@ -277,7 +325,11 @@ describe('the text that was actually said', () => {
   });
 
   it('scales when the voice spoke more words than the text has', () => {
-    const marks = ['born', 'in', 'nineteen', 'ninety', 'nine'].map((text, i) => ({ text, startMs: i * 200, endMs: i * 200 + 200 }));
+    const marks = ['born', 'in', 'nineteen', 'ninety', 'nine'].map((text, i) => ({
+      text,
+      startMs: i * 200,
+      endMs: i * 200 + 200,
+    }));
     expect(playedText('Born in 1999.', 500, { durationMs: 1000, words: marks }).text).toBe('Born');
   });
 });

@@ -48,7 +48,10 @@ describe('WebRTC VAD', () => {
   it('finds where the speech is (segments for verbose_json)', async () => {
     const a = await speak('Good morning.');
     const b = await speak('See you tomorrow.');
-    const regions = speechRegions(concat(silence(500), a, silence(1500), b, silence(500)), await createWebRtcVad());
+    const regions = speechRegions(
+      concat(silence(500), a, silence(1500), b, silence(500)),
+      await createWebRtcVad(),
+    );
     expect(regions).toHaveLength(2);
     const aEnd = (8000 + a.length) / 16000;
     expect(regions[0].startS).toBeGreaterThanOrEqual(0.4);

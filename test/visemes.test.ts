@@ -17,14 +17,19 @@ import { burstsMs, timings } from './helpers/fmp4-timing.js';
  * asks for, keep the live stream's timing (160 ms fragments ending both tracks together,
  * every frame 40 ms) and play the sound where it was fed.
  */
-const face = faceFromStyle(personaStyle({ fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0], 'ava')!);
+const face = faceFromStyle(
+  personaStyle({ fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0], 'ava')!,
+);
 const { width: W, height: H } = face.frames;
 
 /** 1.2 s: closed, wide open (aa), closed (m), wide open, closed; a 1 kHz burst at each opening. */
 function speech(): Speech {
   const samples = new Int16Array((PCM_RATE * 1200) / 1000);
   for (const at of [300, 700]) {
-    for (let i = 0; i < PCM_RATE / 50; i++) samples[(at * PCM_RATE) / 1000 + i] = Math.round(12000 * Math.sin((2 * Math.PI * 1000 * i) / PCM_RATE));
+    for (let i = 0; i < PCM_RATE / 50; i++)
+      samples[(at * PCM_RATE) / 1000 + i] = Math.round(
+        12000 * Math.sin((2 * Math.PI * 1000 * i) / PCM_RATE),
+      );
   }
   const phones = [
     { text: 'pau', startMs: 0, endMs: 240 },
@@ -38,7 +43,10 @@ function speech(): Speech {
 
 function decodeVideo(mp4: Buffer): { out: Buffer; err: string } {
   const args = ['-map', '0:v', '-f', 'rawvideo', '-pix_fmt', 'rgb24'];
-  const r = spawnSync(ffmpegPath(), ['-v', 'error', '-i', 'pipe:0', ...args, 'pipe:1'], { input: mp4, maxBuffer: 1e9 });
+  const r = spawnSync(ffmpegPath(), ['-v', 'error', '-i', 'pipe:0', ...args, 'pipe:1'], {
+    input: mp4,
+    maxBuffer: 1e9,
+  });
   return { out: r.stdout, err: r.stderr.toString() };
 }
 
@@ -66,7 +74,8 @@ describe('talking spliced from the mouth-shape bank', () => {
     expect(video.gaps).toEqual([]);
     expect(audio.gaps).toEqual([]);
     expect(video.fragmentEnds).toEqual(audio.fragmentEnds);
-    for (let k = 0; k < video.fragmentEnds.length; k++) expect(video.fragmentEnds[k]).toBeCloseTo((k + 1) * UNIT_MS, 6);
+    for (let k = 0; k < video.fragmentEnds.length; k++)
+      expect(video.fragmentEnds[k]).toBeCloseTo((k + 1) * UNIT_MS, 6);
 
     const { out: rgb, err } = decodeVideo(mp4);
     expect(err).toBe('');

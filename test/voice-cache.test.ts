@@ -15,7 +15,11 @@ function countingVoice(fail = new Set<string>()) {
       if (release === null) await Promise.resolve();
       else await new Promise<void>((r) => (release = r));
       if (fail.has(text)) throw new Error(`cannot say ${text}`);
-      return { sampleRate: 16000, samples: new Int16Array(100 * text.length), durationMs: text.length * 6 };
+      return {
+        sampleRate: 16000,
+        samples: new Int16Array(100 * text.length),
+        durationMs: text.length * 6,
+      };
     },
   };
   return { voice, calls, hold: () => (release = () => {}), go: () => release?.() };
@@ -88,6 +92,13 @@ describe('speech cache', () => {
     const a = await voice.synthesize('Hello there, nice to meet you.', { lazyWords: true });
     const b = await voice.synthesize('Hello there, nice to meet you.', { lazyWords: true });
     expect(b.samples).toBe(a.samples);
-    expect((await b.timeWords!()).map((w) => w.text)).toEqual(['Hello', 'there', 'nice', 'to', 'meet', 'you']);
+    expect((await b.timeWords!()).map((w) => w.text)).toEqual([
+      'Hello',
+      'there',
+      'nice',
+      'to',
+      'meet',
+      'you',
+    ]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FliteVoice, measureVoice, voiceShapeFromSample, writeWav } from '../src/models/voice/index.js';
+import {
+  FliteVoice,
+  measureVoice,
+  voiceShapeFromSample,
+  writeWav,
+} from '../src/models/voice/index.js';
 import { decodeAudio } from '../src/media/audio.js';
 import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 
@@ -9,7 +14,9 @@ const voice = new FliteVoice();
 describe('flite voice', () => {
   it('speaks 16 kHz audio whose length follows the text, with phone and word timings', async () => {
     const short = await voice.synthesize('Hello there.');
-    const long = await voice.synthesize('Hello there, the cats are sitting on the mat today, and they look happy.');
+    const long = await voice.synthesize(
+      'Hello there, the cats are sitting on the mat today, and they look happy.',
+    );
     expect(short.sampleRate).toBe(16000);
     expect(long.durationMs).toBeGreaterThan(short.durationMs * 2);
     expect(long.samples.length).toBe(Math.round((long.durationMs * 16000) / 1000));
@@ -17,9 +24,12 @@ describe('flite voice', () => {
     const phones = long.phones!;
     for (let i = 1; i < phones.length; i++) expect(phones[i]!.startMs).toBe(phones[i - 1]!.endMs);
     expect(Math.abs(phones.at(-1)!.endMs - long.durationMs)).toBeLessThan(30);
-    expect(long.words!.map((w) => w.text)).toEqual('Hello there the cats are sitting on the mat today and they look happy'.split(' '));
+    expect(long.words!.map((w) => w.text)).toEqual(
+      'Hello there the cats are sitting on the mat today and they look happy'.split(' '),
+    );
     const words = long.words!;
-    for (let i = 1; i < words.length; i++) expect(words[i]!.startMs).toBeGreaterThanOrEqual(words[i - 1]!.endMs);
+    for (let i = 1; i < words.length; i++)
+      expect(words[i]!.startMs).toBeGreaterThanOrEqual(words[i - 1]!.endMs);
     // "happy" is said near the end, not spread evenly from the start.
     expect(words.at(-1)!.endMs).toBeGreaterThan(long.durationMs - 400);
   });
@@ -38,7 +48,10 @@ describe('flite voice', () => {
   it('places words right when flite reads abbreviations into the next word', async () => {
     const s = await voice.synthesize('Dr. Jones met Mrs. Brown at 10 a.m. today.');
     const said = (w: { startMs: number; endMs: number }) =>
-      s.phones!.filter((p) => p.text !== 'pau' && p.startMs >= w.startMs && p.endMs <= w.endMs).map((p) => p.text).join(' ');
+      s
+        .phones!.filter((p) => p.text !== 'pau' && p.startMs >= w.startMs && p.endMs <= w.endMs)
+        .map((p) => p.text)
+        .join(' ');
     const byText = Object.fromEntries(s.words!.map((w) => [w.text, said(w)]));
     expect(byText.Jones).toBe('jh ow n z');
     expect(byText.Brown).toBe('b r aw n');
@@ -50,7 +63,9 @@ describe('flite voice', () => {
     const text = 'Hello there, the cats are sitting on the mat today.';
     for (const pitchHz of [95, 140, 220]) {
       const s = await voice.synthesize(text, { shape: { pitchHz } });
-      expect(Math.abs(measureVoice(s.samples, s.sampleRate).pitchHz! - pitchHz)).toBeLessThan(pitchHz * 0.1);
+      expect(Math.abs(measureVoice(s.samples, s.sampleRate).pitchHz! - pitchHz)).toBeLessThan(
+        pitchHz * 0.1,
+      );
     }
     const normal = await voice.synthesize(text);
     const fast = await voice.synthesize(text, { shape: { rate: 1.4 } });
@@ -58,10 +73,19 @@ describe('flite voice', () => {
   });
 
   it('shapes a voice from a sample: its pitch and pace carry over', async () => {
-    const sample = await voice.synthesize('This is my voice, and I speak rather low and quickly.', { shape: { voice: 'kal16', pitchHz: 120, rate: 1.3 } });
+    const sample = await voice.synthesize('This is my voice, and I speak rather low and quickly.', {
+      shape: { voice: 'kal16', pitchHz: 120, rate: 1.3 },
+    });
     const shape = voiceShapeFromSample(sample.samples, sample.sampleRate)!;
     expect(Math.abs(shape.pitchHz! - 120)).toBeLessThan(12);
-    const plain = voiceShapeFromSample((await voice.synthesize('This is my voice, and I speak rather low and quickly.', { shape: { voice: 'kal16' } })).samples, 16000)!;
+    const plain = voiceShapeFromSample(
+      (
+        await voice.synthesize('This is my voice, and I speak rather low and quickly.', {
+          shape: { voice: 'kal16' },
+        })
+      ).samples,
+      16000,
+    )!;
     expect(shape.rate!).toBeGreaterThan(plain.rate!);
     const reply = await voice.synthesize('Nice to meet you.', { shape });
     expect(Math.abs(measureVoice(reply.samples, 16000).pitchHz! - shape.pitchHz!)).toBeLessThan(15);
@@ -70,15 +94,36 @@ describe('flite voice', () => {
   it('gives no shape for a sample with no voice in it (silence, low hiss)', () => {
     const hiss = new Int16Array(2 * 16_000);
     let seed = 1;
-    for (let i = 0; i < hiss.length; i++) hiss[i] = ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 61) - 30;
+    for (let i = 0; i < hiss.length; i++)
+      hiss[i] = ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 61) - 30;
     expect(voiceShapeFromSample(hiss, 16_000)).toBeNull();
     expect(voiceShapeFromSample(new Int16Array(2 * 16_000), 16_000)).toBeNull();
   });
 
   it('shapes from an MP3 sample too (decoded by ffmpeg)', async () => {
-    const sample = await voice.synthesize('This is my voice, recorded on my phone and sent as an MP3 file.', { shape: { voice: 'kal16', pitchHz: 130 } });
+    const sample = await voice.synthesize(
+      'This is my voice, recorded on my phone and sent as an MP3 file.',
+      { shape: { voice: 'kal16', pitchHz: 130 } },
+    );
     const wav = writeWav(sample.samples, sample.sampleRate);
-    const mp3 = await runFfmpeg(['-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '64k', '-ar', '44100', '-f', 'mp3', 'pipe:1'], (s) => writeAsync(s, wav));
+    const mp3 = await runFfmpeg(
+      [
+        '-f',
+        'wav',
+        '-i',
+        'pipe:0',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '64k',
+        '-ar',
+        '44100',
+        '-f',
+        'mp3',
+        'pipe:1',
+      ],
+      (s) => writeAsync(s, wav),
+    );
     const pcm = await decodeAudio(mp3);
     expect(Math.abs(pcm.length / 16000 - sample.durationMs / 1000)).toBeLessThan(0.2);
     expect(Math.abs(voiceShapeFromSample(pcm, 16000)!.pitchHz! - 130)).toBeLessThan(13);
@@ -92,7 +137,9 @@ describe('flite voice', () => {
     await v.synthesize('warm up');
     let ticks = 0;
     const iv = setInterval(() => ticks++, 1);
-    const speech = await v.synthesize('A long sentence keeps the synthesizer busy for a good while, word after word after word, until it ends.');
+    const speech = await v.synthesize(
+      'A long sentence keeps the synthesizer busy for a good while, word after word after word, until it ends.',
+    );
     clearInterval(iv);
     expect(speech.durationMs).toBeGreaterThan(4000);
     expect(speech.words!.length).toBe(19);
@@ -100,13 +147,17 @@ describe('flite voice', () => {
     expect(ticks).toBeGreaterThan(3);
   });
 
-  it('in the built package serves an urgent call (a reply\'s first words) ahead of queued sentences', async () => {
+  it("in the built package serves an urgent call (a reply's first words) ahead of queued sentences", async () => {
     const built = await import('../dist/models/voice/index.js');
     built.warmFlite();
     const v = new built.FliteVoice();
     const order: string[] = [];
     const queued = Array.from({ length: 8 }, (_, i) =>
-      v.synthesize('Another long sentence from a reply that is still being spoken, queued behind the others.').then(() => order.push(`q${i}`)),
+      v
+        .synthesize(
+          'Another long sentence from a reply that is still being spoken, queued behind the others.',
+        )
+        .then(() => order.push(`q${i}`)),
     );
     const first = v.synthesize('Hello there.', { urgent: true }).then(() => order.push('urgent'));
     await Promise.all([...queued, first]);
@@ -117,7 +168,11 @@ describe('flite voice', () => {
   it('a process that warmed flite (a box at start) still exits on its own', async () => {
     const { spawnSync } = await import('node:child_process');
     const url = new URL('../dist/models/voice/index.js', import.meta.url).href;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `(await import(${JSON.stringify(url)})).warmFlite()`], { timeout: 20_000 });
+    const r = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `(await import(${JSON.stringify(url)})).warmFlite()`],
+      { timeout: 20_000 },
+    );
     expect(r.signal).toBeNull(); // not killed by the timeout: the idle workers let it exit
     expect(r.status).toBe(0);
   });

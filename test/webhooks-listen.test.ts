@@ -29,13 +29,19 @@ let url = '';
 async function listener() {
   if (url) return url;
   const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
-  done = run(['webhooks', 'listen', '--port', '0', '--secret', SECRET], { stdout, stderr, env, cwd: process.cwd() });
+  done = run(['webhooks', 'listen', '--port', '0', '--secret', SECRET], {
+    stdout,
+    stderr,
+    env,
+    cwd: process.cwd(),
+  });
   await vi.waitFor(() => expect(stderr.text).toMatch(/listening on (http:\S+)/));
   url = /listening on (http:\S+)/.exec(stderr.text)![1]!;
   return url;
 }
 afterAll(async () => {
-  for (const l of process.listeners('SIGINT')) if (!before.has(l)) (l as (s: string) => void)('SIGINT');
+  for (const l of process.listeners('SIGINT'))
+    if (!before.has(l)) (l as (s: string) => void)('SIGINT');
   if (done) expect(await done).toBe(0);
 });
 
@@ -59,12 +65,19 @@ describe('avatar webhooks listen', () => {
     await vi.waitFor(() => expect(stdout.text).toMatch(/queue\.claimable \[valid\]/));
     expect(stdout.text).toContain(q.body.queue_ticket);
     await h.client.send('sessions.queue.cancel', { params: { ticket: q.body.queue_ticket } });
-    await h.client.send('webhooks.delete', { params: { wsId: h.emu.keys.workspaceId, webhookId: ep.body.id } });
+    await h.client.send('webhooks.delete', {
+      params: { wsId: h.emu.keys.workspaceId, webhookId: ep.body.id },
+    });
   });
 
   it('a bad or missing signature is answered 401 and printed as such', async () => {
     await listener();
-    const raw = JSON.stringify({ event: 'queue.dropped', workspace_id: null, data: { ticket: 't' }, timestamp: 0 });
+    const raw = JSON.stringify({
+      event: 'queue.dropped',
+      workspace_id: null,
+      data: { ticket: 't' },
+      timestamp: 0,
+    });
     expect((await post(raw, { 'x-signature-256': 'sha256=00' })).status).toBe(401);
     expect(stdout.text).toMatch(/queue\.dropped \[INVALID\]/);
     expect((await post(raw)).status).toBe(401);
@@ -83,18 +96,26 @@ describe('avatar webhooks listen', () => {
       '',
       'null',
     ];
-    for (const b of bodies) expect((await post(b, { 'x-signature-256': sign(b) })).status, b).toBe(200);
+    for (const b of bodies)
+      expect((await post(b, { 'x-signature-256': sign(b) })).status, b).toBe(200);
     const big = 'x'.repeat(2 * 1024 * 1024);
     expect((await post(big)).status).toBe(413);
     const raw = JSON.stringify({ event: 'queue.position', data: { position: 2 }, timestamp: 1 });
     expect((await post(raw, { 'x-signature-256': sign(raw) })).status).toBe(200);
-    expect(stdout.text).toMatch(/1970-01-01T00:00:00\.001Z queue\.position \[valid\] \{"position":2\}/);
+    expect(stdout.text).toMatch(
+      /1970-01-01T00:00:00\.001Z queue\.position \[valid\] \{"position":2\}/,
+    );
   });
 
   it('rejects a port that is not one', async () => {
     const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
     const err = new Collect();
-    const code = await run(['webhooks', 'listen', '--port', 'abc'], { stdout: new Collect(), stderr: err, env, cwd: process.cwd() });
+    const code = await run(['webhooks', 'listen', '--port', 'abc'], {
+      stdout: new Collect(),
+      stderr: err,
+      env,
+      cwd: process.cwd(),
+    });
     expect(code).toBe(2);
     expect(err.text).toMatch(/--port must be an integer/);
   });

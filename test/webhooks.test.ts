@@ -12,12 +12,20 @@ afterAll(() => rx.close());
 describe('https only by default', () => {
   const h = useEmulator({ seats: 0 });
   it('refuses plain-http notify URLs and endpoints without --allow-insecure-urls', async () => {
-    const n = await h.client.send('sessions.mint', { body: { persona: 'ava', notify: { url: `${rx.url}/x` } } });
+    const n = await h.client.send('sessions.mint', {
+      body: { persona: 'ava', notify: { url: `${rx.url}/x` } },
+    });
     expect(n.body.error).toBe('invalid_notify_url');
-    const e = await h.client.send('webhooks.create', { params: { wsId: h.emu.keys.workspaceId }, body: { url: `${rx.url}/x`, events: ['queue.*'] } });
+    const e = await h.client.send('webhooks.create', {
+      params: { wsId: h.emu.keys.workspaceId },
+      body: { url: `${rx.url}/x`, events: ['queue.*'] },
+    });
     expect(e.status).toBe(400);
     expect(e.body).toMatchObject({ error: 'invalid_request', detail: 'url: must be https' });
-    const ok = await h.client.send('webhooks.create', { params: { wsId: h.emu.keys.workspaceId }, body: { url: 'https://hooks.example/q', events: ['queue.claimable'] } });
+    const ok = await h.client.send('webhooks.create', {
+      params: { wsId: h.emu.keys.workspaceId },
+      body: { url: 'https://hooks.example/q', events: ['queue.claimable'] },
+    });
     expect(ok.status).toBe(201);
   });
 });
@@ -28,24 +36,56 @@ describe('workspace endpoints and delivery retries (spec 6.3)', () => {
   const ws = () => h.emu.keys.workspaceId;
 
   it('create returns the record and its secret once; list hides it; bad events are 400; delete is 204', async () => {
-    const c = await h.client.call('webhooks.create', { params: { wsId: ws() }, body: { url: `${rx.url}/a`, events: ['queue.dropped', 'queue.dropped'], description: 'ops' } });
+    const c = await h.client.call('webhooks.create', {
+      params: { wsId: ws() },
+      body: { url: `${rx.url}/a`, events: ['queue.dropped', 'queue.dropped'], description: 'ops' },
+    });
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ workspace_id: ws(), url: `${rx.url}/a`, events: ['queue.dropped'], description: 'ops', status: 'active' });
+    expect(c.body).toMatchObject({
+      workspace_id: ws(),
+      url: `${rx.url}/a`,
+      events: ['queue.dropped'],
+      description: 'ops',
+      status: 'active',
+    });
     expect(c.body.secret).toMatch(/^whsec_/);
     const l = await h.client.call('webhooks.list', { params: { wsId: ws() } });
     expect(l.body.data).toHaveLength(1);
     expect(l.body.data[0]).not.toHaveProperty('secret');
-    const bad = await h.client.send('webhooks.create', { params: { wsId: ws() }, body: { url: `${rx.url}/a`, events: ['session.started'] } });
+    const bad = await h.client.send('webhooks.create', {
+      params: { wsId: ws() },
+      body: { url: `${rx.url}/a`, events: ['session.started'] },
+    });
     expect(bad.status).toBe(400);
-    const noScope = await h.client.call('tokens.create', { body: { name: 'r', scopes: ['sessions:write'] } });
-    expect((await h.as(noScope.body.token).send('webhooks.create', { params: { wsId: ws() }, body: { url: `${rx.url}/a`, events: ['queue.*'] } })).status).toBe(403);
-    expect((await h.client.send('webhooks.delete', { params: { wsId: ws(), webhookId: c.body.id } })).status).toBe(204);
-    expect((await h.client.send('webhooks.delete', { params: { wsId: ws(), webhookId: c.body.id } })).status).toBe(204);
-    expect((await h.client.call('webhooks.list', { params: { wsId: ws() } })).body.data).toEqual([]);
+    const noScope = await h.client.call('tokens.create', {
+      body: { name: 'r', scopes: ['sessions:write'] },
+    });
+    expect(
+      (
+        await h.as(noScope.body.token).send('webhooks.create', {
+          params: { wsId: ws() },
+          body: { url: `${rx.url}/a`, events: ['queue.*'] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await h.client.send('webhooks.delete', { params: { wsId: ws(), webhookId: c.body.id } }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await h.client.send('webhooks.delete', { params: { wsId: ws(), webhookId: c.body.id } }))
+        .status,
+    ).toBe(204);
+    expect((await h.client.call('webhooks.list', { params: { wsId: ws() } })).body.data).toEqual(
+      [],
+    );
   });
 
   it('a failing receiver gets the same signed body again at once, after 2 s and after 5 s, then nothing', async () => {
-    const ep = await h.client.call('webhooks.create', { params: { wsId: ws() }, body: { url: `${rx.url}/retry`, events: ['queue.dropped'], secret: 'a-long-enough-secret' } });
+    const ep = await h.client.call('webhooks.create', {
+      params: { wsId: ws() },
+      body: { url: `${rx.url}/retry`, events: ['queue.dropped'], secret: 'a-long-enough-secret' },
+    });
     await h.client.call('sessions.mint', { body: { persona: 'ava' } });
     const t = (await h.client.send('sessions.mint', { body: { persona: 'ava' } })).body;
     rx.failNext(2);
@@ -54,7 +94,9 @@ describe('workspace endpoints and delivery retries (spec 6.3)', () => {
     const all = () => rx.deliveries.filter((d) => d.path === '/retry');
     await vi.waitFor(() => expect(all()).toHaveLength(1));
     const attempts = async () =>
-      (await (await h.op('/_emulator/webhooks/deliveries')).json()).data.find((d: { url: string }) => d.url === `${rx.url}/retry`).attempts.length;
+      (await (await h.op('/_emulator/webhooks/deliveries')).json()).data.find(
+        (d: { url: string }) => d.url === `${rx.url}/retry`,
+      ).attempts.length;
     clock.advance(1999);
     expect(await attempts()).toBe(1);
     clock.advance(1);
@@ -64,7 +106,12 @@ describe('workspace endpoints and delivery retries (spec 6.3)', () => {
     const bodies = all().map((d) => d.raw.toString());
     expect(new Set(bodies).size).toBe(1);
     expect(all().every((d) => d.verify('a-long-enough-secret'))).toBe(true);
-    expect(all()[2]!.body).toEqual({ event: 'queue.dropped', workspace_id: ws(), data: { ticket: t.queue_ticket, reason: 'drained' }, timestamp: sent });
+    expect(all()[2]!.body).toEqual({
+      event: 'queue.dropped',
+      workspace_id: ws(),
+      data: { ticket: t.queue_ticket, reason: 'drained' },
+      timestamp: sent,
+    });
     const log = await (await h.op('/_emulator/webhooks/deliveries')).json();
     const rec = log.data.find((d: { url: string }) => d.url === `${rx.url}/retry`);
     expect(rec).toMatchObject({ outcome: 'delivered', via: ep.body.id });

@@ -4,7 +4,14 @@ import { wordDeltas } from '../src/models/brain/index.js';
 // compat-a `stream: true` sends these as content deltas (docs/inference.md).
 describe('word-sized deltas', () => {
   it('gives each word with the space and punctuation after it; joined they are the text', () => {
-    expect(wordDeltas("Hi, I'm Ava. Ask me anything!")).toEqual(['Hi, ', "I'm ", 'Ava. ', 'Ask ', 'me ', 'anything!']);
+    expect(wordDeltas("Hi, I'm Ava. Ask me anything!")).toEqual([
+      'Hi, ',
+      "I'm ",
+      'Ava. ',
+      'Ask ',
+      'me ',
+      'anything!',
+    ]);
     expect(wordDeltas('  leading space')).toEqual(['  leading ', 'space']);
   });
 

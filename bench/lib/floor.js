@@ -47,7 +47,11 @@ export async function startFloor() {
     baseUrl,
     apiKey: 'floorkey',
     /** Ids of stored rows, for the read figure. */
-    ids: () => db.prepare('SELECT id FROM sessions').all().map((r) => r.id),
+    ids: () =>
+      db
+        .prepare('SELECT id FROM sessions')
+        .all()
+        .map((r) => r.id),
     stop: () => new Promise((resolve) => server.close(() => resolve(db.close()))),
   };
 }

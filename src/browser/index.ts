@@ -3,7 +3,13 @@
  * framework, no Node built-in: it imports only the contract's edge message shapes.
  */
 export { connect, ChatRelayError } from './session.js';
-export type { AvatarSession, ChatRelay, ConnectOptions, SessionEvent, SessionGrant } from './session.js';
+export type {
+  AvatarSession,
+  ChatRelay,
+  ConnectOptions,
+  SessionEvent,
+  SessionGrant,
+} from './session.js';
 export { mintSession, ApiError } from './mint.js';
 export type { MintOptions, Queued } from './mint.js';
 export { MsePlayer, mediaSourceClass, wholeBoxesLength } from './player.js';

@@ -65,7 +65,8 @@ export interface MicCapture {
 }
 
 export async function startMic(opts: MicOptions): Promise<MicCapture> {
-  if (!navigator.mediaDevices?.getUserMedia) throw new Error('no microphone access here (a page must be https or localhost)');
+  if (!navigator.mediaDevices?.getUserMedia)
+    throw new Error('no microphone access here (a page must be https or localhost)');
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: {
       echoCancellation: true,
@@ -84,7 +85,11 @@ export async function startMic(opts: MicOptions): Promise<MicCapture> {
       URL.revokeObjectURL(url);
     }
     const source = ctx.createMediaStreamSource(stream);
-    const node = new AudioWorkletNode(ctx, 'avatar-mic-16k', { numberOfInputs: 1, numberOfOutputs: 1, channelCount: 1 });
+    const node = new AudioWorkletNode(ctx, 'avatar-mic-16k', {
+      numberOfInputs: 1,
+      numberOfOutputs: 1,
+      channelCount: 1,
+    });
     node.port.onmessage = (m: MessageEvent<{ frame: ArrayBuffer; level: number }>) => {
       opts.onFrame(new Uint8Array(m.data.frame));
       opts.onLevel?.(m.data.level);

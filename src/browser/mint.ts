@@ -49,11 +49,21 @@ export async function mintSession<T = Record<string, unknown>>(o: MintOptions): 
   try {
     for (;;) {
       const body = ticket ? { ...o.body, queue_ticket: ticket } : o.body;
-      const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: o.signal });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: o.signal,
+      });
       const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (res.status === 201) return json as T;
       if (res.status !== 202) {
-        throw new ApiError(res.status, String(json.error ?? 'http_error'), json.detail as string | undefined, String(json.message ?? res.statusText));
+        throw new ApiError(
+          res.status,
+          String(json.error ?? 'http_error'),
+          json.detail as string | undefined,
+          String(json.message ?? res.statusText),
+        );
       }
       const q = json as unknown as Queued;
       ticket = q.queue_ticket;
@@ -62,7 +72,10 @@ export async function mintSession<T = Record<string, unknown>>(o: MintOptions): 
     }
   } catch (e) {
     if (ticket && o.signal?.aborted) {
-      await fetch(`${url}/queue/${encodeURIComponent(ticket)}`, { method: 'DELETE', headers: { authorization: headers.authorization } }).catch(() => undefined);
+      await fetch(`${url}/queue/${encodeURIComponent(ticket)}`, {
+        method: 'DELETE',
+        headers: { authorization: headers.authorization },
+      }).catch(() => undefined);
     }
     throw e;
   }

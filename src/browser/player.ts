@@ -27,7 +27,10 @@ type MediaSourceCtor = { new (): MediaSource; isTypeSupported(type: string): boo
 
 /** `MediaSource`, or `ManagedMediaSource` where only that exists (iOS Safari 17.1+). */
 export function mediaSourceClass(): MediaSourceCtor | undefined {
-  const g = globalThis as unknown as { MediaSource?: MediaSourceCtor; ManagedMediaSource?: MediaSourceCtor };
+  const g = globalThis as unknown as {
+    MediaSource?: MediaSourceCtor;
+    ManagedMediaSource?: MediaSourceCtor;
+  };
   return g.MediaSource ?? g.ManagedMediaSource;
 }
 
@@ -65,7 +68,11 @@ export class MsePlayer {
     readonly video: HTMLVideoElement,
     opts: PlayerOptions = {},
   ) {
-    this.opts = { liveLatency: opts.liveLatency ?? 0.3, maxLag: opts.maxLag ?? 1.5, keepSeconds: opts.keepSeconds ?? 20 };
+    this.opts = {
+      liveLatency: opts.liveLatency ?? 0.3,
+      maxLag: opts.maxLag ?? 1.5,
+      keepSeconds: opts.keepSeconds ?? 20,
+    };
   }
 
   /** Create the MediaSource and its SourceBuffer for `mime` (the stream's first message). */
@@ -76,10 +83,13 @@ export class MsePlayer {
     const ms = new MS();
     this.ms = ms;
     // ManagedMediaSource only opens with remote playback (AirPlay) disabled.
-    (this.video as HTMLVideoElement & { disableRemotePlayback: boolean }).disableRemotePlayback = true;
+    (this.video as HTMLVideoElement & { disableRemotePlayback: boolean }).disableRemotePlayback =
+      true;
     this.url = URL.createObjectURL(ms);
     this.video.src = this.url;
-    await new Promise<void>((resolve) => ms.addEventListener('sourceopen', () => resolve(), { once: true }));
+    await new Promise<void>((resolve) =>
+      ms.addEventListener('sourceopen', () => resolve(), { once: true }),
+    );
     const sb = ms.addSourceBuffer(mime);
     sb.mode = 'segments';
     sb.addEventListener('updateend', () => this.feed());
@@ -146,12 +156,14 @@ export class MsePlayer {
     if (b.length === 0) return;
     const end = b.end(b.length - 1);
     const t = v.currentTime;
-    if (t < b.start(0) || end - t > this.opts.maxLag) v.currentTime = Math.max(b.start(b.length - 1), end - this.opts.liveLatency);
+    if (t < b.start(0) || end - t > this.opts.maxLag)
+      v.currentTime = Math.max(b.start(b.length - 1), end - this.opts.liveLatency);
     if (v.paused && !v.ended && !this.playing) {
       this.playing = true;
       v.play()
         .catch((e: Error) => {
-          if (!this.blocked) this.onProblem(`play: ${e.message} (a click on the page lets it play)`);
+          if (!this.blocked)
+            this.onProblem(`play: ${e.message} (a click on the page lets it play)`);
           this.blocked = true;
         })
         .finally(() => (this.playing = false));

@@ -18,7 +18,9 @@ export interface SessionGrant {
 }
 
 /** Where a v1 typed turn goes: a relay URL (same origin as the page), or a function. */
-export type ChatRelay = string | ((req: { connect_url: string; session_token: string; text: string }) => Promise<void>);
+export type ChatRelay =
+  | string
+  | ((req: { connect_url: string; session_token: string; text: string }) => Promise<void>);
 
 export interface ConnectOptions {
   /** The element the avatar plays in; without one, media events still arrive. */
@@ -97,7 +99,9 @@ export function connect(grant: SessionGrant, opts: ConnectOptions = {}): AvatarS
         player = p;
         p.onProblem = (detail) => tell({ type: 'player_problem', detail });
         // Bytes that arrive before the SourceBuffer exists wait in the player's queue, in order.
-        p.start(e.mime).catch((err: Error) => tell({ type: 'player_problem', detail: err.message }));
+        p.start(e.mime).catch((err: Error) =>
+          tell({ type: 'player_problem', detail: err.message }),
+        );
       } else if (e.type === 'media') {
         player?.append(e.bytes);
       } else if (e.type === 'closed') {
@@ -146,8 +150,15 @@ export function connect(grant: SessionGrant, opts: ConnectOptions = {}): AvatarS
       const relay = opts.chatRelay;
       const req = { connect_url: grant.connect_url, session_token: grant.session_token, text };
       if (typeof relay === 'function') return relay(req);
-      if (!relay) throw new Error('a v1 session needs chatRelay for typed turns: the edge sets no CORS headers (docs/browser.md)');
-      const res = await fetch(relay, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req) });
+      if (!relay)
+        throw new Error(
+          'a v1 session needs chatRelay for typed turns: the edge sets no CORS headers (docs/browser.md)',
+        );
+      const res = await fetch(relay, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(req),
+      });
       if (!res.ok) throw new ChatRelayError(res.status, await res.text().catch(() => ''));
     },
     async close() {

@@ -16,7 +16,7 @@ const V1_SOCKETS = ['/mse', '/mic_stream', '/events'] as const;
 
 /** What a browser cannot tell apart when an upgrade is refused (docs/edge.md lists them). */
 const REFUSED =
-  'the edge refused the connection (token expired or invalid, session ended, or this page\'s origin is not in the domain_allowlist)';
+  "the edge refused the connection (token expired or invalid, session ended, or this page's origin is not in the domain_allowlist)";
 
 export interface SocketOptions {
   connectUrl: string;
@@ -60,7 +60,13 @@ function openSocket(
       const e: ClosedEvent = state.closing
         ? { type: 'closed', reason: 'client', code: c.code }
         : open
-          ? { type: 'closed', reason: reasonForClose(c.code), code: c.code, detail: c.reason || undefined, socket: path }
+          ? {
+              type: 'closed',
+              reason: reasonForClose(c.code),
+              code: c.code,
+              detail: c.reason || undefined,
+              socket: path,
+            }
           : { type: 'closed', reason: 'refused', code: c.code, detail: REFUSED, socket: path };
       em.emit(e);
       reject(new Error(`${path}: ${e.detail ?? e.reason}`));
@@ -72,7 +78,8 @@ function openSocket(
 
 const closeAll = (sockets: Iterable<WebSocket>) => {
   for (const ws of sockets) {
-    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, 'client closed');
+    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
+      ws.close(1000, 'client closed');
   }
 };
 
@@ -92,17 +99,30 @@ export function openV1(opts: SocketOptions): EdgeSockets {
       return em.emit({ type: 'media', bytes: new Uint8Array(data), total, segments });
     }
     const f = parseFrame(data);
-    if (!f) return em.emit({ type: 'error', error: `unreadable ${path} message: ${data.slice(0, 200)}`, socket: path });
+    if (!f)
+      return em.emit({
+        type: 'error',
+        error: `unreadable ${path} message: ${data.slice(0, 200)}`,
+        socket: path,
+      });
     if (path === '/mse') {
       if (typeof f.mime === 'string' && !mimeSeen) {
         mimeSeen = true;
         return em.emit({ type: 'media_init', mime: f.mime });
       }
-      return em.emit({ type: 'error', error: f.type === 'error' ? errorText(f) : `unexpected /mse message: ${data.slice(0, 200)}`, socket: path });
+      return em.emit({
+        type: 'error',
+        error: f.type === 'error' ? errorText(f) : `unexpected /mse message: ${data.slice(0, 200)}`,
+        socket: path,
+      });
     }
     // /events carries agent_event, speech and telemetry; its turn is telemetry (/mic_stream has it).
     if (path === '/events') {
-      return em.emit(f.type === 'agent_event' || f.type === 'speech' ? mapControl(f, path) : { type: 'telemetry', frame: f });
+      return em.emit(
+        f.type === 'agent_event' || f.type === 'speech'
+          ? mapControl(f, path)
+          : { type: 'telemetry', frame: f },
+      );
     }
     em.emit(mapControl(f, path));
   };
@@ -114,7 +134,8 @@ export function openV1(opts: SocketOptions): EdgeSockets {
       undefined,
       state,
       (ws) => {
-        if (path === '/mic_stream') ws.send(JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' }));
+        if (path === '/mic_stream')
+          ws.send(JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' }));
       },
       (d) => onMessage(path, d),
     );
@@ -122,7 +143,9 @@ export function openV1(opts: SocketOptions): EdgeSockets {
     return s.opened;
   });
   void em.closed.then(() => closeAll(sockets.values()));
-  const ready = Promise.all(opened).then(() => em.emit({ type: 'status', state: 'connected', protocol: 1 }));
+  const ready = Promise.all(opened).then(() =>
+    em.emit({ type: 'status', state: 'connected', protocol: 1 }),
+  );
   ready.catch(() => undefined);
   return {
     protocol: 1,
@@ -151,18 +174,33 @@ export function openV2(opts: SocketOptions): EdgeSockets {
   const onMessage = (data: string | ArrayBuffer) => {
     if (typeof data !== 'string') {
       const all = new Uint8Array(data);
-      if (all[0] !== TAG_MEDIA) return em.emit({ type: 'error', error: `unknown binary tag 0x${(all[0] ?? 0).toString(16)}`, socket: '/v2/session' });
+      if (all[0] !== TAG_MEDIA)
+        return em.emit({
+          type: 'error',
+          error: `unknown binary tag 0x${(all[0] ?? 0).toString(16)}`,
+          socket: '/v2/session',
+        });
       const bytes = all.subarray(1);
       total += bytes.byteLength;
       segments++;
       return em.emit({ type: 'media', bytes, total, segments });
     }
     const f = parseFrame(data);
-    if (!f) return em.emit({ type: 'error', error: `unreadable /v2/session message: ${data.slice(0, 200)}`, socket: '/v2/session' });
+    if (!f)
+      return em.emit({
+        type: 'error',
+        error: `unreadable /v2/session message: ${data.slice(0, 200)}`,
+        socket: '/v2/session',
+      });
     if (f.type === 'session') {
       em.emit({ type: 'telemetry', frame: f });
       if (typeof f.mime === 'string') em.emit({ type: 'media_init', mime: f.mime });
-      else if (f.render === false) em.emit({ type: 'error', error: 'render_disabled: this session is brain-only (no media)', socket: '/v2/session' });
+      else if (f.render === false)
+        em.emit({
+          type: 'error',
+          error: 'render_disabled: this session is brain-only (no media)',
+          socket: '/v2/session',
+        });
       return;
     }
     if (f.type === 'chat_ack' || f.type === 'pong') return;

@@ -11,7 +11,12 @@ export interface BodyIssue {
   keys?: string[];
 }
 
-export function bodyIssueText(issue: BodyIssue, body: unknown, flags: { field: string; flag: string }[], what: string): string {
+export function bodyIssueText(
+  issue: BodyIssue,
+  body: unknown,
+  flags: { field: string; flag: string }[],
+  what: string,
+): string {
   const field = String(issue.path[0] ?? '');
   const flag = flags.find((f) => f.field === field);
   const name = flag ? `--${flag.flag}` : field || 'body';
@@ -21,7 +26,10 @@ export function bodyIssueText(issue: BodyIssue, body: unknown, flags: { field: s
     const near = closest(key, fields);
     return `${key} is not a ${what} field${near ? `; did you mean ${near}?` : ''} (fields: ${fields.join(', ')})`;
   }
-  const given = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  const given =
+    body !== null && typeof body === 'object'
+      ? (body as Record<string, unknown>)[field]
+      : undefined;
   if (issue.path.length === 1 && field !== '' && given === undefined) return `${name} is required`;
   return `${name}: ${issue.message}`;
 }

@@ -57,7 +57,8 @@ function readBuilt(): OperationEntry[] | undefined {
 
 /** Load the manifest once per process (main.ts awaits it before registering commands). */
 export async function loadManifest(): Promise<OperationEntry[]> {
-  loaded ??= readBuilt() ?? manifestOf((await import('../contract/operations/index.js')).operations);
+  loaded ??=
+    readBuilt() ?? manifestOf((await import('../contract/operations/index.js')).operations);
   return loaded;
 }
 

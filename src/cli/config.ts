@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import envPaths from 'env-paths';
@@ -79,13 +87,20 @@ export function readConfig(env: Env): ConfigFile {
   try {
     cfg = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new CliError(`config file ${path} is not readable JSON (${(e as Error).message}): fix or remove it`, ExitCode.usage);
+    throw new CliError(
+      `config file ${path} is not readable JSON (${(e as Error).message}): fix or remove it`,
+      ExitCode.usage,
+    );
   }
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) {
-    throw new CliError(`config file ${path} is not a JSON object: fix or remove it`, ExitCode.usage);
+    throw new CliError(
+      `config file ${path} is not a JSON object: fix or remove it`,
+      ExitCode.usage,
+    );
   }
   const c = cfg as Partial<ConfigFile>;
-  const profiles = c.profiles && typeof c.profiles === 'object' && !Array.isArray(c.profiles) ? c.profiles : {};
+  const profiles =
+    c.profiles && typeof c.profiles === 'object' && !Array.isArray(c.profiles) ? c.profiles : {};
   return { ...c, profiles };
 }
 
@@ -98,7 +113,8 @@ export function writeConfig(env: Env, cfg: ConfigFile): void {
   writeJson(configPath(env), cfg);
 }
 
-const recordName = (s: Pick<EmulatorState, 'pid' | 'base_url'>) => `${s.pid}-${new URL(s.base_url).port || '80'}.json`;
+const recordName = (s: Pick<EmulatorState, 'pid' | 'base_url'>) =>
+  `${s.pid}-${new URL(s.base_url).port || '80'}.json`;
 
 /**
  * The running local emulators, oldest first. A record whose process is gone (kill -9, a
@@ -177,13 +193,20 @@ export function sameService(a: string, b: string): boolean {
   } catch {
     return a === b;
   }
-  if (x.protocol !== y.protocol || x.port !== y.port || x.pathname.replace(/\/+$/, '') !== y.pathname.replace(/\/+$/, '')) return false;
+  if (
+    x.protocol !== y.protocol ||
+    x.port !== y.port ||
+    x.pathname.replace(/\/+$/, '') !== y.pathname.replace(/\/+$/, '')
+  )
+    return false;
   return x.hostname === y.hostname || (LOOPBACK.has(x.hostname) && LOOPBACK.has(y.hostname));
 }
 
 /** Two short lines per running emulator, for messages (a long data dir gets its own line). */
 export function describeEmulators(list: EmulatorState[]): string {
-  return list.map((s) => `  ${s.base_url}  (pid ${s.pid})\n    data ${s.data_dir ?? '(in memory)'}`).join('\n');
+  return list
+    .map((s) => `  ${s.base_url}  (pid ${s.pid})\n    data ${s.data_dir ?? '(in memory)'}`)
+    .join('\n');
 }
 
 export interface Connection {
@@ -193,7 +216,9 @@ export interface Connection {
   /** Where the settings came from, for `avatar config show` and error messages. */
   source: string;
   /** What chose the base URL, for the "cannot reach" error (how to go back). */
-  chosenBy: { by: 'flag' | 'environment' | 'emulator' } | { by: 'profile' | 'default profile'; name: string };
+  chosenBy:
+    | { by: 'flag' | 'environment' | 'emulator' }
+    | { by: 'profile' | 'default profile'; name: string };
 }
 
 export interface GlobalFlags {
@@ -210,7 +235,10 @@ export const envValue = (env: Env, name: string): string | undefined => {
 };
 
 /** Why no connection could be resolved, for the usage error. */
-export type NoConnection = { missing: 'profile'; name: string } | { missing: 'service' } | { missing: 'choice'; running: EmulatorState[] };
+export type NoConnection =
+  | { missing: 'profile'; name: string }
+  | { missing: 'service' }
+  | { missing: 'choice'; running: EmulatorState[] };
 
 /**
  * Resolve connection settings: flags, then environment (AVATAR_BASE_URL, AVATAR_API_KEY,
@@ -219,12 +247,20 @@ export type NoConnection = { missing: 'profile'; name: string } | { missing: 'se
  * separately; a base URL that is a running emulator's gets that emulator's key and
  * workspace.
  */
-export function resolveConnection(flags: GlobalFlags, env: Env, cwd = process.cwd()): Connection | undefined {
+export function resolveConnection(
+  flags: GlobalFlags,
+  env: Env,
+  cwd = process.cwd(),
+): Connection | undefined {
   const r = resolveConnectionOrWhy(flags, env, cwd);
   return 'baseUrl' in r ? r : undefined;
 }
 
-export function resolveConnectionOrWhy(flags: GlobalFlags, env: Env, cwd = process.cwd()): Connection | NoConnection {
+export function resolveConnectionOrWhy(
+  flags: GlobalFlags,
+  env: Env,
+  cwd = process.cwd(),
+): Connection | NoConnection {
   const cfg = readConfig(env);
   const named = flags.profile ?? envValue(env, 'AVATAR_PROFILE');
   const profileName = named ?? cfg.default_profile;
@@ -234,11 +270,19 @@ export function resolveConnectionOrWhy(flags: GlobalFlags, env: Env, cwd = proce
   const explicit = flags.baseUrl ?? envValue(env, 'AVATAR_BASE_URL') ?? profile?.base_url;
   const pick = pickEmulator(env, cwd);
   const baseUrl = explicit ?? pick.emulator?.base_url;
-  if (!baseUrl) return pick.running.length > 1 ? { missing: 'choice', running: pick.running } : { missing: 'service' };
+  if (!baseUrl)
+    return pick.running.length > 1
+      ? { missing: 'choice', running: pick.running }
+      : { missing: 'service' };
   const trimmed = baseUrl.replace(/\/+$/, '');
   const emu = pick.running.find((s) => sameService(s.base_url, trimmed));
-  const apiKey = flags.apiKey ?? envValue(env, 'AVATAR_API_KEY') ?? profile?.api_key ?? emu?.secret_key;
-  const workspaceId = flags.workspace ?? envValue(env, 'AVATAR_WORKSPACE_ID') ?? profile?.workspace_id ?? emu?.workspace_id;
+  const apiKey =
+    flags.apiKey ?? envValue(env, 'AVATAR_API_KEY') ?? profile?.api_key ?? emu?.secret_key;
+  const workspaceId =
+    flags.workspace ??
+    envValue(env, 'AVATAR_WORKSPACE_ID') ??
+    profile?.workspace_id ??
+    emu?.workspace_id;
   const source = flags.baseUrl
     ? 'flags'
     : envValue(env, 'AVATAR_BASE_URL')

@@ -70,7 +70,8 @@ export function createContext(program: Command, io: Io): CliContext {
     const { resolveConnectionOrWhy, describeEmulators } = loaded(config);
     const conn = resolveConnectionOrWhy(globals(), io.env, io.cwd);
     if (!('baseUrl' in conn)) {
-      if (conn.missing === 'profile') throw new CliError(`no profile named ${conn.name} (avatar config list)`, ExitCode.usage);
+      if (conn.missing === 'profile')
+        throw new CliError(`no profile named ${conn.name} (avatar config list)`, ExitCode.usage);
       if (conn.missing === 'choice') {
         throw new CliError(
           `${conn.running.length} local emulators are running and none is this directory's:\n${describeEmulators(conn.running)}\n` +
@@ -87,8 +88,15 @@ export function createContext(program: Command, io: Io): CliContext {
     }
     if (!isHttpUrl(conn.baseUrl)) {
       const where =
-        conn.source === 'flags' ? '--base-url' : conn.source === 'environment' ? 'AVATAR_BASE_URL' : `the base_url of ${conn.source}`;
-      throw new CliError(`${where} is not an http(s) URL: ${conn.baseUrl} (e.g. http://127.0.0.1:4780)`, ExitCode.usage);
+        conn.source === 'flags'
+          ? '--base-url'
+          : conn.source === 'environment'
+            ? 'AVATAR_BASE_URL'
+            : `the base_url of ${conn.source}`;
+      throw new CliError(
+        `${where} is not an http(s) URL: ${conn.baseUrl} (e.g. http://127.0.0.1:4780)`,
+        ExitCode.usage,
+      );
     }
     return conn;
   };
@@ -102,7 +110,11 @@ export function createContext(program: Command, io: Io): CliContext {
   };
   const client = (opts: { apiKey?: string; origin?: string } = {}): AvatarClient => {
     const conn = connection();
-    return new (loaded(clientModule).AvatarClient)({ baseUrl: conn.baseUrl, apiKey: opts.apiKey ?? conn.apiKey, origin: opts.origin ?? globals().origin });
+    return new (loaded(clientModule).AvatarClient)({
+      baseUrl: conn.baseUrl,
+      apiKey: opts.apiKey ?? conn.apiKey,
+      origin: opts.origin ?? globals().origin,
+    });
   };
   return {
     io,
@@ -127,12 +139,20 @@ export function createContext(program: Command, io: Io): CliContext {
       let listed: string[] = [];
       try {
         const res = await c.raw('GET', '/api/v1/workspaces');
-        if (res.status < 400) listed = ((res.body as { data?: { id?: string }[] } | undefined)?.data ?? []).map((w) => String(w.id));
+        if (res.status < 400)
+          listed = ((res.body as { data?: { id?: string }[] } | undefined)?.data ?? []).map((w) =>
+            String(w.id),
+          );
       } finally {
         await c.close();
       }
       if (listed.length === 1) return listed[0]!;
-      throw new CliError(listed.length > 1 ? `${NO_WORKSPACE}; this key sees ${listed.length} workspaces (avatar workspaces list)` : NO_WORKSPACE, ExitCode.usage);
+      throw new CliError(
+        listed.length > 1
+          ? `${NO_WORKSPACE}; this key sees ${listed.length} workspaces (avatar workspaces list)`
+          : NO_WORKSPACE,
+        ExitCode.usage,
+      );
     },
     print(body, human) {
       const { printJson, renderHuman } = loaded(output);

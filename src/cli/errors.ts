@@ -21,17 +21,30 @@ export function missingPersona(e: ApiErrorLike): string | undefined {
 }
 
 export function isApiResponseError(e: unknown): e is ApiErrorLike {
-  return !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'ApiResponseError' && typeof (e as { status?: unknown }).status === 'number';
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    (e as { name?: unknown }).name === 'ApiResponseError' &&
+    typeof (e as { status?: unknown }).status === 'number'
+  );
 }
 
-const seconds = (n: number) => (n >= 3600 ? `${Math.round(n / 360) / 10} h` : n >= 120 ? `${Math.round(n / 60)} min` : `${n} s`);
+const seconds = (n: number) =>
+  n >= 3600 ? `${Math.round(n / 360) / 10} h` : n >= 120 ? `${Math.round(n / 60)} min` : `${n} s`;
 
 /** The service's message: top level (control plane) or in `error` (the inference family). */
 const messageOf = (b: Record<string, unknown>): string =>
-  typeof b.message === 'string' ? b.message : b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string' ? (b.error as { message: string }).message : '';
+  typeof b.message === 'string'
+    ? b.message
+    : b.error &&
+        typeof b.error === 'object' &&
+        typeof (b.error as { message?: unknown }).message === 'string'
+      ? (b.error as { message: string }).message
+      : '';
 
 /** "retry in 40 s", "in 3600 s", "come back at 00:00 UTC": the message already says when. */
-const saysWhen = (message: string) => /\bretry in\b|\bin \d+ ?(s|min|h)\b|\bat \d\d:\d\d\b/i.test(message);
+const saysWhen = (message: string) =>
+  /\bretry in\b|\bin \d+ ?(s|min|h)\b|\bat \d\d:\d\d\b/i.test(message);
 
 /**
  * What a user can do about a 429/402 (spec 7), with the retry_after the service gave. Said
@@ -41,16 +54,26 @@ const saysWhen = (message: string) => /\bretry in\b|\bin \d+ ?(s|min|h)\b|\bat \
  */
 function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
   const message = messageOf(b);
-  const retry = typeof b.retry_after === 'number' ? b.retry_after : Number(e.headers['retry-after']) || null;
+  const retry =
+    typeof b.retry_after === 'number' ? b.retry_after : Number(e.headers['retry-after']) || null;
   const after = saysWhen(message) ? null : retry ? `retry in ${seconds(retry)}` : 'retry later';
   const join = (...parts: (string | null)[]) => parts.filter(Boolean).join('; ') || null;
   switch (e.code) {
     case 'concurrency_limit': {
       // The service's message may already say "release one": then only the CLI's command.
-      if (/release one/i.test(message)) return join('from the CLI: avatar sessions release <sessionId>', after);
-      const inUse = typeof b.active === 'number' && typeof b.limit === 'number' ? `${b.active} of ${b.limit} concurrent sessions of the plan are in use: ` : '';
-      const reaper = /idle reaper/i.test(message) ? '' : ', or wait for the idle reaper to end a minted session that never connected';
-      return join(`${inUse}release one with \`avatar sessions release <sessionId>\`${reaper}`, after);
+      if (/release one/i.test(message))
+        return join('from the CLI: avatar sessions release <sessionId>', after);
+      const inUse =
+        typeof b.active === 'number' && typeof b.limit === 'number'
+          ? `${b.active} of ${b.limit} concurrent sessions of the plan are in use: `
+          : '';
+      const reaper = /idle reaper/i.test(message)
+        ? ''
+        : ', or wait for the idle reaper to end a minted session that never connected';
+      return join(
+        `${inUse}release one with \`avatar sessions release <sessionId>\`${reaper}`,
+        after,
+      );
     }
     case 'rate_limited':
       return join(after && `too many mints from this key in the last minute: ${after}`);
@@ -58,11 +81,17 @@ function advice(e: ApiErrorLike, b: Record<string, unknown>): string | null {
       return join(after && `the daily session minutes are used up: ${after}`);
     case 'rate_limit':
       // Inference (spec 8): counted per organisation over a sliding minute.
-      return join(after, 'the limit counts every key of the organisation over a sliding minute: wait, or spread the requests out');
+      return join(
+        after,
+        'the limit counts every key of the organisation over a sliding minute: wait, or spread the requests out',
+      );
     case 'not_found':
       // `--persona nobody` (sessions live, mint, demo): where the valid keys are.
       if (!/^persona \S+ not found/.test(message)) return null;
-      return (e.suggestion ? `did you mean ${e.suggestion}? ` : '') + 'the stock personas: avatar gallery list';
+      return (
+        (e.suggestion ? `did you mean ${e.suggestion}? ` : '') +
+        'the stock personas: avatar gallery list'
+      );
     default:
       return e.status === 429 || e.status === 402 ? after : null;
   }

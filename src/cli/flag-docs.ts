@@ -17,17 +17,26 @@ const docs: Record<string, FlagDoc> = {
   recording: { kind: 'boolean' },
   observability: { kind: 'boolean' },
   response_language: { kind: 'string', arg: 'tag' },
-  context: { arg: 'json|@file', description: 'session context { system_prompt?, backstory?, memory?, history? }' },
+  context: {
+    arg: 'json|@file',
+    description: 'session context { system_prompt?, backstory?, memory?, history? }',
+  },
   notify: { arg: 'json|@file' },
   name: { arg: 'name', description: 'display name' },
   plan: { arg: 'plan', description: 'plan of the workspace (free, pro, enterprise, demo)' },
   kind: { arg: 'kind', description: 'kind of the resource' },
-  scopes: { arg: 'scope...', description: 'scopes of the key, e.g. sessions:write avatars:read (default *)' },
+  scopes: {
+    arg: 'scope...',
+    description: 'scopes of the key, e.g. sessions:write avatars:read (default *)',
+  },
   allowed_origins: { arg: 'origin...', description: 'browser origins a publishable key accepts' },
   workspace_id: { arg: 'id', description: 'workspace id (when the key is not workspace-bound)' },
   platform: { arg: 'platform', description: 'device platform, e.g. ios, android, web' },
   iss: { arg: 'url', description: 'issuer (the iss claim of its id_tokens)' },
-  aud: { arg: 'audience', description: 'audience (the aud claim: the client id of the native app)' },
+  aud: {
+    arg: 'audience',
+    description: 'audience (the aud claim: the client id of the native app)',
+  },
   jwks_uri: { arg: 'url', description: "URL of the issuer's JWKS" },
   algs: { arg: 'alg...', description: 'accepted signing algorithms (RS256, ES256)' },
   description: { arg: 'text', description: 'free text shown in listings' },
@@ -62,13 +71,25 @@ export function placeholder(f: FieldFlag): string {
   if (f.kind === 'json') return '<json|@file>';
   if (f.kind === 'number') return '<number>';
   const name = snake(f.field);
-  const base = /(^|_)id$/.test(name) ? 'id' : /(^|_)(uri|url|hook)$/.test(name) ? 'url' : f.kind === 'list' && f.item === 'number' ? 'n' : 'text';
+  const base = /(^|_)id$/.test(name)
+    ? 'id'
+    : /(^|_)(uri|url|hook)$/.test(name)
+      ? 'url'
+      : f.kind === 'list' && f.item === 'number'
+        ? 'n'
+        : 'text';
   return f.kind === 'list' ? `<${base}...>` : `<${base}>`;
 }
 
 /** Help text of a field flag: its description, the type in words when it has none. */
 export function describeFlag(f: FieldFlag): string {
-  const what = f.description || (f.kind === 'json' ? 'JSON value' : f.kind === 'list' ? 'one or more values' : snake(f.field).replace(/_/g, ' '));
+  const what =
+    f.description ||
+    (f.kind === 'json'
+      ? 'JSON value'
+      : f.kind === 'list'
+        ? 'one or more values'
+        : snake(f.field).replace(/_/g, ' '));
   const min = f.minLength && f.minLength > 1 ? f.minLength : undefined;
   const extra =
     f.kind === 'json'

@@ -28,8 +28,14 @@ export function addFieldOption(cmd: Command, f: FieldFlag): void {
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Collect the request body from `--data` and per-field flags (flags win). */
-function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: unknown, cwd: string): Record<string, unknown> {
-  const body: Record<string, unknown> = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as object) } : {};
+function collectFields(
+  flags: FieldFlag[],
+  opts: Record<string, unknown>,
+  base: unknown,
+  cwd: string,
+): Record<string, unknown> {
+  const body: Record<string, unknown> =
+    base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as object) } : {};
   for (const f of flags) {
     const v = opts[optKey(f.flag)];
     if (v === undefined) continue;
@@ -50,44 +56,73 @@ function collectFields(flags: FieldFlag[], opts: Record<string, unknown>, base: 
  * from the manifest (plain data, src/cli/command-manifest.ts); an action loads the
  * operation's schemas when it runs.
  */
-export function registerGeneratedCommands(program: Command, cli: CliContext, only: string | undefined, entries: readonly OperationEntry[]): void {
+export function registerGeneratedCommands(
+  program: Command,
+  cli: CliContext,
+  only: string | undefined,
+  entries: readonly OperationEntry[],
+): void {
   const groups = new Map<string, Command>();
   for (const entry of entries) {
     if (!entry.group || (only !== undefined && entry.group !== only)) continue;
     const { group, verb } = entry;
-    let g = groups.get(group) ?? (program.commands.find((c) => c.name() === group) as Command | undefined);
+    let g =
+      groups.get(group) ??
+      (program.commands.find((c) => c.name() === group) as Command | undefined);
     if (!g) {
       // main.ts gives the group its one description from commandGroups (no import of that table here: it loads us).
-      g = program.command(group).description(`${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
+      g = program
+        .command(group)
+        .description(`${group} (${entry.path.split('/').slice(0, 4).join('/')}...)`);
     }
     groups.set(group, g);
     // `queue status`: a command of a sub-group (made here when no hand-written one exists).
     const [head, leaf] = verb.split(' ') as [string, string | undefined];
     let parent: Command = g;
-    if (leaf) parent = g.commands.find((c) => c.name() === head) ?? g.command(head).description(`${head} (${entry.path})`);
+    if (leaf)
+      parent =
+        g.commands.find((c) => c.name() === head) ??
+        g.command(head).description(`${head} (${entry.path})`);
     const name = leaf ?? head;
     if (parent.commands.some((c) => c.name() === name)) continue; // a hand-written command wins
     const pathParams = pathParamNames(entry.path);
     const positional = pathParams.filter((p) => p !== 'wsId');
-    const cmd = parent.command(name).description(`${entry.summary}  [${entry.method.toUpperCase()} ${entry.path}]`);
+    const cmd = parent
+      .command(name)
+      .description(`${entry.summary}  [${entry.method.toUpperCase()} ${entry.path}]`);
     for (const p of positional) cmd.argument(`<${p}>`);
     const bodyFlags = entry.body ?? [];
     const queryFlags = entry.query;
     for (const f of [...bodyFlags, ...queryFlags]) addFieldOption(cmd, f);
-    if (entry.body) cmd.option('--data <json|@file>', 'whole request body as JSON: inline, @file or @- for stdin (flags override its fields)');
-    if (entry.binary) cmd.option('-o, --out <file>', 'write the response body to this file (- for stdout)');
+    if (entry.body)
+      cmd.option(
+        '--data <json|@file>',
+        'whole request body as JSON: inline, @file or @- for stdin (flags override its fields)',
+      );
+    if (entry.binary)
+      cmd.option('-o, --out <file>', 'write the response body to this file (- for stdout)');
     cmd.action(async (...args: unknown[]) => {
       const { operationById } = await import('../contract/operations/index.js');
       const op = operationById(entry.id);
-      if (!op) throw new Error(`the command manifest names ${entry.id}, which the contract lacks (rebuild: npm run build)`);
+      if (!op)
+        throw new Error(
+          `the command manifest names ${entry.id}, which the contract lacks (rebuild: npm run build)`,
+        );
       const opts = cmd.opts<Record<string, unknown>>();
       const params: Record<string, string> = {};
       positional.forEach((p, i) => (params[p] = String(args[i])));
-      if (pathParams.includes("wsId")) params.wsId = await cli.workspace();
-      const input: { params: Record<string, string>; query?: Record<string, unknown>; body?: unknown } = { params };
+      if (pathParams.includes('wsId')) params.wsId = await cli.workspace();
+      const input: {
+        params: Record<string, string>;
+        query?: Record<string, unknown>;
+        body?: unknown;
+      } = { params };
       if (op.body) {
         const base = typeof opts.data === 'string' ? readData(opts.data, cli.io.cwd) : undefined;
-        if (base !== undefined && (base === null || typeof base !== 'object' || Array.isArray(base))) {
+        if (
+          base !== undefined &&
+          (base === null || typeof base !== 'object' || Array.isArray(base))
+        ) {
           throw new CliError('--data must be a JSON object (the request body)', ExitCode.usage);
         }
         input.body = collectFields(bodyFlags, opts, base, cli.io.cwd);
@@ -95,7 +130,10 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
         // usage error here (exit 2), before any request is sent.
         const check = op.body.safeParse(input.body);
         if (!check.success) {
-          throw new CliError(bodyIssueText(check.error.issues[0]!, input.body, bodyFlags, 'body'), ExitCode.usage);
+          throw new CliError(
+            bodyIssueText(check.error.issues[0]!, input.body, bodyFlags, 'body'),
+            ExitCode.usage,
+          );
         }
       }
       if (op.query) input.query = collectFields(queryFlags, opts, undefined, cli.io.cwd);
@@ -110,9 +148,15 @@ export function registerGeneratedCommands(program: Command, cli: CliContext, onl
           }
           // On stdout, as speak, tts and images report the file they wrote (issue 24 item 12).
           const type = String(res.headers['content-type'] ?? '').split(';')[0];
-          cli.print({ file: opts.out, bytes: res.body.length, content_type: type }, () => `wrote ${String(opts.out)} (${res.body.length} bytes, ${type})`);
+          cli.print(
+            { file: opts.out, bytes: res.body.length, content_type: type },
+            () => `wrote ${String(opts.out)} (${res.body.length} bytes, ${type})`,
+          );
         } else if (cli.io.stdout.isTTY) {
-          throw new CliError(`the response is binary (${res.headers['content-type']}): pass --out FILE, or --out - to write it here anyway`, ExitCode.usage);
+          throw new CliError(
+            `the response is binary (${res.headers['content-type']}): pass --out FILE, or --out - to write it here anyway`,
+            ExitCode.usage,
+          );
         } else cli.io.stdout.write(res.body);
         return;
       }

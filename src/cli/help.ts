@@ -26,7 +26,8 @@ export function configureHelpOutput(cmd: Command, io: Io, json = false): void {
     helpWidth: width,
     minWidthToWrap: 20,
     formatItem(term, termWidth, description, helper) {
-      if (!description || helper.displayWidth(term) <= termWidth) return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+      if (!description || helper.displayWidth(term) <= termWidth)
+        return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
       // Long terms: the term on its own line, the description wrapped below it.
       const pad = ' '.repeat(BELOW_INDENT);
       const wrapped = helper.boxWrap(description, width - BELOW_INDENT).replace(/\n/g, `\n${pad}`);

@@ -18,7 +18,13 @@ interface Turn {
  * terminal under the text column; on a pipe each turn's text stays one line (for grep).
  */
 function transcript(body: unknown, width: number | undefined): string {
-  const t = body as { session_id?: unknown; source?: unknown; turns?: unknown; count?: unknown; deleted?: unknown };
+  const t = body as {
+    session_id?: unknown;
+    source?: unknown;
+    turns?: unknown;
+    count?: unknown;
+    deleted?: unknown;
+  };
   const id = String(t.session_id ?? '');
   if (t.deleted === true) return `session ${id}: erased (no turns kept)`;
   const turns = Array.isArray(t.turns) ? (t.turns as Turn[]) : [];
@@ -28,7 +34,10 @@ function transcript(body: unknown, width: number | undefined): string {
   const out = [head];
   const say = (who: string, text: string) => {
     const lines = width === undefined ? text.split('\n') : wrap(text, Math.max(20, width - 8 - 1));
-    out.push(`${who.padEnd(8)}${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `${' '.repeat(8)}${l}`));
+    out.push(
+      `${who.padEnd(8)}${lines[0] ?? ''}`,
+      ...lines.slice(1).map((l) => `${' '.repeat(8)}${l}`),
+    );
   };
   for (const turn of turns) {
     out.push('');
@@ -40,10 +49,16 @@ function transcript(body: unknown, width: number | undefined): string {
     else say('avatar:', '(no reply)');
   }
   // The tool-call ledger (docs/tools.md), when the session made calls.
-  const calls = Array.isArray((t as { tool_calls?: unknown }).tool_calls) ? ((t as { tool_calls: Record<string, unknown>[] }).tool_calls) : [];
+  const calls = Array.isArray((t as { tool_calls?: unknown }).tool_calls)
+    ? (t as { tool_calls: Record<string, unknown>[] }).tool_calls
+    : [];
   if (calls.length) {
     out.push('');
-    for (const c of calls) say('tool:', `${String(c.tool)} (${String(c.source ?? '?')}) ${c.ok ? 'ok' : 'failed'}${typeof c.ms === 'number' ? `, ${c.ms} ms` : ''}`);
+    for (const c of calls)
+      say(
+        'tool:',
+        `${String(c.tool)} (${String(c.source ?? '?')}) ${c.ok ? 'ok' : 'failed'}${typeof c.ms === 'number' ? `, ${c.ms} ms` : ''}`,
+      );
   }
   return out.join('\n');
 }

@@ -39,10 +39,16 @@ export async function checkFaceFile(file: string, bytes: Buffer): Promise<void> 
   const found = await fileTypeFromBuffer(bytes);
   const name = basename(file);
   if (!found || !FACE.includes(found.mime)) {
-    throw new CliError(`--face ${name}: not a jpeg, png or webp image (its bytes read as ${found?.mime ?? 'unknown'})`, ExitCode.usage);
+    throw new CliError(
+      `--face ${name}: not a jpeg, png or webp image (its bytes read as ${found?.mime ?? 'unknown'})`,
+      ExitCode.usage,
+    );
   }
   if (!imageComplete(found.mime, bytes)) {
-    throw new CliError(`--face ${name}: the ${found.ext} image is truncated or corrupt (it does not end where its format says)`, ExitCode.usage);
+    throw new CliError(
+      `--face ${name}: the ${found.ext} image is truncated or corrupt (it does not end where its format says)`,
+      ExitCode.usage,
+    );
   }
 }
 
@@ -52,21 +58,42 @@ export async function checkVoiceFile(file: string, bytes: Buffer): Promise<numbe
   const { parseBuffer } = await import('music-metadata');
   const name = basename(file);
   const found = await fileTypeFromBuffer(bytes);
-  const mime = found?.mime === 'audio/mpeg' ? 'audio/mpeg' : found && /^audio\/(x-)?wav(e)?$|vnd\.wave/.test(found.mime) ? 'audio/wav' : null;
-  if (!mime) throw new CliError(`--voice ${name}: not mp3 or wav audio (its bytes read as ${found?.mime ?? 'unknown'})`, ExitCode.usage);
+  const mime =
+    found?.mime === 'audio/mpeg'
+      ? 'audio/mpeg'
+      : found && /^audio\/(x-)?wav(e)?$|vnd\.wave/.test(found.mime)
+        ? 'audio/wav'
+        : null;
+  if (!mime)
+    throw new CliError(
+      `--voice ${name}: not mp3 or wav audio (its bytes read as ${found?.mime ?? 'unknown'})`,
+      ExitCode.usage,
+    );
   let seconds: number | undefined;
   try {
-    seconds = (await parseBuffer(bytes, { mimeType: mime, size: bytes.length }, { duration: true, skipCovers: true })).format.duration;
+    seconds = (
+      await parseBuffer(
+        bytes,
+        { mimeType: mime, size: bytes.length },
+        { duration: true, skipCovers: true },
+      )
+    ).format.duration;
   } catch {
     seconds = undefined;
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new CliError(`--voice ${name}: cannot measure the audio length (truncated or corrupt)`, ExitCode.usage);
+    throw new CliError(
+      `--voice ${name}: cannot measure the audio length (truncated or corrupt)`,
+      ExitCode.usage,
+    );
   }
   const min = Limits.voiceSampleMinSeconds;
   const max = Limits.voiceSampleMaxSeconds;
   if (seconds < min || seconds > max) {
-    throw new CliError(`--voice ${name}: the sample is ${Math.round(seconds * 10) / 10} s; it must be ${min} to ${max} s`, ExitCode.usage);
+    throw new CliError(
+      `--voice ${name}: the sample is ${Math.round(seconds * 10) / 10} s; it must be ${min} to ${max} s`,
+      ExitCode.usage,
+    );
   }
   return seconds;
 }

@@ -42,14 +42,15 @@ export function commandWord(argv: string[]): string | undefined {
  * and generated commands; every other group is a name and a description only, enough for
  * `avatar --help` and for commander's "did you mean". An unlisted word loads everything.
  */
-export async function buildProgram(io: Io, argv: string[] = []): Promise<{ program: Command; cli: CliContext }> {
+export async function buildProgram(
+  io: Io,
+  argv: string[] = [],
+): Promise<{ program: Command; cli: CliContext }> {
   const program = new CommandClass('avatar').description(PROGRAM_DESCRIPTION).version(CLI_VERSION);
   for (const [flags, description] of globalOptions) program.option(flags, description);
   // After a mistake, one line saying where help is, not the whole help: at 30 rows a
   // screen of options pushed the error itself (and its "did you mean") off screen.
-  program
-    .showHelpAfterError('(avatar --help lists the commands)')
-    .exitOverride();
+  program.showHelpAfterError('(avatar --help lists the commands)').exitOverride();
   const cut = argv.indexOf('--');
   const jsonArg = (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
   configureHelpOutput(program, io, jsonArg);
@@ -59,7 +60,8 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   const wanted = word === undefined ? [] : known && !known.wholeTree ? [known] : commandGroups;
   // The generated commands as data (and the mint flags of sessions mint/live, demo):
   // help and usage errors never load the contract's schemas (src/cli/command-manifest.ts).
-  const manifest = word === undefined ? [] : await (await import('./command-manifest.js')).loadManifest();
+  const manifest =
+    word === undefined ? [] : await (await import('./command-manifest.js')).loadManifest();
   const registered = new Set<CommandModule>();
   for (const m of commandModules) {
     registered.add(m);
@@ -75,12 +77,18 @@ export async function buildProgram(io: Io, argv: string[] = []): Promise<{ progr
   }
   if (word !== undefined) {
     const { registerGeneratedCommands } = await import('./generated.js');
-    registerGeneratedCommands(program, cli, known && !known.wholeTree ? known.name : undefined, manifest);
+    registerGeneratedCommands(
+      program,
+      cli,
+      known && !known.wholeTree ? known.name : undefined,
+      manifest,
+    );
   }
   // Names only for the rest, in the listed order (a placeholder is never run: its word
   // would have loaded the real group).
   for (const g of commandGroups) {
-    if (!program.commands.some((c) => c.name() === g.name)) program.command(g.name).description(g.description);
+    if (!program.commands.some((c) => c.name() === g.name))
+      program.command(g.name).description(g.description);
   }
   // One description per group, whichever module created it (help reads the same either way).
   for (const c of program.commands as Command[]) {
@@ -122,7 +130,8 @@ export async function run(argv: string[], partial: Partial<Io> = {}): Promise<nu
   };
   const { program, cli } = await buildProgram(io, argv);
   const cut = argv.indexOf('--');
-  const json = () => cli.globals().json === true || (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
+  const json = () =>
+    cli.globals().json === true || (cut >= 0 ? argv.slice(0, cut) : argv).includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
@@ -163,7 +172,9 @@ async function suggestPersona(e: ApiErrorLike, cli: CliContext): Promise<void> {
     c = cli.client();
     const res = await c.call('gallery.list', {});
     const list = (res.body as { avatars?: { id?: unknown }[] }).avatars;
-    const ids = (Array.isArray(list) ? list : []).map((p) => p.id).filter((id): id is string => typeof id === 'string');
+    const ids = (Array.isArray(list) ? list : [])
+      .map((p) => p.id)
+      .filter((id): id is string => typeof id === 'string');
     const { closest } = await import('./body-issue.js');
     e.suggestion = closest(wanted, ids);
   } catch {
@@ -174,14 +185,20 @@ async function suggestPersona(e: ApiErrorLike, cli: CliContext): Promise<void> {
 }
 
 /** The terminal's width for messages on stderr; 80 off a terminal. */
-const width = (io: Io) => (io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80);
+const width = (io: Io) =>
+  io.stderr.isTTY && (io.stderr.columns ?? 0) >= 40 ? io.stderr.columns! : 80;
 
 /** One failure on stderr: a line for humans, or with --json the API's error envelope. */
 async function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean): Promise<number> {
   const envelope = (error: string, message: string, status?: number) =>
     io.stderr.write(JSON.stringify({ error, message, ...(status ? { status } : {}) }) + '\n');
   if (e instanceof CommanderError) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
+    if (
+      e.code === 'commander.helpDisplayed' ||
+      e.code === 'commander.version' ||
+      e.code === 'commander.help'
+    )
+      return ExitCode.ok;
     // commander has already printed its message (and help) for a human; not with --json.
     if (json && e.exitCode !== 0) envelope('usage', e.message.replace(/^error: /, ''));
     return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
@@ -201,8 +218,14 @@ async function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean)
     }
     return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
   }
-  const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
-  if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR/.test(code)) {
+  const code =
+    (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
+  if (
+    code &&
+    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR/.test(
+      code,
+    )
+  ) {
     const conn = (() => {
       try {
         return cli.connection();
@@ -212,7 +235,9 @@ async function reportFailure(e: unknown, io: Io, cli: CliContext, json: boolean)
     })();
     // Loaded here: config.js stays off the paths that never need it (help, usage errors).
     const { unreachableHint } = await import('./config.js');
-    const why = conn ? unreachableHint(conn, cliName(io)) : `Is the emulator running?\n  start one:  ${cliName(io)} emulator start`;
+    const why = conn
+      ? unreachableHint(conn, cliName(io))
+      : `Is the emulator running?\n  start one:  ${cliName(io)} emulator start`;
     const msg = `cannot reach ${conn?.baseUrl ?? 'the service'} (${code}).\n${why}`;
     if (json) envelope('network', msg);
     else io.stderr.write(`${fitLines(`error: ${msg}`, width(io))}\n`);

@@ -14,7 +14,8 @@ export interface Io {
 const MAX_CELL = 60;
 
 /** Fields whose values are credentials: printed alone on their own line, never cut or boxed. */
-const SECRET_KEY = /(^|_|\.)(token|secret|secret_key|dashboard_key|api_key|key|jwt|id_token|session_token)$/;
+const SECRET_KEY =
+  /(^|_|\.)(token|secret|secret_key|dashboard_key|api_key|key|jwt|id_token|session_token)$/;
 const TIME_KEY = /(_at|^timestamp|_deadline|^expires|^exp|^iat)$/;
 
 /**
@@ -22,10 +23,14 @@ const TIME_KEY = /(_at|^timestamp|_deadline|^expires|^exp|^iat)$/;
  * other values unchanged. Human output only: --json prints the raw number (issue 7 item 8).
  */
 export function formatTime(v: unknown, key = '_at'): unknown {
-  if (typeof v !== 'number' || !Number.isFinite(v) || !TIME_KEY.test(key.split('.').pop() ?? key)) return v;
+  if (typeof v !== 'number' || !Number.isFinite(v) || !TIME_KEY.test(key.split('.').pop() ?? key))
+    return v;
   const ms = v > 1e11 ? v : v * 1000;
   if (ms < 1e11 || ms > 1e14) return v;
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 function cell(v: unknown, key = ''): string {
@@ -54,7 +59,11 @@ function readFirst(keys: string[]): string[] {
  * first (readFirst), then the others in first-seen order.
  * Given a terminal `width`, columns that do not fit are left out and named below the table.
  */
-export function renderTable(rows: Record<string, unknown>[], columns?: string[], width?: number): string {
+export function renderTable(
+  rows: Record<string, unknown>[],
+  columns?: string[],
+  width?: number,
+): string {
   if (rows.length === 0) return '(none)';
   let cols = columns ?? readFirst([...new Set(rows.flatMap((r) => Object.keys(r)))]);
   let hidden: string[] = [];
@@ -77,9 +86,19 @@ export function renderTable(rows: Record<string, unknown>[], columns?: string[],
   return `${t.toString()}\n${wrap(note, width! - 1).join('\n')}`;
 }
 
-function flatten(obj: Record<string, unknown>, prefix = '', out: [string, unknown][] = []): [string, unknown][] {
+function flatten(
+  obj: Record<string, unknown>,
+  prefix = '',
+  out: [string, unknown][] = [],
+): [string, unknown][] {
   for (const [k, v] of Object.entries(obj)) {
-    if (v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v) && Object.keys(v).length > 0) {
+    if (
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      !Buffer.isBuffer(v) &&
+      Object.keys(v).length > 0
+    ) {
       flatten(v as Record<string, unknown>, `${prefix}${k}.`, out);
     } else out.push([prefix + k, v]);
   }
@@ -103,10 +122,18 @@ export function wrap(text: string, width: number): string[] {
 export function renderRecord(obj: Record<string, unknown>, width = 80): string {
   // What a person reads first; credentials (a session token is 30 lines at 80 columns) last.
   const all = flatten(obj);
-  const isSecret = ([k, v]: [string, unknown]) => SECRET_KEY.test(k) && typeof v === 'string' && v.length > 0 && !/\s/.test(v);
+  const isSecret = ([k, v]: [string, unknown]) =>
+    SECRET_KEY.test(k) && typeof v === 'string' && v.length > 0 && !/\s/.test(v);
   const rows = [...all.filter((r) => !isSecret(r)), ...all.filter(isSecret)].map(([k, v]) => {
     const shown = formatTime(v, k);
-    return [k, typeof shown === 'string' ? shown : shown === null || shown === undefined ? '' : JSON.stringify(shown)] as const;
+    return [
+      k,
+      typeof shown === 'string'
+        ? shown
+        : shown === null || shown === undefined
+          ? ''
+          : JSON.stringify(shown),
+    ] as const;
   });
   const keyWidth = Math.min(28, Math.max(0, ...rows.map(([k]) => stringWidth(k))));
   const valueWidth = Math.max(20, width - keyWidth - 2);
@@ -120,8 +147,14 @@ export function renderRecord(obj: Record<string, unknown>, width = 80): string {
       continue;
     }
     const lines = wrap(v, valueWidth);
-    const pad = stringWidth(k) > keyWidth ? `\n${' '.repeat(keyWidth + 2)}` : ' '.repeat(keyWidth - stringWidth(k) + 2);
-    out.push(`${k}${pad}${lines[0] ?? ''}`.trimEnd(), ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`));
+    const pad =
+      stringWidth(k) > keyWidth
+        ? `\n${' '.repeat(keyWidth + 2)}`
+        : ' '.repeat(keyWidth - stringWidth(k) + 2);
+    out.push(
+      `${k}${pad}${lines[0] ?? ''}`.trimEnd(),
+      ...lines.slice(1).map((l) => `${' '.repeat(keyWidth + 2)}${l}`),
+    );
   }
   return out.join('\n');
 }
@@ -136,7 +169,9 @@ export function renderHuman(body: unknown, width?: number): string {
   if (Array.isArray(body)) return renderTable(body as Record<string, unknown>[], undefined, width);
   if (typeof body !== 'object') return String(body);
   const o = body as Record<string, unknown>;
-  const listKey = Object.keys(o).find((k) => Array.isArray(o[k]) && (o[k] as unknown[]).every((x) => x && typeof x === 'object'));
+  const listKey = Object.keys(o).find(
+    (k) => Array.isArray(o[k]) && (o[k] as unknown[]).every((x) => x && typeof x === 'object'),
+  );
   if (listKey && Object.keys(o).length <= 2) {
     const rest = Object.fromEntries(Object.entries(o).filter(([k]) => k !== listKey));
     const table = renderTable(o[listKey] as Record<string, unknown>[], undefined, width);

@@ -27,7 +27,9 @@ export function parseJsonFlag(text: string, flag: string, file?: string): unknow
   try {
     return JSON.parse(text);
   } catch (e) {
-    const why = (e as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '');
+    const why = (e as Error).message
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/ \(line \d+ column \d+\)$/, '');
     const at = /at position (\d+)/.exec((e as Error).message);
     const pos = at ? Number(at[1]) : text.length;
     const before = text.slice(0, pos);
@@ -40,6 +42,9 @@ export function parseJsonFlag(text: string, flag: string, file?: string): unknow
     const caret = ' '.repeat(col - from + (from > 0 ? 1 : 0)) + '^';
     const where = `${file ? `${file}, ` : ''}line ${line}, column ${col + 1}`;
     const hint = file ? '' : '\n(inline JSON, or @file, or @- for stdin)';
-    throw new CliError(`${flag} is not valid JSON at ${where}: ${why}\n  ${shown}\n  ${caret}${hint}`, ExitCode.usage);
+    throw new CliError(
+      `${flag} is not valid JSON at ${where}: ${why}\n  ${shown}\n  ${caret}${hint}`,
+      ExitCode.usage,
+    );
   }
 }

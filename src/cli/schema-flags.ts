@@ -22,7 +22,11 @@ export function unwrap(s: z.ZodType): z.ZodType {
   let cur = s;
   for (let i = 0; i < 10; i++) {
     const d = def(cur);
-    if (['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(d.type) && d.innerType) cur = d.innerType;
+    if (
+      ['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(d.type) &&
+      d.innerType
+    )
+      cur = d.innerType;
     else if (d.type === 'pipe' && d.in) cur = d.in;
     else break;
   }
@@ -68,7 +72,10 @@ export function flagsOf(schema: z.ZodType | undefined): FieldFlag[] {
   return Object.entries(obj.shape).map(([field, s]) => {
     const { kind, choices, item } = kindOf(s);
     const inner = unwrap(s) as unknown as { minLength?: number | null; maxLength?: number | null };
-    const lengths = kind === 'string' && !choices ? { minLength: inner.minLength ?? undefined, maxLength: inner.maxLength ?? undefined } : {};
+    const lengths =
+      kind === 'string' && !choices
+        ? { minLength: inner.minLength ?? undefined, maxLength: inner.maxLength ?? undefined }
+        : {};
     const description = (s as unknown as { description?: string }).description ?? '';
     return withDocs({
       field,
@@ -94,7 +101,10 @@ export function coerce(flag: FieldFlag, raw: unknown, cwd = process.cwd()): unkn
     case 'boolean':
       return Boolean(raw);
     case 'list': {
-      const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+      const items = (Array.isArray(raw) ? raw : [raw])
+        .flatMap((v) => String(v).split(','))
+        .map((v) => v.trim())
+        .filter(Boolean);
       if (flag.item !== 'number') return items;
       return items.map((v) => {
         const n = Number(v);
@@ -109,7 +119,9 @@ export function coerce(flag: FieldFlag, raw: unknown, cwd = process.cwd()): unkn
       try {
         return JSON.parse(text);
       } catch {
-        throw new Error(`--${flag.flag} takes JSON (inline, or @file), got ${text.length > 40 ? text.slice(0, 40) + '…' : text}`);
+        throw new Error(
+          `--${flag.flag} takes JSON (inline, or @file), got ${text.length > 40 ? text.slice(0, 40) + '…' : text}`,
+        );
       }
     }
     default:

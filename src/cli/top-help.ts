@@ -13,10 +13,19 @@ export const PROGRAM_DESCRIPTION = 'CLI and local emulator of the live avatar se
 export const globalOptions: [string, string][] = [
   ['--base-url <url>', 'service base URL (env AVATAR_BASE_URL; default: the local emulator)'],
   ['--api-key <key>', 'API key (env AVATAR_API_KEY)'],
-  ['--workspace <id>', 'workspace id for workspace routes (env AVATAR_WORKSPACE_ID; default: the workspace of a workspace-bound key)'],
+  [
+    '--workspace <id>',
+    'workspace id for workspace routes (env AVATAR_WORKSPACE_ID; default: the workspace of a workspace-bound key)',
+  ],
   ['--profile <name>', 'named profile from the config file (env AVATAR_PROFILE)'],
-  ['--origin <url>', "send this Origin header (publishable keys are checked against it; live sessions' edge sockets too, against the mint's domain_allowlist)"],
-  ['--json', 'print response bodies as JSON, unchanged; errors as the JSON error envelope on stderr'],
+  [
+    '--origin <url>',
+    "send this Origin header (publishable keys are checked against it; live sessions' edge sockets too, against the mint's domain_allowlist)",
+  ],
+  [
+    '--json',
+    'print response bodies as JSON, unchanged; errors as the JSON error envelope on stderr',
+  ],
 ];
 
 /**
@@ -26,9 +35,16 @@ export const globalOptions: [string, string][] = [
 export function topHelp(io: { stdout: { isTTY?: boolean; columns?: number } }): string | null {
   if (commandModules.length > 0) return null;
   const width = helpWidth(io);
-  const options: [string, string][] = [['-V, --version', 'output the version number'], ...globalOptions, ['-h, --help', 'display help for command']];
+  const options: [string, string][] = [
+    ['-V, --version', 'output the version number'],
+    ...globalOptions,
+    ['-h, --help', 'display help for command'],
+  ];
   const help: [string, string] = ['help [command]', 'display help for command'];
-  const commands: [string, string][] = [...commandGroups.map((g) => [g.name, g.description] as [string, string]), help];
+  const commands: [string, string][] = [
+    ...commandGroups.map((g) => [g.name, g.description] as [string, string]),
+    help,
+  ];
   const terms = [...options, ...commands].map(([t]) => t.length);
   const fits = terms.filter((t) => t <= width - MIN_DESCRIPTION - 4);
   const termWidth = Math.max(0, ...(fits.length ? fits : terms));

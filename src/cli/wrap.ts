@@ -53,7 +53,10 @@ export function wrapText(str: string, w: number): string {
   return str
     .split('\n')
     .map((para) => {
-      const words = para.split(/\s+/).filter(Boolean).flatMap((word) => splitLong(word, w));
+      const words = para
+        .split(/\s+/)
+        .filter(Boolean)
+        .flatMap((word) => splitLong(word, w));
       const lines: string[] = [];
       let cur = '';
       for (const word of words) {

@@ -20,7 +20,11 @@ export interface CallInput {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   /** Raw body bytes (uploads) with their content type; `onProgress` reports bytes sent. */
-  raw?: { bytes: Uint8Array; contentType: string; onProgress?: (sent: number, total: number) => void };
+  raw?: {
+    bytes: Uint8Array;
+    contentType: string;
+    onProgress?: (sent: number, total: number) => void;
+  };
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -49,16 +53,25 @@ export class ApiResponseError extends Error {
         : env.error && typeof env.error === 'object'
           ? String((env.error as Record<string, unknown>).code)
           : `http_${status}`;
-    const msg = typeof env.message === 'string' ? env.message : typeof env.detail === 'string' ? env.detail : '';
+    const msg =
+      typeof env.message === 'string'
+        ? env.message
+        : typeof env.detail === 'string'
+          ? env.detail
+          : '';
     super(msg ? `${code}: ${msg}` : code);
     this.name = 'ApiResponseError';
     this.code = code;
   }
 }
 
-type InputOf<O> = O extends Operation<infer P, infer Q, infer B>
-  ? { params?: z.input<P>; query?: z.input<Q>; body?: z.input<B> } & Omit<CallInput, 'params' | 'query' | 'body'>
-  : CallInput;
+type InputOf<O> =
+  O extends Operation<infer P, infer Q, infer B>
+    ? { params?: z.input<P>; query?: z.input<Q>; body?: z.input<B> } & Omit<
+        CallInput,
+        'params' | 'query' | 'body'
+      >
+    : CallInput;
 
 /**
  * Typed client of the whole service. Every operation of the contract is callable through
@@ -74,7 +87,10 @@ export class AvatarClient {
   }
 
   /** Call a contract operation (object or operationId); throws ApiResponseError on 4xx/5xx. */
-  async call<T = any>(op: AnyOperation | string, input: InputOf<typeof op> | CallInput = {}): Promise<CallResult<T>> {
+  async call<T = any>(
+    op: AnyOperation | string,
+    input: InputOf<typeof op> | CallInput = {},
+  ): Promise<CallResult<T>> {
     const res = await this.send<T>(op, input as CallInput);
     if (res.status >= 400) throw new ApiResponseError(res.status, res.body, res.headers);
     return res;
@@ -91,13 +107,19 @@ export class AvatarClient {
   /** Any method and path (the `avatar api` escape hatch). */
   async raw<T = any>(method: string, path: string, input: CallInput = {}): Promise<CallResult<T>> {
     const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
-    for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? 'avatar-cli', ...input.headers };
+    for (const [k, v] of Object.entries(input.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent ?? 'avatar-cli',
+      ...input.headers,
+    };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.origin) headers.origin = this.options.origin;
     let body: string | Uint8Array | Readable | undefined;
     if (input.raw) {
-      body = input.raw.onProgress ? Readable.from(chunked(input.raw.bytes, input.raw.onProgress)) : input.raw.bytes;
+      body = input.raw.onProgress
+        ? Readable.from(chunked(input.raw.bytes, input.raw.onProgress))
+        : input.raw.bytes;
       headers['content-type'] = input.raw.contentType;
       headers['content-length'] = String(input.raw.bytes.length);
     } else if (input.body !== undefined) {
@@ -112,7 +134,8 @@ export class AvatarClient {
       signal: input.signal,
     });
     const resHeaders: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
     const bytes = Buffer.from(await res.body.arrayBuffer());
     let parsed: unknown = undefined;
     if (bytes.length > 0) {
@@ -133,7 +156,10 @@ export class AvatarClient {
 }
 
 /** Upload bytes in 256 KiB chunks, reporting progress as each chunk is handed to the socket. */
-async function* chunked(bytes: Uint8Array, onProgress: (sent: number, total: number) => void): AsyncIterable<Uint8Array> {
+async function* chunked(
+  bytes: Uint8Array,
+  onProgress: (sent: number, total: number) => void,
+): AsyncIterable<Uint8Array> {
   const step = 256 * 1024;
   onProgress(0, bytes.length);
   for (let i = 0; i < bytes.length; i += step) {

@@ -111,7 +111,12 @@ export class MicPump {
     if (src && !this.gated) src.copy(frame);
     this.opts.send(frame);
     this.sent++;
-    this.opts.onFrame?.({ levelDb: src ? levelDb(src) : -Infinity, fromSource, gated: this.gated, sent: this.sent });
+    this.opts.onFrame?.({
+      levelDb: src ? levelDb(src) : -Infinity,
+      fromSource,
+      gated: this.gated,
+      sent: this.sent,
+    });
   }
 
   private take(n: number): Buffer {

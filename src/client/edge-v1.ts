@@ -44,7 +44,8 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
   const endAll = (e: ClosedEvent) => {
     em.emit(e);
     for (const ws of sockets.values()) {
-      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, 'client closed');
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
+        ws.close(1000, 'client closed');
     }
   };
 
@@ -52,7 +53,9 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
   const opened = SOCKETS.map(
     (path) =>
       new Promise<void>((resolve, reject) => {
-        const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, path, opts.token), { origin: opts.origin });
+        const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, path, opts.token), {
+          origin: opts.origin,
+        });
         ws.binaryType = 'nodebuffer';
         sockets.set(path, ws);
         let open = false;
@@ -68,19 +71,35 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
         });
         ws.on('error', (err) => {
           if (open) return; // 'close' follows and says why
-          const e: ClosedEvent = { type: 'closed', reason: closing ? 'client' : 'lost', detail: err.message, socket: path };
+          const e: ClosedEvent = {
+            type: 'closed',
+            reason: closing ? 'client' : 'lost',
+            detail: err.message,
+            socket: path,
+          };
           endAll(e);
           reject(new EdgeClosedError(e));
         });
         ws.on('open', () => {
           open = true;
-          if (path === '/mic_stream') ws.send(JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' } satisfies z.input<typeof V1Hello>));
+          if (path === '/mic_stream')
+            ws.send(
+              JSON.stringify({ op: 'hello', lang: opts.lang ?? 'en' } satisfies z.input<
+                typeof V1Hello
+              >),
+            );
           resolve();
         });
         ws.on('close', (code, why) => {
           const e: ClosedEvent = closing
             ? { type: 'closed', reason: 'client', code }
-            : { type: 'closed', reason: reasonForClose(code), code, detail: why.toString() || undefined, socket: path };
+            : {
+                type: 'closed',
+                reason: reasonForClose(code),
+                code,
+                detail: why.toString() || undefined,
+                socket: path,
+              };
           endAll(e);
           reject(new EdgeClosedError(e));
         });
@@ -101,22 +120,38 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
         mimeSeen = true;
         em.emit({ type: 'media_init', mime: f.mime });
       } else if (f?.type === 'error') em.emit({ type: 'error', error: errorText(f), socket: path });
-      else em.emit({ type: 'error', error: `unexpected /mse text message: ${String(data).slice(0, 200)}`, socket: path });
+      else
+        em.emit({
+          type: 'error',
+          error: `unexpected /mse text message: ${String(data).slice(0, 200)}`,
+          socket: path,
+        });
       return;
     }
     if (isBinary) return; // nothing binary is defined downstream on these sockets
     const f = parseFrame(data);
-    if (!f) return em.emit({ type: 'error', error: `unreadable ${path} message: ${String(data).slice(0, 200)}`, socket: path });
+    if (!f)
+      return em.emit({
+        type: 'error',
+        error: `unreadable ${path} message: ${String(data).slice(0, 200)}`,
+        socket: path,
+      });
     // /mic_stream (spec 6.1); /events carries agent_event, speech (docs/edge.md) and telemetry
     // (a turn there is telemetry: /mic_stream has it).
     if (path === '/events') {
-      em.emit(f.type === 'agent_event' || f.type === 'speech' ? mapControl(f, path) : { type: 'telemetry', frame: f });
+      em.emit(
+        f.type === 'agent_event' || f.type === 'speech'
+          ? mapControl(f, path)
+          : { type: 'telemetry', frame: f },
+      );
       return;
     }
     em.emit(mapControl(f, path));
   }
 
-  const ready = Promise.all(opened).then(() => em.emit({ type: 'status', state: 'connected', protocol: 1 }));
+  const ready = Promise.all(opened).then(() =>
+    em.emit({ type: 'status', state: 'connected', protocol: 1 }),
+  );
   ready.catch(() => undefined); // reported through `closed` too
 
   return {
@@ -131,7 +166,10 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
     async chat(text) {
       const res = await fetch(edgeHttpUrl(opts.connectUrl, edgeChat.path, opts.token), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(opts.origin ? { origin: opts.origin } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(opts.origin ? { origin: opts.origin } : {}),
+        },
         body: JSON.stringify({ text }),
       });
       if (!res.ok) throw new EdgeChatError(res.status, await res.text().catch(() => ''));
@@ -149,7 +187,9 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
 /** The connection ended before it was ready. */
 export class EdgeClosedError extends Error {
   constructor(readonly event: ClosedEvent) {
-    super(`edge connection ${event.reason}${event.socket ? ` on ${event.socket}` : ''}${event.detail ? `: ${event.detail}` : ''}`);
+    super(
+      `edge connection ${event.reason}${event.socket ? ` on ${event.socket}` : ''}${event.detail ? `: ${event.detail}` : ''}`,
+    );
     this.name = 'EdgeClosedError';
   }
 }
@@ -161,7 +201,9 @@ export class EdgeChatError extends Error {
     readonly body: string,
   ) {
     const env = parseFrame(body);
-    super(`POST /chat answered ${status}${env?.error ? ` ${String(env.error)}` : ''}${env?.detail ? `: ${String(env.detail)}` : ''}`);
+    super(
+      `POST /chat answered ${status}${env?.error ? ` ${String(env.error)}` : ''}${env?.detail ? `: ${String(env.detail)}` : ''}`,
+    );
     this.name = 'EdgeChatError';
   }
 }

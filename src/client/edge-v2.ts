@@ -5,7 +5,14 @@
  * PCM16 mic frame from the client. Typed text is a `chat` message, not POST /chat.
  */
 import type { z } from 'zod';
-import { TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL, V2SessionMessage, type V2Chat, type V2Hello } from '../contract/edge/messages.js';
+import {
+  TAG_MEDIA,
+  TAG_MIC,
+  V2_SUBPROTOCOL,
+  V2SessionMessage,
+  type V2Chat,
+  type V2Hello,
+} from '../contract/edge/messages.js';
 import WebSocket from 'ws';
 import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
@@ -22,11 +29,16 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
   let mediaTotal = 0;
   let segments = 0;
   em.emit({ type: 'status', state: 'connecting', protocol: 2 });
-  const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, '/v2/session', opts.token), [V2_SUBPROTOCOL], { origin: opts.origin });
+  const ws = new WebSocket(
+    edgeSocketUrl(opts.connectUrl, '/v2/session', opts.token),
+    [V2_SUBPROTOCOL],
+    { origin: opts.origin },
+  );
   ws.binaryType = 'nodebuffer';
   const end = (e: ClosedEvent) => {
     em.emit(e);
-    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, 'client closed');
+    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
+      ws.close(1000, 'client closed');
   };
   const ready = new Promise<void>((resolve, reject) => {
     ws.on('unexpected-response', (_req, res) => {
@@ -40,20 +52,35 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
     });
     ws.on('error', (err) => {
       if (open) return;
-      const e: ClosedEvent = { type: 'closed', reason: closing ? 'client' : 'lost', detail: err.message, socket: '/v2/session' };
+      const e: ClosedEvent = {
+        type: 'closed',
+        reason: closing ? 'client' : 'lost',
+        detail: err.message,
+        socket: '/v2/session',
+      };
       end(e);
       reject(new EdgeClosedError(e));
     });
     ws.on('open', () => {
       open = true;
-      ws.send(JSON.stringify({ type: 'hello', lang: opts.lang ?? 'en' } satisfies z.input<typeof V2Hello>));
+      ws.send(
+        JSON.stringify({ type: 'hello', lang: opts.lang ?? 'en' } satisfies z.input<
+          typeof V2Hello
+        >),
+      );
       em.emit({ type: 'status', state: 'connected', protocol: 2 });
       resolve();
     });
     ws.on('close', (code, why) => {
       const e: ClosedEvent = closing
         ? { type: 'closed', reason: 'client', code }
-        : { type: 'closed', reason: reasonForClose(code), code, detail: why.toString() || undefined, socket: '/v2/session' };
+        : {
+            type: 'closed',
+            reason: reasonForClose(code),
+            code,
+            detail: why.toString() || undefined,
+            socket: '/v2/session',
+          };
       end(e);
       reject(new EdgeClosedError(e));
     });
@@ -62,19 +89,39 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
 
   ws.on('message', (data: Buffer, isBinary) => {
     if (isBinary) {
-      if (data[0] !== TAG_MEDIA) return em.emit({ type: 'error', error: `unknown binary tag 0x${(data[0] ?? 0).toString(16)}`, socket: '/v2/session' });
+      if (data[0] !== TAG_MEDIA)
+        return em.emit({
+          type: 'error',
+          error: `unknown binary tag 0x${(data[0] ?? 0).toString(16)}`,
+          socket: '/v2/session',
+        });
       const bytes = data.subarray(1);
       mediaTotal += bytes.length;
       segments++;
       return em.emit({ type: 'media', bytes, total: mediaTotal, segments });
     }
     const f = parseFrame(data);
-    if (!f) return em.emit({ type: 'error', error: `unreadable /v2/session message: ${String(data).slice(0, 200)}`, socket: '/v2/session' });
+    if (!f)
+      return em.emit({
+        type: 'error',
+        error: `unreadable /v2/session message: ${String(data).slice(0, 200)}`,
+        socket: '/v2/session',
+      });
     if (f.type === 'session') {
       const sess = V2SessionMessage.safeParse(f);
-      if (!sess.success) return em.emit({ type: 'error', error: `unreadable session message: ${JSON.stringify(f).slice(0, 200)}`, socket: '/v2/session' });
+      if (!sess.success)
+        return em.emit({
+          type: 'error',
+          error: `unreadable session message: ${JSON.stringify(f).slice(0, 200)}`,
+          socket: '/v2/session',
+        });
       if (sess.data.mime !== null) em.emit({ type: 'media_init', mime: sess.data.mime });
-      else if (!sess.data.render) em.emit({ type: 'error', error: 'render_disabled: this session is brain-only (no media)', socket: '/v2/session' });
+      else if (!sess.data.render)
+        em.emit({
+          type: 'error',
+          error: 'render_disabled: this session is brain-only (no media)',
+          socket: '/v2/session',
+        });
       return;
     }
     if (f.type === 'chat_ack' || f.type === 'pong') return;
@@ -107,4 +154,3 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
     },
   };
 }
-

@@ -3,7 +3,11 @@
  * timing headers, design answers base64 WAV; these helpers return the bytes and the
  * figures decoded. Errors are thrown as ApiResponseError like every client call.
  */
-import { design as designOp, prebuild as prebuildOp, speak as speakOp } from '../contract/operations/generations.js';
+import {
+  design as designOp,
+  prebuild as prebuildOp,
+  speak as speakOp,
+} from '../contract/operations/generations.js';
 import type { DesignRequest, SpeakRequest } from '../contract/resources/generations.js';
 import { ApiResponseError, type AvatarClient } from './client.js';
 
@@ -26,7 +30,8 @@ export interface SpeakAnswer {
   timings: SpeakTimings;
 }
 
-const num = (v: string | undefined) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
+const num = (v: string | undefined) =>
+  v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
 
 export function speakTimings(headers: Record<string, string>): SpeakTimings {
   return {
@@ -53,8 +58,17 @@ export async function speak(
     signal: opts.signal,
   });
   if (res.status >= 400) throw new ApiResponseError(res.status, res.body, res.headers);
-  if (!Buffer.isBuffer(res.body)) throw new ApiResponseError(502, { error: 'render_failed', message: 'speak answered no video' }, res.headers);
-  return { video: res.body, contentType: res.headers['content-type'] ?? 'video/mp4', timings: speakTimings(res.headers) };
+  if (!Buffer.isBuffer(res.body))
+    throw new ApiResponseError(
+      502,
+      { error: 'render_failed', message: 'speak answered no video' },
+      res.headers,
+    );
+  return {
+    video: res.body,
+    contentType: res.headers['content-type'] ?? 'video/mp4',
+    timings: speakTimings(res.headers),
+  };
 }
 
 export interface DesignAnswer {
@@ -67,10 +81,26 @@ export interface DesignAnswer {
 }
 
 /** POST /api/v1/design, the audio decoded from base64. */
-export async function design(client: AvatarClient, body: DesignRequest, opts: { signal?: AbortSignal } = {}): Promise<DesignAnswer> {
+export async function design(
+  client: AvatarClient,
+  body: DesignRequest,
+  opts: { signal?: AbortSignal } = {},
+): Promise<DesignAnswer> {
   const res = await client.call(designOp, { body, signal: opts.signal });
-  const b = res.body as { audio_base64: string; sample_rate: number; duration_seconds: number; gen_ms: number; rtf: number | null };
-  return { wav: Buffer.from(b.audio_base64, 'base64'), sampleRate: b.sample_rate, durationSeconds: b.duration_seconds, genMs: b.gen_ms, rtf: b.rtf };
+  const b = res.body as {
+    audio_base64: string;
+    sample_rate: number;
+    duration_seconds: number;
+    gen_ms: number;
+    rtf: number | null;
+  };
+  return {
+    wav: Buffer.from(b.audio_base64, 'base64'),
+    sampleRate: b.sample_rate,
+    durationSeconds: b.duration_seconds,
+    genMs: b.gen_ms,
+    rtf: b.rtf,
+  };
 }
 
 export interface PrebuildAnswer {
@@ -81,5 +111,6 @@ export interface PrebuildAnswer {
 
 /** POST /api/v1/prebuild (202). */
 export async function prebuild(client: AvatarClient, versionId: string): Promise<PrebuildAnswer> {
-  return (await client.call(prebuildOp, { body: { avatar_ref: versionId } })).body as PrebuildAnswer;
+  return (await client.call(prebuildOp, { body: { avatar_ref: versionId } }))
+    .body as PrebuildAnswer;
 }

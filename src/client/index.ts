@@ -1,9 +1,30 @@
-export { AvatarClient, ApiResponseError, type ClientOptions, type CallInput, type CallResult } from './client.js';
-export { speak, design, prebuild, speakTimings, type SpeakAnswer, type SpeakTimings, type DesignAnswer, type PrebuildAnswer } from './generations.js';
+export {
+  AvatarClient,
+  ApiResponseError,
+  type ClientOptions,
+  type CallInput,
+  type CallResult,
+} from './client.js';
+export {
+  speak,
+  design,
+  prebuild,
+  speakTimings,
+  type SpeakAnswer,
+  type SpeakTimings,
+  type DesignAnswer,
+  type PrebuildAnswer,
+} from './generations.js';
 export { InferenceClient, multipart, type ChatMessage } from './inference.js';
 export { mintAndWait, type MintWaitOptions } from './mint-queue.js';
 export { connectEdge, type ConnectOptions } from './edge-connect.js';
 export { EdgeClosedError, EdgeChatError } from './edge-v1.js';
-export { MicPump, levelDb, realPacerClock, type PacerClock, type MicFrameInfo } from './edge-mic.js';
+export {
+  MicPump,
+  levelDb,
+  realPacerClock,
+  type PacerClock,
+  type MicFrameInfo,
+} from './edge-mic.js';
 export { edgeSocketUrl, edgeHttpUrl } from './edge-url.js';
 export * from './edge-events.js';

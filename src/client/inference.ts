@@ -5,14 +5,24 @@ import * as I from '../contract/operations/inference.js';
 import { ApiResponseError, type AvatarClient, type CallResult } from './client.js';
 
 /** A multipart form as bytes + content type (the platform's own FormData serializer). */
-export async function multipart(fields: Record<string, string | { bytes: Uint8Array; filename: string; type?: string }>) {
+export async function multipart(
+  fields: Record<string, string | { bytes: Uint8Array; filename: string; type?: string }>,
+) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) {
     if (typeof v === 'string') fd.append(k, v);
-    else fd.append(k, new Blob([Buffer.from(v.bytes)], { type: v.type ?? 'application/octet-stream' }), v.filename);
+    else
+      fd.append(
+        k,
+        new Blob([Buffer.from(v.bytes)], { type: v.type ?? 'application/octet-stream' }),
+        v.filename,
+      );
   }
   const req = new Request('http://form.invalid/', { method: 'POST', body: fd });
-  return { bytes: new Uint8Array(await req.arrayBuffer()), contentType: req.headers.get('content-type')! };
+  return {
+    bytes: new Uint8Array(await req.arrayBuffer()),
+    contentType: req.headers.get('content-type')!,
+  };
 }
 
 export interface ChatMessage {
@@ -48,8 +58,15 @@ export class InferenceClient {
     return this.post(I.chatCompletions.path, body);
   }
   /** Streams the reply: `onDelta` gets each piece of text; resolves with usage and finish reason. */
-  async chatStream(body: { model: string; messages: ChatMessage[]; max_tokens?: number }, onDelta: (text: string) => void, signal?: AbortSignal) {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  async chatStream(
+    body: { model: string; messages: ChatMessage[]; max_tokens?: number },
+    onDelta: (text: string) => void,
+    signal?: AbortSignal,
+  ) {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    };
     if (this.client.options.apiKey) headers.authorization = `Bearer ${this.client.options.apiKey}`;
     const res = await request(`${this.client.baseUrl}${I.chatCompletions.path}`, {
       method: 'POST',
@@ -67,13 +84,19 @@ export class InferenceClient {
       }
       throw new ApiResponseError(res.statusCode, parsed, {});
     }
-    let usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+    let usage:
+      | { prompt_tokens: number; completion_tokens: number; total_tokens: number }
+      | undefined;
     let finish: string | undefined;
     let failure: unknown;
     const parser = createParser({
       onEvent: (ev) => {
         if (ev.data === '[DONE]') return;
-        const chunk = JSON.parse(ev.data) as { error?: unknown; usage?: typeof usage; choices?: { delta?: { content?: string }; finish_reason?: string | null }[] };
+        const chunk = JSON.parse(ev.data) as {
+          error?: unknown;
+          usage?: typeof usage;
+          choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
+        };
         if (chunk.error) failure = chunk.error;
         if (chunk.usage) usage = chunk.usage;
         const c = chunk.choices?.[0];
@@ -81,30 +104,55 @@ export class InferenceClient {
         if (c?.finish_reason) finish = c.finish_reason;
       },
     });
-    for await (const part of res.body) parser.feed(Buffer.from(part as Uint8Array).toString('utf8'));
+    for await (const part of res.body)
+      parser.feed(Buffer.from(part as Uint8Array).toString('utf8'));
     if (failure) throw new ApiResponseError(500, { error: failure }, {});
     return { usage, finish_reason: finish };
   }
   embed(body: { model: string; input: string | string[]; dimensions?: number }) {
     return this.post(I.embeddings.path, { ...body, encoding_format: 'float' });
   }
-  async speech(body: { model: string; input: string; voice: string; response_format?: string; speed?: number }): Promise<Buffer> {
+  async speech(body: {
+    model: string;
+    input: string;
+    voice: string;
+    response_format?: string;
+    speed?: number;
+  }): Promise<Buffer> {
     return this.ok<Buffer>(this.client.raw('POST', I.speech.path, { body }));
   }
-  async transcribe(file: { bytes: Uint8Array; filename: string }, opts: { model: string; response_format?: string; language?: string }) {
-    const fields: Record<string, string | { bytes: Uint8Array; filename: string }> = { model: opts.model, file };
+  async transcribe(
+    file: { bytes: Uint8Array; filename: string },
+    opts: { model: string; response_format?: string; language?: string },
+  ) {
+    const fields: Record<string, string | { bytes: Uint8Array; filename: string }> = {
+      model: opts.model,
+      file,
+    };
     if (opts.response_format) fields.response_format = opts.response_format;
     if (opts.language) fields.language = opts.language;
-    return this.ok(this.client.raw('POST', I.transcriptions.path, { raw: await multipart(fields) }));
+    return this.ok(
+      this.client.raw('POST', I.transcriptions.path, { raw: await multipart(fields) }),
+    );
   }
-  imagesGenerate(body: { model?: string; prompt: string; size?: string; n?: number; response_format?: 'url' | 'b64_json' }) {
+  imagesGenerate(body: {
+    model?: string;
+    prompt: string;
+    size?: string;
+    n?: number;
+    response_format?: 'url' | 'b64_json';
+  }) {
     return this.post(I.imagesGenerate.path, body);
   }
   rerank(body: { model: string; query: string; documents: string[]; top_n?: number }) {
     return this.post(I.rerank.path, body);
   }
   async uploadFile(bytes: Uint8Array, filename: string, purpose: string) {
-    return this.ok(this.client.raw('POST', I.uploadFile.path, { raw: await multipart({ purpose, file: { bytes, filename } }) }));
+    return this.ok(
+      this.client.raw('POST', I.uploadFile.path, {
+        raw: await multipart({ purpose, file: { bytes, filename } }),
+      }),
+    );
   }
   files() {
     return this.get(I.uploadFile.path);

@@ -47,7 +47,10 @@ export async function mintAndWait(
   try {
     for (;;) {
       opts.signal?.throwIfAborted();
-      const res = await client.send(mintSession, { body: ticket ? { ...body, queue_ticket: ticket } : body, signal: opts.signal });
+      const res = await client.send(mintSession, {
+        body: ticket ? { ...body, queue_ticket: ticket } : body,
+        signal: opts.signal,
+      });
       if (res.status >= 400) throw new ApiResponseError(res.status, res.body, res.headers);
       if (res.status === 201) return { status: 201, body: res.body as MintReady };
       const q = res.body as MintQueued;
@@ -61,8 +64,11 @@ export async function mintAndWait(
     if (ticket && opts.signal?.aborted) {
       // A ticket minted for an explicit workspace (key not workspace-bound) lives in that
       // workspace: the cancel must name it too, or it reaches nothing (spec 4.5).
-      const ws = typeof body.workspace_id === 'string' ? { workspace_id: body.workspace_id } : undefined;
-      await client.send(queueCancel, { params: { ticket }, ...(ws ? { query: ws } : {}) }).catch(() => undefined);
+      const ws =
+        typeof body.workspace_id === 'string' ? { workspace_id: body.workspace_id } : undefined;
+      await client
+        .send(queueCancel, { params: { ticket }, ...(ws ? { query: ws } : {}) })
+        .catch(() => undefined);
     }
     throw err;
   }

@@ -7,8 +7,13 @@ const BINARY = new Set<EdgeMessageName>(['MicFrame', 'MediaSegment', 'V2MicFrame
 
 function payload(name: EdgeMessageName): Json {
   const schema = edgeMessages[name] as z.ZodType;
-  if (BINARY.has(name)) return { type: 'string', format: 'binary', description: schema.description };
-  const out = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Json;
+  if (BINARY.has(name))
+    return { type: 'string', format: 'binary', description: schema.description };
+  const out = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Json;
   delete out.$schema;
   return out;
 }
@@ -46,8 +51,21 @@ export function buildAsyncApiDocument(info: { version: string }): Json {
       bindings: {
         ws: {
           method: 'GET',
-          query: { type: 'object', properties: { token: { type: 'string', description: 'the session token' } }, required: ['token'] },
-          ...(s.subprotocol ? { headers: { type: 'object', properties: { 'Sec-WebSocket-Protocol': { type: 'string', const: s.subprotocol } } } } : {}),
+          query: {
+            type: 'object',
+            properties: { token: { type: 'string', description: 'the session token' } },
+            required: ['token'],
+          },
+          ...(s.subprotocol
+            ? {
+                headers: {
+                  type: 'object',
+                  properties: {
+                    'Sec-WebSocket-Protocol': { type: 'string', const: s.subprotocol },
+                  },
+                },
+              }
+            : {}),
           bindingVersion: '0.1.0',
         },
       },
@@ -55,7 +73,10 @@ export function buildAsyncApiDocument(info: { version: string }): Json {
     const op = (action: 'send' | 'receive', list: readonly EdgeMessageName[]) => ({
       action,
       channel: { $ref: `#/channels/${id}` },
-      summary: action === 'send' ? `what the edge sends on ${s.path}` : `what the edge accepts on ${s.path}`,
+      summary:
+        action === 'send'
+          ? `what the edge sends on ${s.path}`
+          : `what the edge accepts on ${s.path}`,
       messages: list.map((n) => ({ $ref: `#/channels/${id}/messages/${n}` })),
     });
     if (s.sends.length) operations[`${id}.send`] = op('send', s.sends);
@@ -66,7 +87,8 @@ export function buildAsyncApiDocument(info: { version: string }): Json {
     info: {
       title: 'Live Avatar edge sockets (emulator)',
       version: info.version,
-      description: "The edge box's WebSockets: v1 (/mse, /mic_stream, /events) and v2 (/v2/session). The box's host is the session's ws_url (spec 4.6).",
+      description:
+        "The edge box's WebSockets: v1 (/mse, /mic_stream, /events) and v2 (/v2/session). The box's host is the session's ws_url (spec 4.6).",
     },
     servers: {
       edge: {

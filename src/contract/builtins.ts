@@ -14,7 +14,8 @@ export const BUILTIN_SERVERS: Record<string, BuiltinToolDef[]> = {
   'svc.image': [
     {
       name: 'generate_image',
-      description: 'Generate, draw, create or make a picture, image, drawing or illustration of something and show it.',
+      description:
+        'Generate, draw, create or make a picture, image, drawing or illustration of something and show it.',
       input_schema: {
         type: 'object',
         properties: { prompt: { type: 'string', description: 'what to draw' } },
@@ -27,7 +28,8 @@ export const BUILTIN_SERVERS: Record<string, BuiltinToolDef[]> = {
     },
     {
       name: 'edit_avatar',
-      description: 'Edit, change or restyle the avatar picture: your own look, portrait or appearance.',
+      description:
+        'Edit, change or restyle the avatar picture: your own look, portrait or appearance.',
       input_schema: {
         type: 'object',
         properties: { instruction: { type: 'string', description: 'how to change the picture' } },

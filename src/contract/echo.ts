@@ -18,7 +18,11 @@ const LIST_SHOWN = 5;
 export function echo(value: string, max = ECHO_CHARS): string {
   if (value.length <= max) return value;
   // Whole code points: never cut a surrogate pair in half.
-  return Array.from(value.slice(0, max * 2)).slice(0, max - 1).join('') + '…';
+  return (
+    Array.from(value.slice(0, max * 2))
+      .slice(0, max - 1)
+      .join('') + '…'
+  );
 }
 
 /** The first few items (quoted) and a count of the rest: `"a", "b" and 9,998 more`. */
@@ -45,5 +49,7 @@ export function boundText(text: string): string {
  */
 function shortenRun(run: string): string {
   const colon = run.indexOf(':');
-  return colon > 0 && colon < ECHO_CHARS ? run.slice(0, colon + 1) + echo(run.slice(colon + 1)) : echo(run);
+  return colon > 0 && colon < ECHO_CHARS
+    ? run.slice(0, colon + 1) + echo(run.slice(colon + 1))
+    : echo(run);
 }

@@ -62,15 +62,30 @@ export class HostPolicy {
 
   /** True when this name (no port) may be served. */
   allows(name: string): boolean {
-    return this.any || this.names.has(name) || this.suffixes.some((s) => name === s.slice(1) || name.endsWith(s));
+    return (
+      this.any ||
+      this.names.has(name) ||
+      this.suffixes.some((s) => name === s.slice(1) || name.endsWith(s))
+    );
   }
 
   /** Null when the Host header may be served; else the answer (400 malformed, 421 foreign). */
   check(header: string | undefined): HostRefusal | null {
     const name = parseHost(header);
     if (name === null) {
-      const what = header === undefined ? 'missing' : header.length === 0 ? 'empty' : header.length > MAX_HOST ? `longer than ${MAX_HOST} characters` : 'malformed';
-      return { status: 400, error: 'invalid_request', message: `Host header ${what}: send Host: localhost:<port> (or a name given with --allowed-hosts)` };
+      const what =
+        header === undefined
+          ? 'missing'
+          : header.length === 0
+            ? 'empty'
+            : header.length > MAX_HOST
+              ? `longer than ${MAX_HOST} characters`
+              : 'malformed';
+      return {
+        status: 400,
+        error: 'invalid_request',
+        message: `Host header ${what}: send Host: localhost:<port> (or a name given with --allowed-hosts)`,
+      };
     }
     if (this.allows(name)) return null;
     return {
@@ -82,12 +97,21 @@ export class HostPolicy {
 }
 
 /** True for an address that only this machine can reach (a bind wider than this gets a warning). */
-export const isLoopbackHost = (host: string): boolean => /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host.trim());
+export const isLoopbackHost = (host: string): boolean =>
+  /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host.trim());
 
 /** Comma-separated `--allowed-hosts a,b` (also accepts an array from startEmulator()). */
 export function allowedHostsList(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String).map((s) => s.trim()).filter(Boolean);
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(v))
+    return v
+      .map(String)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [];
 }
 

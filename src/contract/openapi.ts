@@ -31,7 +31,8 @@ function rewriteRefs(node: unknown): unknown {
   if (node && typeof node === 'object') {
     const res: Json = {};
     for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) res[k] = REF_PREFIX + v.slice(8);
+      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/'))
+        res[k] = REF_PREFIX + v.slice(8);
       else res[k] = rewriteRefs(v);
     }
     return res;
@@ -81,7 +82,10 @@ const EDGE_SERVER = {
 };
 
 /** Build the OpenAPI 3.1 document of the given operations (served at /api/v1/openapi.json). */
-export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { version: string }): Json {
+export function buildOpenApiDocument(
+  ops: readonly AnyOperation[],
+  info: { version: string },
+): Json {
   const defs: Json = {};
   const paths: Record<string, Json> = {};
   for (const op of ops) {
@@ -111,18 +115,28 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
       item.requestBody = {
         required: true,
         content: Object.fromEntries(
-          op.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]),
+          op.rawBody.contentTypes.map((t) => [
+            t,
+            { schema: { type: 'string', contentMediaType: t } },
+          ]),
         ),
       };
     }
     const responses = item.responses as Json;
     for (const [status, r] of Object.entries(op.responses)) {
       const res: Json = { description: r.description };
-      if (r.schema) res.content = { 'application/json': { schema: toSchema(r.schema, 'output', defs) } };
-      else if (r.contentType) res.content = { [r.contentType]: { schema: { type: 'string', contentMediaType: r.contentType } } };
+      if (r.schema)
+        res.content = { 'application/json': { schema: toSchema(r.schema, 'output', defs) } };
+      else if (r.contentType)
+        res.content = {
+          [r.contentType]: { schema: { type: 'string', contentMediaType: r.contentType } },
+        };
       if (r.headers) {
         res.headers = Object.fromEntries(
-          Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+          Object.entries(r.headers).map(([h, d]) => [
+            h,
+            { description: d, schema: { type: 'string' } },
+          ]),
         );
       }
       responses[status] = res;
@@ -135,17 +149,34 @@ export function buildOpenApiDocument(ops: readonly AnyOperation[], info: { versi
     });
     // The generic failures every route shares (docs/architecture.md "Errors decided here").
     for (const [status, description, applies] of [
-      ['400', 'invalid_json, invalid_request (with detail), or a route-specific code', Boolean(op.body || op.query)],
-      ['401', 'unauthorized: missing, malformed, unknown or revoked key', op.auth !== 'public' || family === 'edge'],
-      ['403', 'forbidden (missing scope or workspace), origin_not_allowed (publishable key)', op.auth !== 'public'],
+      [
+        '400',
+        'invalid_json, invalid_request (with detail), or a route-specific code',
+        Boolean(op.body || op.query),
+      ],
+      [
+        '401',
+        'unauthorized: missing, malformed, unknown or revoked key',
+        op.auth !== 'public' || family === 'edge',
+      ],
+      [
+        '403',
+        'forbidden (missing scope or workspace), origin_not_allowed (publishable key)',
+        op.auth !== 'public',
+      ],
       ['404', 'not_found: no such resource (or a malformed id)', Boolean(op.params)],
       ['413', 'payload_too_large', Boolean(op.body || op.rawBody)],
       ['415', 'unsupported_media_type', Boolean(op.rawBody)],
     ] as const) {
       if (applies) responses[status] ??= error(description);
     }
-    if (family === 'inference') responses['429'] ??= error('rate_limited: over the plan rate (spec 8); Retry-After says when');
-    responses.default ??= error(family === 'inference' ? 'Inference error envelope (spec 7)' : 'Error envelope (spec 7)');
+    if (family === 'inference')
+      responses['429'] ??= error(
+        'rate_limited: over the plan rate (spec 8); Retry-After says when',
+      );
+    responses.default ??= error(
+      family === 'inference' ? 'Inference error envelope (spec 7)' : 'Error envelope (spec 7)',
+    );
     paths[op.path] ??= {};
     paths[op.path]![op.method] = item;
   }

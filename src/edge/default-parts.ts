@@ -31,5 +31,12 @@ export async function defaultParts(flags: PartsFlags = {}): Promise<EdgeParts> {
   warmFlite();
   // The typed-language detector loads (~0.6 s) now, not on a box's first /chat.
   void warmTypedLanguage();
-  return { brain, recognizer, vad: () => createWebRtcVad(), voice: cachedDefaultVoice(), media: sessionMedia, voiceShape: sessionVoiceShape };
+  return {
+    brain,
+    recognizer,
+    vad: () => createWebRtcVad(),
+    voice: cachedDefaultVoice(),
+    media: sessionMedia,
+    voiceShape: sessionVoiceShape,
+  };
 }

@@ -8,7 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createSessionStream, decodeAudio, faceFromPhoto, faceFromStyle, hexToRgb, loadIdleLoop, type FaceSource, type FaceStyle, type IdleLoop } from '../media/index.js';
+import {
+  createSessionStream,
+  decodeAudio,
+  faceFromPhoto,
+  faceFromStyle,
+  hexToRgb,
+  loadIdleLoop,
+  type FaceSource,
+  type FaceStyle,
+  type IdleLoop,
+} from '../media/index.js';
 import type { VoiceShape } from '../models/index.js';
 import { voiceShapeFromSample } from '../models/voice/index.js';
 import type { MediaRequest, SessionStream } from './session/parts.js';
@@ -24,19 +34,21 @@ interface PersonaEntry {
 let styles: Map<string, FaceStyle> | null = null;
 function personaStyle(key: string): FaceStyle | null {
   styles ??= new Map(
-    (JSON.parse(readFileSync(FIXTURES, 'utf8')) as { personas: PersonaEntry[] }).personas.map((p) => [
-      p.id,
-      {
-        background: hexToRgb(p.style.background!),
-        accent: hexToRgb(p.accent),
-        skin: hexToRgb(p.style.skin!),
-        hair: hexToRgb(p.style.hair!),
-        hairStyle: (p.style.hairStyle ?? 'short') as FaceStyle['hairStyle'],
-        shirt: hexToRgb(p.style.shirt!),
-        iris: hexToRgb(p.style.iris!),
-        lips: hexToRgb(p.style.lips!),
-      },
-    ]),
+    (JSON.parse(readFileSync(FIXTURES, 'utf8')) as { personas: PersonaEntry[] }).personas.map(
+      (p) => [
+        p.id,
+        {
+          background: hexToRgb(p.style.background!),
+          accent: hexToRgb(p.accent),
+          skin: hexToRgb(p.style.skin!),
+          hair: hexToRgb(p.style.hair!),
+          hairStyle: (p.style.hairStyle ?? 'short') as FaceStyle['hairStyle'],
+          shirt: hexToRgb(p.style.shirt!),
+          iris: hexToRgb(p.style.iris!),
+          lips: hexToRgb(p.style.lips!),
+        },
+      ],
+    ),
   );
   return styles.get(key) ?? null;
 }
@@ -105,5 +117,7 @@ export async function sessionVoiceShape(req: MediaRequest): Promise<VoiceShape |
   const bytes = await req.fetchMedia('voice').catch(() => null);
   if (!bytes) return undefined;
   const samples = await decodeAudio(bytes, 16000, { maxSeconds: 60 }).catch(() => null);
-  return samples && samples.length > 0 ? (voiceShapeFromSample(samples, 16000) ?? undefined) : undefined;
+  return samples && samples.length > 0
+    ? (voiceShapeFromSample(samples, 16000) ?? undefined)
+    : undefined;
 }

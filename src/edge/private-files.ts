@@ -11,7 +11,13 @@ export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 
 /** What the emulator writes in its data dir: the store (and its WAL), the lock, the blobs. */
-const EMULATOR_ENTRIES = ['emulator.sqlite', 'emulator.sqlite-wal', 'emulator.sqlite-shm', 'emulator.lock', 'blobs'];
+const EMULATOR_ENTRIES = [
+  'emulator.sqlite',
+  'emulator.sqlite-wal',
+  'emulator.sqlite-shm',
+  'emulator.lock',
+  'blobs',
+];
 
 /**
  * Remove group/other bits from `dir` and from what the emulator keeps in it (everything under
@@ -32,7 +38,8 @@ export function tightenDataDir(dir: string, entries: readonly string[] = EMULATO
       chmodSync(path, st.mode & 0o700);
       changed++;
     }
-    if (deep && st.isDirectory()) for (const name of readdirSync(path)) tighten(join(path, name), true);
+    if (deep && st.isDirectory())
+      for (const name of readdirSync(path)) tighten(join(path, name), true);
   };
   tighten(dir, false);
   for (const e of entries) tighten(join(dir, e), true);

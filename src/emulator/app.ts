@@ -1,6 +1,10 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { asyncapi as asyncapiOp, jwks as jwksOp, openapi as openapiOp } from '../contract/operations/core.js';
+import {
+  asyncapi as asyncapiOp,
+  jwks as jwksOp,
+  openapi as openapiOp,
+} from '../contract/operations/core.js';
 import { buildAsyncApiDocument } from '../contract/asyncapi.js';
 import { allOperations } from '../contract/operations/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
@@ -43,7 +47,15 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     // Requested headers are reflected (keys do the guarding): the inference routes under
     // /api/* are called by SDKs that send their own headers (x-stainless-*).
-    exposeHeaders: ['Retry-After', 'Content-Range', 'X-Clone-Ms', 'X-Gen-Ms', 'X-Total-Ms', 'X-Duration', 'X-Box-Id'],
+    exposeHeaders: [
+      'Retry-After',
+      'Content-Range',
+      'X-Clone-Ms',
+      'X-Gen-Ms',
+      'X-Total-Ms',
+      'X-Duration',
+      'X-Box-Id',
+    ],
     maxAge: 600,
   });
   // Only a request with an Origin is a CORS request. Hono's cors sets its headers before the
@@ -83,7 +95,12 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   implement(app, ctx, jwksOp, () => ({ keys: [deps.signing.publicJwk] }));
   // Built on first request, not at start: it converts every schema (a few % of a start-up).
   let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
-  implement(app, ctx, openapiOp, () => (doc ??= buildOpenApiDocument(allOperations, { version: VERSION })));
+  implement(
+    app,
+    ctx,
+    openapiOp,
+    () => (doc ??= buildOpenApiDocument(allOperations, { version: VERSION })),
+  );
   let asyncDoc: ReturnType<typeof buildAsyncApiDocument> | undefined;
   implement(app, ctx, asyncapiOp, () => (asyncDoc ??= buildAsyncApiDocument({ version: VERSION })));
   return app;

@@ -45,7 +45,12 @@ export class ManualClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const p: Pending = { at: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    const p: Pending = {
+      at: this.current + Math.max(0, ms),
+      seq: this.seq++,
+      fn,
+      cancelled: false,
+    };
     this.pending.push(p);
     return { cancel: () => (p.cancelled = true) };
   }
@@ -136,7 +141,8 @@ export class DrivableClock implements Clock {
     for (;;) {
       let next: DrivenTimer | undefined;
       for (const t of this.timers) {
-        if (t.at <= target && (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq))) next = t;
+        if (t.at <= target && (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq)))
+          next = t;
       }
       if (!next) break;
       this.moveTo(Math.max(next.at, this.now()));

@@ -39,7 +39,10 @@ export const optionRanges: Record<string, readonly [number, number]> = {
 const int = (lo: number, hi: number) => z.number().int().min(lo).max(hi);
 
 const boxShape = {
-  protocols: z.array(z.union([z.literal(1), z.literal(2)])).min(1).optional(),
+  protocols: z
+    .array(z.union([z.literal(1), z.literal(2)]))
+    .min(1)
+    .optional(),
   customAvatars: z.boolean().optional(),
   verified: z.boolean().optional(),
   seats: int(0, MAX_SEATS_PER_BOX).optional(),
@@ -79,11 +82,21 @@ export function schemaProblem(schema: z.ZodType, value: unknown, name: string): 
 
 /** `--allowed-hosts`: host names (no scheme, no port), `.example.com` for its subdomains, or `*`. */
 const AllowedHostsSchema = z
-  .array(z.string().regex(/^(\*|\.?[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/, 'a host name without scheme or port, .example.com for subdomains, or *'))
+  .array(
+    z
+      .string()
+      .regex(
+        /^(\*|\.?[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/,
+        'a host name without scheme or port, .example.com for subdomains, or *',
+      ),
+  )
   .max(100);
-export const allowedHostsProblem = (v: unknown) => schemaProblem(AllowedHostsSchema, v, 'allowedHosts');
+export const allowedHostsProblem = (v: unknown) =>
+  schemaProblem(AllowedHostsSchema, v, 'allowedHosts');
 /** A given operator token: 16 to 200 visible characters (it travels in a header). */
-const OperatorTokenSchema = z.string().regex(/^[\x21-\x7e]{16,200}$/, '16 to 200 visible ASCII characters');
+const OperatorTokenSchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{16,200}$/, '16 to 200 visible ASCII characters');
 
 /** Every problem of these options, by option name (empty when they can start). */
 export function optionProblems(options: Record<string, unknown>): string[] {
@@ -108,7 +121,10 @@ export function optionProblems(options: Record<string, unknown>): string[] {
     const p = schemaProblem(OperatorTokenSchema, options.operatorToken, 'operatorToken');
     if (p) out.push(p);
   }
-  if (options.orgPlan !== undefined && !(orgPlans as readonly unknown[]).includes(options.orgPlan)) {
+  if (
+    options.orgPlan !== undefined &&
+    !(orgPlans as readonly unknown[]).includes(options.orgPlan)
+  ) {
     out.push(`orgPlan must be one of ${orgPlans.join(', ')} (got ${String(options.orgPlan)})`);
   }
   return out;

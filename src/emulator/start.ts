@@ -1,4 +1,12 @@
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,7 +73,11 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // Every option in range before anything starts (issue 7 item 4): a fleet that cannot
     // register must not leave a socket serving nothing.
     const problems = optionProblems(options);
-    if (problems.length > 0) throw new EmulatorStartError(problems.join('; '), problems[0]!.startsWith('port ') ? 'EINVALIDPORT' : 'EINVALIDOPTION');
+    if (problems.length > 0)
+      throw new EmulatorStartError(
+        problems.join('; '),
+        problems[0]!.startsWith('port ') ? 'EINVALIDPORT' : 'EINVALIDOPTION',
+      );
     if (options.faults !== undefined) {
       const r = FaultList.safeParse(options.faults);
       if (!r.success) {
@@ -89,11 +101,18 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
         // Private (issue 23): it holds the bootstrap keys, recordings and uploads.
         mkdirSync(blobDir, { recursive: true, mode: DIR_MODE });
         const tightened = tightenDataDir(dir);
-        if (tightened > 0) process.stderr.write(`[emulator] data dir ${dir}: made private (owner only) on ${tightened} entries that others could read\n`);
+        if (tightened > 0)
+          process.stderr.write(
+            `[emulator] data dir ${dir}: made private (owner only) on ${tightened} entries that others could read\n`,
+          );
         // SQLite gives its -wal and -shm files the mode of the database file.
         closeSync(openSync(dbFile, 'a', FILE_MODE));
       } catch (e) {
-        throw new EmulatorStartError(`cannot use data dir ${dir}: ${(e as Error).message}`, codeOf(e, 'EDATADIR'), { cause: e });
+        throw new EmulatorStartError(
+          `cannot use data dir ${dir}: ${(e as Error).message}`,
+          codeOf(e, 'EDATADIR'),
+          { cause: e },
+        );
       }
       stops.push(lockDataDir(dir));
     }
@@ -101,7 +120,11 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     try {
       db = openDatabase(dbFile);
     } catch (e) {
-      throw new EmulatorStartError(`cannot open the store ${dbFile}: ${(e as Error).message}`, codeOf(e, 'EDATADIR'), { cause: e });
+      throw new EmulatorStartError(
+        `cannot open the store ${dbFile}: ${(e as Error).message}`,
+        codeOf(e, 'EDATADIR'),
+        { cause: e },
+      );
     }
     stops.push(() => {
       db.close();
@@ -142,7 +165,8 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
         if (e instanceof SeedError) throw new EmulatorStartError(e.message, 'ESEED', { cause: e });
         throw e;
       }
-    } else if (seed) ctx.log(`seed ${String(options.seed)} not applied: the data dir already has state`);
+    } else if (seed)
+      ctx.log(`seed ${String(options.seed)} not applied: the data dir already has state`);
     await startFleet(ctx);
 
     let stopping: Promise<void> | null = null;
@@ -176,7 +200,12 @@ const codeOf = (e: unknown, fallback: string): string => {
   return typeof code === 'string' ? code : fallback;
 };
 
-function listen(holder: { app: App | null }, options: EmulatorOptions, ctx: EmulatorContext, hosts: HostPolicy): Promise<ServerType> {
+function listen(
+  holder: { app: App | null },
+  options: EmulatorOptions,
+  ctx: EmulatorContext,
+  hosts: HostPolicy,
+): Promise<ServerType> {
   const log = operatorLog(ctx);
   const faults = faultsOf(ctx);
   return new Promise((resolvePromise, reject) => {
@@ -205,8 +234,16 @@ function listen(holder: { app: App | null }, options: EmulatorOptions, ctx: Emul
       const where = `${options.host}:${options.port}`;
       reject(
         e.code === 'EADDRINUSE'
-          ? new EmulatorStartError(`port ${options.port} is in use on ${options.host}`, 'EADDRINUSE', { cause: e })
-          : new EmulatorStartError(`cannot listen on ${where}: ${e.message}`, codeOf(e, 'ELISTEN'), { cause: e }),
+          ? new EmulatorStartError(
+              `port ${options.port} is in use on ${options.host}`,
+              'EADDRINUSE',
+              { cause: e },
+            )
+          : new EmulatorStartError(
+              `cannot listen on ${where}: ${e.message}`,
+              codeOf(e, 'ELISTEN'),
+              { cause: e },
+            ),
       );
     });
     trackRequests(server);
@@ -225,7 +262,10 @@ const heldDataDirs = new Set<string>();
 function lockDataDir(dir: string): () => void {
   const file = join(dir, 'emulator.lock');
   const inUse = (pid: number) =>
-    new EmulatorStartError(`data dir ${dir} is in use by another emulator (pid ${pid}): stop it, or pass another --data`, 'EDATADIRINUSE');
+    new EmulatorStartError(
+      `data dir ${dir} is in use by another emulator (pid ${pid}): stop it, or pass another --data`,
+      'EDATADIRINUSE',
+    );
   if (heldDataDirs.has(dir)) throw inUse(process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -237,7 +277,11 @@ function lockDataDir(dir: string): () => void {
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new EmulatorStartError(`cannot use data dir ${dir}: ${(e as Error).message}`, codeOf(e, 'EDATADIR'), { cause: e });
+        throw new EmulatorStartError(
+          `cannot use data dir ${dir}: ${(e as Error).message}`,
+          codeOf(e, 'EDATADIR'),
+          { cause: e },
+        );
       }
       let pid = NaN;
       try {

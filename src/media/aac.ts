@@ -9,12 +9,43 @@ import { AUDIO_RATE, PCM_RATE } from './encoder.js';
 import { ffmpegPath } from './ffmpeg.js';
 
 const ARGS = [
-  '-hide_banner', '-loglevel', 'error', '-nostdin',
-  '-probesize', '32', '-analyzeduration', '0', '-f', 's16le', '-ar', String(PCM_RATE), '-ac', '1', '-i', 'pipe:0',
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-nostdin',
+  '-probesize',
+  '32',
+  '-analyzeduration',
+  '0',
+  '-f',
+  's16le',
+  '-ar',
+  String(PCM_RATE),
+  '-ac',
+  '1',
+  '-i',
+  'pipe:0',
   // The fast coder: ~3 ms of CPU per media second against ~10 for the default two-loop
   // search (this machine), at the same bitrate and AudioSpecificConfig.
-  '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '40k', '-ar', String(AUDIO_RATE), '-ac', '1',
-  '-fflags', '+bitexact', '-flags:a', '+bitexact', '-flush_packets', '1', '-f', 'adts', 'pipe:1',
+  '-c:a',
+  'aac',
+  '-aac_coder',
+  'fast',
+  '-b:a',
+  '40k',
+  '-ar',
+  String(AUDIO_RATE),
+  '-ac',
+  '1',
+  '-fflags',
+  '+bitexact',
+  '-flags:a',
+  '+bitexact',
+  '-flush_packets',
+  '1',
+  '-f',
+  'adts',
+  'pipe:1',
 ];
 
 /**
@@ -85,8 +116,10 @@ class SharedEncoder {
     this.pending = this.pending.length ? Buffer.concat([this.pending, d]) : d;
     // ADTS: 12-bit sync word, frame_length (13 bits, header included) at bits 30-42.
     while (this.pending.length >= 7) {
-      if (this.pending[0] !== 0xff || (this.pending[1]! & 0xf0) !== 0xf0) return void this.p?.kill('SIGKILL');
-      const len = ((this.pending[3]! & 3) << 11) | (this.pending[4]! << 3) | (this.pending[5]! >> 5);
+      if (this.pending[0] !== 0xff || (this.pending[1]! & 0xf0) !== 0xf0)
+        return void this.p?.kill('SIGKILL');
+      const len =
+        ((this.pending[3]! & 3) << 11) | (this.pending[4]! << 3) | (this.pending[5]! >> 5);
       if (this.pending.length < len) break;
       const header = this.pending[1]! & 1 ? 7 : 9;
       const frame = Buffer.from(this.pending.subarray(header, len));
@@ -108,7 +141,15 @@ class SharedEncoder {
     const p = this.p ?? this.start();
     const frames = Math.ceil(pcm.length / IN_FRAME);
     return new Promise<void>((resolve, reject) => {
-      const job: Job = { first: this.written + 1, count: frames, got: 0, onFrame, resolve, reject, aborted: false };
+      const job: Job = {
+        first: this.written + 1,
+        count: frames,
+        got: 0,
+        onFrame,
+        resolve,
+        reject,
+        aborted: false,
+      };
       this.jobs.push(job);
       this.idle();
       signal?.addEventListener('abort', () => (job.aborted = true), { once: true });
@@ -136,7 +177,11 @@ export const aacStats = { encodes: 0 };
  * `onFrame` as it comes out: frame k plays at clip time k * 1024 / AUDIO_RATE, and there are
  * ceil(duration / 32 ms) of them. Resolves when the last has come out.
  */
-export function encodeAac(pcm: Int16Array, onFrame: (frame: Buffer) => void, signal?: AbortSignal): Promise<void> {
+export function encodeAac(
+  pcm: Int16Array,
+  onFrame: (frame: Buffer) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   aacStats.encodes++;
   if (signal?.aborted) return Promise.reject(new Error('encode aborted'));
   const enc = pool.reduce((a, b) => (b.backlog < a.backlog ? b : a));

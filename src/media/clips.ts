@@ -41,11 +41,40 @@ export async function renderFramesClip(renderer: FrameSource, opts: ClipOptions)
   const file = join(dir, 'clip.mp4');
   try {
     await runFfmpeg(
-    [
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${renderer.width}x${renderer.height}`, '-r', String(fps), '-i', '-',
-      '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.0', '-preset', 'veryfast', '-crf', '30',
-      '-pix_fmt', 'yuv420p', '-g', String(fps * 2), '-bf', '0', '-an',
-      '-movflags', '+faststart', '-f', 'mp4', '-y', file,
+      [
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${renderer.width}x${renderer.height}`,
+        '-r',
+        String(fps),
+        '-i',
+        '-',
+        '-c:v',
+        'libx264',
+        '-profile:v',
+        'baseline',
+        '-level',
+        '3.0',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '30',
+        '-pix_fmt',
+        'yuv420p',
+        '-g',
+        String(fps * 2),
+        '-bf',
+        '0',
+        '-an',
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        '-y',
+        file,
       ],
       async (stdin) => {
         for (let i = 0; i < total; i++) {
@@ -66,7 +95,23 @@ export async function renderStillPng(style: FaceStyle, width = 352, height = 480
   const renderer = new FaceRenderer(style, width, height);
   const frame = renderer.render({ eyes: 1, mouth: 0.02 });
   return runFfmpeg(
-    ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-i', '-', '-frames:v', '1', '-f', 'image2', '-c:v', 'png', 'pipe:1'],
+    [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${width}x${height}`,
+      '-i',
+      '-',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2',
+      '-c:v',
+      'png',
+      'pipe:1',
+    ],
     (stdin) => writeAsync(stdin, frame),
   );
 }

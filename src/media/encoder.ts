@@ -52,26 +52,100 @@ export function framesFor(ms: number): number {
 }
 
 /** ffmpeg arguments: raw I420 video on stdin (converted by i420.ts), mono PCM16 on fd 3, fMP4 on stdout. */
-export function encoderArgs(width: number, height: number, opts: { keyframeAt?: number; keyframes?: string } = {}): string[] {
+export function encoderArgs(
+  width: number,
+  height: number,
+  opts: { keyframeAt?: number; keyframes?: string } = {},
+): string[] {
   // A primed spare (below) forces an IDR where the real content starts; the mouth-shape bank
   // (visemes.ts) forces its own pattern.
   const forced = opts.keyframes
     ? ['-force_key_frames', `expr:${opts.keyframes}`]
-    : opts.keyframeAt ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`] : [];
+    : opts.keyframeAt
+      ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`]
+      : [];
   return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-probesize', '32', '-analyzeduration', '0',
-    '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(MEDIA_FPS), '-i', 'pipe:0',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-probesize',
+    '32',
+    '-analyzeduration',
+    '0',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    '-s',
+    `${width}x${height}`,
+    '-r',
+    String(MEDIA_FPS),
+    '-i',
+    'pipe:0',
     // The audio input starts PRIMING_MS late, so the priming frame ffmpeg's AAC encoder puts
     // before it lands at 0, on the video's first frame (no frame held over it).
-    '-probesize', '32', '-analyzeduration', '0', '-itsoffset', String(PRIMING_MS / 1000),
-    '-f', 's16le', '-ar', String(PCM_RATE), '-ac', '1', '-i', 'pipe:3',
-    '-map', '0:v', '-map', '1:a',
-    '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.0', '-preset', 'ultrafast', '-tune', 'zerolatency',
-    '-bf', '0', '-refs', '1', '-g', String(KEYFRAME_FRAMES), '-threads', '1', '-crf', '28', '-pix_fmt', 'yuv420p', ...forced,
-    '-c:a', 'aac', '-b:a', '40k', '-ar', String(AUDIO_RATE), '-ac', '1',
-    '-f', 'mp4', '-movflags', 'empty_moov+default_base_moof+frag_keyframe', '-frag_duration', String(FRAGMENT_MS * 1000),
-    '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact',
+    '-probesize',
+    '32',
+    '-analyzeduration',
+    '0',
+    '-itsoffset',
+    String(PRIMING_MS / 1000),
+    '-f',
+    's16le',
+    '-ar',
+    String(PCM_RATE),
+    '-ac',
+    '1',
+    '-i',
+    'pipe:3',
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'libx264',
+    '-profile:v',
+    'baseline',
+    '-level',
+    '3.0',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-bf',
+    '0',
+    '-refs',
+    '1',
+    '-g',
+    String(KEYFRAME_FRAMES),
+    '-threads',
+    '1',
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
+    ...forced,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '40k',
+    '-ar',
+    String(AUDIO_RATE),
+    '-ac',
+    '1',
+    '-f',
+    'mp4',
+    '-movflags',
+    'empty_moov+default_base_moof+frag_keyframe',
+    '-frag_duration',
+    String(FRAGMENT_MS * 1000),
+    '-fflags',
+    '+bitexact',
+    '-flags:v',
+    '+bitexact',
+    '-flags:a',
+    '+bitexact',
     'pipe:1',
   ];
 }
@@ -129,8 +203,14 @@ interface Spare {
 export const SPARES_PER_SIZE = 4;
 const spares = new Map<string, Spare[]>();
 
-function spawnEncoder(width: number, height: number, opts: { keyframeAt?: number; keyframes?: string } = {}): ChildProcess {
-  return spawn(ffmpegPath(), encoderArgs(width, height, opts), { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+function spawnEncoder(
+  width: number,
+  height: number,
+  opts: { keyframeAt?: number; keyframes?: string } = {},
+): ChildProcess {
+  return spawn(ffmpegPath(), encoderArgs(width, height, opts), {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  });
 }
 
 function setRef(p: ChildProcess, on: boolean): void {
@@ -146,7 +226,10 @@ function setRef(p: ChildProcess, on: boolean): void {
  * dropped (`onStart` skipMs). A listening session still runs nothing: the spare is shared
  * by every session of the process.
  */
-function takeEncoder(width: number, height: number): { p: ChildProcess; early: Buffer[]; skipMs: number } {
+function takeEncoder(
+  width: number,
+  height: number,
+): { p: ChildProcess; early: Buffer[]; skipMs: number } {
   const key = `${width}x${height}`;
   const list = spares.get(key) ?? [];
   let spare = list.shift();
@@ -189,7 +272,9 @@ function primedSpare(width: number, height: number, list: Spare[]): Spare {
 function feedPrimer(p: ChildProcess, width: number, height: number): void {
   const grey = Buffer.alloc((width * height * 3) / 2, 128);
   for (let i = 0; i < FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
-  (p.stdio[3] as NodeJS.WritableStream).write(Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
+  (p.stdio[3] as NodeJS.WritableStream).write(
+    Buffer.alloc(((UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000),
+  );
 }
 
 const liveInits = new Map<string, Promise<Buffer>>();
@@ -214,7 +299,8 @@ export function liveInit(width: number, height: number): Promise<Buffer> {
       p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
       p.on('error', reject);
       p.on('close', (code) => {
-        if (code !== 0) return reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`));
+        if (code !== 0)
+          return reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`));
         try {
           resolve(splitFmp4(Buffer.concat(out)).init);
         } catch (e) {
@@ -244,7 +330,11 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     if (job.signal?.aborted) return reject(new Error('encode aborted'));
     const taken = job.warm
       ? takeEncoder(job.width, job.height)
-      : { p: spawnEncoder(job.width, job.height, job.keyframes ? { keyframes: job.keyframes } : {}), early: [], skipMs: 0 };
+      : {
+          p: spawnEncoder(job.width, job.height, job.keyframes ? { keyframes: job.keyframes } : {}),
+          early: [],
+          skipMs: 0,
+        };
     const p = taken.p;
     // A taken spare is replaced once this encode's urgent start is over (or it ends): the
     // replacement's start-up and priming would otherwise compete with the reply's first words.
@@ -266,7 +356,14 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     p.on('error', reject);
     p.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(job.signal?.aborted ? 'encode aborted' : `ffmpeg exited ${code ?? signal}: ${err.trim().slice(0, 300)}`));
+      else
+        reject(
+          new Error(
+            job.signal?.aborted
+              ? 'encode aborted'
+              : `ffmpeg exited ${code ?? signal}: ${err.trim().slice(0, 300)}`,
+          ),
+        );
     });
     const video = p.stdin!;
     const audio = p.stdio[3] as NodeJS.WritableStream;
@@ -276,7 +373,8 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     const pump = async () => {
       const gone = () => p.exitCode !== null || p.signalCode !== null;
       for (let i = 0; i < job.frames && !gone(); i++) {
-        if (urgent && job.urgentMs !== undefined && (i * 1000) / MEDIA_FPS >= job.urgentMs) background();
+        if (urgent && job.urgentMs !== undefined && (i * 1000) / MEDIA_FPS >= job.urgentMs)
+          background();
         const held = job.pace?.((i * 1000) / MEDIA_FPS);
         if (held) await held;
         if (job.signal?.aborted) return;
@@ -297,7 +395,13 @@ export function encodeClip(job: EncodeJob): Promise<void> {
         await writeAsync(audio, pcm.subarray(o, Math.min(pcm.length, o + step)));
       }
     };
-    pump().then(() => video.end(), () => video.end());
-    pumpAudio().then(() => audio.end(), () => audio.end());
+    pump().then(
+      () => video.end(),
+      () => video.end(),
+    );
+    pumpAudio().then(
+      () => audio.end(),
+      () => audio.end(),
+    );
   });
 }

@@ -17,7 +17,11 @@ export interface FaceSource {
   readonly kind: 'persona' | 'photo';
 }
 
-export function faceFromStyle(style: FaceStyle, width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT): FaceSource {
+export function faceFromStyle(
+  style: FaceStyle,
+  width = DEFAULT_WIDTH,
+  height = DEFAULT_HEIGHT,
+): FaceSource {
   return { frames: new FaceRenderer(style, width, height), idle: idleState, kind: 'persona' };
 }
 

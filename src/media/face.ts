@@ -36,7 +36,14 @@ export function hexToRgb(hex: string): Rgb {
 const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);
 
 /** Coverage of an ellipse at a pixel, with a one-pixel soft edge (cheap anti-aliasing). */
-function ellipseCover(x: number, y: number, cx: number, cy: number, rx: number, ry: number): number {
+function ellipseCover(
+  x: number,
+  y: number,
+  cx: number,
+  cy: number,
+  rx: number,
+  ry: number,
+): number {
   const dx = (x - cx) / rx;
   const dy = (y - cy) / ry;
   const d = Math.sqrt(dx * dx + dy * dy);
@@ -92,13 +99,26 @@ export class FaceRenderer {
     buf[i + 2] = buf[i + 2]! + (c[2] - buf[i + 2]!) * a;
   }
 
-  private ellipse(buf: Buffer, cx: number, cy: number, rx: number, ry: number, c: Rgb, clipY?: [number, number]): void {
+  private ellipse(
+    buf: Buffer,
+    cx: number,
+    cy: number,
+    rx: number,
+    ry: number,
+    c: Rgb,
+    clipY?: [number, number],
+  ): void {
     const x0 = Math.max(0, Math.floor(cx - rx - 1));
     const x1 = Math.min(this.width - 1, Math.ceil(cx + rx + 1));
     const y0 = Math.max(0, Math.floor(cy - ry - 1), clipY ? Math.floor(clipY[0]) : 0);
-    const y1 = Math.min(this.height - 1, Math.ceil(cy + ry + 1), clipY ? Math.ceil(clipY[1]) : this.height - 1);
+    const y1 = Math.min(
+      this.height - 1,
+      Math.ceil(cy + ry + 1),
+      clipY ? Math.ceil(clipY[1]) : this.height - 1,
+    );
     for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) this.blend(buf, x, y, c, ellipseCover(x + 0.5, y + 0.5, cx, cy, rx, ry));
+      for (let x = x0; x <= x1; x++)
+        this.blend(buf, x, y, c, ellipseCover(x + 0.5, y + 0.5, cx, cy, rx, ry));
     }
   }
 
@@ -118,22 +138,52 @@ export class FaceRenderer {
     }
     const s = g.s;
     // Long hair behind the head.
-    if (style.hairStyle === 'long') this.ellipse(buf, g.cx, g.headCy + 40 * s, 118 * s, 170 * s, style.hair);
+    if (style.hairStyle === 'long')
+      this.ellipse(buf, g.cx, g.headCy + 40 * s, 118 * s, 170 * s, style.hair);
     // Shoulders and neck.
     this.ellipse(buf, g.cx, height + 40 * s, 175 * s, 150 * s, style.shirt);
     this.ellipse(buf, g.cx, g.headCy + 120 * s, 40 * s, 60 * s, shade(style.skin, 0.88));
     // Ears, head.
-    this.ellipse(buf, g.cx - g.headRx + 4 * s, g.headCy + 5 * s, 14 * s, 24 * s, shade(style.skin, 0.93));
-    this.ellipse(buf, g.cx + g.headRx - 4 * s, g.headCy + 5 * s, 14 * s, 24 * s, shade(style.skin, 0.93));
+    this.ellipse(
+      buf,
+      g.cx - g.headRx + 4 * s,
+      g.headCy + 5 * s,
+      14 * s,
+      24 * s,
+      shade(style.skin, 0.93),
+    );
+    this.ellipse(
+      buf,
+      g.cx + g.headRx - 4 * s,
+      g.headCy + 5 * s,
+      14 * s,
+      24 * s,
+      shade(style.skin, 0.93),
+    );
     this.ellipse(buf, g.cx, g.headCy, g.headRx, g.headRy, style.skin);
     // Hair on top.
     this.ellipse(buf, g.cx, g.headCy - 76 * s, 98 * s, 60 * s, style.hair, [0, g.headCy - 66 * s]);
     this.ellipse(buf, g.cx, g.headCy - 90 * s, 96 * s, 50 * s, style.hair);
-    if (style.hairStyle === 'bun') this.ellipse(buf, g.cx, g.headCy - 140 * s, 38 * s, 30 * s, style.hair);
+    if (style.hairStyle === 'bun')
+      this.ellipse(buf, g.cx, g.headCy - 140 * s, 38 * s, 30 * s, style.hair);
     // Eyebrows, nose, cheeks.
     for (const side of [-1, 1]) {
-      this.ellipse(buf, g.cx + side * g.eyeDx, g.eyeY - 22 * s, 20 * s, 4 * s, shade(style.hair, 0.9));
-      this.ellipse(buf, g.cx + side * 48 * s, g.headCy + 38 * s, 16 * s, 10 * s, mix(style.skin, [230, 120, 120], 0.18));
+      this.ellipse(
+        buf,
+        g.cx + side * g.eyeDx,
+        g.eyeY - 22 * s,
+        20 * s,
+        4 * s,
+        shade(style.hair, 0.9),
+      );
+      this.ellipse(
+        buf,
+        g.cx + side * 48 * s,
+        g.headCy + 38 * s,
+        16 * s,
+        10 * s,
+        mix(style.skin, [230, 120, 120], 0.18),
+      );
     }
     this.ellipse(buf, g.cx, g.headCy + 28 * s, 9 * s, 6 * s, shade(style.skin, 0.85));
   }
@@ -162,7 +212,8 @@ export class FaceRenderer {
     this.ellipse(buf, g.cx, g.mouthY, rx + 3 * s, ry + 3 * s, this.style.lips);
     if (open > 0.04) {
       this.ellipse(buf, g.cx, g.mouthY, rx, ry, [70, 24, 32]);
-      if (open > 0.3) this.ellipse(buf, g.cx, g.mouthY - ry * 0.55, rx * 0.7, ry * 0.28, [245, 245, 240]);
+      if (open > 0.3)
+        this.ellipse(buf, g.cx, g.mouthY - ry * 0.55, rx * 0.7, ry * 0.28, [245, 245, 240]);
     } else {
       this.ellipse(buf, g.cx, g.mouthY, rx, 1.2 * s, shade(this.style.lips, 0.6));
     }

@@ -72,7 +72,8 @@ export function findLips(rgb: Buffer, width: number, height: number, cx: number)
     while (to <= y1 && counts[to]! >= minRow) total += counts[to++]!;
     const tall = to - y;
     // A band as tall as the window reaches (a red shirt, a red background) is not lips.
-    if (tall <= height * 0.1 && to <= y1 && (!best || total > best.total)) best = { from: y, to: to - 1, total };
+    if (tall <= height * 0.1 && to <= y1 && (!best || total > best.total))
+      best = { from: y, to: to - 1, total };
     y = to;
   }
   if (!best) return null;

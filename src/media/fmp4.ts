@@ -38,7 +38,8 @@ const off = (parent: Buffer, child: Uint8Array) => child.byteOffset - parent.byt
 /** Tracks of an init segment (moov), with their codec strings. */
 export function parseInit(init: Buffer): TrackInfo[] {
   const trexDefaults = new Map<number, number>();
-  for (const trex of findBox(init, ['moov', 'mvex', 'trex'])) trexDefaults.set(view(trex).getUint32(4), view(trex).getUint32(12));
+  for (const trex of findBox(init, ['moov', 'mvex', 'trex']))
+    trexDefaults.set(view(trex).getUint32(4), view(trex).getUint32(12));
   return findBox(init, ['moov', 'trak']).map((trak) => {
     const tkhd = findBox(trak, ['tkhd'])[0]!;
     const id = view(tkhd).getUint32(tkhd[0] === 1 ? 20 : 12);
@@ -48,7 +49,10 @@ export function parseInit(init: Buffer): TrackInfo[] {
     const stsd = findBox(trak, ['mdia', 'minf', 'stbl', 'stsd'])[0]!;
     const entries = stsd.subarray(8);
     const kind = handler === 'vide' ? 'video' : 'audio';
-    const size = kind === 'video' ? { width: view(entries).getUint16(8 + 24), height: view(entries).getUint16(8 + 26) } : { width: 0, height: 0 };
+    const size =
+      kind === 'video'
+        ? { width: view(entries).getUint16(8 + 24), height: view(entries).getUint16(8 + 26) }
+        : { width: 0, height: 0 };
     return {
       id,
       kind,
@@ -85,7 +89,8 @@ function aacCodec(entries: Uint8Array): string {
       len = (len << 7) | (b & 0x7f);
       if (!(b & 0x80)) break;
     }
-    if (tag === 0x03) i += 3; // ES_ID + flags, then nested descriptors
+    if (tag === 0x03)
+      i += 3; // ES_ID + flags, then nested descriptors
     else if (tag === 0x04) {
       oti = esds[i]!;
       i += 13; // to the nested DecoderSpecificInfo
@@ -111,7 +116,8 @@ export function readFragment(data: Buffer, tracks: TrackInfo[]): Fragment {
   for (const traf of findBox(moof, ['traf'])) {
     const tfhd = parseTfhd(findBox(traf, ['tfhd'])[0]!);
     const tfdt = findBox(traf, ['tfdt'])[0]!;
-    if (tfdt[0] !== 1) throw new Error('32-bit tfdt: re-timing needs the 64-bit form ffmpeg writes');
+    if (tfdt[0] !== 1)
+      throw new Error('32-bit tfdt: re-timing needs the 64-bit form ffmpeg writes');
     const track = tracks.find((t) => t.id === tfhd.trackId);
     const dflt = tfhd.defaultSampleDuration ?? track?.defaultSampleDuration ?? 0;
     let duration = 0;
@@ -122,9 +128,16 @@ export function readFragment(data: Buffer, tracks: TrackInfo[]): Fragment {
       // writes first_sample_flags on keyframes) or else tfhd's defaults.
       const first = runs[0]?.samples[0]?.flags;
       const dfltFlags = tfhd.defaultSampleFlags;
-      out.key = first ? first.isNonSyncSample === 0 : dfltFlags !== undefined && (dfltFlags & 0x10000) === 0;
+      out.key = first
+        ? first.isNonSyncSample === 0
+        : dfltFlags !== undefined && (dfltFlags & 0x10000) === 0;
     }
-    out.tracks.push({ id: tfhd.trackId, start: Number(view(tfdt).getBigUint64(4)), duration, tfdtAt: off(data, tfdt) + 4 });
+    out.tracks.push({
+      id: tfhd.trackId,
+      start: Number(view(tfdt).getBigUint64(4)),
+      duration,
+      tfdtAt: off(data, tfdt) + 4,
+    });
   }
   return out;
 }
@@ -133,7 +146,8 @@ export function readFragment(data: Buffer, tracks: TrackInfo[]): Fragment {
 export function retime(f: Fragment, seq: number, shift: Map<number, number>): Buffer {
   const buf = Buffer.from(f.data);
   buf.writeUInt32BE(seq, f.mfhdAt);
-  for (const t of f.tracks) buf.writeBigUInt64BE(BigInt(t.start + (shift.get(t.id) ?? 0)), t.tfdtAt);
+  for (const t of f.tracks)
+    buf.writeBigUInt64BE(BigInt(t.start + (shift.get(t.id) ?? 0)), t.tfdtAt);
   return buf;
 }
 
@@ -181,7 +195,11 @@ export class FragmentSplitter {
 }
 
 /** Split a whole fMP4 file. */
-export function splitFmp4(bytes: Buffer): { init: Buffer; tracks: TrackInfo[]; fragments: Fragment[] } {
+export function splitFmp4(bytes: Buffer): {
+  init: Buffer;
+  tracks: TrackInfo[];
+  fragments: Fragment[];
+} {
   let init: Buffer | null = null;
   let tracks: TrackInfo[] = [];
   const fragments: Fragment[] = [];

@@ -123,7 +123,8 @@ export function parsePps(nal: Uint8Array): Pps {
   const cabac = r.bit() === 1;
   const bottomFieldPicOrder = r.bit() === 1;
   const sliceGroups = r.ue() + 1;
-  if (sliceGroups > 1) return { bottomFieldPicOrder, redundantPicCnt: false, weightedPred: false, cabac, sliceGroups };
+  if (sliceGroups > 1)
+    return { bottomFieldPicOrder, redundantPicCnt: false, weightedPred: false, cabac, sliceGroups };
   r.ue();
   r.ue();
   const weightedPred = r.bit() === 1;
@@ -192,7 +193,8 @@ export const nalType = (nal: Uint8Array): number => nal[0]! & 0x1f;
  */
 export function nonReferenceSlice(nal: Uint8Array, sps: Sps, pps: Pps): Buffer {
   if (nalType(nal) !== 1) throw new Error('H.264: not a non-IDR slice');
-  if (pps.cabac || pps.sliceGroups > 1 || pps.weightedPred) throw new Error('H.264: only plain CAVLC slices are handled');
+  if (pps.cabac || pps.sliceGroups > 1 || pps.weightedPred)
+    throw new Error('H.264: only plain CAVLC slices are handled');
   if (!sps.frameMbsOnly) throw new Error('H.264: field coding is not handled');
   if (((nal[0]! >> 5) & 3) === 0) return Buffer.from(nal);
   const rbsp = toRbsp(nal);

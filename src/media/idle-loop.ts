@@ -34,7 +34,10 @@ export interface LoopClipOptions {
 }
 
 /** Encode a looping silent clip of a face (the idle loop, or the still loop when `state` holds still). */
-export async function renderLoopClip(face: FaceSource | FrameSource, opts: LoopClipOptions): Promise<Buffer> {
+export async function renderLoopClip(
+  face: FaceSource | FrameSource,
+  opts: LoopClipOptions,
+): Promise<Buffer> {
   const frames = 'frames' in face ? face.frames : face;
   const stateOf = opts.state ?? ('idle' in face ? face.idle : () => ({ mouth: 0, eyes: 1 }));
   const total = framesFor(opts.seconds * 1000);
@@ -61,9 +64,13 @@ export function loadIdleLoop(bytes: Buffer): IdleLoop {
   const { init, tracks, fragments } = splitFmp4(bytes);
   const video = tracks.find((t) => t.kind === 'video');
   const audio = tracks.find((t) => t.kind === 'audio');
-  if (!video || !audio || fragments.length === 0) throw new Error('idle media is not a fragmented MP4 with video and audio (rebuild it)');
+  if (!video || !audio || fragments.length === 0)
+    throw new Error('idle media is not a fragmented MP4 with video and audio (rebuild it)');
   // ffmpeg's audio track timescale is its sample rate.
-  if (audio.timescale !== AUDIO_RATE) throw new Error(`idle media has ${audio.timescale / 1000} kHz audio, not the stream's ${AUDIO_RATE / 1000} kHz (rebuild it)`);
+  if (audio.timescale !== AUDIO_RATE)
+    throw new Error(
+      `idle media has ${audio.timescale / 1000} kHz audio, not the stream's ${AUDIO_RATE / 1000} kHz (rebuild it)`,
+    );
   let endMs = 0;
   for (const f of fragments) {
     for (const t of f.tracks) {
@@ -76,5 +83,11 @@ export function loadIdleLoop(bytes: Buffer): IdleLoop {
 
 /** A short loop of the face holding still (eyes open, mouth closed): what a session shows while the idle loop is missing. */
 export async function renderStillLoop(face: FaceSource, signal?: AbortSignal): Promise<IdleLoop> {
-  return loadIdleLoop(await renderLoopClip(face.frames, { seconds: 0.32, state: () => ({ mouth: 0, eyes: 1 }), signal }));
+  return loadIdleLoop(
+    await renderLoopClip(face.frames, {
+      seconds: 0.32,
+      state: () => ({ mouth: 0, eyes: 1 }),
+      signal,
+    }),
+  );
 }

@@ -3,8 +3,21 @@
  * entry point is the session stream; docs/media.md explains formats, lip sync and costs.
  */
 export { createSessionStream } from './session-stream.js';
-export type { SessionStream, SessionStreamOptions, ReplyHandle, ReplyResult, FragmentInfo, FragmentKind } from './session-stream.js';
-export { faceFromStyle, faceFromPhoto, DEFAULT_WIDTH, DEFAULT_HEIGHT, type FaceSource } from './face-source.js';
+export type {
+  SessionStream,
+  SessionStreamOptions,
+  ReplyHandle,
+  ReplyResult,
+  FragmentInfo,
+  FragmentKind,
+} from './session-stream.js';
+export {
+  faceFromStyle,
+  faceFromPhoto,
+  DEFAULT_WIDTH,
+  DEFAULT_HEIGHT,
+  type FaceSource,
+} from './face-source.js';
 export { loadIdleLoop, renderLoopClip, renderStillLoop, type IdleLoop } from './idle-loop.js';
 export { realMediaClock, type MediaClock } from './clock.js';
 export { MEDIA_FPS, AUDIO_RATE, FRAGMENT_MS, UNIT_MS } from './encoder.js';

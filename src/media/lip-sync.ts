@@ -7,8 +7,29 @@
 import type { Speech, SpeechMark } from '../models/voice.js';
 
 const OPEN: Record<string, number> = {
-  aa: 1, ae: 0.9, ah: 0.8, ao: 0.85, aw: 0.85, ay: 0.9, eh: 0.7, er: 0.5, ey: 0.65, ih: 0.5, iy: 0.4,
-  ow: 0.6, oy: 0.7, uh: 0.45, uw: 0.35, ax: 0.5, m: 0, b: 0, p: 0, f: 0.12, v: 0.12, w: 0.25, pau: 0,
+  aa: 1,
+  ae: 0.9,
+  ah: 0.8,
+  ao: 0.85,
+  aw: 0.85,
+  ay: 0.9,
+  eh: 0.7,
+  er: 0.5,
+  ey: 0.65,
+  ih: 0.5,
+  iy: 0.4,
+  ow: 0.6,
+  oy: 0.7,
+  uh: 0.45,
+  uw: 0.35,
+  ax: 0.5,
+  m: 0,
+  b: 0,
+  p: 0,
+  f: 0.12,
+  v: 0.12,
+  w: 0.25,
+  pau: 0,
 };
 const CONSONANT = 0.28;
 const BLEND_MS = 50;
@@ -18,7 +39,9 @@ export function phoneOpenness(phone: string): number {
 }
 
 /** A function from speech time (ms) to mouth openness 0..1. */
-export function mouthTrack(speech: Pick<Speech, 'phones' | 'samples' | 'sampleRate' | 'durationMs'>): (ms: number) => number {
+export function mouthTrack(
+  speech: Pick<Speech, 'phones' | 'samples' | 'sampleRate' | 'durationMs'>,
+): (ms: number) => number {
   if (speech.phones && speech.phones.length > 0) return fromPhones(speech.phones);
   return fromEnvelope(speech.samples, speech.sampleRate);
 }

@@ -27,9 +27,12 @@ function* boxes(b: Buffer, from: number, to: number): Generator<Box> {
   }
 }
 
-const child = (b: Buffer, box: Box, type: string) => [...boxes(b, box.body, box.end)].find((x) => x.type === type);
-const readN = (b: Buffer, at: number, v1: boolean) => (v1 ? Number(b.readBigUInt64BE(at)) : b.readUInt32BE(at));
-const writeN = (b: Buffer, at: number, v1: boolean, n: number) => (v1 ? b.writeBigUInt64BE(BigInt(n), at) : b.writeUInt32BE(n, at));
+const child = (b: Buffer, box: Box, type: string) =>
+  [...boxes(b, box.body, box.end)].find((x) => x.type === type);
+const readN = (b: Buffer, at: number, v1: boolean) =>
+  v1 ? Number(b.readBigUInt64BE(at)) : b.readUInt32BE(at);
+const writeN = (b: Buffer, at: number, v1: boolean, n: number) =>
+  v1 ? b.writeBigUInt64BE(BigInt(n), at) : b.writeUInt32BE(n, at);
 
 /** Patches `mp4` in place; leaves it alone when it has no moov or no edit lists. */
 export function durationsFromEditLists(mp4: Buffer): Buffer {
@@ -54,7 +57,8 @@ export function durationsFromEditLists(mp4: Buffer): Buffer {
     const ev1 = mp4[elst.body] === 1;
     const count = mp4.readUInt32BE(elst.body + 4);
     let sum = 0;
-    for (let k = 0, at = elst.body + 8; k < count; k++, at += ev1 ? 20 : 12) sum += readN(mp4, at, ev1);
+    for (let k = 0, at = elst.body + 8; k < count; k++, at += ev1 ? 20 : 12)
+      sum += readN(mp4, at, ev1);
     writeN(mp4, tDur, tv1, sum);
     longest = Math.max(longest, sum);
     edited = true;

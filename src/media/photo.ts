@@ -33,14 +33,23 @@ export async function decodePhoto(
     await writeFile(file, bytes);
     const rgb = await runFfmpeg(
       [
-        '-i', file, '-frames:v', '1',
-        '-vf', `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
-        '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
       ],
       undefined,
       opts,
     );
-    if (rgb.length !== width * height * 3) throw new Error(`photo decoded to ${rgb.length} bytes, expected ${width * height * 3}`);
+    if (rgb.length !== width * height * 3)
+      throw new Error(`photo decoded to ${rgb.length} bytes, expected ${width * height * 3}`);
     return rgb;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -110,8 +119,16 @@ export class PhotoRenderer implements FrameSource {
     const rx = 0.19 * fw * (1 - 0.2 * open);
     const ry = drop / 2 + 1;
     const oy = my + drop / 2;
-    for (let y = Math.max(0, Math.floor(oy - ry)); y <= Math.min(this.height - 1, Math.ceil(oy + ry)); y++) {
-      for (let x = Math.max(0, Math.floor(cx - rx)); x <= Math.min(this.width - 1, Math.ceil(cx + rx)); x++) {
+    for (
+      let y = Math.max(0, Math.floor(oy - ry));
+      y <= Math.min(this.height - 1, Math.ceil(oy + ry));
+      y++
+    ) {
+      for (
+        let x = Math.max(0, Math.floor(cx - rx));
+        x <= Math.min(this.width - 1, Math.ceil(cx + rx));
+        x++
+      ) {
         const d = ((x - cx) / rx) ** 2 + ((y - oy) / ry) ** 2;
         if (d > 1) continue;
         const a = Math.min(1, (1 - d) * 4);
@@ -131,7 +148,11 @@ export class PhotoRenderer implements FrameSource {
  * below the top of the skin region (forehead) on the skin's median column. With too little skin
  * (a drawing, a monochrome photo) it falls back to the usual spot of a centred portrait.
  */
-export function findMouth(rgb: Buffer, width: number, height: number): { x: number; y: number; faceWidth: number } {
+export function findMouth(
+  rgb: Buffer,
+  width: number,
+  height: number,
+): { x: number; y: number; faceWidth: number } {
   const fallback = { x: width / 2, y: height * 0.62, faceWidth: width * 0.5 };
   const rows = new Array<number>(height).fill(0);
   const cols: number[] = [];
@@ -157,7 +178,12 @@ export function findMouth(rgb: Buffer, width: number, height: number): { x: numb
   // The lips when a lip-coloured band is found (find-lips.ts); the face is then ~2.7 mouth
   // widths across (the warp's reach and the opening scale with it).
   const lips = findLips(rgb, width, height, x);
-  if (lips) return { x: lips.x, y: lips.y, faceWidth: Math.max(width * 0.2, Math.min(width * 0.9, lips.width / 0.37)) };
+  if (lips)
+    return {
+      x: lips.x,
+      y: lips.y,
+      faceWidth: Math.max(width * 0.2, Math.min(width * 0.9, lips.width / 0.37)),
+    };
   const faceWidth = Math.max(width * 0.2, Math.min(width * 0.9, widest));
   const y = Math.min(height * 0.85, top + 0.95 * faceWidth);
   return { x, y, faceWidth };

@@ -188,11 +188,18 @@ class Stream extends EventEmitter implements SessionStream {
     this.lead = opts.leadMs ?? 150;
     this.idle = opts.idle;
     const { frames } = opts.face;
-    if ((opts.width && opts.width !== frames.width) || (opts.height && opts.height !== frames.height)) {
-      throw new Error(`stream size ${opts.width}x${opts.height} differs from the face's ${frames.width}x${frames.height}`);
+    if (
+      (opts.width && opts.width !== frames.width) ||
+      (opts.height && opts.height !== frames.height)
+    ) {
+      throw new Error(
+        `stream size ${opts.width}x${opts.height} differs from the face's ${frames.width}x${frames.height}`,
+      );
     }
-    if (opts.fps !== undefined && opts.fps !== 25) throw new Error('the session stream runs at 25 fps');
-    if (this.idle && (this.idle.width !== frames.width || this.idle.height !== frames.height)) this.idle = null;
+    if (opts.fps !== undefined && opts.fps !== 25)
+      throw new Error('the session stream runs at 25 fps');
+    if (this.idle && (this.idle.width !== frames.width || this.idle.height !== frames.height))
+      this.idle = null;
     this.on('newListener', (event: string) => {
       if (event === 'fragment') queueMicrotask(() => this.maybeStart());
     });
@@ -231,8 +238,16 @@ class Stream extends EventEmitter implements SessionStream {
       // A loop whose init segment is not the live encoder's (another build made it) would
       // make every reply's clip be refused: the still loop plays instead. (Unknown when
       // ffmpeg fails here: the loop is kept, as before, and a failing encoder says so.)
-      const bank = this.opts.talk === 'encoded' ? null : visemeBank(this.opts.face).catch(() => null);
-      if (this.idle && !(await liveInit(width, height).then((init) => init.equals(this.idle!.init), () => true))) this.idle = null;
+      const bank =
+        this.opts.talk === 'encoded' ? null : visemeBank(this.opts.face).catch(() => null);
+      if (
+        this.idle &&
+        !(await liveInit(width, height).then(
+          (init) => init.equals(this.idle!.init),
+          () => true,
+        ))
+      )
+        this.idle = null;
       if (this.closed) return;
       // The still loop doubles as the source of the init segment when no idle loop exists.
       const source = this.idle ?? (this.still = await renderStillLoop(this.opts.face));
@@ -254,7 +269,8 @@ class Stream extends EventEmitter implements SessionStream {
 
   /** The timeline starts once ready and someone listens for fragments (none is ever missed). */
   private maybeStart(): void {
-    if (this.started || this.closed || !this.isReady || this.listenerCount('fragment') === 0) return;
+    if (this.started || this.closed || !this.isReady || this.listenerCount('fragment') === 0)
+      return;
     this.started = true;
     this.t0 = this.clock.now();
     this.pump();
@@ -310,11 +326,16 @@ class Stream extends EventEmitter implements SessionStream {
       if (!this.init || Buffer.compare(init, this.init) === 0) return;
       reply.cut = true;
       reply.encode?.abort();
-      this.emit('encoder-error', new Error('talk clip init segment differs from the session init segment'));
+      this.emit(
+        'encoder-error',
+        new Error('talk clip init segment differs from the session init segment'),
+      );
     };
     reply.encode = this.bank
       ? spliceTalk(this.bank, reply.speech, onFragment)
-      : encodeTalk(this.opts.face, reply.speech, onInit, onFragment, { pace: (ms) => this.pace(reply, ms) });
+      : encodeTalk(this.opts.face, reply.speech, onInit, onFragment, {
+          pace: (ms) => this.pace(reply, ms),
+        });
     reply.encode.done.then(
       () => {
         reply.complete = true;
@@ -374,13 +395,17 @@ class Stream extends EventEmitter implements SessionStream {
     this.paceTimer?.cancel();
     this.paceTimer = null;
     let at = Infinity;
-    for (const h of this.held) if (h.reply.startMs !== null) at = Math.min(at, h.reply.startMs + h.ms - ENCODE_AHEAD_MS);
+    for (const h of this.held)
+      if (h.reply.startMs !== null) at = Math.min(at, h.reply.startMs + h.ms - ENCODE_AHEAD_MS);
     if (at === Infinity || this.closed) return;
-    this.paceTimer = this.clock.setTimeout(() => {
-      this.paceTimer = null;
-      this.release();
-      this.armPace();
-    }, Math.max(0, at - this.clockMs));
+    this.paceTimer = this.clock.setTimeout(
+      () => {
+        this.paceTimer = null;
+        this.release();
+        this.armPace();
+      },
+      Math.max(0, at - this.clockMs),
+    );
   }
 
   /** Speech ms sent: the end of the audio sent, in clip time, past where the speech starts. */
@@ -413,15 +438,18 @@ class Stream extends EventEmitter implements SessionStream {
     this.timer = null;
     for (;;) {
       // Interrupted or failed replies at the head of the queue end now.
-      while (this.replies[0]?.cut && this.playing?.reply !== this.replies[0]) this.settle(this.replies[0]!);
+      while (this.replies[0]?.cut && this.playing?.reply !== this.replies[0])
+        this.settle(this.replies[0]!);
       const head = this.replies[0];
-      if (this.playing && this.playing.kind !== 'talk' && head && head.fragments.length > 0) this.playing = null; // cut the loop
+      if (this.playing && this.playing.kind !== 'talk' && head && head.fragments.length > 0)
+        this.playing = null; // cut the loop
       if (this.playing?.reply?.cut) {
         this.finishReply(this.playing.reply);
         continue;
       }
       if (!this.playing) {
-        if (head && head.fragments.length > 0) this.playing = this.begin('talk', head.fragments, head);
+        if (head && head.fragments.length > 0)
+          this.playing = this.begin('talk', head.fragments, head);
         else {
           const loop = this.idle ?? this.still;
           if (!loop) return;
@@ -498,7 +526,11 @@ class Stream extends EventEmitter implements SessionStream {
     if (f.key || this.recent.length >= MAX_CATCH_UP) this.recent = [];
     this.recent.push(buf);
     this.opts.onRecord?.(buf);
-    this.emit('fragment', buf, { kind: p.kind, startMs: Math.round(startMs), durationMs: Math.round(endMs - startMs) });
+    this.emit('fragment', buf, {
+      kind: p.kind,
+      startMs: Math.round(startMs),
+      durationMs: Math.round(endMs - startMs),
+    });
   }
 
   close(): void {

@@ -42,7 +42,8 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
   const fps = opts.fps ?? 24;
   const src = face.frames;
   const end = opts.endFace && opts.endFace !== face ? opts.endFace.frames : null;
-  if (end && (end.width !== src.width || end.height !== src.height)) throw new Error('face and end face differ in size');
+  if (end && (end.width !== src.width || end.height !== src.height))
+    throw new Error('face and end face differ in size');
   const pcm = speechPcm(speech);
   const durationS = pcm.length / SPEAK_AUDIO_RATE;
   const frames = Math.max(1, Math.ceil(durationS * fps));
@@ -65,25 +66,86 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
   const file = join(dir, 'speech.mp4');
   try {
     await new Promise<void>((resolve, reject) => {
-      const scale = width !== src.width || height !== src.height ? ['-vf', `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`] : [];
+      const scale =
+        width !== src.width || height !== src.height
+          ? [
+              '-vf',
+              `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
+            ]
+          : [];
       const p = spawn(
         ffmpegPath(),
         [
-          '-hide_banner', '-loglevel', 'error', '-nostdin',
-          '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${src.width}x${src.height}`, '-r', String(fps), '-i', 'pipe:0',
-          '-f', 's16le', '-ar', String(SPEAK_AUDIO_RATE), '-ac', '1', '-i', 'pipe:3',
-          '-map', '0:v', '-map', '1:a', ...scale,
-          '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.1', '-preset', 'veryfast', '-crf', '23', '-bf', '0',
-          '-pix_fmt', 'yuv420p', '-threads', '1',
-          '-c:a', 'aac', '-b:a', '48k', '-ar', String(SPEAK_AUDIO_RATE), '-ac', '1',
-          '-movflags', '+faststart', '-fflags', '+bitexact', '-f', 'mp4', '-y', file,
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-nostdin',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          '-s',
+          `${src.width}x${src.height}`,
+          '-r',
+          String(fps),
+          '-i',
+          'pipe:0',
+          '-f',
+          's16le',
+          '-ar',
+          String(SPEAK_AUDIO_RATE),
+          '-ac',
+          '1',
+          '-i',
+          'pipe:3',
+          '-map',
+          '0:v',
+          '-map',
+          '1:a',
+          ...scale,
+          '-c:v',
+          'libx264',
+          '-profile:v',
+          'baseline',
+          '-level',
+          '3.1',
+          '-preset',
+          'veryfast',
+          '-crf',
+          '23',
+          '-bf',
+          '0',
+          '-pix_fmt',
+          'yuv420p',
+          '-threads',
+          '1',
+          '-c:a',
+          'aac',
+          '-b:a',
+          '48k',
+          '-ar',
+          String(SPEAK_AUDIO_RATE),
+          '-ac',
+          '1',
+          '-movflags',
+          '+faststart',
+          '-fflags',
+          '+bitexact',
+          '-f',
+          'mp4',
+          '-y',
+          file,
         ],
         { stdio: ['pipe', 'ignore', 'pipe', 'pipe'], signal: opts.signal },
       );
       let err = '';
       p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
       p.on('error', reject);
-      p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`))));
+      p.on('close', (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`)),
+      );
       const video = p.stdin!;
       const audio = p.stdio[3] as NodeJS.WritableStream;
       video.on('error', () => {});

@@ -124,7 +124,10 @@ export function encodeTalk(
     frames,
     frame: (i) => {
       const ms = (i * 1000) / MEDIA_FPS;
-      return face.frames.render({ mouth: ms < speechMs ? mouth(ms + trimMs) : 0, eyes: talkEyes(ms) }, buf);
+      return face.frames.render(
+        { mouth: ms < speechMs ? mouth(ms + trimMs) : 0, eyes: talkEyes(ms) },
+        buf,
+      );
     },
     audio,
     onData: (d) => splitter.push(d),

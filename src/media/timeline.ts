@@ -23,14 +23,20 @@ export class Timeline {
   /** The shift that places a clip whose first fragment is `first` right after what was emitted. */
   place(first: Fragment): Shift {
     let ms = 0;
-    for (const t of this.tracks) ms = Math.max(ms, ((this.ends.get(t.id) ?? 0) * 1000) / t.timescale);
+    for (const t of this.tracks)
+      ms = Math.max(ms, ((this.ends.get(t.id) ?? 0) * 1000) / t.timescale);
     const tick = this.tracks.reduce((acc, t) => lcm(acc, 1000 / gcd(1000, t.timescale)), 1);
     ms = Math.ceil(ms / tick - 1e-9) * tick;
     let clipStartMs = Infinity;
-    for (const ft of first.tracks) clipStartMs = Math.min(clipStartMs, (ft.start * 1000) / this.timescale(ft.id));
+    for (const ft of first.tracks)
+      clipStartMs = Math.min(clipStartMs, (ft.start * 1000) / this.timescale(ft.id));
     if (!Number.isFinite(clipStartMs)) clipStartMs = 0;
     const shift: Shift = new Map();
-    for (const t of this.tracks) shift.set(t.id, Math.round((ms * t.timescale) / 1000) - Math.round((clipStartMs * t.timescale) / 1000));
+    for (const t of this.tracks)
+      shift.set(
+        t.id,
+        Math.round((ms * t.timescale) / 1000) - Math.round((clipStartMs * t.timescale) / 1000),
+      );
     return shift;
   }
 
@@ -38,7 +44,9 @@ export class Timeline {
   msOf(f: Fragment, shift: Shift, edge: 'start' | 'end'): number {
     let v = edge === 'start' ? Infinity : 0;
     for (const t of f.tracks) {
-      const at = ((t.start + (shift.get(t.id) ?? 0) + (edge === 'end' ? t.duration : 0)) * 1000) / this.timescale(t.id);
+      const at =
+        ((t.start + (shift.get(t.id) ?? 0) + (edge === 'end' ? t.duration : 0)) * 1000) /
+        this.timescale(t.id);
       v = edge === 'start' ? Math.min(v, at) : Math.max(v, at);
     }
     return v;

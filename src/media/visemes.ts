@@ -24,10 +24,23 @@ import parseTfhd from 'mux.js/lib/tools/parse-tfhd.js';
 import parseTrun from 'mux.js/lib/tools/parse-trun.js';
 import type { Speech } from '../models/voice.js';
 import { encodeAac } from './aac.js';
-import { encodeClip, FRAMES_PER_UNIT, KEYFRAME_FRAMES, MEDIA_FPS, SAMPLES_PER_FRAME } from './encoder.js';
+import {
+  encodeClip,
+  FRAMES_PER_UNIT,
+  KEYFRAME_FRAMES,
+  MEDIA_FPS,
+  SAMPLES_PER_FRAME,
+} from './encoder.js';
 import type { FaceSource } from './face-source.js';
 import { readFragment, splitFmp4, type Fragment, type TrackInfo } from './fmp4.js';
-import { avccSample, idrPicIdZero, nalType, nalUnits, nonReferenceSlice, parameterSets } from './h264.js';
+import {
+  avccSample,
+  idrPicIdZero,
+  nalType,
+  nalUnits,
+  nonReferenceSlice,
+  parameterSets,
+} from './h264.js';
 import { talkEyes } from './lip-sync.js';
 import { talkPlan, type TalkEncode } from './talk-clip.js';
 
@@ -56,7 +69,10 @@ const MAX_BANKS = 32;
 /** The bank for `face`, built once per look and size per process (faces of the same look share it). */
 export function visemeBank(face: FaceSource): Promise<VisemeBank> {
   const { width, height } = face.frames;
-  const look = createHash('sha1').update(face.frames.render({ mouth: 0, eyes: 1 })).update(shapeProbe(face)).digest('hex');
+  const look = createHash('sha1')
+    .update(face.frames.render({ mouth: 0, eyes: 1 }))
+    .update(shapeProbe(face))
+    .digest('hex');
   const key = `${width}x${height}:${look}`;
   let bank = banks.get(key);
   if (!bank) {
@@ -76,7 +92,10 @@ function shapeProbe(face: FaceSource): Buffer {
   return face.frames.render({ mouth: 1, eyes: 0 });
 }
 
-const stateOf = (s: number) => ({ mouth: (s % (MOUTH_STEPS + 1)) / MOUTH_STEPS, eyes: EYE_LEVELS[Math.floor(s / (MOUTH_STEPS + 1))]! });
+const stateOf = (s: number) => ({
+  mouth: (s % (MOUTH_STEPS + 1)) / MOUTH_STEPS,
+  eyes: EYE_LEVELS[Math.floor(s / (MOUTH_STEPS + 1))]!,
+});
 
 async function buildBank(face: FaceSource): Promise<VisemeBank> {
   const { width, height } = face.frames;
@@ -92,7 +111,10 @@ async function buildBank(face: FaceSource): Promise<VisemeBank> {
     frames,
     frame: (i) => {
       const pair = i - WARM_UP;
-      const shape = pair >= 0 && pair % 2 === 1 && (pair - 1) / 2 < nShapes ? stateOf((pair - 1) / 2) : { mouth: 0, eyes: 1 };
+      const shape =
+        pair >= 0 && pair % 2 === 1 && (pair - 1) / 2 < nShapes
+          ? stateOf((pair - 1) / 2)
+          : { mouth: 0, eyes: 1 };
       return face.frames.render(shape, buf);
     },
     audio: new Int16Array(frames * SAMPLES_PER_FRAME),
@@ -104,10 +126,14 @@ async function buildBank(face: FaceSource): Promise<VisemeBank> {
   const audio = tracks.find((t) => t.kind === 'audio')!;
   const vs = fragments.flatMap((f) => samplesOf(f, video.id));
   const as = fragments.flatMap((f) => samplesOf(f, audio.id));
-  const vtrak = findBox(init, ['moov', 'trak']).find((t) => Buffer.from(findBox(t, ['mdia', 'hdlr'])[0]!.subarray(8, 12)).toString('latin1') === 'vide');
+  const vtrak = findBox(init, ['moov', 'trak']).find(
+    (t) =>
+      Buffer.from(findBox(t, ['mdia', 'hdlr'])[0]!.subarray(8, 12)).toString('latin1') === 'vide',
+  );
   const stsd = vtrak && findBox(vtrak, ['mdia', 'minf', 'stbl', 'stsd'])[0];
   const avcC = stsd && findBox(stsd.subarray(8 + 8 + 78), ['avcC'])[0];
-  if (!avcC || vs.length !== frames || as.length === 0) throw new Error('mouth-shape bank: unexpected encode');
+  if (!avcC || vs.length !== frames || as.length === 0)
+    throw new Error('mouth-shape bank: unexpected encode');
   const { sps, pps } = parameterSets(avcC);
   const slices = (s: Uint8Array) =>
     nalUnits(s)
@@ -196,7 +222,8 @@ const aacCache = new WeakMap<Speech, { minMs: number; frames: Buffer[] }>();
 
 const nearestEyes = (e: number) => {
   let best = 0;
-  for (let k = 1; k < EYE_LEVELS.length; k++) if (Math.abs(EYE_LEVELS[k]! - e) < Math.abs(EYE_LEVELS[best]! - e)) best = k;
+  for (let k = 1; k < EYE_LEVELS.length; k++)
+    if (Math.abs(EYE_LEVELS[k]! - e) < Math.abs(EYE_LEVELS[best]! - e)) best = k;
   return best;
 };
 
@@ -226,7 +253,11 @@ export function spliceTalk(
     if (i === 0 || (closed && i % FRAMES_PER_UNIT === 0 && i - lastKey >= KEYFRAME_FRAMES)) {
       lastKey = i;
       pictures.push({ data: bank.key, flags: KEY_FLAGS });
-    } else pictures.push({ data: bank.shapes[e]![Math.min(MOUTH_STEPS, Math.max(0, m))]!, flags: DELTA_FLAGS });
+    } else
+      pictures.push({
+        data: bank.shapes[e]![Math.min(MOUTH_STEPS, Math.max(0, m))]!,
+        flags: DELTA_FLAGS,
+      });
   }
   const ac = new AbortController();
   const cached = aacCache.get(speech);
@@ -238,11 +269,17 @@ export function spliceTalk(
       const need = (sent + 1) * AAC_PER_UNIT;
       if (sound.length < need && !ended) return;
       const aac = [];
-      for (let k = sent * AAC_PER_UNIT; k < need; k++) aac.push({ data: sound[k] ?? bank.silence, flags: KEY_FLAGS });
+      for (let k = sent * AAC_PER_UNIT; k < need; k++)
+        aac.push({ data: sound[k] ?? bank.silence, flags: KEY_FLAGS });
       onFragment(
         writeFragment(
           [
-            { id: video.id, start: sent * FRAMES_PER_UNIT * frameDur, duration: frameDur, samples: pictures.slice(sent * FRAMES_PER_UNIT, (sent + 1) * FRAMES_PER_UNIT) },
+            {
+              id: video.id,
+              start: sent * FRAMES_PER_UNIT * frameDur,
+              duration: frameDur,
+              samples: pictures.slice(sent * FRAMES_PER_UNIT, (sent + 1) * FRAMES_PER_UNIT),
+            },
             { id: audio.id, start: sent * AAC_PER_UNIT * 1024, duration: 1024, samples: aac },
           ],
           bank.tracks,

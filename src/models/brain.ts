@@ -50,5 +50,8 @@ export interface Brain {
    * non-streamed generation that picks at most one tool. Optional: a brain without it (the
    * local one) gets the deterministic rule of brain/tool-verdict.ts.
    */
-  verdict?(req: BrainRequest, tools: readonly { name: string; description: string; input_schema: Record<string, unknown> }[]): Promise<{ tool: string; args: Record<string, unknown> } | null>;
+  verdict?(
+    req: BrainRequest,
+    tools: readonly { name: string; description: string; input_schema: Record<string, unknown> }[],
+  ): Promise<{ tool: string; args: Record<string, unknown> } | null>;
 }

@@ -24,7 +24,10 @@ export interface Recognizer {
   /** Whether it can really recognise speech on this machine. */
   readonly available: boolean;
   /** Batch: one whole recording (transcriptions, and turns when there is no stream). Mono PCM16 at 16 kHz. */
-  transcribe(samples: Int16Array, opts?: { lang?: string; signal?: AbortSignal }): Promise<Recognition>;
+  transcribe(
+    samples: Int16Array,
+    opts?: { lang?: string; signal?: AbortSignal },
+  ): Promise<Recognition>;
   /**
    * Streaming: a recogniser that hears each utterance while it is spoken (one per live
    * session, keeping its model loaded), so the final text is ready when the utterance ends.

@@ -43,8 +43,13 @@ export async function errorFromResponse(url: string, res: Response): Promise<Ups
   try {
     const body = await res.text();
     try {
-      const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string; detail?: string };
-      said = (typeof j.error === 'string' ? j.error : j.error?.message) ?? j.message ?? j.detail ?? body;
+      const j = JSON.parse(body) as {
+        error?: { message?: string } | string;
+        message?: string;
+        detail?: string;
+      };
+      said =
+        (typeof j.error === 'string' ? j.error : j.error?.message) ?? j.message ?? j.detail ?? body;
     } catch {
       said = body;
     }
@@ -53,11 +58,15 @@ export async function errorFromResponse(url: string, res: Response): Promise<Ups
   }
   const s = res.status;
   const code: UpstreamErrorCode =
-    s === 401 || s === 403 ? 'upstream_unauthorized'
-    : s === 404 ? 'upstream_not_found'
-    : s === 429 ? 'upstream_rate_limited'
-    : s >= 500 ? 'upstream_failed'
-    : 'upstream_rejected';
+    s === 401 || s === 403
+      ? 'upstream_unauthorized'
+      : s === 404
+        ? 'upstream_not_found'
+        : s === 429
+          ? 'upstream_rate_limited'
+          : s >= 500
+            ? 'upstream_failed'
+            : 'upstream_rejected';
   const text = said.replace(/\s+/g, ' ').trim();
   return new UpstreamError(code, bound(`${url} answered ${s}${text ? `: ${text}` : ''}`), s);
 }
@@ -67,7 +76,8 @@ export function errorFromFetch(url: string, err: unknown, signal?: AbortSignal):
   if (signal?.aborted) return signal.reason ?? err;
   if (err instanceof UpstreamError) return err;
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return new UpstreamError('upstream_timeout', `${url} did not answer in time`);
+  if (e?.name === 'TimeoutError')
+    return new UpstreamError('upstream_timeout', `${url} did not answer in time`);
   const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
   return new UpstreamError('upstream_unreachable', bound(`cannot reach ${url} (${why})`));
 }

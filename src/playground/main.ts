@@ -16,26 +16,46 @@ const config = JSON.parse(document.getElementById('config')!.textContent ?? '{}'
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** A public API call with the page's key (same origin: the emulator's control plane). */
-async function api<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+async function api<T = any>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
   return call(path, config.apiKey, init);
 }
 /** An operator call (`/_emulator/*`). */
-async function operator<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+async function operator<T = any>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
   return call(path, config.operatorToken, init);
 }
-async function call<T>(path: string, key: string, init: { method?: string; body?: unknown }): Promise<T> {
+async function call<T>(
+  path: string,
+  key: string,
+  init: { method?: string; body?: unknown },
+): Promise<T> {
   const res = await fetch(path, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { authorization: `Bearer ${key}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
   const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${String(json.error ?? '')}${json.detail ? `: ${String(json.detail)}` : json.message ? ` (${String(json.message)})` : ''}`);
+  if (!res.ok)
+    throw new Error(
+      `${init.method ?? 'GET'} ${path}: ${res.status} ${String(json.error ?? '')}${json.detail ? `: ${String(json.detail)}` : json.message ? ` (${String(json.message)})` : ''}`,
+    );
   return json as T;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...kids: (Node | string)[]) {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...kids: (Node | string)[]
+) {
   const e = Object.assign(document.createElement(tag), props);
   e.append(...kids);
   return e;
@@ -85,14 +105,23 @@ async function loadAvatars() {
     const g = await api<{ avatars: { id: string; name?: string }[] }>('/api/gallery');
     for (const p of g.avatars) {
       choices.set(`persona:${p.id}`, { label: p.name ?? p.id, body: { persona: p.id } });
-      stock.append(el('option', { value: `persona:${p.id}`, textContent: `${p.name ?? p.id} (${p.id})` }));
+      stock.append(
+        el('option', { value: `persona:${p.id}`, textContent: `${p.name ?? p.id} (${p.id})` }),
+      );
     }
     const ws = await api<{ data: { id: string; name: string }[] }>('/api/v1/workspaces');
     for (const w of ws.data) {
-      const av = await api<{ data: { id: string; name: string }[] }>(`/api/v1/workspaces/${w.id}/avatars`).catch(() => ({ data: [] }));
+      const av = await api<{ data: { id: string; name: string }[] }>(
+        `/api/v1/workspaces/${w.id}/avatars`,
+      ).catch(() => ({ data: [] }));
       for (const a of av.data) {
-        choices.set(`avatar:${a.id}`, { label: a.name, body: { avatar_id: a.id, workspace_id: w.id } });
-        custom.append(el('option', { value: `avatar:${a.id}`, textContent: `${a.name} (${w.name})` }));
+        choices.set(`avatar:${a.id}`, {
+          label: a.name,
+          body: { avatar_id: a.id, workspace_id: w.id },
+        });
+        custom.append(
+          el('option', { value: `avatar:${a.id}`, textContent: `${a.name} (${w.name})` }),
+        );
       }
     }
   } catch (e) {
@@ -102,7 +131,14 @@ async function loadAvatars() {
 }
 
 // ---- one live session
-let live: { session: AvatarSession; mint: Record<string, any>; capSeconds: number; lastTranscript?: HTMLElement } | undefined;
+let live:
+  | {
+      session: AvatarSession;
+      mint: Record<string, any>;
+      capSeconds: number;
+      lastTranscript?: HTMLElement;
+    }
+  | undefined;
 let minting: AbortController | undefined;
 
 function setLiveControls(on: boolean) {
@@ -114,7 +150,12 @@ function setLiveControls(on: boolean) {
 }
 
 function addLine(list: string, who: string, text: string, cls = '') {
-  const li = el('li', { className: cls }, el('span', { className: 'who', textContent: `${who}:` }), text);
+  const li = el(
+    'li',
+    { className: cls },
+    el('span', { className: 'who', textContent: `${who}:` }),
+    text,
+  );
   $(list).append(li);
   li.scrollIntoView({ block: 'nearest' });
   return li;
@@ -148,7 +189,8 @@ function onEvent(e: SessionEvent) {
       if (f.type === 'status' && live) {
         $('state-badge').textContent = String(f.state ?? '');
         if (typeof f.cap_seconds === 'number') live.capSeconds = f.cap_seconds;
-        if (typeof f.session_ms === 'number') $('clock').textContent = `${clock(f.session_ms / 1000)} / ${clock(live.capSeconds)}`;
+        if (typeof f.session_ms === 'number')
+          $('clock').textContent = `${clock(f.session_ms / 1000)} / ${clock(live.capSeconds)}`;
       }
       break;
     }
@@ -180,91 +222,107 @@ function onEvent(e: SessionEvent) {
   }
 }
 
-$('start').addEventListener('submit', handle(async (ev) => {
-  ev.preventDefault();
-  problem('');
-  const choice = choices.get($<HTMLSelectElement>('avatar').value);
-  if (!choice) return;
-  const protocol = Number($<HTMLSelectElement>('protocol').value);
-  const body = { ...choice.body, ...(protocol === 2 ? { protocol_versions: [2] } : {}) };
-  minting = new AbortController();
-  setLiveControls(false);
-  const q = $('queue');
-  $('state-badge').textContent = 'minting';
-  try {
-    const mint = await mintSession<Record<string, any>>({
-      baseUrl: location.origin,
-      key: config.apiKey,
-      body,
-      signal: minting.signal,
-      onQueued: (t) => {
-        q.hidden = false;
-        q.textContent = `Every seat is taken: queued at position ${t.position}, about ${t.eta_seconds} s (${t.state}).`;
-      },
-    });
-    q.hidden = true;
-    minting = undefined;
-    $('transcript').replaceChildren();
-    $('tools').replaceChildren();
-    const session = connect(mint as any, {
-      video: $<HTMLVideoElement>('video'),
-      lang: 'en',
-      chatRelay: (req) => operator('/_emulator/ui/chat', { body: req }).then(() => undefined),
-    });
-    live = { session, mint, capSeconds: mint.cap_seconds ?? 0 };
-    document.body.dataset.sessionId = mint.session_id;
-    session.on(onEvent);
-    $('clock').textContent = `0:00 / ${clock(live.capSeconds)}`;
-    $('state-badge').textContent = 'connecting';
-    await session.ready;
-    setLiveControls(true);
-    void $<HTMLVideoElement>('video').play().catch(() => undefined);
-  } catch (e) {
-    minting = undefined;
-    q.hidden = true;
-    $('state-badge').textContent = 'no session';
-    if ((e as Error).name !== 'AbortError') problem((e as Error).message);
+$('start').addEventListener(
+  'submit',
+  handle(async (ev) => {
+    ev.preventDefault();
+    problem('');
+    const choice = choices.get($<HTMLSelectElement>('avatar').value);
+    if (!choice) return;
+    const protocol = Number($<HTMLSelectElement>('protocol').value);
+    const body = { ...choice.body, ...(protocol === 2 ? { protocol_versions: [2] } : {}) };
+    minting = new AbortController();
     setLiveControls(false);
-  }
-}));
+    const q = $('queue');
+    $('state-badge').textContent = 'minting';
+    try {
+      const mint = await mintSession<Record<string, any>>({
+        baseUrl: location.origin,
+        key: config.apiKey,
+        body,
+        signal: minting.signal,
+        onQueued: (t) => {
+          q.hidden = false;
+          q.textContent = `Every seat is taken: queued at position ${t.position}, about ${t.eta_seconds} s (${t.state}).`;
+        },
+      });
+      q.hidden = true;
+      minting = undefined;
+      $('transcript').replaceChildren();
+      $('tools').replaceChildren();
+      const session = connect(mint as any, {
+        video: $<HTMLVideoElement>('video'),
+        lang: 'en',
+        chatRelay: (req) => operator('/_emulator/ui/chat', { body: req }).then(() => undefined),
+      });
+      live = { session, mint, capSeconds: mint.cap_seconds ?? 0 };
+      document.body.dataset.sessionId = mint.session_id;
+      session.on(onEvent);
+      $('clock').textContent = `0:00 / ${clock(live.capSeconds)}`;
+      $('state-badge').textContent = 'connecting';
+      await session.ready;
+      setLiveControls(true);
+      void $<HTMLVideoElement>('video')
+        .play()
+        .catch(() => undefined);
+    } catch (e) {
+      minting = undefined;
+      q.hidden = true;
+      $('state-badge').textContent = 'no session';
+      if ((e as Error).name !== 'AbortError') problem((e as Error).message);
+      setLiveControls(false);
+    }
+  }),
+);
 
-$('release').addEventListener('click', handle(async () => {
-  if (minting) {
-    minting.abort();
-    return;
-  }
-  const l = live;
-  if (!l) return;
-  try {
-    await api(`/api/v1/sessions/${l.mint.session_id}/release`, { body: { seat_token: l.mint.seat_token } });
-  } catch (e) {
-    problem((e as Error).message);
-  }
-  await l.session.close();
-}));
+$('release').addEventListener(
+  'click',
+  handle(async () => {
+    if (minting) {
+      minting.abort();
+      return;
+    }
+    const l = live;
+    if (!l) return;
+    try {
+      await api(`/api/v1/sessions/${l.mint.session_id}/release`, {
+        body: { seat_token: l.mint.seat_token },
+      });
+    } catch (e) {
+      problem((e as Error).message);
+    }
+    await l.session.close();
+  }),
+);
 
-$('mic').addEventListener('click', handle(async () => {
-  if (!live) return;
-  try {
-    if (live.session.micOn) await live.session.stopMic();
-    else await live.session.startMic();
-  } catch (e) {
-    problem(`microphone: ${(e as Error).message}`);
-  }
-}));
+$('mic').addEventListener(
+  'click',
+  handle(async () => {
+    if (!live) return;
+    try {
+      if (live.session.micOn) await live.session.stopMic();
+      else await live.session.startMic();
+    } catch (e) {
+      problem(`microphone: ${(e as Error).message}`);
+    }
+  }),
+);
 
-$('say').addEventListener('submit', handle(async (ev) => {
-  ev.preventDefault();
-  const input = $<HTMLInputElement>('text');
-  const text = input.value.trim();
-  if (!text || !live) return;
-  try {
-    await live.session.chat(text);
-    input.value = '';
-  } catch (e) {
-    problem((e as Error).message);
-  }
-}));
+$('say').addEventListener(
+  'submit',
+  handle(async (ev) => {
+    ev.preventDefault();
+    const input = $<HTMLInputElement>('text');
+    const text = input.value.trim();
+    if (!text || !live) return;
+    try {
+      await live.session.chat(text);
+      input.value = '';
+    } catch (e) {
+      problem((e as Error).message);
+    }
+  }),
+);
 
 // ---- the state view
 function table(rows: Record<string, unknown>[], columns: string[]) {
@@ -280,8 +338,18 @@ function table(rows: Record<string, unknown>[], columns: string[]) {
   return el(
     'table',
     {},
-    el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', textContent: c })))),
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...columns.map((c) => labelled(el('td', { textContent: cell(r[c], c) }), c))))),
+    el(
+      'thead',
+      {},
+      el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', textContent: c }))),
+    ),
+    el(
+      'tbody',
+      {},
+      ...rows.map((r) =>
+        el('tr', {}, ...columns.map((c) => labelled(el('td', { textContent: cell(r[c], c) }), c))),
+      ),
+    ),
   );
 }
 function labelled(td: HTMLElement, label: string) {
@@ -302,44 +370,147 @@ async function refreshState() {
   const ws = await safe(api<{ data: any[] }>('/api/v1/workspaces'), { data: [] });
   out.push(card('Workspaces', table(ws.data, ['id', 'name', 'plan', 'created_at'])));
   const keys = await safe(api<{ data: any[] }>('/api/v1/tokens'), { data: [] });
-  out.push(card('Keys (prefixes only)', table(keys.data, ['id', 'name', 'token_prefix', 'kind', 'scopes', 'status', 'workspace_id', 'allowed_origins'])));
+  out.push(
+    card(
+      'Keys (prefixes only)',
+      table(keys.data, [
+        'id',
+        'name',
+        'token_prefix',
+        'kind',
+        'scopes',
+        'status',
+        'workspace_id',
+        'allowed_origins',
+      ]),
+    ),
+  );
   for (const w of ws.data) {
-    const avatars = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars`), { data: [] });
+    const avatars = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars`), {
+      data: [],
+    });
     const rows: Record<string, unknown>[] = [];
     for (const a of avatars.data) {
-      const versions = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/versions`), { data: [] });
-      const profiles = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/profiles`), { data: [] });
+      const versions = await safe(
+        api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/versions`),
+        { data: [] },
+      );
+      const profiles = await safe(
+        api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/profiles`),
+        { data: [] },
+      );
       for (const v of versions.data) {
-        rows.push({ avatar: `${a.name} (${a.id})`, version: v.id, status: v.status, assets_status: v.assets_status, profiles: profiles.data.map((p) => `${p.id}${p.is_default ? ' (default)' : ''}`).join(', ') });
+        rows.push({
+          avatar: `${a.name} (${a.id})`,
+          version: v.id,
+          status: v.status,
+          assets_status: v.assets_status,
+          profiles: profiles.data
+            .map((p) => `${p.id}${p.is_default ? ' (default)' : ''}`)
+            .join(', '),
+        });
       }
-      if (versions.data.length === 0) rows.push({ avatar: `${a.name} (${a.id})`, version: '', profiles: '' });
+      if (versions.data.length === 0)
+        rows.push({ avatar: `${a.name} (${a.id})`, version: '', profiles: '' });
     }
-    out.push(card(`Avatars · ${w.name}`, table(rows, ['avatar', 'version', 'status', 'assets_status', 'profiles'])));
-    const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), { data: [] });
-    out.push(card(`Voices · ${w.name}`, table(voices.data, ['id', 'name', 'current_version_id', 'created_at'])));
+    out.push(
+      card(
+        `Avatars · ${w.name}`,
+        table(rows, ['avatar', 'version', 'status', 'assets_status', 'profiles']),
+      ),
+    );
+    const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), {
+      data: [],
+    });
+    out.push(
+      card(
+        `Voices · ${w.name}`,
+        table(voices.data, ['id', 'name', 'current_version_id', 'created_at']),
+      ),
+    );
   }
-  const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions?all=true&limit=200'), { data: [] });
-  const sTable = table(sessions.data, ['id', 'status', 'persona', 'avatar_ref', 'cap_seconds', 'end_reason', 'created_at']);
+  const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions?all=true&limit=200'), {
+    data: [],
+  });
+  const sTable = table(sessions.data, [
+    'id',
+    'status',
+    'persona',
+    'avatar_ref',
+    'cap_seconds',
+    'end_reason',
+    'created_at',
+  ]);
   out.push(card('Sessions', sTable));
   sTable.querySelectorAll('tbody tr').forEach((tr, i) => {
     const s = sessions.data[i];
     const b = el('button', { type: 'button', textContent: 'transcript' });
     b.setAttribute('aria-label', `transcript of session ${s.id}`);
-    b.addEventListener('click', handle(async () => {
-      const t = await safe(api<any>(`/api/v1/sessions/${s.id}/transcript`), null);
-      const turns = (t?.turns ?? t?.data ?? []) as any[];
-      tr.after(el('tr', {}, el('td', { colSpan: 7 }, el('pre', { textContent: turns.length ? turns.map((x) => `You: ${x.user_text ?? x.text ?? ''}\nAvatar: ${x.reply_text ?? x.reply ?? ''}`).join('\n') : JSON.stringify(t, null, 1) }))));
-    }));
+    b.addEventListener(
+      'click',
+      handle(async () => {
+        const t = await safe(api<any>(`/api/v1/sessions/${s.id}/transcript`), null);
+        const turns = (t?.turns ?? t?.data ?? []) as any[];
+        tr.after(
+          el(
+            'tr',
+            {},
+            el(
+              'td',
+              { colSpan: 7 },
+              el('pre', {
+                textContent: turns.length
+                  ? turns
+                      .map(
+                        (x) =>
+                          `You: ${x.user_text ?? x.text ?? ''}\nAvatar: ${x.reply_text ?? x.reply ?? ''}`,
+                      )
+                      .join('\n')
+                  : JSON.stringify(t, null, 1),
+              }),
+            ),
+          ),
+        );
+      }),
+    );
     tr.firstElementChild?.append(' ', b);
   });
   const queue = await safe(operator<any>('/_emulator/queue'), {});
   out.push(card('Queue', el('pre', { textContent: JSON.stringify(queue, null, 1) })));
   const boxes = await safe(operator<{ data: any[] }>('/_emulator/boxes'), { data: [] });
-  out.push(card('Boxes', table(boxes.data, ['id', 'base_url', 'live', 'seats', 'held', 'free', 'protocols'])));
-  const hooks = await safe(operator<{ data: any[] }>('/_emulator/webhooks/deliveries'), { data: [] });
-  out.push(card('Webhook deliveries', table(hooks.data, Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 }))));
-  const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), { jobs: [], executions: [] });
-  out.push(card('Inference jobs', table(jobs.jobs, ['id', 'task', 'model_id', 'status', 'source', 'created_at', 'completed_at'])));
+  out.push(
+    card(
+      'Boxes',
+      table(boxes.data, ['id', 'base_url', 'live', 'seats', 'held', 'free', 'protocols']),
+    ),
+  );
+  const hooks = await safe(operator<{ data: any[] }>('/_emulator/webhooks/deliveries'), {
+    data: [],
+  });
+  out.push(
+    card(
+      'Webhook deliveries',
+      table(hooks.data, Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 })),
+    ),
+  );
+  const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), {
+    jobs: [],
+    executions: [],
+  });
+  out.push(
+    card(
+      'Inference jobs',
+      table(jobs.jobs, [
+        'id',
+        'task',
+        'model_id',
+        'status',
+        'source',
+        'created_at',
+        'completed_at',
+      ]),
+    ),
+  );
   const nodes = jobs.executions.flatMap((x) =>
     Object.entries((x.nodes ?? {}) as Record<string, any>).map(([node, n]) => ({
       execution: x.id,
@@ -347,11 +518,26 @@ async function refreshState() {
       execution_status: x.status,
       node,
       status: n.status,
-      progress: n.progress ? `${n.progress.completed}/${n.progress.total} (${n.progress.failed} failed)` : '',
+      progress: n.progress
+        ? `${n.progress.completed}/${n.progress.total} (${n.progress.failed} failed)`
+        : '',
       error: n.error?.message ?? '',
     })),
   );
-  out.push(card('Workflow executions, node by node', table(nodes, ['execution', 'workflow', 'execution_status', 'node', 'status', 'progress', 'error'])));
+  out.push(
+    card(
+      'Workflow executions, node by node',
+      table(nodes, [
+        'execution',
+        'workflow',
+        'execution_status',
+        'node',
+        'status',
+        'progress',
+        'error',
+      ]),
+    ),
+  );
   $('state-body').replaceChildren(...out);
   $('state-when').textContent = `updated ${new Date().toLocaleTimeString()}`;
 }

@@ -4,7 +4,11 @@ declare module 'mux.js/lib/mp4/find-box.js' {
   export default function findBox(data: Uint8Array, path: string[]): Uint8Array[];
 }
 declare module 'mux.js/lib/tools/parse-tfhd.js' {
-  export default function parseTfhd(payload: Uint8Array): { trackId: number; defaultSampleDuration?: number; defaultSampleFlags?: number };
+  export default function parseTfhd(payload: Uint8Array): {
+    trackId: number;
+    defaultSampleDuration?: number;
+    defaultSampleFlags?: number;
+  };
 }
 declare module 'mux.js/lib/tools/parse-trun.js' {
   export default function parseTrun(payload: Uint8Array): {

@@ -8,7 +8,10 @@ const client = new OpenAI();
 describe('an app written with the openai client', () => {
   it('answers 20 chat completions in a row without a 429', async () => {
     for (let i = 0; i < 20; i++) {
-      const r = await client.chat.completions.create({ model: 'avatar-chat', messages: [{ role: 'user', content: `hello ${i}` }] });
+      const r = await client.chat.completions.create({
+        model: 'avatar-chat',
+        messages: [{ role: 'user', content: `hello ${i}` }],
+      });
       expect(r.choices[0].message.content.length).toBeGreaterThan(0);
     }
   });
@@ -19,17 +22,24 @@ describe('an app written with the openai client', () => {
   });
 
   it('knows the keys and plan of the seed file (seed.yaml)', async () => {
-    const seeded = new OpenAI({ apiKey: 'avatar_5eed0001.00000000000000000000000000000000000000000000000000000001' });
+    const seeded = new OpenAI({
+      apiKey: 'avatar_5eed0001.00000000000000000000000000000000000000000000000000000001',
+    });
     const r = await seeded.embeddings.create({ model: 'avatar-embed', input: 'seeded' });
     expect(r.data.length).toBe(1);
-    const org = await fetch(`${process.env.AVATAR_BASE_URL}/api/organizations`, { headers: { authorization: `Bearer ${process.env.AVATAR_DASHBOARD_KEY}` } });
+    const org = await fetch(`${process.env.AVATAR_BASE_URL}/api/organizations`, {
+      headers: { authorization: `Bearer ${process.env.AVATAR_DASHBOARD_KEY}` },
+    });
     expect((await org.json()).data[0].plan).toBe('pro');
   });
 
   it('sees the workspace the environment names', async () => {
-    const r = await fetch(`${process.env.AVATAR_BASE_URL}/api/v1/workspaces/${process.env.AVATAR_WORKSPACE_ID}`, {
-      headers: { authorization: `Bearer ${process.env.AVATAR_API_KEY}` },
-    });
+    const r = await fetch(
+      `${process.env.AVATAR_BASE_URL}/api/v1/workspaces/${process.env.AVATAR_WORKSPACE_ID}`,
+      {
+        headers: { authorization: `Bearer ${process.env.AVATAR_API_KEY}` },
+      },
+    );
     expect(r.status).toBe(200);
   });
 });

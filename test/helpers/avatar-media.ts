@@ -11,7 +11,8 @@ import { FIXTURES_DIR } from '../../src/emulator/start.js';
 export function wav(seconds: number, sampleRate = 16_000): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / sampleRate)), i * 2);
+  for (let i = 0; i < samples; i++)
+    data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / sampleRate)), i * 2);
   const h = Buffer.alloc(44);
   h.write('RIFF', 0);
   h.writeUInt32LE(36 + data.length, 4);
@@ -32,8 +33,23 @@ export function wav(seconds: number, sampleRate = 16_000): Buffer {
 /** The same tone as MP3 (libmp3lame, no Xing header: duration comes from the frames). */
 export function mp3(seconds: number): Promise<Buffer> {
   const input = wav(seconds);
-  return runFfmpeg(['-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '64k', '-write_xing', '0', '-f', 'mp3', 'pipe:1'], (stdin) =>
-    writeAsync(stdin, input),
+  return runFfmpeg(
+    [
+      '-f',
+      'wav',
+      '-i',
+      'pipe:0',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '64k',
+      '-write_xing',
+      '0',
+      '-f',
+      'mp3',
+      'pipe:1',
+    ],
+    (stdin) => writeAsync(stdin, input),
   );
 }
 
@@ -41,8 +57,22 @@ export const png = (): Buffer => readFileSync(join(FIXTURES_DIR, 'personas', 'le
 
 /** A photo-like test image (gradient test pattern) in jpeg or webp. */
 export function image(format: 'jpeg' | 'webp' | 'gif'): Promise<Buffer> {
-  const codec = format === 'jpeg' ? ['-c:v', 'mjpeg', '-f', 'image2'] : format === 'webp' ? ['-c:v', 'libwebp', '-f', 'webp'] : ['-f', 'gif'];
-  return runFfmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=400x500:rate=1', '-frames:v', '1', ...codec, 'pipe:1']);
+  const codec =
+    format === 'jpeg'
+      ? ['-c:v', 'mjpeg', '-f', 'image2']
+      : format === 'webp'
+        ? ['-c:v', 'libwebp', '-f', 'webp']
+        : ['-f', 'gif'];
+  return runFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=400x500:rate=1',
+    '-frames:v',
+    '1',
+    ...codec,
+    'pipe:1',
+  ]);
 }
 
 /** Bytes that start like a PNG but weigh `mb` megabytes (for the 10 MB limit). */

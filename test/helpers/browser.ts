@@ -11,7 +11,12 @@ import wavefile from 'wavefile';
 import { defaultVoice } from '../../src/models/voice/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+];
 /** ava's mouth box at 352x480 (src/media/face.ts). */
 export const MOUTH = [146, 246, 60, 44] as const;
 
@@ -27,13 +32,20 @@ export async function speechWav(text: string, leadMs: number, tailMs: number): P
 }
 
 /** Chromium whose microphone plays `wav` (looped), media allowed without a prompt. */
-export async function launchWithMic(wav: Buffer): Promise<{ browser: Browser; close(): Promise<void> }> {
+export async function launchWithMic(
+  wav: Buffer,
+): Promise<{ browser: Browser; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'avatar-mic-'));
   const file = join(dir, 'mic.wav');
   writeFileSync(file, wav);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [...CHROMIUM_FLAGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${file}`],
+    args: [
+      ...CHROMIUM_FLAGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${file}`,
+    ],
   });
   return {
     browser,
@@ -73,7 +85,10 @@ export function probeVideo(page: Page, selector = 'video'): Promise<VideoProbe> 
  * Start probing in the page itself every 100 ms (independent of the test's round trips);
  * `stop()` returns the probes since.
  */
-export async function startProbing(page: Page, selector = 'video'): Promise<{ stop(): Promise<VideoProbe[]> }> {
+export async function startProbing(
+  page: Page,
+  selector = 'video',
+): Promise<{ stop(): Promise<VideoProbe[]> }> {
   await page.evaluate(
     ([sel, x, y, w, h]) => {
       const v = document.querySelector(sel as string) as HTMLVideoElement;
@@ -89,11 +104,16 @@ export async function startProbing(page: Page, selector = 'video'): Promise<{ st
         for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
         probes.push({ t: v.currentTime, mouth: sum / (d.length / 4) / 3 });
       }, 100);
-      (window as unknown as { stopProbing(): unknown }).stopProbing = () => (clearInterval(timer), probes);
+      (window as unknown as { stopProbing(): unknown }).stopProbing = () => (
+        clearInterval(timer), probes
+      );
     },
     [selector, ...MOUTH] as const,
   );
-  return { stop: () => page.evaluate(() => (window as unknown as { stopProbing(): VideoProbe[] }).stopProbing()) };
+  return {
+    stop: () =>
+      page.evaluate(() => (window as unknown as { stopProbing(): VideoProbe[] }).stopProbing()),
+  };
 }
 
 /** Probes every 100 ms for `ms`, as a viewer watching. */

@@ -21,16 +21,29 @@ class Collect extends Writable {
 }
 
 /** A private config/state dir so tests never read or write the user's files. */
-export function isolatedEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function isolatedEnv(
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'avatar-cli-test-'));
-  return { PATH: process.env.PATH, HOME: dir, AVATAR_CONFIG_DIR: join(dir, 'config'), AVATAR_STATE_DIR: join(dir, 'state'), ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    AVATAR_CONFIG_DIR: join(dir, 'config'),
+    AVATAR_STATE_DIR: join(dir, 'state'),
+    ...extra,
+  };
 }
 
 /**
  * Run the CLI in-process with injected streams (STYLE: Wrangler's runWrangler). `columns`
  * makes stdout a terminal that wide (tables drop columns, text wraps); else it is a pipe.
  */
-export async function cli(argv: string[], env: Record<string, string | undefined>, cwd = process.cwd(), columns?: number): Promise<CliRun> {
+export async function cli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+  columns?: number,
+): Promise<CliRun> {
   const stdout = new Collect();
   if (columns) Object.assign(stdout, { isTTY: true, columns });
   const stderr = new Collect();

@@ -19,7 +19,16 @@
  *   checkout; `avatar` is on PATH.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -63,7 +72,13 @@ export function parseBlocks(file: string, text: string): Block[] {
     if (RUN_LANGS.has(lang)) {
       const skip = i > 0 ? SKIP.exec(lines[i - 1]!)?.[1] : undefined;
       const start = i + 2; // line number of body[0]
-      blocks.push({ file, line: i + 1, lang, skip, commands: lang === 'console' ? consoleCommands(body, start) : shCommands(body, start) });
+      blocks.push({
+        file,
+        line: i + 1,
+        lang,
+        skip,
+        commands: lang === 'console' ? consoleCommands(body, start) : shCommands(body, start),
+      });
     }
     i = j;
   }
@@ -202,10 +217,18 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
   const file = relative(repoRoot, path) || basename(path);
   const text = readFileSync(path, 'utf8');
   const blocks = parseBlocks(file, text);
-  const extraFlags = [...text.matchAll(/<!--\s*run-emulator-with:\s*(.*?)\s*-->/g)].flatMap((m) => m[1]!.split(/\s+/).filter(Boolean));
+  const extraFlags = [...text.matchAll(/<!--\s*run-emulator-with:\s*(.*?)\s*-->/g)].flatMap((m) =>
+    m[1]!.split(/\s+/).filter(Boolean),
+  );
   const report: FileReport = { file, ran: 0, skipped: [], failures: [], ms: 0, slowest: [] };
   const times: { where: string; ms: number }[] = [];
-  for (const b of blocks) if (b.skip !== undefined) report.skipped.push({ where: `${file}:${b.line}`, reason: b.skip, commands: b.commands.length });
+  for (const b of blocks)
+    if (b.skip !== undefined)
+      report.skipped.push({
+        where: `${file}:${b.line}`,
+        reason: b.skip,
+        commands: b.commands.length,
+      });
   const commands = blocks.filter((b) => b.skip === undefined).flatMap((b) => b.commands);
   if (commands.length === 0) {
     report.ms = performance.now() - t0;
@@ -216,34 +239,70 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
   let emulator: ChildProcess | undefined;
   let shell: ChildProcess | undefined;
   try {
-    emulator = spawn(process.execPath, [join(repoRoot, 'bin/avatar.js'), 'emulator', 'start', '--in-memory', '--port', '0', '--host', '127.0.0.1', '--json', ...extraFlags], { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    emulator = spawn(
+      process.execPath,
+      [
+        join(repoRoot, 'bin/avatar.js'),
+        'emulator',
+        'start',
+        '--in-memory',
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--json',
+        ...extraFlags,
+      ],
+      { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const ready = await firstLine(emulator, 30_000);
     writeFileSync(join(work, 'emulator.json'), ready + '\n');
 
-    shell = spawn('bash', ['--noprofile', '--norc'], { cwd: join(work), env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    shell = spawn('bash', ['--noprofile', '--norc'], {
+      cwd: join(work),
+      env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const done = markers(shell);
     shell.stdin!.on('error', () => {}); // a shell that exited: reported by done.next
     shell.stdin!.write('set -o pipefail\n');
     for (const [i, c] of commands.entries()) {
       const out = join(work, '.docs-run', `out.${i}`);
       const started = performance.now();
-      shell.stdin!.write(`{ ${c.text}\n} > '${out}' 2>&1 < /dev/null\necho "__DOCS_DONE ${i} $?"\n`);
+      shell.stdin!.write(
+        `{ ${c.text}\n} > '${out}' 2>&1 < /dev/null\necho "__DOCS_DONE ${i} $?"\n`,
+      );
       const rc = await done.next(i, (opts.commandTimeoutS ?? 90) * 1000);
       report.ran++;
       const output = readOut(out);
       const where = `${file}:${c.line}`;
       times.push({ where, ms: performance.now() - started });
       if (rc === undefined || rc === 'shell exited') {
-        const message = rc === undefined ? `did not finish in ${opts.commandTimeoutS ?? 90} s` : `bash stopped here (a syntax error?): ${done.stderr().trim()}`;
+        const message =
+          rc === undefined
+            ? `did not finish in ${opts.commandTimeoutS ?? 90} s`
+            : `bash stopped here (a syntax error?): ${done.stderr().trim()}`;
         report.failures.push({ where, command: c.text, message, output });
         break; // the shell is stuck in it or gone: what follows cannot run
       }
       if (rc !== c.expectedExit) {
-        report.failures.push({ where, command: c.text, message: `exited ${rc}, the docs expect ${c.expectedExit}`, output });
+        report.failures.push({
+          where,
+          command: c.text,
+          message: `exited ${rc}, the docs expect ${c.expectedExit}`,
+          output,
+        });
         continue;
       }
       const missing = missingLine(c.output, output);
-      if (missing !== undefined) report.failures.push({ where, command: c.text, message: `the output does not show the documented line: ${missing.trim()}`, output });
+      if (missing !== undefined)
+        report.failures.push({
+          where,
+          command: c.text,
+          message: `the output does not show the documented line: ${missing.trim()}`,
+          output,
+        });
     }
   } catch (e) {
     report.failures.push({ where: file, command: '(set-up)', message: String(e), output: '' });
@@ -278,7 +337,10 @@ async function prepareWorkDir(work: string): Promise<Record<string, string>> {
   mkdirSync(join(work, '.docs-run', 'path'), { recursive: true });
   mkdirSync(join(work, 'home'));
   const shim = join(work, '.docs-run', 'path', 'avatar');
-  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'bin/avatar.js')}" "$@"\n`);
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'bin/avatar.js')}" "$@"\n`,
+  );
   chmodSync(shim, 0o755);
   symlinkSync(join(repoRoot, 'bin'), join(work, 'bin'));
   copyFileSync(join(repoRoot, 'fixtures/personas/ava/face.png'), join(work, 'face.png'));
@@ -286,7 +348,15 @@ async function prepareWorkDir(work: string): Promise<Record<string, string>> {
   writeFileSync(join(work, 'sample.wav'), wav(6));
   writeFileSync(join(work, 'me.wav'), wav(6));
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AVATAR_') && k !== 'CI' && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (
+      v !== undefined &&
+      !k.startsWith('AVATAR_') &&
+      k !== 'CI' &&
+      !k.startsWith('VITEST') &&
+      k !== 'NODE_OPTIONS'
+    )
+      env[k] = v;
   return {
     ...env,
     PATH: `${join(work, '.docs-run', 'path')}:${dirnameOf(process.execPath)}:${process.env.PATH ?? ''}`,
@@ -306,7 +376,10 @@ function firstLine(p: ChildProcess, timeoutMs: number): Promise<string> {
     let err = '';
     p.stderr!.on('data', (d) => (err += d));
     const rl = createInterface({ input: p.stdout! });
-    const timer = setTimeout(() => reject(new Error(`the emulator did not start in ${timeoutMs} ms: ${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the emulator did not start in ${timeoutMs} ms: ${err}`)),
+      timeoutMs,
+    );
     rl.once('line', (l) => {
       clearTimeout(timer);
       resolveLine(l);
@@ -319,7 +392,10 @@ function firstLine(p: ChildProcess, timeoutMs: number): Promise<string> {
 }
 
 /** Waits for `__DOCS_DONE i rc` lines from the shell. */
-function markers(shell: ChildProcess): { next(i: number, timeoutMs: number): Promise<number | 'shell exited' | undefined>; stderr(): string } {
+function markers(shell: ChildProcess): {
+  next(i: number, timeoutMs: number): Promise<number | 'shell exited' | undefined>;
+  stderr(): string;
+} {
   const seen = new Map<number, number>();
   let wake: (() => void) | undefined;
   let exited = false;
@@ -360,7 +436,10 @@ function markers(shell: ChildProcess): { next(i: number, timeoutMs: number): Pro
 export function describeFailures(reports: FileReport[]): string {
   return reports
     .flatMap((r) => r.failures)
-    .map((f) => `${f.where}: $ ${f.command.split('\n')[0]}\n  ${f.message}\n${indent(f.output.trimEnd().split('\n').slice(-15).join('\n'))}`)
+    .map(
+      (f) =>
+        `${f.where}: $ ${f.command.split('\n')[0]}\n  ${f.message}\n${indent(f.output.trimEnd().split('\n').slice(-15).join('\n'))}`,
+    )
     .join('\n');
 }
 

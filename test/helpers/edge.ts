@@ -19,7 +19,10 @@ export function wsUrl(connectUrl: string, path: string, token?: string): string 
   return u.toString();
 }
 
-export function openSock(url: string, opts: { protocols?: string[]; headers?: Record<string, string> } = {}): Promise<Sock> {
+export function openSock(
+  url: string,
+  opts: { protocols?: string[]; headers?: Record<string, string> } = {},
+): Promise<Sock> {
   const ws = new WebSocket(url, opts.protocols ?? [], { headers: opts.headers });
   const json: any[] = [];
   const bin: Buffer[] = [];
@@ -29,9 +32,12 @@ export function openSock(url: string, opts: { protocols?: string[]; headers?: Re
     if (isBinary) return void bin.push(buf);
     const m = JSON.parse(buf.toString('utf8'));
     json.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+    for (const w of [...waiters])
+      if (w.pred(m)) waiters.splice(waiters.indexOf(w), 1), w.resolve(m);
   });
-  const closed = new Promise<{ code: number; reason: string }>((res) => ws.on('close', (code, reason) => res({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((res) =>
+    ws.on('close', (code, reason) => res({ code, reason: reason.toString() })),
+  );
   return new Promise((resolve, reject) => {
     ws.once('open', () =>
       resolve({
@@ -44,7 +50,15 @@ export function openSock(url: string, opts: { protocols?: string[]; headers?: Re
           const have = json.find(pred);
           if (have) return Promise.resolve(have);
           return new Promise((res, rej) => {
-            const t = setTimeout(() => rej(new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(json).slice(0, 500)}`)), timeoutMs);
+            const t = setTimeout(
+              () =>
+                rej(
+                  new Error(
+                    `no matching message in ${timeoutMs} ms; got ${JSON.stringify(json).slice(0, 500)}`,
+                  ),
+                ),
+              timeoutMs,
+            );
             waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
           });
         },
@@ -53,14 +67,24 @@ export function openSock(url: string, opts: { protocols?: string[]; headers?: Re
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: body ? JSON.parse(body) : null })));
+      res.on('end', () =>
+        reject(
+          Object.assign(new Error(`refused ${res.statusCode}`), {
+            status: res.statusCode,
+            body: body ? JSON.parse(body) : null,
+          }),
+        ),
+      );
     });
     ws.once('error', (e) => reject(e));
   });
 }
 
 /** The refusal of an upgrade: its HTTP status and JSON error body. */
-export async function refusal(url: string, opts: { protocols?: string[]; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+export async function refusal(
+  url: string,
+  opts: { protocols?: string[]; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any }> {
   try {
     const s = await openSock(url, opts);
     s.close();
@@ -71,12 +95,19 @@ export async function refusal(url: string, opts: { protocols?: string[]; headers
 }
 
 /** Poll an async condition (for effects that cross the box -> control plane hop). */
-export async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T> | T,
+  ok: (v: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(v)?.slice(0, 300)}`);
+    if (Date.now() > end)
+      throw new Error(
+        `condition not met in ${timeoutMs} ms; last value ${JSON.stringify(v)?.slice(0, 300)}`,
+      );
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -25,19 +25,32 @@ export interface ApiAnswer {
 }
 
 /** One request to an emulator with its secret key, the answer decoded for assertions. */
-export async function apiCall(emu: RunningEmulator, path: string, init: ApiInit = {}): Promise<ApiAnswer> {
+export async function apiCall(
+  emu: RunningEmulator,
+  path: string,
+  init: ApiInit = {},
+): Promise<ApiAnswer> {
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${init.key ?? emu.keys.secretKey}`);
   if (init.raw) headers.set('content-type', init.type ?? 'application/octet-stream');
   else if (init.body !== undefined) headers.set('content-type', 'application/json');
   const res = await fetch(emu.baseUrl + path, {
     method: init.method ?? (init.raw ? 'PUT' : init.body !== undefined ? 'POST' : 'GET'),
-    body: init.raw ? Buffer.from(init.raw) : init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.raw
+      ? Buffer.from(init.raw)
+      : init.body === undefined
+        ? undefined
+        : JSON.stringify(init.body),
     headers,
   });
   const type = res.headers.get('content-type') ?? '';
   const bytes = Buffer.from(await res.arrayBuffer());
-  const body = bytes.length === 0 ? undefined : type.includes('json') ? JSON.parse(bytes.toString('utf8')) : bytes;
+  const body =
+    bytes.length === 0
+      ? undefined
+      : type.includes('json')
+        ? JSON.parse(bytes.toString('utf8'))
+        : bytes;
   return { status: res.status, type, headers: res.headers, body };
 }
 
@@ -93,7 +106,10 @@ export function useEmulator(opts: Partial<EmulatorOptions> = {}): EmulatorHandle
     },
     get client() {
       if (!defaultClient) {
-        defaultClient = new AvatarClient({ baseUrl: must().baseUrl, apiKey: must().keys.secretKey });
+        defaultClient = new AvatarClient({
+          baseUrl: must().baseUrl,
+          apiKey: must().keys.secretKey,
+        });
         clients.push(defaultClient);
       }
       return defaultClient;
@@ -119,14 +135,25 @@ export function useEmulator(opts: Partial<EmulatorOptions> = {}): EmulatorHandle
 }
 
 /** A minted live session: what the edge tests connect with. */
-export type Minted = { session_id: string; session_token: string; connect_url: string; seat_token: string };
+export type Minted = {
+  session_id: string;
+  session_token: string;
+  connect_url: string;
+  seat_token: string;
+};
 
 /**
  * Mint a session of the stock persona `ava` with no greeting (and by default no rendering),
  * expecting 201: `extra` goes into the body, `config` into its config.
  */
-export async function mintSession(h: EmulatorHandle, extra: Record<string, unknown> = {}, config: Record<string, unknown> = { render: false }): Promise<Minted> {
-  const r = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { greeting_enabled: false, ...config }, ...extra } });
+export async function mintSession(
+  h: EmulatorHandle,
+  extra: Record<string, unknown> = {},
+  config: Record<string, unknown> = { render: false },
+): Promise<Minted> {
+  const r = await h.api('/api/v1/sessions', {
+    body: { persona: 'ava', config: { greeting_enabled: false, ...config }, ...extra },
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body as Minted;
 }

@@ -33,8 +33,18 @@ export function timings(mp4: Buffer): { video: TrackTiming; audio: TrackTiming }
       const dflt = tfhd.defaultSampleDuration ?? track.defaultSampleDuration;
       const ms = (ticks: number) => (ticks * 1000) / track.timescale;
       const start = f.tracks.find((t) => t.id === id)!.start;
-      const durs = findBox(traf, ['trun']).flatMap((trun) => parseTrun(trun).samples.map((s: { duration?: number }) => s.duration ?? dflt));
-      const t = (out[track.kind] ??= { frames: 0, odd: [], gaps: [], fragmentEnds: [], startMs: ms(start), endMs: 0, usual: track.kind === 'video' ? track.timescale / 25 : 1024 });
+      const durs = findBox(traf, ['trun']).flatMap((trun) =>
+        parseTrun(trun).samples.map((s: { duration?: number }) => s.duration ?? dflt),
+      );
+      const t = (out[track.kind] ??= {
+        frames: 0,
+        odd: [],
+        gaps: [],
+        fragmentEnds: [],
+        startMs: ms(start),
+        endMs: 0,
+        usual: track.kind === 'video' ? track.timescale / 25 : 1024,
+      });
       if (t.end !== undefined && start !== t.end) t.gaps.push(ms(start - t.end));
       for (const d of durs) if (d !== t.usual) t.odd.push(ms(d));
       t.frames += durs.length;
@@ -48,7 +58,25 @@ export function timings(mp4: Buffer): { video: TrackTiming; audio: TrackTiming }
 
 /** Onsets (ms) of the loud bursts in the decoded audio track. */
 export function burstsMs(mp4: Buffer): number[] {
-  const pcm = spawnSync(ffmpegPath(), ['-v', 'error', '-i', 'pipe:0', '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '32000', 'pipe:1'], { input: mp4, maxBuffer: 1e8 }).stdout;
+  const pcm = spawnSync(
+    ffmpegPath(),
+    [
+      '-v',
+      'error',
+      '-i',
+      'pipe:0',
+      '-map',
+      '0:a',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      '32000',
+      'pipe:1',
+    ],
+    { input: mp4, maxBuffer: 1e8 },
+  ).stdout;
   const s = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
   const onsets: number[] = [];
   let last = -Infinity;

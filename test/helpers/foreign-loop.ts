@@ -1,5 +1,11 @@
 import { spawn } from 'node:child_process';
-import { encoderArgs, FRAMES_PER_UNIT, PCM_RATE, PRIMING_MS, UNIT_MS } from '../../src/media/encoder.js';
+import {
+  encoderArgs,
+  FRAMES_PER_UNIT,
+  PCM_RATE,
+  PRIMING_MS,
+  UNIT_MS,
+} from '../../src/media/encoder.js';
 import { ffmpegPath } from '../../src/media/ffmpeg.js';
 
 /**
@@ -17,6 +23,12 @@ export function loopAt32kbps(width: number, height: number, units = 2): Promise<
   const grey = Buffer.alloc((width * height * 3) / 2, 128);
   for (let i = 0; i < units * FRAMES_PER_UNIT; i++) p.stdin!.write(grey);
   p.stdin!.end();
-  (p.stdio[3] as NodeJS.WritableStream).end(Buffer.alloc(((units * UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000));
-  return new Promise((resolve, reject) => p.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg exited ${code}`)))));
+  (p.stdio[3] as NodeJS.WritableStream).end(
+    Buffer.alloc(((units * UNIT_MS - PRIMING_MS) * PCM_RATE * 2) / 1000),
+  );
+  return new Promise((resolve, reject) =>
+    p.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg exited ${code}`)),
+    ),
+  );
 }

@@ -29,11 +29,16 @@ const CODECS: Record<string, string[]> = {
 };
 
 /** The same audio in another container (m4a is written to a file: its index goes last). */
-export async function transcode(wav: Buffer, format: 'mp3' | 'm4a' | 'flac' | 'ogg'): Promise<Buffer> {
+export async function transcode(
+  wav: Buffer,
+  format: 'mp3' | 'm4a' | 'flac' | 'ogg',
+): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'gen-audio-'));
   try {
     const out = join(dir, `out.${format}`);
-    await runFfmpeg(['-f', 'wav', '-i', 'pipe:0', ...CODECS[format]!, '-y', out], (stdin) => writeAsync(stdin, wav));
+    await runFfmpeg(['-f', 'wav', '-i', 'pipe:0', ...CODECS[format]!, '-y', out], (stdin) =>
+      writeAsync(stdin, wav),
+    );
     const { readFileSync } = await import('node:fs');
     return readFileSync(out);
   } finally {
@@ -43,10 +48,23 @@ export async function transcode(wav: Buffer, format: 'mp3' | 'm4a' | 'flac' | 'o
 
 /** A solid-colour PNG face (`color` as ffmpeg names it: red, 0x2040c0...). */
 export function solidPng(color: string, w = 352, h = 480): Promise<Buffer> {
-  return runFfmpeg(['-f', 'lavfi', '-i', `color=c=${color}:s=${w}x${h}`, '-frames:v', '1', '-f', 'image2', '-c:v', 'png', 'pipe:1']);
+  return runFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${color}:s=${w}x${h}`,
+    '-frames:v',
+    '1',
+    '-f',
+    'image2',
+    '-c:v',
+    'png',
+    'pipe:1',
+  ]);
 }
 
-export const dataUri = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+export const dataUri = (type: string, bytes: Buffer) =>
+  `data:${type};base64,${bytes.toString('base64')}`;
 
 export interface Mp4Info {
   durationS: number;
@@ -58,7 +76,9 @@ export interface Mp4Info {
 
 function ffmpegInfo(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const p = spawn(ffmpegPath(), ['-hide_banner', '-i', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(ffmpegPath(), ['-hide_banner', '-i', file], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
     p.on('error', reject);
@@ -91,7 +111,9 @@ export async function mp4Info(mp4: Buffer): Promise<Mp4Info> {
     const boxes = topBoxes(mp4);
     return {
       durationS: d ? Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]) : NaN,
-      video: v ? { codec: v[1]!, width: Number(v[2]), height: Number(v[3]), fps: Number(v[4]) } : null,
+      video: v
+        ? { codec: v[1]!, width: Number(v[2]), height: Number(v[3]), fps: Number(v[4]) }
+        : null,
       audio: a ? { codec: a[1]!, sampleRate: Number(a[2]) } : null,
       faststart: boxes.indexOf('moov') >= 0 && boxes.indexOf('moov') < boxes.indexOf('mdat'),
     };
@@ -106,7 +128,17 @@ export async function frames(mp4: Buffer, w: number, h: number): Promise<Buffer[
   try {
     const file = join(dir, 'in.mp4');
     writeFileSync(file, mp4);
-    const raw = await runFfmpeg(['-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${w}x${h}`, 'pipe:1']);
+    const raw = await runFfmpeg([
+      '-i',
+      file,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${w}x${h}`,
+      'pipe:1',
+    ]);
     const size = w * h * 3;
     const out: Buffer[] = [];
     for (let o = 0; o + size <= raw.length; o += size) out.push(raw.subarray(o, o + size));
@@ -125,4 +157,7 @@ export function meanColor(frame: Buffer): [number, number, number] {
 }
 
 /** The MP4's audio track as 16 kHz mono PCM. */
-export const mp4Audio = async (mp4: Buffer) => ({ samples: await decodeAudio(mp4, 16_000), sampleRate: 16_000 });
+export const mp4Audio = async (mp4: Buffer) => ({
+  samples: await decodeAudio(mp4, 16_000),
+  sampleRate: 16_000,
+});

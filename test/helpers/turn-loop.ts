@@ -86,7 +86,11 @@ export function wordTimedVoice(msPerWord = 300): Voice {
     name: 'fake',
     voices: [],
     synthesize: async (text) => {
-      const words = text.split(/\s+/).map((w, i) => ({ text: w, startMs: i * msPerWord, endMs: i * msPerWord + msPerWord - 20 }));
+      const words = text.split(/\s+/).map((w, i) => ({
+        text: w,
+        startMs: i * msPerWord,
+        endMs: i * msPerWord + msPerWord - 20,
+      }));
       const durationMs = words.length * msPerWord;
       return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
     },

@@ -3,7 +3,10 @@
  * run in threads or processes): re-check `done` after each turn of the event loop and a
  * short real pause, at most `timeoutMs`. Clock-driven steps still come from the test.
  */
-export async function waitUntil(done: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitUntil(
+  done: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > end) throw new Error('waited too long');

@@ -6,7 +6,12 @@ export interface Delivery {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   raw: Buffer;
-  body: { event: string; workspace_id: string | null; data: Record<string, unknown>; timestamp: number };
+  body: {
+    event: string;
+    workspace_id: string | null;
+    data: Record<string, unknown>;
+    timestamp: number;
+  };
   /** HMAC-SHA256 of the raw body with `secret` matches `x-signature-256`. */
   verify(secret: string): boolean;
 }
@@ -42,7 +47,12 @@ export async function startReceiver(): Promise<{
     });
   });
   const failed = new WeakSet<Delivery>();
-  const make = (path: string, headers: Delivery['headers'], raw: Buffer, wasFailed: boolean): Delivery => {
+  const make = (
+    path: string,
+    headers: Delivery['headers'],
+    raw: Buffer,
+    wasFailed: boolean,
+  ): Delivery => {
     const d: Delivery = {
       path,
       headers,
@@ -51,7 +61,9 @@ export async function startReceiver(): Promise<{
       verify(secret) {
         const sig = headers['x-signature-256'];
         if (typeof sig !== 'string') return false;
-        const want = Buffer.from('sha256=' + createHmac('sha256', secret).update(raw).digest('hex'));
+        const want = Buffer.from(
+          'sha256=' + createHmac('sha256', secret).update(raw).digest('hex'),
+        );
         const got = Buffer.from(sig);
         return want.length === got.length && timingSafeEqual(want, got);
       },

@@ -13,7 +13,8 @@ import { checkFaceFile, checkVoiceFile } from '../local-media.js';
 import { readUpload, uploadFile } from './upload.js';
 
 const group = (program: Command, name: string, description: string) =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
+  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
+  program.command(name).description(description);
 
 function readText(cli: CliContext, file: string): string {
   try {
@@ -43,16 +44,24 @@ async function createCustom(cli: CliContext, o: CreateCustomOptions) {
   // before anything is created.
   const timeoutS = o.timeout.trim() === '' ? NaN : Number(o.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS < 0) {
-    throw new CliError(`--timeout takes a number of seconds (0 or more), got ${JSON.stringify(o.timeout)}`, ExitCode.usage);
+    throw new CliError(
+      `--timeout takes a number of seconds (0 or more), got ${JSON.stringify(o.timeout)}`,
+      ExitCode.usage,
+    );
   }
   const face = readUpload(cli, o.face, 'image', undefined, { flag: '--face', canOverride: false });
-  const voice = readUpload(cli, o.voice, 'audio', undefined, { flag: '--voice', canOverride: false });
+  const voice = readUpload(cli, o.voice, 'audio', undefined, {
+    flag: '--voice',
+    canOverride: false,
+  });
   const prompt = readText(cli, o.prompt);
   const backstory = o.backstory ? readText(cli, o.backstory) : undefined;
   // The service's own checks, locally (type by content, a whole image, 5 to 30 s of voice):
   // a bad file is a usage error before anything exists (issue 7 item 9).
-  if (face.bytes.length > Limits.faceImageBytes) throw new CliError(`--face ${face.name}: larger than 10 MB`, ExitCode.usage);
-  if (voice.bytes.length > Limits.voiceSampleBytes) throw new CliError(`--voice ${voice.name}: larger than 25 MB`, ExitCode.usage);
+  if (face.bytes.length > Limits.faceImageBytes)
+    throw new CliError(`--face ${face.name}: larger than 10 MB`, ExitCode.usage);
+  if (voice.bytes.length > Limits.voiceSampleBytes)
+    throw new CliError(`--voice ${voice.name}: larger than 25 MB`, ExitCode.usage);
   await checkFaceFile(o.face, face.bytes);
   await checkVoiceFile(o.voice, voice.bytes);
   const { createAvatar } = await avatarOps();
@@ -63,7 +72,8 @@ async function createCustom(cli: CliContext, o: CreateCustomOptions) {
     await finishCustom(cli, o, avatar.id, { face, voice, prompt, backstory, timeoutS });
   } catch (err) {
     // A later step failed: remove what this command created, or say exactly what is left.
-    if (!(err instanceof CliError && err.exitCode === ExitCode.interrupted)) await removeCreated(cli, avatar.id);
+    if (!(err instanceof CliError && err.exitCode === ExitCode.interrupted))
+      await removeCreated(cli, avatar.id);
     throw err;
   }
 }
@@ -99,7 +109,12 @@ async function finishCustom(
   const version = (
     await client.call(createVersion, {
       params: { avatarId: avatar.id },
-      body: { system_prompt: prompt, backstory, native_language: o.language, voice_ref_text: o.refText },
+      body: {
+        system_prompt: prompt,
+        backstory,
+        native_language: o.language,
+        voice_ref_text: o.refText,
+      },
     })
   ).body;
   const params = { avatarId: avatar.id, versionId: version.id };
@@ -114,7 +129,8 @@ async function finishCustom(
       await new Promise((r) => setTimeout(r, 250));
       current = (await client.call(getAvatar, { params: { avatarId: avatar.id } })).body;
     }
-    if (current.assets_status !== 'ready') cli.note(`idle media still ${current.assets_status}; the avatar is usable anyway`);
+    if (current.assets_status !== 'ready')
+      cli.note(`idle media still ${current.assets_status}; the avatar is usable anyway`);
   }
   cli.print({ ...current, version_id: version.id });
 }
@@ -124,7 +140,9 @@ export const avatarCommands: CommandModule = {
     const avatars = group(program, 'avatars', 'avatars (/api/v1/avatars...)');
     avatars
       .command('create-custom')
-      .description('create a ready custom avatar from a face image, a voice sample and a prompt file')
+      .description(
+        'create a ready custom avatar from a face image, a voice sample and a prompt file',
+      )
       .requiredOption('--name <name>', 'avatar name')
       .requiredOption('--face <file>', 'face image (.jpg, .png, .webp; at most 10 MB)')
       .requiredOption('--voice <file>', 'voice sample (.wav, .mp3; 5 to 30 s; at most 25 MB)')
@@ -136,7 +154,11 @@ export const avatarCommands: CommandModule = {
       .option('--timeout <seconds>', 'how long to wait for the idle media', '120')
       .action((opts: CreateCustomOptions) => createCustom(cli, opts));
 
-    const versions = group(program, 'versions', 'avatar versions (/api/v1/avatars/{avatarId}/versions...)');
+    const versions = group(
+      program,
+      'versions',
+      'avatar versions (/api/v1/avatars/{avatarId}/versions...)',
+    );
     const imageUpload = (verb: string, desc: string, op: 'uploadFace' | 'uploadExtraFace') =>
       versions
         .command(verb)
@@ -145,9 +167,23 @@ export const avatarCommands: CommandModule = {
         .argument('<versionId>')
         .argument('<file>', 'image file (.jpg, .png, .webp)')
         .option('--content-type <type>', 'override the type guessed from the extension')
-        .action(async (avatarId: string, versionId: string, file: string, o: { contentType?: string }) => {
-          cli.print(await uploadFile(cli, (await avatarOps())[op], { avatarId, versionId }, readUpload(cli, file, 'image', o.contentType)));
-        });
+        .action(
+          async (
+            avatarId: string,
+            versionId: string,
+            file: string,
+            o: { contentType?: string },
+          ) => {
+            cli.print(
+              await uploadFile(
+                cli,
+                (await avatarOps())[op],
+                { avatarId, versionId },
+                readUpload(cli, file, 'image', o.contentType),
+              ),
+            );
+          },
+        );
     imageUpload('upload-face', 'upload the face image of a version (publishes it)', 'uploadFace');
     imageUpload('add-face', 'add one more face image to a version', 'uploadExtraFace');
     versions
@@ -158,11 +194,26 @@ export const avatarCommands: CommandModule = {
       .argument('<file>', 'audio file (.wav, .mp3)')
       .option('--ref-text <text>', 'transcript of the sample (sent as X-Ref-Text)')
       .option('--content-type <type>', 'override the type guessed from the extension')
-      .action(async (avatarId: string, versionId: string, file: string, o: { refText?: string; contentType?: string }) => {
-        const upload = readUpload(cli, file, 'audio', o.contentType);
-        const { uploadVoice } = await avatarOps();
-        cli.print(await uploadFile(cli, uploadVoice, { avatarId, versionId }, upload, refHeader(o.refText)));
-      });
+      .action(
+        async (
+          avatarId: string,
+          versionId: string,
+          file: string,
+          o: { refText?: string; contentType?: string },
+        ) => {
+          const upload = readUpload(cli, file, 'audio', o.contentType);
+          const { uploadVoice } = await avatarOps();
+          cli.print(
+            await uploadFile(
+              cli,
+              uploadVoice,
+              { avatarId, versionId },
+              upload,
+              refHeader(o.refText),
+            ),
+          );
+        },
+      );
 
     const voices = group(program, 'voices', 'voices (/api/v1/voices...)');
     voices
@@ -173,10 +224,25 @@ export const avatarCommands: CommandModule = {
       .argument('<file>', 'audio file (.wav, .mp3)')
       .option('--ref-text <text>', 'transcript of the sample (sent as X-Ref-Text)')
       .option('--content-type <type>', 'override the type guessed from the extension')
-      .action(async (voiceId: string, versionId: string, file: string, o: { refText?: string; contentType?: string }) => {
-        const upload = readUpload(cli, file, 'audio', o.contentType);
-        const { uploadVoiceSample } = await import('../../contract/operations/voices.js');
-        cli.print(await uploadFile(cli, uploadVoiceSample, { voiceId, versionId }, upload, refHeader(o.refText)));
-      });
+      .action(
+        async (
+          voiceId: string,
+          versionId: string,
+          file: string,
+          o: { refText?: string; contentType?: string },
+        ) => {
+          const upload = readUpload(cli, file, 'audio', o.contentType);
+          const { uploadVoiceSample } = await import('../../contract/operations/voices.js');
+          cli.print(
+            await uploadFile(
+              cli,
+              uploadVoiceSample,
+              { voiceId, versionId },
+              upload,
+              refHeader(o.refText),
+            ),
+          );
+        },
+      );
   },
 };

@@ -16,14 +16,23 @@ const row = (b: Record<string, any>) => ({
 
 export const batchesCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const batches = group(program, 'batches', 'batches of requests from a JSONL file  [/compat-a/v1/batches]');
+    const batches = group(
+      program,
+      'batches',
+      'batches of requests from a JSONL file  [/compat-a/v1/batches]',
+    );
     batches
       .command('create')
-      .description('Run every line of an uploaded JSONL file (avatar files upload FILE) through an endpoint')
+      .description(
+        'Run every line of an uploaded JSONL file (avatar files upload FILE) through an endpoint',
+      )
       .requiredOption('--input <fileId>', 'input file id')
       .option('--endpoint <path>', 'endpoint of every line', '/v1/chat/completions')
       .action(async (o: { input: string; endpoint: string }) => {
-        const b = await inference(cli).createBatch({ input_file_id: o.input, endpoint: o.endpoint });
+        const b = await inference(cli).createBatch({
+          input_file_id: o.input,
+          endpoint: o.endpoint,
+        });
         cli.print(b, () => renderTable([row(b)], undefined, termWidth(cli)));
       });
     batches

@@ -18,7 +18,9 @@ export const completionCommands: CommandModule = {
   register(program) {
     program
       .command('completion')
-      .description('print a shell completion script (bash, zsh or fish) for every avatar command and flag')
+      .description(
+        'print a shell completion script (bash, zsh or fish) for every avatar command and flag',
+      )
       .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
       .addHelpText('after', EXAMPLES)
       .action((shell: string, _o: unknown, cmd: Command) => {
@@ -31,6 +33,8 @@ export const completionCommands: CommandModule = {
 
 /** Commander routes help text through configureOutput; the script goes the same way (the injected stdout). */
 function cmdOutput(cmd: Command): { write(s: string): void } {
-  const cfg = (cmd as unknown as { configureOutput(): { writeOut?: (s: string) => void } }).configureOutput();
+  const cfg = (
+    cmd as unknown as { configureOutput(): { writeOut?: (s: string) => void } }
+  ).configureOutput();
   return { write: (s) => (cfg.writeOut ? cfg.writeOut(s) : process.stdout.write(s)) };
 }

@@ -8,7 +8,9 @@ const mask = (key?: string) => (key ? `${key.slice(0, 12)}…` : '');
 
 export const configCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const group = program.command('config').description('named connection profiles (stored under the XDG config dir)');
+    const group = program
+      .command('config')
+      .description('named connection profiles (stored under the XDG config dir)');
 
     group
       .command('set')
@@ -17,7 +19,10 @@ export const configCommands: CommandModule = {
       .option('--default', 'make it the default profile')
       .action((name: string, opts: { default?: boolean }) => {
         if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {
-          throw new CliError(`profile names are letters, digits, '.', '_' and '-' (got ${name})`, ExitCode.usage);
+          throw new CliError(
+            `profile names are letters, digits, '.', '_' and '-' (got ${name})`,
+            ExitCode.usage,
+          );
         }
         const g = cli.globals();
         const cfg = readConfig(cli.io.env);
@@ -44,7 +49,9 @@ export const configCommands: CommandModule = {
           workspace_id: p.workspace_id ?? '',
           api_key: mask(p.api_key),
         }));
-        cli.print(cli.globals().json ? cfg : rows, (r) => renderTable(r as Record<string, unknown>[]));
+        cli.print(cli.globals().json ? cfg : rows, (r) =>
+          renderTable(r as Record<string, unknown>[]),
+        );
       });
 
     group
@@ -53,7 +60,8 @@ export const configCommands: CommandModule = {
       .argument('<profile>')
       .action((name: string) => {
         const cfg = readConfig(cli.io.env);
-        if (!profileNamed(cfg, name)) throw new CliError(`no profile named ${name}`, ExitCode.usage);
+        if (!profileNamed(cfg, name))
+          throw new CliError(`no profile named ${name}`, ExitCode.usage);
         cfg.default_profile = name;
         writeConfig(cli.io.env, cfg);
         cli.note(`default profile: ${name}`);
@@ -65,7 +73,8 @@ export const configCommands: CommandModule = {
       .argument('<profile>')
       .action((name: string) => {
         const cfg = readConfig(cli.io.env);
-        if (!profileNamed(cfg, name)) throw new CliError(`no profile named ${name}`, ExitCode.usage);
+        if (!profileNamed(cfg, name))
+          throw new CliError(`no profile named ${name}`, ExitCode.usage);
         delete cfg.profiles[name];
         if (cfg.default_profile === name) delete cfg.default_profile;
         writeConfig(cli.io.env, cfg);
@@ -78,8 +87,17 @@ export const configCommands: CommandModule = {
         const conn = resolveConnection(cli.globals(), cli.io.env, cli.io.cwd);
         // None: the context's error says why (no profile of that name, several emulators, none).
         if (!conn) cli.connection();
-        if (!conn) throw new CliError('no connection configured (avatar emulator start, or avatar config set)', ExitCode.usage);
-        const out = { base_url: conn.baseUrl, api_key: mask(conn.apiKey), workspace_id: conn.workspaceId ?? null, source: conn.source };
+        if (!conn)
+          throw new CliError(
+            'no connection configured (avatar emulator start, or avatar config set)',
+            ExitCode.usage,
+          );
+        const out = {
+          base_url: conn.baseUrl,
+          api_key: mask(conn.apiKey),
+          workspace_id: conn.workspaceId ?? null,
+          source: conn.source,
+        };
         cli.print(out, (b) => renderRecord(b as Record<string, unknown>));
       });
   },

@@ -38,9 +38,19 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
     const question = o.question ?? 'Hello! What can you help me with?';
     const { defaultVoice } = await import('../../models/voice/index.js');
     const speech = await defaultVoice().synthesize(question);
-    if (speech.sampleRate !== 16_000) throw new CliError(`the voice gave ${speech.sampleRate} Hz audio; the mic needs 16 kHz`, ExitCode.internal);
-    const pcm = Buffer.from(speech.samples.buffer, speech.samples.byteOffset, speech.samples.byteLength);
-    say(`question (synthesized, ${(speech.durationMs / 1000).toFixed(1)} s of 16 kHz speech): "${question}"`);
+    if (speech.sampleRate !== 16_000)
+      throw new CliError(
+        `the voice gave ${speech.sampleRate} Hz audio; the mic needs 16 kHz`,
+        ExitCode.internal,
+      );
+    const pcm = Buffer.from(
+      speech.samples.buffer,
+      speech.samples.byteOffset,
+      speech.samples.byteLength,
+    );
+    say(
+      `question (synthesized, ${(speech.durationMs / 1000).toFixed(1)} s of 16 kHz speech): "${question}"`,
+    );
 
     // The greeting and the turn are seconds of silence on screen: say what it waits for (Deliver 5).
     const wait = new WaitLine(json ? { write: () => true } : (cli.io.stderr as NodeJS.WriteStream));
@@ -74,18 +84,48 @@ export async function runDemo(cli: CliContext, o: DemoOptions): Promise<void> {
     });
     const s = await runner.run().finally(() => wait.stop());
     if (s.reason !== 'turns_done') {
-      throw new CliError(`the demo did not finish: ${endSentence(s.reason, s.detail)}`, exitCodeFor(s.reason) || ExitCode.internal);
+      throw new CliError(
+        `the demo did not finish: ${endSentence(s.reason, s.detail)}`,
+        exitCodeFor(s.reason) || ExitCode.internal,
+      );
     }
-    const ms = (v: number | undefined) => (v === undefined ? 'n/a' : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v} ms`);
-    const afterQuestion = s.firstTurnMs === undefined || s.micStartMs === undefined ? undefined : Math.max(0, s.firstTurnMs - s.micStartMs - speech.durationMs);
-    const timings = { mint_ms: mintMs, connect_ms: s.connectMs, first_media_ms: s.firstMediaMs, turn_ms: s.firstTurnMs, turn_after_question_ms: afterQuestion };
-    if (json) out.write(JSON.stringify({ event: 'demo', ok: true, video: recorded?.path, video_bytes: recorded?.bytes, ...timings }) + '\n');
+    const ms = (v: number | undefined) =>
+      v === undefined ? 'n/a' : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v} ms`;
+    const afterQuestion =
+      s.firstTurnMs === undefined || s.micStartMs === undefined
+        ? undefined
+        : Math.max(0, s.firstTurnMs - s.micStartMs - speech.durationMs);
+    const timings = {
+      mint_ms: mintMs,
+      connect_ms: s.connectMs,
+      first_media_ms: s.firstMediaMs,
+      turn_ms: s.firstTurnMs,
+      turn_after_question_ms: afterQuestion,
+    };
+    if (json)
+      out.write(
+        JSON.stringify({
+          event: 'demo',
+          ok: true,
+          video: recorded?.path,
+          video_bytes: recorded?.bytes,
+          ...timings,
+        }) + '\n',
+      );
     else {
-      say(`\ntimings: mint ${ms(mintMs)} · connect ${ms(s.connectMs)} · first media ${ms(s.firstMediaMs)} after the connect began · turn ${ms(afterQuestion)} after the question ended (${ms(s.firstTurnMs)} after the connect began)`);
-      if (recorded?.bytes) say(`video: ${recorded.path} (${(recorded.bytes / 1024).toFixed(0)} KB); play it with any player, e.g. ffplay ${o.out ?? 'demo.mp4'}`);
-      say(`next: avatar sessions live --persona ${o.persona ?? 'ava'}   (talk yourself: mic, --mic-file or typed text)`);
+      say(
+        `\ntimings: mint ${ms(mintMs)} · connect ${ms(s.connectMs)} · first media ${ms(s.firstMediaMs)} after the connect began · turn ${ms(afterQuestion)} after the question ended (${ms(s.firstTurnMs)} after the connect began)`,
+      );
+      if (recorded?.bytes)
+        say(
+          `video: ${recorded.path} (${(recorded.bytes / 1024).toFixed(0)} KB); play it with any player, e.g. ffplay ${o.out ?? 'demo.mp4'}`,
+        );
+      say(
+        `next: avatar sessions live --persona ${o.persona ?? 'ava'}   (talk yourself: mic, --mic-file or typed text)`,
+      );
     }
-    if (!recorded?.bytes) throw new CliError(`no video was received, so ${file} was not written`, ExitCode.internal);
+    if (!recorded?.bytes)
+      throw new CliError(`no video was received, so ${file} was not written`, ExitCode.internal);
   } finally {
     off();
     await stop();
@@ -98,7 +138,9 @@ function waitingFor(e: Stamped): string | undefined {
     case 'minted':
       return 'connecting to the edge';
     case 'turn':
-      return e.greeting ? 'the avatar is greeting you; the question follows' : 'the avatar is speaking its reply';
+      return e.greeting
+        ? 'the avatar is greeting you; the question follows'
+        : 'the avatar is speaking its reply';
     case 'mic':
       return 'streaming the question, waiting for its transcript';
     case 'recorded':
@@ -114,7 +156,10 @@ function waitingFor(e: Stamped): string | undefined {
  * emulator. A service named explicitly (--base-url, AVATAR_BASE_URL, a profile) that fails
  * is an error: a demo that quietly ran elsewhere would say the named service works.
  */
-async function serviceForDemo(cli: CliContext, inProcess: boolean): Promise<{ client: AvatarClient; stop: () => Promise<void>; where: string }> {
+async function serviceForDemo(
+  cli: CliContext,
+  inProcess: boolean,
+): Promise<{ client: AvatarClient; stop: () => Promise<void>; where: string }> {
   if (!inProcess) {
     let conn: ReturnType<CliContext['connection']> | undefined;
     try {
@@ -123,11 +168,18 @@ async function serviceForDemo(cli: CliContext, inProcess: boolean): Promise<{ cl
       /* none configured: start one */
     }
     if (conn) {
-      const explicit = conn.source === 'flags' || conn.source === 'environment' || conn.source.startsWith('profile ');
+      const explicit =
+        conn.source === 'flags' ||
+        conn.source === 'environment' ||
+        conn.source.startsWith('profile ');
       const client = cli.client();
       try {
         await client.call(listGallery);
-        return { client, stop: async () => undefined, where: `using the service at ${conn.baseUrl} (${conn.source})` };
+        return {
+          client,
+          stop: async () => undefined,
+          where: `using the service at ${conn.baseUrl} (${conn.source})`,
+        };
       } catch (e) {
         await client.close().catch(() => undefined);
         if (explicit) throw explicitFailure(e, conn.baseUrl, conn.source);
@@ -150,9 +202,17 @@ async function serviceForDemo(cli: CliContext, inProcess: boolean): Promise<{ cl
 
 /** The named service did not answer the gallery: say which and how to demo without it. */
 function explicitFailure(e: unknown, baseUrl: string, source: string): unknown {
-  const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
-  if (!code || !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|UND_ERR/.test(code)) return e;
-  const from = source === 'flags' ? '--base-url' : source === 'environment' ? 'AVATAR_BASE_URL' : source;
+  const code =
+    (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
+  if (
+    !code ||
+    !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|UND_ERR/.test(
+      code,
+    )
+  )
+    return e;
+  const from =
+    source === 'flags' ? '--base-url' : source === 'environment' ? 'AVATAR_BASE_URL' : source;
   return new CliError(
     `cannot reach ${baseUrl} (${code}), the service named by ${from}.\n  start it, or run the demo on a throwaway emulator: avatar demo --in-process`,
     ExitCode.network,

@@ -15,12 +15,24 @@ export const demoCommands: CommandModule = {
   register(program, cli) {
     const cmd = program
       .command('demo')
-      .description('Talk to a persona once, end to end: speak a synthesized question, show the transcript and reply, save the video')
+      .description(
+        'Talk to a persona once, end to end: speak a synthesized question, show the transcript and reply, save the video',
+      )
       .option('--persona <key>', 'stock persona', 'ava')
-      .option('--question <text>', 'what to ask (synthesized to 16 kHz speech and streamed as the mic)', 'Hello! What can you help me with?')
+      .option(
+        '--question <text>',
+        'what to ask (synthesized to 16 kHz speech and streamed as the mic)',
+        'Hello! What can you help me with?',
+      )
       .option('--out <file>', 'where to save the video of the conversation', 'demo.mp4')
-      .option('--in-process', 'always start a throwaway in-process emulator, even when one is running')
-      .option('--play', 'also play the reply (default on a terminal when an audio output is installed)')
+      .option(
+        '--in-process',
+        'always start a throwaway in-process emulator, even when one is running',
+      )
+      .option(
+        '--play',
+        'also play the reply (default on a terminal when an audio output is installed)',
+      )
       .option('--no-play', 'do not play the reply')
       .addHelpText('after', EXAMPLES);
     cmd.action(async () => {

@@ -7,14 +7,28 @@ export const embedCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
     program
       .command('embed')
-      .description('Embed texts; prints each vector (size, norm, first non-zero values) and their cosines; --json prints the vectors whole  [POST /compat-a/v1/embeddings]')
+      .description(
+        'Embed texts; prints each vector (size, norm, first non-zero values) and their cosines; --json prints the vectors whole  [POST /compat-a/v1/embeddings]',
+      )
       .argument('<text...>', 'one or more texts')
       .option('--model <id>', 'model id', 'avatar-embed')
       .option('--dimensions <n>', 'vector size')
       .action(async (texts: string[], o: { model: string; dimensions?: string }) => {
-        const r = await inference(cli).embed({ model: o.model, input: texts, ...(o.dimensions ? { dimensions: positiveInt(o.dimensions, '--dimensions') } : {}) });
-        const vectors = (r.data as { index: number; embedding: number[] }[]).map((d) => ({ index: d.index, v: d.embedding }));
-        cli.print(r, () => describeVectors(texts, vectors, termWidth(cli) ?? 80) + `\n${r.usage.prompt_tokens} token${r.usage.prompt_tokens === 1 ? '' : 's'}`);
+        const r = await inference(cli).embed({
+          model: o.model,
+          input: texts,
+          ...(o.dimensions ? { dimensions: positiveInt(o.dimensions, '--dimensions') } : {}),
+        });
+        const vectors = (r.data as { index: number; embedding: number[] }[]).map((d) => ({
+          index: d.index,
+          v: d.embedding,
+        }));
+        cli.print(
+          r,
+          () =>
+            describeVectors(texts, vectors, termWidth(cli) ?? 80) +
+            `\n${r.usage.prompt_tokens} token${r.usage.prompt_tokens === 1 ? '' : 's'}`,
+        );
       });
   },
 };
@@ -25,7 +39,11 @@ export const embedCommands: CommandModule = {
  * hashes features into mostly-zero vectors, so "the first four values" read 0.000 and said
  * nothing; the first non-zero ones are the vector's content. Then the cosine of each pair.
  */
-export function describeVectors(texts: string[], vectors: { index: number; v: number[] }[], width: number): string {
+export function describeVectors(
+  texts: string[],
+  vectors: { index: number; v: number[] }[],
+  width: number,
+): string {
   const out: string[] = [];
   const cut = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
   for (const { index, v } of vectors) {
@@ -46,8 +64,13 @@ export function describeVectors(texts: string[], vectors: { index: number; v: nu
   if (vectors.length > 1) {
     // Every pair for a few texts; past 4 texts, each against the first.
     const pairs: [number, number][] = [];
-    for (let a = 0; a < vectors.length; a++) for (let b = a + 1; b < vectors.length; b++) if (vectors.length <= 4 || a === 0) pairs.push([a, b]);
-    const items = pairs.map(([a, b]) => `#${vectors[a]!.index + 1}·#${vectors[b]!.index + 1} ${cosine(vectors[a]!.v, vectors[b]!.v).toFixed(3)}`);
+    for (let a = 0; a < vectors.length; a++)
+      for (let b = a + 1; b < vectors.length; b++)
+        if (vectors.length <= 4 || a === 0) pairs.push([a, b]);
+    const items = pairs.map(
+      ([a, b]) =>
+        `#${vectors[a]!.index + 1}·#${vectors[b]!.index + 1} ${cosine(vectors[a]!.v, vectors[b]!.v).toFixed(3)}`,
+    );
     let line = 'cosine:';
     for (const item of items) {
       if (line.length + 2 + item.length > width) {

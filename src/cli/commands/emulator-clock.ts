@@ -9,7 +9,14 @@ import { operatorCall, operatorPath } from './emulator-operator.js';
  * `/_emulator/clock/*`. Advancing fires every timer that falls due, in order.
  */
 
-const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
 
 /** `1500ms`, `90s`, `5m`, `2h`, `1d`, or a bare number of seconds; one or more parts (`1h30m`). */
 export function parseDuration(text: string): number {
@@ -17,7 +24,10 @@ export function parseDuration(text: string): number {
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
   const parts = [...t.matchAll(/(\d+(?:\.\d+)?)(ms|min|s|m|h|d)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) {
-    throw new CliError(`a duration is a number with a unit, like 90s, 5m, 2h, 1d or 1500ms (got ${text})`, ExitCode.usage);
+    throw new CliError(
+      `a duration is a number with a unit, like 90s, 5m, 2h, 1d or 1500ms (got ${text})`,
+      ExitCode.usage,
+    );
   }
   return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0));
 }
@@ -30,27 +40,45 @@ interface ClockState {
 }
 
 function show(cli: CliContext, s: ClockState): void {
-  cli.print(s, () => `${s.now}  ${s.frozen ? 'frozen' : 'running'}${s.drivable ? '' : ' (cannot be driven)'}`);
+  cli.print(
+    s,
+    () => `${s.now}  ${s.frozen ? 'frozen' : 'running'}${s.drivable ? '' : ' (cannot be driven)'}`,
+  );
 }
 
 export function registerClock(group: Command, cli: CliContext): void {
   const clock = group
     .command('clock')
-    .description("read or drive the emulator's clock: freeze, resume, advance (timers due fire in order)")
-    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'GET', await operatorPath('clock'))));
+    .description(
+      "read or drive the emulator's clock: freeze, resume, advance (timers due fire in order)",
+    )
+    .action(async () =>
+      show(cli, await operatorCall<ClockState>(cli, 'GET', await operatorPath('clock'))),
+    );
   clock
     .command('freeze')
     .description('stop time: nothing expires until advance or resume')
-    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockFreeze'))));
+    .action(async () =>
+      show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockFreeze'))),
+    );
   clock
     .command('resume')
     .description('let time run again from where it stands')
-    .action(async () => show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockResume'))));
+    .action(async () =>
+      show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockResume'))),
+    );
   clock
     .command('advance')
     .argument('<duration>', 'how far: 90s, 5m, 2h, 1d, 1500ms (a bare number is seconds)')
-    .description('move time forward, firing every timer that falls due (token expiry, claim windows, reapers, caps)')
+    .description(
+      'move time forward, firing every timer that falls due (token expiry, claim windows, reapers, caps)',
+    )
     .action(async (duration: string) =>
-      show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockAdvance'), { ms: parseDuration(duration) })),
+      show(
+        cli,
+        await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockAdvance'), {
+          ms: parseDuration(duration),
+        }),
+      ),
     );
 }

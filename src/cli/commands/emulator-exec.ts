@@ -34,8 +34,17 @@ export function execEnvironment(emu: {
 /** The exit code of a command that ended by a signal: 128 + its number, as a shell says. */
 const signalCode = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 0);
 
-export async function execCommand(cli: CliContext, argv: string[], opts: Record<string, unknown>, startOptions: (o: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
-  if (argv.length === 0) throw new CliError('name the command to run after --: avatar emulator exec -- npm test', ExitCode.usage);
+export async function execCommand(
+  cli: CliContext,
+  argv: string[],
+  opts: Record<string, unknown>,
+  startOptions: (o: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
+  if (argv.length === 0)
+    throw new CliError(
+      'name the command to run after --: avatar emulator exec -- npm test',
+      ExitCode.usage,
+    );
   const options = startOptions(opts);
   // In memory unless a data dir is named; any free port unless one is named.
   options.inMemory = opts.data === undefined;
@@ -46,13 +55,20 @@ export async function execCommand(cli: CliContext, argv: string[], opts: Record<
     emu = await startEmulator(options);
   } catch (e) {
     if (e instanceof EmulatorStartError) throw new CliError(e.message, ExitCode.usage);
-    throw new CliError(`the emulator could not start (nothing is left running): ${(e as Error).message}`, ExitCode.internal);
+    throw new CliError(
+      `the emulator could not start (nothing is left running): ${(e as Error).message}`,
+      ExitCode.internal,
+    );
   }
   const { io } = cli;
   // The per-start operator token, where this version has one (the security work adds it).
-  const operatorToken = (emu as { operatorToken?: string }).operatorToken ?? (emu.ctx as { operatorToken?: string }).operatorToken;
+  const operatorToken =
+    (emu as { operatorToken?: string }).operatorToken ??
+    (emu.ctx as { operatorToken?: string }).operatorToken;
   const env = execEnvironment({ ...emu, operatorToken });
-  io.stderr.write(`emulator on ${emu.baseUrl} (${options.inMemory ? 'in memory' : String(options.dataDir)}); running: ${argv.join(' ')}\n`);
+  io.stderr.write(
+    `emulator on ${emu.baseUrl} (${options.inMemory ? 'in memory' : String(options.dataDir)}); running: ${argv.join(' ')}\n`,
+  );
 
   const own = io.stdout === process.stdout && io.stderr === process.stderr;
   let child: ChildProcess;
@@ -75,7 +91,9 @@ export async function execCommand(cli: CliContext, argv: string[], opts: Record<
     const off = cli.onInterrupt(killChild);
     child.on('error', (e: NodeJS.ErrnoException) => {
       off();
-      io.stderr.write(`error: cannot run ${argv[0]}: ${e.code === 'ENOENT' ? 'command not found' : e.message}\n`);
+      io.stderr.write(
+        `error: cannot run ${argv[0]}: ${e.code === 'ENOENT' ? 'command not found' : e.message}\n`,
+      );
       resolveCode(127);
     });
     child.on('close', (exit, signal) => {
@@ -89,22 +107,44 @@ export async function execCommand(cli: CliContext, argv: string[], opts: Record<
     const { operatorLog } = await import('../../emulator/operator/log.js');
     const { writeFileSync } = await import('node:fs');
     const { resolve } = await import('node:path');
-    writeFileSync(resolve(io.cwd, opts.log), operatorLog(emu.ctx).since(0).map((e) => JSON.stringify(e) + '\n').join(''));
+    writeFileSync(
+      resolve(io.cwd, opts.log),
+      operatorLog(emu.ctx)
+        .since(0)
+        .map((e) => JSON.stringify(e) + '\n')
+        .join(''),
+    );
   }
   await emu.stop();
-  if (code !== 0) throw new CliError(`${argv[0]} exited ${code}`, code as ExitCodeValue, undefined, true);
+  if (code !== 0)
+    throw new CliError(`${argv[0]} exited ${code}`, code as ExitCodeValue, undefined, true);
 }
 
-export function registerExec(group: Command, cli: CliContext, startOptions: (o: Record<string, unknown>) => Record<string, unknown>): void {
+export function registerExec(
+  group: Command,
+  cli: CliContext,
+  startOptions: (o: Record<string, unknown>) => Record<string, unknown>,
+): void {
   const cmd = group
     .command('exec')
-    .description('start an emulator (in memory, free port), run a command with its URL and keys in the environment, stop it; exits with the command\'s code')
+    .description(
+      "start an emulator (in memory, free port), run a command with its URL and keys in the environment, stop it; exits with the command's code",
+    )
     .argument('<command...>', 'the command and its arguments, after --')
     .usage('[flags] -- <command...>');
   for (const f of emulatorFlags) {
     if (f.option === 'inMemory') continue;
-    cmd.option(f.flags, f.description, f.option === 'port' || f.option === 'dataDir' ? undefined : (f.default as string | boolean | undefined));
+    cmd.option(
+      f.flags,
+      f.description,
+      f.option === 'port' || f.option === 'dataDir'
+        ? undefined
+        : (f.default as string | boolean | undefined),
+    );
   }
-  cmd.option('--log <file>', "write the emulator's operator log (JSON lines) to FILE when the command ends");
+  cmd.option(
+    '--log <file>',
+    "write the emulator's operator log (JSON lines) to FILE when the command ends",
+  );
   cmd.action(async (argv: string[]) => execCommand(cli, argv, cmd.opts(), startOptions));
 }

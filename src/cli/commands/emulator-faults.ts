@@ -10,7 +10,8 @@ import { operatorCall, operatorPath } from './emulator-operator.js';
  */
 const num = (flag: string) => (v: string) => {
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n)) throw new CliError(`${flag} must be a number (got ${v})`, ExitCode.usage);
+  if (v.trim() === '' || !Number.isFinite(n))
+    throw new CliError(`${flag} must be a number (got ${v})`, ExitCode.usage);
   return n;
 };
 
@@ -19,21 +20,55 @@ export function registerFaults(group: Command, cli: CliContext): void {
     .command('faults')
     .description('HTTP faults: a status and/or latency on the routes you name (list; add; clear)')
     .action(async () => {
-      const r = await operatorCall<{ data: Record<string, unknown>[] }>(cli, 'GET', await operatorPath('faultsList'));
+      const r = await operatorCall<{ data: Record<string, unknown>[] }>(
+        cli,
+        'GET',
+        await operatorPath('faultsList'),
+      );
       cli.print(r, () => (r.data.length ? renderTable(r.data) : 'no faults'));
     });
   const add = faults
     .command('add')
     .description('inject a status and/or latency on a route')
-    .requiredOption('--route <route>', '"[METHOD ]/path" with {param} or * for any segment: "POST /api/v1/sessions", "/compat-a/v1/*"')
+    .requiredOption(
+      '--route <route>',
+      '"[METHOD ]/path" with {param} or * for any segment: "POST /api/v1/sessions", "/compat-a/v1/*"',
+    )
     .option('--status <code>', 'answer this status (400 to 599)', num('--status'))
-    .option('--latency-ms <ms>', 'wait this long first (on the emulator clock)', num('--latency-ms'))
+    .option(
+      '--latency-ms <ms>',
+      'wait this long first (on the emulator clock)',
+      num('--latency-ms'),
+    )
     .option('--count <n>', 'only the next n matching requests', num('--count'))
-    .option('--probability <p>', 'chance (0 to 1) that a matching request is hit', num('--probability'));
+    .option(
+      '--probability <p>',
+      'chance (0 to 1) that a matching request is hit',
+      num('--probability'),
+    );
   add.action(async () => {
-    const o = add.opts<{ route: string; status?: number; latencyMs?: number; count?: number; probability?: number }>();
-    const body = { route: o.route, status: o.status, latency_ms: o.latencyMs, count: o.count, probability: o.probability };
-    cli.print(await operatorCall(cli, 'POST', await operatorPath('faultsAdd'), JSON.parse(JSON.stringify(body))));
+    const o = add.opts<{
+      route: string;
+      status?: number;
+      latencyMs?: number;
+      count?: number;
+      probability?: number;
+    }>();
+    const body = {
+      route: o.route,
+      status: o.status,
+      latency_ms: o.latencyMs,
+      count: o.count,
+      probability: o.probability,
+    };
+    cli.print(
+      await operatorCall(
+        cli,
+        'POST',
+        await operatorPath('faultsAdd'),
+        JSON.parse(JSON.stringify(body)),
+      ),
+    );
   });
   faults
     .command('clear')
@@ -41,8 +76,13 @@ export function registerFaults(group: Command, cli: CliContext): void {
     .description('remove one fault, or all of them')
     .action(async (id?: string) => {
       const client = (await cli.ready(), cli.client());
-      const r = await client.raw('DELETE', id ? await operatorPath('faultsRemove', { id }) : await operatorPath('faultsClear'), { body: {} });
-      if (r.status !== 200) throw new CliError(`no fault ${id ?? ''}`.trim(), ExitCode.apiClientError);
+      const r = await client.raw(
+        'DELETE',
+        id ? await operatorPath('faultsRemove', { id }) : await operatorPath('faultsClear'),
+        { body: {} },
+      );
+      if (r.status !== 200)
+        throw new CliError(`no fault ${id ?? ''}`.trim(), ExitCode.apiClientError);
       cli.print(r.body);
     });
 }

@@ -1,7 +1,14 @@
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { EmulatorFlag } from './emulator-flag.js';
 import { allowedHostsList } from '../../contract/hosts.js';
-import { allowedHostsProblem, BoxCapabilitiesSchema, optionRanges, orgPlans, PlanLimitsSchema, schemaProblem } from '../../emulator/option-limits.js';
+import {
+  allowedHostsProblem,
+  BoxCapabilitiesSchema,
+  optionRanges,
+  orgPlans,
+  PlanLimitsSchema,
+  schemaProblem,
+} from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/sessions/options.js';
 import { readData } from '../read-data.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
@@ -21,11 +28,13 @@ export const int = (name: string, option?: string) => (v: string) => {
   const n = v.trim() === '' ? NaN : Number(v);
   const range = option ? optionRanges[option] : undefined;
   if (!range) {
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer (got ${v})`);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new Error(`${name} must be a non-negative integer (got ${v})`);
     return n;
   }
   const [lo, hi] = range;
-  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi} (got ${v})`);
+  if (!Number.isInteger(n) || n < lo || n > hi)
+    throw new Error(`${name} must be an integer from ${lo} to ${hi} (got ${v})`);
   return n;
 };
 
@@ -41,7 +50,12 @@ const json = (name: string, schema: Parameters<typeof schemaProblem>[0]) => (v: 
   return value;
 };
 
-const ranged = (flag: string, option: keyof EmulatorOptions & string, description: string, arg = 'n'): EmulatorFlag => {
+const ranged = (
+  flag: string,
+  option: keyof EmulatorOptions & string,
+  description: string,
+  arg = 'n',
+): EmulatorFlag => {
   const [lo, hi] = optionRanges[option]!;
   return {
     flags: `${flag} <${arg}>`,
@@ -53,18 +67,40 @@ const ranged = (flag: string, option: keyof EmulatorOptions & string, descriptio
 };
 
 export const emulatorFlags: EmulatorFlag[] = [
-  { flags: '--port <n>', description: 'TCP port, 0 to 65535 (0 picks a free one)', option: 'port', parse: int('--port', 'port'), default: 4780 },
-  { flags: '--host <addr>', description: 'address to listen on', option: 'host', default: '127.0.0.1' },
-  { flags: '--data <dir>', description: 'data directory (SQLite store + blobs), reused across restarts', option: 'dataDir', default: '.avatar-emulator' },
-  { flags: '--in-memory', description: 'keep everything in memory (nothing written to disk)', option: 'inMemory' },
+  {
+    flags: '--port <n>',
+    description: 'TCP port, 0 to 65535 (0 picks a free one)',
+    option: 'port',
+    parse: int('--port', 'port'),
+    default: 4780,
+  },
+  {
+    flags: '--host <addr>',
+    description: 'address to listen on',
+    option: 'host',
+    default: '127.0.0.1',
+  },
+  {
+    flags: '--data <dir>',
+    description: 'data directory (SQLite store + blobs), reused across restarts',
+    option: 'dataDir',
+    default: '.avatar-emulator',
+  },
+  {
+    flags: '--in-memory',
+    description: 'keep everything in memory (nothing written to disk)',
+    option: 'inMemory',
+  },
   {
     flags: '--allow-insecure-urls',
-    description: 'accept plain-http and loopback hook/webhook URLs (off by default: the service requires https)',
+    description:
+      'accept plain-http and loopback hook/webhook URLs (off by default: the service requires https)',
     option: 'allowInsecureUrls',
   },
   {
     flags: '--allowed-hosts <names>',
-    description: 'Host names served besides localhost, 127.0.0.1, [::1] and the bound address, comma-separated; .example.com takes its subdomains (docs/security.md)',
+    description:
+      'Host names served besides localhost, 127.0.0.1, [::1] and the bound address, comma-separated; .example.com takes its subdomains (docs/security.md)',
     option: 'allowedHosts',
     parse: (v) => {
       const list = allowedHostsList(v);
@@ -89,17 +125,43 @@ emulatorFlags.push(
     parse: json('--box-capabilities', BoxCapabilitiesSchema),
   },
   ranged('--token-ttl-s', 'tokenTtlS', 'session token lifetime, seconds', 'seconds'),
-  ranged('--claim-window-s', 'claimWindowS', 'claim window of a claimable ticket, seconds', 'seconds'),
+  ranged(
+    '--claim-window-s',
+    'claimWindowS',
+    'claim window of a claimable ticket, seconds',
+    'seconds',
+  ),
   ranged('--waiter-idle-s', 'waiterIdleS', 'waiter liveness without polling, seconds', 'seconds'),
-  ranged('--notify-idle-s', 'notifyIdleS', 'waiter liveness with a notify block, seconds', 'seconds'),
-  ranged('--queue-retry-after-s', 'queueRetryAfterS', 'advisory retry_after of a waiting ticket, seconds', 'seconds'),
-  ranged('--pending-idle-s', 'pendingIdleS', 'idle reaper: seconds a minted, never connected session keeps its seat', 'seconds'),
+  ranged(
+    '--notify-idle-s',
+    'notifyIdleS',
+    'waiter liveness with a notify block, seconds',
+    'seconds',
+  ),
+  ranged(
+    '--queue-retry-after-s',
+    'queueRetryAfterS',
+    'advisory retry_after of a waiting ticket, seconds',
+    'seconds',
+  ),
+  ranged(
+    '--pending-idle-s',
+    'pendingIdleS',
+    'idle reaper: seconds a minted, never connected session keeps its seat',
+    'seconds',
+  ),
   ranged('--session-cap-s', 'sessionCapS', 'default session length, seconds', 'seconds'),
   ranged('--mint-rate', 'mintRatePerMinute', 'mints per minute per key; 0: off'),
-  ranged('--demo-quota-min', 'demoQuotaMinutes', 'daily session minutes of a demo workspace', 'minutes'),
+  ranged(
+    '--demo-quota-min',
+    'demoQuotaMinutes',
+    'daily session minutes of a demo workspace',
+    'minutes',
+  ),
   {
     flags: '--plan-limits <json|@file>',
-    description: 'per-plan limits, a JSON object by plan: concurrency, maxCapSeconds (a field left out keeps its default); e.g. {"free":{"concurrency":1}}',
+    description:
+      'per-plan limits, a JSON object by plan: concurrency, maxCapSeconds (a field left out keeps its default); e.g. {"free":{"concurrency":1}}',
     option: 'planLimits',
     parse: json('--plan-limits', PlanLimitsSchema),
   },
@@ -108,23 +170,27 @@ emulatorFlags.push(
 /** The plan of the emulator's own organisation (issue 18 item 10; docs/testing.md). */
 emulatorFlags.push({
   flags: '--org-plan <plan>',
-  description: "plan of the emulator's organisation: free, pro or enterprise (default enterprise: spec limits of 6,000 API requests and 1,000 job submissions a minute); free to test your 429 handling",
+  description:
+    "plan of the emulator's organisation: free, pro or enterprise (default enterprise: spec limits of 6,000 API requests and 1,000 job submissions a minute); free to test your 429 handling",
   option: 'orgPlan',
   parse: (v: string) => {
-    if (!(orgPlans as readonly string[]).includes(v)) throw new Error(`--org-plan must be one of ${orgPlans.join(', ')} (got ${v})`);
+    if (!(orgPlans as readonly string[]).includes(v))
+      throw new Error(`--org-plan must be one of ${orgPlans.join(', ')} (got ${v})`);
     return v;
   },
 });
 
 emulatorFlags.push({
   flags: '--seed <file>',
-  description: 'YAML or JSON seed (workspaces, keys with fixed values, webhooks, org plan; schemas/seed.schema.json) applied to a fresh store',
+  description:
+    'YAML or JSON seed (workspaces, keys with fixed values, webhooks, org plan; schemas/seed.schema.json) applied to a fresh store',
   option: 'seed',
 });
 
 emulatorFlags.push({
   flags: '--faults <json|@file>',
-  description: 'HTTP faults from the start, a JSON array: [{"route":"POST /api/v1/sessions","status":503,"count":2}] (docs/testing.md "Faults")',
+  description:
+    'HTTP faults from the start, a JSON array: [{"route":"POST /api/v1/sessions","status":503,"count":2}] (docs/testing.md "Faults")',
   option: 'faults',
   parse: (v: string) => {
     const value = readData(v, process.cwd(), '--faults');
@@ -148,7 +214,8 @@ emulatorFlags.push(
   },
   {
     flags: '--allow-remote-media',
-    description: 'speak fetches media URLs from any host (off by default: loopback URLs and data: URIs only)',
+    description:
+      'speak fetches media URLs from any host (off by default: loopback URLs and data: URIs only)',
     option: 'allowRemoteMedia',
   },
 );
@@ -156,7 +223,16 @@ emulatorFlags.push(
 emulatorFlags.push(...inferenceFlags);
 /** The edge's pluggable parts (issue 8; docs/edge.md): the in-process boxes use them. */
 emulatorFlags.push(
-  { flags: '--asr-url <url>', description: 'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with', option: 'asrUrl' },
-  { flags: '--llm-url <url>', description: 'OpenAI-compatible chat base URL the edge brain uses (key from AVATAR_LLM_API_KEY)', option: 'llmUrl' },
+  {
+    flags: '--asr-url <url>',
+    description: 'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with',
+    option: 'asrUrl',
+  },
+  {
+    flags: '--llm-url <url>',
+    description:
+      'OpenAI-compatible chat base URL the edge brain uses (key from AVATAR_LLM_API_KEY)',
+    option: 'llmUrl',
+  },
   { flags: '--llm-model <name>', description: 'model name sent to --llm-url', option: 'llmModel' },
 );

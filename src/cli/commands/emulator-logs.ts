@@ -19,13 +19,18 @@ interface Entry {
 export function formatEntry(e: Entry): string {
   const time = e.at.slice(11, 23);
   const tail = e.session ? `  session ${e.session}` : '';
-  if (e.kind === 'request') return `${time}  ${String(e.method)} ${String(e.path)} ${String(e.status)} ${String(e.ms)}ms${e.ticket ? `  ticket ${String(e.ticket)}` : ''}${tail}`;
+  if (e.kind === 'request')
+    return `${time}  ${String(e.method)} ${String(e.path)} ${String(e.status)} ${String(e.ms)}ms${e.ticket ? `  ticket ${String(e.ticket)}` : ''}${tail}`;
   if (e.kind === 'event') {
     const d = (e.data ?? {}) as Record<string, unknown>;
-    const extra = ['ticket', 'reason', 'position', 'state'].filter((k) => d[k] !== undefined).map((k) => `${k} ${String(d[k])}`).join('  ');
+    const extra = ['ticket', 'reason', 'position', 'state']
+      .filter((k) => d[k] !== undefined)
+      .map((k) => `${k} ${String(d[k])}`)
+      .join('  ');
     return `${time}  event ${String(e.event)}${extra ? `  ${extra}` : ''}${tail}`;
   }
-  if (e.kind === 'session.ended') return `${time}  session ${String(e.session)} ended (${String(e.reason)})`;
+  if (e.kind === 'session.ended')
+    return `${time}  session ${String(e.session)} ended (${String(e.reason)})`;
   return `${time}  ${e.kind}${tail}`;
 }
 
@@ -39,9 +44,11 @@ export function registerLogs(group: Command, cli: CliContext): void {
     const opts = cmd.opts<{ follow?: boolean; session?: string }>();
     const json = !!cli.globals().json;
     const logsPath = await operatorPath('logs');
-    const query = (after: number) => `${logsPath}?after=${after}${opts.session ? `&session=${encodeURIComponent(opts.session)}` : ''}`;
+    const query = (after: number) =>
+      `${logsPath}?after=${after}${opts.session ? `&session=${encodeURIComponent(opts.session)}` : ''}`;
     const print = (entries: Entry[]) => {
-      for (const e of entries) cli.io.stdout.write((json ? JSON.stringify(e) : formatEntry(e)) + '\n');
+      for (const e of entries)
+        cli.io.stdout.write((json ? JSON.stringify(e) : formatEntry(e)) + '\n');
     };
     let after = 0;
     const read = async () => {

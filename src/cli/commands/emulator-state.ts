@@ -20,7 +20,13 @@ function followKeys(cli: CliContext, k: KeysAnswer['keys']): void {
   const base = cli.connection().baseUrl.replace(/\/$/, '');
   for (const s of listEmulators(cli.io.env)) {
     if (s.base_url === base && s.secret_key !== k.secret_key) {
-      writeEmulatorState(cli.io.env, { ...s, workspace_id: k.workspace_id, org_id: k.org_id, secret_key: k.secret_key, dashboard_key: k.dashboard_key });
+      writeEmulatorState(cli.io.env, {
+        ...s,
+        workspace_id: k.workspace_id,
+        org_id: k.org_id,
+        secret_key: k.secret_key,
+        dashboard_key: k.dashboard_key,
+      });
     }
   }
 }
@@ -28,7 +34,13 @@ function followKeys(cli: CliContext, k: KeysAnswer['keys']): void {
 function showKeys(cli: CliContext, body: KeysAnswer, what: string): void {
   followKeys(cli, body.keys);
   cli.print(body, () =>
-    [what, `  workspace_id   ${body.keys.workspace_id}`, `  org_id         ${body.keys.org_id}`, `  secret key     ${body.keys.secret_key}`, `  dashboard key  ${body.keys.dashboard_key}`].join('\n'),
+    [
+      what,
+      `  workspace_id   ${body.keys.workspace_id}`,
+      `  org_id         ${body.keys.org_id}`,
+      `  secret key     ${body.keys.secret_key}`,
+      `  dashboard key  ${body.keys.dashboard_key}`,
+    ].join('\n'),
   );
 }
 
@@ -36,9 +48,14 @@ export function registerState(group: Command, cli: CliContext): void {
   group
     .command('export')
     .argument('<file>', 'where to write the state document (JSON); - for stdout')
-    .description("write the emulator's whole state (every workspace, key, avatar, voice, session record, blob) to a file")
+    .description(
+      "write the emulator's whole state (every workspace, key, avatar, voice, session record, blob) to a file",
+    )
     .action(async (file: string) => {
-      const doc = await operatorCall<{ tables: Record<string, { rows: unknown[] }>; blobs: Record<string, string> }>(cli, 'GET', await operatorPath('stateExport'));
+      const doc = await operatorCall<{
+        tables: Record<string, { rows: unknown[] }>;
+        blobs: Record<string, string>;
+      }>(cli, 'GET', await operatorPath('stateExport'));
       const text = JSON.stringify(doc) + '\n';
       if (file === '-') {
         cli.io.stdout.write(text);
@@ -46,12 +63,20 @@ export function registerState(group: Command, cli: CliContext): void {
       }
       writeFileSync(resolve(cli.io.cwd, file), text);
       const rows = Object.values(doc.tables).reduce((n, t) => n + t.rows.length, 0);
-      cli.print({ file, rows, blobs: Object.keys(doc.blobs).length, bytes: Buffer.byteLength(text) }, () => `wrote ${file}: ${rows} rows, ${Object.keys(doc.blobs).length} blobs`);
+      cli.print(
+        { file, rows, blobs: Object.keys(doc.blobs).length, bytes: Buffer.byteLength(text) },
+        () => `wrote ${file}: ${rows} rows, ${Object.keys(doc.blobs).length} blobs`,
+      );
     });
   group
     .command('import')
-    .argument('<file>', 'a state document written by `emulator export` (this version or an older one)')
-    .description('replace the emulator\'s state with an export; live sessions end; the keys become the export\'s')
+    .argument(
+      '<file>',
+      'a state document written by `emulator export` (this version or an older one)',
+    )
+    .description(
+      "replace the emulator's state with an export; live sessions end; the keys become the export's",
+    )
     .action(async (file: string) => {
       let doc: unknown;
       try {
@@ -59,13 +84,25 @@ export function registerState(group: Command, cli: CliContext): void {
       } catch (e) {
         throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
       }
-      showKeys(cli, await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateImport'), doc), `imported ${file}`);
+      showKeys(
+        cli,
+        await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateImport'), doc),
+        `imported ${file}`,
+      );
     });
   group
     .command('reset')
     .option('--new-keys', 'also replace the bootstrap keys (default: they keep working)')
-    .description('empty the emulator: every workspace, avatar, voice, key, session and job goes (the stock catalog stays)')
+    .description(
+      'empty the emulator: every workspace, avatar, voice, key, session and job goes (the stock catalog stays)',
+    )
     .action(async (opts: { newKeys?: boolean }) => {
-      showKeys(cli, await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateReset'), { keep_keys: !opts.newKeys }), 'reset');
+      showKeys(
+        cli,
+        await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateReset'), {
+          keep_keys: !opts.newKeys,
+        }),
+        'reset',
+      );
     });
 }

@@ -4,7 +4,15 @@ import type { Command } from 'commander';
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { cliName } from '../cli-name.js';
 import { wrapText } from '../wrap.js';
-import { clearEmulatorState, describeEmulators, emulatorsDir, listEmulators, pickEmulator, writeEmulatorState, type EmulatorState } from '../config.js';
+import {
+  clearEmulatorState,
+  describeEmulators,
+  emulatorsDir,
+  listEmulators,
+  pickEmulator,
+  writeEmulatorState,
+  type EmulatorState,
+} from '../config.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
@@ -17,8 +25,10 @@ import { registerFaults } from './emulator-faults.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
-  if (opts.allowInsecureUrls) list.push('--allow-insecure-urls: plain-http and loopback hook/webhook URLs accepted');
-  if (opts.allowRemoteMedia) list.push('--allow-remote-media: speak fetches media URLs from any host, not only loopback');
+  if (opts.allowInsecureUrls)
+    list.push('--allow-insecure-urls: plain-http and loopback hook/webhook URLs accepted');
+  if (opts.allowRemoteMedia)
+    list.push('--allow-remote-media: speak fetches media URLs from any host, not only loopback');
   return list;
 }
 
@@ -32,11 +42,16 @@ export function bindNotes(host: string, allowedHosts: string[]): string[] {
     const [first, ...rest] = wrapText(wideBind(host), 80 - 17).split('\n');
     lines.push(`  WARNING        ${first}`, ...rest.map((l) => `                 ${l}`));
   }
-  if (allowedHosts.length > 0) lines.push(`  allowed hosts  ${allowedHosts.join(', ')} (besides localhost, 127.0.0.1, [::1])`);
+  if (allowedHosts.length > 0)
+    lines.push(`  allowed hosts  ${allowedHosts.join(', ')} (besides localhost, 127.0.0.1, [::1])`);
   return lines;
 }
 
-const optionKey = (flags: string) => flags.replace(/^--(no-)?/, '').split(' ')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const optionKey = (flags: string) =>
+  flags
+    .replace(/^--(no-)?/, '')
+    .split(' ')[0]!
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Every flag parsed and range-checked (usage error naming the flag) before anything starts. */
 function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
@@ -50,14 +65,17 @@ function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
       throw new CliError((e as Error).message, ExitCode.usage);
     }
   }
-  if (typeof options.host === 'string' && options.host.trim() === '') throw new CliError('--host must not be empty', ExitCode.usage);
+  if (typeof options.host === 'string' && options.host.trim() === '')
+    throw new CliError('--host must not be empty', ExitCode.usage);
   return options;
 }
 
 /** Where `npm link` puts this CLI on PATH: in its checkout, which is not always the current directory. */
 function linkHint(cwd: string): string {
   const checkout = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
-  return checkout === cwd ? '(`npm link` here once puts `avatar` on your PATH.)' : `(\`npm link\` once in ${checkout} puts \`avatar\` on your PATH.)`;
+  return checkout === cwd
+    ? '(`npm link` here once puts `avatar` on your PATH.)'
+    : `(\`npm link\` once in ${checkout} puts \`avatar\` on your PATH.)`;
 }
 
 async function start(cli: CliContext, opts: Record<string, unknown>): Promise<void> {
@@ -73,12 +91,18 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') {
-      throw new CliError(`port ${String(options.port ?? 4780)} is in use: pass --port 0 for any free port, or stop the other emulator`, ExitCode.usage);
+      throw new CliError(
+        `port ${String(options.port ?? 4780)} is in use: pass --port 0 for any free port, or stop the other emulator`,
+        ExitCode.usage,
+      );
     }
     // A data dir that cannot be used or is held by another emulator, a bad --host: the user's to fix.
     if (e instanceof EmulatorStartError) throw new CliError(e.message, ExitCode.usage);
     // Anything else: startEmulator has stopped what it started; say so and exit non-zero.
-    throw new CliError(`the emulator could not start (nothing is left running): ${err.message}`, ExitCode.internal);
+    throw new CliError(
+      `the emulator could not start (nothing is left running): ${err.message}`,
+      ExitCode.internal,
+    );
   }
   const { io } = cli;
   // Listen for Ctrl-C/SIGTERM before announcing readiness: a script may signal as soon as
@@ -146,9 +170,11 @@ async function start(cli: CliContext, opts: Record<string, unknown>): Promise<vo
     // Several emulators: say which one the CLI now uses from here (issue 7 item 3).
     const pick = pickEmulator(io.env, io.cwd);
     const which = pick.emulator
-      ? `from this directory the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? '\n(its data dir is this directory\'s)' : ''}`
+      ? `from this directory the CLI uses ${pick.emulator.base_url}${pick.reason === 'data dir' ? "\n(its data dir is this directory's)" : ''}`
       : 'elsewhere the CLI asks which one: pass --base-url URL (or a profile),\nor run it from the directory of the data dir';
-    io.stderr.write(`note: ${others.length + 1} emulators are running now:\n${describeEmulators(listEmulators(io.env))}\n${which}\n`);
+    io.stderr.write(
+      `note: ${others.length + 1} emulators are running now:\n${describeEmulators(listEmulators(io.env))}\n${which}\n`,
+    );
   }
 
   await stopped;
@@ -169,7 +195,10 @@ function healthWord(h: unknown): string {
 async function status(cli: CliContext): Promise<void> {
   const pick = pickEmulator(cli.io.env, cli.io.cwd);
   if (pick.running.length === 0) {
-    throw new CliError(`no local emulator is running\n  start one:  ${cliName(cli.io)} emulator start\n  (records: ${emulatorsDir(cli.io.env)})`, ExitCode.network);
+    throw new CliError(
+      `no local emulator is running\n  start one:  ${cliName(cli.io)} emulator start\n  (records: ${emulatorsDir(cli.io.env)})`,
+      ExitCode.network,
+    );
   }
   const { AvatarClient } = await import('../../client/client.js');
   const { health: healthOp } = await import('../../contract/operations/operator.js');
@@ -206,19 +235,29 @@ async function status(cli: CliContext): Promise<void> {
       ) +
       (pick.emulator
         ? `\n* the CLI uses this one from here (${pick.reason === 'data dir' ? "this directory's data dir" : 'the only one running'})`
-        : '\nnone is this directory\'s: pick one with --base-url URL,\nor a profile (avatar config set)'),
+        : "\nnone is this directory's: pick one with --base-url URL,\nor a profile (avatar config set)"),
   );
 }
 
 export const emulatorCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const group = program.command('emulator').description('run the local, offline emulator of the whole service');
+    const group = program
+      .command('emulator')
+      .description('run the local, offline emulator of the whole service');
     const startCmd = group
       .command('start')
-      .description('start the control plane (and its edge boxes) on this machine; prints where it listens and the keys');
-    for (const f of emulatorFlags) startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
-    startCmd.option('--json', 'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key, operator_token} when ready');
-    startCmd.action(async () => start(cli, { ...startCmd.opts(), json: startCmd.opts().json || cli.globals().json }));
+      .description(
+        'start the control plane (and its edge boxes) on this machine; prints where it listens and the keys',
+      );
+    for (const f of emulatorFlags)
+      startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
+    startCmd.option(
+      '--json',
+      'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key, operator_token} when ready',
+    );
+    startCmd.action(async () =>
+      start(cli, { ...startCmd.opts(), json: startCmd.opts().json || cli.globals().json }),
+    );
 
     registerExec(group, cli, startOptions);
     registerClock(group, cli);
@@ -228,7 +267,9 @@ export const emulatorCommands: CommandModule = {
 
     group
       .command('status')
-      .description('list the running local emulators, check their health, and mark the one the CLI uses from here')
+      .description(
+        'list the running local emulators, check their health, and mark the one the CLI uses from here',
+      )
       .action(() => status(cli));
   },
 };

@@ -5,23 +5,39 @@ import type { CliContext, CommandModule } from '../context.js';
 import { renderTable } from '../output.js';
 import { group, inference, readFileArg, termWidth, writeFileArg } from './inference-common.js';
 
-const row = (f: Record<string, any>) => ({ id: f.id, filename: f.filename, bytes: f.bytes, purpose: f.purpose, created: new Date(Number(f.created_at) * 1000).toISOString().slice(0, 16).replace('T', ' ') });
+const row = (f: Record<string, any>) => ({
+  id: f.id,
+  filename: f.filename,
+  bytes: f.bytes,
+  purpose: f.purpose,
+  created: new Date(Number(f.created_at) * 1000).toISOString().slice(0, 16).replace('T', ' '),
+});
 
 export const filesCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const files = group(program, 'files', 'files for batches and other inference uses  [/compat-a/v1/files]');
+    const files = group(
+      program,
+      'files',
+      'files for batches and other inference uses  [/compat-a/v1/files]',
+    );
     files
       .command('upload')
       .description('Upload a file (a batch input is JSONL)')
       .argument('<file>', 'file to upload')
       .option('--purpose <purpose>', 'batch, user_data, vision, ...', 'batch')
-      .action(async (file: string, o: { purpose: string }) => cli.print(await inference(cli).uploadFile(readFileArg(cli, file), basename(file), o.purpose)));
+      .action(async (file: string, o: { purpose: string }) =>
+        cli.print(
+          await inference(cli).uploadFile(readFileArg(cli, file), basename(file), o.purpose),
+        ),
+      );
     files
       .command('list')
       .description('List files')
       .action(async () => {
         const r = await inference(cli).files();
-        cli.print(r, () => (r.data.length ? renderTable(r.data.map(row), undefined, termWidth(cli)) : '(no files)'));
+        cli.print(r, () =>
+          r.data.length ? renderTable(r.data.map(row), undefined, termWidth(cli)) : '(no files)',
+        );
       });
     files
       .command('get')
@@ -35,7 +51,9 @@ export const filesCommands: CommandModule = {
       .description("Print or save a file's content")
       .action(async (id: string, o: { out?: string }) => {
         const body = await inference(cli).fileContent(id);
-        const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+        const bytes = Buffer.isBuffer(body)
+          ? body
+          : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
         if (o.out) cli.note(`wrote ${writeFileArg(cli, o.out, bytes)}`);
         else cli.io.stdout.write(bytes);
       });

@@ -10,10 +10,12 @@ import { parseJsonFlag } from '../read-data.js';
 export const inference = (cli: CliContext) => cli.inference();
 
 /** The terminal's width for tables (none for pipes and files: they get every column). */
-export const termWidth = (cli: CliContext): number | undefined => (cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined);
+export const termWidth = (cli: CliContext): number | undefined =>
+  cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined;
 
 export const group = (program: Command, name: string, description: string): Command =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
+  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
+  program.command(name).description(description);
 
 /** A JSON argument: inline JSON, @file or @- (stdin). */
 export function jsonArg(cli: CliContext, value: string, flag: string): unknown {
@@ -42,7 +44,8 @@ export function writeFileArg(cli: CliContext, file: string, bytes: Uint8Array): 
 
 export function positiveInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a positive integer (got ${value})`, ExitCode.usage);
+  if (!Number.isInteger(n) || n < 1)
+    throw new CliError(`${flag} must be a positive integer (got ${value})`, ExitCode.usage);
   return n;
 }
 

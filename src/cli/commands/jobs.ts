@@ -15,8 +15,15 @@ export const jobsCommands: CommandModule = {
       .option('--payload <json>', 'task payload: inline JSON, @file or @-', '{}')
       .action(async (o: { model: string; task: string; payload: string }) => {
         const payload = jsonArg(cli, o.payload, '--payload');
-        if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new CliError('--payload must be a JSON object', ExitCode.usage);
-        cli.print(await inference(cli).createJob({ model_id: o.model, task: o.task, payload: payload as Record<string, unknown> }));
+        if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+          throw new CliError('--payload must be a JSON object', ExitCode.usage);
+        cli.print(
+          await inference(cli).createJob({
+            model_id: o.model,
+            task: o.task,
+            payload: payload as Record<string, unknown>,
+          }),
+        );
       });
     jobs
       .command('get')

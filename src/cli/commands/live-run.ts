@@ -8,9 +8,22 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { chooseAudioOut, missingAudioOutMessage, type AudioOutChoice } from '../live/audio-out.js';
-import { endSentence, ndjsonLine, textLine, wrapLogLine, type EndReason, type Stamped } from '../live/live-log.js';
+import {
+  endSentence,
+  ndjsonLine,
+  textLine,
+  wrapLogLine,
+  type EndReason,
+  type Stamped,
+} from '../live/live-log.js';
 import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
-import { micAvailable, micFromDevice, micFromFile, MissingPieceError, type MicSource } from '../live/mic-source.js';
+import {
+  micAvailable,
+  micFromDevice,
+  micFromFile,
+  MissingPieceError,
+  type MicSource,
+} from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
 import { SessionRecorder } from '../live/session-file.js';
 import { installHint } from '../live/system-pieces.js';
@@ -26,12 +39,16 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   const mode: Mode = json ? 'ndjson' : stdout.isTTY && stdin.isTTY && !inCi(env) ? 'ink' : 'lines';
 
   const protocol = opts.protocol === undefined ? 1 : Number(opts.protocol);
-  if (protocol !== 1 && protocol !== 2) throw new CliError(`--protocol must be 1 or 2 (got ${String(opts.protocol)})`, ExitCode.usage);
+  if (protocol !== 1 && protocol !== 2)
+    throw new CliError(`--protocol must be 1 or 2 (got ${String(opts.protocol)})`, ExitCode.usage);
   const turns = parsePositiveInt('--turns', opts.turns);
   const body = await mintBodyFromOptions(opts, cli);
   if (protocol === 2) body.protocol_versions = [2];
   if (body.persona === undefined && body.avatar_id === undefined && body.avatar_ref === undefined) {
-    throw new CliError('say who to talk to: --persona <key> (avatar gallery list) or --avatar-id <uuid>', ExitCode.usage);
+    throw new CliError(
+      'say who to talk to: --persona <key> (avatar gallery list) or --avatar-id <uuid>',
+      ExitCode.usage,
+    );
   }
   const notices: string[] = [];
 
@@ -48,7 +65,10 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     } catch (e) {
       if (!(e instanceof MissingPieceError)) throw e;
       if (opts.mic === true) throw new CliError(e.message, ExitCode.usage);
-      if (!micAvailable(env)) notices.push(`no microphone recorder: type your messages (for the mic, ${installHint('recorder')})`);
+      if (!micAvailable(env))
+        notices.push(
+          `no microphone recorder: type your messages (for the mic, ${installHint('recorder')})`,
+        );
     }
   }
 
@@ -61,10 +81,21 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
       notices.push(missingAudioOutMessage());
     }
   }
-  const record = typeof opts.record === 'string' ? checkWritable(resolve(cli.io.cwd, opts.record), '--record') : undefined;
+  const record =
+    typeof opts.record === 'string'
+      ? checkWritable(resolve(cli.io.cwd, opts.record), '--record')
+      : undefined;
 
-  const saveTo = typeof opts.saveSession === 'string' ? checkWritable(resolve(cli.io.cwd, opts.saveSession), '--save-session') : undefined;
-  const lang = typeof opts.lang === 'string' ? opts.lang : typeof body.response_language === 'string' ? body.response_language : 'en';
+  const saveTo =
+    typeof opts.saveSession === 'string'
+      ? checkWritable(resolve(cli.io.cwd, opts.saveSession), '--save-session')
+      : undefined;
+  const lang =
+    typeof opts.lang === 'string'
+      ? opts.lang
+      : typeof body.response_language === 'string'
+        ? body.response_language
+        : 'en';
   const saver = saveTo ? new SessionRecorder(body, protocol, lang) : undefined;
 
   const client = cli.client();
@@ -76,7 +107,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     else if (mode === 'lines') {
       const line = textLine(e);
       // A terminal in the line view (CI) gets them wrapped to its width; a pipe, whole.
-      if (line) stdout.write((stdout.isTTY ? wrapLogLine(line, stdout.columns ?? 80) : line) + '\n');
+      if (line)
+        stdout.write((stdout.isTTY ? wrapLogLine(line, stdout.columns ?? 80) : line) + '\n');
     }
   };
   const runner = new LiveRunner({
@@ -108,7 +140,9 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     'nothing will be said in this session (no --say, --mic-file, --mic or lines on stdin): it runs until the cap; Ctrl-C ends it';
   if (silent && stdin.isTTY) notices.push(NOTHING);
   if (mic?.kind === 'file' && turns === undefined) {
-    notices.push(`the session ends once the reply to what ${mic.label} says has been spoken (--turns N: after N replies; Ctrl-C ends it sooner)`);
+    notices.push(
+      `the session ends once the reply to what ${mic.label} says has been spoken (--turns N: after N replies; Ctrl-C ends it sooner)`,
+    );
   }
   for (const n of notices) {
     runner.store.addLine('info', n);
@@ -118,31 +152,50 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
   // Off a terminal, lines piped in are typed turns; with no mic the session ends after the last.
   const piped =
     mode !== 'ink' && !stdin.isTTY
-      ? typedLines(stdin, runner, !mic, says, () => silent && write({ event: 'notice', message: NOTHING, t: runner.elapsedS() }))
+      ? typedLines(
+          stdin,
+          runner,
+          !mic,
+          says,
+          () => silent && write({ event: 'notice', message: NOTHING, t: runner.elapsedS() }),
+        )
       : undefined;
   let summary: LiveSummary;
   try {
-    summary = mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
+    summary =
+      mode === 'ink' ? await runInk(runner, stdout, stdin, 'NO_COLOR' in env) : await runner.run();
   } finally {
     off();
     piped?.close();
   }
-  if (mode === 'ink') stdout.write(`session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`);
+  if (mode === 'ink')
+    stdout.write(
+      `session ${minted.session_id}: ${summary.released ? 'seat released' : 'seat NOT released'}\n`,
+    );
   if (saver && saveTo) {
     writeFileSync(saveTo, JSON.stringify(saver.file()) + '\n');
     cli.note(`saved the session to ${saveTo}: avatar sessions replay ${saveTo}`);
   }
   const origin = cli.globals().origin;
-  if (summary.reason === 'refused' && origin && /origin_not_allowed/.test(summary.detail ?? '')) cli.note(originRefusedHint(origin, body.domain_allowlist));
+  if (summary.reason === 'refused' && origin && /origin_not_allowed/.test(summary.detail ?? ''))
+    cli.note(originRefusedHint(origin, body.domain_allowlist));
   // Captures live on the box, not in this terminal: say where (docs/live.md "Recordings").
   // spec 4.5: `recording` decides capture; `observability: true` alone (deprecated) means it.
   if (body.recording === true || (body.recording === undefined && body.observability === true)) {
-    cli.note(`recorded on the box: avatar sessions recordings ${minted.session_id} -o DIR saves mic.wav and video.mp4`);
+    cli.note(
+      `recorded on the box: avatar sessions recordings ${minted.session_id} -o DIR saves mic.wav and video.mp4`,
+    );
   }
   // Why it ended is on screen once already (the `ended` line, or the view's last frame):
   // only the exit code is left to give (docs/live.md "How it ends").
   const code = exitCodeFor(summary.reason);
-  if (code !== ExitCode.ok) throw new CliError(`session ended: ${endSentence(summary.reason, summary.detail)}`, code, undefined, true);
+  if (code !== ExitCode.ok)
+    throw new CliError(
+      `session ended: ${endSentence(summary.reason, summary.detail)}`,
+      code,
+      undefined,
+      true,
+    );
 }
 
 /**
@@ -151,7 +204,13 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
  * line (piped or --say) is answered, --turns or not: nothing more can come. With no line
  * typed at all (an empty stdin, no --say) nothing changes.
  */
-function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: boolean, says: number, onNothing: () => void): { close(): void } {
+function typedLines(
+  stdin: NodeJS.ReadStream,
+  runner: LiveRunner,
+  endWithInput: boolean,
+  says: number,
+  onNothing: () => void,
+): { close(): void } {
   const rl = createInterface({ input: stdin, crlfDelay: Infinity });
   let lines = 0;
   rl.on('line', (line) => {
@@ -172,8 +231,17 @@ function typedLines(stdin: NodeJS.ReadStream, runner: LiveRunner, endWithInput: 
   };
 }
 
-async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: NodeJS.ReadStream, noColor: boolean): Promise<LiveSummary> {
-  const [{ render }, React, { LiveView }] = await Promise.all([import('ink'), import('react'), import('../views/live-view.js')]);
+async function runInk(
+  runner: LiveRunner,
+  stdout: NodeJS.WritableStream,
+  stdin: NodeJS.ReadStream,
+  noColor: boolean,
+): Promise<LiveSummary> {
+  const [{ render }, React, { LiveView }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('../views/live-view.js'),
+  ]);
   const app = render(
     React.createElement(LiveView, {
       store: runner.store,
@@ -193,7 +261,8 @@ async function runInk(runner: LiveRunner, stdout: NodeJS.WritableStream, stdin: 
 
 /** What to do when the edge refused `--origin` (403 origin_not_allowed, docs/edge.md). */
 export function originRefusedHint(origin: string, allowlist: unknown): string {
-  const listed = Array.isArray(allowlist) && allowlist.length ? ` (${allowlist.map(String).join(', ')})` : '';
+  const listed =
+    Array.isArray(allowlist) && allowlist.length ? ` (${allowlist.map(String).join(', ')})` : '';
   return `the edge refused --origin ${origin}: the session's domain_allowlist${listed} does not list it, as a browser on that page would be refused; add it to --domain-allowlist, or send the --origin of a listed page`;
 }
 
@@ -202,7 +271,9 @@ export function originRefusedHint(origin: string, allowlist: unknown): string {
  * frame there (its own is-in-ci rule), so even with a TTY the session gets the line view.
  */
 function inCi(env: NodeJS.ProcessEnv): boolean {
-  return ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => env[k] !== undefined && env[k] !== '0' && env[k] !== 'false');
+  return ['CI', 'CONTINUOUS_INTEGRATION'].some(
+    (k) => env[k] !== undefined && env[k] !== '0' && env[k] !== 'false',
+  );
 }
 
 /** A file we can create, checked before minting (a seat is not worth a typo in a path). */
@@ -211,7 +282,10 @@ export function checkWritable(file: string, flag: string): string {
   try {
     accessSync(dir, constants.W_OK);
   } catch {
-    throw new CliError(`${flag} ${file}: cannot write in ${dir} (does the folder exist?)`, ExitCode.usage);
+    throw new CliError(
+      `${flag} ${file}: cannot write in ${dir} (does the folder exist?)`,
+      ExitCode.usage,
+    );
   }
   return file;
 }
@@ -234,6 +308,10 @@ export function exitCodeFor(reason: EndReason): ExitCodeValue {
 export function parsePositiveInt(flag: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a whole number of at least 1 (got ${String(v)})`, ExitCode.usage);
+  if (!Number.isInteger(n) || n < 1)
+    throw new CliError(
+      `${flag} must be a whole number of at least 1 (got ${String(v)})`,
+      ExitCode.usage,
+    );
   return n;
 }

@@ -16,18 +16,40 @@ export const loadTestCommands: CommandModule = {
   register(program, cli) {
     const cmd = program
       .command('load-test')
-      .description('Run N live sessions at once (mint through the queue, connect, talk in turns) and report p50/p95/p99 of each step')
+      .description(
+        'Run N live sessions at once (mint through the queue, connect, talk in turns) and report p50/p95/p99 of each step',
+      )
       .addHelpText('after', EXAMPLES)
       .option('--sessions <n>', 'sessions to run at once', '10')
       .option('--ramp <s>', 'seconds over which the sessions start, evenly spread', '10')
       .option('--duration <s>', 'seconds every session keeps talking after the ramp', '30')
-      .option('--mic-file <file>', 'audio spoken into the mic as each mic turn (any format ffmpeg reads)')
-      .option('--say <text>', 'typed as each typed turn (POST /chat or the v2 chat message); the default when no --mic-file')
-      .option('--turns <n>', 'each session ends after n turns and its user mints the next one (queue waits show); default: hold the seat to the end')
-      .option('--protocol <n>', 'wire protocol: 1 (/mse, /mic_stream, /events) or 2 (/v2/session)', '1')
+      .option(
+        '--mic-file <file>',
+        'audio spoken into the mic as each mic turn (any format ffmpeg reads)',
+      )
+      .option(
+        '--say <text>',
+        'typed as each typed turn (POST /chat or the v2 chat message); the default when no --mic-file',
+      )
+      .option(
+        '--turns <n>',
+        'each session ends after n turns and its user mints the next one (queue waits show); default: hold the seat to the end',
+      )
+      .option(
+        '--protocol <n>',
+        'wire protocol: 1 (/mse, /mic_stream, /events) or 2 (/v2/session)',
+        '1',
+      )
       .option('--lang <tag>', 'language announced on the mic socket', 'en')
-      .option('--turn-timeout <s>', 'a turn unanswered this long counts as error turn_timeout', '30')
-      .option('--slo <rules>', 'exit 6 unless every rule holds: e.g. turn.p50=900ms,chat_first_speech.p95=2s,errors=0');
+      .option(
+        '--turn-timeout <s>',
+        'a turn unanswered this long counts as error turn_timeout',
+        '30',
+      )
+      .option(
+        '--slo <rules>',
+        'exit 6 unless every rule holds: e.g. turn.p50=900ms,chat_first_speech.p95=2s,errors=0',
+      );
     addMintOptions(cmd);
     cmd.action(async () => {
       const { runLoadTest } = await import('./load-test-run.js');

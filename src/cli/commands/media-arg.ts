@@ -31,9 +31,15 @@ export interface MediaArg {
   name: string;
 }
 
-export async function mediaArg(cli: CliContext, flag: string, value: string, kind: 'image' | 'audio'): Promise<MediaArg> {
+export async function mediaArg(
+  cli: CliContext,
+  flag: string,
+  value: string,
+  kind: 'image' | 'audio',
+): Promise<MediaArg> {
   if (/^https?:\/\//i.test(value)) return { ref: value, bytes: 0, name: value };
-  if (value.startsWith('data:')) return { ref: value, bytes: value.length, name: `${flag} data URI` };
+  if (value.startsWith('data:'))
+    return { ref: value, bytes: value.length, name: `${flag} data URI` };
   const path = resolve(cli.io.cwd, value);
   let data: Buffer;
   try {
@@ -46,8 +52,18 @@ export async function mediaArg(cli: CliContext, flag: string, value: string, kin
   // file-type names WAV audio/wav, m4a audio/x-m4a, ogg audio/ogg; anything of the right kind goes.
   const type = sniffed?.startsWith(`${kind}/`) ? sniffed : BY_EXT[extname(path).toLowerCase()];
   if (!type || !type.startsWith(`${kind}/`)) {
-    const allowed = Object.entries(BY_EXT).filter(([, t]) => t.startsWith(kind)).map(([e]) => e).join(', ');
-    throw new CliError(`${flag}: ${basename(path)} is not ${kind === 'image' ? 'an image' : 'audio'} (${allowed}), or pass an http(s) URL`, ExitCode.usage);
+    const allowed = Object.entries(BY_EXT)
+      .filter(([, t]) => t.startsWith(kind))
+      .map(([e]) => e)
+      .join(', ');
+    throw new CliError(
+      `${flag}: ${basename(path)} is not ${kind === 'image' ? 'an image' : 'audio'} (${allowed}), or pass an http(s) URL`,
+      ExitCode.usage,
+    );
   }
-  return { ref: `data:${type};base64,${data.toString('base64')}`, bytes: data.length, name: basename(path) };
+  return {
+    ref: `data:${type};base64,${data.toString('base64')}`,
+    bytes: data.length,
+    name: basename(path),
+  };
 }

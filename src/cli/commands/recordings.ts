@@ -29,20 +29,35 @@ Examples:
 
 export const recordingCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const sessions = (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ?? program.command('sessions');
+    const sessions =
+      (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ??
+      program.command('sessions');
     sessions
       .command('list')
-      .description('sessions the local emulator knows, newest first: live ones, or --all (emulator operator route; the service has no list)')
+      .description(
+        'sessions the local emulator knows, newest first: live ones, or --all (emulator operator route; the service has no list)',
+      )
       .option('--all', 'ended and erased sessions too')
       .option('--limit <n>', 'at most this many (1-1000)', '50')
       .action(async (opts: { all?: boolean; limit: string }) => {
         const limit = Number(opts.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit ${opts.limit}: a whole number from 1 to 1000`, ExitCode.usage);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+          throw new CliError(
+            `--limit ${opts.limit}: a whole number from 1 to 1000`,
+            ExitCode.usage,
+          );
         const client = cli.client();
         try {
-          const res = await client.raw('GET', `/_emulator/sessions?limit=${limit}${opts.all ? '&all=true' : ''}`);
+          const res = await client.raw(
+            'GET',
+            `/_emulator/sessions?limit=${limit}${opts.all ? '&all=true' : ''}`,
+          );
           const body = res.body as { data?: unknown } | undefined;
-          if (res.status === 404 || res.status === 405 || (res.status < 400 && !Array.isArray(body?.data))) {
+          if (
+            res.status === 404 ||
+            res.status === 405 ||
+            (res.status < 400 && !Array.isArray(body?.data))
+          ) {
             throw new CliError(
               `${cli.connection().baseUrl} has no session list: spec 4.5 defines none; \`avatar sessions list\` reads the local emulator's operator route (GET /_emulator/sessions)`,
               ExitCode.usage,
@@ -59,13 +74,16 @@ export const recordingCommands: CommandModule = {
       });
     sessions
       .command('recordings')
-      .description('captures of a recording: true session (mic.wav, video.mp4; emulator operator route, kept 30 days): list, or save with -o')
+      .description(
+        'captures of a recording: true session (mic.wav, video.mp4; emulator operator route, kept 30 days): list, or save with -o',
+      )
       .argument('<sessionId>', 'the session id')
       .option('-o, --out <dir>', 'save every capture into this folder (created when missing)')
       .addHelpText('after', EXAMPLES)
       .action(async (sessionId: string, opts: { out?: string }) => {
         const dir = opts.out === undefined ? undefined : resolve(cli.io.cwd, opts.out);
-        if (dir !== undefined && exists(dir) && !isDir(dir)) throw new CliError(`-o ${dir}: not a folder`, ExitCode.usage);
+        if (dir !== undefined && exists(dir) && !isDir(dir))
+          throw new CliError(`-o ${dir}: not a folder`, ExitCode.usage);
         const client = cli.client();
         // Loaded here, not at the top: help must load no schema (test/cli-help-fast.test.ts).
         const { recording, recordings } = await import('../../contract/operations/operator.js');
@@ -79,12 +97,16 @@ export const recordingCommands: CommandModule = {
         mkdirSync(dir, { recursive: true });
         const saved: { name: string; path: string; bytes: number }[] = [];
         for (const f of list.data) {
-          const bytes = await get<Buffer>(client, fillPath(recording.path, { id: sessionId, name: f.name }));
+          const bytes = await get<Buffer>(
+            client,
+            fillPath(recording.path, { id: sessionId, name: f.name }),
+          );
           const path = join(dir, f.name);
           writeFileSync(path, bytes);
           saved.push({ name: f.name, path, bytes: bytes.length });
         }
-        if (cli.globals().json) return cli.print({ session_id: list.session_id, expires_at: list.expires_at, saved });
+        if (cli.globals().json)
+          return cli.print({ session_id: list.session_id, expires_at: list.expires_at, saved });
         for (const s of saved) cli.io.stdout.write(`saved ${s.path} (${s.bytes} bytes)\n`);
       });
   },
@@ -119,7 +141,12 @@ function isDir(p: string): boolean {
 function describe(list: RecordingList): string {
   const w = Math.max(4, ...list.data.map((f) => f.name.length));
   const t = Math.max(4, ...list.data.map((f) => f.content_type.length));
-  const rows = list.data.map((f) => `${f.name.padEnd(w)}  ${f.content_type.padEnd(t)}  ${f.bytes} bytes`);
-  const until = new Date(list.expires_at * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const rows = list.data.map(
+    (f) => `${f.name.padEnd(w)}  ${f.content_type.padEnd(t)}  ${f.bytes} bytes`,
+  );
+  const until = new Date(list.expires_at * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   return [...rows, `kept until ${until} (30 days after the session ended)`].join('\n');
 }

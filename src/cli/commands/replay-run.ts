@@ -13,7 +13,14 @@ import type { Stamped } from '../live/live-log.js';
 import { LiveRunner } from '../live/live-runner.js';
 import { micFromPcm } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
-import { diffTranscripts, keptEvent, parseSessionFile, transcriptOf, type Difference, type TranscriptEntry } from '../live/session-file.js';
+import {
+  diffTranscripts,
+  keptEvent,
+  parseSessionFile,
+  transcriptOf,
+  type Difference,
+  type TranscriptEntry,
+} from '../live/session-file.js';
 
 export async function runReplay(cli: CliContext, file: string): Promise<void> {
   const path = resolve(cli.io.cwd, file);
@@ -21,7 +28,10 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new CliError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, ExitCode.usage);
+    throw new CliError(
+      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      ExitCode.usage,
+    );
   }
   let rec;
   try {
@@ -30,7 +40,9 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
     throw new CliError((e as Error).message, ExitCode.usage);
   }
   const body = { ...rec.mint, ...(rec.protocol === 2 ? { protocol_versions: [2] } : {}) };
-  const mic = rec.mic ? micFromPcm(Buffer.from(rec.mic.pcm16_base64, 'base64'), `${file} (recorded mic)`) : undefined;
+  const mic = rec.mic
+    ? micFromPcm(Buffer.from(rec.mic.pcm16_base64, 'base64'), `${file} (recorded mic)`)
+    : undefined;
   const userTurns = rec.transcript.filter((e) => e.event === 'turn' && !e.greeting).length;
   const client = cli.client();
   const minted = await mintLive(cli, client, body);
@@ -54,8 +66,14 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
   const off = cli.onInterrupt(() => runner.end('interrupted'));
   const running = runner.run();
   // Each typed line at its recorded time; typeLine holds it while the avatar is still speaking.
-  const timers = rec.typed.map((x) => setTimeout(() => runner.typeLine(x.text), Math.max(0, x.t * 1000 - runner.elapsedS() * 1000)));
-  if (!mic && rec.typed.length) setTimeout(() => runner.inputEnded('the recording'), Math.max(...rec.typed.map((x) => x.t)) * 1000 + 10).unref();
+  const timers = rec.typed.map((x) =>
+    setTimeout(() => runner.typeLine(x.text), Math.max(0, x.t * 1000 - runner.elapsedS() * 1000)),
+  );
+  if (!mic && rec.typed.length)
+    setTimeout(
+      () => runner.inputEnded('the recording'),
+      Math.max(...rec.typed.map((x) => x.t)) * 1000 + 10,
+    ).unref();
   let summary;
   try {
     summary = await running;
@@ -76,23 +94,39 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
     transcript: replayed,
   };
   cli.print(report, () => humanReplay(report));
-  if (summary.reason === 'interrupted') throw new CliError('replay interrupted', ExitCode.interrupted, undefined, true);
+  if (summary.reason === 'interrupted')
+    throw new CliError('replay interrupted', ExitCode.interrupted, undefined, true);
   if (differences.length) {
     const message = `the replay differs from ${file} at ${differences.length} of ${Math.max(rec.transcript.length, replayed.length)} entries`;
-    throw new CliError(message, ExitCode.checkFailed, { error: 'replay_differs', message, differences });
+    throw new CliError(message, ExitCode.checkFailed, {
+      error: 'replay_differs',
+      message,
+      differences,
+    });
   }
 }
 
 const entryText = (e: TranscriptEntry | null): string => {
   if (!e) return '(nothing)';
-  if (e.event === 'turn') return e.greeting ? `greeting: ${e.reply}` : `heard "${e.text}" -> "${e.reply}"`;
+  if (e.event === 'turn')
+    return e.greeting ? `greeting: ${e.reply}` : `heard "${e.text}" -> "${e.reply}"`;
   if (e.event === 'said') return `typed "${e.text}"`;
   return `tool ${e.kind}${e.tool ? ` ${e.tool}` : ''}`;
 };
 
-function humanReplay(r: { file: string; same: boolean; differences: Difference[]; transcript: TranscriptEntry[] }): string {
-  if (r.same) return `the replay matches ${r.file}: ${r.transcript.length} entries\n${r.transcript.map((e) => `  ${entryText(e)}`).join('\n')}`;
+function humanReplay(r: {
+  file: string;
+  same: boolean;
+  differences: Difference[];
+  transcript: TranscriptEntry[];
+}): string {
+  if (r.same)
+    return `the replay matches ${r.file}: ${r.transcript.length} entries\n${r.transcript.map((e) => `  ${entryText(e)}`).join('\n')}`;
   const lines = [`the replay differs from ${r.file}:`];
-  for (const d of r.differences) lines.push(`  #${d.at + 1}: recorded ${entryText(d.recorded)}`, `       replayed ${entryText(d.replayed)}`);
+  for (const d of r.differences)
+    lines.push(
+      `  #${d.at + 1}: recorded ${entryText(d.recorded)}`,
+      `       replayed ${entryText(d.replayed)}`,
+    );
   return lines.join('\n');
 }

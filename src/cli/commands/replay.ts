@@ -8,11 +8,18 @@ import type { CommandModule } from '../context.js';
 
 export const replayCommands: CommandModule = {
   register(program, cli) {
-    const sessions = (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ?? program.command('sessions');
+    const sessions =
+      (program.commands.find((c) => c.name() === 'sessions') as Command | undefined) ??
+      program.command('sessions');
     sessions
       .command('replay <file>')
-      .description('Play a session saved by sessions live --save-session back at its recorded cadence; exit 6 where the transcript differs')
-      .addHelpText('after', '\nExamples:\n  $ avatar sessions live --persona ava --mic-file q.wav --save-session talk.json\n  $ avatar sessions replay talk.json --json')
+      .description(
+        'Play a session saved by sessions live --save-session back at its recorded cadence; exit 6 where the transcript differs',
+      )
+      .addHelpText(
+        'after',
+        '\nExamples:\n  $ avatar sessions live --persona ava --mic-file q.wav --save-session talk.json\n  $ avatar sessions replay talk.json --json',
+      )
       .action(async (file: string) => {
         const { runReplay } = await import('./replay-run.js');
         await runReplay(cli, file);

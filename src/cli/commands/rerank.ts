@@ -14,9 +14,20 @@ export const rerankCommands: CommandModule = {
       .option('--top-n <n>', 'keep the best n')
       .option('--model <id>', 'model id', 'avatar-rerank')
       .action(async (query: string, documents: string[], o: { topN?: string; model: string }) => {
-        const r = await inference(cli).rerank({ model: o.model, query, documents, ...(o.topN ? { top_n: positiveInt(o.topN, '--top-n') } : {}) });
+        const r = await inference(cli).rerank({
+          model: o.model,
+          query,
+          documents,
+          ...(o.topN ? { top_n: positiveInt(o.topN, '--top-n') } : {}),
+        });
         cli.print(r, () =>
-          renderTable((r.data as { index: number; relevance_score: number; document: string }[]).map((d) => ({ index: d.index, score: d.relevance_score.toFixed(4), document: d.document }))),
+          renderTable(
+            (r.data as { index: number; relevance_score: number; document: string }[]).map((d) => ({
+              index: d.index,
+              score: d.relevance_score.toFixed(4),
+              document: d.document,
+            })),
+          ),
         );
       });
   },

@@ -16,7 +16,8 @@ import { queueStatusLine } from '../live/queue-line.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
 
 const group = (program: Command, name: string, description: string): Command =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ?? program.command(name).description(description);
+  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
+  program.command(name).description(description);
 
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
@@ -26,26 +27,48 @@ const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => 
  */
 export function addMintOptions(cmd: Command): Command {
   // From the manifest (the mint operation's body), so help loads no schema.
-  for (const f of manifestEntry('sessions.mint').body ?? []) addFieldOption(cmd, { ...f, required: false });
-  cmd.option('--data <json|@file>', 'whole mint body as JSON: inline, @file or @- for stdin; flags override its fields');
+  for (const f of manifestEntry('sessions.mint').body ?? [])
+    addFieldOption(cmd, { ...f, required: false });
+  cmd.option(
+    '--data <json|@file>',
+    'whole mint body as JSON: inline, @file or @- for stdin; flags override its fields',
+  );
   return cmd.addOption(new Option('--body <json|@file>', 'old name of --data').hideHelp());
 }
 
 /** The mint body from `--data` and the mint flags, checked against the schema (usage error naming the flag). */
-export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: CliContext): Promise<Record<string, unknown>> {
-  const [{ MintSessionBody }, { flagsOf }] = await Promise.all([import('../../contract/resources/session.js'), import('../schema-flags.js')]);
+export async function mintBodyFromOptions(
+  opts: Record<string, unknown>,
+  cli: CliContext,
+): Promise<Record<string, unknown>> {
+  const [{ MintSessionBody }, { flagsOf }] = await Promise.all([
+    import('../../contract/resources/session.js'),
+    import('../schema-flags.js'),
+  ]);
   const flags = flagsOf(MintSessionBody);
-  const given = typeof opts.data === 'string' ? { v: opts.data, flag: '--data' } : typeof opts.body === 'string' ? { v: opts.body, flag: '--body' } : null;
+  const given =
+    typeof opts.data === 'string'
+      ? { v: opts.data, flag: '--data' }
+      : typeof opts.body === 'string'
+        ? { v: opts.body, flag: '--body' }
+        : null;
   // --body once took a bare file name; --data, like every body command, takes JSON or @file.
-  const text = given && given.flag === '--body' && !given.v.startsWith('@') && !given.v.trim().startsWith('{') ? `@${given.v}` : given?.v;
+  const text =
+    given && given.flag === '--body' && !given.v.startsWith('@') && !given.v.trim().startsWith('{')
+      ? `@${given.v}`
+      : given?.v;
   const raw = text !== undefined ? readData(text, cli.io.cwd, given!.flag) : {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CliError(`${given!.flag} must be a JSON object (the mint body)`, ExitCode.usage);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CliError(`${given!.flag} must be a JSON object (the mint body)`, ExitCode.usage);
   const body: Record<string, unknown> = { ...(raw as object) };
   for (const f of flags) {
     const v = opts[optKey(f.flag)];
     if (v === undefined) continue;
     try {
-      body[f.field] = f.kind === 'json' && !String(v).startsWith('@') ? jsonOrText(String(v), f.flag) : coerce(f, v, cli.io.cwd);
+      body[f.field] =
+        f.kind === 'json' && !String(v).startsWith('@')
+          ? jsonOrText(String(v), f.flag)
+          : coerce(f, v, cli.io.cwd);
     } catch (e) {
       throw new CliError((e as Error).message, ExitCode.usage);
     }
@@ -60,7 +83,9 @@ export async function mintBodyFromOptions(opts: Record<string, unknown>, cli: Cl
 function registerMint(sessions: Command, cli: CliContext): void {
   const cmd = sessions
     .command('mint')
-    .description('Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]');
+    .description(
+      'Mint a live session; waits through the queue (position and ETA live), claims at once when claimable  [POST /api/v1/sessions]',
+    );
   addMintOptions(cmd);
   cmd.option('--no-wait', 'return the 202 instead of waiting in the queue');
   cmd.action(async () => {
@@ -68,7 +93,9 @@ function registerMint(sessions: Command, cli: CliContext): void {
     const body = await mintBodyFromOptions(opts, cli);
     const { mintAndWait } = await import('../../client/mint-queue.js');
     const ctrl = new AbortController();
-    const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
+    const off = cli.onInterrupt(() =>
+      ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)),
+    );
     const status = queueStatusLine(cli);
     const noWait = opts.wait === false;
     try {
@@ -76,7 +103,12 @@ function registerMint(sessions: Command, cli: CliContext): void {
         signal: ctrl.signal,
         noWait,
         // --no-wait returns at once: no "Ctrl-C leaves the queue", but how to keep the place.
-        onQueued: (q) => (noWait ? cli.note(`queued: keep the place by polling: avatar sessions queue status ${q.queue_ticket}`) : status.show(q)),
+        onQueued: (q) =>
+          noWait
+            ? cli.note(
+                `queued: keep the place by polling: avatar sessions queue status ${q.queue_ticket}`,
+              )
+            : status.show(q),
       });
       status.done(res.status === 201 ? 'seated' : null);
       cli.print(res.body);
@@ -109,26 +141,41 @@ function jsonOrText(v: string, flag: string): unknown {
     if (!/^\s*[[{]/.test(v)) return v;
     const shown = v.length > 60 ? `${v.slice(0, 60)}…` : v;
     const example = JSON_EXAMPLES[flag] ?? `'{"key": "value"}'`;
-    throw new Error(`--${flag} is not valid JSON (${(e as Error).message}): ${shown}; quote keys and strings, e.g. --${flag} ${example} (or @file)`);
+    throw new Error(
+      `--${flag} is not valid JSON (${(e as Error).message}): ${shown}; quote keys and strings, e.g. --${flag} ${example} (or @file)`,
+    );
   }
 }
 
 function registerQueue(sessions: Command, cli: CliContext): void {
-  const queue = sessions.command('queue').description('queue tickets: status (a pure read), cancel');
-  const ws = (o: { workspaceId?: string }) => (o.workspaceId ? { workspace_id: o.workspaceId } : {});
+  const queue = sessions
+    .command('queue')
+    .description('queue tickets: status (a pure read), cancel');
+  const ws = (o: { workspaceId?: string }) =>
+    o.workspaceId ? { workspace_id: o.workspaceId } : {};
   queue
     .command('status')
     .argument('<ticket>')
-    .option('--workspace-id <id>', 'when the key is not workspace-bound (required with --id-token; default AVATAR_WORKSPACE_ID)')
-    .option('--id-token <jwt>', "read with a trusted issuer's id_token instead of the API key (spec 5.6)")
-    .description('state, position and ETA of a ticket (always answers; expired when unknown)  [GET /api/v1/sessions/queue/{ticket}]')
+    .option(
+      '--workspace-id <id>',
+      'when the key is not workspace-bound (required with --id-token; default AVATAR_WORKSPACE_ID)',
+    )
+    .option(
+      '--id-token <jwt>',
+      "read with a trusted issuer's id_token instead of the API key (spec 5.6)",
+    )
+    .description(
+      'state, position and ETA of a ticket (always answers; expired when unknown)  [GET /api/v1/sessions/queue/{ticket}]',
+    )
     .action(async (ticket: string, o: { workspaceId?: string; idToken?: string }) => {
       const { queueStatus } = await import('../../contract/operations/sessions.js');
       if (o.idToken) {
         // spec 4.5: an id_token names no workspace; the query must.
         const workspaceId = o.workspaceId ?? cli.connection().workspaceId ?? undefined;
         const client = cli.client({ apiKey: o.idToken });
-        cli.print((await client.call(queueStatus, { params: { ticket }, query: ws({ workspaceId }) })).body);
+        cli.print(
+          (await client.call(queueStatus, { params: { ticket }, query: ws({ workspaceId }) })).body,
+        );
         return;
       }
       cli.print((await cli.client().call(queueStatus, { params: { ticket }, query: ws(o) })).body);
@@ -137,7 +184,9 @@ function registerQueue(sessions: Command, cli: CliContext): void {
     .command('cancel')
     .argument('<ticket>')
     .option('--workspace-id <id>', 'when the key is not workspace-bound')
-    .description('leave the queue (a reserved seat passes to the next waiter)  [DELETE /api/v1/sessions/queue/{ticket}]')
+    .description(
+      'leave the queue (a reserved seat passes to the next waiter)  [DELETE /api/v1/sessions/queue/{ticket}]',
+    )
     .action(async (ticket: string, o: { workspaceId?: string }) => {
       const { queueCancel } = await import('../../contract/operations/sessions.js');
       await cli.client().call(queueCancel, { params: { ticket }, query: ws(o) });
@@ -150,13 +199,22 @@ export const sessionCommands: CommandModule = {
     const sessions = group(program, 'sessions', 'live sessions and the queue (/api/v1/sessions)');
     registerMint(sessions, cli);
     registerQueue(sessions, cli);
-    const webhooks = group(program, 'webhooks', 'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)');
+    const webhooks = group(
+      program,
+      'webhooks',
+      'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)',
+    );
     webhooks
       .command('listen')
-      .description('run a local receiver: verify x-signature-256 and print each delivery; runs until Ctrl-C, then exits 0')
+      .description(
+        'run a local receiver: verify x-signature-256 and print each delivery; runs until Ctrl-C, then exits 0',
+      )
       .option('--port <port>', 'port to listen on (0: any free port)', '0')
       .option('--host <host>', 'interface', '127.0.0.1')
-      .option('--secret <secret>', 'signing secret to verify: the endpoint secret (16 to 256 characters) or notify.secret; unsigned or badly signed deliveries then get 401')
+      .option(
+        '--secret <secret>',
+        'signing secret to verify: the endpoint secret (16 to 256 characters) or notify.secret; unsigned or badly signed deliveries then get 401',
+      )
       .action(async (o: { port: string; host: string; secret?: string }) => {
         await listenForWebhooks(cli, { port: parsePort(o.port), host: o.host, secret: o.secret });
       });

@@ -46,7 +46,11 @@ function fitDetail(detail: string, out: { isTTY?: boolean; columns?: number }): 
 
 export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> {
   const timeoutS = Number(o.timeout ?? 60);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CliError(`--timeout must be a positive number of seconds (got ${String(o.timeout)})`, ExitCode.usage);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0)
+    throw new CliError(
+      `--timeout must be a positive number of seconds (got ${String(o.timeout)})`,
+      ExitCode.usage,
+    );
   const json = !!cli.globals().json;
   const out = cli.io.stdout;
   const deadline = performance.now() + timeoutS * 1000;
@@ -59,7 +63,10 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     wait.clear();
     steps.push(r);
     if (json) out.write(JSON.stringify(r) + '\n');
-    else out.write(`${r.ok ? paint.green('ok  ') : paint.red('FAIL')} ${r.step.padEnd(11)} ${paint.dim(`${String(r.ms).padStart(6)} ms`)}  ${fitDetail(r.detail, out)}\n`);
+    else
+      out.write(
+        `${r.ok ? paint.green('ok  ') : paint.red('FAIL')} ${r.step.padEnd(11)} ${paint.dim(`${String(r.ms).padStart(6)} ms`)}  ${fitDetail(r.detail, out)}\n`,
+      );
   };
   const step = async <T>(name: string, fn: () => Promise<[T, string]>): Promise<T> => {
     const t = performance.now();
@@ -68,7 +75,10 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
       const left = deadline - t;
       wait.waiting(`step ${name}`);
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new StepTimeout(`timed out (--timeout ${timeoutS} s)`)), Math.max(0, left));
+        timer = setTimeout(
+          () => reject(new StepTimeout(`timed out (--timeout ${timeoutS} s)`)),
+          Math.max(0, left),
+        );
       });
       const [value, detail] = await Promise.race([fn(), timeout]);
       print({ step: name, ok: true, ms: Math.round(performance.now() - t), detail });
@@ -90,7 +100,8 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
       const ids = g.avatars.map((a) => a.id);
       if (ids.length === 0) throw new Error('the gallery is empty');
       const pick = o.persona ?? ids[0]!;
-      if (!ids.includes(pick)) throw new Error(`no persona ${pick} in the gallery (${ids.join(', ')})`);
+      if (!ids.includes(pick))
+        throw new Error(`no persona ${pick} in the gallery (${ids.join(', ')})`);
       return [pick, `${ids.length} personas; using ${pick}`];
     });
     minted = await step('mint', async () => {
@@ -107,7 +118,12 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
           const hit = seen.find(pred);
           const closed = seen.find((e) => e.type === 'closed');
           if (hit) resolve(hit);
-          else if (closed) reject(new Error(`the edge closed the connection (${closed.reason}${closed.detail ? `: ${closed.detail}` : ''})`));
+          else if (closed)
+            reject(
+              new Error(
+                `the edge closed the connection (${closed.reason}${closed.detail ? `: ${closed.detail}` : ''})`,
+              ),
+            );
           else return;
           waiters.delete(check);
         };
@@ -117,7 +133,12 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     let connectStart = 0;
     conn = await step('connect', async () => {
       connectStart = performance.now();
-      const c = await connectEdge({ connectUrl: m.connect_url, token: m.session_token, protocol: m.protocol_version === 2 ? 2 : 1, origin: cli.globals().origin });
+      const c = await connectEdge({
+        connectUrl: m.connect_url,
+        token: m.session_token,
+        protocol: m.protocol_version === 2 ? 2 : 1,
+        origin: cli.globals().origin,
+      });
       c.on((e) => {
         seen.push(e);
         arrived.set(e, performance.now());
@@ -131,17 +152,27 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     const said = o.say ?? 'Hello, who are you?';
     await step('turn', async () => {
       await c.chat(said);
-      const turn = await until((e): e is Extract<EdgeEvent, { type: 'turn' }> => e.type === 'turn' && e.text === said);
-      return [turn, `reply: ${turn.reply.length > 60 ? turn.reply.slice(0, 59) + '…' : turn.reply}`];
+      const turn = await until(
+        (e): e is Extract<EdgeEvent, { type: 'turn' }> => e.type === 'turn' && e.text === said,
+      );
+      return [
+        turn,
+        `reply: ${turn.reply.length > 60 ? turn.reply.slice(0, 59) + '…' : turn.reply}`,
+      ];
     });
     await step('media', async () => {
       const noMedia = seen.find((e) => e.type === 'error' && e.error.startsWith('render_disabled'));
       if (noMedia && noMedia.type === 'error') throw new Error(noMedia.error);
-      const first = await until((e): e is Extract<EdgeEvent, { type: 'media' }> => e.type === 'media');
+      const first = await until(
+        (e): e is Extract<EdgeEvent, { type: 'media' }> => e.type === 'media',
+      );
       const init = seen.find((e) => e.type === 'media_init');
       const mime = init && init.type === 'media_init' ? init.mime : 'no mime message';
       const at = Math.round((arrived.get(first) ?? performance.now()) - connectStart);
-      return [first, `first fragment ${first.bytes.length} bytes (${mime}), ${at} ms after the connect began`];
+      return [
+        first,
+        `first fragment ${first.bytes.length} bytes (${mime}), ${at} ms after the connect began`,
+      ];
     });
     await step('release', async () => {
       await c.close();
@@ -152,8 +183,12 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     const released = minted;
     minted = undefined;
     await step('transcript', async () => {
-      const t = (await client.call(getTranscript, { params: { sessionId: released.session_id } })).body as { turns: { user_text: string }[]; source: string };
-      if (!t.turns.some((x) => x.user_text === said)) throw new Error(`the typed turn is not in the transcript (${t.turns.length} turns, source ${t.source})`);
+      const t = (await client.call(getTranscript, { params: { sessionId: released.session_id } }))
+        .body as { turns: { user_text: string }[]; source: string };
+      if (!t.turns.some((x) => x.user_text === said))
+        throw new Error(
+          `the typed turn is not in the transcript (${t.turns.length} turns, source ${t.source})`,
+        );
       return [t, `${t.turns.length} turn${t.turns.length === 1 ? '' : 's'} (source ${t.source})`];
     });
   } catch (e) {
@@ -161,7 +196,14 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     // Never leave a seat behind, even on failure.
     await conn?.close().catch(() => undefined);
     if (minted) await releaseSeat(client, minted).catch(() => undefined);
-    if (json) out.write(JSON.stringify({ ok: false, failed_step: e.step, total_ms: Math.round(performance.now() - started) }) + '\n');
+    if (json)
+      out.write(
+        JSON.stringify({
+          ok: false,
+          failed_step: e.step,
+          total_ms: Math.round(performance.now() - started),
+        }) + '\n',
+      );
     throw new CliError(`smoke failed at step ${e.step}: ${describe(e.cause)}`, exitFor(e.cause));
   }
   const total = Math.round(performance.now() - started);
@@ -195,7 +237,8 @@ function describe(e: unknown): string {
 }
 
 function exitFor(e: unknown): ExitCodeValue {
-  if (e instanceof ApiResponseError) return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
+  if (e instanceof ApiResponseError)
+    return e.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError;
   if (netCode(e)) return ExitCode.network;
   return ExitCode.internal;
 }

@@ -17,7 +17,9 @@ export const smokeCommands: CommandModule = {
   register(program, cli) {
     const cmd = program
       .command('smoke')
-      .description('Check a deployment end to end: gallery, mint, connect, one typed turn, first media, release, transcript')
+      .description(
+        'Check a deployment end to end: gallery, mint, connect, one typed turn, first media, release, transcript',
+      )
       .option('--persona <key>', 'stock persona to talk to (default: the first in the gallery)')
       .option('--timeout <s>', 'give up after this many seconds in all', '60')
       .option('--say <text>', 'the typed turn (one every persona answers)', 'Hello, who are you?')

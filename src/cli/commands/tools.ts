@@ -9,7 +9,12 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { validateAgent } from '../../contract/validators/agent.js';
 import { isPlainObject, type ValidationFailure } from '../../contract/validators/result.js';
-import { mergeTools, toolsSettings, validateTools, type ToolsObject } from '../../contract/validators/tools.js';
+import {
+  mergeTools,
+  toolsSettings,
+  validateTools,
+  type ToolsObject,
+} from '../../contract/validators/tools.js';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
@@ -20,14 +25,29 @@ import { CliError, ExitCode } from '../exit-codes.js';
  */
 function fail(_cli: CliContext, f: ValidationFailure): never {
   // Always with `detail` (docs/cli.md "Output"): the validator's, else the message.
-  const envelope = { error: f.error, detail: f.detail ?? f.message, message: f.message, status: f.status };
-  throw new CliError(`${f.error}${f.detail ? ` (detail: ${f.detail})` : ''} — HTTP ${f.status}: ${f.message}`, ExitCode.apiClientError, envelope);
+  const envelope = {
+    error: f.error,
+    detail: f.detail ?? f.message,
+    message: f.message,
+    status: f.status,
+  };
+  throw new CliError(
+    `${f.error}${f.detail ? ` (detail: ${f.detail})` : ''} — HTTP ${f.status}: ${f.message}`,
+    ExitCode.apiClientError,
+    envelope,
+  );
 }
 
-export function validateToolsFile(cli: CliContext, value: unknown, opts: { agentHook?: string }): ToolsObject {
-  const mintShape = isPlainObject(value) && ('tools' in value || 'extra_tools' in value || 'agent' in value);
+export function validateToolsFile(
+  cli: CliContext,
+  value: unknown,
+  opts: { agentHook?: string },
+): ToolsObject {
+  const mintShape =
+    isPlainObject(value) && ('tools' in value || 'extra_tools' in value || 'agent' in value);
   if (!mintShape) {
-    const hook = 'agentHook' in opts && opts.agentHook !== undefined ? { agentHook: opts.agentHook } : {};
+    const hook =
+      'agentHook' in opts && opts.agentHook !== undefined ? { agentHook: opts.agentHook } : {};
     const r = validateTools(value, { field: 'tools', ...hook });
     if (!r.ok) fail(cli, r);
     return r.value;
@@ -41,7 +61,8 @@ export function validateToolsFile(cli: CliContext, value: unknown, opts: { agent
     if (body[field] === undefined) continue;
     const r = validateTools(body[field], { field, agentHook });
     if (!r.ok) fail(cli, r);
-    const merged = field === 'tools' ? { ok: true as const, value: r.value } : mergeTools(tools, r.value);
+    const merged =
+      field === 'tools' ? { ok: true as const, value: r.value } : mergeTools(tools, r.value);
     if (!merged.ok) fail(cli, merged);
     tools = merged.value;
   }
@@ -50,10 +71,14 @@ export function validateToolsFile(cli: CliContext, value: unknown, opts: { agent
 
 export const toolsCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const tools = (program.commands.find((c) => c.name() === 'tools') as Command | undefined) ?? program.command('tools').description('tools objects');
+    const tools =
+      (program.commands.find((c) => c.name() === 'tools') as Command | undefined) ??
+      program.command('tools').description('tools objects');
     tools
       .command('validate')
-      .description('check a tools object (or a mint body with tools/extra_tools/agent) with the service validator')
+      .description(
+        'check a tools object (or a mint body with tools/extra_tools/agent) with the service validator',
+      )
       .argument('<file>', 'JSON file, or - for stdin')
       .option('--agent-hook <url>', 'check inline tools as at mint, with this agent.hook')
       .action((file: string, o: { agentHook?: string }) => {
@@ -67,14 +92,24 @@ export const toolsCommands: CommandModule = {
         try {
           value = JSON.parse(text);
         } catch {
-          fail(cli, { ok: false, status: 400, error: 'invalid_json', message: `${file} is not valid JSON` });
+          fail(cli, {
+            ok: false,
+            status: 400,
+            error: 'invalid_json',
+            message: `${file} is not valid JSON`,
+          });
         }
         const t = validateToolsFile(cli, value, o);
         const settings = toolsSettings(t);
         const summary = {
           ok: true,
           servers: t.servers,
-          inline: t.inline.map((d) => ({ name: d.name, timeout_ms: d.timeout_ms, fast: d.fast, idempotent: d.idempotent })),
+          inline: t.inline.map((d) => ({
+            name: d.name,
+            timeout_ms: d.timeout_ms,
+            fast: d.fast,
+            idempotent: d.idempotent,
+          })),
           ...(t.allow ? { allow: t.allow } : {}),
           max_calls: settings.max_calls,
           history: settings.history,
@@ -82,7 +117,10 @@ export const toolsCommands: CommandModule = {
         cli.print(summary, () =>
           [
             `ok: ${t.inline.length} inline tool(s), ${t.servers.length} server(s), max_calls ${settings.max_calls}, history ${settings.history}`,
-            ...t.inline.map((d) => `  ${d.name}  timeout ${d.timeout_ms} ms${d.fast ? ', fast' : ''}${d.idempotent ? ', idempotent' : ''}`),
+            ...t.inline.map(
+              (d) =>
+                `  ${d.name}  timeout ${d.timeout_ms} ms${d.fast ? ', fast' : ''}${d.idempotent ? ', idempotent' : ''}`,
+            ),
           ].join('\n'),
         );
       });

@@ -13,19 +13,37 @@ export const triggerCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
     const cmd = program
       .command('trigger')
-      .description('make the emulator do what would take a real situation: fill-seats, free-seats, drain-queue, webhook, end-session')
+      .description(
+        'make the emulator do what would take a real situation: fill-seats, free-seats, drain-queue, webhook, end-session',
+      )
       .argument('<name>', NAMES.join(' | '))
-      .argument('[event]', 'for webhook: the event (queue.claimable, queue.position, queue.dropped, agent.tool_call.succeeded, agent.tool_call.failed)')
+      .argument(
+        '[event]',
+        'for webhook: the event (queue.claimable, queue.position, queue.dropped, agent.tool_call.succeeded, agent.tool_call.failed)',
+      )
       .option('--session <id>', 'end-session: the live session to end')
       .option('--reason <reason>', 'end-session: the end reason (default box_gone)')
-      .option('--workspace-id <id>', "webhook: the workspace whose endpoints get it (default the emulator's)")
-      .option('--data <json>', 'webhook: the event\'s data object, JSON');
+      .option(
+        '--workspace-id <id>',
+        "webhook: the workspace whose endpoints get it (default the emulator's)",
+      )
+      .option('--data <json>', "webhook: the event's data object, JSON");
     cmd.action(async (name: string, event: string | undefined) => {
-      const o = cmd.opts<{ session?: string; reason?: string; workspaceId?: string; data?: string }>();
-      if (!(NAMES as readonly string[]).includes(name)) throw new CliError(`no trigger ${name}: one of ${NAMES.join(', ')}`, ExitCode.usage);
+      const o = cmd.opts<{
+        session?: string;
+        reason?: string;
+        workspaceId?: string;
+        data?: string;
+      }>();
+      if (!(NAMES as readonly string[]).includes(name))
+        throw new CliError(`no trigger ${name}: one of ${NAMES.join(', ')}`, ExitCode.usage);
       let body: Record<string, unknown> = {};
       if (name === 'webhook') {
-        if (!event) throw new CliError('name the event: avatar trigger webhook queue.claimable', ExitCode.usage);
+        if (!event)
+          throw new CliError(
+            'name the event: avatar trigger webhook queue.claimable',
+            ExitCode.usage,
+          );
         let data: unknown = {};
         try {
           data = o.data ? JSON.parse(o.data) : {};
@@ -34,10 +52,19 @@ export const triggerCommands: CommandModule = {
         }
         body = { event, ...(o.workspaceId ? { workspace_id: o.workspaceId } : {}), data };
       } else if (name === 'end-session') {
-        if (!o.session) throw new CliError('name the session: avatar trigger end-session --session ID', ExitCode.usage);
+        if (!o.session)
+          throw new CliError(
+            'name the session: avatar trigger end-session --session ID',
+            ExitCode.usage,
+          );
         body = { session_id: o.session, ...(o.reason ? { reason: o.reason } : {}) };
       }
-      const r = await operatorCall<Record<string, unknown>>(cli, 'POST', await operatorPath('trigger', { name }), body);
+      const r = await operatorCall<Record<string, unknown>>(
+        cli,
+        'POST',
+        await operatorPath('trigger', { name }),
+        body,
+      );
       cli.print(r);
     });
   },

@@ -22,7 +22,13 @@ const TYPES: Record<string, string> = {
  * `flag` names the option that gave the file; `canOverride` says the command has
  * `--content-type` (only then does the hint mention it).
  */
-export function readUpload(cli: CliContext, file: string, kind: 'image' | 'audio', contentType?: string, o: { flag?: string; canOverride?: boolean } = {}) {
+export function readUpload(
+  cli: CliContext,
+  file: string,
+  kind: 'image' | 'audio',
+  contentType?: string,
+  o: { flag?: string; canOverride?: boolean } = {},
+) {
   const path = resolve(cli.io.cwd, file);
   let bytes: Buffer;
   try {
@@ -33,9 +39,15 @@ export function readUpload(cli: CliContext, file: string, kind: 'image' | 'audio
   }
   const type = contentType ?? TYPES[extname(path).toLowerCase()];
   if (!type || !type.startsWith(kind)) {
-    const allowed = Object.entries(TYPES).filter(([, t]) => t.startsWith(kind)).map(([e]) => e).join(', ');
+    const allowed = Object.entries(TYPES)
+      .filter(([, t]) => t.startsWith(kind))
+      .map(([e]) => e)
+      .join(', ');
     const hint = o.canOverride === false ? '' : ', or pass --content-type';
-    throw new CliError(`${o.flag ? `${o.flag} ` : ''}${basename(path)}: expected ${kind === 'image' ? 'an image' : 'an audio'} file (${allowed})${hint}`, ExitCode.usage);
+    throw new CliError(
+      `${o.flag ? `${o.flag} ` : ''}${basename(path)}: expected ${kind === 'image' ? 'an image' : 'an audio'} file (${allowed})${hint}`,
+      ExitCode.usage,
+    );
   }
   return { bytes, type, name: basename(path) };
 }
@@ -54,7 +66,9 @@ export function progressBar(cli: CliContext, name: string): (sent: number, total
     if (tty) {
       const width = 24;
       const filled = Math.round((pct / 100) * width);
-      cli.io.stderr.write(`\r${name} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${mb(sent)}/${mb(total)} MB`);
+      cli.io.stderr.write(
+        `\r${name} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${mb(sent)}/${mb(total)} MB`,
+      );
       if (sent >= total) cli.io.stderr.write('\n');
     } else if (sent >= total) {
       cli.io.stderr.write(`${name}: uploaded ${mb(total)} MB\n`);
@@ -72,7 +86,11 @@ export async function uploadFile(
 ) {
   const res = await cli.client().call(op, {
     params,
-    raw: { bytes: upload.bytes, contentType: upload.type, onProgress: progressBar(cli, upload.name) },
+    raw: {
+      bytes: upload.bytes,
+      contentType: upload.type,
+      onProgress: progressBar(cli, upload.name),
+    },
     headers,
   });
   return res.body as Record<string, unknown>;

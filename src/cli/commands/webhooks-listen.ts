@@ -24,7 +24,11 @@ export function verifySignature(secret: string, raw: Buffer, header: string | un
 
 type Signature = 'valid' | 'INVALID' | 'MISSING' | 'unsigned' | 'not checked';
 
-function signatureOf(secret: string | undefined, raw: Buffer, header: string | string[] | undefined): Signature {
+function signatureOf(
+  secret: string | undefined,
+  raw: Buffer,
+  header: string | string[] | undefined,
+): Signature {
   const sig = Array.isArray(header) ? header[0] : header;
   if (!secret) return sig ? 'not checked' : 'unsigned';
   if (!sig) return 'MISSING';
@@ -46,8 +50,15 @@ export function parsePort(s: string): number {
   return n;
 }
 
-export async function listenForWebhooks(cli: CliContext, o: { port: number; host: string; secret?: string }): Promise<void> {
-  const print = (path: string | undefined, signature: Signature | 'TOO LARGE', raw: Buffer | null) => {
+export async function listenForWebhooks(
+  cli: CliContext,
+  o: { port: number; host: string; secret?: string },
+): Promise<void> {
+  const print = (
+    path: string | undefined,
+    signature: Signature | 'TOO LARGE',
+    raw: Buffer | null,
+  ) => {
     let body: unknown = raw ? raw.toString('utf8') : null;
     try {
       if (raw) body = JSON.parse(raw.toString('utf8'));
@@ -58,11 +69,17 @@ export async function listenForWebhooks(cli: CliContext, o: { port: number; host
       cli.io.stdout.write(JSON.stringify({ path, signature, body }) + '\n');
       return;
     }
-    const env = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as { event?: unknown; data?: unknown; timestamp?: unknown };
+    const env = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as {
+      event?: unknown;
+      data?: unknown;
+      timestamp?: unknown;
+    };
     const when = isoTime(env.timestamp) ?? new Date().toISOString();
     const event = typeof env.event === 'string' ? env.event : '(no event)';
     const shown = JSON.stringify(env.data ?? body) ?? '';
-    cli.io.stdout.write(`${when} ${event} [${signature}] ${shown.length > 2000 ? shown.slice(0, 2000) + '...' : shown}\n`);
+    cli.io.stdout.write(
+      `${when} ${event} [${signature}] ${shown.length > 2000 ? shown.slice(0, 2000) + '...' : shown}\n`,
+    );
   };
 
   const server = createServer((req, res) => {
@@ -78,24 +95,35 @@ export async function listenForWebhooks(cli: CliContext, o: { port: number; host
     req.on('end', () => {
       if (tooLarge) {
         print(req.url, 'TOO LARGE', null);
-        res.writeHead(413, { 'content-type': 'application/json' }).end('{"ok":false,"error":"payload_too_large"}');
+        res
+          .writeHead(413, { 'content-type': 'application/json' })
+          .end('{"ok":false,"error":"payload_too_large"}');
         return;
       }
       const raw = Buffer.concat(chunks);
       const signature = signatureOf(o.secret, raw, req.headers['x-signature-256']);
       print(req.url, signature, raw);
       const bad = signature === 'INVALID' || signature === 'MISSING';
-      res.writeHead(bad ? 401 : 200, { 'content-type': 'application/json' }).end(bad ? '{"ok":false,"error":"bad_signature"}' : '{"ok":true}');
+      res
+        .writeHead(bad ? 401 : 200, { 'content-type': 'application/json' })
+        .end(bad ? '{"ok":false,"error":"bad_signature"}' : '{"ok":true}');
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new CliError(`cannot listen on ${o.host}:${o.port}: ${err.code ?? err.message}`, ExitCode.usage)),
+      reject(
+        new CliError(
+          `cannot listen on ${o.host}:${o.port}: ${err.code ?? err.message}`,
+          ExitCode.usage,
+        ),
+      ),
     );
     server.listen(o.port, o.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  cli.note(`listening on http://${o.host}:${port} (Ctrl-C stops it)\n(an emulator posts to plain http only with --allow-insecure-urls)`);
+  cli.note(
+    `listening on http://${o.host}:${port} (Ctrl-C stops it)\n(an emulator posts to plain http only with --allow-insecure-urls)`,
+  );
   await new Promise<void>((resolve) => {
     const off = cli.onInterrupt(() => {
       off();

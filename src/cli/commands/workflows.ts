@@ -14,7 +14,11 @@ import { group, inference, jsonArg } from './inference-common.js';
 interface NodeState {
   status: string;
   result?: unknown;
-  error?: { code: string; message: string; item_errors?: { index: number; code: string; message: string }[] };
+  error?: {
+    code: string;
+    message: string;
+    item_errors?: { index: number; code: string; message: string }[];
+  };
   progress?: { total: number; completed: number; failed: number };
 }
 interface Execution {
@@ -26,14 +30,24 @@ interface Execution {
 
 const TERMINAL = ['completed', 'failed', 'cancelled'];
 
-function readWorkflow(cli: CliContext, file: string): { name: string; dag: unknown; input_params?: Record<string, unknown> } {
+function readWorkflow(
+  cli: CliContext,
+  file: string,
+): { name: string; dag: unknown; input_params?: Record<string, unknown> } {
   const v = jsonArg(cli, `@${file}`, file) as Record<string, unknown>;
-  if (!v || typeof v !== 'object' || !v.dag) throw new CliError(`${file}: expected { name, dag: { nodes, edges } }`, ExitCode.usage);
-  return { name: typeof v.name === 'string' ? v.name : file, dag: v.dag, input_params: v.input_params as Record<string, unknown> | undefined };
+  if (!v || typeof v !== 'object' || !v.dag)
+    throw new CliError(`${file}: expected { name, dag: { nodes, edges } }`, ExitCode.usage);
+  return {
+    name: typeof v.name === 'string' ? v.name : file,
+    dag: v.dag,
+    input_params: v.input_params as Record<string, unknown> | undefined,
+  };
 }
 
 const line = (key: string, n: NodeState) => {
-  const p = n.progress ? ` ${n.progress.completed + n.progress.failed}/${n.progress.total}${n.progress.failed ? ` (${n.progress.failed} failed)` : ''}` : '';
+  const p = n.progress
+    ? ` ${n.progress.completed + n.progress.failed}/${n.progress.total}${n.progress.failed ? ` (${n.progress.failed} failed)` : ''}`
+    : '';
   const err = n.status === 'failed' && n.error ? ` — ${n.error.code}: ${n.error.message}` : '';
   return `  ${key.padEnd(16)} ${n.status}${p}${err}`;
 };
@@ -54,7 +68,12 @@ const resultLines = (v: unknown, width: number | undefined): string => {
 };
 
 /** Poll the execution and print each node's changes until it ends. */
-export async function follow(cli: CliContext, client: InferenceClient, id: string, intervalMs = 250): Promise<Execution> {
+export async function follow(
+  cli: CliContext,
+  client: InferenceClient,
+  id: string,
+  intervalMs = 250,
+): Promise<Execution> {
   const seen = new Map<string, string>();
   let cancelled = false;
   const off = cli.onInterrupt(() => {
@@ -87,16 +106,21 @@ function report(cli: CliContext, ex: Execution): void {
     [
       `execution ${ex.id}: ${ex.status}`,
       ...Object.entries(ex.nodes).map(([k, n]) => {
-        if (n.status === 'completed') return `${k}:${resultLines(n.result, width)}${n.error ? `\n  (${n.error.message})` : ''}`;
+        if (n.status === 'completed')
+          return `${k}:${resultLines(n.result, width)}${n.error ? `\n  (${n.error.message})` : ''}`;
         if (n.status === 'failed') {
-          const items = (n.error?.item_errors ?? []).slice(0, 5).map((e) => `\n  item ${e.index}: ${e.code}: ${e.message}`).join('');
+          const items = (n.error?.item_errors ?? [])
+            .slice(0, 5)
+            .map((e) => `\n  item ${e.index}: ${e.code}: ${e.message}`)
+            .join('');
           return `${k}: FAILED ${n.error?.code}: ${n.error?.message}${items}`;
         }
         return `${k}: ${n.status}`;
       }),
     ].join('\n'),
   );
-  if (ex.status === 'failed') throw new CliError(ex.error?.message ?? 'execution failed', ExitCode.apiClientError);
+  if (ex.status === 'failed')
+    throw new CliError(ex.error?.message ?? 'execution failed', ExitCode.apiClientError);
 }
 
 export const workflowsCommands: CommandModule = {
@@ -116,7 +140,10 @@ export const workflowsCommands: CommandModule = {
       .description('Execute a workflow; prints the execution record')
       .action(async (id: string, o: { input: string; follow?: boolean }) => {
         const client = inference(cli);
-        const r = await client.execute(id, jsonArg(cli, o.input, '--input') as Record<string, unknown>);
+        const r = await client.execute(
+          id,
+          jsonArg(cli, o.input, '--input') as Record<string, unknown>,
+        );
         if (!o.follow) return cli.print(r);
         report(cli, await follow(cli, client, r.execution.id));
       });
@@ -130,13 +157,15 @@ export const workflowsCommands: CommandModule = {
       .action(async (id: string) => cli.print(await inference(cli).cancelExecution(id)));
     wf.command('run')
       .argument('<file>', 'JSON file { name, dag, input_params? }')
-      .option('--input <json>', 'input_params (overrides the file\'s): inline JSON, @file or @-')
-      .description('Create, execute and follow a workflow live, then print each node\'s result')
+      .option('--input <json>', "input_params (overrides the file's): inline JSON, @file or @-")
+      .description("Create, execute and follow a workflow live, then print each node's result")
       .action(async (file: string, o: { input?: string }) => {
         const w = readWorkflow(cli, file);
         const client = inference(cli);
         const created = await client.createWorkflow({ name: w.name, dag: w.dag });
-        const input = o.input ? (jsonArg(cli, o.input, '--input') as Record<string, unknown>) : (w.input_params ?? {});
+        const input = o.input
+          ? (jsonArg(cli, o.input, '--input') as Record<string, unknown>)
+          : (w.input_params ?? {});
         const r = await client.execute(created.workflow.id, input);
         cli.note(`workflow ${created.workflow.id}, execution ${r.execution.id}`);
         report(cli, await follow(cli, client, r.execution.id));

@@ -31,12 +31,26 @@ export function chooseAudioOut(env = process.env): AudioOutChoice | undefined {
   }
   // Spawned by the path found in `env` (the PATH that was checked), not looked up again.
   const play = which('play', env);
-  if (play) return { name: 'play', cmd: play, args: ['-q', '-t', 'raw', '-r', r, '-e', 'signed', '-b', '16', '-c', '1', '-'] };
+  if (play)
+    return {
+      name: 'play',
+      cmd: play,
+      args: ['-q', '-t', 'raw', '-r', r, '-e', 'signed', '-b', '16', '-c', '1', '-'],
+    };
   const aplay = which('aplay', env);
-  if (aplay) return { name: 'aplay', cmd: aplay, args: ['-q', '-t', 'raw', '-f', 'S16_LE', '-r', r, '-c', '1'] };
+  if (aplay)
+    return {
+      name: 'aplay',
+      cmd: aplay,
+      args: ['-q', '-t', 'raw', '-f', 'S16_LE', '-r', r, '-c', '1'],
+    };
   const ffplay = which('ffplay', env);
   if (ffplay) {
-    return { name: 'ffplay', cmd: ffplay, args: ['-nodisp', '-loglevel', 'error', '-f', 's16le', '-ar', r, '-ac', '1', '-i', 'pipe:0'] };
+    return {
+      name: 'ffplay',
+      cmd: ffplay,
+      args: ['-nodisp', '-loglevel', 'error', '-f', 's16le', '-ar', r, '-ac', '1', '-i', 'pipe:0'],
+    };
   }
   return undefined;
 }
@@ -63,7 +77,9 @@ export class AudioOut {
     p.on('error', (e) => this.fail(`${choice.name}: ${e.message}`));
     p.on('exit', (code, signal) => {
       if (this.child && (code !== 0 || signal)) {
-        this.fail(`${choice.name} stopped (${signal ?? `exit ${code}`}): ${err.trim().split('\n').pop() || 'no audio device?'}`);
+        this.fail(
+          `${choice.name} stopped (${signal ?? `exit ${code}`}): ${err.trim().split('\n').pop() || 'no audio device?'}`,
+        );
       }
       this.child = undefined;
     });

@@ -11,7 +11,10 @@ export function ffmpegBin(env: Record<string, string | undefined> = process.env)
 }
 
 /** Run ffmpeg to completion; resolves with stdout, rejects with its last stderr line. */
-export function ffmpeg(args: string[], opts: { input?: Uint8Array; signal?: AbortSignal } = {}): Promise<Buffer> {
+export function ffmpeg(
+  args: string[],
+  opts: { input?: Uint8Array; signal?: AbortSignal } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const p = spawn(ffmpegBin(), ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
       stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],

@@ -7,7 +7,13 @@ import { wrapText } from '../wrap.js';
  * since the connect began.
  */
 export type LiveLogEvent =
-  | { event: 'minted'; session_id: string; cap_seconds: number; protocol: 1 | 2; connect_url: string }
+  | {
+      event: 'minted';
+      session_id: string;
+      cap_seconds: number;
+      protocol: 1 | 2;
+      connect_url: string;
+    }
   | { event: 'connected'; connect_ms: number }
   | { event: 'media_init'; mime: string }
   /** `ms_since_connect`: since the connect began (media can arrive before every socket is open). */
@@ -18,10 +24,33 @@ export type LiveLogEvent =
    * `greeting: true`: the avatar's opening line (a turn with no user text). `brain`: the
    * edge's payload in a brain-only session (`name`, `reply`, `usage`; docs/edge.md).
    */
-  | { event: 'turn'; seq: number; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean; brain?: BrainPayload }
+  | {
+      event: 'turn';
+      seq: number;
+      text: string;
+      reply: string;
+      language?: string;
+      speech_id?: string;
+      greeting?: boolean;
+      brain?: BrainPayload;
+    }
   /** `greeting: true`: the media of the avatar's opening line, not a reply to the user. */
-  | { event: 'reply_media'; seq: number; bytes: number; segments: number; spoken: boolean; greeting?: boolean }
-  | { event: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
+  | {
+      event: 'reply_media';
+      seq: number;
+      bytes: number;
+      segments: number;
+      spoken: boolean;
+      greeting?: boolean;
+    }
+  | {
+      event: 'agent_event';
+      kind: string;
+      tool?: string;
+      call_id?: string;
+      url?: string;
+      caption?: string;
+    }
   | { event: 'said'; text: string }
   /** The mic is gated (zeroed frames) while the avatar is heard through the speakers, or open again. */
   | { event: 'mic_gate'; gated: boolean }
@@ -29,7 +58,16 @@ export type LiveLogEvent =
   | { event: 'notice'; message: string }
   | { event: 'error'; error: string }
   | { event: 'recorded'; path: string; bytes: number; remuxed: boolean; error?: string }
-  | { event: 'ended'; reason: EndReason; detail?: string; duration_s: number; turns: number; media_bytes: number; released: boolean; release_error?: string };
+  | {
+      event: 'ended';
+      reason: EndReason;
+      detail?: string;
+      duration_s: number;
+      turns: number;
+      media_bytes: number;
+      released: boolean;
+      release_error?: string;
+    };
 
 /**
  * Why a live session ended (printed, and in the `ended` record):
@@ -39,7 +77,14 @@ export type LiveLogEvent =
  * - `socket_lost`: a socket dropped without a close;  - `refused`: the edge refused the connect;
  * - `error`: something failed on this side.
  */
-export type EndReason = 'interrupted' | 'turns_done' | 'cap_reached' | 'edge_closed' | 'socket_lost' | 'refused' | 'error';
+export type EndReason =
+  | 'interrupted'
+  | 'turns_done'
+  | 'cap_reached'
+  | 'edge_closed'
+  | 'socket_lost'
+  | 'refused'
+  | 'error';
 
 export type Stamped = LiveLogEvent & { t: number };
 
@@ -47,10 +92,16 @@ export function ndjsonLine(e: Stamped): string {
   return JSON.stringify(e);
 }
 
-const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
+const kb = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`;
 
 /** Where `--record` put the file: the line view's line and the ink view's last frame. */
-export const recordedText = (r: { path: string; bytes: number; remuxed: boolean; error?: string }): string =>
+export const recordedText = (r: {
+  path: string;
+  bytes: number;
+  remuxed: boolean;
+  error?: string;
+}): string =>
   `recorded ${r.path} (${kb(r.bytes)}${r.remuxed ? '' : `, kept as received${r.error ? `: ${r.error}` : ''}`})`;
 
 /** The human line for an event (no TTY); undefined for events too chatty to print. */
@@ -70,7 +121,9 @@ export function textLine(e: Stamped): string | undefined {
     case 'partial':
       return `${t} you (partial): ${e.text}`;
     case 'turn': {
-      const said = e.greeting ? `${t} avatar: ${e.reply}` : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
+      const said = e.greeting
+        ? `${t} avatar: ${e.reply}`
+        : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
       return e.brain ? `${said}\n${t} brain: ${brainLine(e.brain)}` : said;
     }
     case 'reply_media':
@@ -99,7 +152,9 @@ export function textLine(e: Stamped): string | undefined {
 
 /** A brain-only turn's payload in words: `local, 41 prompt + 12 completion tokens`. */
 export function brainLine(b: BrainPayload): string {
-  return b.usage ? `${b.name}, ${b.usage.prompt_tokens} prompt + ${b.usage.completion_tokens} completion tokens` : b.name;
+  return b.usage
+    ? `${b.name}, ${b.usage.prompt_tokens} prompt + ${b.usage.completion_tokens} completion tokens`
+    : b.name;
 }
 
 export function endSentence(reason: EndReason, detail?: string): string {

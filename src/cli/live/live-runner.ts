@@ -109,7 +109,16 @@ export class LiveRunner {
    * after the turn (a rising edge: the greeting's tail does not count) falls silent.
    */
   private reply:
-    | { seq: number; userTurn: number; speechId?: string; bytes: number; segments: number; loud: boolean; edgeSpeaking: boolean; spoke: boolean }
+    | {
+        seq: number;
+        userTurn: number;
+        speechId?: string;
+        bytes: number;
+        segments: number;
+        loud: boolean;
+        edgeSpeaking: boolean;
+        spoke: boolean;
+      }
     | undefined;
   private replyGrace: NodeJS.Timeout | undefined;
   private micStarted = false;
@@ -124,7 +133,10 @@ export class LiveRunner {
   private inputWhat = 'input';
 
   constructor(private readonly opts: LiveRunOptions) {
-    this.clock = opts.clock ?? { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+    this.clock = opts.clock ?? {
+      now: () => performance.now(),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    };
     this.t0 = this.clock.now();
     this.store = new LiveStore({
       sessionId: opts.minted.session_id,
@@ -177,9 +189,22 @@ export class LiveRunner {
   }
 
   private endIfInputDone(): void {
-    if (!this.inputDone || this.userTurns === 0 || this.scripted.length || this.awaitingTurn || this.hearing || this.reply) return;
+    if (
+      !this.inputDone ||
+      this.userTurns === 0 ||
+      this.scripted.length ||
+      this.awaitingTurn ||
+      this.hearing ||
+      this.reply
+    )
+      return;
     const short = this.opts.turns !== undefined && this.userTurns < this.opts.turns;
-    this.end('turns_done', short ? `end of ${this.inputWhat}: ${this.userTurns} of ${this.opts.turns} turns` : `end of ${this.inputWhat}`);
+    this.end(
+      'turns_done',
+      short
+        ? `end of ${this.inputWhat}: ${this.userTurns} of ${this.opts.turns} turns`
+        : `end of ${this.inputWhat}`,
+    );
   }
 
   /** Seconds since the connect began (the `t` of the log). */
@@ -203,7 +228,13 @@ export class LiveRunner {
     // Times count from here: loading the view is not part of the connect.
     this.t0 = this.clock.now();
     const protocol = minted.protocol_version === 2 ? 2 : 1;
-    this.log({ event: 'minted', session_id: minted.session_id, cap_seconds: minted.cap_seconds, protocol, connect_url: minted.connect_url });
+    this.log({
+      event: 'minted',
+      session_id: minted.session_id,
+      cap_seconds: minted.cap_seconds,
+      protocol,
+      connect_url: minted.connect_url,
+    });
     const ctrl = new AbortController();
     const recording = this.opts.record ? new StreamRecording(this.opts.record) : undefined;
     let playing = !!this.opts.audioOut;
@@ -231,20 +262,30 @@ export class LiveRunner {
       maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
       onFrame: (i) => {
         const s = this.store.getSnapshot();
-        if (this.opts.mic && s.mic.gated !== i.gated) this.log({ event: 'mic_gate', gated: i.gated });
-        if (s.mic.levelDb !== i.levelDb || s.mic.gated !== i.gated) this.store.update({ mic: { ...s.mic, levelDb: i.levelDb, gated: i.gated } });
+        if (this.opts.mic && s.mic.gated !== i.gated)
+          this.log({ event: 'mic_gate', gated: i.gated });
+        if (s.mic.levelDb !== i.levelDb || s.mic.gated !== i.gated)
+          this.store.update({ mic: { ...s.mic, levelDb: i.levelDb, gated: i.gated } });
       },
     });
     this.gate = (speaking) => pump.setGated(speaking && playing && !this.opts.headphones);
     this.pump = pump;
     let clockTimer: NodeJS.Timeout | undefined;
     try {
-      const conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol, lang: this.opts.lang, origin: this.opts.origin });
+      const conn = await connectEdge({
+        connectUrl: minted.connect_url,
+        token: minted.session_token,
+        protocol,
+        lang: this.opts.lang,
+        origin: this.opts.origin,
+      });
       this.conn = conn;
       conn.on((e) => this.onEdge(e, audio, recording));
-      conn.closed.then((c) => this.onClosed(c)).catch((e: unknown) => {
-        if (!this.ending) this.end('error', (e as Error).message);
-      });
+      conn.closed
+        .then((c) => this.onClosed(c))
+        .catch((e: unknown) => {
+          if (!this.ending) this.end('error', (e as Error).message);
+        });
       await conn.ready;
       if (this.ending) return await this.finish(audio, recording, ctrl);
       this.connectedAt = this.clock.now();
@@ -307,10 +348,12 @@ export class LiveRunner {
     const elapsedS = (this.clock.now() - this.connectedAt) / 1000;
     this.store.update({ elapsedS });
     // The edge enforces the cap (spec 4.5); this side ends too if it has not within a grace.
-    if (elapsedS >= this.opts.minted.cap_seconds + 3) this.end('cap_reached', `${this.opts.minted.cap_seconds} s`);
+    if (elapsedS >= this.opts.minted.cap_seconds + 3)
+      this.end('cap_reached', `${this.opts.minted.cap_seconds} s`);
     if (this.opts.endAfterMicFile && this.micStarted && this.pump?.drained) {
       this.micFileDrainedAt ??= this.clock.now();
-      if (this.clock.now() - this.micFileDrainedAt >= MIC_FILE_SETTLE_MS) this.inputEnded('the mic file');
+      if (this.clock.now() - this.micFileDrainedAt >= MIC_FILE_SETTLE_MS)
+        this.inputEnded('the mic file');
     }
   }
 
@@ -345,12 +388,21 @@ export class LiveRunner {
     const r = this.reply;
     if (!r) return;
     this.reply = undefined;
-    if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke, ...(r.userTurn === 0 ? { greeting: true } : {}) });
+    if (!this.textOnly)
+      this.log({
+        event: 'reply_media',
+        seq: r.seq,
+        bytes: r.bytes,
+        segments: r.segments,
+        spoken: r.spoke,
+        ...(r.userTurn === 0 ? { greeting: true } : {}),
+      });
     if (r.userTurn === 0 && this.startMic) {
       clearTimeout(this.micFallback);
       this.startMic();
     }
-    if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns) this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
+    if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns)
+      this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
     // The avatar has finished speaking: the next --say line goes.
     this.mayType = true;
     if (this.scripted.length) this.sendScripted();
@@ -372,7 +424,11 @@ export class LiveRunner {
         this.store.update({ media: { bytes: e.total, segments: e.segments } });
         if (e.segments === 1) {
           this.summary.firstMediaMs = Math.round(this.clock.now() - this.t0);
-          this.log({ event: 'first_media', bytes: e.bytes.length, ms_since_connect: this.summary.firstMediaMs });
+          this.log({
+            event: 'first_media',
+            bytes: e.bytes.length,
+            ms_since_connect: this.summary.firstMediaMs,
+          });
         } else if (this.clock.now() - this.lastMediaLog >= 1000) {
           this.lastMediaLog = this.clock.now();
           this.log({ event: 'media', bytes: e.total, segments: e.segments });
@@ -413,7 +469,16 @@ export class LiveRunner {
         void audio;
         if (greeting) this.greetingSpeechId = e.speech_id;
         if (greeting && this.startMic) clearTimeout(this.micFallback);
-        this.reply = { seq, userTurn: greeting ? 0 : this.userTurns, speechId: e.speech_id, bytes: 0, segments: 0, loud: false, edgeSpeaking: false, spoke: false };
+        this.reply = {
+          seq,
+          userTurn: greeting ? 0 : this.userTurns,
+          speechId: e.speech_id,
+          bytes: 0,
+          segments: 0,
+          loud: false,
+          edgeSpeaking: false,
+          spoke: false,
+        };
         if (this.textOnly) this.closeReply();
         else if (!greeting && this.opts.turns !== undefined && this.userTurns >= this.opts.turns) {
           // Never wait forever for audible speech (a silent voice, a lost decoder).
@@ -422,12 +487,25 @@ export class LiveRunner {
         return;
       }
       case 'agent_event':
-        this.store.addLine('tool', `${e.tool ?? 'tool'}: ${e.kind}${e.caption ? ` — ${e.caption}` : ''}${e.url ? ` ${e.url}` : ''}`);
-        this.log({ event: 'agent_event', kind: e.kind, tool: e.tool, call_id: e.call_id, url: e.url, caption: e.caption });
+        this.store.addLine(
+          'tool',
+          `${e.tool ?? 'tool'}: ${e.kind}${e.caption ? ` — ${e.caption}` : ''}${e.url ? ` ${e.url}` : ''}`,
+        );
+        this.log({
+          event: 'agent_event',
+          kind: e.kind,
+          tool: e.tool,
+          call_id: e.call_id,
+          url: e.url,
+          caption: e.caption,
+        });
         return;
       case 'speech':
         if (e.status === 'interrupted') {
-          const note = interruptedNote(e.speech_id !== undefined && e.speech_id === this.greetingSpeechId, e.said ?? '');
+          const note = interruptedNote(
+            e.speech_id !== undefined && e.speech_id === this.greetingSpeechId,
+            e.said ?? '',
+          );
           this.store.addLine('info', note);
           this.log({ event: 'notice', message: note });
         }
@@ -435,7 +513,8 @@ export class LiveRunner {
       case 'error':
         if (e.error.startsWith('render_disabled')) {
           this.textOnly = true;
-          const note = 'brain-only session (config.render false): replies come as text, with no media';
+          const note =
+            'brain-only session (config.render false): replies come as text, with no media';
           this.store.addLine('info', note);
           this.log({ event: 'notice', message: `${note} (render_disabled)` });
           return;
@@ -452,17 +531,26 @@ export class LiveRunner {
 
   private onClosed(c: ClosedEvent): void {
     if (c.reason === 'client') return;
-    const elapsed = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
+    const elapsed =
+      this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
     if (c.reason === 'refused') this.end('refused', c.detail);
-    else if (c.reason === 'lost') this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
+    else if (c.reason === 'lost')
+      this.end('socket_lost', c.detail ?? (c.code ? `close code ${c.code}` : undefined));
     // The edge says so in the close (4001 `session_cap: ...`); a bare close near the cap counts too.
-    else if (c.code === 4001 || (c.detail ?? '').startsWith('session_cap') || elapsed >= this.opts.minted.cap_seconds - 2) {
+    else if (
+      c.code === 4001 ||
+      (c.detail ?? '').startsWith('session_cap') ||
+      elapsed >= this.opts.minted.cap_seconds - 2
+    ) {
       this.end('cap_reached', c.detail || `${this.opts.minted.cap_seconds} s`);
-    }
-    else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));
+    } else this.end('edge_closed', c.detail || (c.code ? `close code ${c.code}` : undefined));
   }
 
-  private async finish(audio: ReplyAudio, recording: StreamRecording | undefined, ctrl: AbortController): Promise<LiveSummary> {
+  private async finish(
+    audio: ReplyAudio,
+    recording: StreamRecording | undefined,
+    ctrl: AbortController,
+  ): Promise<LiveSummary> {
     if (this.replyDeadline) clearTimeout(this.replyDeadline);
     if (this.replyGrace) clearTimeout(this.replyGrace);
     clearTimeout(this.micFallback);
@@ -482,23 +570,62 @@ export class LiveRunner {
     }
     if (recording) {
       const r = await recording.finish();
-      this.log({ event: 'recorded', path: r.path, bytes: r.bytes, remuxed: r.remuxed, error: r.error });
+      this.log({
+        event: 'recorded',
+        path: r.path,
+        bytes: r.bytes,
+        remuxed: r.remuxed,
+        error: r.error,
+      });
       // The ink view prints nothing of the log: its last frame says where the file went.
-      this.store.update({ recorded: { path: r.path, bytes: r.bytes, remuxed: r.remuxed, ...(r.error ? { error: r.error } : {}) } });
+      this.store.update({
+        recorded: {
+          path: r.path,
+          bytes: r.bytes,
+          remuxed: r.remuxed,
+          ...(r.error ? { error: r.error } : {}),
+        },
+      });
     }
     const ending = this.ending ?? { reason: 'error' as const, detail: 'ended without a reason' };
-    const durationS = this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
+    const durationS =
+      this.connectedAt === undefined ? 0 : (this.clock.now() - this.connectedAt) / 1000;
     const media = this.store.getSnapshot().media.bytes;
     this.store.update({ ended: ending });
-    this.log({ event: 'ended', reason: ending.reason, detail: ending.detail, duration_s: Math.round(durationS * 10) / 10, turns: this.userTurns, media_bytes: media, released, release_error: releaseError });
-    return { ...this.summary, reason: ending.reason, detail: ending.detail, durationS, turns: this.userTurns, mediaBytes: media, released };
+    this.log({
+      event: 'ended',
+      reason: ending.reason,
+      detail: ending.detail,
+      duration_s: Math.round(durationS * 10) / 10,
+      turns: this.userTurns,
+      media_bytes: media,
+      released,
+      release_error: releaseError,
+    });
+    return {
+      ...this.summary,
+      reason: ending.reason,
+      detail: ending.detail,
+      durationS,
+      turns: this.userTurns,
+      mediaBytes: media,
+      released,
+    };
   }
 
   private closeReplyQuietly(): void {
     if (this.reply) {
       const r = this.reply;
       this.reply = undefined;
-      if (!this.textOnly) this.log({ event: 'reply_media', seq: r.seq, bytes: r.bytes, segments: r.segments, spoken: r.spoke, ...(r.userTurn === 0 ? { greeting: true } : {}) });
+      if (!this.textOnly)
+        this.log({
+          event: 'reply_media',
+          seq: r.seq,
+          bytes: r.bytes,
+          segments: r.segments,
+          spoken: r.spoke,
+          ...(r.userTurn === 0 ? { greeting: true } : {}),
+        });
     }
   }
 }

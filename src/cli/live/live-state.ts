@@ -41,7 +41,12 @@ export class LiveStore {
   private readonly subs = new Set<() => void>();
   private nextId = 1;
 
-  constructor(init: Pick<LiveState, 'sessionId' | 'label' | 'protocol' | 'capSeconds'> & { micLabel: string | null; output: string | null }) {
+  constructor(
+    init: Pick<LiveState, 'sessionId' | 'label' | 'protocol' | 'capSeconds'> & {
+      micLabel: string | null;
+      output: string | null;
+    },
+  ) {
     this.state = {
       ...init,
       elapsedS: 0,

@@ -30,7 +30,20 @@ export class MissingPieceError extends Error {
 export async function decodeToMicPcm(file: string): Promise<Buffer> {
   if (!existsSync(file)) throw new Error(`--mic-file ${file}: no such file`);
   try {
-    return await ffmpeg(['-i', file, '-vn', '-f', 's16le', '-acodec', 'pcm_s16le', '-ac', '1', '-ar', String(MIC_SAMPLE_RATE), 'pipe:1']);
+    return await ffmpeg([
+      '-i',
+      file,
+      '-vn',
+      '-f',
+      's16le',
+      '-acodec',
+      'pcm_s16le',
+      '-ac',
+      '1',
+      '-ar',
+      String(MIC_SAMPLE_RATE),
+      'pipe:1',
+    ]);
   } catch (e) {
     throw new Error(`--mic-file ${file}: ffmpeg cannot read it as audio (${(e as Error).message})`);
   }
@@ -62,12 +75,21 @@ export function micAvailable(env = process.env): boolean {
 
 export function micFromDevice(env = process.env): MicSource {
   const rec = findRecorder(env);
-  if (!rec) throw new MissingPieceError(`--mic needs a recorder (sox or arecord) and none is on PATH: ${installHint('recorder')}. --mic-file and typed text work without one.`);
+  if (!rec)
+    throw new MissingPieceError(
+      `--mic needs a recorder (sox or arecord) and none is on PATH: ${installHint('recorder')}. --mic-file and typed text work without one.`,
+    );
   if (!hasPackage('node-record-lpcm16')) {
-    throw new MissingPieceError('--mic needs the optional package node-record-lpcm16, which is not installed: npm i node-record-lpcm16');
+    throw new MissingPieceError(
+      '--mic needs the optional package node-record-lpcm16, which is not installed: npm i node-record-lpcm16',
+    );
   }
   const record = createRequire(import.meta.url)('node-record-lpcm16') as {
-    record(o: Record<string, unknown>): { stream(): NodeJS.ReadableStream; stop(): void; process?: NodeJS.EventEmitter };
+    record(o: Record<string, unknown>): {
+      stream(): NodeJS.ReadableStream;
+      stop(): void;
+      process?: NodeJS.EventEmitter;
+    };
   };
   let recording: ReturnType<typeof record.record> | undefined;
   let stopped = false;
@@ -75,12 +97,25 @@ export function micFromDevice(env = process.env): MicSource {
     kind: 'mic',
     label: `microphone (${rec.recorder})`,
     start(pump, onError) {
-      recording = record.record({ sampleRate: MIC_SAMPLE_RATE, channels: 1, recorder: rec.recorder, audioType: 'raw', threshold: 0 });
+      recording = record.record({
+        sampleRate: MIC_SAMPLE_RATE,
+        channels: 1,
+        recorder: rec.recorder,
+        audioType: 'raw',
+        threshold: 0,
+      });
       // A spawn failure or a missing device is a stream error, never a crash (MEDIA-NOTES).
       recording.process?.on('error', (e: Error) => !stopped && onError(`recorder: ${e.message}`));
       const stream = recording.stream();
       // Our own stop() kills the recorder: its non-zero exit then is no failure.
-      stream.on('error', (e: unknown) => !stopped && onError(`recorder ${rec.recorder} failed (no input device?): ${String(e).split('\n')[0]}`));
+      stream.on(
+        'error',
+        (e: unknown) =>
+          !stopped &&
+          onError(
+            `recorder ${rec.recorder} failed (no input device?): ${String(e).split('\n')[0]}`,
+          ),
+      );
       stream.on('data', (d: Buffer) => pump.feed(d));
     },
     stop() {

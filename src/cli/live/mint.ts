@@ -13,12 +13,21 @@ import { queueStatusLine } from './queue-line.js';
 
 export type Minted = MintReady & { protocol_version?: number };
 
-export async function mintLive(cli: CliContext, client: AvatarClient, body: Record<string, unknown>): Promise<Minted> {
+export async function mintLive(
+  cli: CliContext,
+  client: AvatarClient,
+  body: Record<string, unknown>,
+): Promise<Minted> {
   const ctrl = new AbortController();
-  const off = cli.onInterrupt(() => ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)));
+  const off = cli.onInterrupt(() =>
+    ctrl.abort(new CliError('interrupted: queue ticket cancelled', ExitCode.interrupted)),
+  );
   const status = queueStatusLine(cli);
   try {
-    const res = await mintAndWait(client, body, { signal: ctrl.signal, onQueued: (q) => status.show(q) });
+    const res = await mintAndWait(client, body, {
+      signal: ctrl.signal,
+      onQueued: (q) => status.show(q),
+    });
     status.done('seated');
     return res.body as Minted;
   } catch (err) {
@@ -32,5 +41,8 @@ export async function mintLive(cli: CliContext, client: AvatarClient, body: Reco
 
 /** Release with the seat token alone (spec 4.5: it is the sole credential when present). */
 export async function releaseSeat(client: AvatarClient, minted: Minted): Promise<void> {
-  await client.call(releaseSession, { params: { sessionId: minted.session_id }, body: { seat_token: minted.seat_token } });
+  await client.call(releaseSession, {
+    params: { sessionId: minted.session_id },
+    body: { seat_token: minted.seat_token },
+  });
 }

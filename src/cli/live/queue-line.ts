@@ -16,8 +16,10 @@ export function fitLine(variants: string[], width: number): string {
 }
 
 export function queueLineVariants(q: MintQueued): string[] {
-  if (q.state === 'claimable') return [`seat reserved (ticket ${q.queue_ticket}): claiming`, 'seat reserved: claiming'];
-  const eta = q.eta_seconds === null || q.eta_seconds === undefined ? 'unknown' : `${q.eta_seconds} s`;
+  if (q.state === 'claimable')
+    return [`seat reserved (ticket ${q.queue_ticket}): claiming`, 'seat reserved: claiming'];
+  const eta =
+    q.eta_seconds === null || q.eta_seconds === undefined ? 'unknown' : `${q.eta_seconds} s`;
   return [
     `queued: position ${q.position}, about ${eta} (ticket ${q.queue_ticket}; Ctrl-C leaves the queue)`,
     `queued: position ${q.position}, about ${eta} (Ctrl-C leaves the queue)`,

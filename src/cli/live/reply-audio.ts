@@ -40,7 +40,27 @@ export class ReplyAudio {
     this.out = opts.out ? new AudioOut(opts.out, opts.onOutputFail ?? opts.onFail) : undefined;
     const d = spawn(
       ffmpegBin(),
-      ['-hide_banner', '-loglevel', 'error', '-f', 'mp4', '-i', 'pipe:0', '-vn', '-f', 's16le', '-acodec', 'pcm_s16le', '-ac', '1', '-ar', String(OUT_RATE), '-flush_packets', '1', 'pipe:1'],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'mp4',
+        '-i',
+        'pipe:0',
+        '-vn',
+        '-f',
+        's16le',
+        '-acodec',
+        'pcm_s16le',
+        '-ac',
+        '1',
+        '-ar',
+        String(OUT_RATE),
+        '-flush_packets',
+        '1',
+        'pipe:1',
+      ],
       // Its own process group: a Ctrl-C in the terminal must not kill it before we close it (it ends on stdin EOF).
       { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
     );
@@ -50,7 +70,10 @@ export class ReplyAudio {
     d.stdin!.on('error', () => undefined);
     d.on('error', (e) => opts.onFail(`reply audio decoder: ${e.message}`));
     d.on('exit', (code) => {
-      if (this.decoder && code !== 0) opts.onFail(`reply audio decoder stopped: ${err.trim().split('\n').pop() || `exit ${code}`}`);
+      if (this.decoder && code !== 0)
+        opts.onFail(
+          `reply audio decoder stopped: ${err.trim().split('\n').pop() || `exit ${code}`}`,
+        );
       this.decoder = undefined;
     });
     d.stdout!.on('data', (pcm: Buffer) => this.onPcm(pcm));

@@ -38,9 +38,16 @@ export type TranscriptEntry =
 export function transcriptOf(events: readonly Stamped[]): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
   for (const e of events) {
-    if (e.event === 'turn') out.push({ event: 'turn', text: e.text, reply: e.reply, ...(e.greeting ? { greeting: true as const } : {}) });
+    if (e.event === 'turn')
+      out.push({
+        event: 'turn',
+        text: e.text,
+        reply: e.reply,
+        ...(e.greeting ? { greeting: true as const } : {}),
+      });
     else if (e.event === 'said') out.push({ event: 'said', text: e.text });
-    else if (e.event === 'agent_event') out.push({ event: 'agent_event', kind: e.kind, ...(e.tool ? { tool: e.tool } : {}) });
+    else if (e.event === 'agent_event')
+      out.push({ event: 'agent_event', kind: e.kind, ...(e.tool ? { tool: e.tool } : {}) });
   }
   return out;
 }
@@ -83,7 +90,15 @@ export class SessionRecorder {
       mint,
       protocol: this.protocol,
       lang: this.lang,
-      mic: this.micStart === null || n === 0 ? null : { sample_rate: 16000, start_t: this.micStart, frames: n, pcm16_base64: Buffer.concat(this.frames.slice(0, n)).toString('base64') },
+      mic:
+        this.micStart === null || n === 0
+          ? null
+          : {
+              sample_rate: 16000,
+              start_t: this.micStart,
+              frames: n,
+              pcm16_base64: Buffer.concat(this.frames.slice(0, n)).toString('base64'),
+            },
       typed: this.typed,
       events: this.events,
       transcript: transcriptOf(this.events),
@@ -100,9 +115,12 @@ export function parseSessionFile(text: string, name: string): SessionFile {
     throw new Error(`${name}: not JSON (${(e as Error).message})`);
   }
   const f = v as Partial<SessionFile> | null;
-  if (!f || typeof f !== 'object' || f.format !== SESSION_FILE_FORMAT) throw new Error(`${name}: not a saved session (format must be ${SESSION_FILE_FORMAT})`);
-  if (!f.mint || typeof f.mint !== 'object') throw new Error(`${name}: mint: the mint body is missing`);
-  if (!Array.isArray(f.typed) || !Array.isArray(f.events) || !Array.isArray(f.transcript)) throw new Error(`${name}: typed, events and transcript must be arrays`);
+  if (!f || typeof f !== 'object' || f.format !== SESSION_FILE_FORMAT)
+    throw new Error(`${name}: not a saved session (format must be ${SESSION_FILE_FORMAT})`);
+  if (!f.mint || typeof f.mint !== 'object')
+    throw new Error(`${name}: mint: the mint body is missing`);
+  if (!Array.isArray(f.typed) || !Array.isArray(f.events) || !Array.isArray(f.transcript))
+    throw new Error(`${name}: typed, events and transcript must be arrays`);
   if (f.protocol !== 1 && f.protocol !== 2) throw new Error(`${name}: protocol must be 1 or 2`);
   return f as SessionFile;
 }
@@ -115,7 +133,10 @@ export interface Difference {
 }
 
 /** Where two transcripts differ, entry by entry. */
-export function diffTranscripts(recorded: readonly TranscriptEntry[], replayed: readonly TranscriptEntry[]): Difference[] {
+export function diffTranscripts(
+  recorded: readonly TranscriptEntry[],
+  replayed: readonly TranscriptEntry[],
+): Difference[] {
   const out: Difference[] = [];
   for (let i = 0; i < Math.max(recorded.length, replayed.length); i++) {
     const a = recorded[i] ?? null;

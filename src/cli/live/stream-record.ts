@@ -27,13 +27,25 @@ export class StreamRecording {
   /** Close and remux; resolves with how the file was kept. */
   async finish(): Promise<{ path: string; bytes: number; remuxed: boolean; error?: string }> {
     await new Promise<void>((r) => this.file.end(() => r()));
-    if (this.failed) return { path: this.path, bytes: this.bytes, remuxed: false, error: this.failed.message };
+    if (this.failed)
+      return { path: this.path, bytes: this.bytes, remuxed: false, error: this.failed.message };
     if (this.bytes === 0) {
       rmSync(this.part, { force: true });
       return { path: this.path, bytes: 0, remuxed: false, error: 'no media was received' };
     }
     try {
-      await ffmpeg(['-y', '-i', this.part, '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', this.path]);
+      await ffmpeg([
+        '-y',
+        '-i',
+        this.part,
+        '-c',
+        'copy',
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        this.path,
+      ]);
       rmSync(this.part, { force: true });
       return { path: this.path, bytes: this.bytes, remuxed: true };
     } catch (e) {

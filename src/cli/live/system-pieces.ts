@@ -8,7 +8,10 @@ import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 
 /** The first directory of PATH holding an executable `cmd`, or undefined. */
-export function which(cmd: string, env: Record<string, string | undefined> = process.env): string | undefined {
+export function which(
+  cmd: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const p = join(dir, cmd);
@@ -53,7 +56,9 @@ export function installHint(piece: Piece, platform: NodeJS.Platform = process.pl
 }
 
 /** A recorder node-record-lpcm16 can drive, if the machine has one (sox/rec, then arecord). */
-export function findRecorder(env = process.env): { recorder: 'sox' | 'rec' | 'arecord'; path: string } | undefined {
+export function findRecorder(
+  env = process.env,
+): { recorder: 'sox' | 'rec' | 'arecord'; path: string } | undefined {
   for (const r of ['sox', 'rec', 'arecord'] as const) {
     const path = which(r, env);
     if (path) return { recorder: r, path };

@@ -69,10 +69,15 @@ class TurnTimeout extends Error {
 /** An error as the code a report counts it under. */
 export function errorCode(e: unknown): string {
   if (e instanceof ApiResponseError) return e.code.split(':')[0]!;
-  if (e instanceof EdgeClosedError) return e.event.reason === 'refused' ? `edge_refused_${e.event.code ?? 0}` : `edge_${e.event.reason}`;
+  if (e instanceof EdgeClosedError)
+    return e.event.reason === 'refused'
+      ? `edge_refused_${e.event.code ?? 0}`
+      : `edge_${e.event.reason}`;
   if (e instanceof EdgeChatError) return `chat_http_${e.status}`;
   if (e instanceof TurnTimeout) return 'turn_timeout';
-  const code = (e as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (e as { code?: unknown })?.code;
+  const code =
+    (e as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ??
+    (e as { code?: unknown })?.code;
   return typeof code === 'string' ? code : 'client_error';
 }
 
@@ -117,7 +122,13 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
   })();
   function snapshot(): LoadProgress {
     const errs = Object.values(errors).reduce((a, b) => a + b, 0);
-    return { elapsedS: (clock.now() - t0) / 1000, ...st, turns: counts.turns, errors: errs, turnP50: summarize(samples.turn).p50 };
+    return {
+      elapsedS: (clock.now() - t0) / 1000,
+      ...st,
+      turns: counts.turns,
+      errors: errs,
+      turnP50: summarize(samples.turn).p50,
+    };
   }
 
   /** One user: a session, and with turnsPerSession the next one, until the run is over. */
@@ -167,19 +178,32 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
     } finally {
       st.live--;
       st.done++;
-      await o.client.call(releaseSession, { params: { sessionId: minted.session_id }, body: { seat_token: minted.seat_token } }).catch((e) => fail(`release_${errorCode(e)}`));
+      await o.client
+        .call(releaseSession, {
+          params: { sessionId: minted.session_id },
+          body: { seat_token: minted.seat_token },
+        })
+        .catch((e) => fail(`release_${errorCode(e)}`));
     }
   }
 
   async function talk(minted: MintReady & { protocol_version?: number }): Promise<boolean> {
     const tConnect = clock.now();
-    const renders = !(o.mintBody.config && (o.mintBody.config as Record<string, unknown>).render === false);
+    const renders = !(
+      o.mintBody.config && (o.mintBody.config as Record<string, unknown>).render === false
+    );
     let conn: EdgeConnection;
     const waiters = new Set<(e: EdgeEvent, at: number) => void>();
     let lastMedia: number | undefined;
     let closedByUs = false;
     try {
-      conn = await connectEdge({ connectUrl: minted.connect_url, token: minted.session_token, protocol: minted.protocol_version === 2 ? 2 : 1, lang: o.lang, origin: o.origin });
+      conn = await connectEdge({
+        connectUrl: minted.connect_url,
+        token: minted.session_token,
+        protocol: minted.protocol_version === 2 ? 2 : 1,
+        lang: o.lang,
+        origin: o.origin,
+      });
       conn.on((e) => {
         const at = clock.now();
         if (e.type === 'media') {
@@ -190,8 +214,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
           const code = e.error.split(':')[0]!;
           // A brain-only session says once that it has no media: what was asked, not an error.
           if (renders || code !== 'render_disabled') fail(`edge:${code}`);
-        }
-        else if (e.type === 'closed' && !closedByUs && !over()) fail(e.reason === 'refused' ? `edge_refused_${e.code ?? 0}` : `closed_${e.reason}`);
+        } else if (e.type === 'closed' && !closedByUs && !over())
+          fail(e.reason === 'refused' ? `edge_refused_${e.code ?? 0}` : `closed_${e.reason}`);
         for (const w of [...waiters]) w(e, at);
       });
       await conn.ready;
@@ -221,12 +245,15 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
         };
         waiters.add(w);
         if (stop.signal.aborted) return finish(undefined);
-        void clock.sleep(turnTimeoutMs, timer.signal).then(() => finish(undefined, timer.signal.aborted ? undefined : new TurnTimeout(what)));
+        void clock
+          .sleep(turnTimeoutMs, timer.signal)
+          .then(() => finish(undefined, timer.signal.aborted ? undefined : new TurnTimeout(what)));
         stop.signal.addEventListener('abort', onStop, { once: true });
       });
     const userTurn = (e: EdgeEvent) => e.type === 'turn' && e.greeting !== true;
     const started = (e: EdgeEvent) => e.type === 'speech' && e.status === 'started';
-    const listening = (e: EdgeEvent) => e.type === 'telemetry' && e.frame.type === 'status' && e.frame.state === 'listening';
+    const listening = (e: EdgeEvent) =>
+      e.type === 'telemetry' && e.frame.type === 'status' && e.frame.state === 'listening';
     let speechEnd: ((at: number) => void) | undefined;
     const pump = new MicPump({
       send: (f) => conn.sendAudio(f),
@@ -239,7 +266,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
     let closedEarly = false;
     void conn.closed.then(() => (closedEarly = !closedByUs));
     let mine = 0;
-    const more = () => !over() && !closedEarly && (o.turnsPerSession === undefined || mine < o.turnsPerSession);
+    const more = () =>
+      !over() && !closedEarly && (o.turnsPerSession === undefined || mine < o.turnsPerSession);
     try {
       while (more()) {
         if (o.micPcm) {
@@ -247,7 +275,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
           const turn = waitFor(userTurn, 'turn after the mic clip');
           const spoke = renders ? waitFor(started, 'reply after the mic clip') : undefined;
           pump.feed(o.micPcm);
-          const [end, at] = await Promise.all([Promise.race([endOfSpeech, ended.then(() => undefined)]), turn]);
+          const [end, at] = await Promise.all([
+            Promise.race([endOfSpeech, ended.then(() => undefined)]),
+            turn,
+          ]);
           speechEnd = undefined;
           if (at === undefined || end === undefined) break;
           counts.turns++;
@@ -288,7 +319,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadFigures & { elapsed_s
   stop.abort(new Error('run over'));
   await Promise.all([ended, ticker, progress]);
   o.signal?.removeEventListener('abort', onAbort);
-  const timings = Object.fromEntries(TIMINGS.map((t) => [t, summarize(samples[t])])) as LoadFigures['timings'];
+  const timings = Object.fromEntries(
+    TIMINGS.map((t) => [t, summarize(samples[t])]),
+  ) as LoadFigures['timings'];
   const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
-  return { timings, counts: { ...counts, errors: errorCount }, errors, elapsed_s: Math.round((clock.now() - t0) / 100) / 10 };
+  return {
+    timings,
+    counts: { ...counts, errors: errorCount },
+    errors,
+    elapsed_s: Math.round((clock.now() - t0) / 100) / 10,
+  };
 }

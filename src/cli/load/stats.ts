@@ -20,11 +20,24 @@ export interface Summary {
 
 export function summarize(xs: readonly number[]): Summary {
   const r = (v: number | null) => (v === null ? null : Math.round(v));
-  return { n: xs.length, p50: r(percentile(xs, 50)), p95: r(percentile(xs, 95)), p99: r(percentile(xs, 99)), max: r(percentile(xs, 100)) };
+  return {
+    n: xs.length,
+    p50: r(percentile(xs, 50)),
+    p95: r(percentile(xs, 95)),
+    p99: r(percentile(xs, 99)),
+    max: r(percentile(xs, 100)),
+  };
 }
 
 /** The timings a load test reports, each in ms (docs/testing.md). */
-export const TIMINGS = ['mint', 'queue_wait', 'connect', 'first_media', 'turn', 'chat_first_speech'] as const;
+export const TIMINGS = [
+  'mint',
+  'queue_wait',
+  'connect',
+  'first_media',
+  'turn',
+  'chat_first_speech',
+] as const;
 export type TimingName = (typeof TIMINGS)[number];
 
 /** The counts a load test reports. */
@@ -57,25 +70,42 @@ export function parseSlo(spec: string): SloRule[] {
   for (const raw of spec.split(',')) {
     const text = raw.trim();
     if (!text) continue;
-    const m = /^([a-z_]+(?:\.[a-z0-9_:-]+)?)\s*(<=|>=|=)\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)?$/.exec(text);
-    if (!m) throw new Error(`--slo ${text}: write METRIC=LIMIT, e.g. turn.p50=900ms, errors=0, turns>=10`);
-    const [, metric, op, num, unit] = m as unknown as [string, string, string, string, string | undefined];
+    const m = /^([a-z_]+(?:\.[a-z0-9_:-]+)?)\s*(<=|>=|=)\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)?$/.exec(
+      text,
+    );
+    if (!m)
+      throw new Error(
+        `--slo ${text}: write METRIC=LIMIT, e.g. turn.p50=900ms, errors=0, turns>=10`,
+      );
+    const [, metric, op, num, unit] = m as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string | undefined,
+    ];
     const [head, tail] = metric.split('.') as [string, string | undefined];
     if ((TIMINGS as readonly string[]).includes(head)) {
-      if (!tail || !STATS.has(tail)) throw new Error(`--slo ${text}: a timing takes .p50, .p95, .p99 or .max (e.g. ${head}.p95=2s)`);
+      if (!tail || !STATS.has(tail))
+        throw new Error(
+          `--slo ${text}: a timing takes .p50, .p95, .p99 or .max (e.g. ${head}.p95=2s)`,
+        );
     } else if (head === 'errors') {
       // errors or errors.<code>
     } else if ((COUNTS as readonly string[]).includes(head)) {
       if (tail) throw new Error(`--slo ${text}: ${head} is a count: write ${head}=N`);
       if (unit) throw new Error(`--slo ${text}: ${head} is a count, not a time`);
     } else {
-      throw new Error(`--slo ${text}: unknown metric ${head} (timings: ${TIMINGS.join(', ')}; counts: ${COUNTS.join(', ')}, errors.<code>)`);
+      throw new Error(
+        `--slo ${text}: unknown metric ${head} (timings: ${TIMINGS.join(', ')}; counts: ${COUNTS.join(', ')}, errors.<code>)`,
+      );
     }
     if (head === 'errors' && unit) throw new Error(`--slo ${text}: errors is a count, not a time`);
     const limit = Number(num) * (unit === 's' ? 1000 : 1);
     rules.push({ text, metric, op: op === '>=' ? '>=' : '<=', limit });
   }
-  if (rules.length === 0) throw new Error('--slo is empty: give at least one rule, e.g. --slo turn.p50=900ms,errors=0');
+  if (rules.length === 0)
+    throw new Error('--slo is empty: give at least one rule, e.g. --slo turn.p50=900ms,errors=0');
   return rules;
 }
 

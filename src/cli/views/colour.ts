@@ -9,8 +9,12 @@ export interface Paint {
   bold(s: string): string;
 }
 
-export function paintFor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): Paint {
+export function paintFor(
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+): Paint {
   const on = !!stream.isTTY && env.NO_COLOR === undefined;
-  const sgr = (open: number, close: number) => (s: string) => (on ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  const sgr = (open: number, close: number) => (s: string) =>
+    on ? `\x1b[${open}m${s}\x1b[${close}m` : s;
   return { green: sgr(32, 39), red: sgr(31, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
 }

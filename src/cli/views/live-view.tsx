@@ -32,8 +32,20 @@ export function meter(levelDb: number, cells = 20): string {
   return '█'.repeat(n) + '░'.repeat(cells - n);
 }
 
-const WHO: Record<LiveLine['kind'], string> = { user: 'you', avatar: 'avatar', tool: 'tool', info: 'note', error: 'error' };
-const COLOR: Record<LiveLine['kind'], string> = { user: 'cyan', avatar: 'green', tool: 'magenta', info: 'yellow', error: 'red' };
+const WHO: Record<LiveLine['kind'], string> = {
+  user: 'you',
+  avatar: 'avatar',
+  tool: 'tool',
+  info: 'note',
+  error: 'error',
+};
+const COLOR: Record<LiveLine['kind'], string> = {
+  user: 'cyan',
+  avatar: 'green',
+  tool: 'magenta',
+  info: 'yellow',
+  error: 'red',
+};
 
 export function LiveView({ store, onSubmit, onQuit, noColor, rows = 14 }: LiveViewProps) {
   const s: LiveState = useSyncExternalStore(store.subscribe, store.getSnapshot);
@@ -64,11 +76,7 @@ export function LiveView({ store, onSubmit, onQuit, noColor, rows = 14 }: LiveVi
             {l.text}
           </Text>
         ))}
-        {s.partial ? (
-          <Text dimColor>
-            you (speaking): {s.partial}…
-          </Text>
-        ) : null}
+        {s.partial ? <Text dimColor>you (speaking): {s.partial}…</Text> : null}
         {s.speaking ? <Text color={c('green')}>avatar is speaking…</Text> : null}
       </Box>
       <Text>

@@ -45,7 +45,9 @@ export function reasonForClose(code: number): ClosedEvent['reason'] {
 export function parseFrame(data: unknown): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(String(data));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return v && typeof v === 'object' && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

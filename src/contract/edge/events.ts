@@ -27,13 +27,28 @@ export type EdgeEvent =
    * A committed turn: what the user said and the avatar's reply text (spec 6.1); `brain`
    * only in brain-only sessions (config `render: false`, docs/edge.md).
    */
-  | { type: 'turn'; text: string; reply: string; language?: string; speech_id?: string; greeting?: boolean; brain?: BrainPayload }
+  | {
+      type: 'turn';
+      text: string;
+      reply: string;
+      language?: string;
+      speech_id?: string;
+      greeting?: boolean;
+      brain?: BrainPayload;
+    }
   /** A reply cut by barge-in: `said` is what was actually spoken (docs/protocol-v2.md). */
   | { type: 'speech'; speech_id?: string; status: string; said?: string }
   /** An `{ type: error }` message from the edge, or a frame the client could not read. */
   | { type: 'error'; error: string; socket?: string }
   /** Tool activity from /events (spec 6.1): `calling`, `image` (with url and caption). */
-  | { type: 'agent_event'; kind: string; tool?: string; call_id?: string; url?: string; caption?: string }
+  | {
+      type: 'agent_event';
+      kind: string;
+      tool?: string;
+      call_id?: string;
+      url?: string;
+      caption?: string;
+    }
   /** Any other /events frame (telemetry and status at about 10 Hz; shapes not shown). */
   | { type: 'telemetry'; frame: Record<string, unknown> }
   /** The connection is over; emitted exactly once. */

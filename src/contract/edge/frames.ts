@@ -22,9 +22,21 @@ export function mapControl(f: Record<string, unknown>, socket: string): EdgeEven
     case 'error':
       return { type: 'error', error: errorText(f), socket };
     case 'agent_event':
-      return { type: 'agent_event', kind: str(f.kind) ?? '', tool: str(f.tool), call_id: str(f.call_id), url: str(f.url), caption: str(f.caption) };
+      return {
+        type: 'agent_event',
+        kind: str(f.kind) ?? '',
+        tool: str(f.tool),
+        call_id: str(f.call_id),
+        url: str(f.url),
+        caption: str(f.caption),
+      };
     case 'speech':
-      return { type: 'speech', speech_id: str(f.speech_id), status: str(f.status) ?? '', said: str(f.said) };
+      return {
+        type: 'speech',
+        speech_id: str(f.speech_id),
+        status: str(f.status) ?? '',
+        said: str(f.said),
+      };
     default:
       return { type: 'telemetry', frame: f };
   }
@@ -39,9 +51,12 @@ function brainOf(v: unknown): { brain?: BrainPayload } {
   const b = v as Record<string, unknown>;
   const name = str(b.name);
   if (name === undefined) return {};
-  const u = b.usage && typeof b.usage === 'object' ? (b.usage as Record<string, unknown>) : undefined;
+  const u =
+    b.usage && typeof b.usage === 'object' ? (b.usage as Record<string, unknown>) : undefined;
   const count = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
-  const usage = u ? { prompt_tokens: count(u.prompt_tokens), completion_tokens: count(u.completion_tokens) } : undefined;
+  const usage = u
+    ? { prompt_tokens: count(u.prompt_tokens), completion_tokens: count(u.completion_tokens) }
+    : undefined;
   return { brain: { name, reply: str(b.reply) ?? '', ...(usage ? { usage } : {}) } };
 }
 
@@ -54,7 +69,12 @@ export function errorText(f: Record<string, unknown>): string {
 /** An upgrade answered with HTTP (spec 4.6 refusals carry the JSON envelope). */
 export function refusal(status: number, body: string, socket: string): ClosedEvent {
   const env = parseFrame(body);
-  const why = typeof env?.detail === 'string' ? env.detail : typeof env?.message === 'string' ? env.message : undefined;
+  const why =
+    typeof env?.detail === 'string'
+      ? env.detail
+      : typeof env?.message === 'string'
+        ? env.message
+        : undefined;
   const detail = `HTTP ${status}${env?.error ? ` ${String(env.error)}` : ''}${why ? `: ${why}` : ''}`;
   return { type: 'closed', reason: 'refused', code: status, detail, socket };
 }

@@ -9,18 +9,36 @@ import { z } from 'zod';
 export { CHAT_TEXT_MAX, TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL } from './protocol.js';
 import { CHAT_TEXT_MAX, V2_SUBPROTOCOL } from './protocol.js';
 
-const lang = z.string().min(1).max(64).nullable().optional().describe('a language tag such as "en" or "de-DE"');
+const lang = z
+  .string()
+  .min(1)
+  .max(64)
+  .nullable()
+  .optional()
+  .describe('a language tag such as "en" or "de-DE"');
 
 // Client to edge
-export const V1Hello = z.object({ op: z.literal('hello'), lang }).describe('v1 /mic_stream: session context, before the first audio frame');
-export const V2Hello = z.object({ type: z.literal('hello'), lang }).describe('v2: session context, before the first audio frame');
-export const V2Chat = z.object({ type: z.literal('chat'), text: z.string().min(1).max(CHAT_TEXT_MAX) }).describe('v2: a typed user turn');
-export const V2Ping = z.object({ type: z.literal('ping') }).describe('v2: asks for a pong with the session clock');
+export const V1Hello = z
+  .object({ op: z.literal('hello'), lang })
+  .describe('v1 /mic_stream: session context, before the first audio frame');
+export const V2Hello = z
+  .object({ type: z.literal('hello'), lang })
+  .describe('v2: session context, before the first audio frame');
+export const V2Chat = z
+  .object({ type: z.literal('chat'), text: z.string().min(1).max(CHAT_TEXT_MAX) })
+  .describe('v2: a typed user turn');
+export const V2Ping = z
+  .object({ type: z.literal('ping') })
+  .describe('v2: asks for a pong with the session clock');
 export const V2ClientMessage = z.discriminatedUnion('type', [V2Hello, V2Chat, V2Ping]);
 
 // Edge to client
-export const MseInit = z.object({ mime: z.string() }).describe('v1 /mse: the codec string, first, before any media');
-export const PartialMessage = z.object({ type: z.literal('partial'), text: z.string() }).describe('interim transcript of the user');
+export const MseInit = z
+  .object({ mime: z.string() })
+  .describe('v1 /mse: the codec string, first, before any media');
+export const PartialMessage = z
+  .object({ type: z.literal('partial'), text: z.string() })
+  .describe('interim transcript of the user');
 export const BrainPayloadSchema = z.object({
   name: z.string(),
   reply: z.string(),
@@ -66,10 +84,20 @@ export const AgentCallingEvent = z
   .object({ ...toolCall, kind: z.literal('calling') })
   .describe('agent_event calling: a tool verdict was parsed, before the round-trip (spec 6.1)');
 export const AgentImageEvent = z
-  .object({ ...toolCall, kind: z.literal('image'), url: z.string(), caption: z.string().optional() })
+  .object({
+    ...toolCall,
+    kind: z.literal('image'),
+    url: z.string(),
+    caption: z.string().optional(),
+  })
   .describe('agent_event image: a tool made an image (`url` on the box, `caption`) (spec 6.1)');
 export const AgentImagePendingEvent = z
-  .object({ ...toolCall, kind: z.literal('image_pending'), url: z.string().optional(), caption: z.string().optional() })
+  .object({
+    ...toolCall,
+    kind: z.literal('image_pending'),
+    url: z.string().optional(),
+    caption: z.string().optional(),
+  })
   .describe('agent_event image_pending: an image is being made (docs/tools.md)');
 export const AgentEventMessage = z
   .discriminatedUnion('kind', [AgentCallingEvent, AgentImageEvent, AgentImagePendingEvent])
@@ -84,14 +112,26 @@ export const V2SessionMessage = z
     cap_seconds: z.number(),
   })
   .describe('v2: first message; the codec string of the media frames');
-export const V2ChatAck = z.object({ type: z.literal('chat_ack'), speech_id: z.string() }).describe('v2: a chat message was taken');
-export const V2Pong = z.object({ type: z.literal('pong'), session_ms: z.number() }).describe("v2: answer to ping");
+export const V2ChatAck = z
+  .object({ type: z.literal('chat_ack'), speech_id: z.string() })
+  .describe('v2: a chat message was taken');
+export const V2Pong = z
+  .object({ type: z.literal('pong'), session_ms: z.number() })
+  .describe('v2: answer to ping');
 
 /** Binary payloads (described as bytes; the schema documents them). */
-export const MicFrame = z.string().describe('binary: 1600 samples of 16 kHz mono PCM16 little-endian (3200 bytes)');
-export const MediaSegment = z.string().describe('binary: fMP4 (init segment, then moof+mdat fragments)');
-export const V2MicFrame = z.string().describe('binary: 0x02 then 1600 samples of 16 kHz mono PCM16 (3201 bytes)');
-export const V2MediaFrame = z.string().describe('binary: 0x01 then an fMP4 init segment or fragment');
+export const MicFrame = z
+  .string()
+  .describe('binary: 1600 samples of 16 kHz mono PCM16 little-endian (3200 bytes)');
+export const MediaSegment = z
+  .string()
+  .describe('binary: fMP4 (init segment, then moof+mdat fragments)');
+export const V2MicFrame = z
+  .string()
+  .describe('binary: 0x02 then 1600 samples of 16 kHz mono PCM16 (3201 bytes)');
+export const V2MediaFrame = z
+  .string()
+  .describe('binary: 0x01 then an fMP4 init segment or fragment');
 
 /** Every message by name (the AsyncAPI `components.messages`). */
 export const edgeMessages = {
@@ -129,7 +169,13 @@ export interface EdgeSocket {
 
 /** The edge's sockets (token: `?token=<session_token>`; spec 4.6). */
 export const edgeSockets: readonly EdgeSocket[] = [
-  { path: '/mse', protocol: 1, summary: 'v1 media downlink', sends: ['MseInit', 'MediaSegment', 'ErrorMessage'], accepts: [] },
+  {
+    path: '/mse',
+    protocol: 1,
+    summary: 'v1 media downlink',
+    sends: ['MseInit', 'MediaSegment', 'ErrorMessage'],
+    accepts: [],
+  },
   {
     path: '/mic_stream',
     protocol: 1,
@@ -149,7 +195,18 @@ export const edgeSockets: readonly EdgeSocket[] = [
     protocol: 2,
     subprotocol: V2_SUBPROTOCOL,
     summary: 'v2: one socket, both directions; binary frames tagged by their first byte',
-    sends: ['V2SessionMessage', 'V2MediaFrame', 'PartialMessage', 'TurnMessage', 'StatusMessage', 'SpeechMessage', 'AgentEventMessage', 'ErrorMessage', 'V2ChatAck', 'V2Pong'],
+    sends: [
+      'V2SessionMessage',
+      'V2MediaFrame',
+      'PartialMessage',
+      'TurnMessage',
+      'StatusMessage',
+      'SpeechMessage',
+      'AgentEventMessage',
+      'ErrorMessage',
+      'V2ChatAck',
+      'V2Pong',
+    ],
     accepts: ['V2Hello', 'V2Chat', 'V2Ping', 'V2MicFrame'],
   },
 ];

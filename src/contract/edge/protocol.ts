@@ -10,4 +10,3 @@ export const TAG_MEDIA = 0x01;
 export const TAG_MIC = 0x02;
 /** Characters of a typed turn (v1 `POST /chat`, v2 `chat`) at most (spec 4.6). */
 export const CHAT_TEXT_MAX = 4096;
-

@@ -15,7 +15,8 @@ export function edgeHttpUrl(connectUrl: string, path: string, token: string): st
 
 function edgeUrl(connectUrl: string, path: string, token: string): URL {
   const base = new URL(connectUrl);
-  if (!/^(https?|wss?):$/.test(base.protocol)) throw new TypeError(`connect_url is not an http(s) URL: ${connectUrl}`);
+  if (!/^(https?|wss?):$/.test(base.protocol))
+    throw new TypeError(`connect_url is not an http(s) URL: ${connectUrl}`);
   // connect_url is a base: keep any path prefix it carries.
   const u = new URL(base.pathname.replace(/\/+$/, '') + path, base);
   u.searchParams.set('token', token);

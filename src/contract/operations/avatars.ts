@@ -101,14 +101,17 @@ export const [createVersion, createVersionWs] = twoShapes({
   id: 'versions.create',
   method: 'post',
   rel: '/avatars/{avatarId}/versions',
-  summary: 'Create an immutable version; PUT the face to upload_url (source_persona: ready at once)',
+  summary:
+    'Create an immutable version; PUT the face to upload_url (source_persona: ready at once)',
   description:
     'Publishing (becoming current_version_id): at once with source_persona; at once with inherit_image when the ' +
     'current version has an image; otherwise when the face image is uploaded.',
   auth: versionsWrite,
   params: A,
   body: CreateAvatarVersionBody,
-  responses: { 201: { description: 'The version and its upload_url', schema: CreatedAvatarVersionSchema } },
+  responses: {
+    201: { description: 'The version and its upload_url', schema: CreatedAvatarVersionSchema },
+  },
   cli: { group: 'versions', verb: 'create' },
 });
 
@@ -127,22 +130,28 @@ export const [uploadFace, uploadFaceWs] = twoShapes({
   id: 'versions.upload',
   method: 'put',
   rel: '/avatars/{avatarId}/versions/{versionId}/upload',
-  summary: 'Upload the face image (jpeg, png or webp by content; at most 10 MB); publishes the version',
+  summary:
+    'Upload the face image (jpeg, png or webp by content; at most 10 MB); publishes the version',
   auth: avatarsWrite,
   params: AV,
   rawBody: { contentTypes: FACE_TYPES, maxBytes: Limits.faceImageBytes },
-  responses: { 200: { description: 'The version with image_blob_key set', schema: AvatarVersionSchema } },
+  responses: {
+    200: { description: 'The version with image_blob_key set', schema: AvatarVersionSchema },
+  },
 });
 
 export const [uploadVoice, uploadVoiceWs] = twoShapes({
   id: 'versions.voice',
   method: 'put',
   rel: '/avatars/{avatarId}/versions/{versionId}/voice',
-  summary: 'Upload the voice sample (mpeg or wav, at most 25 MB, 5 to 30 s); optional X-Ref-Text header',
+  summary:
+    'Upload the voice sample (mpeg or wav, at most 25 MB, 5 to 30 s); optional X-Ref-Text header',
   auth: avatarsWrite,
   params: AV,
   rawBody: { contentTypes: VOICE_TYPES, maxBytes: Limits.voiceSampleBytes },
-  responses: { 200: { description: 'The version with voice_blob_key set', schema: AvatarVersionSchema } },
+  responses: {
+    200: { description: 'The version with voice_blob_key set', schema: AvatarVersionSchema },
+  },
 });
 
 export const [uploadExtraFace, uploadExtraFaceWs] = twoShapes({
@@ -153,7 +162,12 @@ export const [uploadExtraFace, uploadExtraFaceWs] = twoShapes({
   auth: avatarsWrite,
   params: AV,
   rawBody: { contentTypes: FACE_TYPES, maxBytes: Limits.faceImageBytes },
-  responses: { 200: { description: 'The version with the face added to face_blob_keys', schema: AvatarVersionSchema } },
+  responses: {
+    200: {
+      description: 'The version with the face added to face_blob_keys',
+      schema: AvatarVersionSchema,
+    },
+  },
 });
 
 export const [downloadFace, downloadFaceWs] = twoShapes({
@@ -182,7 +196,8 @@ export const [downloadIdle, downloadIdleWs] = twoShapes({
   id: 'versions.idle',
   method: 'get',
   rel: '/avatars/{avatarId}/versions/{versionId}/idle',
-  summary: 'The pre-rendered idle loop of a version (H.264 MP4, muted; supports Range); 404 until ready',
+  summary:
+    'The pre-rendered idle loop of a version (H.264 MP4, muted; supports Range); 404 until ready',
   auth: avatarsRead,
   params: AV,
   responses: {
@@ -193,9 +208,32 @@ export const [downloadIdle, downloadIdleWs] = twoShapes({
 });
 
 export const avatarOperations = [
-  listAvatars, listAvatarsWs, createAvatar, createAvatarWs, getAvatar, getAvatarWs,
-  updateAvatar, updateAvatarWs, deleteAvatar, deleteAvatarWs,
-  listVersions, listVersionsWs, createVersion, createVersionWs, getVersion, getVersionWs,
-  uploadFace, uploadFaceWs, uploadVoice, uploadVoiceWs, uploadExtraFace, uploadExtraFaceWs,
-  downloadFace, downloadFaceWs, downloadVoice, downloadVoiceWs, downloadIdle, downloadIdleWs,
+  listAvatars,
+  listAvatarsWs,
+  createAvatar,
+  createAvatarWs,
+  getAvatar,
+  getAvatarWs,
+  updateAvatar,
+  updateAvatarWs,
+  deleteAvatar,
+  deleteAvatarWs,
+  listVersions,
+  listVersionsWs,
+  createVersion,
+  createVersionWs,
+  getVersion,
+  getVersionWs,
+  uploadFace,
+  uploadFaceWs,
+  uploadVoice,
+  uploadVoiceWs,
+  uploadExtraFace,
+  uploadExtraFaceWs,
+  downloadFace,
+  downloadFaceWs,
+  downloadVoice,
+  downloadVoiceWs,
+  downloadIdle,
+  downloadIdleWs,
 ];

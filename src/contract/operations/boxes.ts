@@ -12,7 +12,13 @@ const Json = z.record(z.string(), z.unknown());
 const BoxParams = z.object({ boxId: z.string().min(1) });
 const BoxSessionParams = z.object({ boxId: z.string().min(1), sessionId: z.string().min(1) });
 
-function internal(id: string, method: HttpMethod, path: `/_internal/${string}`, summary: string, more: Partial<Operation> = {}): Operation {
+function internal(
+  id: string,
+  method: HttpMethod,
+  path: `/_internal/${string}`,
+  summary: string,
+  more: Partial<Operation> = {},
+): Operation {
   return defineOperation({
     id,
     method,
@@ -28,30 +34,78 @@ function internal(id: string, method: HttpMethod, path: `/_internal/${string}`, 
   });
 }
 
-export const boxRegister = internal('boxes.register', 'post', '/_internal/boxes/{boxId}/register', 'A box announces its seats and protocols');
-export const boxDeregister = internal('boxes.deregister', 'post', '/_internal/boxes/{boxId}/deregister', 'A box leaves the fleet', { body: undefined });
-export const boxSeatEvents = internal('boxes.seatEvents', 'post', '/_internal/boxes/{boxId}/seats/events', 'A seat was taken, connected or released');
-export const boxTurns = internal('boxes.turns', 'post', '/_internal/boxes/{boxId}/sessions/{sessionId}/turns', 'A finished turn (for transcripts and webhooks)', {
-  params: BoxSessionParams,
-});
-export const boxMedia = internal('boxes.media', 'get', '/_internal/boxes/{boxId}/sessions/{sessionId}/media/{kind}', "A session's avatar media for the box", {
-  params: BoxSessionParams.extend({ kind: z.string().min(1) }),
-  responses: { 200: { description: 'The media bytes', contentType: 'application/octet-stream' } },
-});
-export const boxTools = internal('boxes.tools', 'get', '/_internal/boxes/{boxId}/sessions/{sessionId}/tools', "A session's resolved tools, budget left and disabled state", {
-  params: BoxSessionParams,
-});
-export const boxToolCalls = internal('boxes.toolCalls', 'post', '/_internal/boxes/{boxId}/sessions/{sessionId}/tool-calls', 'A tool call for the gateway (wire-level tool errors in a 200 body)', {
-  params: BoxSessionParams,
-  body: ToolCallBody,
-});
-export const boxToolCallsReport = internal('boxes.toolCallsReport', 'post', '/_internal/boxes/{boxId}/sessions/{sessionId}/tool-calls/report', 'A built-in call the box ran itself (budget, record, webhooks)', {
-  params: BoxSessionParams,
-  body: ToolCallReportBody,
-});
+export const boxRegister = internal(
+  'boxes.register',
+  'post',
+  '/_internal/boxes/{boxId}/register',
+  'A box announces its seats and protocols',
+);
+export const boxDeregister = internal(
+  'boxes.deregister',
+  'post',
+  '/_internal/boxes/{boxId}/deregister',
+  'A box leaves the fleet',
+  { body: undefined },
+);
+export const boxSeatEvents = internal(
+  'boxes.seatEvents',
+  'post',
+  '/_internal/boxes/{boxId}/seats/events',
+  'A seat was taken, connected or released',
+);
+export const boxTurns = internal(
+  'boxes.turns',
+  'post',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/turns',
+  'A finished turn (for transcripts and webhooks)',
+  {
+    params: BoxSessionParams,
+  },
+);
+export const boxMedia = internal(
+  'boxes.media',
+  'get',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/media/{kind}',
+  "A session's avatar media for the box",
+  {
+    params: BoxSessionParams.extend({ kind: z.string().min(1) }),
+    responses: { 200: { description: 'The media bytes', contentType: 'application/octet-stream' } },
+  },
+);
+export const boxTools = internal(
+  'boxes.tools',
+  'get',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/tools',
+  "A session's resolved tools, budget left and disabled state",
+  {
+    params: BoxSessionParams,
+  },
+);
+export const boxToolCalls = internal(
+  'boxes.toolCalls',
+  'post',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/tool-calls',
+  'A tool call for the gateway (wire-level tool errors in a 200 body)',
+  {
+    params: BoxSessionParams,
+    body: ToolCallBody,
+  },
+);
+export const boxToolCallsReport = internal(
+  'boxes.toolCallsReport',
+  'post',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/tool-calls/report',
+  'A built-in call the box ran itself (budget, record, webhooks)',
+  {
+    params: BoxSessionParams,
+    body: ToolCallReportBody,
+  },
+);
 
 export const ChatBody = z.object({ text: z.string().min(1).max(CHAT_TEXT_MAX) });
-export const ChatQuery = z.object({ token: z.string().optional().describe('the session token (or Authorization: Bearer)') });
+export const ChatQuery = z.object({
+  token: z.string().optional().describe('the session token (or Authorization: Bearer)'),
+});
 
 export const edgeChat = defineOperation({
   id: 'edge.chat',
@@ -63,32 +117,108 @@ export const edgeChat = defineOperation({
   cli: false,
   query: ChatQuery,
   body: ChatBody,
-  responses: { 200: { description: '{ ok: true, speech_id }', schema: z.object({ ok: z.literal(true), speech_id: z.string() }) } },
+  responses: {
+    200: {
+      description: '{ ok: true, speech_id }',
+      schema: z.object({ ok: z.literal(true), speech_id: z.string() }),
+    },
+  },
 });
 
 /** A box's own routes beside /chat: its health, and what only the control plane calls (box secret). */
-function box(id: string, method: HttpMethod, path: string, summary: string, more: Partial<Operation> = {}): Operation {
-  return defineOperation({ id, method, path, summary, auth: 'public', family: 'edge', cli: false, responses: { 200: { description: 'OK', schema: Json } }, ...more });
+function box(
+  id: string,
+  method: HttpMethod,
+  path: string,
+  summary: string,
+  more: Partial<Operation> = {},
+): Operation {
+  return defineOperation({
+    id,
+    method,
+    path,
+    summary,
+    auth: 'public',
+    family: 'edge',
+    cli: false,
+    responses: { 200: { description: 'OK', schema: Json } },
+    ...more,
+  });
 }
 const BoxSession = z.object({ id: z.string().min(1) });
-export const edgeHealth = box('edge.health', 'get', '/health', "The box's id, seats, protocols and connected sessions");
-export const edgeSessionLog = box('edge.sessionLog', 'get', '/_box/sessions/{id}/log', "A session's turns as the box logged them (control plane only)", { params: BoxSession });
-export const edgeSessionEnd = box('edge.sessionEnd', 'post', '/_box/sessions/{id}/end', 'End a session the control plane decided to end (reason=cap|released)', {
-  params: BoxSession,
-  query: z.object({ reason: z.enum(['cap', 'released']).optional() }),
-});
-export const edgeCaptures = box('edge.captures', 'get', '/_box/sessions/{id}/captures', "A recorded session's capture files on this box", { params: BoxSession });
-export const edgeCapture = box('edge.capture', 'get', '/_box/sessions/{id}/captures/{name}', 'One capture file', {
-  params: BoxSession.extend({ name: z.string().min(1) }),
-  responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
-});
-export const edgeImage = box('edge.image', 'get', '/_box/images/{file}', 'An image a built-in tool made on this box (PNG)', {
-  params: z.object({ file: z.string().min(1) }),
-  responses: { 200: { description: 'The image', contentType: 'image/png' } },
-});
-export const edgeCapturesDelete = box('edge.capturesDelete', 'delete', '/_box/sessions/{id}/captures', "Delete a session's captures (retention sweep)", { params: BoxSession });
+export const edgeHealth = box(
+  'edge.health',
+  'get',
+  '/health',
+  "The box's id, seats, protocols and connected sessions",
+);
+export const edgeSessionLog = box(
+  'edge.sessionLog',
+  'get',
+  '/_box/sessions/{id}/log',
+  "A session's turns as the box logged them (control plane only)",
+  { params: BoxSession },
+);
+export const edgeSessionEnd = box(
+  'edge.sessionEnd',
+  'post',
+  '/_box/sessions/{id}/end',
+  'End a session the control plane decided to end (reason=cap|released)',
+  {
+    params: BoxSession,
+    query: z.object({ reason: z.enum(['cap', 'released']).optional() }),
+  },
+);
+export const edgeCaptures = box(
+  'edge.captures',
+  'get',
+  '/_box/sessions/{id}/captures',
+  "A recorded session's capture files on this box",
+  { params: BoxSession },
+);
+export const edgeCapture = box(
+  'edge.capture',
+  'get',
+  '/_box/sessions/{id}/captures/{name}',
+  'One capture file',
+  {
+    params: BoxSession.extend({ name: z.string().min(1) }),
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+  },
+);
+export const edgeImage = box(
+  'edge.image',
+  'get',
+  '/_box/images/{file}',
+  'An image a built-in tool made on this box (PNG)',
+  {
+    params: z.object({ file: z.string().min(1) }),
+    responses: { 200: { description: 'The image', contentType: 'image/png' } },
+  },
+);
+export const edgeCapturesDelete = box(
+  'edge.capturesDelete',
+  'delete',
+  '/_box/sessions/{id}/captures',
+  "Delete a session's captures (retention sweep)",
+  { params: BoxSession },
+);
 
 export const boxOperations = [
-  boxRegister, boxDeregister, boxSeatEvents, boxTurns, boxMedia, boxTools, boxToolCalls, boxToolCallsReport,
-  edgeChat, edgeHealth, edgeSessionLog, edgeSessionEnd, edgeCaptures, edgeCapture, edgeCapturesDelete, edgeImage,
+  boxRegister,
+  boxDeregister,
+  boxSeatEvents,
+  boxTurns,
+  boxMedia,
+  boxTools,
+  boxToolCalls,
+  boxToolCallsReport,
+  edgeChat,
+  edgeHealth,
+  edgeSessionLog,
+  edgeSessionEnd,
+  edgeCaptures,
+  edgeCapture,
+  edgeCapturesDelete,
+  edgeImage,
 ];

@@ -10,7 +10,12 @@ import {
   UpdateWorkspaceBody,
   WorkspaceSchema,
 } from '../resources/workspace.js';
-import { CreatedTokenSchema, CreateTokenBody, RevokedSchema, TokenSchema } from '../resources/token.js';
+import {
+  CreatedTokenSchema,
+  CreateTokenBody,
+  RevokedSchema,
+  TokenSchema,
+} from '../resources/token.js';
 import {
   CreateDeviceBody,
   CreatedDeviceSchema,
@@ -234,7 +239,18 @@ export const jwks = defineOperation({
   responses: {
     200: {
       description: 'JWK set',
-      schema: z.object({ keys: z.array(z.object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string(), alg: z.string(), use: z.string() })) }),
+      schema: z.object({
+        keys: z.array(
+          z.object({
+            kty: z.string(),
+            crv: z.string(),
+            x: z.string(),
+            kid: z.string(),
+            alg: z.string(),
+            use: z.string(),
+          }),
+        ),
+      }),
     },
   },
   cli: { group: 'jwks', verb: 'get' },
@@ -246,7 +262,9 @@ export const openapi = defineOperation({
   path: '/api/v1/openapi.json',
   summary: 'This OpenAPI 3.1 document (spec 9)',
   auth: 'public',
-  responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
+  responses: {
+    200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) },
+  },
   cli: false,
 });
 
@@ -256,7 +274,9 @@ export const asyncapi = defineOperation({
   path: '/api/v1/asyncapi.json',
   summary: "AsyncAPI 3 document of the edge's WebSocket endpoints and messages (v1 and v2)",
   auth: 'public',
-  responses: { 200: { description: 'AsyncAPI 3.0 document', schema: z.record(z.string(), z.unknown()) } },
+  responses: {
+    200: { description: 'AsyncAPI 3.0 document', schema: z.record(z.string(), z.unknown()) },
+  },
   cli: false,
 });
 

@@ -29,7 +29,8 @@ export const speak = defineOperation({
   rawBody: { contentTypes: json, maxBytes: GenerationLimits.speakBodyBytes },
   responses: {
     200: {
-      description: 'The video (H.264 + AAC, faststart MP4); duration follows the synthesized speech',
+      description:
+        'The video (H.264 + AAC, faststart MP4); duration follows the synthesized speech',
       contentType: 'video/mp4',
       headers: {
         'X-Clone-Ms': 'voice preparation time (ms)',
@@ -39,9 +40,19 @@ export const speak = defineOperation({
         'X-Box-Id': 'the box whose render cell rendered it',
       },
     },
-    400: { description: 'invalid_json, missing_fields, workspace_id_required, invalid_request', schema: ErrorBodySchema },
-    403: { description: 'forbidden: lacks generations:write or workspace membership', schema: ErrorBodySchema },
-    429: { description: 'at_capacity: every render cell is busy (Retry-After)', schema: ErrorBodySchema, headers: { 'Retry-After': 'seconds' } },
+    400: {
+      description: 'invalid_json, missing_fields, workspace_id_required, invalid_request',
+      schema: ErrorBodySchema,
+    },
+    403: {
+      description: 'forbidden: lacks generations:write or workspace membership',
+      schema: ErrorBodySchema,
+    },
+    429: {
+      description: 'at_capacity: every render cell is busy (Retry-After)',
+      schema: ErrorBodySchema,
+      headers: { 'Retry-After': 'seconds' },
+    },
     502: { description: 'render_failed: TTS or video failure', schema: ErrorBodySchema },
     503: { description: 'no_box_available: no healthy box', schema: ErrorBodySchema },
   },
@@ -73,7 +84,10 @@ export const prebuild = defineOperation({
   body: PrebuildBody,
   responses: {
     202: { description: 'Per-box status', schema: PrebuildResponse },
-    400: { description: 'invalid_json, invalid_request, version_not_published', schema: ErrorBodySchema },
+    400: {
+      description: 'invalid_json, invalid_request, version_not_published',
+      schema: ErrorBodySchema,
+    },
     404: { description: 'not_found: no such version for this key', schema: ErrorBodySchema },
   },
   cli: { group: 'generations', verb: 'prebuild' },

@@ -6,7 +6,12 @@
  * `InferenceClient` fills their paths, the OpenAPI document lists them.
  */
 import type { z } from 'zod';
-import { defineOperation, type HttpMethod, type Operation, type ResponseSpec } from '../operation.js';
+import {
+  defineOperation,
+  type HttpMethod,
+  type Operation,
+  type ResponseSpec,
+} from '../operation.js';
 import type { Scope } from '../scopes.js';
 import {
   BatchCreateBody,
@@ -44,7 +49,9 @@ function inference<P extends z.ZodObject, Q extends z.ZodObject, B extends z.Zod
   summary: string,
   more: Partial<Operation<P, Q, B>> = {},
 ): Operation<P, Q, B> {
-  const responses: Record<number, ResponseSpec> = more.responses ?? { 200: { description: 'OK', schema: JsonObject } };
+  const responses: Record<number, ResponseSpec> = more.responses ?? {
+    200: { description: 'OK', schema: JsonObject },
+  };
   return defineOperation<P, Q, B>({
     id,
     method,
@@ -59,83 +66,423 @@ function inference<P extends z.ZodObject, Q extends z.ZodObject, B extends z.Zod
 }
 
 // compat-a: OpenAI-compatible
-export const models = inference('compatA.models', 'get', '/compat-a/v1/models', 'user:read', 'List the models');
-export const model = inference('compatA.model', 'get', '/compat-a/v1/models/{model}', 'user:read', 'One model', { params: ModelParams });
-export const chatCompletions = inference('compatA.chat', 'post', '/compat-a/v1/chat/completions', 'user:write', 'Chat completion (stream: text/event-stream)', {
-  body: ChatCompletionBody,
-  responses: { 200: { description: 'The completion, or server-sent chunks when stream is true', schema: JsonObject } },
-});
-export const embeddings = inference('compatA.embeddings', 'post', '/compat-a/v1/embeddings', 'user:write', 'Embed texts', { body: EmbeddingsBody });
-export const rerank = inference('compatA.rerank', 'post', '/compat-a/v1/rerank', 'user:write', 'Rerank documents for a query (BM25)', { body: RerankBody });
-export const score = inference('compatA.score', 'post', '/compat-a/v1/score', 'user:write', 'Score text pairs (vLLM shape)', { body: ScoreBody });
-export const imagesGenerate = inference('compatA.imagesGenerate', 'post', '/compat-a/v1/images/generations', 'user:write', 'Generate images', { body: ImageGenerateBody });
-export const imagesEdit = inference('compatA.imagesEdit', 'post', '/compat-a/v1/images/edits', 'user:write', 'Edit an image (multipart: image, mask, prompt)', { rawBody: MULTIPART });
-export const speech = inference('compatA.speech', 'post', '/compat-a/v1/audio/speech', 'user:write', 'Text to speech; the body is the audio file', {
-  body: SpeechBody,
-  responses: { 200: { description: 'Audio in the requested format', contentType: 'application/octet-stream' } },
-});
-export const transcriptions = inference('compatA.transcriptions', 'post', '/compat-a/v1/audio/transcriptions', 'user:write', 'Speech to text (multipart: file, model)', {
-  rawBody: MULTIPART,
-  responses: { 200: { description: 'The transcript (json, verbose_json) or text (text, srt, vtt)', schema: JsonObject } },
-});
-export const uploadFile = inference('compatA.uploadFile', 'post', '/compat-a/v1/files', 'user:write', 'Upload a file (multipart: purpose, file)', { rawBody: MULTIPART });
-export const listFiles = inference('compatA.listFiles', 'get', '/compat-a/v1/files', 'user:read', 'List files');
-export const getFile = inference('compatA.getFile', 'get', '/compat-a/v1/files/{id}', 'user:read', 'One file', { params: IdParams });
-export const fileContent = inference('compatA.fileContent', 'get', '/compat-a/v1/files/{id}/content', 'user:read', "A file's bytes", {
-  params: IdParams,
-  responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
-});
-export const deleteFile = inference('compatA.deleteFile', 'delete', '/compat-a/v1/files/{id}', 'user:write', 'Delete a file', { params: IdParams });
-export const createBatch = inference('compatA.createBatch', 'post', '/compat-a/v1/batches', 'user:write', 'Create a batch over a JSONL file', { body: BatchCreateBody });
-export const listBatches = inference('compatA.listBatches', 'get', '/compat-a/v1/batches', 'user:read', 'List batches');
-export const getBatch = inference('compatA.getBatch', 'get', '/compat-a/v1/batches/{id}', 'user:read', 'One batch', { params: IdParams });
-export const cancelBatch = inference('compatA.cancelBatch', 'post', '/compat-a/v1/batches/{id}/cancel', 'user:write', 'Cancel a batch', { params: IdParams });
+export const models = inference(
+  'compatA.models',
+  'get',
+  '/compat-a/v1/models',
+  'user:read',
+  'List the models',
+);
+export const model = inference(
+  'compatA.model',
+  'get',
+  '/compat-a/v1/models/{model}',
+  'user:read',
+  'One model',
+  { params: ModelParams },
+);
+export const chatCompletions = inference(
+  'compatA.chat',
+  'post',
+  '/compat-a/v1/chat/completions',
+  'user:write',
+  'Chat completion (stream: text/event-stream)',
+  {
+    body: ChatCompletionBody,
+    responses: {
+      200: {
+        description: 'The completion, or server-sent chunks when stream is true',
+        schema: JsonObject,
+      },
+    },
+  },
+);
+export const embeddings = inference(
+  'compatA.embeddings',
+  'post',
+  '/compat-a/v1/embeddings',
+  'user:write',
+  'Embed texts',
+  { body: EmbeddingsBody },
+);
+export const rerank = inference(
+  'compatA.rerank',
+  'post',
+  '/compat-a/v1/rerank',
+  'user:write',
+  'Rerank documents for a query (BM25)',
+  { body: RerankBody },
+);
+export const score = inference(
+  'compatA.score',
+  'post',
+  '/compat-a/v1/score',
+  'user:write',
+  'Score text pairs (vLLM shape)',
+  { body: ScoreBody },
+);
+export const imagesGenerate = inference(
+  'compatA.imagesGenerate',
+  'post',
+  '/compat-a/v1/images/generations',
+  'user:write',
+  'Generate images',
+  { body: ImageGenerateBody },
+);
+export const imagesEdit = inference(
+  'compatA.imagesEdit',
+  'post',
+  '/compat-a/v1/images/edits',
+  'user:write',
+  'Edit an image (multipart: image, mask, prompt)',
+  { rawBody: MULTIPART },
+);
+export const speech = inference(
+  'compatA.speech',
+  'post',
+  '/compat-a/v1/audio/speech',
+  'user:write',
+  'Text to speech; the body is the audio file',
+  {
+    body: SpeechBody,
+    responses: {
+      200: {
+        description: 'Audio in the requested format',
+        contentType: 'application/octet-stream',
+      },
+    },
+  },
+);
+export const transcriptions = inference(
+  'compatA.transcriptions',
+  'post',
+  '/compat-a/v1/audio/transcriptions',
+  'user:write',
+  'Speech to text (multipart: file, model)',
+  {
+    rawBody: MULTIPART,
+    responses: {
+      200: {
+        description: 'The transcript (json, verbose_json) or text (text, srt, vtt)',
+        schema: JsonObject,
+      },
+    },
+  },
+);
+export const uploadFile = inference(
+  'compatA.uploadFile',
+  'post',
+  '/compat-a/v1/files',
+  'user:write',
+  'Upload a file (multipart: purpose, file)',
+  { rawBody: MULTIPART },
+);
+export const listFiles = inference(
+  'compatA.listFiles',
+  'get',
+  '/compat-a/v1/files',
+  'user:read',
+  'List files',
+);
+export const getFile = inference(
+  'compatA.getFile',
+  'get',
+  '/compat-a/v1/files/{id}',
+  'user:read',
+  'One file',
+  { params: IdParams },
+);
+export const fileContent = inference(
+  'compatA.fileContent',
+  'get',
+  '/compat-a/v1/files/{id}/content',
+  'user:read',
+  "A file's bytes",
+  {
+    params: IdParams,
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+  },
+);
+export const deleteFile = inference(
+  'compatA.deleteFile',
+  'delete',
+  '/compat-a/v1/files/{id}',
+  'user:write',
+  'Delete a file',
+  { params: IdParams },
+);
+export const createBatch = inference(
+  'compatA.createBatch',
+  'post',
+  '/compat-a/v1/batches',
+  'user:write',
+  'Create a batch over a JSONL file',
+  { body: BatchCreateBody },
+);
+export const listBatches = inference(
+  'compatA.listBatches',
+  'get',
+  '/compat-a/v1/batches',
+  'user:read',
+  'List batches',
+);
+export const getBatch = inference(
+  'compatA.getBatch',
+  'get',
+  '/compat-a/v1/batches/{id}',
+  'user:read',
+  'One batch',
+  { params: IdParams },
+);
+export const cancelBatch = inference(
+  'compatA.cancelBatch',
+  'post',
+  '/compat-a/v1/batches/{id}/cancel',
+  'user:write',
+  'Cancel a batch',
+  { params: IdParams },
+);
 
 // compat-b: queue-style. The two fixed paths come before `{slug}`, as the router matches them.
-export const requestsBatch = inference('compatB.requestsBatch', 'post', '/compat-b/requests/batch', 'user:read', 'Status of many requests', { body: RequestsBatchBody });
-export const request = inference('compatB.request', 'get', '/compat-b/requests/{id}', 'user:read', 'Status (and result) of one request', { params: IdParams });
-export const submit = inference('compatB.submit', 'post', '/compat-b/{slug}', 'user:write', "Submit a request to a model (sync_mode waits up to 120 s)", {
-  params: SlugParams,
-  body: CompatBSubmitBody,
-  responses: { 200: { description: 'The finished request (sync_mode)', schema: JsonObject }, 202: { description: 'Queued: request_id and status_url', schema: JsonObject } },
-});
+export const requestsBatch = inference(
+  'compatB.requestsBatch',
+  'post',
+  '/compat-b/requests/batch',
+  'user:read',
+  'Status of many requests',
+  { body: RequestsBatchBody },
+);
+export const request = inference(
+  'compatB.request',
+  'get',
+  '/compat-b/requests/{id}',
+  'user:read',
+  'Status (and result) of one request',
+  { params: IdParams },
+);
+export const submit = inference(
+  'compatB.submit',
+  'post',
+  '/compat-b/{slug}',
+  'user:write',
+  'Submit a request to a model (sync_mode waits up to 120 s)',
+  {
+    params: SlugParams,
+    body: CompatBSubmitBody,
+    responses: {
+      200: { description: 'The finished request (sync_mode)', schema: JsonObject },
+      202: { description: 'Queued: request_id and status_url', schema: JsonObject },
+    },
+  },
+);
 
 // jobs
-export const createJob = inference('jobs.create', 'post', '/api/jobs', 'user:write', 'Submit a job', { body: JobBody, responses: { 201: { description: '{ id, queue_id }', schema: JsonObject } } });
-export const getJob = inference('jobs.get', 'get', '/api/jobs/{id}', 'user:read', 'One job', { params: IdParams });
-export const cancelJob = inference('jobs.cancel', 'post', '/api/jobs/{id}/cancel', 'user:write', 'Cancel a job', { params: IdParams });
+export const createJob = inference(
+  'jobs.create',
+  'post',
+  '/api/jobs',
+  'user:write',
+  'Submit a job',
+  { body: JobBody, responses: { 201: { description: '{ id, queue_id }', schema: JsonObject } } },
+);
+export const getJob = inference('jobs.get', 'get', '/api/jobs/{id}', 'user:read', 'One job', {
+  params: IdParams,
+});
+export const cancelJob = inference(
+  'jobs.cancel',
+  'post',
+  '/api/jobs/{id}/cancel',
+  'user:write',
+  'Cancel a job',
+  { params: IdParams },
+);
 
 // workflows (the fixed executions paths before `{id}`)
-export const getExecution = inference('workflows.execution', 'get', '/api/workflows/executions/{execId}', 'user:read', 'One execution', { params: ExecParams });
-export const cancelExecution = inference('workflows.cancelExecution', 'post', '/api/workflows/executions/{execId}/cancel', 'user:write', 'Cancel an execution', { params: ExecParams });
-export const createWorkflow = inference('workflows.create', 'post', '/api/workflows', 'user:write', 'Create a workflow from a DAG', { body: WorkflowCreateBody, responses: { 201: { description: '{ workflow }', schema: JsonObject } } });
-export const listWorkflows = inference('workflows.list', 'get', '/api/workflows', 'user:read', 'List workflows');
-export const getWorkflow = inference('workflows.get', 'get', '/api/workflows/{id}', 'user:read', 'One workflow', { params: IdParams });
-export const listExecutions = inference('workflows.executions', 'get', '/api/workflows/{id}/executions', 'user:read', "A workflow's executions", { params: IdParams });
-export const execute = inference('workflows.execute', 'post', '/api/workflows/{id}/execute', 'user:write', 'Run a workflow', { params: IdParams, body: WorkflowExecuteBody, responses: { 201: { description: '{ execution }', schema: JsonObject } } });
+export const getExecution = inference(
+  'workflows.execution',
+  'get',
+  '/api/workflows/executions/{execId}',
+  'user:read',
+  'One execution',
+  { params: ExecParams },
+);
+export const cancelExecution = inference(
+  'workflows.cancelExecution',
+  'post',
+  '/api/workflows/executions/{execId}/cancel',
+  'user:write',
+  'Cancel an execution',
+  { params: ExecParams },
+);
+export const createWorkflow = inference(
+  'workflows.create',
+  'post',
+  '/api/workflows',
+  'user:write',
+  'Create a workflow from a DAG',
+  {
+    body: WorkflowCreateBody,
+    responses: { 201: { description: '{ workflow }', schema: JsonObject } },
+  },
+);
+export const listWorkflows = inference(
+  'workflows.list',
+  'get',
+  '/api/workflows',
+  'user:read',
+  'List workflows',
+);
+export const getWorkflow = inference(
+  'workflows.get',
+  'get',
+  '/api/workflows/{id}',
+  'user:read',
+  'One workflow',
+  { params: IdParams },
+);
+export const listExecutions = inference(
+  'workflows.executions',
+  'get',
+  '/api/workflows/{id}/executions',
+  'user:read',
+  "A workflow's executions",
+  { params: IdParams },
+);
+export const execute = inference(
+  'workflows.execute',
+  'post',
+  '/api/workflows/{id}/execute',
+  'user:write',
+  'Run a workflow',
+  {
+    params: IdParams,
+    body: WorkflowExecuteBody,
+    responses: { 201: { description: '{ execution }', schema: JsonObject } },
+  },
+);
 
 // organisations
-export const organizations = inference('orgs.list', 'get', '/api/organizations', 'user:read', 'The organisation the key acts for');
-export const createOrgToken = inference('orgs.createToken', 'post', '/api/organizations/{orgId}/tokens', 'admin:write', 'Create an organisation token (secret shown once)', { params: OrgParams, body: OrgTokenBody, responses: { 201: { description: 'The token and its secret', schema: JsonObject } } });
-export const orgTokens = inference('orgs.tokens', 'get', '/api/organizations/{orgId}/tokens', 'admin:read', 'List organisation tokens', { params: OrgParams });
-export const revokeOrgToken = inference('orgs.revokeToken', 'post', '/api/organizations/{orgId}/tokens/{tokenId}/revoke', 'admin:write', 'Revoke an organisation token', { params: OrgTokenParams });
-export const orgUsage = inference('orgs.usage', 'get', '/api/organizations/{orgId}/usage', 'admin:read', 'Usage aggregates (start, end: Unix seconds)', { params: OrgParams, query: UsageQuery });
+export const organizations = inference(
+  'orgs.list',
+  'get',
+  '/api/organizations',
+  'user:read',
+  'The organisation the key acts for',
+);
+export const createOrgToken = inference(
+  'orgs.createToken',
+  'post',
+  '/api/organizations/{orgId}/tokens',
+  'admin:write',
+  'Create an organisation token (secret shown once)',
+  {
+    params: OrgParams,
+    body: OrgTokenBody,
+    responses: { 201: { description: 'The token and its secret', schema: JsonObject } },
+  },
+);
+export const orgTokens = inference(
+  'orgs.tokens',
+  'get',
+  '/api/organizations/{orgId}/tokens',
+  'admin:read',
+  'List organisation tokens',
+  { params: OrgParams },
+);
+export const revokeOrgToken = inference(
+  'orgs.revokeToken',
+  'post',
+  '/api/organizations/{orgId}/tokens/{tokenId}/revoke',
+  'admin:write',
+  'Revoke an organisation token',
+  { params: OrgTokenParams },
+);
+export const orgUsage = inference(
+  'orgs.usage',
+  'get',
+  '/api/organizations/{orgId}/usage',
+  'admin:read',
+  'Usage aggregates (start, end: Unix seconds)',
+  { params: OrgParams, query: UsageQuery },
+);
 
 // other
-export const modelStatus = inference('models.status', 'get', '/api/model-status', 'user:read', 'Model status (warm/cold, queue)');
-export const voiceModels = inference('voice.models', 'get', '/api/voice/models', 'user:read', 'Voice models');
-export const promptRewrite = inference('prompts.rewrite', 'post', '/api/prompt-rewrite', 'user:write', 'Rewrite a prompt for a target', { body: PromptRewriteBody });
+export const modelStatus = inference(
+  'models.status',
+  'get',
+  '/api/model-status',
+  'user:read',
+  'Model status (warm/cold, queue)',
+);
+export const voiceModels = inference(
+  'voice.models',
+  'get',
+  '/api/voice/models',
+  'user:read',
+  'Voice models',
+);
+export const promptRewrite = inference(
+  'prompts.rewrite',
+  'post',
+  '/api/prompt-rewrite',
+  'user:write',
+  'Rewrite a prompt for a target',
+  { body: PromptRewriteBody },
+);
 
 /** Media the family's answers link to (image URLs, audio), public by unguessable id. */
-export const media = inference('inference.media', 'get', '/inference/media/{file}', 'public', 'A generated image or audio file', {
-  params: MediaParams,
-  responses: { 200: { description: 'The media', contentType: 'application/octet-stream' } },
-});
+export const media = inference(
+  'inference.media',
+  'get',
+  '/inference/media/{file}',
+  'public',
+  'A generated image or audio file',
+  {
+    params: MediaParams,
+    responses: { 200: { description: 'The media', contentType: 'application/octet-stream' } },
+  },
+);
 
 export const inferenceOperations = [
-  models, model, chatCompletions, embeddings, rerank, score, imagesGenerate, imagesEdit, speech, transcriptions,
-  uploadFile, listFiles, getFile, fileContent, deleteFile, createBatch, listBatches, getBatch, cancelBatch,
-  requestsBatch, request, submit, createJob, getJob, cancelJob,
-  getExecution, cancelExecution, createWorkflow, listWorkflows, getWorkflow, listExecutions, execute,
-  organizations, createOrgToken, orgTokens, revokeOrgToken, orgUsage, modelStatus, voiceModels, promptRewrite, media,
+  models,
+  model,
+  chatCompletions,
+  embeddings,
+  rerank,
+  score,
+  imagesGenerate,
+  imagesEdit,
+  speech,
+  transcriptions,
+  uploadFile,
+  listFiles,
+  getFile,
+  fileContent,
+  deleteFile,
+  createBatch,
+  listBatches,
+  getBatch,
+  cancelBatch,
+  requestsBatch,
+  request,
+  submit,
+  createJob,
+  getJob,
+  cancelJob,
+  getExecution,
+  cancelExecution,
+  createWorkflow,
+  listWorkflows,
+  getWorkflow,
+  listExecutions,
+  execute,
+  organizations,
+  createOrgToken,
+  orgTokens,
+  revokeOrgToken,
+  orgUsage,
+  modelStatus,
+  voiceModels,
+  promptRewrite,
+  media,
 ];

@@ -20,7 +20,8 @@ export const [createProfile, createProfileWs] = twoShapes({
   id: 'profiles.create',
   method: 'post',
   rel: '/avatars/{avatarId}/profiles',
-  summary: 'Append a profile: 201 created: true for new content, 200 created: false for identical content',
+  summary:
+    'Append a profile: 201 created: true for new content, 200 created: false for identical content',
   auth: avatarsWrite,
   params: A,
   body: CreateProfileBody,
@@ -76,6 +77,14 @@ export const [deleteProfile, deleteProfileWs] = twoShapes({
 });
 
 export const profileOperations = [
-  createProfile, createProfileWs, listProfiles, listProfilesWs, getProfile, getProfileWs,
-  setDefaultProfile, setDefaultProfileWs, deleteProfile, deleteProfileWs,
+  createProfile,
+  createProfileWs,
+  listProfiles,
+  listProfilesWs,
+  getProfile,
+  getProfileWs,
+  setDefaultProfile,
+  setDefaultProfileWs,
+  deleteProfile,
+  deleteProfileWs,
 ];

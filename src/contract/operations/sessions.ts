@@ -33,9 +33,18 @@ export const mintSession = defineOperation({
   responses: {
     201: { description: 'Seat granted', schema: MintReadySchema },
     202: { description: 'Queued', schema: MintQueuedSchema, headers: { 'Retry-After': 'seconds' } },
-    402: { description: 'Demo-tier quota exhausted (reset_at, retry_after)', schema: ErrorBodySchema },
-    429: { description: 'rate_limited or concurrency_limit (Retry-After)', schema: ErrorBodySchema },
-    503: { description: 'fleet_busy, protocol_unavailable, custom_avatar_unavailable', schema: ErrorBodySchema },
+    402: {
+      description: 'Demo-tier quota exhausted (reset_at, retry_after)',
+      schema: ErrorBodySchema,
+    },
+    429: {
+      description: 'rate_limited or concurrency_limit (Retry-After)',
+      schema: ErrorBodySchema,
+    },
+    503: {
+      description: 'fleet_busy, protocol_unavailable, custom_avatar_unavailable',
+      schema: ErrorBodySchema,
+    },
   },
   cli: { group: 'sessions', verb: 'mint' },
 });
@@ -104,7 +113,8 @@ export const queueStatus = defineOperation({
   id: 'sessions.queue.status',
   method: 'get',
   path: '/api/v1/sessions/queue/{ticket}',
-  summary: 'Queue ticket status: a pure read and a liveness touch; always 200 (expired when unknown)',
+  summary:
+    'Queue ticket status: a pure read and a liveness touch; always 200 (expired when unknown)',
   description:
     'Secret key (sessions:write), publishable or device key (session:connect), or a trusted-issuer id_token ' +
     '(`Authorization: Bearer <id_token>`, with query workspace_id; 400 workspace_id_required without it, ' +

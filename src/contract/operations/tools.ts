@@ -24,7 +24,12 @@ export const registerMcpServer = defineOperation({
   auth,
   params: WsParams,
   body: RegisterMcpServerBody,
-  responses: { 201: { description: 'The registration (status error with last_error when the probe failed)', schema: McpServerSchema } },
+  responses: {
+    201: {
+      description: 'The registration (status error with last_error when the probe failed)',
+      schema: McpServerSchema,
+    },
+  },
   cli: { group: 'mcp', verb: 'add' },
 });
 
@@ -92,7 +97,9 @@ export const listBuiltinServers = defineOperation({
   summary: 'Built-in servers and whether this workspace enabled them',
   auth,
   params: WsParams,
-  responses: { 200: { description: 'Built-in servers (shape ours)', schema: listOf(BuiltinServerSchema) } },
+  responses: {
+    200: { description: 'Built-in servers (shape ours)', schema: listOf(BuiltinServerSchema) },
+  },
   cli: { group: 'builtins', verb: 'list' },
 });
 

@@ -6,7 +6,13 @@
  * the token-relative one).
  */
 import { z } from 'zod';
-import { defineOperation, type Operation, type OperationAuth, type RawBodySpec, type ResponseSpec } from '../operation.js';
+import {
+  defineOperation,
+  type Operation,
+  type OperationAuth,
+  type RawBodySpec,
+  type ResponseSpec,
+} from '../operation.js';
 import { WorkspaceRef } from '../resources/avatar.js';
 
 export interface TwoShapeDef<S extends z.ZodRawShape, Q extends z.ZodObject, B extends z.ZodType> {
@@ -26,7 +32,9 @@ export interface TwoShapeDef<S extends z.ZodRawShape, Q extends z.ZodObject, B e
   cli?: { group: string; verb: string } | false;
 }
 
-export function twoShapes<S extends z.ZodRawShape, Q extends z.ZodObject, B extends z.ZodType>(def: TwoShapeDef<S, Q, B>) {
+export function twoShapes<S extends z.ZodRawShape, Q extends z.ZodObject, B extends z.ZodType>(
+  def: TwoShapeDef<S, Q, B>,
+) {
   const { rel, params, cli, ...rest } = def;
   const token = defineOperation({
     ...rest,

@@ -96,7 +96,9 @@ export const [createVoiceVersion, createVoiceVersionWs] = twoShapes({
   auth: avatarsWrite,
   params: V,
   body: CreateVoiceVersionBody,
-  responses: { 201: { description: 'The version and its upload_url', schema: CreatedVoiceVersionSchema } },
+  responses: {
+    201: { description: 'The version and its upload_url', schema: CreatedVoiceVersionSchema },
+  },
   cli: { group: 'voices', verb: 'add-version' },
 });
 
@@ -108,7 +110,9 @@ export const [uploadVoiceSample, uploadVoiceSampleWs] = twoShapes({
   auth: avatarsWrite,
   params: VV,
   rawBody: { contentTypes: VOICE_TYPES, maxBytes: Limits.voiceSampleBytes },
-  responses: { 200: { description: 'The version with sample_blob_key set', schema: VoiceVersionSchema } },
+  responses: {
+    200: { description: 'The version with sample_blob_key set', schema: VoiceVersionSchema },
+  },
 });
 
 export const [downloadVoiceSample, downloadVoiceSampleWs] = twoShapes({
@@ -123,7 +127,22 @@ export const [downloadVoiceSample, downloadVoiceSampleWs] = twoShapes({
 });
 
 export const voiceOperations = [
-  listVoices, listVoicesWs, createVoice, createVoiceWs, getVoice, getVoiceWs, updateVoice, updateVoiceWs,
-  deleteVoice, deleteVoiceWs, listVoiceVersions, listVoiceVersionsWs, createVoiceVersion, createVoiceVersionWs,
-  uploadVoiceSample, uploadVoiceSampleWs, downloadVoiceSample, downloadVoiceSampleWs,
+  listVoices,
+  listVoicesWs,
+  createVoice,
+  createVoiceWs,
+  getVoice,
+  getVoiceWs,
+  updateVoice,
+  updateVoiceWs,
+  deleteVoice,
+  deleteVoiceWs,
+  listVoiceVersions,
+  listVoiceVersionsWs,
+  createVoiceVersion,
+  createVoiceVersionWs,
+  uploadVoiceSample,
+  uploadVoiceSampleWs,
+  downloadVoiceSample,
+  downloadVoiceSampleWs,
 ];

@@ -4,7 +4,12 @@
  */
 import { defineOperation } from '../operation.js';
 import { listOf, WsParams } from '../resources/common.js';
-import { CreatedWebhookSchema, CreateWebhookBody, WebhookParams, WebhookSchema } from '../resources/webhook.js';
+import {
+  CreatedWebhookSchema,
+  CreateWebhookBody,
+  WebhookParams,
+  WebhookSchema,
+} from '../resources/webhook.js';
 
 const auth = { anyOf: ['webhooks:write'] } as const;
 
@@ -16,7 +21,9 @@ export const createWebhook = defineOperation({
   auth,
   params: WsParams,
   body: CreateWebhookBody,
-  responses: { 201: { description: 'The endpoint and its signing secret', schema: CreatedWebhookSchema } },
+  responses: {
+    201: { description: 'The endpoint and its signing secret', schema: CreatedWebhookSchema },
+  },
   cli: { group: 'webhooks', verb: 'create' },
 });
 

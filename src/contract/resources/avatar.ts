@@ -13,7 +13,9 @@ import { textOfAtMost, UnixSeconds, Uuid } from './common.js';
 export const STOCK_WORKSPACE_ID = 'ws_stock';
 
 /** A `{wsId}` of the explicit route shape: a workspace uuid or the stock workspace. */
-export const WorkspaceRef = z.union([Uuid, z.literal(STOCK_WORKSPACE_ID)]).describe('workspace id, or ws_stock');
+export const WorkspaceRef = z
+  .union([Uuid, z.literal(STOCK_WORKSPACE_ID)])
+  .describe('workspace id, or ws_stock');
 
 export const AssetsStatus = z.enum(['missing', 'building', 'ready']);
 export type AssetsStatusValue = z.infer<typeof AssetsStatus>;
@@ -26,7 +28,10 @@ export const Transcription = z.enum(['provided', 'unavailable']).nullable();
 export type TranscriptionValue = z.infer<typeof Transcription>;
 
 /** `provided` when a transcript is known, `unavailable` for a sample without one, else null. */
-export function transcriptionOf(refText: string | null, sampleKey: string | null): TranscriptionValue {
+export function transcriptionOf(
+  refText: string | null,
+  sampleKey: string | null,
+): TranscriptionValue {
   return refText !== null ? 'provided' : sampleKey !== null ? 'unavailable' : null;
 }
 
@@ -46,7 +51,9 @@ export const AvatarSchema = named(
     region_tag: z.string().describe('preferred edge region'),
     created_at: UnixSeconds,
     updated_at: UnixSeconds,
-    assets_status: AssetsStatus.describe('idle media of the current version: missing, building, ready'),
+    assets_status: AssetsStatus.describe(
+      'idle media of the current version: missing, building, ready',
+    ),
     default_profile_id: Uuid.nullable(),
   }),
 );
@@ -58,7 +65,10 @@ export const AvatarVersionSchema = named(
     id: Uuid,
     avatar_id: Uuid,
     version_number: z.number().int(),
-    image_blob_key: z.string().nullable().describe('internal key of the face image; non-null once uploaded'),
+    image_blob_key: z
+      .string()
+      .nullable()
+      .describe('internal key of the face image; non-null once uploaded'),
     system_prompt: z.string().nullable(),
     config_json: z.string().nullable().describe('JSON-encoded config group'),
     created_by: Uuid.nullable(),
@@ -71,18 +81,25 @@ export const AvatarVersionSchema = named(
       'provided: voice_ref_text came from the caller (X-Ref-Text or voice_ref_text); unavailable: a sample ' +
         'without a transcript (server-side transcription is not emulated); null: no sample, no transcript',
     ),
-    voice_blob_key: z.string().nullable().describe('internal key of the voice sample; non-null once uploaded'),
+    voice_blob_key: z
+      .string()
+      .nullable()
+      .describe('internal key of the voice sample; non-null once uploaded'),
     voice_seconds: z.number().nullable().describe('measured length of the voice sample'),
     face_blob_keys: z.array(z.string()).describe('additional faces (PUT .../faces)'),
     source_persona: z.string().nullable(),
-    published_at: UnixSeconds.nullable().describe('when the version became usable; null: not published'),
+    published_at: UnixSeconds.nullable().describe(
+      'when the version became usable; null: not published',
+    ),
   }),
 );
 export type AvatarVersion = z.infer<typeof AvatarVersionSchema>;
 
 export const CreatedAvatarVersionSchema = named(
   'CreatedAvatarVersion',
-  AvatarVersionSchema.extend({ upload_url: z.string().describe('relative URL to PUT the face image to') }),
+  AvatarVersionSchema.extend({
+    upload_url: z.string().describe('relative URL to PUT the face image to'),
+  }),
 );
 
 export const CreateAvatarBody = z.object({
@@ -97,14 +114,36 @@ export const UpdateAvatarBody = z.object({ name: z.string().min(1).describe('new
  * config-group validator and fails with `invalid_config_json` (spec 7), not `invalid_request`.
  */
 export const CreateAvatarVersionBody = z.object({
-  system_prompt: textOfAtMost(Limits.contextSystemPromptChars).nullable().optional().describe('behaviour prompt sealed into the version'),
+  system_prompt: textOfAtMost(Limits.contextSystemPromptChars)
+    .nullable()
+    .optional()
+    .describe('behaviour prompt sealed into the version'),
   config_json: z.unknown().optional().describe('config group (spec 2) object'),
-  description: textOfAtMost(4_096).nullable().optional().describe('short description of the avatar'),
-  backstory: textOfAtMost(Limits.contextBackstoryChars).nullable().optional().describe('backstory sealed into the version'),
-  native_language: z.string().min(1).max(35).nullable().optional().describe('native language (BCP-47 tag)'),
-  voice_ref_text: textOfAtMost(4_096).nullable().optional().describe('transcript of the voice sample (or send X-Ref-Text with it)'),
+  description: textOfAtMost(4_096)
+    .nullable()
+    .optional()
+    .describe('short description of the avatar'),
+  backstory: textOfAtMost(Limits.contextBackstoryChars)
+    .nullable()
+    .optional()
+    .describe('backstory sealed into the version'),
+  native_language: z
+    .string()
+    .min(1)
+    .max(35)
+    .nullable()
+    .optional()
+    .describe('native language (BCP-47 tag)'),
+  voice_ref_text: textOfAtMost(4_096)
+    .nullable()
+    .optional()
+    .describe('transcript of the voice sample (or send X-Ref-Text with it)'),
   inherit_image: z.boolean().optional().describe('carry the current face image and voice forward'),
-  source_persona: z.string().min(1).optional().describe('base the version on a stock face and voice'),
+  source_persona: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('base the version on a stock face and voice'),
 });
 
 export const AvatarListQuery = z.object({

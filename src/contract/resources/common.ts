@@ -25,7 +25,9 @@ export const ErrorBodySchema = named(
  */
 export function textOfAtMost(max: number, min = 0) {
   const base = min > 0 ? z.string().min(min) : z.string();
-  return base.refine((s) => charCount(s) <= max, { message: `at most ${max} characters`, abort: true }).meta({ maxLength: max });
+  return base
+    .refine((s) => charCount(s) <= max, { message: `at most ${max} characters`, abort: true })
+    .meta({ maxLength: max });
 }
 
 export const OkSchema = z.object({ ok: z.literal(true) });

@@ -14,7 +14,9 @@ export const InferenceErrorSchema = named(
     error: z.object({
       code: z.string(),
       message: z.string(),
-      type: z.string().describe('invalid_request_error, authentication_error, rate_limit_error, ...'),
+      type: z
+        .string()
+        .describe('invalid_request_error, authentication_error, rate_limit_error, ...'),
       param: z.string().nullable().optional(),
     }),
   }),
@@ -79,7 +81,11 @@ export const RerankBody = z.object({
   return_documents: z.boolean().optional(),
 });
 const ScoreText = z.union([z.string(), z.array(z.string()).min(1).max(1000)]);
-export const ScoreBody = z.object({ model: z.string().min(1), text_1: ScoreText, text_2: ScoreText });
+export const ScoreBody = z.object({
+  model: z.string().min(1),
+  text_1: ScoreText,
+  text_2: ScoreText,
+});
 
 export const ImageGenerateBody = z.object({
   model: z.string().min(1).optional(),
@@ -112,7 +118,9 @@ export const JobBody = z.object({
 });
 
 export const WorkflowCreateBody = z.object({ name: z.string().min(1).max(200), dag: z.unknown() });
-export const WorkflowExecuteBody = z.object({ input_params: z.record(z.string(), z.unknown()).optional() });
+export const WorkflowExecuteBody = z.object({
+  input_params: z.record(z.string(), z.unknown()).optional(),
+});
 
 export const OrgTokenBody = z.object({
   name: z.string().min(1).max(200),

@@ -22,7 +22,10 @@ const summaryShape = {
   is_default: z.boolean(),
 };
 
-export const ProfileSummarySchema = named('ProfileSummary', z.object({ ...summaryShape, sizes: ProfileSizes }));
+export const ProfileSummarySchema = named(
+  'ProfileSummary',
+  z.object({ ...summaryShape, sizes: ProfileSizes }),
+);
 
 export const ProfileSchema = named(
   'Profile',
@@ -40,7 +43,11 @@ export type Profile = z.infer<typeof ProfileSchema>;
 
 export const CreatedProfileSchema = named(
   'CreatedProfile',
-  z.object({ ...summaryShape, avatar_id: Uuid, created: z.boolean().describe('false: identical content existed') }),
+  z.object({
+    ...summaryShape,
+    avatar_id: Uuid,
+    created: z.boolean().describe('false: identical content existed'),
+  }),
 );
 
 export const ProfileListSchema = named(
@@ -50,7 +57,12 @@ export const ProfileListSchema = named(
 
 export const ProfileDefaultSchema = named(
   'ProfileDefault',
-  z.object({ ok: z.literal(true), avatar_id: Uuid, default_profile_id: Uuid, hash_short: z.string() }),
+  z.object({
+    ok: z.literal(true),
+    avatar_id: Uuid,
+    default_profile_id: Uuid,
+    hash_short: z.string(),
+  }),
 );
 
 /**
@@ -58,9 +70,18 @@ export const ProfileDefaultSchema = named(
  * tools and config validators and fail with the codes of spec 7.
  */
 export const CreateProfileBody = z.object({
-  system_prompt: textOfAtMost(Limits.contextSystemPromptChars).nullable().optional().describe('behaviour prompt; omitted: null (falls through to the version)'),
-  backstory: textOfAtMost(Limits.contextBackstoryChars).nullable().optional().describe('backstory; omitted: null (falls through to the version)'),
+  system_prompt: textOfAtMost(Limits.contextSystemPromptChars)
+    .nullable()
+    .optional()
+    .describe('behaviour prompt; omitted: null (falls through to the version)'),
+  backstory: textOfAtMost(Limits.contextBackstoryChars)
+    .nullable()
+    .optional()
+    .describe('backstory; omitted: null (falls through to the version)'),
   tools_json: z.unknown().optional().describe('tools object (spec 2)'),
   config_json: z.unknown().optional().describe('config group (spec 2); session-only keys refused'),
-  set_default: z.boolean().optional().describe('make this profile the default (the dashboard sends true)'),
+  set_default: z
+    .boolean()
+    .optional()
+    .describe('make this profile the default (the dashboard sends true)'),
 });

@@ -13,13 +13,19 @@ import { UnixSeconds, Uuid } from './common.js';
 export const NotifyBlock = z
   .object({
     url: z.string().describe('https URL that receives queue.* webhooks for this mint'),
-    secret: z.string().optional().describe('HMAC-SHA256 key of x-signature-256; absent: delivered unsigned'),
+    secret: z
+      .string()
+      .optional()
+      .describe('HMAC-SHA256 key of x-signature-256; absent: delivered unsigned'),
   })
   .describe('spec 6.3: per-mint queue notifications; secret keys only');
 
 export const MintContext = z
   .object({
-    system_prompt: z.unknown().optional().describe('string, at most 40,960 chars; replaces the behaviour prompt'),
+    system_prompt: z
+      .unknown()
+      .optional()
+      .describe('string, at most 40,960 chars; replaces the behaviour prompt'),
     backstory: z.string().optional().describe('at most 16,384 chars; replaces the backstory'),
     memory_block: z.string().optional().describe('at most 4,096 chars'),
     memory_id: z.string().optional().describe('refused on zero-data-retention workspaces'),
@@ -35,19 +41,39 @@ export const MintSessionBody = named(
   z
     .object({
       persona: z.string().optional().describe('stock persona key; works without a workspace'),
-      avatar_id: Uuid.optional().describe('current published version of a workspace avatar; secret keys only'),
-      avatar_ref: Uuid.optional().describe('a specific avatar version id; needs a workspace; secret keys only'),
-      avatar_version_id: Uuid.optional().describe('explicit version pin, with avatar_id; secret keys only'),
+      avatar_id: Uuid.optional().describe(
+        'current published version of a workspace avatar; secret keys only',
+      ),
+      avatar_ref: Uuid.optional().describe(
+        'a specific avatar version id; needs a workspace; secret keys only',
+      ),
+      avatar_version_id: Uuid.optional().describe(
+        'explicit version pin, with avatar_id; secret keys only',
+      ),
       voice_ref: Uuid.optional().describe('voice version override; secret keys only'),
       workspace_id: Uuid.optional().describe('only when the key is not workspace-bound'),
       profile_id: z.string().optional().describe('pins the text layer; secret keys only'),
-      context: MintContext.nullable().optional().describe('behaviour overrides; null or {} overrides nothing'),
+      context: MintContext.nullable()
+        .optional()
+        .describe('behaviour overrides; null or {} overrides nothing'),
       extra_system_prompt: z.string().optional().describe('at most 2,048 chars; appended'),
-      extra_backstory: z.string().optional().describe('at most 2,048 chars; appended; extras at most 3,072 combined'),
+      extra_backstory: z
+        .string()
+        .optional()
+        .describe('at most 2,048 chars; appended; extras at most 3,072 combined'),
       tools: z.unknown().optional().describe('tools object (spec 2); replaces stored tool config'),
-      extra_tools: z.unknown().optional().describe('tools object merged onto the resolved tools; extra wins'),
-      agent: z.unknown().optional().describe('agent object (spec 2): hook, tok, conv, v; at most 1,024 bytes'),
-      config: z.unknown().optional().describe('config group override (spec 2); at most 1,024 bytes'),
+      extra_tools: z
+        .unknown()
+        .optional()
+        .describe('tools object merged onto the resolved tools; extra wins'),
+      agent: z
+        .unknown()
+        .optional()
+        .describe('agent object (spec 2): hook, tok, conv, v; at most 1,024 bytes'),
+      config: z
+        .unknown()
+        .optional()
+        .describe('config group override (spec 2); at most 1,024 bytes'),
       response_language: z.unknown().optional().describe('BCP-47 tag or display name'),
       session_cap_seconds: z.unknown().optional().describe('integer 60 to 3600; secret keys only'),
       recording: z.unknown().optional().describe('boolean, default false'),
@@ -59,7 +85,12 @@ export const MintSessionBody = named(
         .max(100)
         .optional()
         .describe('origins allowed to connect; empty means all; at most 100'),
-      concurrency_cap: z.number().int().min(1).optional().describe('lowers the plan ceiling for this mint'),
+      concurrency_cap: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe('lowers the plan ceiling for this mint'),
       metadata: z.record(z.string(), z.unknown()).optional().describe('passed through'),
       // Ours (spec: an offer of wire protocols): positive integers, at most 16 (docs/fidelity.md).
       protocol_versions: z
@@ -94,7 +125,11 @@ export const MintReadySchema = named(
     cap_seconds: z.number().int().describe('maximum live duration'),
     profile: ProfileRef,
     tools_resolved: z.array(z.string()).optional().describe('present only when tools resolved'),
-    protocol_version: z.number().int().optional().describe('present only when protocol_versions was sent'),
+    protocol_version: z
+      .number()
+      .int()
+      .optional()
+      .describe('present only when protocol_versions was sent'),
   }),
   'Mint response 201 (spec 4.5)',
 );
@@ -136,7 +171,9 @@ export const SessionSchema = named(
   'Session',
   z.object({
     id: Uuid,
-    workspace_id: Uuid.nullable().describe('null for a persona mint by a key without any workspace'),
+    workspace_id: Uuid.nullable().describe(
+      'null for a persona mint by a key without any workspace',
+    ),
     api_token_id: Uuid.nullable(),
     avatar_ref: Uuid.nullable(),
     voice_ref: Uuid.nullable(),
@@ -154,7 +191,9 @@ export const TranscriptSchema = named(
   z.object({
     session_id: Uuid,
     source: z.enum(['store', 'live']),
-    turns: z.array(z.object({ seq: z.number().int(), user_text: z.string(), reply_text: z.string() })),
+    turns: z.array(
+      z.object({ seq: z.number().int(), user_text: z.string(), reply_text: z.string() }),
+    ),
     count: z.number().int(),
     deleted: z.literal(true).optional().describe('erased session'),
     tool_calls: z

@@ -14,7 +14,10 @@ export const TokenSchema = named(
     status: z.enum(['active', 'revoked']),
     workspace_id: Uuid.nullable(),
     kind: z.string(),
-    allowed_origins: z.string().nullable().describe('JSON-encoded array of origins (publishable keys)'),
+    allowed_origins: z
+      .string()
+      .nullable()
+      .describe('JSON-encoded array of origins (publishable keys)'),
     created_at: UnixSeconds,
   }),
 );
@@ -42,7 +45,8 @@ export function serializeOrigin(raw: string): string | null {
   try {
     const u = new URL(raw);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    if (u.username || u.password || u.pathname !== '/' || raw.includes('?') || raw.includes('#')) return null;
+    if (u.username || u.password || u.pathname !== '/' || raw.includes('?') || raw.includes('#'))
+      return null;
     if (u.hostname.includes('*')) return null;
     return u.origin;
   } catch {
@@ -53,7 +57,10 @@ export function serializeOrigin(raw: string): string | null {
 /** An http(s) origin: scheme, host and optional port, nothing else; stored serialized. */
 export const HttpOrigin = z
   .url({ protocol: /^https?$/ })
-  .refine((u) => serializeOrigin(u) !== null, 'must be an origin (scheme://host[:port]; no path, query, credentials or wildcard)')
+  .refine(
+    (u) => serializeOrigin(u) !== null,
+    'must be an origin (scheme://host[:port]; no path, query, credentials or wildcard)',
+  )
   .transform((u) => serializeOrigin(u)!);
 
 export const CreateTokenBody = z
@@ -63,7 +70,11 @@ export const CreateTokenBody = z
     // Full scope list: not shown (spec 5.3). Well-formed `<area>:<verb>` scopes we do not
     // know are kept (the real list is longer); anything else is a typo worth refusing.
     scopes: z
-      .array(z.string().regex(/^(\*|[a-z][a-z_]*:[a-z][a-z_]*)$/, 'scopes look like `sessions:write` or `*`'))
+      .array(
+        z
+          .string()
+          .regex(/^(\*|[a-z][a-z_]*:[a-z][a-z_]*)$/, 'scopes look like `sessions:write` or `*`'),
+      )
       .min(1)
       .default(['*']),
     allowedOrigins: z.array(HttpOrigin).optional(),

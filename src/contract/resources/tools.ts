@@ -24,9 +24,16 @@ export const RegisterMcpServerBody = named(
   z
     .object({
       name: z.string().min(1).max(100),
-      url: z.string().min(1).max(2048).describe('https URL; not localhost, not an IP literal, not .local/.internal'),
+      url: z
+        .string()
+        .min(1)
+        .max(2048)
+        .describe('https URL; not localhost, not an IP literal, not .local/.internal'),
       auth: McpAuthSchema.optional(),
-      allowed_tools: z.array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/)).max(64).optional(),
+      allowed_tools: z
+        .array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/))
+        .max(64)
+        .optional(),
       default_timeout_ms: z.number().int().min(1000).max(25000).optional(),
     })
     .strict(),
@@ -51,7 +58,9 @@ export const McpServerSchema = named(
     tools_cached_at: UnixSeconds.nullable(),
     validation: z.object({ ok: z.boolean() }),
     last_error: z.string().optional(),
-    auth: z.object({ kind: z.enum(['none', 'bearer', 'header']), header: z.string().optional() }).describe('ours; never the secret'),
+    auth: z
+      .object({ kind: z.enum(['none', 'bearer', 'header']), header: z.string().optional() })
+      .describe('ours; never the secret'),
     allowed_tools: z.array(z.string()).nullable().describe('ours'),
     default_timeout_ms: z.number().int().describe('ours'),
     created_at: UnixSeconds.describe('ours'),
@@ -59,7 +68,10 @@ export const McpServerSchema = named(
   'MCP server registration (spec 2; fields after last_error are ours)',
 );
 
-export const McpServerParams = z.object({ wsId: Uuid.describe('workspace id'), serverId: z.string().min(1).max(100).describe('mcps_...') });
+export const McpServerParams = z.object({
+  wsId: Uuid.describe('workspace id'),
+  serverId: z.string().min(1).max(100).describe('mcps_...'),
+});
 
 export const BuiltinServerSchema = named(
   'BuiltinServer',
@@ -71,11 +83,24 @@ export const BuiltinServerSchema = named(
   'A built-in server (the list shape is ours: spec 4.11 says not shown)',
 );
 
-export const BuiltinServerParams = z.object({ wsId: Uuid.describe('workspace id'), serverKey: z.string().min(1).max(64) });
-export const PutBuiltinServerBody = named('PutBuiltinServerRequest', z.object({ enabled: z.boolean() }).strict());
+export const BuiltinServerParams = z.object({
+  wsId: Uuid.describe('workspace id'),
+  serverKey: z.string().min(1).max(64),
+});
+export const PutBuiltinServerBody = named(
+  'PutBuiltinServerRequest',
+  z.object({ enabled: z.boolean() }).strict(),
+);
 
 /** Wire-level tool errors (spec 7), answered in a 200 body. */
-export const ToolWireErrors = ['unknown_tool', 'budget_exhausted', 'server_disabled', 'builtin_tool_is_local', 'timeout', 'tool_error'] as const;
+export const ToolWireErrors = [
+  'unknown_tool',
+  'budget_exhausted',
+  'server_disabled',
+  'builtin_tool_is_local',
+  'timeout',
+  'tool_error',
+] as const;
 export type ToolWireError = (typeof ToolWireErrors)[number];
 
 /** A tool result (spec 6.2). */
@@ -88,7 +113,9 @@ export const ToolResultSchema = z.object({
 });
 export type ToolResult = z.output<typeof ToolResultSchema>;
 
-const ToolCallHistory = z.array(z.object({ role: z.string().max(32), content: z.string().max(16_384) })).max(40);
+const ToolCallHistory = z
+  .array(z.object({ role: z.string().max(32), content: z.string().max(16_384) }))
+  .max(40);
 /** A tool call as the box posts it to the gateway (internal box API; spec 6.2 `tool_call` fields). */
 export const ToolCallBody = z.object({
   call_id: z.string().min(1).max(100),
@@ -99,4 +126,8 @@ export const ToolCallBody = z.object({
 });
 export type ToolCallRequest = z.output<typeof ToolCallBody>;
 /** A built-in call the box ran itself, reported to the control plane (budget, record, webhooks). */
-export const ToolCallReportBody = ToolCallBody.extend({ ok: z.boolean(), ms: z.number().int().min(0), result: z.unknown() });
+export const ToolCallReportBody = ToolCallBody.extend({
+  ok: z.boolean(),
+  ms: z.number().int().min(0),
+  result: z.unknown(),
+});

@@ -27,8 +27,14 @@ export const VoiceVersionSchema = named(
     id: Uuid,
     voice_id: Uuid,
     version_number: z.number().int(),
-    sample_blob_key: z.string().nullable().describe('internal key of the sample audio; non-null once uploaded'),
-    external_voice_id: z.string().nullable().describe('provider voice id (cloned voices, after the sample upload)'),
+    sample_blob_key: z
+      .string()
+      .nullable()
+      .describe('internal key of the sample audio; non-null once uploaded'),
+    external_voice_id: z
+      .string()
+      .nullable()
+      .describe('provider voice id (cloned voices, after the sample upload)'),
     created_by: Uuid.nullable(),
     created_at: UnixSeconds,
     config_json: z.string().nullable().describe('the configJson sent on create'),
@@ -43,10 +49,15 @@ export const VoiceVersionSchema = named(
 
 export const CreatedVoiceVersionSchema = named(
   'CreatedVoiceVersion',
-  VoiceVersionSchema.extend({ upload_url: z.string().describe('relative URL to PUT the audio sample to') }),
+  VoiceVersionSchema.extend({
+    upload_url: z.string().describe('relative URL to PUT the audio sample to'),
+  }),
 );
 
-export const CreateVoiceBody = z.object({ name: z.string().min(1), kind: z.string().min(1).default('stock') });
+export const CreateVoiceBody = z.object({
+  name: z.string().min(1),
+  kind: z.string().min(1).default('stock'),
+});
 export const UpdateVoiceBody = z.object({ name: z.string().min(1) });
 export const CreateVoiceVersionBody = z.object({
   configJson: z

@@ -19,7 +19,9 @@ export const WebhookSubscriptions = ['queue.*', 'agent.tool_call.*', ...WebhookE
 
 /** Does a subscription list cover an event? `queue.*` covers every `queue.` event. */
 export function subscribes(subscriptions: readonly string[], event: string): boolean {
-  return subscriptions.some((s) => s === event || (s.endsWith('.*') && event.startsWith(s.slice(0, -1))));
+  return subscriptions.some(
+    (s) => s === event || (s.endsWith('.*') && event.startsWith(s.slice(0, -1))),
+  );
 }
 
 export const CreateWebhookBody = named(
@@ -58,7 +60,9 @@ export const WebhookSchema = named(
 
 export const CreatedWebhookSchema = named(
   'CreatedWebhook',
-  WebhookSchema.extend({ secret: z.string().describe('signing secret, returned only on creation') }),
+  WebhookSchema.extend({
+    secret: z.string().describe('signing secret, returned only on creation'),
+  }),
 );
 
 /** The delivery envelope (spec 6.3); `timestamp` is milliseconds. */

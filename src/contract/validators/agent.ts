@@ -33,9 +33,18 @@ function isHttpsUrl(s: string, allowInsecure: boolean): boolean {
  * Check order (ours): shape, `hook`, then the serialized size. `tok` and `conv`, when sent,
  * must be strings (they are compared and echoed by the hook, spec 5.7).
  */
-export function validateAgent(input: unknown, opts: AgentValidationOptions = {}): Validation<AgentObject | null> {
+export function validateAgent(
+  input: unknown,
+  opts: AgentValidationOptions = {},
+): Validation<AgentObject | null> {
   if (input === undefined || input === null) return accept(null);
-  if (!isPlainObject(input)) return reject(400, ErrorCode.invalidRequest, 'agent must be an object', 'agent: expected an object');
+  if (!isPlainObject(input))
+    return reject(
+      400,
+      ErrorCode.invalidRequest,
+      'agent must be an object',
+      'agent: expected an object',
+    );
   if (input.hook !== undefined && input.hook !== null) {
     if (typeof input.hook !== 'string' || !isHttpsUrl(input.hook, opts.allowInsecure ?? false)) {
       return reject(400, ErrorCode.invalidAgentHook, 'agent.hook must be an https URL');
@@ -43,11 +52,20 @@ export function validateAgent(input: unknown, opts: AgentValidationOptions = {})
   }
   for (const k of ['tok', 'conv'] as const) {
     if (input[k] !== undefined && input[k] !== null && typeof input[k] !== 'string') {
-      return reject(400, ErrorCode.invalidRequest, `agent.${k} must be a string`, `agent.${k}: expected a string`);
+      return reject(
+        400,
+        ErrorCode.invalidRequest,
+        `agent.${k} must be a string`,
+        `agent.${k}: expected a string`,
+      );
     }
   }
   if (serializedBytes(input) > Limits.agentBytes) {
-    return reject(400, ErrorCode.agentClaimTooLarge, `agent is over ${Limits.agentBytes} serialized bytes`);
+    return reject(
+      400,
+      ErrorCode.agentClaimTooLarge,
+      `agent is over ${Limits.agentBytes} serialized bytes`,
+    );
   }
   return accept(input as AgentObject);
 }

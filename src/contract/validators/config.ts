@@ -74,21 +74,29 @@ export function validateConfig(input: unknown, source: ConfigSource): Validation
   }
   const out: Record<string, boolean | number> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (!Object.hasOwn(ConfigCatalog, key)) return fail(configDetail.unknownKey(key), `unknown config key ${key}`);
+    if (!Object.hasOwn(ConfigCatalog, key))
+      return fail(configDetail.unknownKey(key), `unknown config key ${key}`);
     const spec = ConfigCatalog[key as ConfigKey] as BooleanKey | IntegerKey;
     if (value === null) continue;
     if (source === 'profile' && spec.sessionOnly) {
-      return fail(configDetail.sessionOnly(key), `${key} is session-only and cannot be stored in a profile`);
+      return fail(
+        configDetail.sessionOnly(key),
+        `${key} is session-only and cannot be stored in a profile`,
+      );
     }
     if (spec.type === 'boolean') {
-      if (typeof value !== 'boolean') return fail(configDetail.notBoolean(key), `${key} must be a boolean`);
+      if (typeof value !== 'boolean')
+        return fail(configDetail.notBoolean(key), `${key} must be a boolean`);
       out[key] = value;
     } else {
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         return fail(configDetail.notInteger(key), `${key} must be an integer`);
       }
       if (value < spec.min || value > spec.max) {
-        return fail(configDetail.outOfRange(key), `${key} must be between ${spec.min} and ${spec.max}`);
+        return fail(
+          configDetail.outOfRange(key),
+          `${key} must be between ${spec.min} and ${spec.max}`,
+        );
       }
       out[key] = value;
     }

@@ -21,15 +21,26 @@ export type Validation<T> = { ok: true; value: T } | ValidationFailure;
 export const accept = <T>(value: T): Validation<T> => ({ ok: true, value });
 
 /** A failure; caller input in its texts is echoed in bounded form (echo.ts). */
-export function reject(status: number, error: string, message: string, detail?: string): ValidationFailure {
+export function reject(
+  status: number,
+  error: string,
+  message: string,
+  detail?: string,
+): ValidationFailure {
   const [e, m] = [boundText(error), boundText(message)];
-  return detail === undefined ? { ok: false, status, error: e, message: m } : { ok: false, status, error: e, detail: boundText(detail), message: m };
+  return detail === undefined
+    ? { ok: false, status, error: e, message: m }
+    : { ok: false, status, error: e, detail: boundText(detail), message: m };
 }
 
 /** A failure thrown instead of returned (for code that prefers exceptions). */
 export class ContractValidationError extends Error {
   constructor(readonly failure: ValidationFailure) {
-    super(failure.detail ? `${failure.error} (${failure.detail}): ${failure.message}` : `${failure.error}: ${failure.message}`);
+    super(
+      failure.detail
+        ? `${failure.error} (${failure.detail}): ${failure.message}`
+        : `${failure.error}: ${failure.message}`,
+    );
     this.name = 'ContractValidationError';
   }
 }

@@ -12,7 +12,19 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { isPlainObject } from './result.js';
 
 /** Keywords whose value is one subschema. */
-const SINGLE = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'unevaluatedProperties', 'unevaluatedItems', 'propertyNames', 'additionalItems'];
+const SINGLE = [
+  'additionalProperties',
+  'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'additionalItems',
+];
 /** Keywords whose value is an array of subschemas. */
 const ARRAY = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 /** Keywords whose value maps names to subschemas. */
@@ -22,9 +34,12 @@ const REFERENCES = ['$ref', '$defs', '$dynamicRef', 'definitions'];
 
 function children(schema: Record<string, unknown>): unknown[] {
   const out: unknown[] = [];
-  for (const k of SINGLE) if (k in schema) out.push(...(Array.isArray(schema[k]) ? (schema[k] as unknown[]) : [schema[k]]));
+  for (const k of SINGLE)
+    if (k in schema)
+      out.push(...(Array.isArray(schema[k]) ? (schema[k] as unknown[]) : [schema[k]]));
   for (const k of ARRAY) if (Array.isArray(schema[k])) out.push(...(schema[k] as unknown[]));
-  for (const k of MAP) if (isPlainObject(schema[k])) out.push(...Object.values(schema[k] as object));
+  for (const k of MAP)
+    if (isPlainObject(schema[k])) out.push(...Object.values(schema[k] as object));
   return out.filter(isPlainObject);
 }
 

@@ -9,7 +9,14 @@
  */
 import { ErrorCode, suffixed } from '../errors.js';
 import { charCount, Limits } from '../limits.js';
-import { accept, isPlainObject, reject, serializedBytes, type Validation, type ValidationFailure } from './result.js';
+import {
+  accept,
+  isPlainObject,
+  reject,
+  serializedBytes,
+  type Validation,
+  type ValidationFailure,
+} from './result.js';
 import { schemaDepth, schemaProblem, schemaRootIsObject, schemaUsesRef } from './tool-schema.js';
 
 export interface ToolDefinition {
@@ -34,7 +41,16 @@ export interface ToolsObject {
 }
 
 export const TOOLS_FIELDS = ['servers', 'inline', 'allow', 'max_calls', 'history'] as const;
-export const TOOL_DEFINITION_FIELDS = ['name', 'description', 'input_schema', 'timeout_ms', 'idempotent', 'fast', 'speak_hint', 'cover_line'] as const;
+export const TOOL_DEFINITION_FIELDS = [
+  'name',
+  'description',
+  'input_schema',
+  'timeout_ms',
+  'idempotent',
+  'fast',
+  'speak_hint',
+  'cover_line',
+] as const;
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface ToolsValidationOptions {
@@ -56,7 +72,10 @@ function isStringArray(v: unknown): v is string[] {
 }
 
 /** Validate one tool definition (spec 2 "Tool definition"). */
-export function validateToolDefinition(input: unknown, where = 'tools.inline'): Validation<ToolDefinition> {
+export function validateToolDefinition(
+  input: unknown,
+  where = 'tools.inline',
+): Validation<ToolDefinition> {
   if (!isPlainObject(input)) return badShape(where, 'a tool definition must be an object');
   const name = input.name;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
@@ -64,30 +83,61 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
   }
   const d = input.description;
   if (typeof d !== 'string' || d.length === 0 || charCount(d) > Limits.toolDescriptionChars) {
-    return reject(400, suffixed.invalidToolDescription(name), `description is required, at most ${Limits.toolDescriptionChars} characters`);
+    return reject(
+      400,
+      suffixed.invalidToolDescription(name),
+      `description is required, at most ${Limits.toolDescriptionChars} characters`,
+    );
   }
   const schema = input.input_schema;
   if (!schemaRootIsObject(schema)) {
-    return reject(400, suffixed.schemaRootMustBeObject(name), 'input_schema must be a JSON Schema with root type object');
+    return reject(
+      400,
+      suffixed.schemaRootMustBeObject(name),
+      'input_schema must be a JSON Schema with root type object',
+    );
   }
-  if (schemaUsesRef(schema)) return reject(400, suffixed.schemaRefUnsupported(name), 'input_schema may not use $ref or $defs');
+  if (schemaUsesRef(schema))
+    return reject(
+      400,
+      suffixed.schemaRefUnsupported(name),
+      'input_schema may not use $ref or $defs',
+    );
   if (serializedBytes(schema) > Limits.toolSchemaBytes) {
-    return reject(400, suffixed.schemaTooLarge(name), `input_schema is over ${Limits.toolSchemaBytes} bytes`);
+    return reject(
+      400,
+      suffixed.schemaTooLarge(name),
+      `input_schema is over ${Limits.toolSchemaBytes} bytes`,
+    );
   }
   if (schemaDepth(schema) > Limits.toolSchemaDepth) {
-    return reject(400, suffixed.schemaTooDeep(name), `input_schema is deeper than ${Limits.toolSchemaDepth}`);
+    return reject(
+      400,
+      suffixed.schemaTooDeep(name),
+      `input_schema is deeper than ${Limits.toolSchemaDepth}`,
+    );
   }
   // Decided (docs/fidelity.md): a schema that is not valid JSON Schema (draft 2020-12) is
   // 400 invalid_request naming the keyword; spec 7 has no code of its own for it.
   const problem = schemaProblem(schema);
   if (problem) {
-    return reject(400, ErrorCode.invalidRequest, `input_schema of ${name} is not a valid JSON Schema: ${problem}`, `${where}.${name}.input_schema: ${problem}`);
+    return reject(
+      400,
+      ErrorCode.invalidRequest,
+      `input_schema of ${name} is not a valid JSON Schema: ${problem}`,
+      `${where}.${name}.input_schema: ${problem}`,
+    );
   }
   // Decided (docs/fidelity.md): an unknown field of a definition uses the tools-object code.
   for (const key of Object.keys(input)) {
     if (!(TOOL_DEFINITION_FIELDS as readonly string[]).includes(key)) {
       const allowed = TOOL_DEFINITION_FIELDS.join(', ');
-      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in tool ${name}; allowed: ${allowed}`, `${key}: not a tool definition field (allowed: ${allowed})`);
+      return reject(
+        400,
+        suffixed.unknownToolsField(key),
+        `unknown field ${key} in tool ${name}; allowed: ${allowed}`,
+        `${key}: not a tool definition field (allowed: ${allowed})`,
+      );
     }
   }
   let timeout: number = Limits.toolTimeoutDefaultMs;
@@ -96,7 +146,10 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
       return badShape(`${where}.${name}.timeout_ms`, 'expected a number');
     }
     // spec 2: clamped, not refused.
-    timeout = Math.min(Limits.toolTimeoutMaxMs, Math.max(Limits.toolTimeoutMinMs, Math.round(input.timeout_ms)));
+    timeout = Math.min(
+      Limits.toolTimeoutMaxMs,
+      Math.max(Limits.toolTimeoutMinMs, Math.round(input.timeout_ms)),
+    );
   }
   const flags: Record<'idempotent' | 'fast', boolean> = { idempotent: false, fast: false };
   for (const f of ['idempotent', 'fast'] as const) {
@@ -105,7 +158,13 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
     if (typeof v !== 'boolean') return badShape(`${where}.${name}.${f}`, 'expected a boolean');
     flags[f] = v;
   }
-  const out: ToolDefinition = { name, description: d, input_schema: schema, timeout_ms: timeout, ...flags };
+  const out: ToolDefinition = {
+    name,
+    description: d,
+    input_schema: schema,
+    timeout_ms: timeout,
+    ...flags,
+  };
   for (const f of ['speak_hint', 'cover_line'] as const) {
     const v = input[f];
     if (v === undefined || v === null) continue;
@@ -116,32 +175,50 @@ export function validateToolDefinition(input: unknown, where = 'tools.inline'): 
 }
 
 /** Validate a tools object (spec 2 "Tools object"). */
-export function validateTools(input: unknown, opts: ToolsValidationOptions = {}): Validation<ToolsObject> {
+export function validateTools(
+  input: unknown,
+  opts: ToolsValidationOptions = {},
+): Validation<ToolsObject> {
   const field = opts.field ?? 'tools';
   if (!isPlainObject(input)) return badShape(field, 'expected an object');
   for (const key of Object.keys(input)) {
     if (!(TOOLS_FIELDS as readonly string[]).includes(key)) {
       // The allowed fields in the message and the detail (issue 24 item 5; docs/fidelity.md).
       const allowed = TOOLS_FIELDS.join(', ');
-      return reject(400, suffixed.unknownToolsField(key), `unknown field ${key} in ${field}; allowed: ${allowed}`, `${field}.${key}: not a tools field (allowed: ${allowed})`);
+      return reject(
+        400,
+        suffixed.unknownToolsField(key),
+        `unknown field ${key} in ${field}; allowed: ${allowed}`,
+        `${field}.${key}: not a tools field (allowed: ${allowed})`,
+      );
     }
   }
   const out: ToolsObject = { servers: [], inline: [] };
   if (input.servers !== undefined && input.servers !== null) {
-    if (!isStringArray(input.servers)) return badShape(`${field}.servers`, 'expected an array of server ids');
+    if (!isStringArray(input.servers))
+      return badShape(`${field}.servers`, 'expected an array of server ids');
     const servers = [...new Set(input.servers)];
     if (servers.length > Limits.mcpServersPerSession) {
-      return reject(400, ErrorCode.tooManyMcpServers, `at most ${Limits.mcpServersPerSession} servers`);
+      return reject(
+        400,
+        ErrorCode.tooManyMcpServers,
+        `at most ${Limits.mcpServersPerSession} servers`,
+      );
     }
     out.servers = servers;
   }
   if (input.inline !== undefined && input.inline !== null) {
-    if (!Array.isArray(input.inline)) return badShape(`${field}.inline`, 'expected an array of tool definitions');
+    if (!Array.isArray(input.inline))
+      return badShape(`${field}.inline`, 'expected an array of tool definitions');
     if (input.inline.length > Limits.toolsPerSession) {
       return reject(400, ErrorCode.tooManyTools, `at most ${Limits.toolsPerSession} tools`);
     }
     if (input.inline.length > 0 && 'agentHook' in opts && !opts.agentHook) {
-      return reject(400, ErrorCode.inlineToolsRequireAgentHook, 'inline tools are run by the tenant hook: send agent.hook');
+      return reject(
+        400,
+        ErrorCode.inlineToolsRequireAgentHook,
+        'inline tools are run by the tenant hook: send agent.hook',
+      );
     }
     for (const def of input.inline) {
       const r = validateToolDefinition(def, `${field}.inline`);
@@ -159,13 +236,23 @@ export function validateTools(input: unknown, opts: ToolsValidationOptions = {})
   }
   if (input.max_calls !== undefined && input.max_calls !== null) {
     const m = input.max_calls;
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < Limits.maxCallsMin || m > Limits.maxCallsMax) {
-      return reject(400, ErrorCode.invalidMaxCalls, `max_calls must be an integer from ${Limits.maxCallsMin} to ${Limits.maxCallsMax}`);
+    if (
+      typeof m !== 'number' ||
+      !Number.isInteger(m) ||
+      m < Limits.maxCallsMin ||
+      m > Limits.maxCallsMax
+    ) {
+      return reject(
+        400,
+        ErrorCode.invalidMaxCalls,
+        `max_calls must be an integer from ${Limits.maxCallsMin} to ${Limits.maxCallsMax}`,
+      );
     }
     out.max_calls = m;
   }
   if (input.history !== undefined && input.history !== null) {
-    if (typeof input.history !== 'boolean') return badShape(`${field}.history`, 'expected a boolean');
+    if (typeof input.history !== 'boolean')
+      return badShape(`${field}.history`, 'expected a boolean');
     out.history = input.history;
   }
   return accept(out);
@@ -197,11 +284,16 @@ export function mergeTools(base: ToolsObject | null, extra: ToolsObject): Valida
   const b = base ?? { servers: [], inline: [] };
   const servers = [...new Set([...b.servers, ...extra.servers])];
   if (servers.length > Limits.mcpServersPerSession) {
-    return reject(400, ErrorCode.tooManyMcpServers, `at most ${Limits.mcpServersPerSession} servers`);
+    return reject(
+      400,
+      ErrorCode.tooManyMcpServers,
+      `at most ${Limits.mcpServersPerSession} servers`,
+    );
   }
   const extraNames = new Set(extra.inline.map((t) => t.name));
   const inline = [...b.inline.filter((t) => !extraNames.has(t.name)), ...extra.inline];
-  if (inline.length > Limits.toolsPerSession) return reject(400, ErrorCode.tooManyTools, `at most ${Limits.toolsPerSession} tools`);
+  if (inline.length > Limits.toolsPerSession)
+    return reject(400, ErrorCode.tooManyTools, `at most ${Limits.toolsPerSession} tools`);
   const out: ToolsObject = { servers, inline };
   const allow = extra.allow ?? b.allow;
   if (allow) out.allow = allow;
@@ -217,16 +309,24 @@ export function mergeTools(base: ToolsObject | null, extra: ToolsObject): Valida
  * definitions after `allow` (spec 7): a name twice is 409 `tool_name_conflict`; more than 16
  * is `too_many_tools`; `tools` sent but nothing resolved is `no_tools_resolved`.
  */
-export function checkResolvedTools(names: readonly string[], toolsSent: boolean): Validation<string[]> {
+export function checkResolvedTools(
+  names: readonly string[],
+  toolsSent: boolean,
+): Validation<string[]> {
   const dup = firstDuplicate(names);
   if (dup) return toolNameConflict(dup);
-  if (names.length > Limits.toolsPerSession) return reject(400, ErrorCode.tooManyTools, `at most ${Limits.toolsPerSession} tools`);
-  if (toolsSent && names.length === 0) return reject(400, ErrorCode.noToolsResolved, 'tools were sent but resolved to nothing');
+  if (names.length > Limits.toolsPerSession)
+    return reject(400, ErrorCode.tooManyTools, `at most ${Limits.toolsPerSession} tools`);
+  if (toolsSent && names.length === 0)
+    return reject(400, ErrorCode.noToolsResolved, 'tools were sent but resolved to nothing');
   return accept([...names]);
 }
 
 /** Apply an `allow` filter to resolved names (spec 2: name filter over everything resolved). */
-export function applyAllow<T extends { name: string }>(tools: readonly T[], allow: readonly string[] | undefined): T[] {
+export function applyAllow<T extends { name: string }>(
+  tools: readonly T[],
+  allow: readonly string[] | undefined,
+): T[] {
   return allow ? tools.filter((t) => allow.includes(t.name)) : [...tools];
 }
 
@@ -234,7 +334,11 @@ export function applyAllow<T extends { name: string }>(tools: readonly T[], allo
 export function checkAgentPayload(tools: unknown, context: unknown): Validation<true> {
   const size = serializedBytes(tools ?? null) + serializedBytes(context ?? null);
   if (size > Limits.toolsPlusContextBytes) {
-    return reject(400, ErrorCode.agentPayloadTooLarge, `tools plus context are over ${Limits.toolsPlusContextBytes} bytes`);
+    return reject(
+      400,
+      ErrorCode.agentPayloadTooLarge,
+      `tools plus context are over ${Limits.toolsPlusContextBytes} bytes`,
+    );
   }
   return accept(true);
 }

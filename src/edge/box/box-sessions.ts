@@ -47,7 +47,12 @@ export class BoxSessions {
   async open(claims: SessionClaims): Promise<EdgeSession> {
     const have = this.sessions.get(claims.sub);
     if (have) {
-      if (have.live.ended) throw new SessionRefused(410, 'session_ended', `session ${claims.sub} has ended (${have.live.ended}); mint a new one`);
+      if (have.live.ended)
+        throw new SessionRefused(
+          410,
+          'session_ended',
+          `session ${claims.sub} has ended (${have.live.ended}); mint a new one`,
+        );
       return have;
     }
     let p = this.opening.get(claims.sub);
@@ -60,12 +65,18 @@ export class BoxSessions {
 
   private async create(claims: SessionClaims): Promise<EdgeSession> {
     if (!(await this.d.connect(claims.sub))) {
-      throw new SessionRefused(410, 'session_ended', `session ${claims.sub} is no longer live (released, reaped or ended); mint a new one`);
+      throw new SessionRefused(
+        410,
+        'session_ended',
+        `session ${claims.sub} is no longer live (released, reaped or ended); mint a new one`,
+      );
     }
     const snapshot = readSnapshot(claims);
     // spec 4.5: capture happens on recording-aware renderers only; say so rather than capture nothing silently.
     if (snapshot.recording && !this.d.captureRoot && snapshot.sessionLogs) {
-      this.d.log(`session ${snapshot.id}: recording: true, but this box has no capture directory (start it with --data DIR); nothing is captured`);
+      this.d.log(
+        `session ${snapshot.id}: recording: true, but this box has no capture directory (start it with --data DIR); nothing is captured`,
+      );
     }
     const s = await EdgeSession.open(snapshot, {
       ...this.d,
@@ -82,8 +93,13 @@ export class BoxSessions {
     }).catch((err: unknown) => {
       // The control plane already has it active: end it there too, and say why.
       this.d.ended(snapshot.id, 'closed');
-      if (snapshot.sessionLogs) this.d.log(`session ${snapshot.id} could not start: ${(err as Error).message}`);
-      throw new SessionRefused(503, 'render_failed', `the box could not start this session's media: ${(err as Error).message}`);
+      if (snapshot.sessionLogs)
+        this.d.log(`session ${snapshot.id} could not start: ${(err as Error).message}`);
+      throw new SessionRefused(
+        503,
+        'render_failed',
+        `the box could not start this session's media: ${(err as Error).message}`,
+      );
     });
     this.sessions.set(claims.sub, s);
     return s;

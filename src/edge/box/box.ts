@@ -5,7 +5,17 @@
  * loss, release, the reaper or the cap; turns are reported as they commit.
  */
 import { toRouterPath } from '../../contract/operation.js';
-import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns, edgeHealth, edgeImage, edgeSessionEnd, edgeSessionLog } from '../../contract/operations/boxes.js';
+import {
+  boxDeregister,
+  boxMedia,
+  boxRegister,
+  boxSeatEvents,
+  boxTurns,
+  edgeHealth,
+  edgeImage,
+  edgeSessionEnd,
+  edgeSessionLog,
+} from '../../contract/operations/boxes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,20 +77,31 @@ export interface RunningBox {
   /** End a session as if its client sockets closed (spec 3: the seat frees). */
   disconnect(sessionId: string): Promise<void>;
   /** Report a committed turn to the transcript store, as the turn loop does. */
-  reportTurn(sessionId: string, turn: { seq: number; user_text: string; reply_text: string }): Promise<void>;
+  reportTurn(
+    sessionId: string,
+    turn: { seq: number; user_text: string; reply_text: string },
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const clock = opts.clock ?? realClock;
   const log = opts.log ?? (() => undefined);
-  const cp = new ControlPlaneLink(opts.controlPlaneUrl.replace(/\/+$/, ''), opts.boxId, opts.secret);
+  const cp = new ControlPlaneLink(
+    opts.controlPlaneUrl.replace(/\/+$/, ''),
+    opts.boxId,
+    opts.secret,
+  );
   const verify = sessionTokenVerifier(cp.baseUrl, opts.boxId, clock);
   // The control plane presents this when it asks for a session's log (transcript `source: live`).
   const callbackSecret = randomBytes(24).toString('hex');
   // A failed report names its session: silenced with the session's logs (spec 4.5 observability: false).
   const report = (id: string, what: string, p: Promise<unknown>) =>
-    p.catch((e: Error) => sessions.get(id)?.live.snapshot.sessionLogs !== false && log(`control plane ${what} failed: ${e.message}`));
+    p.catch(
+      (e: Error) =>
+        sessions.get(id)?.live.snapshot.sessionLogs !== false &&
+        log(`control plane ${what} failed: ${e.message}`),
+    );
 
   const shelf = new ImageShelf(clock);
   const sessions = new BoxSessions({
@@ -96,10 +117,23 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {
-      if (reason !== 'released') void report(id, 'close', cp.must(boxSeatEvents, {}, { session_id: id, event: 'close', reason }));
+      if (reason !== 'released')
+        void report(
+          id,
+          'close',
+          cp.must(boxSeatEvents, {}, { session_id: id, event: 'close', reason }),
+        );
     },
     store(id, t: LoggedTurn) {
-      void report(id, 'turn', cp.must(boxTurns, { sessionId: id }, { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text }));
+      void report(
+        id,
+        'turn',
+        cp.must(
+          boxTurns,
+          { sessionId: id },
+          { seq: t.seq, user_text: t.user_text, reply_text: t.reply_text },
+        ),
+      );
     },
   });
   // A typed turn is the user speaking: it replaces a greeting still on hold and cuts a reply on air.
@@ -107,7 +141,13 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
 
   const app = new Hono();
   app.get(edgeHealth.path, (c) =>
-    c.json({ ok: true, box_id: opts.boxId, seats: opts.seats, protocols: opts.protocols, connected: sessions.live().length }),
+    c.json({
+      ok: true,
+      box_id: opts.boxId,
+      seats: opts.seats,
+      protocols: opts.protocols,
+      connected: sessions.live().length,
+    }),
   );
   registerChat(app, verify, sessions, chat);
   // Internal (control plane only): a session's own log, and the end of a session it decided.
@@ -117,14 +157,20 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     return given.length === want.length && timingSafeEqual(given, want);
   };
   app.get(toRouterPath(edgeSessionLog.path), (c) => {
-    if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get((c.req.param('id') ?? ''));
+    if (!fromControlPlane(c.req.header('authorization')))
+      return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
+    const s = sessions.get(c.req.param('id') ?? '');
     if (!s) return c.json({ error: 'not_found', message: 'no such session on this box' }, 404);
-    return c.json({ session_id: s.live.id, ended: s.live.ended, turns: s.live.log.map(({ seq, user_text, reply_text }) => ({ seq, user_text, reply_text })) });
+    return c.json({
+      session_id: s.live.id,
+      ended: s.live.ended,
+      turns: s.live.log.map(({ seq, user_text, reply_text }) => ({ seq, user_text, reply_text })),
+    });
   });
   app.post(toRouterPath(edgeSessionEnd.path), (c) => {
-    if (!fromControlPlane(c.req.header('authorization'))) return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get((c.req.param('id') ?? ''));
+    if (!fromControlPlane(c.req.header('authorization')))
+      return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
+    const s = sessions.get(c.req.param('id') ?? '');
     const reason = c.req.query('reason') === 'cap' ? 'cap' : 'released';
     s?.live.end(reason);
     return c.json({ ok: true });
@@ -134,16 +180,39 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   app.get(toRouterPath(edgeImage.path), (c) => {
     const m = /^([0-9a-f]{32})\.png$/.exec(c.req.param('file') ?? '');
     const png = m ? shelf.get(m[1]!) : null;
-    if (!png) return c.json({ error: 'not_found', message: 'no such picture, or it expired (built-in image URLs last one hour)' }, 404);
-    return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+    if (!png)
+      return c.json(
+        {
+          error: 'not_found',
+          message: 'no such picture, or it expired (built-in image URLs last one hour)',
+        },
+        404,
+      );
+    return c.body(new Uint8Array(png), 200, {
+      'content-type': 'image/png',
+      'cache-control': 'private, max-age=3600',
+    });
   });
-  app.notFound((c) => c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` }, 404));
+  app.notFound((c) =>
+    c.json(
+      { error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` },
+      404,
+    ),
+  );
 
   // Every request and upgrade passes the Host check first (DNS rebinding, docs/security.md).
   const hosts = new HostPolicy(opts.allowedHosts ?? []);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const hostname = opts.host ?? '127.0.0.1';
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname, createServer: hostGuardedServer(hosts) as never }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: opts.port ?? 0,
+        hostname,
+        createServer: hostGuardedServer(hosts) as never,
+      },
+      () => resolve(s),
+    );
     s.on('error', reject);
   });
   bindPolicy(hosts, server as Server, opts.host);
@@ -157,15 +226,19 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   shelf.baseUrl = baseUrl;
 
   try {
-    await cp.must(boxRegister, {}, {
-      base_url: baseUrl,
-      seats: opts.seats,
-      protocols: opts.protocols,
-      custom_avatars: opts.customAvatars,
-      verified: opts.verified,
-      max_cap_seconds: opts.maxCapSeconds ?? null,
-      callback_secret: callbackSecret,
-    });
+    await cp.must(
+      boxRegister,
+      {},
+      {
+        base_url: baseUrl,
+        seats: opts.seats,
+        protocols: opts.protocols,
+        custom_avatars: opts.customAvatars,
+        verified: opts.verified,
+        max_cap_seconds: opts.maxCapSeconds ?? null,
+        callback_secret: callbackSecret,
+      },
+    );
   } catch (err) {
     // An unregistered box must not keep its port (or the process) alive.
     upgrades.wss.close();

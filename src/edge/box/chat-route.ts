@@ -35,20 +35,37 @@ async function readLimited(req: Request, max: number): Promise<string | null> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSessions, chat: (s: EdgeSession, text: string) => string): void {
+export function registerChat(
+  app: Hono,
+  verify: TokenVerifier,
+  sessions: BoxSessions,
+  chat: (s: EdgeSession, text: string) => string,
+): void {
   const err = (c: Context, status: number, error: string, message: string) =>
     c.json({ error, message }, status as 400);
 
   app.post(edgeChat.path, async (c) => {
     const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));
-    if (!token) return err(c, 401, 'unauthorized', 'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>');
+    if (!token)
+      return err(
+        c,
+        401,
+        'unauthorized',
+        'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>',
+      );
     let s: EdgeSession;
     try {
       const open = sessions.get(peekSub(token) ?? '');
       const claims = await verify(token, { allowExpired: !!open && !open.live.ended });
       checkOrigin(claims, c.req.header('origin'));
       const body = await readLimited(c.req.raw, CHAT_BODY_MAX);
-      if (body === null) return err(c, 413, 'payload_too_large', `request body over ${CHAT_BODY_MAX} bytes; send { "text": "..." } with at most ${CHAT_TEXT_MAX} characters`);
+      if (body === null)
+        return err(
+          c,
+          413,
+          'payload_too_large',
+          `request body over ${CHAT_BODY_MAX} bytes; send { "text": "..." } with at most ${CHAT_TEXT_MAX} characters`,
+        );
       let raw: unknown;
       try {
         raw = JSON.parse(body);
@@ -56,12 +73,15 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
         return err(c, 400, 'invalid_json', 'the body is not valid JSON; send { "text": "..." }');
       }
       const text = (raw as { text?: unknown } | null)?.text;
-      if (typeof text !== 'string' || text.trim() === '') return err(c, 400, 'invalid_request', 'text: a non-empty string is required');
-      if (charCount(text) > CHAT_TEXT_MAX) return err(c, 400, 'invalid_request', `text: at most ${CHAT_TEXT_MAX} characters`);
+      if (typeof text !== 'string' || text.trim() === '')
+        return err(c, 400, 'invalid_request', 'text: a non-empty string is required');
+      if (charCount(text) > CHAT_TEXT_MAX)
+        return err(c, 400, 'invalid_request', `text: at most ${CHAT_TEXT_MAX} characters`);
       s = await sessions.open(claims);
       return c.json({ ok: true, speech_id: chat(s, text) });
     } catch (e) {
-      if (e instanceof TokenRefused) return err(c, e.code === 'wrong_box' ? 403 : 401, e.code, e.message);
+      if (e instanceof TokenRefused)
+        return err(c, e.code === 'wrong_box' ? 403 : 401, e.code, e.message);
       if (e instanceof SessionRefused) return err(c, e.status, e.code, e.message);
       if (e instanceof OriginRefused) return err(c, 403, e.code, e.message);
       throw e;
@@ -71,7 +91,9 @@ export function registerChat(app: Hono, verify: TokenVerifier, sessions: BoxSess
 
 export function peekSub(token: string): string | null {
   try {
-    const p = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    const p = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      sub?: unknown;
+    };
     return typeof p.sub === 'string' ? p.sub : null;
   } catch {
     return null;

@@ -20,7 +20,11 @@ export class ControlPlaneLink {
     return this.baseUrl + fillPath(op.path, { ...params, boxId: this.boxId });
   }
 
-  async post(op: AnyOperation, params: Record<string, string>, body: unknown): Promise<{ status: number; body: unknown }> {
+  async post(
+    op: AnyOperation,
+    params: Record<string, string>,
+    body: unknown,
+  ): Promise<{ status: number; body: unknown }> {
     const res = await request(this.url(op, params), {
       method: 'POST',
       headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json' },
@@ -45,7 +49,8 @@ export class ControlPlaneLink {
       dispatcher: this.agent,
     });
     const text = await res.body.text();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
+    if (res.statusCode < 200 || res.statusCode >= 300)
+      throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
     return JSON.parse(text) as unknown;
   }
 
@@ -53,7 +58,9 @@ export class ControlPlaneLink {
   async must(op: AnyOperation, params: Record<string, string>, body: unknown): Promise<unknown> {
     const r = await this.post(op, params, body);
     if (r.status < 200 || r.status >= 300) {
-      throw new Error(`control plane answered ${r.status} to ${op.path}: ${JSON.stringify(r.body)}`);
+      throw new Error(
+        `control plane answered ${r.status} to ${op.path}: ${JSON.stringify(r.body)}`,
+      );
     }
     return r.body;
   }
@@ -67,7 +74,8 @@ export class ControlPlaneLink {
     });
     const bytes = Buffer.from(await res.body.arrayBuffer());
     if (res.statusCode === 404) return null;
-    if (res.statusCode !== 200) throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
+    if (res.statusCode !== 200)
+      throw new Error(`control plane answered ${res.statusCode} to ${op.path}`);
     return bytes;
   }
 

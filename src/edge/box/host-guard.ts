@@ -3,7 +3,13 @@
  * every WebSocket upgrade with a Host the server does not accept is answered before any
  * route (or handshake) runs. Used by each box and by the control plane (src/emulator/start.ts).
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { refusalText, type HostPolicy } from '../../contract/hosts.js';
@@ -15,13 +21,21 @@ export function hostGuardedServer(policy: HostPolicy) {
       const refusal = policy.check(req.headers.host);
       if (!refusal) return listener(req, res);
       const body = JSON.stringify({ error: refusal.error, message: refusal.message });
-      res.writeHead(refusal.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.writeHead(refusal.status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      });
       res.end(body);
     });
 }
 
 /** Refuse an upgrade with a foreign or malformed Host before the handshake; true when refused. */
-export function refuseForeignUpgrade(policy: HostPolicy, req: IncomingMessage, socket: Duplex): boolean {
+export function refuseForeignUpgrade(
+  policy: HostPolicy,
+  req: IncomingMessage,
+  socket: Duplex,
+): boolean {
   const refusal = policy.check(req.headers.host);
   if (!refusal) return false;
   socket.on('error', () => socket.destroy());
@@ -30,7 +44,11 @@ export function refuseForeignUpgrade(policy: HostPolicy, req: IncomingMessage, s
 }
 
 /** Accept the address a server ended up bound to (`localhost` may resolve to `::1`). */
-export function bindPolicy(policy: HostPolicy, server: Server, configured: string | undefined): void {
+export function bindPolicy(
+  policy: HostPolicy,
+  server: Server,
+  configured: string | undefined,
+): void {
   const addr = server.address() as AddressInfo | null;
   policy.bind(...(configured ? [configured] : []), ...(addr ? [addr.address] : []));
 }

@@ -24,6 +24,13 @@ export function checkOrigin(claims: SessionClaims, origin: string | undefined): 
   } catch {
     // an Origin that is not a URL ("null" from a sandboxed page) matches no entry
   }
-  const ok = list.some((e) => typeof e === 'string' && (norm(e) === o || (!norm(e).includes('://') && host !== '' && norm(e) === host)));
-  if (!ok) throw new OriginRefused(`origin ${origin} is not in this session's domain_allowlist; mint with it listed (or an empty list)`);
+  const ok = list.some(
+    (e) =>
+      typeof e === 'string' &&
+      (norm(e) === o || (!norm(e).includes('://') && host !== '' && norm(e) === host)),
+  );
+  if (!ok)
+    throw new OriginRefused(
+      `origin ${origin} is not in this session's domain_allowlist; mint with it listed (or an empty list)`,
+    );
 }

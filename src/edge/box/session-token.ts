@@ -38,12 +38,27 @@ export function sessionTokenVerifier(controlPlaneUrl: string, boxId: string, clo
         clockTolerance: opts.allowExpired ? Number.MAX_SAFE_INTEGER / 1e6 : 0,
       }));
     } catch (err) {
-      if (err instanceof errors.JWTExpired) throw new TokenRefused('token_expired', 'the session token has expired; mint a new session');
-      throw new TokenRefused('unauthorized', 'the session token is not valid (bad signature, issuer or format)');
+      if (err instanceof errors.JWTExpired)
+        throw new TokenRefused(
+          'token_expired',
+          'the session token has expired; mint a new session',
+        );
+      throw new TokenRefused(
+        'unauthorized',
+        'the session token is not valid (bad signature, issuer or format)',
+      );
     }
     const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-    if (!aud.includes(boxId)) throw new TokenRefused('wrong_box', 'the session token was minted for another box; connect to its connect_url');
-    if (typeof payload.sub !== 'string' || typeof payload.session !== 'object' || payload.session === null) {
+    if (!aud.includes(boxId))
+      throw new TokenRefused(
+        'wrong_box',
+        'the session token was minted for another box; connect to its connect_url',
+      );
+    if (
+      typeof payload.sub !== 'string' ||
+      typeof payload.session !== 'object' ||
+      payload.session === null
+    ) {
       throw new TokenRefused('unauthorized', 'not a session token');
     }
     return payload as SessionClaims;

@@ -17,7 +17,12 @@ import { checkOrigin, OriginRefused } from './origin.js';
 import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
 
 type Endpoint = 'mse' | 'mic_stream' | 'events' | 'v2';
-const endpoints: Record<string, Endpoint> = { '/mse': 'mse', '/mic_stream': 'mic_stream', '/events': 'events', '/v2/session': 'v2' };
+const endpoints: Record<string, Endpoint> = {
+  '/mse': 'mse',
+  '/mic_stream': 'mic_stream',
+  '/events': 'events',
+  '/v2/session': 'v2',
+};
 
 /**
  * Largest client message before the socket closes (1009). A v2 mic frame is 3,201 bytes,
@@ -78,9 +83,21 @@ export function upgradeHandler(d: UpgradeDeps) {
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://box');
     const ep = endpoints[url.pathname];
-    if (!ep) return refuse(socket, 404, 'not_found', `no WebSocket endpoint ${url.pathname}; use /mse, /mic_stream, /events or /v2/session`);
+    if (!ep)
+      return refuse(
+        socket,
+        404,
+        'not_found',
+        `no WebSocket endpoint ${url.pathname}; use /mse, /mic_stream, /events or /v2/session`,
+      );
     const token = tokenOf(url, req.headers.authorization);
-    if (!token) return refuse(socket, 401, 'unauthorized', 'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>');
+    if (!token)
+      return refuse(
+        socket,
+        401,
+        'unauthorized',
+        'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>',
+      );
     let s: EdgeSession;
     try {
       const sub = peekSubject(token);
@@ -88,17 +105,46 @@ export function upgradeHandler(d: UpgradeDeps) {
       const claims = await d.verify(token, { allowExpired: !!known && !known.live.ended });
       checkOrigin(claims, req.headers.origin);
       const protocol = typeof claims.session.protocol === 'number' ? claims.session.protocol : 1;
-      if (ep === 'v2' && protocol !== 2) return refuse(socket, 400, 'protocol_mismatch', 'this session was minted for v1: use /mse, /mic_stream and /events (mint with protocol_versions: [2] for /v2/session)');
-      if ((ep === 'mse' || ep === 'mic_stream') && protocol === 2) return refuse(socket, 400, 'protocol_mismatch', 'this session was minted for v2: connect to /v2/session with subprotocol svc.avatar.v2');
-      if (ep === 'v2' && !String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).includes(V2_SUBPROTOCOL)) {
-        return refuse(socket, 400, 'subprotocol_required', `offer the WebSocket subprotocol ${V2_SUBPROTOCOL}`);
+      if (ep === 'v2' && protocol !== 2)
+        return refuse(
+          socket,
+          400,
+          'protocol_mismatch',
+          'this session was minted for v1: use /mse, /mic_stream and /events (mint with protocol_versions: [2] for /v2/session)',
+        );
+      if ((ep === 'mse' || ep === 'mic_stream') && protocol === 2)
+        return refuse(
+          socket,
+          400,
+          'protocol_mismatch',
+          'this session was minted for v2: connect to /v2/session with subprotocol svc.avatar.v2',
+        );
+      if (
+        ep === 'v2' &&
+        !String(req.headers['sec-websocket-protocol'] ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .includes(V2_SUBPROTOCOL)
+      ) {
+        return refuse(
+          socket,
+          400,
+          'subprotocol_required',
+          `offer the WebSocket subprotocol ${V2_SUBPROTOCOL}`,
+        );
       }
       s = await d.sessions.open(claims);
     } catch (err) {
-      if (err instanceof TokenRefused) return refuse(socket, err.code === 'wrong_box' ? 403 : 401, err.code, err.message);
+      if (err instanceof TokenRefused)
+        return refuse(socket, err.code === 'wrong_box' ? 403 : 401, err.code, err.message);
       if (err instanceof SessionRefused) return refuse(socket, err.status, err.code, err.message);
       if (err instanceof OriginRefused) return refuse(socket, 403, err.code, err.message);
-      return refuse(socket, 503, 'box_unavailable', `the box could not take this connection: ${(err as Error).message}`);
+      return refuse(
+        socket,
+        503,
+        'box_unavailable',
+        `the box could not take this connection: ${(err as Error).message}`,
+      );
     }
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
@@ -122,7 +168,9 @@ export function upgradeHandler(d: UpgradeDeps) {
     },
     onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
       socket.on('error', () => socket.destroy());
-      handle(req, socket, head).catch(() => refuse(socket, 500, 'internal_error', 'upgrade failed'));
+      handle(req, socket, head).catch(() =>
+        refuse(socket, 500, 'internal_error', 'upgrade failed'),
+      );
     },
   };
 }

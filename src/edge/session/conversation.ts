@@ -11,7 +11,11 @@ import { playedText } from '../turns/index.js';
 import type { LoggedTurn } from './live-session.js';
 import type { SessionSnapshot } from './snapshot.js';
 
-export function replyLanguage(s: SessionSnapshot, helloLang: string | null, turnLang: string | null = null): string {
+export function replyLanguage(
+  s: SessionSnapshot,
+  helloLang: string | null,
+  turnLang: string | null = null,
+): string {
   return s.responseLanguage ?? turnLang ?? helloLang ?? s.avatar.language ?? 'en';
 }
 
@@ -37,7 +41,8 @@ export function brainRequest(
   if (s.systemPrompt) messages.push({ role: 'system', content: s.systemPrompt });
   for (const m of s.history) messages.push({ role: m.role, content: m.content });
   const noteAt = (seq: number) => {
-    for (const n of notes) if (n.afterSeq === seq) messages.push({ role: 'system', content: n.text });
+    for (const n of notes)
+      if (n.afterSeq === seq) messages.push({ role: 'system', content: n.text });
   };
   for (const t of log) {
     noteAt(t.seq);
@@ -87,6 +92,11 @@ export class SentenceSplitter {
  * reply is what was actually said"): the words whose middle was played, in the reply's own
  * text (played-text.ts), from the voice's word timings, else evenly spread.
  */
-export function saidPrefix(text: string, playedMs: number, totalMs: number, words?: SpeechMark[]): string {
+export function saidPrefix(
+  text: string,
+  playedMs: number,
+  totalMs: number,
+  words?: SpeechMark[],
+): string {
   return playedText(text, playedMs, { durationMs: totalMs, ...(words ? { words } : {}) }).text;
 }

@@ -37,7 +37,10 @@ export class EdgeSession {
   recorder: Recorder | null = null;
   private ticker: EdgeTimer | null = null;
 
-  private constructor(snapshot: SessionSnapshot, private readonly d: EdgeSessionDeps) {
+  private constructor(
+    snapshot: SessionSnapshot,
+    private readonly d: EdgeSessionDeps,
+  ) {
     this.live = new LiveSession(snapshot, d.clock, d.hooks);
   }
 
@@ -45,7 +48,11 @@ export class EdgeSession {
     const s = new EdgeSession(snapshot, d);
     const log = (m: string) => snapshot.sessionLogs && d.log(`[session ${snapshot.id}] ${m}`);
     if (snapshot.recording && d.captureRoot) s.recorder = new Recorder(d.captureRoot, snapshot.id);
-    const req: MediaRequest = { snapshot, clock: d.clock, fetchMedia: (k) => d.fetchMedia(snapshot.id, k) };
+    const req: MediaRequest = {
+      snapshot,
+      clock: d.clock,
+      fetchMedia: (k) => d.fetchMedia(snapshot.id, k),
+    };
     if (snapshot.config.render && d.parts.media) {
       const stream = await d.parts.media(req);
       await stream.ready();
@@ -60,7 +67,12 @@ export class EdgeSession {
         const id = s.loop?.speechId;
         if (info?.kind === 'talk' && id && announced !== id) {
           announced = id;
-          s.live.broadcast('events', { type: 'speech', speech_id: id, status: 'started', media_ms: info.startMs });
+          s.live.broadcast('events', {
+            type: 'speech',
+            speech_id: id,
+            status: 'started',
+            media_ms: info.startMs,
+          });
         }
       });
     }
@@ -78,9 +90,14 @@ export class EdgeSession {
     if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
     if (snapshot.toolNames.length > 0 && d.toolLink) {
-      await attachTools({ live: s.live, loop: s.loop, parts: d.parts, clock: d.clock, link: d.toolLink, log }).catch((e: unknown) =>
-        log(`tools unavailable: ${(e as Error).message}`),
-      );
+      await attachTools({
+        live: s.live,
+        loop: s.loop,
+        parts: d.parts,
+        clock: d.clock,
+        link: d.toolLink,
+        log,
+      }).catch((e: unknown) => log(`tools unavailable: ${(e as Error).message}`));
     }
     s.live.onEnd((reason) => {
       log(`ended: ${reason}`);

@@ -50,7 +50,8 @@ export class MicInput implements Stage {
     // The frame belongs to the utterance under way (a new one takes it with its start).
     if (inUtterance) this.recognition.frame(frame, this.detector.speechRunMs > 0);
     // spec 4.6: barge-in is server-side.
-    if (this.bargeIn.update(this.detector.speechRunMs, this.loop.state !== 'listening')) this.loop.bargeIn();
+    if (this.bargeIn.update(this.detector.speechRunMs, this.loop.state !== 'listening'))
+      this.loop.bargeIn();
     for (const e of events) this.handle(e);
   }
 

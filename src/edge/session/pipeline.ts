@@ -15,7 +15,12 @@ import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
 
 /** An `agent_event` message of the contract without its `type` (the loop adds it). */
-export type AgentEventBody = z.input<typeof AgentEventMessage> extends infer M ? (M extends unknown ? Omit<M, 'type'> : never) : never;
+export type AgentEventBody =
+  z.input<typeof AgentEventMessage> extends infer M
+    ? M extends unknown
+      ? Omit<M, 'type'>
+      : never
+    : never;
 
 /** Control events: every stage sees every one, in the order sent. */
 export type ControlEvent =

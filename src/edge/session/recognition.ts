@@ -7,7 +7,12 @@
  * broke, all streams taken) the utterance is recognised in batch when it ends and partials
  * follow the batch policy (partials.ts).
  */
-import { StreamBehind, type Recognition, type RecognitionStream, type Recognizer } from '../../models/recognizer.js';
+import {
+  StreamBehind,
+  type Recognition,
+  type RecognitionStream,
+  type Recognizer,
+} from '../../models/recognizer.js';
 import { nothingHeardText } from '../../models/recognizer/index.js';
 import { PartialPolicy } from '../turns/index.js';
 import type { ControlEvent, Stage, UserTurn } from './pipeline.js';
@@ -75,7 +80,11 @@ export class RecognitionStage implements Stage {
       // Issue 8: speech the recogniser heard no words in still makes a turn, and its text says
       // so (a recogniser answers "" then); the avatar asks again instead of answering nothing.
       const heard = r.text.trim() !== '';
-      this.out.turn({ text: heard ? r.text : nothingHeardText(this.recognizer.name), source: 'speech', ...(!r.recognised || !heard ? { unrecognised: true } : {}) });
+      this.out.turn({
+        text: heard ? r.text : nothingHeardText(this.recognizer.name),
+        source: 'speech',
+        ...(!r.recognised || !heard ? { unrecognised: true } : {}),
+      });
     });
   }
 
@@ -99,10 +108,12 @@ export class RecognitionStage implements Stage {
         }
       }
     }
-    return this.recognizer.transcribe(samples, this.lang ? { lang: this.lang } : {}).catch((err: Error) => ({
-      text: `[speech not recognised: ${err.message}]`,
-      recognised: false,
-    }));
+    return this.recognizer
+      .transcribe(samples, this.lang ? { lang: this.lang } : {})
+      .catch((err: Error) => ({
+        text: `[speech not recognised: ${err.message}]`,
+        recognised: false,
+      }));
   }
 
   private partial(text: string): void {

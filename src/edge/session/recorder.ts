@@ -4,7 +4,14 @@
  * `video.mp4` (the /mse stream as sent: init segment then fragments, a playable
  * fragmented MP4). The control plane serves and expires them (docs/edge.md).
  */
-import { createWriteStream, mkdirSync, openSync, writeSync, closeSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  openSync,
+  writeSync,
+  closeSync,
+  type WriteStream,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE } from '../private-files.js';
 

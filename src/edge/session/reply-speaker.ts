@@ -62,7 +62,12 @@ export class ReplySpeaker {
       await this.spoken.at(-1)?.handle.started;
       if (this.cut !== null) return;
       // Word timings only if the user barges in (said()): they cost a second synthesis pass.
-      const speech = await this.voice.synthesize(text, { lang: this.lang, urgent, lazyWords: true, ...(this.shape ? { shape: this.shape } : {}) });
+      const speech = await this.voice.synthesize(text, {
+        lang: this.lang,
+        urgent,
+        lazyWords: true,
+        ...(this.shape ? { shape: this.shape } : {}),
+      });
       if (this.cut !== null) return;
       // Queued on the stream at once: the stream plays replies back to back in order and
       // starts encoding the next when the last one's encode ends, so there is no idle gap.
@@ -105,7 +110,15 @@ export class ReplySpeaker {
     if (this.cut === null) return full;
     const parts = this.spoken.slice(0, this.cutIndex).map((s) => s.text);
     const on = this.spoken[this.cutIndex];
-    if (on) parts.push(saidPrefix(on.text, this.cut, on.speech.durationMs, on.speech.words ?? (await on.speech.timeWords?.())));
+    if (on)
+      parts.push(
+        saidPrefix(
+          on.text,
+          this.cut,
+          on.speech.durationMs,
+          on.speech.words ?? (await on.speech.timeWords?.()),
+        ),
+      );
     return parts.filter(Boolean).join(' ');
   }
 }

@@ -40,7 +40,8 @@ export class Reply {
     } catch (err) {
       if (!this.abort.signal.aborted) throw err instanceof Error ? err : new Error(String(err));
     }
-    if (this.speaker && !this.abort.signal.aborted) for (const sentence of split.flush()) this.speaker.say(sentence);
+    if (this.speaker && !this.abort.signal.aborted)
+      for (const sentence of split.flush()) this.speaker.say(sentence);
     this.text = this.text.trim();
   }
 

@@ -17,7 +17,12 @@ export interface SessionSnapshot {
     voiceRef: string | null;
     language: string | null;
     /** Blob keys of the version's media; fetched through the internal box API (spec 4.7). */
-    media: { face: string | null; voice: string | null; idle: string | null; idle_status: string | null };
+    media: {
+      face: string | null;
+      voice: string | null;
+      idle: string | null;
+      idle_status: string | null;
+    };
   };
   systemPrompt: string | null;
   backstory: string | null;
@@ -36,7 +41,8 @@ export interface SessionSnapshot {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export function readSnapshot(claims: SessionClaims): SessionSnapshot {
   const s = obj(claims.session);
@@ -60,7 +66,12 @@ export function readSnapshot(claims: SessionClaims): SessionSnapshot {
       versionId: str(av.version_id),
       voiceRef: str(av.voice_ref),
       language: str(av.language),
-      media: { face: str(media.face), voice: str(media.voice), idle: str(media.idle), idle_status: str(media.idle_status) },
+      media: {
+        face: str(media.face),
+        voice: str(media.voice),
+        idle: str(media.idle),
+        idle_status: str(media.idle_status),
+      },
     },
     systemPrompt: str(s.system_prompt),
     backstory: str(s.backstory),
@@ -77,6 +88,8 @@ export function readSnapshot(claims: SessionClaims): SessionSnapshot {
     capSeconds: typeof s.cap_seconds === 'number' ? s.cap_seconds : 300,
     protocol: typeof s.protocol === 'number' ? s.protocol : 1,
     agent: claims.agent ?? null,
-    toolNames: Array.isArray(obj(s.tools).resolved) ? ((obj(s.tools).resolved as unknown[]).filter((n) => typeof n === 'string') as string[]) : [],
+    toolNames: Array.isArray(obj(s.tools).resolved)
+      ? ((obj(s.tools).resolved as unknown[]).filter((n) => typeof n === 'string') as string[])
+      : [],
   };
 }

@@ -17,13 +17,22 @@ import { brainRequest, replyLanguage } from './conversation.js';
 import { greetingPrompt } from './greeting.js';
 import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
-import { ControlBus, type CommittedTurn, type ControlEvent, type PostCommitStage, type Stage, type StageContext, type UserTurn } from './pipeline.js';
+import {
+  ControlBus,
+  type CommittedTurn,
+  type ControlEvent,
+  type PostCommitStage,
+  type Stage,
+  type StageContext,
+  type UserTurn,
+} from './pipeline.js';
 import { Reply } from './reply.js';
 import { ReplySpeaker } from './reply-speaker.js';
 import { typedLanguage, warmTypedLanguage } from './typed-language.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
-export const UNRECOGNISED_REPLY = 'Sorry, I could not make out what you said. Could you say it again, or type it?';
+export const UNRECOGNISED_REPLY =
+  'Sorry, I could not make out what you said. Could you say it again, or type it?';
 
 type BrainReply = ReturnType<Brain['reply']>;
 
@@ -62,7 +71,10 @@ export interface TurnLoopDeps {
 }
 
 /** What one reply answers: a user turn, the greeting, or a line a stage asked for. */
-type Cue = { kind: 'user'; turn: UserTurn } | { kind: 'greeting' } | { kind: 'line'; text: string; stillWanted?: () => boolean };
+type Cue =
+  | { kind: 'user'; turn: UserTurn }
+  | { kind: 'greeting' }
+  | { kind: 'line'; text: string; stillWanted?: () => boolean };
 
 export class TurnLoop implements Stage {
   readonly name = 'turn-commit';
@@ -128,7 +140,10 @@ export class TurnLoop implements Stage {
 
   /** Turn commit: a user turn, typed or recognised, is answered after the ones before it. */
   userTurn(turn: UserTurn | string, opts: { unrecognised?: boolean } = {}): string {
-    const t: UserTurn = typeof turn === 'string' ? { text: turn, source: 'speech', ...(opts.unrecognised ? { unrecognised: true } : {}) } : turn;
+    const t: UserTurn =
+      typeof turn === 'string'
+        ? { text: turn, source: 'speech', ...(opts.unrecognised ? { unrecognised: true } : {}) }
+        : turn;
     // The user spoke first: no greeting.
     this.greeting.userTookTurn();
     this.d.session.activity();
@@ -140,7 +155,8 @@ export class TurnLoop implements Stage {
   control(e: ControlEvent): void {
     if (e.type === 'typed-turn' || e.type === 'barge-in') this.greeting.userTookTurn();
     if (e.type === 'barge-in') this.current?.cut('barge-in');
-    else if (e.type === 'cancel' && this.current?.speechId === e.speechId) this.current.cut('cancel');
+    else if (e.type === 'cancel' && this.current?.speechId === e.speechId)
+      this.current.cut('cancel');
     else if (e.type === 'end') {
       this.greeting.cancel();
       this.current?.cut('end');
@@ -176,11 +192,17 @@ export class TurnLoop implements Stage {
 
   private enqueue(cue: Cue, speechId: string): void {
     // One reply at a time, in order; a failure is reported and the loop goes on.
-    this.queue = this.queue.then(() => this.answer(cue, speechId)).catch((err: unknown) => {
-      this.d.log(`turn failed: ${(err as Error).message}`);
-      this.d.session.broadcast('control', { type: 'error', error: 'turn_failed', detail: (err as Error).message });
-      this.setState('listening');
-    });
+    this.queue = this.queue
+      .then(() => this.answer(cue, speechId))
+      .catch((err: unknown) => {
+        this.d.log(`turn failed: ${(err as Error).message}`);
+        this.d.session.broadcast('control', {
+          type: 'error',
+          error: 'turn_failed',
+          detail: (err as Error).message,
+        });
+        this.setState('listening');
+      });
   }
 
   private setState(s: TalkState): void {
@@ -202,7 +224,10 @@ export class TurnLoop implements Stage {
   private async languageOf(cue: Cue): Promise<string> {
     const s = this.d.session.snapshot;
     const typed = cue.kind === 'user' && cue.turn.source === 'typed';
-    const own = typed && !s.responseLanguage ? await typedLanguage(cue.turn.text, [this.helloLang, s.avatar.language]) : null;
+    const own =
+      typed && !s.responseLanguage
+        ? await typedLanguage(cue.turn.text, [this.helloLang, s.avatar.language])
+        : null;
     return replyLanguage(s, this.helloLang, own);
   }
 
@@ -215,7 +240,14 @@ export class TurnLoop implements Stage {
     const language = await this.languageOf(cue);
     if (s.ended) {
       // The user's words were accepted (/chat answered ok): they reach the transcript, unanswered.
-      if (user !== null) this.commit({ user_text: user, reply_text: '', language, speech_id: speechId, outcome: 'unanswered' });
+      if (user !== null)
+        this.commit({
+          user_text: user,
+          reply_text: '',
+          language,
+          speech_id: speechId,
+          outcome: 'unanswered',
+        });
       return;
     }
     const reply = this.open(speechId, language);
@@ -227,7 +259,15 @@ export class TurnLoop implements Stage {
           ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
             fixedReply(UNRECOGNISED_REPLY)
           : this.d.parts.brain.reply(
-              brainRequest(s.snapshot, s.log, user, language, reply.abort.signal, cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined, s.notes),
+              brainRequest(
+                s.snapshot,
+                s.log,
+                user,
+                language,
+                reply.abort.signal,
+                cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
+                s.notes,
+              ),
             );
     const out = colour ? startingWith(colour, made) : made;
     try {
@@ -249,7 +289,12 @@ export class TurnLoop implements Stage {
     // An avatar turn cut (a user turn came first) before any of it reached the listener:
     // the user's turn replaces it, so no turn goes out.
     if (user === null && reply.cutBy && reply.unheard) return this.close(reply);
-    await this.deliver(reply, cue, language, await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 })));
+    await this.deliver(
+      reply,
+      cue,
+      language,
+      await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 })),
+    );
     this.close(reply);
   }
 
@@ -283,9 +328,19 @@ export class TurnLoop implements Stage {
     const language = usage.language ?? asked;
     const text = reply.text;
     // spec 6.1: the turn message when it commits; brain-only adds the brain payload (docs/edge.md).
-    const msg: z.input<typeof TurnMessage> = { type: 'turn', text: user ?? '', reply: text, language, speech_id: reply.speechId };
+    const msg: z.input<typeof TurnMessage> = {
+      type: 'turn',
+      text: user ?? '',
+      reply: text,
+      language,
+      speech_id: reply.speechId,
+    };
     if (!reply.speaker) {
-      msg.brain = { name: this.d.parts.brain.name, reply: text, usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } };
+      msg.brain = {
+        name: this.d.parts.brain.name,
+        reply: text,
+        usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens },
+      };
     }
     if (greeting) msg.greeting = true;
     s.broadcast(['control', 'events'], msg);
@@ -293,31 +348,67 @@ export class TurnLoop implements Stage {
     // A spoken avatar turn (greeting, a stage's line) has no user words to keep: it is stored
     // once it is known what of it was said, and not at all when cut before its first word.
     const avatarSpoken = user === null && reply.speaker !== null;
-    const turn = avatarSpoken ? null : this.commit({ user_text: user ?? '', reply_text: text, language, speech_id: reply.speechId, outcome: reply.speaker ? 'spoken' : 'text' });
+    const turn = avatarSpoken
+      ? null
+      : this.commit({
+          user_text: user ?? '',
+          reply_text: text,
+          language,
+          speech_id: reply.speechId,
+          outcome: reply.speaker ? 'spoken' : 'text',
+        });
     // The post-commit slot: a user turn has committed (its `turn` message is out and it is
     // stored; spec 6.2 step 1), while its reply plays. The loop never waits for a stage.
     if (turn && cue.kind === 'user') {
-      const committed: CommittedTurn = { ...cue.turn, speechId: reply.speechId, language, seq: turn.seq };
+      const committed: CommittedTurn = {
+        ...cue.turn,
+        speechId: reply.speechId,
+        language,
+        seq: turn.seq,
+      };
       for (const stage of this.postCommit) stage.committed(committed, this.ctx);
     }
     if (!reply.speaker) return;
     await reply.played();
     const said = reply.cutBy ? await reply.heard() : text;
-    if (reply.cutBy === 'barge-in') s.broadcast('events', { type: 'speech', speech_id: reply.speechId, status: 'interrupted', said });
+    if (reply.cutBy === 'barge-in')
+      s.broadcast('events', {
+        type: 'speech',
+        speech_id: reply.speechId,
+        status: 'interrupted',
+        said,
+      });
     if (turn && reply.cutBy === 'barge-in') {
       // Only a barge-in rewrites a stored reply (docs/fidelity.md); a release or a cap keeps it whole.
       turn.reply_text = said;
       turn.outcome = 'interrupted';
       this.d.store(turn);
     } else if (avatarSpoken && said) {
-      this.commit({ user_text: '', reply_text: said, language, speech_id: reply.speechId, outcome: reply.cutBy ? 'interrupted' : 'spoken' });
+      this.commit({
+        user_text: '',
+        reply_text: said,
+        language,
+        speech_id: reply.speechId,
+        outcome: reply.cutBy ? 'interrupted' : 'spoken',
+      });
     }
   }
 
   /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */
-  private async storeUnfinished(user: string | null, reply: Reply, language: string): Promise<void> {
+  private async storeUnfinished(
+    user: string | null,
+    reply: Reply,
+    language: string,
+  ): Promise<void> {
     const said = reply.speaker ? await reply.heard() : '';
-    if (user !== null || said) this.commit({ user_text: user ?? '', reply_text: said, language, speech_id: reply.speechId, outcome: said ? 'interrupted' : 'unanswered' });
+    if (user !== null || said)
+      this.commit({
+        user_text: user ?? '',
+        reply_text: said,
+        language,
+        speech_id: reply.speechId,
+        outcome: said ? 'interrupted' : 'unanswered',
+      });
     if (this.current === reply) this.current = null;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { languageCode } from '../../models/brain/language.js';
 
-type Eld = (typeof import('eld/small'))['eld'];
+type Eld = typeof import('eld/small')['eld'];
 let loading: Promise<Eld> | null = null;
 
 /** Load the detector now (~0.3 s once per process) so the first typed turn does not wait for it. */
@@ -14,7 +14,10 @@ export function warmTypedLanguage(): Promise<Eld> {
   return (loading ??= import('eld/small').then((m) => m.eld));
 }
 
-export async function typedLanguage(text: string, sessionTags: readonly (string | null)[]): Promise<string | null> {
+export async function typedLanguage(
+  text: string,
+  sessionTags: readonly (string | null)[],
+): Promise<string | null> {
   const r = (await warmTypedLanguage()).detect(text);
   if (!r.language || !r.isReliable()) return null;
   // A tag the session already named for the same language keeps its region (`en-US`, `fr-CA`).

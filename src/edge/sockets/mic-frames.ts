@@ -13,18 +13,33 @@ export type Uplink =
   | { kind: 'error'; error: string; detail: string };
 
 /** The hello message of each protocol, as `hello_required` names it: v1 (spec 6.1) and v2 (docs/protocol-v2.md). */
-export const HELLO_EXAMPLE = { 1: '{ "op": "hello", "lang": "en" }', 2: '{ "type": "hello", "lang": "en" }' } as const;
+export const HELLO_EXAMPLE = {
+  1: '{ "op": "hello", "lang": "en" }',
+  2: '{ "type": "hello", "lang": "en" }',
+} as const;
 
 /**
  * A binary mic frame, checked; `helloSeen` says whether the hello came first. `protocol`
  * picks the hello the detail names: v2 refuses v1's `op` message, so naming it misleads.
  */
 export function micFrame(bytes: Buffer, helloSeen: boolean, protocol: 1 | 2): Uplink {
-  if (!helloSeen) return { kind: 'error', error: 'hello_required', detail: `send ${HELLO_EXAMPLE[protocol]} before the first audio frame` };
+  if (!helloSeen)
+    return {
+      kind: 'error',
+      error: 'hello_required',
+      detail: `send ${HELLO_EXAMPLE[protocol]} before the first audio frame`,
+    };
   if (bytes.length !== FRAME_BYTES) {
     // Seconds of audio in one message: say how to split it (pacing is the client's job).
-    const split = bytes.length > FRAME_BYTES && bytes.length % FRAME_BYTES === 0 ? `: split it into ${bytes.length / FRAME_BYTES} frames sent 100 ms apart` : '';
-    return { kind: 'error', error: 'bad_frame_size', detail: `a mic frame is ${FRAME_SAMPLES} samples of 16 kHz mono PCM16 (${FRAME_BYTES} bytes); got ${bytes.length} bytes${split}` };
+    const split =
+      bytes.length > FRAME_BYTES && bytes.length % FRAME_BYTES === 0
+        ? `: split it into ${bytes.length / FRAME_BYTES} frames sent 100 ms apart`
+        : '';
+    return {
+      kind: 'error',
+      error: 'bad_frame_size',
+      detail: `a mic frame is ${FRAME_SAMPLES} samples of 16 kHz mono PCM16 (${FRAME_BYTES} bytes); got ${bytes.length} bytes${split}`,
+    };
   }
   // Copy into an aligned buffer: the socket's may start at an odd offset.
   const samples = new Int16Array(FRAME_SAMPLES);
@@ -33,14 +48,17 @@ export function micFrame(bytes: Buffer, helloSeen: boolean, protocol: 1 | 2): Up
 }
 
 /** A JSON text message: an object, or the error to answer it with. */
-export function parseObject(text: string): { msg: Record<string, unknown> } | { kind: 'error'; error: string; detail: string } {
+export function parseObject(
+  text: string,
+): { msg: Record<string, unknown> } | { kind: 'error'; error: string; detail: string } {
   let o: unknown;
   try {
     o = JSON.parse(text);
   } catch {
     return { kind: 'error', error: 'invalid_message', detail: 'text messages are JSON objects' };
   }
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return { kind: 'error', error: 'invalid_message', detail: 'text messages are JSON objects' };
+  if (!o || typeof o !== 'object' || Array.isArray(o))
+    return { kind: 'error', error: 'invalid_message', detail: 'text messages are JSON objects' };
   return { msg: o as Record<string, unknown> };
 }
 
@@ -48,8 +66,11 @@ export function parseObject(text: string): { msg: Record<string, unknown> } | { 
 export function helloLang(o: Record<string, unknown>): Uplink {
   if (o.lang === undefined || o.lang === null) return { kind: 'hello', lang: null };
   if (typeof o.lang !== 'string' || o.lang.length === 0 || o.lang.length > 64) {
-    return { kind: 'error', error: 'invalid_message', detail: 'hello.lang is a language tag such as "en" or "de-DE"' };
+    return {
+      kind: 'error',
+      error: 'invalid_message',
+      detail: 'hello.lang is a language tag such as "en" or "de-DE"',
+    };
   }
   return { kind: 'hello', lang: o.lang };
 }
-

@@ -13,15 +13,25 @@ const plain = { mime: (mime: string) => ({ mime }), media: (b: Buffer) => b };
 export function attachMse(ws: WebSocket, s: EdgeSession): void {
   const ch = wsChannel(ws, ['media'], plain);
   ws.on('close', () => s.live.detach(ch));
-  ws.on('message', () => ch.sendJson({ type: 'error', error: 'invalid_message', detail: '/mse is downlink only' }));
-  if (!s.stream) ch.sendJson({ type: 'error', error: 'render_disabled', detail: 'this session is brain-only (config.render false): no media; turns arrive on /mic_stream and /events' });
+  ws.on('message', () =>
+    ch.sendJson({ type: 'error', error: 'invalid_message', detail: '/mse is downlink only' }),
+  );
+  if (!s.stream)
+    ch.sendJson({
+      type: 'error',
+      error: 'render_disabled',
+      detail:
+        'this session is brain-only (config.render false): no media; turns arrive on /mic_stream and /events',
+    });
   s.attach(ch);
 }
 
 export function attachEvents(ws: WebSocket, s: EdgeSession): void {
   const ch = wsChannel(ws, ['events'], plain);
   ws.on('close', () => s.live.detach(ch));
-  ws.on('message', () => ch.sendJson({ type: 'error', error: 'invalid_message', detail: '/events is downlink only' }));
+  ws.on('message', () =>
+    ch.sendJson({ type: 'error', error: 'invalid_message', detail: '/events is downlink only' }),
+  );
   s.attach(ch);
   ch.sendJson(s.status());
 }
@@ -29,10 +39,15 @@ export function attachEvents(ws: WebSocket, s: EdgeSession): void {
 export function attachMic(ws: WebSocket, s: EdgeSession): void {
   const ch = wsChannel(ws, ['control'], plain);
   let hello = false;
-  const fail = (u: { error: string; detail: string }) => ch.sendJson({ type: 'error', error: u.error, detail: u.detail });
+  const fail = (u: { error: string; detail: string }) =>
+    ch.sendJson({ type: 'error', error: u.error, detail: u.detail });
   ws.on('close', () => s.live.detach(ch));
   ws.on('message', (data, isBinary) => {
-    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    const buf = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data);
     if (isBinary) {
       const f = micFrame(buf, hello, 1);
       if (f.kind === 'error') return fail(f);
@@ -41,7 +56,11 @@ export function attachMic(ws: WebSocket, s: EdgeSession): void {
     }
     const p = parseObject(buf.toString('utf8'));
     if ('kind' in p) return fail(p);
-    if (p.msg.op !== 'hello') return fail({ error: 'invalid_message', detail: 'the only text message on /mic_stream is { "op": "hello", "lang": "..." }' });
+    if (p.msg.op !== 'hello')
+      return fail({
+        error: 'invalid_message',
+        detail: 'the only text message on /mic_stream is { "op": "hello", "lang": "..." }',
+      });
     const h: Uplink = helloLang(p.msg);
     if (h.kind === 'error') return fail(h);
     if (h.kind === 'hello') {

@@ -5,7 +5,15 @@
  */
 import type { WebSocket } from 'ws';
 import { charCount } from '../../contract/limits.js';
-import { CHAT_TEXT_MAX, TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL, type V2ChatAck, type V2Pong, type V2SessionMessage } from '../../contract/edge/messages.js';
+import {
+  CHAT_TEXT_MAX,
+  TAG_MEDIA,
+  TAG_MIC,
+  V2_SUBPROTOCOL,
+  type V2ChatAck,
+  type V2Pong,
+  type V2SessionMessage,
+} from '../../contract/edge/messages.js';
 import type { z } from 'zod';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject } from './mic-frames.js';
@@ -21,7 +29,8 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
     media: (b) => [tagMedia, b],
   });
   let hello = false;
-  const fail = (u: { error: string; detail: string }) => ch.sendJson({ type: 'error', error: u.error, detail: u.detail });
+  const fail = (u: { error: string; detail: string }) =>
+    ch.sendJson({ type: 'error', error: u.error, detail: u.detail });
   ws.on('close', () => s.live.detach(ch));
   ch.sendJson({
     type: 'session',
@@ -32,9 +41,17 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
     cap_seconds: s.live.snapshot.capSeconds,
   } satisfies z.input<typeof V2SessionMessage>);
   ws.on('message', (data, isBinary) => {
-    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    const buf = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data);
     if (isBinary) {
-      if (buf[0] !== TAG_MIC) return fail({ error: 'bad_tag', detail: `binary frames from the client start with 0x02 (mic PCM16); got 0x${(buf[0] ?? 0).toString(16).padStart(2, '0')}` });
+      if (buf[0] !== TAG_MIC)
+        return fail({
+          error: 'bad_tag',
+          detail: `binary frames from the client start with 0x02 (mic PCM16); got 0x${(buf[0] ?? 0).toString(16).padStart(2, '0')}`,
+        });
       const f = micFrame(buf.subarray(1), hello, 2);
       if (f.kind === 'error') return fail(f);
       if (f.kind === 'frame') s.micFrame(f.samples);
@@ -55,15 +72,25 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
       case 'chat': {
         const text = p.msg.text;
         if (typeof text !== 'string' || !text.trim() || charCount(text) > CHAT_TEXT_MAX) {
-          return fail({ error: 'invalid_message', detail: `chat.text is a non-empty string of at most ${CHAT_TEXT_MAX} characters` });
+          return fail({
+            error: 'invalid_message',
+            detail: `chat.text is a non-empty string of at most ${CHAT_TEXT_MAX} characters`,
+          });
         }
-        ch.sendJson({ type: 'chat_ack', speech_id: chat(text) } satisfies z.input<typeof V2ChatAck>);
+        ch.sendJson({ type: 'chat_ack', speech_id: chat(text) } satisfies z.input<
+          typeof V2ChatAck
+        >);
         return;
       }
       case 'ping':
-        return ch.sendJson({ type: 'pong', session_ms: s.live.clockMs } satisfies z.input<typeof V2Pong>);
+        return ch.sendJson({ type: 'pong', session_ms: s.live.clockMs } satisfies z.input<
+          typeof V2Pong
+        >);
       default:
-        return fail({ error: 'invalid_message', detail: 'client messages are hello, chat and ping (docs/protocol-v2.md)' });
+        return fail({
+          error: 'invalid_message',
+          detail: 'client messages are hello, chat and ping (docs/protocol-v2.md)',
+        });
     }
   });
   s.attach(ch);

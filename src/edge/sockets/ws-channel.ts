@@ -30,7 +30,8 @@ export function wsChannel(
       else ws.send(out, { binary: true });
     },
     close(code, reason) {
-      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason.slice(0, 120));
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
+        ws.close(code, reason.slice(0, 120));
     },
   };
 }

@@ -17,8 +17,16 @@ export function boxToolLink(cp: ControlPlaneLink, shelf: ImageShelf): ToolLink {
   return {
     shelf,
     async tools(id) {
-      const b = (await cp.getJson(boxTools, { sessionId: id })) as { tools?: StageTool[]; left?: number; disabled?: string | null };
-      return { tools: Array.isArray(b.tools) ? b.tools : [], left: typeof b.left === 'number' ? b.left : 0, disabled: b.disabled ?? null };
+      const b = (await cp.getJson(boxTools, { sessionId: id })) as {
+        tools?: StageTool[];
+        left?: number;
+        disabled?: string | null;
+      };
+      return {
+        tools: Array.isArray(b.tools) ? b.tools : [],
+        left: typeof b.left === 'number' ? b.left : 0,
+        disabled: b.disabled ?? null,
+      };
     },
     async call(id, call) {
       return answer(await cp.post(boxToolCalls, { sessionId: id }, call));

@@ -44,9 +44,15 @@ export class ImageShelf {
   }
 }
 
-const str = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 500) : fallback);
+const str = (v: unknown, fallback: string) =>
+  typeof v === 'string' && v.trim() ? v.trim().slice(0, 500) : fallback;
 
-export async function runBuiltin(tool: string, args: Record<string, unknown>, shelf: ImageShelf, persona: string): Promise<StageAnswer> {
+export async function runBuiltin(
+  tool: string,
+  args: Record<string, unknown>,
+  shelf: ImageShelf,
+  persona: string,
+): Promise<StageAnswer> {
   if (tool === 'generate_image') {
     const prompt = str(args.prompt, 'a picture');
     const url = shelf.put(await generatePng(prompt, IMAGE_SIDE, IMAGE_SIDE));
@@ -54,9 +60,17 @@ export async function runBuiltin(tool: string, args: Record<string, unknown>, sh
   }
   if (tool === 'edit_avatar') {
     const instruction = str(args.instruction, 'a new look');
-    const base = { width: IMAGE_SIDE, height: IMAGE_SIDE, data: renderPicture(persona, IMAGE_SIDE, IMAGE_SIDE) };
+    const base = {
+      width: IMAGE_SIDE,
+      height: IMAGE_SIDE,
+      data: renderPicture(persona, IMAGE_SIDE, IMAGE_SIDE),
+    };
     const url = shelf.put(await editPng(base, null, instruction));
-    return { ok: true, status: 'done', result: { kind: 'image', url, caption: `${persona}, ${instruction}` } };
+    return {
+      ok: true,
+      status: 'done',
+      result: { kind: 'image', url, caption: `${persona}, ${instruction}` },
+    };
   }
   return { ok: false, error: 'unknown_tool', message: `no built-in tool named ${tool}` };
 }

@@ -19,14 +19,24 @@ export interface ToolLink {
   /** The session's resolved tools, the budget left and why the channel is disabled (null: open). */
   tools(sessionId: string): Promise<{ tools: StageTool[]; left: number; disabled: string | null }>;
   call(sessionId: string, call: StageCall): Promise<StageAnswer>;
-  report(sessionId: string, report: StageCall & { ok: boolean; ms: number; result: unknown }): Promise<StageAnswer>;
+  report(
+    sessionId: string,
+    report: StageCall & { ok: boolean; ms: number; result: unknown },
+  ): Promise<StageAnswer>;
   shelf: ImageShelf;
 }
 
 /** How many recent turns go with a call as `history` (ours). */
 export const HISTORY_TURNS = 6;
 
-export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts: EdgeParts; clock: EdgeClock; link: ToolLink; log: (m: string) => void }): Promise<ToolStage | null> {
+export async function attachTools(o: {
+  live: LiveSession;
+  loop: TurnLoop;
+  parts: EdgeParts;
+  clock: EdgeClock;
+  link: ToolLink;
+  log: (m: string) => void;
+}): Promise<ToolStage | null> {
   const { live, loop, parts, clock, link } = o;
   const { tools } = await link.tools(live.id);
   if (tools.length === 0) return null;
@@ -39,7 +49,15 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
     tools,
     verdict: async (text) => {
       if (brain.verdict) {
-        const req = brainRequest(live.snapshot, live.log, null, replyLanguage(live.snapshot, null), undefined, undefined, live.notes);
+        const req = brainRequest(
+          live.snapshot,
+          live.log,
+          null,
+          replyLanguage(live.snapshot, null),
+          undefined,
+          undefined,
+          live.notes,
+        );
         return brain.verdict(req, tools).catch((e: unknown) => {
           o.log(`tool verdict failed: ${(e as Error).message}`);
           return null;
@@ -52,11 +70,24 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
       // Built-ins run here; the control plane records them, counts the budget and fires webhooks.
       const state = await link.tools(live.id);
       if (state.disabled) return { ok: false, error: 'server_disabled', message: state.disabled };
-      if (state.left <= 0) return { ok: false, error: 'budget_exhausted', message: 'max_calls reached' };
+      if (state.left <= 0)
+        return { ok: false, error: 'budget_exhausted', message: 'max_calls reached' };
       const started = clock.now();
-      const answer = await runBuiltin(tool.name, call.args, link.shelf, live.snapshot.avatar.persona ?? 'avatar');
+      const answer = await runBuiltin(
+        tool.name,
+        call.args,
+        link.shelf,
+        live.snapshot.avatar.persona ?? 'avatar',
+      );
       const ms = clock.now() - started;
-      void link.report(live.id, { ...call, ok: answer.ok, ms, result: answer.ok ? answer.result : answer.error }).catch(() => undefined);
+      void link
+        .report(live.id, {
+          ...call,
+          ok: answer.ok,
+          ms,
+          result: answer.ok ? answer.result : answer.error,
+        })
+        .catch(() => undefined);
       return answer;
     },
     broadcast: (m) => live.broadcast('events', m),
@@ -66,10 +97,12 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
     silent: () => loop.state === 'listening',
     userSpokeAfter: (seq) => live.log.some((t) => t.seq > seq && t.user_text !== ''),
     history: () =>
-      live.log.slice(-HISTORY_TURNS).flatMap((t) => [
-        ...(t.user_text ? [{ role: 'user', content: t.user_text }] : []),
-        ...(t.reply_text ? [{ role: 'assistant', content: t.reply_text }] : []),
-      ]),
+      live.log
+        .slice(-HISTORY_TURNS)
+        .flatMap((t) => [
+          ...(t.user_text ? [{ role: 'user', content: t.user_text }] : []),
+          ...(t.reply_text ? [{ role: 'assistant', content: t.reply_text }] : []),
+        ]),
     note: (text) => ctx?.note(text),
     colour: (text) => ctx?.colour(text),
     ended: () => live.ended !== null,
@@ -79,7 +112,15 @@ export async function attachTools(o: { live: LiveSession; loop: TurnLoop; parts:
       ? {
           phrase: async (_line: string, note: string, tool: StageTool) => {
             const hint = tool.speak_hint ? ` ${tool.speak_hint}` : '';
-            const req = brainRequest(live.snapshot, live.log, null, replyLanguage(live.snapshot, null), undefined, `${note}\nTell the user this result in one or two short sentences.${hint}`, live.notes);
+            const req = brainRequest(
+              live.snapshot,
+              live.log,
+              null,
+              replyLanguage(live.snapshot, null),
+              undefined,
+              `${note}\nTell the user this result in one or two short sentences.${hint}`,
+              live.notes,
+            );
             const out = brain.reply(req);
             let text = '';
             for await (const d of out.deltas) text += d;

@@ -36,7 +36,17 @@ export type StageCall = ToolCallRequest;
 
 /** What the gateway (or a built-in) answered: spec 6.2 / 7. */
 export type StageAnswer =
-  | { ok: true; status: 'done'; result: { kind: 'tool' | 'image' | 'image_pending'; text?: string; structured?: unknown; url?: string; caption?: string } }
+  | {
+      ok: true;
+      status: 'done';
+      result: {
+        kind: 'tool' | 'image' | 'image_pending';
+        text?: string;
+        structured?: unknown;
+        url?: string;
+        caption?: string;
+      };
+    }
   | { ok: false; error: string; message?: string };
 
 export interface ToolStageDeps {
@@ -91,13 +101,16 @@ export class ToolStage {
     if (!turn.text.trim() || this.d.tools.length === 0) return;
     // Not queued behind a call in flight: a turn that commits meanwhile is judged now (and
     // skipped while a call is in flight or cooling down).
-    const p = this.run(turn).catch((e: unknown) => this.d.log(`tool stage: ${(e as Error).message}`));
+    const p = this.run(turn).catch((e: unknown) =>
+      this.d.log(`tool stage: ${(e as Error).message}`),
+    );
     this.idle = Promise.all([this.idle, p]).then(() => undefined);
   }
 
   private busy(): string | null {
     if (this.inFlight) return 'a call is in flight';
-    if (this.lastDispatchAt !== null && this.d.clock.now() - this.lastDispatchAt < COOLDOWN_MS) return 'cooldown';
+    if (this.lastDispatchAt !== null && this.d.clock.now() - this.lastDispatchAt < COOLDOWN_MS)
+      return 'cooldown';
     return null;
   }
 
@@ -121,22 +134,35 @@ export class ToolStage {
     f.filler = this.d.clock.setTimeout(() => {
       f.filler = null;
       if (this.inFlight === f && this.d.silent() && !this.d.ended()) {
-        this.d.say(tool.cover_line ?? 'One moment, I am looking into that.', () => this.inFlight === f && !this.d.ended());
+        this.d.say(
+          tool.cover_line ?? 'One moment, I am looking into that.',
+          () => this.inFlight === f && !this.d.ended(),
+        );
       }
     }, FILLER_AFTER_MS);
     const held = new Promise<'held'>((resolve) => {
       f.hold = this.d.clock.setTimeout(() => resolve('held'), HOLD_MS);
     });
     const answer = await Promise.race([
-      this.d.dispatch({ call_id: callId, idem, tool: tool.name, args: v.args, history: this.d.history() }, tool).catch(
-        (e: unknown): StageAnswer => ({ ok: false, error: 'tool_error', message: (e as Error).message }),
-      ),
+      this.d
+        .dispatch(
+          { call_id: callId, idem, tool: tool.name, args: v.args, history: this.d.history() },
+          tool,
+        )
+        .catch(
+          (e: unknown): StageAnswer => ({
+            ok: false,
+            error: 'tool_error',
+            message: (e as Error).message,
+          }),
+        ),
       held,
     ]);
     f.filler?.cancel();
     f.hold?.cancel();
     this.inFlight = null;
-    if (answer === 'held') return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
+    if (answer === 'held')
+      return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
     await this.deliver(f, answer);
   }
 
@@ -148,10 +174,29 @@ export class ToolStage {
       const r = a.result;
       if (r.kind === 'image' || r.kind === 'image_pending') {
         const caption = r.caption ? { caption: r.caption } : {};
-        if (r.kind === 'image' && r.url) this.d.broadcast({ type: 'agent_event', kind: 'image', tool, call_id: f.callId, url: r.url, ...caption });
-        else this.d.broadcast({ type: 'agent_event', kind: 'image_pending', tool, call_id: f.callId, ...(r.url ? { url: r.url } : {}), ...caption });
+        if (r.kind === 'image' && r.url)
+          this.d.broadcast({
+            type: 'agent_event',
+            kind: 'image',
+            tool,
+            call_id: f.callId,
+            url: r.url,
+            ...caption,
+          });
+        else
+          this.d.broadcast({
+            type: 'agent_event',
+            kind: 'image_pending',
+            tool,
+            call_id: f.callId,
+            ...(r.url ? { url: r.url } : {}),
+            ...caption,
+          });
       }
-      const structured = r.structured === undefined ? '' : ` ${(typeof r.structured === 'string' ? r.structured : JSON.stringify(r.structured)).slice(0, NOTE_STRUCTURED_CHARS)}`;
+      const structured =
+        r.structured === undefined
+          ? ''
+          : ` ${(typeof r.structured === 'string' ? r.structured : JSON.stringify(r.structured)).slice(0, NOTE_STRUCTURED_CHARS)}`;
       note = `[tool ${tool} result: ${r.text ?? r.caption ?? ''}${structured}]`;
       line = followUpLine(r);
     } else {
@@ -177,7 +222,8 @@ export class ToolStage {
 
 /** The spoken follow-up for a result (ours; docs/tools.md). */
 export function followUpLine(r: { kind: string; text?: string; caption?: string }): string {
-  if (r.kind === 'image') return r.caption ? `Here is the picture: ${r.caption}.` : 'Here is the picture.';
+  if (r.kind === 'image')
+    return r.caption ? `Here is the picture: ${r.caption}.` : 'Here is the picture.';
   if (r.kind === 'image_pending') return 'The picture is on its way.';
   const text = (r.text ?? '').replace(/\s+/g, ' ').trim();
   if (!text) return 'Done.';

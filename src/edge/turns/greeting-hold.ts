@@ -34,7 +34,9 @@ export class GreetingHold {
     this.st = opts.enabled === false ? 'disabled' : 'idle';
     // The control plane validates the range; clamp anyway so a bad value cannot hang a session.
     const h = opts.holdMs ?? GREETING_HOLD_DEFAULT_MS;
-    this.holdMs = Number.isFinite(h) ? Math.min(GREETING_HOLD_MAX_MS, Math.max(0, Math.round(h))) : GREETING_HOLD_DEFAULT_MS;
+    this.holdMs = Number.isFinite(h)
+      ? Math.min(GREETING_HOLD_MAX_MS, Math.max(0, Math.round(h)))
+      : GREETING_HOLD_DEFAULT_MS;
   }
 
   get state(): GreetingState {

@@ -44,8 +44,13 @@ export class PartialPolicy {
    * On `partial-due`: the partial text to send, or null (no recogniser, one already running,
    * too soon, no words yet, unchanged, or the utterance ended meanwhile).
    */
-  async onPartialDue(samples: Int16Array, atMs: number, signal?: AbortSignal): Promise<string | null> {
-    if (!this.recognize || this.busy || atMs - this.lastAtMs < (this.opts.minIntervalMs ?? 2000)) return null;
+  async onPartialDue(
+    samples: Int16Array,
+    atMs: number,
+    signal?: AbortSignal,
+  ): Promise<string | null> {
+    if (!this.recognize || this.busy || atMs - this.lastAtMs < (this.opts.minIntervalMs ?? 2000))
+      return null;
     const mine = this.utterance;
     this.busy = true;
     this.lastAtMs = atMs;

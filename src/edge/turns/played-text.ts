@@ -16,9 +16,14 @@ export interface PlayedText {
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
-export function playedText(reply: string, playedMs: number, speech: { durationMs: number; words?: SpeechMark[] }): PlayedText {
+export function playedText(
+  reply: string,
+  playedMs: number,
+  speech: { durationMs: number; words?: SpeechMark[] },
+): PlayedText {
   const ends: number[] = []; // end offset (in `reply`) of each word
-  for (const w of wordSegmenter.segment(reply)) if (w.isWordLike) ends.push(w.index + w.segment.length);
+  for (const w of wordSegmenter.segment(reply))
+    if (w.isWordLike) ends.push(w.index + w.segment.length);
   if (ends.length === 0 || playedMs >= speech.durationMs) return { text: reply, complete: true };
   let said: number;
   const marks = speech.words?.filter((w) => /[\p{L}\p{N}]/u.test(w.text));

@@ -42,7 +42,13 @@ export type UtteranceEvent =
   /** `atMs`: position in the mic stream (frames pushed x 100 ms) at the end of this frame; `samples`: the utterance so far (pre-roll included). */
   | { type: 'speech-start'; atMs: number; samples: Int16Array }
   | { type: 'partial-due'; atMs: number; samples: Int16Array }
-  | { type: 'utterance-end'; atMs: number; samples: Int16Array; reason: 'silence' | 'max-length' | 'flush'; speechMs: number };
+  | {
+      type: 'utterance-end';
+      atMs: number;
+      samples: Int16Array;
+      reason: 'silence' | 'max-length' | 'flush';
+      speechMs: number;
+    };
 
 export class UtteranceDetector {
   readonly tunables: UtteranceTunables;
@@ -55,7 +61,10 @@ export class UtteranceDetector {
   private speechFrames = 0;
   private sincePartial = 0;
 
-  constructor(private readonly vad: Vad, tunables: Partial<UtteranceTunables> = {}) {
+  constructor(
+    private readonly vad: Vad,
+    tunables: Partial<UtteranceTunables> = {},
+  ) {
     this.tunables = { ...UTTERANCE_DEFAULTS, ...tunables };
   }
 
@@ -71,7 +80,10 @@ export class UtteranceDetector {
 
   /** Feeds one 100 ms frame (1600 samples); returns what it completed, in order. */
   push(frame: Int16Array): UtteranceEvent[] {
-    if (frame.length !== FRAME_SAMPLES) throw new RangeError(`mic frames are ${FRAME_SAMPLES} samples (100 ms at 16 kHz), got ${frame.length}`);
+    if (frame.length !== FRAME_SAMPLES)
+      throw new RangeError(
+        `mic frames are ${FRAME_SAMPLES} samples (100 ms at 16 kHz), got ${frame.length}`,
+      );
     const t = this.tunables;
     const speech = this.vad.isSpeech(frame);
     this.frames++;

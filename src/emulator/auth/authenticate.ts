@@ -33,7 +33,12 @@ const unauthorized = (message: string) => new ApiError(401, 'unauthorized', { me
  * 401 for a missing, malformed, unknown or revoked key; 403 `origin_not_allowed` for a
  * publishable key from a foreign Origin; 403 `forbidden` for a missing scope.
  */
-export function authenticate(db: Db, c: Context, need: ScopeRequirement, nowSeconds?: number): AuthContext {
+export function authenticate(
+  db: Db,
+  c: Context,
+  need: ScopeRequirement,
+  nowSeconds?: number,
+): AuthContext {
   const raw = bearer(c);
   if (raw === null) throw unauthorized('missing Authorization: Bearer <API_KEY>');
   if (raw === '') throw unauthorized('malformed Authorization header');
@@ -42,19 +47,26 @@ export function authenticate(db: Db, c: Context, need: ScopeRequirement, nowSeco
   if (row.status !== 'active') throw unauthorized('API key revoked');
   const origin = c.req.header('origin') ?? null;
   if (row.kind === 'publishable') {
-    const allowed = (JSON.parse(row.allowed_origins ?? '[]') as string[]).map((o) => serializeOrigin(o) ?? o);
+    const allowed = (JSON.parse(row.allowed_origins ?? '[]') as string[]).map(
+      (o) => serializeOrigin(o) ?? o,
+    );
     const sent = origin ? serializeOrigin(origin) : null;
     if (!sent || !allowed.includes(sent)) {
       throw new ApiError(403, 'origin_not_allowed', {
-        message: origin ? `origin ${origin} is not registered for this key` : 'publishable keys need a browser Origin',
+        message: origin
+          ? `origin ${origin} is not registered for this key`
+          : 'publishable keys need a browser Origin',
       });
     }
   }
   if (row.kind === 'device' && row.device_id) {
-    const dev = db.prepare('SELECT status FROM devices WHERE id = ?').get(row.device_id) as { status: string } | undefined;
+    const dev = db.prepare('SELECT status FROM devices WHERE id = ?').get(row.device_id) as
+      | { status: string }
+      | undefined;
     if (!dev || dev.status !== 'active') throw unauthorized('device revoked');
     // Device record: last_seen_at moves whenever the device's credential is presented.
-    if (nowSeconds !== undefined) db.prepare('UPDATE devices SET last_seen_at = ? WHERE id = ?').run(nowSeconds, row.device_id);
+    if (nowSeconds !== undefined)
+      db.prepare('UPDATE devices SET last_seen_at = ? WHERE id = ?').run(nowSeconds, row.device_id);
   }
   const scopes = JSON.parse(row.scopes) as string[];
   if (!hasScope(scopes, need)) {
@@ -75,6 +87,10 @@ export function authenticate(db: Db, c: Context, need: ScopeRequirement, nowSeco
 }
 
 /** Only secret keys may do this (spec 5.9). */
-export function requireSecret(auth: AuthContext, code = 'forbidden', message = 'secret key required'): void {
+export function requireSecret(
+  auth: AuthContext,
+  code = 'forbidden',
+  message = 'secret key required',
+): void {
   if (auth.kind !== 'secret') throw new ApiError(403, code, { message });
 }

@@ -51,7 +51,9 @@ export interface KeyRow {
 export function findKey(db: Db, raw: string): KeyRow | null {
   const parsed = parseKey(raw);
   if (!parsed) return null;
-  const row = db.prepare('SELECT * FROM api_keys WHERE lookup = ?').get(parsed.lookup) as KeyRow | undefined;
+  const row = db.prepare('SELECT * FROM api_keys WHERE lookup = ?').get(parsed.lookup) as
+    | KeyRow
+    | undefined;
   if (!row || row.kind !== parsed.kind) return null;
   const given = hashKey(raw);
   return timingSafeEqual(given, row.secret_hash) ? row : null;

@@ -19,11 +19,13 @@ export function blobPath(ctx: EmulatorContext, key: string): string {
   const persona = key.startsWith(PERSONA_PREFIX);
   const root = resolve(persona ? join(ctx.fixturesDir, 'personas') : ctx.blobDir);
   const path = resolve(root, persona ? key.slice(PERSONA_PREFIX.length) : key);
-  if (isAbsolute(key) || key.includes('\0') || !path.startsWith(root + sep)) throw new Error(`bad blob key ${key}`);
+  if (isAbsolute(key) || key.includes('\0') || !path.startsWith(root + sep))
+    throw new Error(`bad blob key ${key}`);
   return path;
 }
 
-export const personaBlobKey = (persona: string, file: string) => `${PERSONA_PREFIX}${persona}/${file}`;
+export const personaBlobKey = (persona: string, file: string) =>
+  `${PERSONA_PREFIX}${persona}/${file}`;
 
 /** Write a blob (write-then-commit: the row naming it is updated after this returns). */
 export function putBlob(ctx: EmulatorContext, key: string, bytes: Uint8Array): void {

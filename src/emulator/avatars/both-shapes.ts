@@ -7,7 +7,12 @@ import { implement, type OpRequest, type OpResult } from '../http/router.js';
  * Register one handler for both route shapes of spec 4 (token-relative and explicit
  * `/workspaces/{wsId}/...`). The handler sees `wsId` only on the explicit shape.
  */
-export function implementBoth<S extends z.ZodObject, W extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+export function implementBoth<
+  S extends z.ZodObject,
+  W extends z.ZodObject,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+>(
   app: App,
   ctx: EmulatorContext,
   ops: readonly [Operation<S, Q, B>, Operation<W, Q, B>],

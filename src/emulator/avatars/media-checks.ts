@@ -11,10 +11,12 @@ import { FACE_TYPES, VOICE_TYPES } from '../../contract/operations/avatars.js';
 import { ApiError } from '../http/api-error.js';
 import { decodePhoto } from '../../media/photo.js';
 
-const declaredType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
+const declaredType = (header: string | undefined) =>
+  (header ?? '').split(';')[0]!.trim().toLowerCase();
 
 function requireBody(bytes: Uint8Array): void {
-  if (bytes.length === 0) throw new ApiError(400, 'invalid_request', { message: 'empty upload', detail: 'body: empty' });
+  if (bytes.length === 0)
+    throw new ApiError(400, 'invalid_request', { message: 'empty upload', detail: 'body: empty' });
 }
 
 function unsupported(message: string, detail: string): ApiError {
@@ -22,15 +24,24 @@ function unsupported(message: string, detail: string): ApiError {
 }
 
 /** A face image: returns the content type detected from its bytes. */
-export async function checkFaceImage(bytes: Uint8Array, contentType: string | undefined): Promise<string> {
+export async function checkFaceImage(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+): Promise<string> {
   const declared = declaredType(contentType);
   if (!(FACE_TYPES as readonly string[]).includes(declared)) {
-    throw unsupported(`Content-Type must be one of ${FACE_TYPES.join(', ')}`, `content_type:${declared || 'missing'}`);
+    throw unsupported(
+      `Content-Type must be one of ${FACE_TYPES.join(', ')}`,
+      `content_type:${declared || 'missing'}`,
+    );
   }
   requireBody(bytes);
   const found = await fileTypeFromBuffer(bytes);
   if (!found || !(FACE_TYPES as readonly string[]).includes(found.mime)) {
-    throw unsupported('the bytes are not a jpeg, png or webp image', `content:${found?.mime ?? 'unknown'}`);
+    throw unsupported(
+      'the bytes are not a jpeg, png or webp image',
+      `content:${found?.mime ?? 'unknown'}`,
+    );
   }
   await requireDecodable(bytes);
   return found.mime;
@@ -48,7 +59,10 @@ async function requireDecodable(bytes: Uint8Array): Promise<void> {
   } catch (e) {
     // A system error (ffmpeg missing, not executable) is ours, not the caller's: a 500.
     if (typeof (e as NodeJS.ErrnoException).code === 'string') throw e;
-    throw new ApiError(400, 'invalid_image', { message: 'the image cannot be decoded (truncated or corrupt)', detail: 'unreadable' });
+    throw new ApiError(400, 'invalid_image', {
+      message: 'the image cannot be decoded (truncated or corrupt)',
+      detail: 'unreadable',
+    });
   }
 }
 
@@ -59,24 +73,43 @@ export interface CheckedAudio {
 }
 
 /** A voice sample: type by content, duration measured from the file (WAV header, MPEG frames). */
-export async function checkVoiceSample(bytes: Uint8Array, contentType: string | undefined): Promise<CheckedAudio> {
+export async function checkVoiceSample(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+): Promise<CheckedAudio> {
   const declared = declaredType(contentType);
   if (!(VOICE_TYPES as readonly string[]).includes(declared)) {
-    throw unsupported(`Content-Type must be audio/mpeg or audio/wav`, `content_type:${declared || 'missing'}`);
+    throw unsupported(
+      `Content-Type must be audio/mpeg or audio/wav`,
+      `content_type:${declared || 'missing'}`,
+    );
   }
   requireBody(bytes);
   const found = await fileTypeFromBuffer(bytes);
-  const mime = found?.mime === 'audio/mpeg' ? 'audio/mpeg' : found && /^audio\/(x-)?wav(e)?$|vnd\.wave/.test(found.mime) ? 'audio/wav' : null;
-  if (!mime) throw unsupported('the bytes are not mpeg or wav audio', `content:${found?.mime ?? 'unknown'}`);
+  const mime =
+    found?.mime === 'audio/mpeg'
+      ? 'audio/mpeg'
+      : found && /^audio\/(x-)?wav(e)?$|vnd\.wave/.test(found.mime)
+        ? 'audio/wav'
+        : null;
+  if (!mime)
+    throw unsupported('the bytes are not mpeg or wav audio', `content:${found?.mime ?? 'unknown'}`);
   let seconds: number | undefined;
   try {
-    const meta = await parseBuffer(bytes, { mimeType: mime, size: bytes.length }, { duration: true, skipCovers: true });
+    const meta = await parseBuffer(
+      bytes,
+      { mimeType: mime, size: bytes.length },
+      { duration: true, skipCovers: true },
+    );
     seconds = meta.format.duration;
   } catch {
     seconds = undefined;
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new ApiError(400, 'invalid_voice_sample', { message: 'cannot measure the audio length', detail: 'unreadable' });
+    throw new ApiError(400, 'invalid_voice_sample', {
+      message: 'cannot measure the audio length',
+      detail: 'unreadable',
+    });
   }
   const rounded = Math.round(seconds * 100) / 100;
   if (seconds < Limits.voiceSampleMinSeconds || seconds > Limits.voiceSampleMaxSeconds) {

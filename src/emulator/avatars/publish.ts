@@ -11,7 +11,9 @@ import { idleMediaFor } from '../idle-media/worker.js';
 export function publishVersion(ctx: EmulatorContext, avatarId: string, versionId: string): void {
   const now = unixSeconds(ctx.clock);
   ctx.db.transaction(() => {
-    ctx.db.prepare('UPDATE avatar_versions SET published_at = COALESCE(published_at, ?) WHERE id = ?').run(now, versionId);
+    ctx.db
+      .prepare('UPDATE avatar_versions SET published_at = COALESCE(published_at, ?) WHERE id = ?')
+      .run(now, versionId);
     ctx.db
       .prepare(
         `UPDATE avatars SET current_version_id = ?, status = 'active', updated_at = ?,

@@ -111,25 +111,44 @@ export interface ResolvedVoice {
 
 const notFound = (what: string) => reject(404, 'not_found', `${what} not found`);
 
-export function pickText(session: string | null | undefined, profile: string | null | undefined, version: string | null | undefined): string | null {
+export function pickText(
+  session: string | null | undefined,
+  profile: string | null | undefined,
+  version: string | null | undefined,
+): string | null {
   return session ?? profile ?? version ?? null;
 }
 
 function visible(a: AvatarRow, workspaceId: string | null): boolean {
-  return a.workspace_id === STOCK_WORKSPACE_ID || (workspaceId !== null && a.workspace_id === workspaceId);
+  return (
+    a.workspace_id === STOCK_WORKSPACE_ID ||
+    (workspaceId !== null && a.workspace_id === workspaceId)
+  );
 }
 
-export function resolveAvatar(ctx: EmulatorContext, sel: AvatarSelector): Resolution<ResolvedAvatar> {
+export function resolveAvatar(
+  ctx: EmulatorContext,
+  sel: AvatarSelector,
+): Resolution<ResolvedAvatar> {
   const { db } = ctx;
   const has = (v: string | undefined) => v !== undefined && v !== null && v !== '';
   if (has(sel.avatar_ref) && has(sel.avatar_id)) {
     return reject(400, 'avatar_ref_avatar_id_exclusive', 'send avatar_ref or avatar_id, not both');
   }
   if (has(sel.persona) && (has(sel.avatar_ref) || has(sel.avatar_id))) {
-    return reject(400, 'avatar_ref_persona_exclusive', 'send persona, avatar_id or avatar_ref, only one');
+    return reject(
+      400,
+      'avatar_ref_persona_exclusive',
+      'send persona, avatar_id or avatar_ref, only one',
+    );
   }
   if (has(sel.avatar_version_id) && !has(sel.avatar_id)) {
-    return reject(400, 'invalid_request', 'avatar_version_id pins a version of avatar_id', 'avatar_version_id: needs avatar_id');
+    return reject(
+      400,
+      'invalid_request',
+      'avatar_version_id pins a version of avatar_id',
+      'avatar_version_id: needs avatar_id',
+    );
   }
   let avatar: AvatarRow | undefined;
   let version: VersionRow | undefined;
@@ -140,26 +159,45 @@ export function resolveAvatar(ctx: EmulatorContext, sel: AvatarSelector): Resolu
   } else if (has(sel.avatar_ref)) {
     version = getVersionRow(db, sel.avatar_ref!);
     avatar = version ? getAvatarRow(db, version.avatar_id) : undefined;
-    if (!version || !avatar || !visible(avatar, sel.workspaceId) || avatar.deleted_at !== null) return notFound(`avatar version ${sel.avatar_ref}`);
-    if (version.published_at === null) return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
+    if (!version || !avatar || !visible(avatar, sel.workspaceId) || avatar.deleted_at !== null)
+      return notFound(`avatar version ${sel.avatar_ref}`);
+    if (version.published_at === null)
+      return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
   } else if (has(sel.avatar_id)) {
     avatar = getAvatarRow(db, sel.avatar_id!);
-    if (!avatar || !visible(avatar, sel.workspaceId) || avatar.deleted_at !== null) return notFound(`avatar ${sel.avatar_id}`);
+    if (!avatar || !visible(avatar, sel.workspaceId) || avatar.deleted_at !== null)
+      return notFound(`avatar ${sel.avatar_id}`);
     if (has(sel.avatar_version_id)) {
       version = getVersionRow(db, sel.avatar_version_id!);
-      if (!version || version.avatar_id !== avatar.id) return notFound(`version ${sel.avatar_version_id} of avatar ${avatar.id}`);
-      if (version.published_at === null) return reject(400, 'version_not_published', 'that version has no face yet: upload it first');
+      if (!version || version.avatar_id !== avatar.id)
+        return notFound(`version ${sel.avatar_version_id} of avatar ${avatar.id}`);
+      if (version.published_at === null)
+        return reject(
+          400,
+          'version_not_published',
+          'that version has no face yet: upload it first',
+        );
     }
   } else {
-    return reject(400, 'invalid_request', 'one of persona, avatar_id or avatar_ref is required', 'persona: required');
+    return reject(
+      400,
+      'invalid_request',
+      'one of persona, avatar_id or avatar_ref is required',
+      'persona: required',
+    );
   }
   if (!version) {
     version = avatar.current_version_id ? getVersionRow(db, avatar.current_version_id) : undefined;
-    if (!version || version.published_at === null) return reject(400, 'avatar_not_published', 'the avatar has no published version yet');
+    if (!version || version.published_at === null)
+      return reject(400, 'avatar_not_published', 'the avatar has no published version yet');
   }
   avatar = ensureProfiles(ctx, avatar);
-  const persona = version.source_persona ? loadPersonas(ctx.fixturesDir).get(version.source_persona) : undefined;
-  const idle = db.prepare('SELECT status, blob_key FROM idle_media WHERE version_id = ?').get(version.id) as
+  const persona = version.source_persona
+    ? loadPersonas(ctx.fixturesDir).get(version.source_persona)
+    : undefined;
+  const idle = db
+    .prepare('SELECT status, blob_key FROM idle_media WHERE version_id = ?')
+    .get(version.id) as
     | { status: 'missing' | 'building' | 'ready'; blob_key: string | null }
     | undefined;
   const idleKey = idle?.status === 'ready' ? idle.blob_key : null;
@@ -184,14 +222,22 @@ export function resolveAvatar(ctx: EmulatorContext, sel: AvatarSelector): Resolu
         persona_voice: persona?.voice ?? null,
         face: media(ctx, version.image_blob_key, version.image_type),
         extra_faces: JSON.parse(version.face_blob_keys) as string[],
-        voice: withVoice(media(ctx, version.voice_blob_key, version.voice_type), version.voice_seconds, version.voice_ref_text),
+        voice: withVoice(
+          media(ctx, version.voice_blob_key, version.voice_type),
+          version.voice_seconds,
+          version.voice_ref_text,
+        ),
         system_prompt: version.system_prompt,
         backstory: version.backstory,
         description: version.description,
         config: version.config_json ? (JSON.parse(version.config_json) as ConfigGroup) : null,
         language: version.native_language,
       },
-      idle: { status: idle?.status ?? 'missing', blob_key: idleKey, path: idleKey ? blobPath(ctx, idleKey) : null },
+      idle: {
+        status: idle?.status ?? 'missing',
+        blob_key: idleKey,
+        path: idleKey ? blobPath(ctx, idleKey) : null,
+      },
       defaultProfile: def.ok ? def.value : { profile: null, source: 'none' },
     },
   };
@@ -205,16 +251,24 @@ function withVoice(m: StoredMedia | null, seconds: number | null, refText: strin
   return m ? { ...m, seconds, ref_text: refText } : null;
 }
 
-export function resolveProfile(ctx: EmulatorContext, avatarId: string, profileId?: string): Resolution<ResolvedProfile> {
+export function resolveProfile(
+  ctx: EmulatorContext,
+  avatarId: string,
+  profileId?: string,
+): Resolution<ResolvedProfile> {
   const { db } = ctx;
   const avatar = getAvatarRow(db, avatarId);
   if (!avatar) return notFound(`avatar ${avatarId}`);
   const a = ensureProfiles(ctx, avatar);
   const id = profileId ?? a.default_profile_id;
   if (!id) return { ok: true, value: { profile: null, source: 'none' } };
-  const row = db.prepare('SELECT * FROM avatar_profiles WHERE id = ? AND deleted_at IS NULL').get(id) as ProfileRow | undefined;
+  const row = db
+    .prepare('SELECT * FROM avatar_profiles WHERE id = ? AND deleted_at IS NULL')
+    .get(id) as ProfileRow | undefined;
   if (!row || row.avatar_id !== a.id) {
-    return profileId ? reject(400, 'profile_mismatch', `profile ${profileId} does not belong to avatar ${a.id}`) : { ok: true, value: { profile: null, source: 'none' } };
+    return profileId
+      ? reject(400, 'profile_mismatch', `profile ${profileId} does not belong to avatar ${a.id}`)
+      : { ok: true, value: { profile: null, source: 'none' } };
   }
   let config: ConfigGroup | null = null;
   try {
@@ -239,15 +293,35 @@ export function resolveProfile(ctx: EmulatorContext, avatarId: string, profileId
   };
 }
 
-export function resolveVoiceRef(ctx: EmulatorContext, workspaceId: string | null, voiceVersionId: string): Resolution<ResolvedVoice> {
+export function resolveVoiceRef(
+  ctx: EmulatorContext,
+  workspaceId: string | null,
+  voiceVersionId: string,
+): Resolution<ResolvedVoice> {
   const row = ctx.db
     .prepare(
       `SELECT vv.*, v.workspace_id, v.deleted_at AS voice_deleted FROM voice_versions vv JOIN voices v ON v.id = vv.voice_id WHERE vv.id = ?`,
     )
     .get(voiceVersionId) as
-    | { id: string; voice_id: string; workspace_id: string; voice_deleted: number | null; sample_blob_key: string | null; sample_type: string | null; sample_seconds: number | null; ref_text: string | null; external_voice_id: string | null }
+    | {
+        id: string;
+        voice_id: string;
+        workspace_id: string;
+        voice_deleted: number | null;
+        sample_blob_key: string | null;
+        sample_type: string | null;
+        sample_seconds: number | null;
+        ref_text: string | null;
+        external_voice_id: string | null;
+      }
     | undefined;
-  if (!row || row.workspace_id !== workspaceId || row.voice_deleted !== null || !row.sample_blob_key || !row.sample_type) {
+  if (
+    !row ||
+    row.workspace_id !== workspaceId ||
+    row.voice_deleted !== null ||
+    !row.sample_blob_key ||
+    !row.sample_type
+  ) {
     return notFound(`voice version ${voiceVersionId}`);
   }
   return {
@@ -255,7 +329,11 @@ export function resolveVoiceRef(ctx: EmulatorContext, workspaceId: string | null
     value: {
       voice_id: row.voice_id,
       version_id: row.id,
-      sample: { ...media(ctx, row.sample_blob_key, row.sample_type)!, seconds: row.sample_seconds, ref_text: row.ref_text },
+      sample: {
+        ...media(ctx, row.sample_blob_key, row.sample_type)!,
+        seconds: row.sample_seconds,
+        ref_text: row.ref_text,
+      },
       external_voice_id: row.external_voice_id,
     },
   };

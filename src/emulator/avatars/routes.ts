@@ -1,7 +1,15 @@
 /** Avatar routes of spec 4.7 (both shapes). Versions: versions-routes.ts. */
 import {
-  createAvatar, createAvatarWs, deleteAvatar, deleteAvatarWs, getAvatar, getAvatarWs,
-  listAvatars, listAvatarsWs, updateAvatar, updateAvatarWs,
+  createAvatar,
+  createAvatarWs,
+  deleteAvatar,
+  deleteAvatarWs,
+  getAvatar,
+  getAvatarWs,
+  listAvatars,
+  listAvatarsWs,
+  updateAvatar,
+  updateAvatarWs,
 } from '../../contract/operations/avatars.js';
 import { STOCK_WORKSPACE_ID } from '../../contract/resources/avatar.js';
 import { unixSeconds } from '../clock.js';
@@ -10,7 +18,14 @@ import { reply } from '../http/router.js';
 import { resumeIdleMedia } from '../idle-media/worker.js';
 import { implementBoth } from './both-shapes.js';
 import { seedStockAvatars } from './stock.js';
-import { readableAvatar, stockReadOnly, targetWorkspace, toAvatar, writableAvatar, type AvatarRow } from './store.js';
+import {
+  readableAvatar,
+  stockReadOnly,
+  targetWorkspace,
+  toAvatar,
+  writableAvatar,
+  type AvatarRow,
+} from './store.js';
 import { registerVersions } from './versions-routes.js';
 import { registerProfiles } from '../profiles/routes.js';
 import { ensureProfiles } from '../profiles/store.js';
@@ -46,11 +61,17 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
     return reply(201, shown(readableAvatar(db, auth, id)));
   });
 
-  implementBoth(app, ctx, [getAvatar, getAvatarWs], ({ auth, params }, wsId) => shown(readableAvatar(db, auth, params.avatarId, wsId)));
+  implementBoth(app, ctx, [getAvatar, getAvatarWs], ({ auth, params }, wsId) =>
+    shown(readableAvatar(db, auth, params.avatarId, wsId)),
+  );
 
   implementBoth(app, ctx, [updateAvatar, updateAvatarWs], ({ auth, params, body }, wsId) => {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
-    db.prepare('UPDATE avatars SET name = ?, updated_at = ? WHERE id = ?').run(body.name, unixSeconds(ctx.clock), a.id);
+    db.prepare('UPDATE avatars SET name = ?, updated_at = ? WHERE id = ?').run(
+      body.name,
+      unixSeconds(ctx.clock),
+      a.id,
+    );
     return shown(readableAvatar(db, auth, a.id));
   });
 
@@ -60,7 +81,9 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
     if (a.workspace_id === STOCK_WORKSPACE_ID) throw stockReadOnly();
     if (a.deleted_at === null) {
       const now = unixSeconds(ctx.clock);
-      db.prepare(`UPDATE avatars SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`).run(now, now, a.id);
+      db.prepare(
+        `UPDATE avatars SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`,
+      ).run(now, now, a.id);
     }
     return shown(readableAvatar(db, auth, a.id));
   });

@@ -54,13 +54,26 @@ export function seedStockAvatars(ctx: EmulatorContext): string[] {
        backstory, description, native_language, source_persona, published_at, created_at) VALUES (?, ?, 1, ?, 'image/png', ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Data dirs made before stock personas had a backstory get it too (stock rows are read-only).
-  const fillBackstory = db.prepare(`UPDATE avatar_versions SET backstory = ? WHERE id = ? AND backstory IS NULL`);
+  const fillBackstory = db.prepare(
+    `UPDATE avatar_versions SET backstory = ? WHERE id = ? AND backstory IS NULL`,
+  );
   db.transaction(() => {
     for (const p of personas) {
       const id = stockAvatarId(p.id);
       const vid = stockVersionId(p.id);
       insertAvatar.run(id, STOCK_WORKSPACE_ID, p.name, vid, now, now);
-      insertVersion.run(vid, id, personaBlobKey(p.id, 'face.png'), p.systemPrompt, p.backstory ?? null, p.blurb, p.voiceLang, p.id, now, now);
+      insertVersion.run(
+        vid,
+        id,
+        personaBlobKey(p.id, 'face.png'),
+        p.systemPrompt,
+        p.backstory ?? null,
+        p.blurb,
+        p.voiceLang,
+        p.id,
+        now,
+        now,
+      );
       if (p.backstory) fillBackstory.run(p.backstory, vid);
     }
   })();

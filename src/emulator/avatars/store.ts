@@ -1,6 +1,16 @@
-import { STOCK_WORKSPACE_ID, transcriptionOf, type Avatar, type AvatarVersion } from '../../contract/resources/avatar.js';
+import {
+  STOCK_WORKSPACE_ID,
+  transcriptionOf,
+  type Avatar,
+  type AvatarVersion,
+} from '../../contract/resources/avatar.js';
 import type { AuthContext } from '../auth/authenticate.js';
-import { canAccessWorkspace, workspaceForKey, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
+import {
+  canAccessWorkspace,
+  workspaceForKey,
+  workspaceFromPath,
+  type WorkspaceRow,
+} from '../auth/workspace.js';
 import type { EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
@@ -103,7 +113,9 @@ export function targetWorkspace(
   queryWsId: string | undefined,
 ): { id: string; row: WorkspaceRow | null } {
   if (pathWsId === STOCK_WORKSPACE_ID) return { id: STOCK_WORKSPACE_ID, row: null };
-  const row = pathWsId ? workspaceFromPath(db, auth, pathWsId) : workspaceForKey(db, auth, queryWsId ?? null);
+  const row = pathWsId
+    ? workspaceFromPath(db, auth, pathWsId)
+    : workspaceForKey(db, auth, queryWsId ?? null);
   return { id: row.id, row };
 }
 
@@ -115,33 +127,51 @@ export const stockReadOnly = () =>
  * access to their workspace. A foreign avatar answers 404 on the token-relative shape
  * (its existence is not revealed) and 403 on an explicit path the key cannot reach.
  */
-export function readableAvatar(db: Db, auth: AuthContext, avatarId: string, pathWsId?: string): AvatarRow {
+export function readableAvatar(
+  db: Db,
+  auth: AuthContext,
+  avatarId: string,
+  pathWsId?: string,
+): AvatarRow {
   const a = getAvatarRow(db, avatarId);
   if (pathWsId && pathWsId !== STOCK_WORKSPACE_ID) workspaceFromPath(db, auth, pathWsId);
-  if (!a || (pathWsId && a.workspace_id !== pathWsId)) throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
+  if (!a || (pathWsId && a.workspace_id !== pathWsId))
+    throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
   if (isStock(a)) return a;
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(a.workspace_id) as WorkspaceRow | undefined;
-  if (!ws || !canAccessWorkspace(auth, ws)) throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
+  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(a.workspace_id) as
+    | WorkspaceRow
+    | undefined;
+  if (!ws || !canAccessWorkspace(auth, ws))
+    throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
   return a;
 }
 
 /** An avatar the caller may change: readable, not stock (403 `stock_read_only`), not deleted. */
-export function writableAvatar(db: Db, auth: AuthContext, avatarId: string, pathWsId?: string): AvatarRow {
+export function writableAvatar(
+  db: Db,
+  auth: AuthContext,
+  avatarId: string,
+  pathWsId?: string,
+): AvatarRow {
   const a = readableAvatar(db, auth, avatarId, pathWsId);
   if (isStock(a)) throw stockReadOnly();
-  if (a.deleted_at !== null) throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} is deleted` });
+  if (a.deleted_at !== null)
+    throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} is deleted` });
   return a;
 }
 
 export function versionOf(db: Db, avatar: AvatarRow, versionId: string): VersionRow {
   const v = getVersionRow(db, versionId);
-  if (!v || v.avatar_id !== avatar.id) throw new ApiError(404, 'not_found', { message: `version ${versionId} not found` });
+  if (!v || v.avatar_id !== avatar.id)
+    throw new ApiError(404, 'not_found', { message: `version ${versionId} not found` });
   return v;
 }
 
 /** spec 4.9: profile (and, ours, media) writes need the workspace feature `custom_avatars`. */
 export function requireCustomAvatars(db: Db, workspaceId: string): void {
-  const ws = db.prepare('SELECT features FROM workspaces WHERE id = ?').get(workspaceId) as { features: string } | undefined;
+  const ws = db.prepare('SELECT features FROM workspaces WHERE id = ?').get(workspaceId) as
+    | { features: string }
+    | undefined;
   const features = ws ? (JSON.parse(ws.features) as string[]) : [];
   if (!features.includes('custom_avatars')) {
     throw new ApiError(403, 'forbidden', {

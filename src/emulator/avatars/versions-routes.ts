@@ -3,9 +3,24 @@
  * media downloads. When a version is published: docs/avatars.md.
  */
 import {
-  createVersion, createVersionWs, downloadFace, downloadFaceWs, downloadIdle, downloadIdleWs,
-  downloadVoice, downloadVoiceWs, getVersion, getVersionWs, listVersions, listVersionsWs,
-  uploadExtraFace, uploadExtraFaceWs, uploadFace, uploadFaceWs, uploadVoice, uploadVoiceWs,
+  createVersion,
+  createVersionWs,
+  downloadFace,
+  downloadFaceWs,
+  downloadIdle,
+  downloadIdleWs,
+  downloadVoice,
+  downloadVoiceWs,
+  getVersion,
+  getVersionWs,
+  listVersions,
+  listVersionsWs,
+  uploadExtraFace,
+  uploadExtraFaceWs,
+  uploadFace,
+  uploadFaceWs,
+  uploadVoice,
+  uploadVoiceWs,
 } from '../../contract/operations/avatars.js';
 import { fillPath } from '../../contract/operation.js';
 import { validateConfig } from '../../contract/validators/config.js';
@@ -21,7 +36,13 @@ import { checkFaceImage, checkVoiceSample, refTextHeader } from './media-checks.
 import { publishVersion } from './publish.js';
 import { personaOf } from './stock.js';
 import {
-  getVersionRow, readableAvatar, requireCustomAvatars, toVersion, touchAvatar, versionOf, writableAvatar,
+  getVersionRow,
+  readableAvatar,
+  requireCustomAvatars,
+  toVersion,
+  touchAvatar,
+  versionOf,
+  writableAvatar,
   type VersionRow,
 } from './store.js';
 
@@ -29,14 +50,18 @@ import {
 export const MAX_EXTRA_FACES = 8;
 
 const sealed = (what: string) =>
-  new ApiError(409, 'conflict', { message: `this version already has its ${what}; versions are immutable: create a new version` });
+  new ApiError(409, 'conflict', {
+    message: `this version already has its ${what}; versions are immutable: create a new version`,
+  });
 
 export function registerVersions(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
 
   implementBoth(app, ctx, [listVersions, listVersionsWs], ({ auth, params }, wsId) => {
     const a = readableAvatar(db, auth, params.avatarId, wsId);
-    const rows = db.prepare('SELECT * FROM avatar_versions WHERE avatar_id = ? ORDER BY version_number').all(a.id) as VersionRow[];
+    const rows = db
+      .prepare('SELECT * FROM avatar_versions WHERE avatar_id = ? ORDER BY version_number')
+      .all(a.id) as VersionRow[];
     return { data: rows.map(toVersion) };
   });
 
@@ -48,24 +73,40 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
     const config = throwIfInvalid(validateConfig(body.config_json, 'profile'));
     if (body.source_persona !== undefined && body.inherit_image) {
-      throw new ApiError(400, 'invalid_request', { detail: 'source_persona: cannot be combined with inherit_image' });
+      throw new ApiError(400, 'invalid_request', {
+        detail: 'source_persona: cannot be combined with inherit_image',
+      });
     }
-    const persona = body.source_persona !== undefined ? personaOf(ctx, body.source_persona) : undefined;
+    const persona =
+      body.source_persona !== undefined ? personaOf(ctx, body.source_persona) : undefined;
     if (body.source_persona !== undefined && !persona) {
-      throw new ApiError(400, 'invalid_request', { detail: `source_persona: unknown persona ${body.source_persona}` });
+      throw new ApiError(400, 'invalid_request', {
+        detail: `source_persona: unknown persona ${body.source_persona}`,
+      });
     }
     const prev = a.current_version_id ? getVersionRow(db, a.current_version_id) : undefined;
     const inherit = body.inherit_image === true && !!prev?.image_blob_key;
     const id = ctx.ids.uuid();
     const now = unixSeconds(ctx.clock);
-    const next = (db.prepare('SELECT COALESCE(MAX(version_number), 0) + 1 AS n FROM avatar_versions WHERE avatar_id = ?').get(a.id) as { n: number }).n;
+    const next = (
+      db
+        .prepare(
+          'SELECT COALESCE(MAX(version_number), 0) + 1 AS n FROM avatar_versions WHERE avatar_id = ?',
+        )
+        .get(a.id) as { n: number }
+    ).n;
     const face = persona
       ? { key: personaBlobKey(persona.id, 'face.png'), type: 'image/png' }
       : inherit
         ? { key: prev!.image_blob_key, type: prev!.image_type }
         : { key: null, type: null };
     const voice = inherit
-      ? { key: prev!.voice_blob_key, type: prev!.voice_type, seconds: prev!.voice_seconds, text: prev!.voice_ref_text }
+      ? {
+          key: prev!.voice_blob_key,
+          type: prev!.voice_type,
+          seconds: prev!.voice_seconds,
+          text: prev!.voice_ref_text,
+        }
       : { key: null, type: null, seconds: null, text: null };
     const insert = db.prepare(
       `INSERT INTO avatar_versions (id, avatar_id, version_number, image_blob_key, image_type, system_prompt, config_json,
@@ -76,12 +117,24 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     // One transaction: the version row and, when it is ready at once, its publication.
     db.transaction(() => {
       insert.run(
-      id, a.id, next, face.key, face.type, body.system_prompt ?? null,
-      Object.keys(config).length ? JSON.stringify(config) : null,
-      body.description ?? null, body.backstory ?? null, body.native_language ?? persona?.voiceLang ?? null,
-      body.voice_ref_text ?? voice.text, voice.key, voice.type, voice.seconds,
-      inherit ? prev!.face_blob_keys : '[]', persona?.id ?? (inherit ? prev!.source_persona : null),
-      auth.userId, now,
+        id,
+        a.id,
+        next,
+        face.key,
+        face.type,
+        body.system_prompt ?? null,
+        Object.keys(config).length ? JSON.stringify(config) : null,
+        body.description ?? null,
+        body.backstory ?? null,
+        body.native_language ?? persona?.voiceLang ?? null,
+        body.voice_ref_text ?? voice.text,
+        voice.key,
+        voice.type,
+        voice.seconds,
+        inherit ? prev!.face_blob_keys : '[]',
+        persona?.id ?? (inherit ? prev!.source_persona : null),
+        auth.userId,
+        now,
       );
       // spec 4.7: source_persona is ready at once; inherit_image promotes when the previous version had an image.
       if (persona || inherit) publishVersion(ctx, a.id, id);
@@ -106,7 +159,9 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     putBlob(ctx, key, raw);
     db.transaction(() => {
       const claimed = db
-        .prepare('UPDATE avatar_versions SET image_blob_key = ?, image_type = ? WHERE id = ? AND image_blob_key IS NULL')
+        .prepare(
+          'UPDATE avatar_versions SET image_blob_key = ?, image_type = ? WHERE id = ? AND image_blob_key IS NULL',
+        )
         .run(key, mime, v.id).changes;
       if (claimed === 0) throw sealed('face image');
       // The face is what a version needs to render: its upload publishes the version.
@@ -139,23 +194,43 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     return toVersion(getVersionRow(db, v.id)!);
   });
 
-  implementBoth(app, ctx, [uploadExtraFace, uploadExtraFaceWs], async ({ auth, params, raw, c }, wsId) => {
-    const a = writableAvatar(db, auth, params.avatarId, wsId);
-    requireCustomAvatars(db, a.workspace_id);
-    const full = () => new ApiError(409, 'conflict', { message: `at most ${MAX_EXTRA_FACES} additional faces per version` });
-    if ((JSON.parse(versionOf(db, a, params.versionId).face_blob_keys) as string[]).length >= MAX_EXTRA_FACES) throw full();
-    const mime = await checkFaceImage(raw, c.req.header('content-type'));
-    // Re-read after the await: a concurrent add may have taken the next slot.
-    const v = versionOf(db, a, params.versionId);
-    const faces = JSON.parse(v.face_blob_keys) as string[];
-    if (faces.length >= MAX_EXTRA_FACES) throw full();
-    const key = `avatars/${a.id}/${v.id}/faces/${faces.length + 1}.${extensionOf[mime]}`;
-    putBlob(ctx, key, raw);
-    db.prepare('UPDATE avatar_versions SET face_blob_keys = ? WHERE id = ?').run(JSON.stringify([...faces, key]), v.id);
-    return toVersion(getVersionRow(db, v.id)!);
-  });
+  implementBoth(
+    app,
+    ctx,
+    [uploadExtraFace, uploadExtraFaceWs],
+    async ({ auth, params, raw, c }, wsId) => {
+      const a = writableAvatar(db, auth, params.avatarId, wsId);
+      requireCustomAvatars(db, a.workspace_id);
+      const full = () =>
+        new ApiError(409, 'conflict', {
+          message: `at most ${MAX_EXTRA_FACES} additional faces per version`,
+        });
+      if (
+        (JSON.parse(versionOf(db, a, params.versionId).face_blob_keys) as string[]).length >=
+        MAX_EXTRA_FACES
+      )
+        throw full();
+      const mime = await checkFaceImage(raw, c.req.header('content-type'));
+      // Re-read after the await: a concurrent add may have taken the next slot.
+      const v = versionOf(db, a, params.versionId);
+      const faces = JSON.parse(v.face_blob_keys) as string[];
+      if (faces.length >= MAX_EXTRA_FACES) throw full();
+      const key = `avatars/${a.id}/${v.id}/faces/${faces.length + 1}.${extensionOf[mime]}`;
+      putBlob(ctx, key, raw);
+      db.prepare('UPDATE avatar_versions SET face_blob_keys = ? WHERE id = ?').run(
+        JSON.stringify([...faces, key]),
+        v.id,
+      );
+      return toVersion(getVersionRow(db, v.id)!);
+    },
+  );
 
-  const media = (key: string | null, type: string | null, what: string, range: string | undefined) => {
+  const media = (
+    key: string | null,
+    type: string | null,
+    what: string,
+    range: string | undefined,
+  ) => {
     const bytes = key ? readBlob(ctx, key) : null;
     if (!bytes || !type) throw new ApiError(404, 'not_found', { message: `${what} not uploaded` });
     return serveBytes(range, bytes, type);
@@ -173,9 +248,14 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
 
   implementBoth(app, ctx, [downloadIdle, downloadIdleWs], ({ auth, params, c }, wsId) => {
     const v = versionOf(db, readableAvatar(db, auth, params.avatarId, wsId), params.versionId);
-    const m = db.prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`).get(v.id) as
-      | { blob_key: string }
-      | undefined;
-    return media(m?.blob_key ?? null, 'video/mp4', 'idle media (not built yet)', c.req.header('range'));
+    const m = db
+      .prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`)
+      .get(v.id) as { blob_key: string } | undefined;
+    return media(
+      m?.blob_key ?? null,
+      'video/mp4',
+      'idle media (not built yet)',
+      c.req.header('range'),
+    );
   });
 }

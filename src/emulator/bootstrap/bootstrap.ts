@@ -44,11 +44,20 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
     const now = unixSeconds(ctx.clock);
     const userId = ctx.ids.uuid();
     const orgId = ctx.ids.uuid();
-    ctx.db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').run(userId, 'dev@localhost', now);
     ctx.db
-      .prepare('INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)')
+      .run(userId, 'dev@localhost', now);
+    ctx.db
+      .prepare(
+        'INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(orgId, 'Local organisation', orgPlan ?? defaultOrgPlan, userId, now);
-    const ws = insertWorkspace(ctx, { name: 'Default workspace', plan: 'free', ownerUserId: userId, orgId });
+    const ws = insertWorkspace(ctx, {
+      name: 'Default workspace',
+      plan: 'free',
+      ownerUserId: userId,
+      orgId,
+    });
     const secret = insertKey(ctx, {
       userId,
       workspaceId: ws.id,
@@ -88,7 +97,14 @@ function renewRevoked(ctx: EmulatorContext, keys: BootstrapKeys): BootstrapKeys 
   return ctx.db.transaction(() => {
     const next = { ...keys };
     const renew = (workspaceId: string | null, name: string) =>
-      insertKey(ctx, { userId: keys.userId, workspaceId, name, kind: 'secret', scopes: ['*'], allowedOrigins: null }).raw;
+      insertKey(ctx, {
+        userId: keys.userId,
+        workspaceId,
+        name,
+        kind: 'secret',
+        scopes: ['*'],
+        allowedOrigins: null,
+      }).raw;
     if (!usable(keys.secretKey)) next.secretKey = renew(keys.workspaceId, 'emulator secret key');
     if (!usable(keys.dashboardKey)) next.dashboardKey = renew(null, 'emulator dashboard key');
     setSetting(ctx.db, 'bootstrap', JSON.stringify(next));

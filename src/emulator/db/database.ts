@@ -42,7 +42,8 @@ function cachePrepared(db: Db): Db {
       st = prepare(sql);
       if (cache.size >= STATEMENT_CACHE) return st;
       const shared = st as unknown as Record<string, (...args: unknown[]) => unknown>;
-      for (const m of MODES) shared[m] = (...args: unknown[]) => (prepare(sql) as unknown as typeof shared)[m]!(...args);
+      for (const m of MODES)
+        shared[m] = (...args: unknown[]) => (prepare(sql) as unknown as typeof shared)[m]!(...args);
       cache.set(sql, st);
     }
     return st;
@@ -54,7 +55,9 @@ export function migrate(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
   );
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   for (const m of sorted) {
@@ -72,13 +75,14 @@ export function migrate(db: Db): void {
 
 /** Small typed key/value table for emulator state (signing key, bootstrap credentials). */
 export function getSetting(db: Db, key: string): string | undefined {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
+    | { value: string }
+    | undefined;
   return row?.value;
 }
 
 export function setSetting(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
-    key,
-    value,
-  );
+  db.prepare(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  ).run(key, value);
 }

@@ -1,4 +1,9 @@
-import { createDevice, listDevices, revokeDevice, rotateDevice } from '../../contract/operations/core.js';
+import {
+  createDevice,
+  listDevices,
+  revokeDevice,
+  rotateDevice,
+} from '../../contract/operations/core.js';
 import { CONNECT_ONLY } from '../../contract/scopes.js';
 import { mintKey } from '../auth/credentials.js';
 import { workspaceFromPath } from '../auth/workspace.js';
@@ -33,16 +38,18 @@ const toDevice = (r: DeviceRow) => ({
 export function registerDevices(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
   const findDevice = (wsId: string, deviceId: string) => {
-    const d = db.prepare('SELECT * FROM devices WHERE id = ? AND workspace_id = ?').get(deviceId, wsId) as
-      | DeviceRow
-      | undefined;
+    const d = db
+      .prepare('SELECT * FROM devices WHERE id = ? AND workspace_id = ?')
+      .get(deviceId, wsId) as DeviceRow | undefined;
     if (!d) throw new ApiError(404, 'not_found', { message: `device ${deviceId} not found` });
     return d;
   };
 
   implement(app, ctx, listDevices, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db.prepare('SELECT * FROM devices WHERE workspace_id = ? ORDER BY created_at, rowid').all(ws.id);
+    const rows = db
+      .prepare('SELECT * FROM devices WHERE workspace_id = ? ORDER BY created_at, rowid')
+      .all(ws.id);
     return { data: (rows as DeviceRow[]).map(toDevice) };
   });
 
@@ -71,7 +78,8 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, rotateDevice, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
     const d = findDevice(ws.id, params.deviceId);
-    if (d.status !== 'active') throw new ApiError(409, 'conflict', { message: 'device is revoked' });
+    if (d.status !== 'active')
+      throw new ApiError(409, 'conflict', { message: 'device is revoked' });
     const now = unixSeconds(ctx.clock);
     const minted = mintKey(db, ctx.ids, 'device');
     db.transaction(() => {
@@ -89,8 +97,14 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
     if (d.status === 'revoked') return { ok: true as const, revoked_at: d.revoked_at! };
     const now = unixSeconds(ctx.clock);
     db.transaction(() => {
-      db.prepare(`UPDATE devices SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(now, d.id);
-      db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE device_id = ?`).run(now, d.id);
+      db.prepare(`UPDATE devices SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(
+        now,
+        d.id,
+      );
+      db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE device_id = ?`).run(
+        now,
+        d.id,
+      );
     })();
     return { ok: true as const, revoked_at: now };
   });

@@ -4,7 +4,13 @@
  * `Authorization: Bearer <secret>`; a wrong or missing secret is 401.
  */
 import { toRouterPath } from '../../contract/operation.js';
-import { boxDeregister, boxMedia, boxRegister, boxSeatEvents, boxTurns } from '../../contract/operations/boxes.js';
+import {
+  boxDeregister,
+  boxMedia,
+  boxRegister,
+  boxSeatEvents,
+  boxTurns,
+} from '../../contract/operations/boxes.js';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { bearer } from '../auth/authenticate.js';
@@ -32,7 +38,11 @@ const SeatEvent = z.object({
   /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
   reason: z.enum(['closed', 'cap', 'box_stopping', 'idle']).optional(),
 });
-const Turn = z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() });
+const Turn = z.object({
+  seq: z.number().int().min(0),
+  user_text: z.string(),
+  reply_text: z.string(),
+});
 
 async function parse<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
   let raw: unknown;
@@ -44,7 +54,9 @@ async function parse<T extends z.ZodType>(c: Context, schema: T): Promise<z.outp
   const r = schema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
-    throw new ApiError(400, 'invalid_request', { detail: `${i?.path.join('.') || '(body)'}: ${i?.message}` });
+    throw new ApiError(400, 'invalid_request', {
+      detail: `${i?.path.join('.') || '(body)'}: ${i?.message}`,
+    });
   }
   return r.data;
 }
@@ -60,7 +72,8 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   });
   const boxOf = (c: Context): string => {
     const id = c.req.param('boxId')!;
-    if (!rt.fleet.checkCredential(id, bearer(c))) throw new ApiError(401, 'unauthorized', { message: 'unknown box or wrong box secret' });
+    if (!rt.fleet.checkCredential(id, bearer(c)))
+      throw new ApiError(401, 'unauthorized', { message: 'unknown box or wrong box secret' });
     return id;
   };
 
@@ -83,9 +96,11 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const id = boxOf(c);
     const ev = await parse(c, SeatEvent);
     const row = getSessionRow(rt.st, ev.session_id);
-    if (!row || row.box_id !== id) throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    if (!row || row.box_id !== id)
+      throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     if (ev.event === 'connect') {
-      if (!rt.connected(ev.session_id)) throw new ApiError(409, 'conflict', { message: 'session is not live' });
+      if (!rt.connected(ev.session_id))
+        throw new ApiError(409, 'conflict', { message: 'session is not live' });
       if (row.started_at === null) void toolGateway(ctx).sessionStarted(ev.session_id);
     } else {
       rt.endSession(ev.session_id, ev.reason ?? 'closed');
@@ -97,7 +112,8 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const id = boxOf(c);
     const turn = await parse(c, Turn);
     const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
-    if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    if (!row || row.box_id !== id || row.status === 'deleted')
+      throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
     toolGateway(ctx).turnCommitted(row.id, turn);
     return c.json({ ok: true });
@@ -109,11 +125,16 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   app.get(toRouterPath(boxMedia.path), (c) => {
     const id = boxOf(c);
     const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
-    if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    if (!row || row.box_id !== id || row.status === 'deleted')
+      throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     const kind = c.req.param('kind');
-    if (kind !== 'face' && kind !== 'idle' && kind !== 'voice') throw new ApiError(404, 'not_found', { message: 'media kinds are face, idle and voice' });
+    if (kind !== 'face' && kind !== 'idle' && kind !== 'voice')
+      throw new ApiError(404, 'not_found', { message: 'media kinds are face, idle and voice' });
     const bytes = sessionMedia(ctx, row, kind);
-    if (!bytes) throw new ApiError(404, 'not_found', { message: `this session's avatar has no ${kind} media` });
+    if (!bytes)
+      throw new ApiError(404, 'not_found', {
+        message: `this session's avatar has no ${kind} media`,
+      });
     return c.body(new Uint8Array(bytes), 200, { 'content-type': 'application/octet-stream' });
   });
 }

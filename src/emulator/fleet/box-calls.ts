@@ -10,7 +10,11 @@ import type { BoxRecord } from './fleet.js';
 
 const TIMEOUT_MS = 2000;
 
-async function call(box: BoxRecord, method: 'GET' | 'POST', path: string): Promise<{ status: number; body: unknown }> {
+async function call(
+  box: BoxRecord,
+  method: 'GET' | 'POST',
+  path: string,
+): Promise<{ status: number; body: unknown }> {
   const res = await request(`${box.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${box.callbackSecret ?? ''}` },
@@ -24,7 +28,11 @@ async function call(box: BoxRecord, method: 'GET' | 'POST', path: string): Promi
 /** The control plane ended a live session: the box ends its media with a close reason. */
 export function endOnBox(box: BoxRecord, sessionId: string, reason: string): void {
   if (!box.callbackSecret || !box.live) return;
-  call(box, 'POST', `/_box/sessions/${encodeURIComponent(sessionId)}/end?reason=${encodeURIComponent(reason)}`).catch(() => undefined);
+  call(
+    box,
+    'POST',
+    `/_box/sessions/${encodeURIComponent(sessionId)}/end?reason=${encodeURIComponent(reason)}`,
+  ).catch(() => undefined);
 }
 
 export interface BoxLogTurn {
@@ -35,11 +43,16 @@ export interface BoxLogTurn {
 
 /** What a box's log route answers (unknown keys dropped). */
 const BoxLog = z.object({
-  turns: z.array(z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() })),
+  turns: z.array(
+    z.object({ seq: z.number().int().min(0), user_text: z.string(), reply_text: z.string() }),
+  ),
 });
 
 /** The box's own log of a session, or null when the box cannot say (gone, forgot, unreachable). */
-export async function boxLog(box: BoxRecord | undefined, sessionId: string): Promise<BoxLogTurn[] | null> {
+export async function boxLog(
+  box: BoxRecord | undefined,
+  sessionId: string,
+): Promise<BoxLogTurn[] | null> {
   if (!box?.callbackSecret || !box.live) return null;
   try {
     const r = await call(box, 'GET', `/_box/sessions/${encodeURIComponent(sessionId)}/log`);

@@ -98,13 +98,18 @@ export class Fleet {
   /** The highest offered protocol this box speaks, or null when it speaks none of them. */
   static protocolFor(box: BoxRecord, needs: TicketNeeds): number | null {
     let best: number | null = null;
-    for (const p of needs.protocols) if (box.protocols.includes(p) && (best === null || p > best)) best = p;
+    for (const p of needs.protocols)
+      if (box.protocols.includes(p) && (best === null || p > best)) best = p;
     return best;
   }
 
   /** Does this box meet a mint's needs? A protocol offered, and custom avatars need a supporting, verified box. */
   static fits(box: BoxRecord, needs: TicketNeeds): boolean {
-    return box.live && Fleet.protocolFor(box, needs) !== null && (!needs.custom || (box.customAvatars && box.verified));
+    return (
+      box.live &&
+      Fleet.protocolFor(box, needs) !== null &&
+      (!needs.custom || (box.customAvatars && box.verified))
+    );
   }
 
   /**

@@ -3,7 +3,14 @@
  * /api/v1): list boxes, issue an external box credential, drain the queue, read the
  * webhook delivery log, list sessions.
  */
-import { boxCredential, boxes, queue, queueDrain, sessionsList, webhookDeliveries } from '../../contract/operations/operator.js';
+import {
+  boxCredential,
+  boxes,
+  queue,
+  queueDrain,
+  sessionsList,
+  webhookDeliveries,
+} from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
@@ -13,19 +20,19 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
 
   implement(app, ctx, boxes, () => ({
-      data: rt.fleet.list().map((b) => ({
-        id: b.id,
-        base_url: b.baseUrl,
-        live: b.live,
-        seats: b.seats,
-        held: b.held.size,
-        reserved: b.reserved,
-        free: rt.fleet.free(b),
-        protocols: b.protocols,
-        custom_avatars: b.customAvatars,
-        verified: b.verified,
-        max_cap_seconds: b.maxCapSeconds,
-      })),
+    data: rt.fleet.list().map((b) => ({
+      id: b.id,
+      base_url: b.baseUrl,
+      live: b.live,
+      seats: b.seats,
+      held: b.held.size,
+      reserved: b.reserved,
+      free: rt.fleet.free(b),
+      protocols: b.protocols,
+      custom_avatars: b.customAvatars,
+      verified: b.verified,
+      max_cap_seconds: b.maxCapSeconds,
+    })),
   }));
 
   // A box in another process (`avatar edge start --control-plane URL`) registers with these.

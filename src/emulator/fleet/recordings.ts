@@ -52,7 +52,9 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
 
   const notFound = (id: string, why = 'not recorded, erased, or past the 30-day retention') =>
     new ApiError(404, 'not_found', { message: `no recordings for session ${id} (${why})` });
-  const sessionRow = ctx.db.prepare('SELECT ended_at, status, recording, box_id FROM sessions WHERE id = ?');
+  const sessionRow = ctx.db.prepare(
+    'SELECT ended_at, status, recording, box_id FROM sessions WHERE id = ?',
+  );
 
   /** Where a session's captures are: this control plane's disk, or the box that captured them. */
   const where = (id: string): { local: string } | { box: BoxRecord } => {
@@ -60,8 +62,11 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
     sweepCaptures(ctx);
     const dir = join(root(ctx), id);
     if (existsSync(dir)) return { local: dir };
-    const row = sessionRow.get(id) as { ended_at: number | null; status: string; recording: number; box_id: string } | undefined;
-    const expired = row?.ended_at != null && row.ended_at <= unixSeconds(ctx.clock) - CAPTURE_RETENTION_S;
+    const row = sessionRow.get(id) as
+      | { ended_at: number | null; status: string; recording: number; box_id: string }
+      | undefined;
+    const expired =
+      row?.ended_at != null && row.ended_at <= unixSeconds(ctx.clock) - CAPTURE_RETENTION_S;
     if (!row || !row.recording || row.status === 'deleted' || expired) throw notFound(id);
     // A box in another process (`avatar edge start --data DIR`) wrote them under its own dir.
     const box = sessionRuntime(ctx).fleet.get(row.box_id);
@@ -71,13 +76,17 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
   };
   const listing = async (id: string): Promise<{ name: string; bytes: number }[]> => {
     const at = where(id);
-    if ('local' in at) return readdirSync(at.local).filter((n) => n in FILES).map((name) => ({ name, bytes: statSync(join(at.local, name)).size }));
+    if ('local' in at)
+      return readdirSync(at.local)
+        .filter((n) => n in FILES)
+        .map((name) => ({ name, bytes: statSync(join(at.local, name)).size }));
     const r = await boxCaptureList(at.box, id);
     if (!r.ok) throw notFound(id, r.why);
     return r.value.filter((f) => f.name in FILES);
   };
   // A brain-only session (render: false) renders no video: its empty video.mp4 is not offered.
-  const offered = (files: { name: string; bytes: number }[]) => files.filter((f) => f.name !== 'video.mp4' || f.bytes > 0);
+  const offered = (files: { name: string; bytes: number }[]) =>
+    files.filter((f) => f.name !== 'video.mp4' || f.bytes > 0);
 
   implement(app, ctx, recordings, async ({ params: { id } }) => {
     const files = offered(await listing(id));
@@ -85,13 +94,21 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
     return {
       session_id: id,
       expires_at: row?.ended_at ? row.ended_at + CAPTURE_RETENTION_S : null,
-      data: files.map(({ name, bytes }) => ({ name, content_type: FILES[name], bytes, url: fillPath(recording.path, { id, name }) })),
+      data: files.map(({ name, bytes }) => ({
+        name,
+        content_type: FILES[name],
+        bytes,
+        url: fillPath(recording.path, { id, name }),
+      })),
     };
   });
 
   implement(app, ctx, recording, async ({ params: { id, name }, c }) => {
     const names = offered(await listing(id)).map((f) => f.name);
-    if (!names.includes(name)) throw new ApiError(404, 'not_found', { message: `no recording ${name}; there are ${names.join(', ') || 'none'}` });
+    if (!names.includes(name))
+      throw new ApiError(404, 'not_found', {
+        message: `no recording ${name}; there are ${names.join(', ') || 'none'}`,
+      });
     const at = where(id);
     let bytes: Buffer;
     if ('local' in at) bytes = readFileSync(join(at.local, name));

@@ -7,13 +7,21 @@ import { readBlob } from '../avatars/blobs.js';
 import type { EmulatorContext } from '../context.js';
 import type { SessionRow } from '../sessions/store.js';
 
-export function sessionMedia(ctx: EmulatorContext, row: SessionRow, kind: 'face' | 'idle' | 'voice'): Buffer | null {
-  const snap = row.snapshot_json ? (JSON.parse(row.snapshot_json) as { avatar?: { version_id?: string; media?: Record<string, string | null> } }) : null;
+export function sessionMedia(
+  ctx: EmulatorContext,
+  row: SessionRow,
+  kind: 'face' | 'idle' | 'voice',
+): Buffer | null {
+  const snap = row.snapshot_json
+    ? (JSON.parse(row.snapshot_json) as {
+        avatar?: { version_id?: string; media?: Record<string, string | null> };
+      })
+    : null;
   let key = snap?.avatar?.media?.[kind] ?? null;
   if (!key && kind === 'idle' && snap?.avatar?.version_id) {
-    const r = ctx.db.prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`).get(snap.avatar.version_id) as
-      | { blob_key: string }
-      | undefined;
+    const r = ctx.db
+      .prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`)
+      .get(snap.avatar.version_id) as { blob_key: string } | undefined;
     key = r?.blob_key ?? null;
   }
   return key ? readBlob(ctx, key) : null;

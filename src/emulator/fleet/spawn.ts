@@ -27,7 +27,10 @@ export function issueBoxCredential(ctx: EmulatorContext): { boxId: string; secre
 }
 
 /** Start one in-process box with these capabilities (defaults: both protocols, custom avatars, verified). */
-export async function addBox(ctx: EmulatorContext, caps: BoxCapabilities = {}): Promise<RunningBox> {
+export async function addBox(
+  ctx: EmulatorContext,
+  caps: BoxCapabilities = {},
+): Promise<RunningBox> {
   const rt = sessionRuntime(ctx);
   const baseUrl = ctx.options.baseUrl as string;
   const { boxId, secret } = issueBoxCredential(ctx);
@@ -46,7 +49,11 @@ export async function addBox(ctx: EmulatorContext, caps: BoxCapabilities = {}): 
     clock: ctx.clock,
     // spec 4.5 recording: captures live beside the blobs, where DELETE erases them.
     captureRoot: join(ctx.blobDir, 'captures'),
-    log: (ctx.options.edgeLog as ((line: string) => void) | undefined) ?? (ctx.options.verbose ? (line) => process.stderr.write(`[edge ${boxId}] ${line}\n`) : undefined),
+    log:
+      (ctx.options.edgeLog as ((line: string) => void) | undefined) ??
+      (ctx.options.verbose
+        ? (line) => process.stderr.write(`[edge ${boxId}] ${line}\n`)
+        : undefined),
   });
   const list = fleets.get(ctx) ?? [];
   list.push(box);
@@ -95,9 +102,15 @@ export async function startFleet(ctx: EmulatorContext): Promise<void> {
       await addBox(ctx, rt.opts.boxCapabilities[i] ?? {});
     } catch (e) {
       // startEmulator undoes everything started so far (the boxes above included) and rejects.
-      throw Object.assign(new Error(`edge box ${i + 1} of ${rt.opts.boxes} could not start: ${(e as Error).message}`, { cause: e }), {
-        code: 'EBOXSTART',
-      });
+      throw Object.assign(
+        new Error(
+          `edge box ${i + 1} of ${rt.opts.boxes} could not start: ${(e as Error).message}`,
+          { cause: e },
+        ),
+        {
+          code: 'EBOXSTART',
+        },
+      );
     }
   }
 }

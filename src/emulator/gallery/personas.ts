@@ -40,7 +40,9 @@ export function loadPersonas(fixturesDir: string): PersonaCatalog {
 
 function readCatalog(fixturesDir: string): PersonaCatalog {
   const root = join(fixturesDir, 'personas');
-  const { personas } = JSON.parse(readFileSync(join(root, 'personas.json'), 'utf8')) as { personas: Persona[] };
+  const { personas } = JSON.parse(readFileSync(join(root, 'personas.json'), 'utf8')) as {
+    personas: Persona[];
+  };
   const byId = new Map(personas.map((p) => [p.id, p]));
   return { list: personas, get: (id) => byId.get(id), dir: (id) => join(root, id) };
 }

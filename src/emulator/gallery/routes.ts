@@ -9,23 +9,40 @@ import { loadPersonas, toGalleryEntry } from './personas.js';
 
 /** Serve bytes honouring a single `Range` (RFC 9110): 206 with Content-Range, or 416. */
 export function serveBytes(rangeHeader: string | undefined, bytes: Buffer, type: string): Response {
-  const base = { 'Content-Type': type, 'Accept-Ranges': 'bytes', 'Cache-Control': 'public, max-age=3600' };
+  const base = {
+    'Content-Type': type,
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': 'public, max-age=3600',
+  };
   if (!rangeHeader) {
-    return new Response(new Uint8Array(bytes), { status: 200, headers: { ...base, 'Content-Length': String(bytes.length) } });
+    return new Response(new Uint8Array(bytes), {
+      status: 200,
+      headers: { ...base, 'Content-Length': String(bytes.length) },
+    });
   }
   const ranges = rangeParser(bytes.length, rangeHeader, { combine: true });
   if (ranges === -1) {
-    return new Response(null, { status: 416, headers: { ...base, 'Content-Range': `bytes */${bytes.length}` } });
+    return new Response(null, {
+      status: 416,
+      headers: { ...base, 'Content-Range': `bytes */${bytes.length}` },
+    });
   }
   // -2 (malformed) and multi-range requests are answered with the whole body, as RFC 9110 allows.
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
-    return new Response(new Uint8Array(bytes), { status: 200, headers: { ...base, 'Content-Length': String(bytes.length) } });
+    return new Response(new Uint8Array(bytes), {
+      status: 200,
+      headers: { ...base, 'Content-Length': String(bytes.length) },
+    });
   }
   const { start, end } = ranges[0]!;
   const part = bytes.subarray(start, end + 1);
   return new Response(new Uint8Array(part), {
     status: 206,
-    headers: { ...base, 'Content-Length': String(part.length), 'Content-Range': `bytes ${start}-${end}/${bytes.length}` },
+    headers: {
+      ...base,
+      'Content-Length': String(part.length),
+      'Content-Range': `bytes ${start}-${end}/${bytes.length}`,
+    },
   });
 }
 
@@ -46,14 +63,28 @@ export function registerGallery(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, listGallery, () => ({ avatars: personas.list.map(toGalleryEntry) }));
 
   implement(app, ctx, galleryFace, ({ params, c }) =>
-    serveBytes(c.req.header('range'), file(join(personas.dir(persona(params.id).id), 'face.png')), 'image/png'),
+    serveBytes(
+      c.req.header('range'),
+      file(join(personas.dir(persona(params.id).id), 'face.png')),
+      'image/png',
+    ),
   );
 
   // spec 4.1: an unsupported lang falls back to `en`.
   implement(app, ctx, galleryIntro, ({ params, query, c }) => {
     const p = persona(params.id);
-    if (p.languages.length === 0) throw new ApiError(404, 'not_found', { message: `persona ${p.id} has no intro` });
-    const lang = query.lang && p.languages.includes(query.lang) ? query.lang : p.languages.includes('en') ? 'en' : p.languages[0]!;
-    return serveBytes(c.req.header('range'), file(join(personas.dir(p.id), `intro-${lang}.mp4`)), 'video/mp4');
+    if (p.languages.length === 0)
+      throw new ApiError(404, 'not_found', { message: `persona ${p.id} has no intro` });
+    const lang =
+      query.lang && p.languages.includes(query.lang)
+        ? query.lang
+        : p.languages.includes('en')
+          ? 'en'
+          : p.languages[0]!;
+    return serveBytes(
+      c.req.header('range'),
+      file(join(personas.dir(p.id), `intro-${lang}.mp4`)),
+      'video/mp4',
+    );
   });
 }

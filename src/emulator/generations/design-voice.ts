@@ -16,8 +16,33 @@ import type { VoiceShape } from '../../models/voice.js';
 
 const has = (words: Set<string>, list: readonly string[]) => list.some((w) => words.has(w));
 
-const FEMALE = ['female', 'woman', 'women', 'girl', 'lady', 'feminine', 'she', 'her', 'mother', 'grandmother', 'actress'];
-const MALE = ['male', 'man', 'men', 'boy', 'guy', 'gentleman', 'masculine', 'he', 'his', 'father', 'grandfather', 'actor'];
+const FEMALE = [
+  'female',
+  'woman',
+  'women',
+  'girl',
+  'lady',
+  'feminine',
+  'she',
+  'her',
+  'mother',
+  'grandmother',
+  'actress',
+];
+const MALE = [
+  'male',
+  'man',
+  'men',
+  'boy',
+  'guy',
+  'gentleman',
+  'masculine',
+  'he',
+  'his',
+  'father',
+  'grandfather',
+  'actor',
+];
 const SCOTTISH = ['scottish', 'scots', 'scot', 'glasgow', 'edinburgh', 'highland'];
 const BRITISH = ['british', 'english', 'uk', 'london', 'british-accent', 'rp'];
 const CHILD = ['child', 'kid', 'little', 'toddler', 'childlike', 'boy', 'girl'];
@@ -38,7 +63,12 @@ export interface DesignedVoice {
 const BASE_HZ: Record<string, number> = { slt: 175, rms: 105, awb: 120 };
 
 export function designVoice(description: string): DesignedVoice {
-  const words = new Set(description.toLowerCase().split(/[^a-z-]+/).filter(Boolean));
+  const words = new Set(
+    description
+      .toLowerCase()
+      .split(/[^a-z-]+/)
+      .filter(Boolean),
+  );
   const pick = (list: readonly string[]) => list.filter((w) => words.has(w));
   const male = has(words, MALE) && !has(words, FEMALE);
   const scottish = has(words, SCOTTISH) || has(words, BRITISH);
@@ -46,7 +76,9 @@ export function designVoice(description: string): DesignedVoice {
   let pitch = 1;
   let rate = 1;
   // "girl"/"boy" are children only with no adult word alongside ("a girl's voice" vs "a young woman").
-  const child = has(words, ['child', 'kid', 'little', 'toddler', 'childlike']) || (has(words, ['girl', 'boy']) && !has(words, ['woman', 'man', 'lady', 'gentleman']));
+  const child =
+    has(words, ['child', 'kid', 'little', 'toddler', 'childlike']) ||
+    (has(words, ['girl', 'boy']) && !has(words, ['woman', 'man', 'lady', 'gentleman']));
   if (child) {
     pitch *= 1.35;
     rate *= 1.1;
@@ -60,7 +92,11 @@ export function designVoice(description: string): DesignedVoice {
   if (has(words, FAST)) rate *= 1.25;
   if (has(words, SLOW)) rate *= 0.8;
   return {
-    shape: { voice, pitchHz: Math.round(BASE_HZ[voice]! * pitch), rate: Math.round(rate * 100) / 100 },
+    shape: {
+      voice,
+      pitchHz: Math.round(BASE_HZ[voice]! * pitch),
+      rate: Math.round(rate * 100) / 100,
+    },
     matched: {
       gender: pick([...FEMALE, ...MALE]),
       accent: pick([...SCOTTISH, ...BRITISH]),

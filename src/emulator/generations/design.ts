@@ -25,12 +25,19 @@ export async function runDesign(ctx: EmulatorContext, raw: Uint8Array) {
   const parsed = DesignBody.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ApiError(400, 'invalid_request', { message: 'invalid design request', detail: `${issue.path.join('.') || '(body)'}: ${issue.message}` });
+    throw new ApiError(400, 'invalid_request', {
+      message: 'invalid design request',
+      detail: `${issue.path.join('.') || '(body)'}: ${issue.message}`,
+    });
   }
   const req = parsed.data;
   // Blank is not missing (a present string), but there is nothing to say or design from (as speak's text).
   for (const field of ['text', 'description'] as const) {
-    if (req[field].trim() === '') throw new ApiError(400, 'invalid_request', { message: 'invalid design request', detail: `${field}: must contain words` });
+    if (req[field].trim() === '')
+      throw new ApiError(400, 'invalid_request', {
+        message: 'invalid design request',
+        detail: `${field}: must contain words`,
+      });
   }
   const { shape } = designVoice(req.description);
   let speech: Speech;
@@ -38,10 +45,15 @@ export async function runDesign(ctx: EmulatorContext, raw: Uint8Array) {
     checkFault(generationState(ctx), 'tts');
     speech = await speakVoice().synthesize(req.text, { shape });
   } catch (e) {
-    throw new ApiError(502, 'render_failed', { message: `speech synthesis failed: ${(e as Error).message}`, retryable: true });
+    throw new ApiError(502, 'render_failed', {
+      message: `speech synthesis failed: ${(e as Error).message}`,
+      retryable: true,
+    });
   }
   requireWords(speech);
-  const maxSamples = Math.floor(((req.max_new_tokens ?? 4096) * L.designMsPerToken * speech.sampleRate) / 1000);
+  const maxSamples = Math.floor(
+    ((req.max_new_tokens ?? 4096) * L.designMsPerToken * speech.sampleRate) / 1000,
+  );
   const wav = toWav24k(speech.samples.subarray(0, maxSamples), speech.sampleRate);
   const genMs = ctx.clock.now() - t0;
   return {

@@ -13,15 +13,25 @@ export function parseJsonObject(raw: Uint8Array): Record<string, unknown> {
   } catch {
     throw new ApiError(400, 'invalid_json', { message: 'request body is not valid JSON' });
   }
-  if (value === undefined) throw new ApiError(400, 'invalid_json', { message: 'request body is empty; send a JSON object' });
+  if (value === undefined)
+    throw new ApiError(400, 'invalid_json', {
+      message: 'request body is empty; send a JSON object',
+    });
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ApiError(400, 'invalid_request', { message: 'request body must be a JSON object', detail: '(body): expected an object' });
+    throw new ApiError(400, 'invalid_request', {
+      message: 'request body must be a JSON object',
+      detail: '(body): expected an object',
+    });
   }
   return value as Record<string, unknown>;
 }
 
 /** 400 `missing_fields` naming every absent field (absent, null or an empty string). */
-export function requireFields(body: Record<string, unknown>, names: readonly string[], message?: string): void {
+export function requireFields(
+  body: Record<string, unknown>,
+  names: readonly string[],
+  message?: string,
+): void {
   const missing = names.filter((n) => body[n] === undefined || body[n] === null || body[n] === '');
   if (missing.length > 0) {
     throw new ApiError(400, 'missing_fields', {

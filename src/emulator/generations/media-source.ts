@@ -26,7 +26,10 @@ export interface FetchedMedia {
 
 // The message says which medium; `detail` says why (the CLI prints both, so never the same words twice).
 const bad = (field: string, why: string) =>
-  new ApiError(400, 'invalid_request', { message: `cannot use ${field}`, detail: `${field}: ${why}` });
+  new ApiError(400, 'invalid_request', {
+    message: `cannot use ${field}`,
+    detail: `${field}: ${why}`,
+  });
 
 /** 127.0.0.0/8 and ::1; BlockList also matches IPv4-mapped IPv6 (WHATWG URL writes [::ffff:127.0.0.1] as [::ffff:7f00:1]). */
 const LOOPBACK = new BlockList();
@@ -46,10 +49,13 @@ function fromDataUri(field: string, uri: string, maxBytes: number): FetchedMedia
   const meta = uri.slice(5, comma).toLowerCase();
   const payload = uri.slice(comma + 1);
   const base64 = meta.endsWith(';base64');
-  if (base64 && payload.length > Math.ceil((maxBytes * 4) / 3) + 4) throw bad(field, `over ${maxBytes} bytes`);
+  if (base64 && payload.length > Math.ceil((maxBytes * 4) / 3) + 4)
+    throw bad(field, `over ${maxBytes} bytes`);
   let bytes: Buffer;
   try {
-    bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
+    bytes = base64
+      ? Buffer.from(payload, 'base64')
+      : Buffer.from(decodeURIComponent(payload), 'utf8');
   } catch {
     throw bad(field, 'malformed data: URI'); // a stray % escape (URIError)
   }
@@ -86,7 +92,12 @@ export class MediaCache {
   }
 }
 
-async function fetchUrl(field: string, url: URL, maxBytes: number, o: MediaFetchOptions): Promise<FetchedMedia> {
+async function fetchUrl(
+  field: string,
+  url: URL,
+  maxBytes: number,
+  o: MediaFetchOptions,
+): Promise<FetchedMedia> {
   const abort = new AbortController();
   const timer = o.clock.setTimeout(() => abort.abort(), o.timeoutMs);
   try {
@@ -94,7 +105,12 @@ async function fetchUrl(field: string, url: URL, maxBytes: number, o: MediaFetch
     try {
       res = await fetch(url, { redirect: 'error', signal: abort.signal });
     } catch {
-      throw bad(field, abort.signal.aborted ? `fetch timed out after ${o.timeoutMs} ms` : `cannot fetch ${url.origin}`);
+      throw bad(
+        field,
+        abort.signal.aborted
+          ? `fetch timed out after ${o.timeoutMs} ms`
+          : `cannot fetch ${url.origin}`,
+      );
     }
     if (!res.ok) {
       await res.body?.cancel();
@@ -121,7 +137,10 @@ async function fetchUrl(field: string, url: URL, maxBytes: number, o: MediaFetch
       }
     } catch (e) {
       if (e instanceof ApiError) throw e;
-      throw bad(field, abort.signal.aborted ? `fetch timed out after ${o.timeoutMs} ms` : 'fetch cut off');
+      throw bad(
+        field,
+        abort.signal.aborted ? `fetch timed out after ${o.timeoutMs} ms` : 'fetch cut off',
+      );
     }
     if (total === 0) throw bad(field, 'fetched an empty body');
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -145,9 +164,13 @@ export async function loadMedia(
   } catch {
     throw bad(field, 'expected an http(s) URL or a data: URI');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(field, 'expected an http(s) URL or a data: URI');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw bad(field, 'expected an http(s) URL or a data: URI');
   if (!o.allowRemote && !isLoopbackHost(url.hostname)) {
-    throw bad(field, 'only loopback URLs are fetched (start the emulator with --allow-remote-media, or send a data: URI)');
+    throw bad(
+      field,
+      'only loopback URLs are fetched (start the emulator with --allow-remote-media, or send a data: URI)',
+    );
   }
   const hit = o.cache?.get(url.href);
   if (hit) return { ...hit, cached: true };

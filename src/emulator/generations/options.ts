@@ -32,6 +32,7 @@ export const generationDefaults: GenerationOptions = {
 
 export function generationOptions(options: Record<string, unknown>): GenerationOptions {
   const out = { ...generationDefaults } as Record<string, unknown>;
-  for (const key of Object.keys(generationDefaults)) if (options[key] !== undefined) out[key] = options[key];
+  for (const key of Object.keys(generationDefaults))
+    if (options[key] !== undefined) out[key] = options[key];
   return out as unknown as GenerationOptions;
 }

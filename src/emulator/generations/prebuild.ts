@@ -28,7 +28,11 @@ export interface PrebuildAnswer {
   boxes: { box_id: string; status: string }[];
 }
 
-async function probe(ctx: EmulatorContext, box: BoxRecord, timeoutMs: number): Promise<'ok' | 'unreachable' | number> {
+async function probe(
+  ctx: EmulatorContext,
+  box: BoxRecord,
+  timeoutMs: number,
+): Promise<'ok' | 'unreachable' | number> {
   const abort = new AbortController();
   const timer = ctx.clock.setTimeout(() => abort.abort(), timeoutMs);
   try {
@@ -42,8 +46,13 @@ async function probe(ctx: EmulatorContext, box: BoxRecord, timeoutMs: number): P
   }
 }
 
-export async function runPrebuild(ctx: EmulatorContext, auth: AuthContext, versionId: string): Promise<PrebuildAnswer> {
-  const notFound = () => new ApiError(404, 'not_found', { message: `avatar version ${versionId} not found` });
+export async function runPrebuild(
+  ctx: EmulatorContext,
+  auth: AuthContext,
+  versionId: string,
+): Promise<PrebuildAnswer> {
+  const notFound = () =>
+    new ApiError(404, 'not_found', { message: `avatar version ${versionId} not found` });
   const v = getVersionRow(ctx.db, versionId);
   if (!v) throw notFound();
   try {
@@ -52,13 +61,17 @@ export async function runPrebuild(ctx: EmulatorContext, auth: AuthContext, versi
     throw notFound();
   }
   if (v.published_at === null) {
-    throw new ApiError(400, 'version_not_published', { message: `version ${versionId} has no face yet (upload one to publish it)` });
+    throw new ApiError(400, 'version_not_published', {
+      message: `version ${versionId} has no face yet (upload one to publish it)`,
+    });
   }
   const custom = v.source_persona === null;
-  const renderable = custom ? v.image_blob_key !== null : personaStyle(ctx, v.source_persona!) !== null;
-  const idle = ctx.db.prepare('SELECT status, error FROM idle_media WHERE version_id = ?').get(v.id) as
-    | { status: string; error: string | null }
-    | undefined;
+  const renderable = custom
+    ? v.image_blob_key !== null
+    : personaStyle(ctx, v.source_persona!) !== null;
+  const idle = ctx.db
+    .prepare('SELECT status, error FROM idle_media WHERE version_id = ?')
+    .get(v.id) as { status: string; error: string | null } | undefined;
   const enabled = ctx.options.idleMedia !== false;
   const { opts } = generationState(ctx);
   const boxes = sessionRuntime(ctx).fleet.liveBoxes();
@@ -80,5 +93,9 @@ export async function runPrebuild(ctx: EmulatorContext, auth: AuthContext, versi
     return { box_id: box.id, status };
   });
   if (queue) idleMediaFor(ctx).enqueue(v.id, true);
-  return { ok: statuses.some((s) => s.status === 'building' || s.status === 'cached'), avatar_ref: v.id, boxes: statuses };
+  return {
+    ok: statuses.some((s) => s.status === 'building' || s.status === 'cached'),
+    avatar_ref: v.id,
+    boxes: statuses,
+  };
 }

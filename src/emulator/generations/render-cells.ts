@@ -35,7 +35,10 @@ export class RenderCells {
   acquire(): Cell {
     const live = this.fleet.liveBoxes();
     if (live.length === 0) {
-      throw new ApiError(503, 'no_box_available', { message: 'no healthy box is registered', retryable: true });
+      throw new ApiError(503, 'no_box_available', {
+        message: 'no healthy box is registered',
+        retryable: true,
+      });
     }
     let best: string | null = null;
     for (const b of live) {

@@ -2,7 +2,11 @@
  * The generation routes (spec 4.10) and their operator switch. One call from app.ts.
  */
 import { design, prebuild, speak } from '../../contract/operations/generations.js';
-import { generationFaults, generations, generationVoices } from '../../contract/operations/operator.js';
+import {
+  generationFaults,
+  generations,
+  generationVoices,
+} from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
 import { runDesign } from './design.js';
@@ -13,10 +17,15 @@ import { generationState } from './state.js';
 export function registerGenerations(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, speak, async ({ auth, raw }) => {
     const r = await runSpeak(ctx, auth, raw);
-    return new Response(new Uint8Array(r.mp4), { status: 200, headers: { ...r.headers, 'Content-Length': String(r.mp4.length) } });
+    return new Response(new Uint8Array(r.mp4), {
+      status: 200,
+      headers: { ...r.headers, 'Content-Length': String(r.mp4.length) },
+    });
   });
   implement(app, ctx, design, ({ raw }) => runDesign(ctx, raw));
-  implement(app, ctx, prebuild, async ({ auth, body }) => reply(202, await runPrebuild(ctx, auth, body.avatar_ref)));
+  implement(app, ctx, prebuild, async ({ auth, body }) =>
+    reply(202, await runPrebuild(ctx, auth, body.avatar_ref)),
+  );
 
   // Operator fault injection (ours, /_emulator/): the next `count` speak/design renders
   // fail at `stage` (502 render_failed); `{"stage": null}` clears it.
@@ -30,13 +39,15 @@ export function registerGenerations(app: App, ctx: EmulatorContext): void {
     const s = generationState(ctx);
     return {
       // least recently used first, as they go when the cache is full
-      data: [...s.voices.rkeys()].map((key) => [key, s.voices.peek(key)!] as const).map(([key, v]) => ({
-        voice: key.slice(0, 16),
-        pitch_hz: v.shape.pitchHz ?? null,
-        rate: v.shape.rate ?? null,
-        seconds: Math.round(v.seconds * 100) / 100,
-        transcript: s.transcripts.peek(key) ?? null,
-      })),
+      data: [...s.voices.rkeys()]
+        .map((key) => [key, s.voices.peek(key)!] as const)
+        .map(([key, v]) => ({
+          voice: key.slice(0, 16),
+          pitch_hz: v.shape.pitchHz ?? null,
+          rate: v.shape.rate ?? null,
+          seconds: Math.round(v.seconds * 100) / 100,
+          transcript: s.transcripts.peek(key) ?? null,
+        })),
     };
   });
   implement(app, ctx, generations, () => {

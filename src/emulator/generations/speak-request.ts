@@ -51,7 +51,10 @@ function mediaFromContent(content: SpeakRequest['content']): { image?: string; v
     else if (part.type === 'input_audio' && out.voice === undefined) {
       const format = (part.input_audio.format ?? 'wav').toLowerCase();
       const mime = AUDIO_FORMATS[format];
-      if (!mime) throw invalid(`content.${i}.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`);
+      if (!mime)
+        throw invalid(
+          `content.${i}.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`,
+        );
       out.voice = `data:${mime};base64,${part.input_audio.data}`;
     }
   }
@@ -60,9 +63,17 @@ function mediaFromContent(content: SpeakRequest['content']): { image?: string; v
 
 export function resolveSpeakRequest(body: Record<string, unknown>): SpeakJob {
   // The media sent as null are absent (missing_fields below, as for a null text), not mistyped.
-  const media = { image: body.image ?? undefined, voice_ref: body.voice_ref ?? undefined, content: body.content ?? undefined };
+  const media = {
+    image: body.image ?? undefined,
+    voice_ref: body.voice_ref ?? undefined,
+    content: body.content ?? undefined,
+  };
   // Shapes first (a `content` that is not a list of parts is not "missing" media).
-  const parsed = SpeakBody.safeParse({ ...body, ...media, text: typeof body.text === 'string' && body.text !== '' ? body.text : 'x' });
+  const parsed = SpeakBody.safeParse({
+    ...body,
+    ...media,
+    text: typeof body.text === 'string' && body.text !== '' ? body.text : 'x',
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalid(`${issue.path.join('.') || '(body)'}: ${issue.message}`);
@@ -71,7 +82,11 @@ export function resolveSpeakRequest(body: Record<string, unknown>): SpeakJob {
   const fromContent = mediaFromContent(b.content);
   const image = b.image ?? fromContent.image;
   const voiceRef = b.voice_ref ?? fromContent.voice;
-  requireFields({ text: body.text, image, voice_ref: voiceRef }, ['text', 'image', 'voice_ref'], undefined);
+  requireFields(
+    { text: body.text, image, voice_ref: voiceRef },
+    ['text', 'image', 'voice_ref'],
+    undefined,
+  );
   if (typeof body.text !== 'string') throw invalid('text: expected a string');
   if (body.text.trim() === '') throw invalid('text: must contain words to say');
   const width = b.width ?? 352;

@@ -34,7 +34,10 @@ const renderFailed = (why: string) =>
   new ApiError(502, 'render_failed', { message: `render failed: ${why}`, retryable: true });
 
 const badMedia = (field: string, what: string) =>
-  new ApiError(400, 'invalid_request', { message: `cannot use ${field}`, detail: `${field}: not a decodable ${what}` });
+  new ApiError(400, 'invalid_request', {
+    message: `cannot use ${field}`,
+    detail: `${field}: not a decodable ${what}`,
+  });
 
 /** A failure of our own tools (ffmpeg missing, not executable) is a render failure, not the caller's media. */
 const isSystemError = (e: unknown) => typeof (e as NodeJS.ErrnoException).code === 'string';
@@ -44,22 +47,37 @@ export interface SpeakResult {
   headers: Record<string, string>;
 }
 
-async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetchOptions, signal: AbortSignal): Promise<{ analysis: VoiceAnalysis; key: string }> {
-  const ref = await loadMedia('voice_ref', job.voiceRef, L.voiceRefBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
+async function analyseVoice(
+  s: GenerationState,
+  job: SpeakJob,
+  fetch: MediaFetchOptions,
+  signal: AbortSignal,
+): Promise<{ analysis: VoiceAnalysis; key: string }> {
+  const ref = await loadMedia('voice_ref', job.voiceRef, L.voiceRefBytes, {
+    ...fetch,
+    cache: job.immutableUrls ? s.media : null,
+  });
   const key = createHash('sha256').update(ref.bytes).digest('hex');
   // A transcript sent with the voice is kept for it (later requests may omit it).
-  if (job.voiceText) s.transcripts.set(key, { source: 'provided', text: job.voiceText, recognised: true });
+  if (job.voiceText)
+    s.transcripts.set(key, { source: 'provided', text: job.voiceText, recognised: true });
   const hit = s.voices.get(key);
   if (hit) return { analysis: hit, key };
   let samples: Int16Array;
   try {
-    samples = await decodeAudio(ref.bytes, REFERENCE_RATE, { maxSeconds: REFERENCE_SECONDS, signal });
+    samples = await decodeAudio(ref.bytes, REFERENCE_RATE, {
+      maxSeconds: REFERENCE_SECONDS,
+      signal,
+    });
     if (samples.length === 0) throw new Error('no audio');
   } catch (e) {
     if (isSystemError(e)) throw renderFailed((e as Error).message);
     throw badMedia('voice_ref', 'audio file (wav, mp3, m4a, flac, ogg)');
   }
-  const analysis: VoiceAnalysis = { shape: voiceShapeOf(samples, REFERENCE_RATE), seconds: samples.length / REFERENCE_RATE };
+  const analysis: VoiceAnalysis = {
+    shape: voiceShapeOf(samples, REFERENCE_RATE),
+    seconds: samples.length / REFERENCE_RATE,
+  };
   // Nothing voiced (silence, a click): there is no voice to clone, and the pace measured
   // from no syllables is the slowest there is. The caller's media: 400, as undecodable audio.
   if (analysis.shape.pitchHz == null) {
@@ -72,8 +90,18 @@ async function analyseVoice(s: GenerationState, job: SpeakJob, fetch: MediaFetch
   return { analysis, key };
 }
 
-async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end_frame', ref: string, fetch: MediaFetchOptions, signal: AbortSignal) {
-  const media = await loadMedia(field, ref, L.imageBytes, { ...fetch, cache: job.immutableUrls ? s.media : null });
+async function loadFace(
+  s: GenerationState,
+  job: SpeakJob,
+  field: 'image' | 'end_frame',
+  ref: string,
+  fetch: MediaFetchOptions,
+  signal: AbortSignal,
+) {
+  const media = await loadMedia(field, ref, L.imageBytes, {
+    ...fetch,
+    cache: job.immutableUrls ? s.media : null,
+  });
   try {
     return await faceFromPhoto(media.bytes, job.width, job.height, { signal });
   } catch (e) {
@@ -82,14 +110,19 @@ async function loadFace(s: GenerationState, job: SpeakJob, field: 'image' | 'end
   }
 }
 
-export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uint8Array): Promise<SpeakResult> {
+export async function runSpeak(
+  ctx: EmulatorContext,
+  auth: AuthContext,
+  raw: Uint8Array,
+): Promise<SpeakResult> {
   const t0 = ctx.clock.now();
   const job = resolveSpeakRequest(parseJsonObject(raw));
   try {
     workspaceForKey(ctx.db, auth, job.workspaceId ?? null);
   } catch (e) {
     // spec 7 "Speak": a workspace the key is not a member of is 403 forbidden, whether or not it exists.
-    if (e instanceof ApiError && e.status === 404) throw new ApiError(403, 'forbidden', { message: 'key is not a member of this workspace' });
+    if (e instanceof ApiError && e.status === 404)
+      throw new ApiError(403, 'forbidden', { message: 'key is not a member of this workspace' });
     throw e;
   }
   const s = generationState(ctx);
@@ -100,7 +133,11 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
   const timer = ctx.clock.setTimeout(() => abort.abort(), s.opts.speakRenderTimeoutMs);
   const { signal } = abort;
   try {
-    const fetch: MediaFetchOptions = { allowRemote: s.opts.allowRemoteMedia, timeoutMs: s.opts.mediaFetchTimeoutMs, clock: ctx.clock };
+    const fetch: MediaFetchOptions = {
+      allowRemote: s.opts.allowRemoteMedia,
+      timeoutMs: s.opts.mediaFetchTimeoutMs,
+      clock: ctx.clock,
+    };
     const { analysis } = await analyseVoice(s, job, fetch, signal);
     const tClone = ctx.clock.now();
     // The faces decode (ffmpeg) while the voice speaks (WASI): neither waits for the other.
@@ -112,18 +149,31 @@ export async function runSpeak(ctx: EmulatorContext, auth: AuthContext, raw: Uin
     });
     synth.catch(() => {}); // observed below; never an unhandled rejection while the faces load
     const face = await loadFace(s, job, 'image', job.image, fetch, signal);
-    const end = job.endFrame && job.endFrame !== job.image ? await loadFace(s, job, 'end_frame', job.endFrame, fetch, signal) : null;
+    const end =
+      job.endFrame && job.endFrame !== job.image
+        ? await loadFace(s, job, 'end_frame', job.endFrame, fetch, signal)
+        : null;
     const speech = await synth;
     requireWords(speech);
     let mp4: Buffer;
     try {
       checkFault(s, 'video');
-      mp4 = await renderSpeechClip({ face, endFace: end ?? undefined, speech, width: job.width, height: job.height, fps: job.frameRate, signal });
+      mp4 = await renderSpeechClip({
+        face,
+        endFace: end ?? undefined,
+        speech,
+        width: job.width,
+        height: job.height,
+        fps: job.frameRate,
+        signal,
+      });
     } catch (e) {
       throw renderFailed(`video: ${(e as Error).message}`);
     }
     // The clip has as many frames as cover the speech (src/media/speech-clip.ts).
-    const videoSeconds = Math.max(1, Math.ceil((speech.samples.length / speech.sampleRate) * job.frameRate)) / job.frameRate;
+    const videoSeconds =
+      Math.max(1, Math.ceil((speech.samples.length / speech.sampleRate) * job.frameRate)) /
+      job.frameRate;
     const tEnd = ctx.clock.now();
     return {
       mp4,

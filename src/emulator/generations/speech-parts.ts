@@ -5,7 +5,12 @@
  */
 import type { Speech, Voice, VoiceShape } from '../../models/voice.js';
 import { ApiError } from '../http/api-error.js';
-import { defaultVoice, resample, voiceShapeFromSample, writeWav } from '../../models/voice/index.js';
+import {
+  defaultVoice,
+  resample,
+  voiceShapeFromSample,
+  writeWav,
+} from '../../models/voice/index.js';
 
 export function speakVoice(): Voice {
   return defaultVoice();
@@ -17,7 +22,10 @@ export function voiceShapeOf(samples: Int16Array, sampleRate: number): VoiceShap
 }
 
 /** Mono PCM16 at any rate as a 24 kHz WAV file (design's format). */
-export function toWav24k(samples: Int16Array, sampleRate: number): { wav: Buffer; seconds: number } {
+export function toWav24k(
+  samples: Int16Array,
+  sampleRate: number,
+): { wav: Buffer; seconds: number } {
   const out = resample(samples, sampleRate, 24_000);
   return { wav: writeWav(out, 24_000), seconds: out.length / 24_000 };
 }
@@ -31,7 +39,8 @@ export function toWav24k(samples: Int16Array, sampleRate: number): { wav: Buffer
 export function requireWords(speech: Speech): void {
   if (speech.words === undefined || speech.words.length > 0) return;
   throw new ApiError(400, 'invalid_request', {
-    message: 'the voice found nothing to say in this text (the local TTS reads English words and numbers)',
+    message:
+      'the voice found nothing to say in this text (the local TTS reads English words and numbers)',
     detail: 'text: nothing the local voice can say (it reads English words and numbers)',
   });
 }

@@ -27,11 +27,13 @@ export class ApiError extends Error {
     if (this.opts.message !== undefined) body.message = boundText(this.opts.message);
     if (this.opts.retryable !== undefined) body.retryable = this.opts.retryable;
     if (this.opts.detail !== undefined) body.detail = boundText(this.opts.detail);
-    for (const [k, v] of Object.entries(this.opts.extra ?? {})) body[k] = typeof v === 'string' ? boundText(v) : v;
+    for (const [k, v] of Object.entries(this.opts.extra ?? {}))
+      body[k] = typeof v === 'string' ? boundText(v) : v;
     return body;
   }
 }
 
-export const notFound = (what: string) => new ApiError(404, 'not_found', { message: `${what} not found` });
+export const notFound = (what: string) =>
+  new ApiError(404, 'not_found', { message: `${what} not found` });
 export const badRequest = (code: string, detail?: string, message?: string) =>
   new ApiError(400, code, { detail, message });

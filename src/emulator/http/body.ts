@@ -11,11 +11,22 @@ const DRAIN_CAP = 256 * 1024 * 1024;
  * reset connection mid-upload.
  */
 export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
+  const tooLarge = () =>
+    new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
   const declared = Number(c.req.header('content-length') ?? NaN);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming && typeof incoming.on === 'function' && incoming.readableFlowing === null && !incoming.readableDidRead) {
-    return readIncoming(incoming, maxBytes, Number.isFinite(declared) && declared > maxBytes, tooLarge);
+  if (
+    incoming &&
+    typeof incoming.on === 'function' &&
+    incoming.readableFlowing === null &&
+    !incoming.readableDidRead
+  ) {
+    return readIncoming(
+      incoming,
+      maxBytes,
+      Number.isFinite(declared) && declared > maxBytes,
+      tooLarge,
+    );
   }
   const stream = c.req.raw.body;
   if (!stream) return new Uint8Array();
@@ -29,7 +40,9 @@ export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uin
       chunk = await reader.read();
     } catch {
       // The client went away mid-body: nothing to store and nobody to answer; not our failure.
-      throw new ApiError(400, 'invalid_request', { message: 'request body cut off before its end' });
+      throw new ApiError(400, 'invalid_request', {
+        message: 'request body cut off before its end',
+      });
     }
     const { done, value } = chunk;
     if (done) break;
@@ -60,7 +73,12 @@ export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uin
  * @hono/node-server and nothing has touched the body yet: building the web Request and its
  * ReadableStream was ~14% of a mint (issue 7 item 13). Same limits, same answers.
  */
-function readIncoming(incoming: IncomingMessage, maxBytes: number, declaredOver: boolean, tooLarge: () => ApiError): Promise<Uint8Array> {
+function readIncoming(
+  incoming: IncomingMessage,
+  maxBytes: number,
+  declaredOver: boolean,
+  tooLarge: () => ApiError,
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -91,7 +109,10 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number, declaredOver:
     };
     const onEnd = () => finish(over ? tooLarge() : null);
     // The client went away mid-body: nothing to store and nobody to answer; not our failure.
-    const onCut = () => finish(new ApiError(400, 'invalid_request', { message: 'request body cut off before its end' }));
+    const onCut = () =>
+      finish(
+        new ApiError(400, 'invalid_request', { message: 'request body cut off before its end' }),
+      );
     const onClose = () => {
       if (!incoming.complete) onCut();
     };
@@ -105,7 +126,11 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number, declaredOver:
  * parsed. An empty body is `undefined`. `fail` builds the caller's 400 `invalid_json` in its
  * family's envelope (the control plane's ApiError, the inference family's own).
  */
-export async function readJsonBody(c: Context, maxBytes: number, fail: (message: string) => Error): Promise<unknown> {
+export async function readJsonBody(
+  c: Context,
+  maxBytes: number,
+  fail: (message: string) => Error,
+): Promise<unknown> {
   const bytes = await readBodyLimited(c, maxBytes);
   let text: string;
   try {

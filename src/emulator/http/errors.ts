@@ -29,18 +29,26 @@ const known = new KnownRoutes();
 for (const o of operations) known.add(o.method, o.path);
 
 /** The 405 text (both error formats say the same). */
-export const methodNotAllowedMessage = (method: string, path: string) => boundText(`${method} not allowed on ${path}`);
+export const methodNotAllowedMessage = (method: string, path: string) =>
+  boundText(`${method} not allowed on ${path}`);
 
 /** 404 for an unknown path; 405 (with `Allow`) for a known path with another method. */
 export function notFoundHandler(c: Context): Response {
   const path = new URL(c.req.url).pathname;
   const methods = known.allowed(path);
   if (methods.length > 0) {
-    return c.json({ error: 'method_not_allowed', message: methodNotAllowedMessage(c.req.method, path) }, 405, {
-      Allow: methods.join(', '),
-    });
+    return c.json(
+      { error: 'method_not_allowed', message: methodNotAllowedMessage(c.req.method, path) },
+      405,
+      {
+        Allow: methods.join(', '),
+      },
+    );
   }
-  return c.json({ error: 'not_found', message: boundText(`no route ${c.req.method} ${path}`) }, 404);
+  return c.json(
+    { error: 'not_found', message: boundText(`no route ${c.req.method} ${path}`) },
+    404,
+  );
 }
 
 /** The one place errors become responses (STYLE: typed errors converted in one place). */
@@ -51,9 +59,18 @@ export function errorHandler(log: (line: string) => void) {
     }
     if (err instanceof HTTPException) {
       const status = err.status;
-      return c.json({ error: status === 413 ? 'payload_too_large' : 'invalid_request', message: boundText(err.message) }, status);
+      return c.json(
+        {
+          error: status === 413 ? 'payload_too_large' : 'invalid_request',
+          message: boundText(err.message),
+        },
+        status,
+      );
     }
     log(`internal error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
-    return c.json({ error: 'internal_error', message: 'unexpected error; see the emulator log' }, 500);
+    return c.json(
+      { error: 'internal_error', message: 'unexpected error; see the emulator log' },
+      500,
+    );
   };
 }

@@ -21,7 +21,10 @@ export interface OpRequest<P extends z.ZodObject, Q extends z.ZodObject, B exten
 }
 
 /** A handler's result: a Response as is, or a JSON body sent with the operation's first 2xx. */
-export type OpResult = Response | { status: number; body?: unknown; headers?: Record<string, string> } | object;
+export type OpResult =
+  | Response
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | object;
 
 export class Reply {
   constructor(
@@ -51,7 +54,9 @@ export const readJson = (c: Context, maxBytes: number): Promise<unknown> =>
   readJsonBody(c, maxBytes, (message) => new ApiError(400, 'invalid_json', { message }));
 
 function firstSuccess(op: Operation<z.ZodObject, z.ZodObject, z.ZodType>): number {
-  const codes = Object.keys(op.responses).map(Number).filter((s) => s >= 200 && s < 300);
+  const codes = Object.keys(op.responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300);
   return codes.sort((a, b) => a - b)[0] ?? 200;
 }
 
@@ -70,19 +75,30 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   const success = firstSuccess(op as never);
   app.on(op.method.toUpperCase(), toRouterPath(op.path), async (c) => {
     // `operator` is checked by the guard on /_emulator/* (operator/guard.ts), before any route.
-    const auth = op.auth === 'public' || op.auth === 'operator' ? null : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
+    const auth =
+      op.auth === 'public' || op.auth === 'operator'
+        ? null
+        : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
 
     let params: unknown = c.req.param();
     if (op.params) {
       const r = op.params.safeParse(params);
-      if (!r.success) throw new ApiError(404, 'not_found', { message: 'no such resource', detail: zodDetail(r.error) });
+      if (!r.success)
+        throw new ApiError(404, 'not_found', {
+          message: 'no such resource',
+          detail: zodDetail(r.error),
+        });
       params = r.data;
     }
     let query: unknown = c.req.query();
     if (op.query) {
       const r = op.query.safeParse(query);
-      if (!r.success) throw new ApiError(400, 'invalid_request', { message: 'invalid query', detail: zodDetail(r.error) });
+      if (!r.success)
+        throw new ApiError(400, 'invalid_request', {
+          message: 'invalid query',
+          detail: zodDetail(r.error),
+        });
       query = r.data;
     }
     let body: unknown;
@@ -93,7 +109,10 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
       const parsed = await readJson(c, maxBytes);
       const r = op.body.safeParse(parsed ?? {});
       if (!r.success) {
-        throw new ApiError(400, 'invalid_request', { message: 'invalid request body', detail: zodDetail(r.error) });
+        throw new ApiError(400, 'invalid_request', {
+          message: 'invalid request body',
+          detail: zodDetail(r.error),
+        });
       }
       body = r.data;
     }
@@ -108,7 +127,8 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
     });
     if (result instanceof Response) return result;
     if (result instanceof Reply) {
-      if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204, result.headers);
+      if (result.status === 204 || result.body === undefined)
+        return c.body(null, result.status as 204, result.headers);
       return c.json(result.body as object, result.status as 200, result.headers);
     }
     return c.json(result as object, success as 200);

@@ -59,13 +59,24 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   }
   const [status, reason, body] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', { error: ErrorCode.headersTooLarge, message: 'request headers over the size limit' }]
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          { error: ErrorCode.headersTooLarge, message: 'request headers over the size limit' },
+        ]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', { error: ErrorCode.requestTimeout, message: 'the request was not received in time' }]
-        : [400, 'Bad Request', { error: ErrorCode.invalidRequest, message: 'malformed HTTP request' }];
+        ? [
+            408,
+            'Request Timeout',
+            { error: ErrorCode.requestTimeout, message: 'the request was not received in time' },
+          ]
+        : [
+            400,
+            'Bad Request',
+            { error: ErrorCode.invalidRequest, message: 'malformed HTTP request' },
+          ];
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }
-

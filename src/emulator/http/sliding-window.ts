@@ -23,7 +23,11 @@ export class SlidingWindow {
     let drop = 0;
     while (drop < log.length && log[drop]! <= now - this.windowMs) drop++;
     if (drop) log.splice(0, drop);
-    if (log.length >= limit) return { ok: false, retryAfterS: Math.max(1, Math.ceil((log[0]! + this.windowMs - now) / 1000)) };
+    if (log.length >= limit)
+      return {
+        ok: false,
+        retryAfterS: Math.max(1, Math.ceil((log[0]! + this.windowMs - now) / 1000)),
+      };
     log.push(now);
     return { ok: true, at: now };
   }

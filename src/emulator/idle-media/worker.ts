@@ -82,23 +82,40 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   const { db } = ctx;
   const enabled = ctx.options.idleMedia !== false;
   const seconds = typeof ctx.options.idleSeconds === 'number' ? ctx.options.idleSeconds : 4;
-  const timeoutS = typeof ctx.options.idleBuildTimeoutS === 'number' ? ctx.options.idleBuildTimeoutS : IDLE_BUILD_TIMEOUT_S;
+  const timeoutS =
+    typeof ctx.options.idleBuildTimeoutS === 'number'
+      ? ctx.options.idleBuildTimeoutS
+      : IDLE_BUILD_TIMEOUT_S;
   const queue: string[] = [];
   let running: Promise<void> | null = null;
   let inFlight: AbortController | null = null;
   let stopped = false;
   let waiters: (() => void)[] = [];
 
-  const setStatus = (v: VersionRow, status: IdleStatus, extra: { blobKey?: string; frames?: number; error?: string } = {}) => {
+  const setStatus = (
+    v: VersionRow,
+    status: IdleStatus,
+    extra: { blobKey?: string; frames?: number; error?: string } = {},
+  ) => {
     const now = unixSeconds(ctx.clock);
     db.transaction(() => {
       db.prepare(
         `INSERT INTO idle_media (version_id, avatar_id, status, blob_key, frames, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(version_id) DO UPDATE SET status = excluded.status, blob_key = excluded.blob_key,
            frames = excluded.frames, error = excluded.error, updated_at = excluded.updated_at`,
-      ).run(v.id, v.avatar_id, status, extra.blobKey ?? null, extra.frames ?? null, extra.error ?? null, now);
+      ).run(
+        v.id,
+        v.avatar_id,
+        status,
+        extra.blobKey ?? null,
+        extra.frames ?? null,
+        extra.error ?? null,
+        now,
+      );
       // assets_status reports the *current* version's idle media.
-      db.prepare('UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?').run(status, v.avatar_id, v.id);
+      db.prepare(
+        'UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?',
+      ).run(status, v.avatar_id, v.id);
     })();
   };
 
@@ -107,7 +124,8 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
     const style = v.source_persona ? personaStyle(ctx, v.source_persona) : null;
     // Stock loops are pre-encoded in the package (`npm run fixtures`, same renderer, encoder
     // and length), as a service ships its stock catalog: no ffmpeg run per start.
-    const shipped = style && seconds === STOCK_IDLE_SECONDS ? shippedIdleClip(ctx, v.source_persona!) : null;
+    const shipped =
+      style && seconds === STOCK_IDLE_SECONDS ? shippedIdleClip(ctx, v.source_persona!) : null;
     if (shipped) return shipped;
     if (style) face = faceFromStyle(style);
     else {
@@ -122,7 +140,9 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   async function build(versionId: string): Promise<void> {
     const v = getVersionRow(db, versionId);
     if (!v || v.published_at === null) return;
-    const current = db.prepare('SELECT status FROM idle_media WHERE version_id = ?').get(v.id) as { status: IdleStatus } | undefined;
+    const current = db.prepare('SELECT status FROM idle_media WHERE version_id = ?').get(v.id) as
+      | { status: IdleStatus }
+      | undefined;
     if (current?.status === 'ready') return setStatus(v, 'ready', readyExtra(v.id));
     setStatus(v, 'building');
     // The loop depends on the face only: a version that inherited a face reuses its clip.
@@ -158,7 +178,9 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   }
 
   const readyExtra = (id: string) => {
-    const r = db.prepare('SELECT blob_key, frames FROM idle_media WHERE version_id = ?').get(id) as { blob_key: string; frames: number };
+    const r = db
+      .prepare('SELECT blob_key, frames FROM idle_media WHERE version_id = ?')
+      .get(id) as { blob_key: string; frames: number };
     return { blobKey: r.blob_key, frames: r.frames };
   };
 
@@ -217,7 +239,10 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
  * a shipped stock loop's of the same size (`npm run fixtures` output, which a test keeps
  * byte-identical to the live encoder's), with no encode at start.
  */
-function isCurrentFormat(bytes: Buffer | null, liveInit: (width: number, height: number) => Buffer | null): boolean {
+function isCurrentFormat(
+  bytes: Buffer | null,
+  liveInit: (width: number, height: number) => Buffer | null,
+): boolean {
   if (!bytes) return false;
   try {
     const loop = loadIdleLoop(bytes);
@@ -246,15 +271,25 @@ function shippedInits(ctx: EmulatorContext): (width: number, height: number) => 
 
 function staleFormatToMissing(ctx: EmulatorContext): void {
   const { db } = ctx;
-  const keys = db.prepare(`SELECT DISTINCT blob_key FROM idle_media WHERE status = 'ready' AND blob_key IS NOT NULL`).all() as { blob_key: string }[];
+  const keys = db
+    .prepare(
+      `SELECT DISTINCT blob_key FROM idle_media WHERE status = 'ready' AND blob_key IS NOT NULL`,
+    )
+    .all() as { blob_key: string }[];
   const liveInit = shippedInits(ctx);
   for (const { blob_key } of keys) {
     if (isCurrentFormat(readBlob(ctx, blob_key), liveInit)) continue;
-    const ids = db.prepare(`SELECT version_id FROM idle_media WHERE blob_key = ?`).all(blob_key) as { version_id: string }[];
+    const ids = db
+      .prepare(`SELECT version_id FROM idle_media WHERE blob_key = ?`)
+      .all(blob_key) as { version_id: string }[];
     db.transaction(() => {
       for (const { version_id } of ids) {
-        db.prepare(`UPDATE idle_media SET status = 'missing', blob_key = NULL WHERE version_id = ?`).run(version_id);
-        db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE current_version_id = ?`).run(version_id);
+        db.prepare(
+          `UPDATE idle_media SET status = 'missing', blob_key = NULL WHERE version_id = ?`,
+        ).run(version_id);
+        db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE current_version_id = ?`).run(
+          version_id,
+        );
       }
     })();
   }

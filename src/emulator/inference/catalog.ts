@@ -27,12 +27,48 @@ export interface CatalogModel {
 }
 
 export const catalog: CatalogModel[] = [
-  { id: 'avatar-chat', spec_id: 'chat-v1', tasks: ['chat', 'prompt-rewrite'], part: 'brain', description: 'the Brain the edge replies with' },
-  { id: 'avatar-embed', spec_id: 'embed-v1', tasks: ['embedding'], part: 'builtin', description: 'hashed word and character n-gram features, L2-normalised' },
-  { id: 'avatar-rerank', spec_id: 'rerank-v1', tasks: ['rerank', 'score'], part: 'builtin', description: 'Okapi BM25 lexical relevance' },
-  { id: 'avatar-tts', spec_id: 'tts-v1', tasks: ['text-to-speech'], part: 'voice', description: 'the Voice the edge speaks with' },
-  { id: 'avatar-asr', spec_id: 'asr-v1', tasks: ['speech-to-text'], part: 'recognizer', description: 'voice activity segments + the Recognizer' },
-  { id: 'avatar-image', spec_id: 'image-v1', tasks: ['text-to-image', 'image-edit'], part: 'builtin', description: 'procedural, deterministic PNG images' },
+  {
+    id: 'avatar-chat',
+    spec_id: 'chat-v1',
+    tasks: ['chat', 'prompt-rewrite'],
+    part: 'brain',
+    description: 'the Brain the edge replies with',
+  },
+  {
+    id: 'avatar-embed',
+    spec_id: 'embed-v1',
+    tasks: ['embedding'],
+    part: 'builtin',
+    description: 'hashed word and character n-gram features, L2-normalised',
+  },
+  {
+    id: 'avatar-rerank',
+    spec_id: 'rerank-v1',
+    tasks: ['rerank', 'score'],
+    part: 'builtin',
+    description: 'Okapi BM25 lexical relevance',
+  },
+  {
+    id: 'avatar-tts',
+    spec_id: 'tts-v1',
+    tasks: ['text-to-speech'],
+    part: 'voice',
+    description: 'the Voice the edge speaks with',
+  },
+  {
+    id: 'avatar-asr',
+    spec_id: 'asr-v1',
+    tasks: ['speech-to-text'],
+    part: 'recognizer',
+    description: 'voice activity segments + the Recognizer',
+  },
+  {
+    id: 'avatar-image',
+    spec_id: 'image-v1',
+    tasks: ['text-to-image', 'image-edit'],
+    part: 'builtin',
+    description: 'procedural, deterministic PNG images',
+  },
 ];
 
 /** Release date of the catalog (the `created` of every model; ours). */

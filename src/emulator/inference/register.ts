@@ -54,9 +54,15 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
     models: {
       ...emptyModels(),
       // The same parts and flags as the edge: --llm-url swaps the local brain for an upstream.
-      brain: createBrain({ llmUrl: ctx.options.llmUrl as string | undefined, llmModel: ctx.options.llmModel as string | undefined }),
+      brain: createBrain({
+        llmUrl: ctx.options.llmUrl as string | undefined,
+        llmModel: ctx.options.llmModel as string | undefined,
+      }),
       voice: defaultVoice(),
-      recognizer: createRecognizer({ asrUrl: ctx.options.asrUrl as string | undefined, asrModel: ctx.options.asrModel as string | undefined }),
+      recognizer: createRecognizer({
+        asrUrl: ctx.options.asrUrl as string | undefined,
+        asrModel: ctx.options.asrModel as string | undefined,
+      }),
       ...o.inferenceModels,
     },
     upstreams: o.inferenceUpstreams ?? {},
@@ -69,7 +75,12 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   // Origin passes the preflight, the requested headers are reflected; keys do the guarding.
   // Routes under /api/* already get the control plane's CORS (app.ts), which reflects the
   // requested headers too; adding it again would send every CORS header twice.
-  const corsHeaders = cors({ origin: (origin) => origin || null, allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 });
+  const corsHeaders = cors({
+    origin: (origin) => origin || null,
+    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    exposeHeaders: ['Retry-After'],
+    maxAge: 600,
+  });
   for (const prefix of ['/compat-a/*', '/compat-b/*', '/inference/*']) {
     app.use(prefix, corsHeaders);
   }
@@ -91,12 +102,34 @@ export function registerInference(app: App, ctx: EmulatorContext): InferenceServ
   registerOperatorPlan(app, svc);
   // Unknown paths of the family answer in its own error format (spec 7); a known path with
   // another method 405 with `Allow`, as the control plane does (docs/architecture.md).
-  const family = ['/compat-a/*', '/compat-b/*', '/api/jobs', '/api/jobs/*', '/api/workflows', '/api/workflows/*', '/api/organizations', '/api/organizations/*', '/api/model-status', '/api/voice/models', '/api/prompt-rewrite'];
+  const family = [
+    '/compat-a/*',
+    '/compat-b/*',
+    '/api/jobs',
+    '/api/jobs/*',
+    '/api/workflows',
+    '/api/workflows/*',
+    '/api/organizations',
+    '/api/organizations/*',
+    '/api/model-status',
+    '/api/voice/models',
+    '/api/prompt-rewrite',
+  ];
   for (const prefix of family) {
     app.all(prefix, (c) => {
       const allow = svc.routes.allowed(c.req.path);
-      if (allow.length === 0) return errorResponse(new InferenceError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
-      return errorResponse(new InferenceError(405, 'method_not_allowed', methodNotAllowedMessage(c.req.method, c.req.path), { headers: { Allow: allow.join(', ') } }));
+      if (allow.length === 0)
+        return errorResponse(
+          new InferenceError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`),
+        );
+      return errorResponse(
+        new InferenceError(
+          405,
+          'method_not_allowed',
+          methodNotAllowedMessage(c.req.method, c.req.path),
+          { headers: { Allow: allow.join(', ') } },
+        ),
+      );
     });
   }
   svc.jobs.start();

@@ -22,7 +22,9 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, listIssuers, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db.prepare('SELECT * FROM trusted_issuers WHERE workspace_id = ? ORDER BY created_at, rowid').all(ws.id);
+    const rows = db
+      .prepare('SELECT * FROM trusted_issuers WHERE workspace_id = ? ORDER BY created_at, rowid')
+      .all(ws.id);
     return { data: (rows as IssuerRow[]).map(toIssuer) };
   });
 
@@ -31,18 +33,33 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
     const dup = db
       .prepare('SELECT id FROM trusted_issuers WHERE workspace_id = ? AND iss = ? AND aud = ?')
       .get(ws.id, body.iss, body.aud);
-    if (dup) throw new ApiError(409, 'conflict', { message: 'this iss/aud pair is already trusted' });
+    if (dup)
+      throw new ApiError(409, 'conflict', { message: 'this iss/aud pair is already trusted' });
     const id = ctx.ids.uuid();
     db.prepare(
       `INSERT INTO trusted_issuers (id, workspace_id, iss, aud, jwks_uri, algs, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(id, ws.id, body.iss, body.aud, body.jwks_uri, JSON.stringify(body.algs), unixSeconds(ctx.clock));
-    return reply(201, toIssuer(db.prepare('SELECT * FROM trusted_issuers WHERE id = ?').get(id) as IssuerRow));
+    ).run(
+      id,
+      ws.id,
+      body.iss,
+      body.aud,
+      body.jwks_uri,
+      JSON.stringify(body.algs),
+      unixSeconds(ctx.clock),
+    );
+    return reply(
+      201,
+      toIssuer(db.prepare('SELECT * FROM trusted_issuers WHERE id = ?').get(id) as IssuerRow),
+    );
   });
 
   // DELETE always answers 204, like the spec's other deletes (mcp-servers, queue tickets).
   implement(app, ctx, deleteIssuer, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM trusted_issuers WHERE id = ? AND workspace_id = ?').run(params.issuerId, ws.id);
+    db.prepare('DELETE FROM trusted_issuers WHERE id = ? AND workspace_id = ?').run(
+      params.issuerId,
+      ws.id,
+    );
     return reply(204);
   });
 }

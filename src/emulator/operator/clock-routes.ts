@@ -1,6 +1,11 @@
 import { readJson } from '../http/router.js';
 import { Limits } from '../../contract/limits.js';
-import { clock as clockOp, clockAdvance, clockFreeze, clockResume } from '../../contract/operations/operator.js';
+import {
+  clock as clockOp,
+  clockAdvance,
+  clockFreeze,
+  clockResume,
+} from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { DrivableClock, ManualClock } from '../clock.js';
 
@@ -23,7 +28,8 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
   });
   const notDrivable = {
     error: 'clock_not_drivable',
-    message: 'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
+    message:
+      'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
   };
   app.get(clockOp.path, (c) => c.json(state()));
   app.post(clockFreeze.path, (c) => {
@@ -40,10 +46,19 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     return c.json(state());
   });
   app.post(clockAdvance.path, async (c) => {
-    if (!(clock instanceof ManualClock || clock instanceof DrivableClock)) return c.json(notDrivable, 409);
-    const ms = Number(((await readJson(c, Limits.jsonBodyBytes)) as { ms?: unknown } | null | undefined)?.ms);
+    if (!(clock instanceof ManualClock || clock instanceof DrivableClock))
+      return c.json(notDrivable, 409);
+    const ms = Number(
+      ((await readJson(c, Limits.jsonBodyBytes)) as { ms?: unknown } | null | undefined)?.ms,
+    );
     if (!Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
-      return c.json({ error: 'invalid_request', detail: 'ms: must be a number of milliseconds from 0 to one year' }, 400);
+      return c.json(
+        {
+          error: 'invalid_request',
+          detail: 'ms: must be a number of milliseconds from 0 to one year',
+        },
+        400,
+      );
     }
     clock.advance(ms);
     return c.json(state());

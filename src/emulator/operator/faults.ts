@@ -1,7 +1,12 @@
 import { readJson } from '../http/router.js';
 import { Limits } from '../../contract/limits.js';
 import { toRouterPath } from '../../contract/operation.js';
-import { faultsAdd, faultsClear, faultsList, faultsRemove } from '../../contract/operations/operator.js';
+import {
+  faultsAdd,
+  faultsClear,
+  faultsList,
+  faultsRemove,
+} from '../../contract/operations/operator.js';
 import { z } from 'zod';
 import { FaultSpec } from '../../contract/resources/operator.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -33,7 +38,13 @@ function compile(route: string): { method: string | null; pattern: RegExp } {
   const path = b!;
   const rx = path
     .split('/')
-    .map((seg) => (seg === '*' ? '.*' : /^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')))
+    .map((seg) =>
+      seg === '*'
+        ? '.*'
+        : /^\{[^}]+\}$/.test(seg)
+          ? '[^/]+'
+          : seg.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*'),
+    )
     .join('/');
   return { method: a && a !== '*' ? a : null, pattern: new RegExp(`^${rx}/?$`) };
 }
@@ -61,7 +72,10 @@ export class Faults {
   }
 
   view(): Record<string, unknown>[] {
-    return this.list.map(({ pattern: _p, method: _m, ...f }) => ({ ...f, remaining: f.count === undefined ? null : f.count - f.hits }));
+    return this.list.map(({ pattern: _p, method: _m, ...f }) => ({
+      ...f,
+      remaining: f.count === undefined ? null : f.count - f.hits,
+    }));
   }
 
   /** The fault this request meets (counting the hit), or null. */
@@ -75,7 +89,13 @@ export class Faults {
         if (roll >= f.probability) continue;
       }
       f.hits++;
-      operatorLog(this.ctx).add('fault', { fault: f.id, method, path, status: f.status ?? null, latency_ms: f.latency_ms ?? 0 });
+      operatorLog(this.ctx).add('fault', {
+        fault: f.id,
+        method,
+        path,
+        status: f.status ?? null,
+        latency_ms: f.latency_ms ?? 0,
+      });
       return f;
     }
     return null;
@@ -86,9 +106,15 @@ export class Faults {
     if (f.latency_ms) await new Promise<void>((r) => this.ctx.clock.setTimeout(r, f.latency_ms!));
     if (f.status === undefined) return null;
     const message = `fault ${f.id} injected by the emulator's operator (${f.route})`;
-    const inference = path.startsWith('/compat-') || (path.startsWith('/api/') && !path.startsWith('/api/v1/'));
-    const body = inference ? { error: { code: 'injected_fault', message, type: 'server_error' } } : { error: 'injected_fault', message, retryable: f.status >= 500 };
-    return new Response(JSON.stringify(body), { status: f.status, headers: { 'content-type': 'application/json' } });
+    const inference =
+      path.startsWith('/compat-') || (path.startsWith('/api/') && !path.startsWith('/api/v1/'));
+    const body = inference
+      ? { error: { code: 'injected_fault', message, type: 'server_error' } }
+      : { error: 'injected_fault', message, retryable: f.status >= 500 };
+    return new Response(JSON.stringify(body), {
+      status: f.status,
+      headers: { 'content-type': 'application/json' },
+    });
   }
 }
 
@@ -111,14 +137,25 @@ export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
     if (!r.success) {
       const i = r.error.issues[0]!;
       const keys = i.code === 'unrecognized_keys' ? i.keys : [];
-      return c.json({ error: 'invalid_request', detail: `${[...i.path, ...keys.slice(0, 1)].join('.') || '(body)'}: ${keys.length ? 'is not a field' : i.message}` }, 400);
+      return c.json(
+        {
+          error: 'invalid_request',
+          detail: `${[...i.path, ...keys.slice(0, 1)].join('.') || '(body)'}: ${keys.length ? 'is not a field' : i.message}`,
+        },
+        400,
+      );
     }
     const f = faults.add(r.data);
-    return c.json(faults.view().find((v) => v.id === f.id), 201);
+    return c.json(
+      faults.view().find((v) => v.id === f.id),
+      201,
+    );
   });
   app.delete(faultsClear.path, (c) => c.json({ removed: faults.remove() }));
   app.delete(toRouterPath(faultsRemove.path), (c) => {
     const n = faults.remove(c.req.param('id'));
-    return n ? c.json({ removed: n }) : c.json({ error: 'not_found', message: `no fault ${c.req.param('id')}` }, 404);
+    return n
+      ? c.json({ removed: n })
+      : c.json({ error: 'not_found', message: `no fault ${c.req.param('id')}` }, 404);
   });
 }

@@ -72,17 +72,20 @@ export function operatorGuard(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
     }
     const raw = bearer(c);
     if (raw === null) throw unauthorized('missing operator credential');
-    if (raw === '' || !isOperatorCredential(ctx, raw)) throw unauthorized('not an operator credential of this emulator');
+    if (raw === '' || !isOperatorCredential(ctx, raw))
+      throw unauthorized('not an operator credential of this emulator');
     if (!read && !isJson(c.req.header('content-type'))) {
       throw new ApiError(415, 'unsupported_media_type', {
-        message: 'operator writes take Content-Type: application/json (send {} when there is nothing to say)',
+        message:
+          'operator writes take Content-Type: application/json (send {} when there is nothing to say)',
       });
     }
     await next();
   };
 }
 
-const isJson = (type: string | undefined) => type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+const isJson = (type: string | undefined) =>
+  type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 /** The emulator's own origins: http, a Host it serves, and its own port. */
 function ownOrigins(ctx: EmulatorContext): (origin: string) => boolean {
@@ -95,7 +98,9 @@ function ownOrigins(ctx: EmulatorContext): (origin: string) => boolean {
     } catch {
       return false; // "null" (a sandboxed frame, file://) is nobody's own
     }
-    return u.protocol === base.protocol && u.port === base.port && policy.allows(hostName(u.hostname));
+    return (
+      u.protocol === base.protocol && u.port === base.port && policy.allows(hostName(u.hostname))
+    );
   };
 }
 

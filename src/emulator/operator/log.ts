@@ -20,7 +20,8 @@ export interface LogEntry {
 
 export const LOG_LIMIT = 10_000;
 
-const SESSION_IN_PATH = /\/sessions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
+const SESSION_IN_PATH =
+  /\/sessions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
 
 export class OperatorLog {
   private readonly entries: LogEntry[] = [];
@@ -47,7 +48,12 @@ export class OperatorLog {
     if (path === '/_emulator/logs') return; // reading the log is not news
     let session = SESSION_IN_PATH.exec(path)?.[1];
     let ticket: string | undefined;
-    if (!session && method === 'POST' && /^\/api\/v1\/sessions\/?$/.test(path) && res.status < 300) {
+    if (
+      !session &&
+      method === 'POST' &&
+      /^\/api\/v1\/sessions\/?$/.test(path) &&
+      res.status < 300
+    ) {
       try {
         const body = (await res.clone().json()) as { session_id?: string; queue_ticket?: string };
         session = body.session_id;
@@ -56,7 +62,14 @@ export class OperatorLog {
         // not JSON: nothing to add
       }
     }
-    this.add('request', { method, path, status: res.status, ms: Math.max(0, this.now() - started), ...(session ? { session } : {}), ...(ticket ? { ticket } : {}) });
+    this.add('request', {
+      method,
+      path,
+      status: res.status,
+      ms: Math.max(0, this.now() - started),
+      ...(session ? { session } : {}),
+      ...(ticket ? { ticket } : {}),
+    });
   }
 }
 
@@ -73,14 +86,20 @@ export function operatorLog(ctx: EmulatorContext): OperatorLog {
 export function registerOperatorLog(app: App, ctx: EmulatorContext): void {
   const log = operatorLog(ctx);
   const rt = sessionRuntime(ctx);
-  rt.endListeners.push((session, box, reason) => log.add('session.ended', { session, box, reason }));
+  rt.endListeners.push((session, box, reason) =>
+    log.add('session.ended', { session, box, reason }),
+  );
   rt.webhooks.emitted.push((event, workspace, data) => {
     const session = typeof data.session_id === 'string' ? data.session_id : undefined;
     log.add('event', { event, workspace, ...(session ? { session } : {}), data });
   });
   app.get(logsOp.path, (c) => {
     const after = Number(c.req.query('after') ?? 0);
-    if (!Number.isInteger(after) || after < 0) return c.json({ error: 'invalid_request', detail: 'after: must be a non-negative integer (a seq)' }, 400);
+    if (!Number.isInteger(after) || after < 0)
+      return c.json(
+        { error: 'invalid_request', detail: 'after: must be a non-negative integer (a seq)' },
+        400,
+      );
     const session = c.req.query('session') || undefined;
     return c.json({ data: log.since(after, session), last: log.last });
   });

@@ -11,8 +11,17 @@ import { registerFaultRoutes } from './faults.js';
  * Operator surface (ours, not the spec's): /_emulator/*. Never mixed into /api/v1. Each
  * route is an operation of `src/contract/operations/operator.ts` (path, body schema).
  */
-export function registerOperator(app: App, ctx: EmulatorContext, info: { version: string; startedAt: number }): void {
-  implement(app, ctx, health, () => ({ ok: true, version: info.version, started_at: info.startedAt, in_memory: ctx.options.inMemory }));
+export function registerOperator(
+  app: App,
+  ctx: EmulatorContext,
+  info: { version: string; startedAt: number },
+): void {
+  implement(app, ctx, health, () => ({
+    ok: true,
+    version: info.version,
+    started_at: info.startedAt,
+    in_memory: ctx.options.inMemory,
+  }));
   registerClockRoutes(app, ctx);
   registerStateRoutes(app, ctx, info.version);
   registerOperatorLog(app, ctx);

@@ -24,17 +24,22 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     try {
       return c.json({ imported: true, keys: keysBody(importState(ctx, doc)) });
     } catch (e) {
-      if (e instanceof StateError) return c.json({ error: e.code, detail: e.detail }, e.code === 'state_too_new' ? 409 : 400);
+      if (e instanceof StateError)
+        return c.json({ error: e.code, detail: e.detail }, e.code === 'state_too_new' ? 409 : 400);
       throw e;
     }
   });
   app.post(stateReset.path, async (c) => {
     const body = (await readJson(c, Limits.jsonBodyBytes)) ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return c.json({ error: 'invalid_request', detail: '(body): must be {"keep_keys": boolean} or empty' }, 400);
+      return c.json(
+        { error: 'invalid_request', detail: '(body): must be {"keep_keys": boolean} or empty' },
+        400,
+      );
     }
     const keep = (body as { keep_keys?: unknown }).keep_keys ?? true;
-    if (typeof keep !== 'boolean') return c.json({ error: 'invalid_request', detail: 'keep_keys: must be a boolean' }, 400);
+    if (typeof keep !== 'boolean')
+      return c.json({ error: 'invalid_request', detail: 'keep_keys: must be a boolean' }, 400);
     return c.json({ reset: true, keys: keysBody(resetState(ctx, keep)) });
   });
 }

@@ -50,9 +50,13 @@ const decode = (v: unknown) =>
     : v;
 
 const userTables = (db: Db): string[] =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name").all() as { name: string }[]).map(
-    (r) => r.name,
-  );
+  (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((r) => r.name);
 
 function walk(dir: string, base = dir, out: string[] = []): string[] {
   let entries;
@@ -78,13 +82,18 @@ export function exportState(ctx: EmulatorContext, emulatorVersion: string): Stat
     tables[name] = { columns, rows };
   }
   const blobs: Record<string, string> = {};
-  for (const rel of walk(ctx.blobDir)) blobs[rel] = readFileSync(join(ctx.blobDir, rel)).toString('base64');
+  for (const rel of walk(ctx.blobDir))
+    blobs[rel] = readFileSync(join(ctx.blobDir, rel)).toString('base64');
   return {
     format: STATE_FORMAT,
     format_version: STATE_FORMAT_VERSION,
     emulator_version: emulatorVersion,
     exported_at: ctx.clock.now(),
-    migrations: (ctx.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version),
+    migrations: (
+      ctx.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as {
+        version: number;
+      }[]
+    ).map((r) => r.version),
     tables,
     blobs,
   };
@@ -92,22 +101,46 @@ export function exportState(ctx: EmulatorContext, emulatorVersion: string): Stat
 
 function checkDocument(doc: unknown): StateDocument {
   const d = doc as Partial<StateDocument> | null;
-  if (!d || typeof d !== 'object' || d.format !== STATE_FORMAT) throw new StateError('invalid_request', `format: must be "${STATE_FORMAT}" (an avatar emulator export)`);
-  if (d.format_version !== STATE_FORMAT_VERSION) throw new StateError('invalid_request', `format_version: this emulator reads ${STATE_FORMAT_VERSION} (got ${String(d.format_version)})`);
-  if (!Array.isArray(d.migrations) || !d.migrations.every((v) => Number.isInteger(v))) throw new StateError('invalid_request', 'migrations: must be an array of integers');
+  if (!d || typeof d !== 'object' || d.format !== STATE_FORMAT)
+    throw new StateError(
+      'invalid_request',
+      `format: must be "${STATE_FORMAT}" (an avatar emulator export)`,
+    );
+  if (d.format_version !== STATE_FORMAT_VERSION)
+    throw new StateError(
+      'invalid_request',
+      `format_version: this emulator reads ${STATE_FORMAT_VERSION} (got ${String(d.format_version)})`,
+    );
+  if (!Array.isArray(d.migrations) || !d.migrations.every((v) => Number.isInteger(v)))
+    throw new StateError('invalid_request', 'migrations: must be an array of integers');
   const known = new Set(migrations.map((m) => m.version));
   const newer = d.migrations.filter((v) => !known.has(v));
-  if (newer.length) throw new StateError('state_too_new', `migrations: ${newer.join(', ')} come from a newer emulator; upgrade this one to import it`);
-  if (!d.tables || typeof d.tables !== 'object') throw new StateError('invalid_request', 'tables: must be an object');
+  if (newer.length)
+    throw new StateError(
+      'state_too_new',
+      `migrations: ${newer.join(', ')} come from a newer emulator; upgrade this one to import it`,
+    );
+  if (!d.tables || typeof d.tables !== 'object')
+    throw new StateError('invalid_request', 'tables: must be an object');
   for (const [name, t] of Object.entries(d.tables)) {
-    if (!t || !Array.isArray(t.columns) || !Array.isArray(t.rows) || !t.rows.every((r) => Array.isArray(r) && r.length === t.columns.length)) {
-      throw new StateError('invalid_request', `tables.${name}: must be { columns, rows } with one value per column`);
+    if (
+      !t ||
+      !Array.isArray(t.columns) ||
+      !Array.isArray(t.rows) ||
+      !t.rows.every((r) => Array.isArray(r) && r.length === t.columns.length)
+    ) {
+      throw new StateError(
+        'invalid_request',
+        `tables.${name}: must be { columns, rows } with one value per column`,
+      );
     }
   }
-  if (d.blobs !== undefined && (typeof d.blobs !== 'object' || d.blobs === null)) throw new StateError('invalid_request', 'blobs: must be an object');
+  if (d.blobs !== undefined && (typeof d.blobs !== 'object' || d.blobs === null))
+    throw new StateError('invalid_request', 'blobs: must be an object');
   for (const rel of Object.keys(d.blobs ?? {})) {
     const n = normalize(rel);
-    if (n.startsWith('..') || n.startsWith('/') || n.includes('\0')) throw new StateError('invalid_request', `blobs.${rel}: must be a path inside the blob dir`);
+    if (n.startsWith('..') || n.startsWith('/') || n.includes('\0'))
+      throw new StateError('invalid_request', `blobs.${rel}: must be a path inside the blob dir`);
   }
   return d as StateDocument;
 }
@@ -115,13 +148,19 @@ function checkDocument(doc: unknown): StateDocument {
 /** Seats and tickets are not state that survives: every live session ends, the line empties. */
 function endLive(ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
-  const live = ctx.db.prepare("SELECT id FROM sessions WHERE status IN ('pending', 'active')").all() as { id: string }[];
+  const live = ctx.db
+    .prepare("SELECT id FROM sessions WHERE status IN ('pending', 'active')")
+    .all() as { id: string }[];
   for (const { id } of live) rt.endSession(id, 'restart');
   rt.queue.drain();
 }
 
 /** Rows of `from` replace every row of `to`'s tables (tables `to` lacks are skipped). */
-function replaceRows(to: Db, fill: (insert: (table: string, columns: string[], rows: unknown[][]) => void) => void, keep: (table: string) => string | null): void {
+function replaceRows(
+  to: Db,
+  fill: (insert: (table: string, columns: string[], rows: unknown[][]) => void) => void,
+  keep: (table: string) => string | null,
+): void {
   const tables = new Set(userTables(to));
   to.pragma('foreign_keys = OFF');
   try {
@@ -133,7 +172,9 @@ function replaceRows(to: Db, fill: (insert: (table: string, columns: string[], r
       fill((table, columns, rows) => {
         if (!tables.has(table) || rows.length === 0) return;
         const cols = columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
-        const st = to.prepare(`INSERT OR REPLACE INTO "${table}" (${cols}) VALUES (${columns.map(() => '?').join(', ')})`);
+        const st = to.prepare(
+          `INSERT OR REPLACE INTO "${table}" (${cols}) VALUES (${columns.map(() => '?').join(', ')})`,
+        );
         for (const r of rows) st.run(...r.map(decode));
       });
     })();
@@ -147,27 +188,43 @@ export function importState(ctx: EmulatorContext, raw: unknown): BootstrapKeys {
   // Rebuild the export's schema, load its rows, then migrate them to this version's.
   const tmp = new Database(':memory:');
   try {
-    tmp.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    tmp.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (!doc.migrations.includes(m.version)) continue;
       tmp.exec(m.up);
-      tmp.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)').run(m.version, m.name);
+      tmp
+        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
+        .run(m.version, m.name);
     }
     try {
-      replaceRows(tmp, (insert) => {
-        for (const [name, t] of Object.entries(doc.tables)) insert(name, t.columns, t.rows);
-      }, () => null);
+      replaceRows(
+        tmp,
+        (insert) => {
+          for (const [name, t] of Object.entries(doc.tables)) insert(name, t.columns, t.rows);
+        },
+        () => null,
+      );
     } catch (e) {
       throw new StateError('invalid_request', `tables: ${(e as Error).message}`);
     }
     migrate(tmp);
     endLive(ctx);
-    replaceRows(ctx.db, (insert) => {
-      for (const name of userTables(tmp)) {
-        const st = tmp.prepare(`SELECT * FROM "${name}"`);
-        insert(name, st.columns().map((c) => c.name), st.raw().all() as unknown[][]);
-      }
-    }, () => null);
+    replaceRows(
+      ctx.db,
+      (insert) => {
+        for (const name of userTables(tmp)) {
+          const st = tmp.prepare(`SELECT * FROM "${name}"`);
+          insert(
+            name,
+            st.columns().map((c) => c.name),
+            st.raw().all() as unknown[][],
+          );
+        }
+      },
+      () => null,
+    );
   } finally {
     tmp.close();
   }
@@ -191,7 +248,11 @@ export function resetState(ctx: EmulatorContext, keepKeys: boolean): BootstrapKe
   const keys = stored ? (JSON.parse(stored) as BootstrapKeys) : null;
   endLive(ctx);
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-  const keyIds = keys ? [keys.secretKey, keys.dashboardKey].map((k) => findKey(ctx.db, k)?.id).filter((x): x is string => !!x) : [];
+  const keyIds = keys
+    ? [keys.secretKey, keys.dashboardKey]
+        .map((k) => findKey(ctx.db, k)?.id)
+        .filter((x): x is string => !!x)
+    : [];
   const stockAvatars = "SELECT id FROM avatars WHERE kind = 'stock'";
   const kept: Record<string, string> = {
     avatars: "kind = 'stock'",
@@ -207,7 +268,11 @@ export function resetState(ctx: EmulatorContext, keepKeys: boolean): BootstrapKe
     kept.workspaces = `id = ${q(keys.workspaceId)}`;
     kept.api_keys = keyIds.length ? `id IN (${keyIds.map(q).join(', ')})` : '0';
   }
-  replaceRows(ctx.db, () => {}, (t) => kept[t] ?? null);
+  replaceRows(
+    ctx.db,
+    () => {},
+    (t) => kept[t] ?? null,
+  );
   seedStockAvatars(ctx);
   return bootstrap(ctx);
 }

@@ -29,7 +29,15 @@ const WebhookBody = z
     data: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
-const EndBody = z.object({ session_id: z.string().min(1), reason: z.string().regex(/^[a-z_]{1,40}$/).default('box_gone') }).strict();
+const EndBody = z
+  .object({
+    session_id: z.string().min(1),
+    reason: z
+      .string()
+      .regex(/^[a-z_]{1,40}$/)
+      .default('box_gone'),
+  })
+  .strict();
 
 export function registerTriggers(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
@@ -74,7 +82,9 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
       case 'webhook': {
         const r = WebhookBody.safeParse(raw);
         if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
-        const boot = JSON.parse(getSetting(ctx.db, 'bootstrap') ?? '{}') as { workspaceId?: string };
+        const boot = JSON.parse(getSetting(ctx.db, 'bootstrap') ?? '{}') as {
+          workspaceId?: string;
+        };
         const ws = r.data.workspace_id ?? boot.workspaceId ?? null;
         rt.webhooks.emit(r.data.event, ws, r.data.data, null);
         return c.json({ trigger: name, event: r.data.event, workspace_id: ws });
@@ -83,13 +93,25 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         const r = EndBody.safeParse(raw);
         if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
         if (!rt.isLiveSeat(r.data.session_id)) {
-          return c.json({ error: 'not_found', message: `no live session ${r.data.session_id} (pending or active)` }, 404);
+          return c.json(
+            {
+              error: 'not_found',
+              message: `no live session ${r.data.session_id} (pending or active)`,
+            },
+            404,
+          );
         }
         rt.endSession(r.data.session_id, r.data.reason);
         return c.json({ trigger: name, session_id: r.data.session_id, reason: r.data.reason });
       }
       default:
-        return c.json({ error: 'not_found', message: `no trigger ${name}: fill-seats, free-seats, drain-queue, webhook, end-session` }, 404);
+        return c.json(
+          {
+            error: 'not_found',
+            message: `no trigger ${name}: fill-seats, free-seats, drain-queue, webhook, end-session`,
+          },
+          404,
+        );
     }
   });
 }

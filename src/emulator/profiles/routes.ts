@@ -1,7 +1,15 @@
 /** Profile routes of spec 4.9 (both shapes). */
 import {
-  createProfile, createProfileWs, deleteProfile, deleteProfileWs, getProfile, getProfileWs,
-  listProfiles, listProfilesWs, setDefaultProfile, setDefaultProfileWs,
+  createProfile,
+  createProfileWs,
+  deleteProfile,
+  deleteProfileWs,
+  getProfile,
+  getProfileWs,
+  listProfiles,
+  listProfilesWs,
+  setDefaultProfile,
+  setDefaultProfileWs,
 } from '../../contract/operations/profiles.js';
 import { validateConfig } from '../../contract/validators/config.js';
 import { validateTools } from '../../contract/validators/tools.js';
@@ -11,8 +19,23 @@ import { ApiError } from '../http/api-error.js';
 import { reply } from '../http/router.js';
 import { throwIfInvalid } from '../http/validation.js';
 import { implementBoth } from '../avatars/both-shapes.js';
-import { getAvatarRow, readableAvatar, requireCustomAvatars, writableAvatar } from '../avatars/store.js';
-import { contentHash, ensureProfiles, illFormedText, findProfile, insertProfile, liveProfiles, toProfile, toSummary, type ProfileRow } from './store.js';
+import {
+  getAvatarRow,
+  readableAvatar,
+  requireCustomAvatars,
+  writableAvatar,
+} from '../avatars/store.js';
+import {
+  contentHash,
+  ensureProfiles,
+  illFormedText,
+  findProfile,
+  insertProfile,
+  liveProfiles,
+  toProfile,
+  toSummary,
+  type ProfileRow,
+} from './store.js';
 
 export function registerProfiles(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -28,7 +51,8 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     const tools =
       body.tools_json === undefined || body.tools_json === null
         ? null
-        : (throwIfInvalid(validateTools(body.tools_json, { field: 'tools_json' })), body.tools_json as Record<string, unknown>);
+        : (throwIfInvalid(validateTools(body.tools_json, { field: 'tools_json' })),
+          body.tools_json as Record<string, unknown>);
     // spec 2: {}, {key: null} and absent config are identical, so all three store null.
     const config = throwIfInvalid(validateConfig(body.config_json, 'profile'));
     const content = {
@@ -50,13 +74,19 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     const hash = contentHash(content);
     const result = db.transaction(() => {
       const existing = db
-        .prepare('SELECT * FROM avatar_profiles WHERE avatar_id = ? AND hash = ? AND deleted_at IS NULL')
+        .prepare(
+          'SELECT * FROM avatar_profiles WHERE avatar_id = ? AND hash = ? AND deleted_at IS NULL',
+        )
         .get(avatar.id, hash) as ProfileRow | undefined;
       const row = existing ?? insertProfile(ctx, avatar.id, content, auth.userId);
       const current = getAvatarRow(db, avatar.id)!;
       // A first profile is the default even without set_default: there is nothing else to fall back on.
       if (body.set_default === true || current.default_profile_id === null) {
-        db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(row.id, unixSeconds(ctx.clock), avatar.id);
+        db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(
+          row.id,
+          unixSeconds(ctx.clock),
+          avatar.id,
+        );
       }
       return { row, isNew: !existing };
     })();
@@ -83,8 +113,17 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     requireCustomAvatars(db, avatar.workspace_id);
     ensureProfiles(ctx, avatar);
     const p = findProfile(db, avatar.id, params.profileId);
-    db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(p.id, unixSeconds(ctx.clock), avatar.id);
-    return { ok: true as const, avatar_id: avatar.id, default_profile_id: p.id, hash_short: p.hash_short };
+    db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(
+      p.id,
+      unixSeconds(ctx.clock),
+      avatar.id,
+    );
+    return {
+      ok: true as const,
+      avatar_id: avatar.id,
+      default_profile_id: p.id,
+      hash_short: p.hash_short,
+    };
   });
 
   // Deleting hides the row (it stays for sessions that froze it); the same content can be appended again.
@@ -93,9 +132,14 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     requireCustomAvatars(db, avatar.workspace_id);
     const p = findProfile(db, avatar.id, params.profileId);
     if (avatar.default_profile_id === p.id) {
-      throw new ApiError(409, 'profile_is_default', { message: 'make another profile the default first' });
+      throw new ApiError(409, 'profile_is_default', {
+        message: 'make another profile the default first',
+      });
     }
-    db.prepare('UPDATE avatar_profiles SET deleted_at = ? WHERE id = ?').run(unixSeconds(ctx.clock), p.id);
+    db.prepare('UPDATE avatar_profiles SET deleted_at = ? WHERE id = ?').run(
+      unixSeconds(ctx.clock),
+      p.id,
+    );
     return reply(204);
   });
 }

@@ -105,37 +105,60 @@ export function toProfile(r: ProfileRow, defaultId: string | null): Profile {
     avatar_id: r.avatar_id,
     system_prompt: r.system_prompt,
     backstory: r.backstory,
-    tools_json: r.tools_json === null ? null : (JSON.parse(r.tools_json) as Record<string, unknown>),
-    config_json: r.config_json === null ? null : (JSON.parse(r.config_json) as Record<string, unknown>),
+    tools_json:
+      r.tools_json === null ? null : (JSON.parse(r.tools_json) as Record<string, unknown>),
+    config_json:
+      r.config_json === null ? null : (JSON.parse(r.config_json) as Record<string, unknown>),
   };
 }
 
 export const liveProfiles = (db: Db, avatarId: string) =>
-  db.prepare('SELECT * FROM avatar_profiles WHERE avatar_id = ? AND deleted_at IS NULL ORDER BY seq DESC').all(avatarId) as ProfileRow[];
+  db
+    .prepare(
+      'SELECT * FROM avatar_profiles WHERE avatar_id = ? AND deleted_at IS NULL ORDER BY seq DESC',
+    )
+    .all(avatarId) as ProfileRow[];
 
 export function findProfile(db: Db, avatarId: string, profileId: string): ProfileRow {
-  const r = db.prepare('SELECT * FROM avatar_profiles WHERE id = ? AND avatar_id = ? AND deleted_at IS NULL').get(profileId, avatarId) as
-    | ProfileRow
-    | undefined;
+  const r = db
+    .prepare('SELECT * FROM avatar_profiles WHERE id = ? AND avatar_id = ? AND deleted_at IS NULL')
+    .get(profileId, avatarId) as ProfileRow | undefined;
   if (!r) throw new ApiError(404, 'not_found', { message: `profile ${profileId} not found` });
   return r;
 }
 
 /** Insert a profile row; the caller has checked that no live row has this hash. */
-export function insertProfile(ctx: EmulatorContext, avatarId: string, c: ProfileContent, createdBy: string, id?: string): ProfileRow {
+export function insertProfile(
+  ctx: EmulatorContext,
+  avatarId: string,
+  c: ProfileContent,
+  createdBy: string,
+  id?: string,
+): ProfileRow {
   const hash = contentHash(c);
   const pid = id ?? ctx.ids.uuid();
-  const seq = (ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM avatar_profiles WHERE avatar_id = ?').get(avatarId) as { n: number }).n;
+  const seq = (
+    ctx.db
+      .prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM avatar_profiles WHERE avatar_id = ?')
+      .get(avatarId) as { n: number }
+  ).n;
   ctx.db
     .prepare(
       `INSERT INTO avatar_profiles (id, avatar_id, hash, hash_short, system_prompt, backstory, tools_json, config_json,
          created_at, created_by, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      pid, avatarId, hash, hash.slice(0, HASH_SHORT_LENGTH), c.system_prompt, c.backstory,
+      pid,
+      avatarId,
+      hash,
+      hash.slice(0, HASH_SHORT_LENGTH),
+      c.system_prompt,
+      c.backstory,
       c.tools_json === null ? null : canonicalize(c.tools_json)!,
       c.config_json === null ? null : canonicalize(c.config_json)!,
-      unixSeconds(ctx.clock), createdBy, seq,
+      unixSeconds(ctx.clock),
+      createdBy,
+      seq,
     );
   return ctx.db.prepare('SELECT * FROM avatar_profiles WHERE id = ?').get(pid) as ProfileRow;
 }
@@ -150,7 +173,9 @@ export function insertProfile(ctx: EmulatorContext, avatarId: string, c: Profile
 export function ensureProfiles(ctx: EmulatorContext, avatar: AvatarRow): AvatarRow {
   if (avatar.profiles_seeded) return avatar;
   const { db } = ctx;
-  const version = avatar.current_version_id ? getVersionRow(db, avatar.current_version_id) : undefined;
+  const version = avatar.current_version_id
+    ? getVersionRow(db, avatar.current_version_id)
+    : undefined;
   if (!version || version.published_at === null) return avatar;
   db.transaction(() => {
     const fresh = getAvatarRow(db, avatar.id)!;
@@ -160,7 +185,9 @@ export function ensureProfiles(ctx: EmulatorContext, avatar: AvatarRow): AvatarR
         system_prompt: version.system_prompt,
         backstory: version.backstory,
         tools_json: null,
-        config_json: version.config_json ? (JSON.parse(version.config_json) as Record<string, unknown>) : null,
+        config_json: version.config_json
+          ? (JSON.parse(version.config_json) as Record<string, unknown>)
+          : null,
       };
       const id = uuidV5(`profile:${avatar.id}:1`);
       const p = insertProfile(ctx, avatar.id, content, 'system', id);

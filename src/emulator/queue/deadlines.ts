@@ -66,7 +66,8 @@ export class Deadlines<K> {
   }
 
   private schedule(): void {
-    while (this.heap.length > 0 && this.armed.get(this.heap[0]!.key) !== this.heap[0]!.at) this.pop();
+    while (this.heap.length > 0 && this.armed.get(this.heap[0]!.key) !== this.heap[0]!.at)
+      this.pop();
     const top = this.heap[0];
     if (!top) {
       this.timer?.cancel();

@@ -16,7 +16,8 @@ import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 
 /** Three base64url segments: a JWS compact serialization (API keys have one dot). */
-export const looksLikeJwt = (s: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(s);
+export const looksLikeJwt = (s: string): boolean =>
+  /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(s);
 
 interface IssuerRow {
   id: string;
@@ -46,7 +47,9 @@ export class IdTokenVerifier {
     private readonly clock: Clock,
     private readonly opts: { allowInsecureUrls: boolean; timeoutMs?: number },
   ) {
-    this.issuersOf = db.prepare('SELECT id, iss, aud, jwks_uri, algs FROM trusted_issuers WHERE workspace_id = ? AND iss = ?');
+    this.issuersOf = db.prepare(
+      'SELECT id, iss, aud, jwks_uri, algs FROM trusted_issuers WHERE workspace_id = ? AND iss = ?',
+    );
   }
 
   /** The caller behind a trusted-issuer id_token in `workspaceId`, or 401. */
@@ -58,9 +61,13 @@ export class IdTokenVerifier {
       throw unauthorized('malformed id_token');
     }
     if (typeof claims.iss !== 'string') throw unauthorized('id_token has no iss');
-    const auds = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
-    const rows = (this.issuersOf.all(workspaceId, claims.iss) as IssuerRow[]).filter((r) => auds.includes(r.aud));
-    if (rows.length === 0) throw unauthorized('id_token issuer and audience are not trusted in this workspace');
+    const auds =
+      typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+    const rows = (this.issuersOf.all(workspaceId, claims.iss) as IssuerRow[]).filter((r) =>
+      auds.includes(r.aud),
+    );
+    if (rows.length === 0)
+      throw unauthorized('id_token issuer and audience are not trusted in this workspace');
     let last = 'id_token rejected';
     for (const row of rows) {
       if (!this.urlAllowed(row.jwks_uri)) {
@@ -77,7 +84,11 @@ export class IdTokenVerifier {
           requiredClaims: ['exp'],
           currentDate: new Date(this.clock.now()),
         });
-        return { workspaceId, issuerId: row.id, subject: typeof payload.sub === 'string' ? payload.sub : null };
+        return {
+          workspaceId,
+          issuerId: row.id,
+          subject: typeof payload.sub === 'string' ? payload.sub : null,
+        };
       } catch (err) {
         last = `id_token rejected: ${(err as { code?: string }).code ?? (err as Error).message}`;
       }
@@ -113,5 +124,8 @@ function parseAlgs(raw: string): string[] {
   } catch {
     // a raw, comma-separated string
   }
-  return raw.split(',').map((s) => s.trim()).filter((a) => a === 'RS256' || a === 'ES256');
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((a) => a === 'RS256' || a === 'ES256');
 }

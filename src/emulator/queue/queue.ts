@@ -125,7 +125,19 @@ export class SessionQueue {
   }
 
   /** spec 3: (none) -> waiting, at the back of the line. */
-  admit(t: Omit<Ticket, 'seq' | 'state' | 'lapses' | 'lastTouch' | 'reservedBox' | 'claimDeadline' | 'lastPositionSent' | 'lastPositionAt'>): Ticket {
+  admit(
+    t: Omit<
+      Ticket,
+      | 'seq'
+      | 'state'
+      | 'lapses'
+      | 'lastTouch'
+      | 'reservedBox'
+      | 'claimDeadline'
+      | 'lastPositionSent'
+      | 'lastPositionAt'
+    >,
+  ): Ticket {
     const now = this.clock.now();
     const ticket: Ticket = {
       ...t,
@@ -155,7 +167,10 @@ export class SessionQueue {
    * A seat on a box frees (or a box registers): reserve it for the first waiting ticket,
    * in line order, whose needs the box meets. Returns the ticket, or null when none fits.
    */
-  offer(box: { id: string; fits: (n: TicketNeeds) => boolean }, skip: Ticket | null = null): Ticket | null {
+  offer(
+    box: { id: string; fits: (n: TicketNeeds) => boolean },
+    skip: Ticket | null = null,
+  ): Ticket | null {
     for (const t of this.line.inOrder()) {
       if (t.state !== 'waiting' || t === skip || !box.fits(t.needs)) continue;
       this.makeClaimable(t, box.id);
@@ -208,7 +223,12 @@ export class SessionQueue {
   view(t: Ticket | undefined): TicketView {
     if (!t) return { state: 'expired', retry_after: this.timers.queueRetryAfterS };
     const position = this.position(t);
-    const v: TicketView = { state: t.state, position, eta_seconds: this.eta(position, t.needs), retry_after: 0 };
+    const v: TicketView = {
+      state: t.state,
+      position,
+      eta_seconds: this.eta(position, t.needs),
+      retry_after: 0,
+    };
     if (t.state === 'claimable') v.claim_deadline = Math.floor(t.claimDeadline! / 1000);
     else v.retry_after = this.timers.queueRetryAfterS;
     return v;
@@ -261,7 +281,9 @@ export class SessionQueue {
   }
 
   private nextDeadline(t: Ticket): number {
-    return t.state === 'claimable' ? Math.min(t.claimDeadline!, this.idleDeadline(t)) : this.idleDeadline(t);
+    return t.state === 'claimable'
+      ? Math.min(t.claimDeadline!, this.idleDeadline(t))
+      : this.idleDeadline(t);
   }
 
   private idleDeadline(t: Ticket): number {

@@ -23,11 +23,14 @@ import { IdTokenVerifier, looksLikeJwt } from './id-token.js';
 export function registerQueueRoutes(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
   const wsStmt = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?');
-  const idTokens = new IdTokenVerifier(ctx.db, ctx.clock, { allowInsecureUrls: ctx.options.allowInsecureUrls });
+  const idTokens = new IdTokenVerifier(ctx.db, ctx.clock, {
+    allowInsecureUrls: ctx.options.allowInsecureUrls,
+  });
 
   /** The caller's ticket scope, or null when the caller cannot own any ticket there. */
   const scopeOf = (auth: AuthContext, explicit: string | undefined): string | null => {
-    if (auth.workspaceId) return !explicit || explicit === auth.workspaceId ? auth.workspaceId : null;
+    if (auth.workspaceId)
+      return !explicit || explicit === auth.workspaceId ? auth.workspaceId : null;
     if (!explicit) return `user:${auth.userId}`;
     const ws = wsStmt.get(explicit) as WorkspaceRow | undefined;
     return ws && canAccessWorkspace(auth, ws) ? ws.id : null;
@@ -45,11 +48,16 @@ export function registerQueueRoutes(app: App, ctx: EmulatorContext): void {
     if (!params.success) throw new ApiError(404, 'not_found', { message: 'no such resource' });
     const query = QueueQuery.safeParse(c.req.query());
     if (!query.success) {
-      throw new ApiError(400, 'invalid_request', { message: 'invalid query', detail: 'workspace_id: Invalid UUID' });
+      throw new ApiError(400, 'invalid_request', {
+        message: 'invalid query',
+        detail: 'workspace_id: Invalid UUID',
+      });
     }
     const wsId = query.data.workspace_id;
     if (!wsId) {
-      throw new ApiError(400, 'workspace_id_required', { message: 'an id_token names no workspace: pass workspace_id' });
+      throw new ApiError(400, 'workspace_id_required', {
+        message: 'an id_token names no workspace: pass workspace_id',
+      });
     }
     const caller = await idTokens.verify(raw, wsId);
     const t = ticketIn(caller.workspaceId, params.data.ticket);

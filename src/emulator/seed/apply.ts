@@ -36,11 +36,16 @@ export function loadSeed(file: string): LoadedSeed {
   const lineOf = (pos: number) => lines.linePos(pos).line;
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    throw new SeedError(`${file}:${lineOf(e.pos[0])}: not valid YAML or JSON: ${e.message.split('\n')[0]}`);
+    throw new SeedError(
+      `${file}:${lineOf(e.pos[0])}: not valid YAML or JSON: ${e.message.split('\n')[0]}`,
+    );
   }
   const at = (path: Path): string => {
     for (let p = [...path]; ; p = p.slice(0, -1)) {
-      const node = p.length === 0 ? doc.contents : (doc.getIn(p, true) as { range?: [number, number, number] } | undefined);
+      const node =
+        p.length === 0
+          ? doc.contents
+          : (doc.getIn(p, true) as { range?: [number, number, number] } | undefined);
       const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
       if (range) return `${file}:${lineOf(range[0])}`;
       if (p.length === 0) return `${file}:1`;
@@ -63,9 +68,20 @@ export function loadSeed(file: string): LoadedSeed {
  * Apply a seed to a fresh store through the emulator's own routes (the same validation as
  * any client gets), with the dashboard key; keys with fixed values go straight to the store.
  */
-export async function applySeed(ctx: EmulatorContext, app: App, baseUrl: string, keys: BootstrapKeys, loaded: LoadedSeed): Promise<void> {
+export async function applySeed(
+  ctx: EmulatorContext,
+  app: App,
+  baseUrl: string,
+  keys: BootstrapKeys,
+  loaded: LoadedSeed,
+): Promise<void> {
   const { seed, at } = loaded;
-  const call = async (path: Path, method: string, route: string, body: unknown): Promise<Record<string, unknown>> => {
+  const call = async (
+    path: Path,
+    method: string,
+    route: string,
+    body: unknown,
+  ): Promise<Record<string, unknown>> => {
     const res = await app.request(`${baseUrl}${route}`, {
       method,
       headers: { authorization: `Bearer ${keys.dashboardKey}`, 'content-type': 'application/json' },
@@ -73,18 +89,34 @@ export async function applySeed(ctx: EmulatorContext, app: App, baseUrl: string,
     });
     const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (res.status >= 300) {
-      const why = [answer.error, answer.detail ?? answer.message].filter((x) => typeof x === 'string').join(': ');
-      throw new SeedError(`${at(path)}: ${path.join('.')}: the emulator refused it (${res.status} ${why})`);
+      const why = [answer.error, answer.detail ?? answer.message]
+        .filter((x) => typeof x === 'string')
+        .join(': ');
+      throw new SeedError(
+        `${at(path)}: ${path.join('.')}: the emulator refused it (${res.status} ${why})`,
+      );
     }
     return answer;
   };
   const seen = new Map<string, string>();
-  const addParts = async (path: Path, workspaceId: string, parts: { keys: Seed['workspaces'][number]['keys']; webhooks: Seed['workspaces'][number]['webhooks'] }) => {
+  const addParts = async (
+    path: Path,
+    workspaceId: string,
+    parts: {
+      keys: Seed['workspaces'][number]['keys'];
+      webhooks: Seed['workspaces'][number]['webhooks'];
+    },
+  ) => {
     for (const [i, k] of parts.keys.entries()) {
       const kp = [...path, 'keys', i, 'token'];
       const lookup = k.token.split('.')[0]!.split('_')[1]!;
-      if (seen.has(lookup) || ctx.db.prepare('SELECT 1 FROM api_keys WHERE lookup = ?').get(lookup)) {
-        throw new SeedError(`${at(kp)}: ${kp.join('.')}: the 8 hex after the prefix are already used${seen.has(lookup) ? ` by ${seen.get(lookup)}` : ''}`);
+      if (
+        seen.has(lookup) ||
+        ctx.db.prepare('SELECT 1 FROM api_keys WHERE lookup = ?').get(lookup)
+      ) {
+        throw new SeedError(
+          `${at(kp)}: ${kp.join('.')}: the 8 hex after the prefix are already used${seen.has(lookup) ? ` by ${seen.get(lookup)}` : ''}`,
+        );
       }
       seen.set(lookup, kp.join('.'));
       insertKey(ctx, {
@@ -102,11 +134,16 @@ export async function applySeed(ctx: EmulatorContext, app: App, baseUrl: string,
     }
   };
   // --org-plan, when given, wins over the seed's plan.
-  if (seed.org && ctx.options.orgPlan === undefined) ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(seed.org.plan, keys.orgId);
-  if (seed.default_workspace) await addParts(['default_workspace'], keys.workspaceId, seed.default_workspace);
+  if (seed.org && ctx.options.orgPlan === undefined)
+    ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(seed.org.plan, keys.orgId);
+  if (seed.default_workspace)
+    await addParts(['default_workspace'], keys.workspaceId, seed.default_workspace);
   for (const f of seed.faults) faultsOf(ctx).add(f);
   for (const [i, w] of seed.workspaces.entries()) {
-    const created = await call(['workspaces', i], 'POST', '/api/v1/workspaces', { name: w.name, plan: w.plan });
+    const created = await call(['workspaces', i], 'POST', '/api/v1/workspaces', {
+      name: w.name,
+      plan: w.plan,
+    });
     await addParts(['workspaces', i], String(created.id), w);
   }
 }

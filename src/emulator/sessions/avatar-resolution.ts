@@ -7,7 +7,11 @@
 import type { ConfigGroup } from '../../contract/validators/config.js';
 import type { ToolsObject } from '../../contract/validators/tools.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
-import { resolveAvatar as resolveSelection, resolveProfile, resolveVoiceRef } from '../avatars/resolve.js';
+import {
+  resolveAvatar as resolveSelection,
+  resolveProfile,
+  resolveVoiceRef,
+} from '../avatars/resolve.js';
 import type { EmulatorContext } from '../context.js';
 import { fail, type AvatarSelection } from './validate-mint.js';
 
@@ -48,7 +52,9 @@ export function resolveAvatar(
     workspaceId: ws?.id ?? null,
     ...(sel.kind === 'persona' ? { persona: sel.persona } : {}),
     ...(sel.kind === 'avatar_ref' ? { avatar_ref: sel.versionId } : {}),
-    ...(sel.kind === 'avatar_id' ? { avatar_id: sel.avatarId, ...(sel.versionId ? { avatar_version_id: sel.versionId } : {}) } : {}),
+    ...(sel.kind === 'avatar_id'
+      ? { avatar_id: sel.avatarId, ...(sel.versionId ? { avatar_version_id: sel.versionId } : {}) }
+      : {}),
   });
   if (!r.ok) throw fail(r);
   const { avatar, version } = r.value;

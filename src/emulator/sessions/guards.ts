@@ -41,7 +41,13 @@ export class MintRateGuard {
 }
 
 /** Seconds of quota left today for a demo workspace (Infinity for other plans). */
-export function quotaLeft(st: SessionStatements, o: SessionOptions, plan: string, scope: string, nowS: number): {
+export function quotaLeft(
+  st: SessionStatements,
+  o: SessionOptions,
+  plan: string,
+  scope: string,
+  nowS: number,
+): {
   left: number;
   resetAt: number;
 } {
@@ -69,7 +75,12 @@ export function checkQuota(q: { left: number; resetAt: number }, nowS: number): 
  * The message says how a seat comes back: a release, or the idle reaper for a session
  * minted and never connected (issue 7 item 5).
  */
-export function checkConcurrency(active: number, o: SessionOptions, plan: string, cap?: number): void {
+export function checkConcurrency(
+  active: number,
+  o: SessionOptions,
+  plan: string,
+  cap?: number,
+): void {
   const limit = Math.min(planLimit(o, plan).concurrency, cap ?? Infinity);
   if (active < limit) return;
   const retry = Limits.concurrencyRetryAfterSeconds;
@@ -84,7 +95,16 @@ export function checkConcurrency(active: number, o: SessionOptions, plan: string
 }
 
 /** spec 4.5: the granted cap is the request (or default) lowered by plan, remaining quota and seat. */
-export function grantCap(o: SessionOptions, plan: string, requested: number | null, quotaLeftS: number, seatMax: number | null): number {
+export function grantCap(
+  o: SessionOptions,
+  plan: string,
+  requested: number | null,
+  quotaLeftS: number,
+  seatMax: number | null,
+): number {
   const want = requested ?? o.sessionCapS;
-  return Math.max(1, Math.floor(Math.min(want, planLimit(o, plan).maxCapSeconds, quotaLeftS, seatMax ?? Infinity)));
+  return Math.max(
+    1,
+    Math.floor(Math.min(want, planLimit(o, plan).maxCapSeconds, quotaLeftS, seatMax ?? Infinity)),
+  );
 }

@@ -19,7 +19,15 @@ import { resolveAvatar, type ResolvedAvatar } from './avatar-resolution.js';
 import { checkConcurrency, checkQuota, grantCap, MintRateGuard, quotaLeft } from './guards.js';
 import type { SessionRuntime } from './runtime.js';
 import { resolveTools, type ResolvedTools } from './tool-servers.js';
-import { avatarSelection, checkCredentialFields, checkFields, checkWorkspaceNeeded, checkWorkspaceRules, dropUnsetGroups, type MintPlan } from './validate-mint.js';
+import {
+  avatarSelection,
+  checkCredentialFields,
+  checkFields,
+  checkWorkspaceNeeded,
+  checkWorkspaceRules,
+  dropUnsetGroups,
+  type MintPlan,
+} from './validate-mint.js';
 
 export interface MintDeps {
   ctx: EmulatorContext;
@@ -28,7 +36,11 @@ export interface MintDeps {
   guard: MintRateGuard;
 }
 
-function mintWorkspace(ctx: EmulatorContext, auth: AuthContext, explicit: string | undefined): WorkspaceRow | null {
+function mintWorkspace(
+  ctx: EmulatorContext,
+  auth: AuthContext,
+  explicit: string | undefined,
+): WorkspaceRow | null {
   if (auth.workspaceId) return workspaceForKey(ctx.db, auth, explicit);
   return explicit ? workspaceFromPath(ctx.db, auth, explicit) : null;
 }
@@ -62,11 +74,15 @@ function fleetNeeds(rt: SessionRuntime, body: MintSessionInput, custom: boolean)
   if (custom) {
     const live = rt.fleet.liveBoxes();
     if (!live.some((b) => b.customAvatars)) {
-      throw new ApiError(422, ErrorCode.customAvatarUnsupported, { message: 'no renderer supports custom avatars; do not retry', retryable: false });
+      throw new ApiError(422, ErrorCode.customAvatarUnsupported, {
+        message: 'no renderer supports custom avatars; do not retry',
+        retryable: false,
+      });
     }
     if (!live.some((b) => b.customAvatars && b.verified)) {
       throw new ApiError(503, ErrorCode.customAvatarUnavailable, {
-        message: 'no live box is verified for custom avatars; retry with backoff (stock personas usually work)',
+        message:
+          'no live box is verified for custom avatars; retry with backoff (stock personas usually work)',
         retryable: true,
       });
     }
@@ -95,12 +111,19 @@ function queued(rt: SessionRuntime, t: Ticket): Reply {
   return reply(202, body, { 'Retry-After': String(v.retry_after) });
 }
 
-export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSessionInput): Promise<Reply> {
+export async function mintSession(
+  d: MintDeps,
+  auth: AuthContext,
+  sent: MintSessionInput,
+): Promise<Reply> {
   const { ctx, rt } = d;
   const body = dropUnsetGroups(sent);
   checkCredentialFields(body, auth);
   const selection = avatarSelection(body);
-  const plan: MintPlan = { selection, ...checkFields(body, { allowInsecureUrls: ctx.options.allowInsecureUrls }) };
+  const plan: MintPlan = {
+    selection,
+    ...checkFields(body, { allowInsecureUrls: ctx.options.allowInsecureUrls }),
+  };
   const ws = mintWorkspace(ctx, auth, body.workspace_id);
   checkWorkspaceNeeded(body, plan, ws);
   checkWorkspaceRules(body, plan, ws);
@@ -119,7 +142,8 @@ export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSess
     // boxes with a free seat that fits are offered, so an ordinary poll costs nothing here.
     if (ticket.state === 'waiting') {
       const needs = ticket.needs;
-      for (const b of rt.fleet.liveBoxes()) if (rt.fleet.free(b) > 0 && Fleet.fits(b, needs)) rt.offerSeats(b, null);
+      for (const b of rt.fleet.liveBoxes())
+        if (rt.fleet.free(b) > 0 && Fleet.fits(b, needs)) rt.offerSeats(b, null);
     }
   } else {
     // spec 7: the guard counts fresh mints; polls with a live ticket are not mints.
@@ -139,7 +163,10 @@ export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSess
     box = rt.freeSeatAfterLine(needs);
     if (!box) {
       if (rt.queue.size >= rt.opts.queueMaxWaiters) {
-        throw new ApiError(503, ErrorCode.fleetBusy, { message: 'the line is full past the wait horizon; do not poll', retryable: true });
+        throw new ApiError(503, ErrorCode.fleetBusy, {
+          message: 'the line is full past the wait horizon; do not poll',
+          retryable: true,
+        });
       }
       const t = rt.queue.admit({
         id: `qt_${ctx.ids.hex(16)}`,
@@ -147,13 +174,31 @@ export async function mintSession(d: MintDeps, auth: AuthContext, sent: MintSess
         workspaceId: ws?.id ?? null,
         needs,
         notify: plan.notify,
-        wantsPosition: plan.notify !== null || rt.webhooks.endpointsFor(ws?.id ?? null, 'queue.position').length > 0,
+        wantsPosition:
+          plan.notify !== null ||
+          rt.webhooks.endpointsFor(ws?.id ?? null, 'queue.position').length > 0,
       });
       return queued(rt, t);
     }
   }
-  if (!box) throw new ApiError(503, ErrorCode.fleetBusy, { message: 'the reserved box left; mint again', retryable: true });
-  return reply(201, await seat(d, auth, body, { plan, ws, avatar, tools, box, protocol: Fleet.protocolFor(box, ticket?.needs ?? needs) ?? 1, cap: grantCap(rt.opts, planName, plan.requestedCap, quota.left, box.maxCapSeconds), scope }));
+  if (!box)
+    throw new ApiError(503, ErrorCode.fleetBusy, {
+      message: 'the reserved box left; mint again',
+      retryable: true,
+    });
+  return reply(
+    201,
+    await seat(d, auth, body, {
+      plan,
+      ws,
+      avatar,
+      tools,
+      box,
+      protocol: Fleet.protocolFor(box, ticket?.needs ?? needs) ?? 1,
+      cap: grantCap(rt.opts, planName, plan.requestedCap, quota.left, box.maxCapSeconds),
+      scope,
+    }),
+  );
 }
 
 interface Seating {
@@ -169,7 +214,12 @@ interface Seating {
 }
 
 /** Create the session on the seat: frozen snapshot, session token, seat token (spec 4.5). */
-async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: Seating): Promise<MintReady> {
+async function seat(
+  d: MintDeps,
+  auth: AuthContext,
+  body: MintSessionInput,
+  s: Seating,
+): Promise<MintReady> {
   const { ctx, rt } = d;
   const { plan, avatar, box } = s;
   const id = ctx.ids.uuid();
@@ -177,24 +227,41 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   const tokenId = `stk_${ctx.ids.hex(12)}`;
   const nowS = unixSeconds(ctx.clock);
   const protocol = s.protocol;
-  const join = (base: string | null, extra: string | null) => (extra ? (base ? `${base}\n\n${extra}` : extra) : base);
+  const join = (base: string | null, extra: string | null) =>
+    extra ? (base ? `${base}\n\n${extra}` : extra) : base;
   const allowlist =
     auth.kind === 'publishable'
-      ? (JSON.parse((ctx.db.prepare('SELECT allowed_origins FROM api_keys WHERE id = ?').get(auth.keyId) as { allowed_origins: string | null }).allowed_origins ?? '[]') as string[])
+      ? (JSON.parse(
+          (
+            ctx.db.prepare('SELECT allowed_origins FROM api_keys WHERE id = ?').get(auth.keyId) as {
+              allowed_origins: string | null;
+            }
+          ).allowed_origins ?? '[]',
+        ) as string[])
       : (body.domain_allowlist ?? []);
   // spec 4.5: the mint freezes everything; later edits of the avatar or profile change only later mints.
   const snapshot = {
     id,
     workspace_id: s.ws?.id ?? null,
     box_id: box.id,
-    avatar: { kind: avatar.custom ? 'custom' : 'stock', persona: avatar.persona, avatar_id: avatar.avatarId, version_id: avatar.versionId, voice_ref: avatar.voiceRef, language: avatar.language, media: avatar.media },
+    avatar: {
+      kind: avatar.custom ? 'custom' : 'stock',
+      persona: avatar.persona,
+      avatar_id: avatar.avatarId,
+      version_id: avatar.versionId,
+      voice_ref: avatar.voiceRef,
+      language: avatar.language,
+      media: avatar.media,
+    },
     profile: avatar.profile,
     system_prompt: join(plan.context?.system_prompt ?? avatar.systemPrompt, plan.extraSystemPrompt),
     backstory: join(plan.context?.backstory ?? avatar.backstory, plan.extraBackstory),
     memory_block: plan.context?.memory_block ?? null,
     memory_id: plan.context?.memory_id ?? null,
     history: plan.context?.history ?? [],
-    tools: s.tools.tools ? { ...s.tools.tools, ...toolsSettings(s.tools.tools), resolved: s.tools.names } : null,
+    tools: s.tools.tools
+      ? { ...s.tools.tools, ...toolsSettings(s.tools.tools), resolved: s.tools.names }
+      : null,
     config: mergeConfig(plan.config, avatar.configJson),
     response_language: plan.responseLanguage,
     recording: plan.recording,
@@ -236,7 +303,13 @@ async function seat(d: MintDeps, auth: AuthContext, body: MintSessionInput, s: S
   });
   let token: string;
   try {
-    token = await d.signing().sign(claims, { nowSeconds: nowS, ttlSeconds: rt.opts.tokenTtlS, subject: id, audience: box.id, jti: tokenId });
+    token = await d.signing().sign(claims, {
+      nowSeconds: nowS,
+      ttlSeconds: rt.opts.tokenTtlS,
+      subject: id,
+      audience: box.id,
+      jti: tokenId,
+    });
   } catch (err) {
     rt.endSession(id, 'error');
     throw err;

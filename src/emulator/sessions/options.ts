@@ -101,8 +101,13 @@ export function sessionOptions(options: Record<string, unknown>): SessionOptions
   // Per field: `{"free":{"concurrency":1}}` keeps the free plan's maxCapSeconds (a new
   // plan name starts from the free plan's limits).
   o.planLimits = { ...sessionDefaults.planLimits };
-  for (const [plan, given] of Object.entries((options.planLimits ?? {}) as Record<string, Partial<PlanLimit>>)) {
-    o.planLimits[plan] = { ...(sessionDefaults.planLimits[plan] ?? sessionDefaults.planLimits.free!), ...stripUndefined(given) };
+  for (const [plan, given] of Object.entries(
+    (options.planLimits ?? {}) as Record<string, Partial<PlanLimit>>,
+  )) {
+    o.planLimits[plan] = {
+      ...(sessionDefaults.planLimits[plan] ?? sessionDefaults.planLimits.free!),
+      ...stripUndefined(given),
+    };
   }
   return o;
 }

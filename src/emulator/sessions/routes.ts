@@ -40,49 +40,97 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
    */
   const canSee = (auth: AuthContext, row: SessionRow): boolean => {
     if (!row.workspace_id) return !auth.workspaceId && row.scope_key === `user:${auth.userId}`;
-    const ws = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id) as WorkspaceRow | undefined;
+    const ws = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id) as
+      | WorkspaceRow
+      | undefined;
     return !!ws && canAccessWorkspace(auth, ws);
   };
-  const notFound = (id: string) => new ApiError(404, ErrorCode.notFound, { message: `session ${id} not found` });
+  const notFound = (id: string) =>
+    new ApiError(404, ErrorCode.notFound, { message: `session ${id} not found` });
   /** The session, 404 when there is none, 403 when it is outside the key's reach (as the transcript, spec 4.5). */
   const visible = (auth: AuthContext, id: string): SessionRow => {
     const row = getSessionRow(rt.st, id);
     if (!row) throw notFound(id);
-    if (!canSee(auth, row)) throw new ApiError(403, ErrorCode.forbidden, { message: `session ${id} belongs to another workspace` });
+    if (!canSee(auth, row))
+      throw new ApiError(403, ErrorCode.forbidden, {
+        message: `session ${id} belongs to another workspace`,
+      });
     return row;
   };
 
   implement(app, ctx, mintOp, ({ auth, body }) => mintSession(deps, auth, body));
 
-  implement(app, ctx, getSession, ({ auth, params }) => toSessionRecord(visible(auth, params.sessionId)));
+  implement(app, ctx, getSession, ({ auth, params }) =>
+    toSessionRecord(visible(auth, params.sessionId)),
+  );
 
   // spec 4.5: own scope, secret keys only, 403 across workspaces.
   implement(app, ctx, getTranscript, async ({ auth, params }) => {
-    if (auth.kind !== 'secret') throw new ApiError(403, ErrorCode.forbidden, { message: 'transcripts need a secret key' });
+    if (auth.kind !== 'secret')
+      throw new ApiError(403, ErrorCode.forbidden, { message: 'transcripts need a secret key' });
     const row = visible(auth, params.sessionId);
-    if (row.status === 'deleted') return { session_id: row.id, source: 'store' as const, turns: [], count: 0, deleted: true as const };
-    const stored = rt.st.turns.all(row.id) as { seq: number; user_text: string; reply_text: string }[];
+    if (row.status === 'deleted')
+      return {
+        session_id: row.id,
+        source: 'store' as const,
+        turns: [],
+        count: 0,
+        deleted: true as const,
+      };
+    const stored = rt.st.turns.all(row.id) as {
+      seq: number;
+      user_text: string;
+      reply_text: string;
+    }[];
     // Ours (docs/tools.md): the session's tool calls from the ledger, when it has any.
     const calls = ctx.db
-      .prepare('SELECT call_id, tool, source, ok, ms, created_at FROM session_tool_calls WHERE session_id = ? ORDER BY created_at, rowid')
-      .all(row.id) as { call_id: string; tool: string; source: string | null; ok: number | null; ms: number | null; created_at: number }[];
-    const toolCalls = calls.length ? { tool_calls: calls.map((c) => ({ ...c, ok: c.ok === 1 })) } : {};
+      .prepare(
+        'SELECT call_id, tool, source, ok, ms, created_at FROM session_tool_calls WHERE session_id = ? ORDER BY created_at, rowid',
+      )
+      .all(row.id) as {
+      call_id: string;
+      tool: string;
+      source: string | null;
+      ok: number | null;
+      ms: number | null;
+      created_at: number;
+    }[];
+    const toolCalls = calls.length
+      ? { tool_calls: calls.map((c) => ({ ...c, ok: c.ok === 1 })) }
+      : {};
     // spec 4.5: `live` is rebuilt from the box's own log for a session the store lacks
     // (still live, or turns the box could not report); otherwise the store answers.
     // `source` names where the turns came from: a log the box could not give (gone,
     // unreachable, failing) or one behind the store leaves the stored turns, `store`.
     if (isLive(row) || stored.length === 0) {
       const log = await boxLog(rt.fleet.get(row.box_id), row.id);
-      const fromLog = log !== null && (isLive(row) ? log.length >= stored.length : log.length > stored.length);
-      if (fromLog) return { session_id: row.id, source: 'live' as const, turns: log, count: log.length, ...toolCalls };
+      const fromLog =
+        log !== null && (isLive(row) ? log.length >= stored.length : log.length > stored.length);
+      if (fromLog)
+        return {
+          session_id: row.id,
+          source: 'live' as const,
+          turns: log,
+          count: log.length,
+          ...toolCalls,
+        };
     }
-    return { session_id: row.id, source: 'store' as const, turns: stored, count: stored.length, ...toolCalls };
+    return {
+      session_id: row.id,
+      source: 'store' as const,
+      turns: stored,
+      count: stored.length,
+      ...toolCalls,
+    };
   });
 
   // spec 3: ended -> deleted erases turns, tool records, agent state and captured media; idempotent.
   implement(app, ctx, deleteSession, ({ auth, params }) => {
     const row = visible(auth, params.sessionId);
-    if (isLive(row)) throw new ApiError(409, ErrorCode.sessionLive, { message: 'the session is still live; release it first' });
+    if (isLive(row))
+      throw new ApiError(409, ErrorCode.sessionLive, {
+        message: 'the session is still live; release it first',
+      });
     if (row.status !== 'deleted') {
       ctx.db.transaction(() => {
         rt.st.eraseTurns.run(row.id);
@@ -98,18 +146,24 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
 
   /** spec 4.5: the seat_token in the body, when present, is the sole credential. */
   const seatCaller = (c: Context, id: string, seatToken: string | undefined): SessionRow => {
-    if (seatToken === undefined) return visible(authenticate(ctx.db, c, { anyOf: ['sessions:write'] }), id);
+    if (seatToken === undefined)
+      return visible(authenticate(ctx.db, c, { anyOf: ['sessions:write'] }), id);
     const row = getSessionRow(rt.st, id);
     const given = createHash('sha256').update(seatToken).digest();
     if (!row || !row.seat_token_hash || !timingSafeEqual(given, row.seat_token_hash)) {
-      throw new ApiError(401, ErrorCode.unauthorized, { message: 'invalid seat_token for this session' });
+      throw new ApiError(401, ErrorCode.unauthorized, {
+        message: 'invalid seat_token for this session',
+      });
     }
     return row;
   };
 
   implement(app, ctx, heartbeatSession, ({ c, params, body }) => {
     const row = seatCaller(c, params.sessionId, body.seat_token);
-    if (!isLive(row)) throw new ApiError(409, ErrorCode.conflict, { message: 'the session has ended; its seat is gone' });
+    if (!isLive(row))
+      throw new ApiError(409, ErrorCode.conflict, {
+        message: 'the session has ended; its seat is gone',
+      });
     rt.heartbeat(row.id);
     return { ok: true as const };
   });

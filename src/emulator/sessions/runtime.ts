@@ -70,15 +70,22 @@ export class SessionRuntime {
             },
             t.notify,
           ),
-        dropped: (t, reason) => this.webhooks.emit('queue.dropped', t.workspaceId, { ticket: t.id, reason }, t.notify),
+        dropped: (t, reason) =>
+          this.webhooks.emit('queue.dropped', t.workspaceId, { ticket: t.id, reason }, t.notify),
         position: (t, position, eta) =>
-          this.webhooks.emit('queue.position', t.workspaceId, { ticket: t.id, position, eta_seconds: eta }, t.notify),
+          this.webhooks.emit(
+            'queue.position',
+            t.workspaceId,
+            { ticket: t.id, position, eta_seconds: eta },
+            t.notify,
+          ),
       },
     );
     this.reaper = new Deadlines(ctx.clock, (id, now) => this.reap(id, now));
     // Seats do not survive a restart: sessions a previous run left live are ended.
     const now = unixSeconds(ctx.clock);
-    for (const r of this.st.liveIds.all() as { id: string }[]) this.st.setEnded.run(now, 'restart', r.id);
+    for (const r of this.st.liveIds.all() as { id: string }[])
+      this.st.setEnded.run(now, 'restart', r.id);
     ctx.onStop(async () => {
       this.queue.stop();
       this.reaper.stop();
@@ -146,7 +153,10 @@ export class SessionRuntime {
       for (const id of b.held) {
         const s = this.live.get(id);
         if (!s) continue;
-        const at = s.startedAt === null ? s.lastBeat + this.opts.pendingIdleS * 1000 : s.startedAt + s.capSeconds * 1000;
+        const at =
+          s.startedAt === null
+            ? s.lastBeat + this.opts.pendingIdleS * 1000
+            : s.startedAt + s.capSeconds * 1000;
         if (end === null || at < end) end = at;
       }
     }
@@ -208,7 +218,8 @@ export class SessionRuntime {
   offerSeats(box: BoxRecord, skip: Ticket | null): void {
     const candidate = { id: box.id, fits: (n: TicketNeeds) => Fleet.fits(box, n) };
     while (this.fleet.free(box) > 0) {
-      const t = this.queue.offer(candidate, skip) ?? (skip ? this.queue.offer(candidate, null) : null);
+      const t =
+        this.queue.offer(candidate, skip) ?? (skip ? this.queue.offer(candidate, null) : null);
       if (!t) break;
       box.reserved++;
     }
@@ -223,7 +234,8 @@ export class SessionRuntime {
   freeSeatAfterLine(needs: TicketNeeds): BoxRecord | null {
     const box = this.fleet.findFreeSeat(needs);
     if (!box || this.queue.waiting === 0) return box;
-    for (const b of this.fleet.liveBoxes()) if (this.fleet.free(b) > 0 && Fleet.fits(b, needs)) this.offerSeats(b, null);
+    for (const b of this.fleet.liveBoxes())
+      if (this.fleet.free(b) > 0 && Fleet.fits(b, needs)) this.offerSeats(b, null);
     return this.fleet.findFreeSeat(needs);
   }
 

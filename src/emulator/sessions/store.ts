@@ -27,7 +27,8 @@ export interface SessionRow {
   deleted_at: number | null;
 }
 
-export const isLive = (s: Pick<SessionRow, 'status'>) => s.status === 'pending' || s.status === 'active';
+export const isLive = (s: Pick<SessionRow, 'status'>) =>
+  s.status === 'pending' || s.status === 'active';
 
 export function toSessionRecord(r: SessionRow): SessionRecord {
   return {
@@ -44,8 +45,19 @@ export function toSessionRecord(r: SessionRow): SessionRecord {
 }
 
 type StatementName =
-  | 'get' | 'insert' | 'setActive' | 'setEnded' | 'heartbeat' | 'liveIds' | 'usedSeconds'
-  | 'turns' | 'addTurn' | 'eraseTurns' | 'eraseToolCalls' | 'anonymize' | 'recent';
+  | 'get'
+  | 'insert'
+  | 'setActive'
+  | 'setEnded'
+  | 'heartbeat'
+  | 'liveIds'
+  | 'usedSeconds'
+  | 'turns'
+  | 'addTurn'
+  | 'eraseTurns'
+  | 'eraseToolCalls'
+  | 'anonymize'
+  | 'recent';
 
 /** Named statements built once (STYLE: storage as typed statements). */
 export function sessionStatements(db: Db): Record<StatementName, Statement> {
@@ -59,7 +71,9 @@ export function sessionStatements(db: Db): Record<StatementName, Statement> {
          @session_token_id, @box_id, @box_host, @seat_token_hash, @snapshot_json, @cap_seconds, @recording,
          @created_at, @created_at)`,
     ),
-    setActive: db.prepare(`UPDATE sessions SET status = 'active', started_at = ? WHERE id = ? AND status = 'pending'`),
+    setActive: db.prepare(
+      `UPDATE sessions SET status = 'active', started_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
     setEnded: db.prepare(
       `UPDATE sessions SET status = 'ended', ended_at = ?, end_reason = ? WHERE id = ? AND status IN ('pending', 'active')`,
     ),
@@ -76,7 +90,9 @@ export function sessionStatements(db: Db): Record<StatementName, Statement> {
       `SELECT COALESCE(SUM(MAX(0, COALESCE(ended_at, @now) - COALESCE(started_at, ended_at, @now))), 0) AS s
        FROM sessions WHERE scope_key = @scope AND created_at >= @since AND status != 'deleted'`,
     ),
-    turns: db.prepare('SELECT seq, user_text, reply_text FROM session_turns WHERE session_id = ? ORDER BY seq'),
+    turns: db.prepare(
+      'SELECT seq, user_text, reply_text FROM session_turns WHERE session_id = ? ORDER BY seq',
+    ),
     addTurn: db.prepare(
       `INSERT INTO session_turns (session_id, seq, user_text, reply_text, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(session_id, seq) DO UPDATE SET user_text = excluded.user_text, reply_text = excluded.reply_text`,

@@ -38,28 +38,46 @@ export interface ResolvedTools {
 }
 
 /** The tools a server id provides, or the spec 7 error. */
-export function serverTools(ctx: EmulatorContext, workspaceId: string, id: string): ResolvedToolDef[] {
+export function serverTools(
+  ctx: EmulatorContext,
+  workspaceId: string,
+  id: string,
+): ResolvedToolDef[] {
   if (isBuiltinKey(id)) {
     const tools = BUILTIN_SERVERS[id];
-    if (!tools) throw new ApiError(404, ErrorCode.builtinServerNotFound, { message: `unknown built-in server ${id}` });
+    if (!tools)
+      throw new ApiError(404, ErrorCode.builtinServerNotFound, {
+        message: `unknown built-in server ${id}`,
+      });
     if (!builtinEnabled(ctx.db, workspaceId, id)) {
-      throw new ApiError(403, ErrorCode.builtinServerNotEnabled, { message: `built-in server ${id} is not enabled` });
+      throw new ApiError(403, ErrorCode.builtinServerNotEnabled, {
+        message: `built-in server ${id} is not enabled`,
+      });
     }
     return tools.map((t) => ({ ...t, source: 'builtin', server: id }));
   }
   const reg = mcpRegistry(ctx);
   const row = reg.row(workspaceId, id);
   if (!row || row.status === 'disabled') {
-    throw new ApiError(400, ErrorCode.mcpServerNotFound, { message: `MCP server ${id} is unknown or disabled` });
+    throw new ApiError(400, ErrorCode.mcpServerNotFound, {
+      message: `MCP server ${id} is unknown or disabled`,
+    });
   }
   const defs = offeredTools(row);
-  if (defs === null) throw new ApiError(409, ErrorCode.mcpServerUnavailable, { message: `MCP server ${id} has no cached tool list` });
+  if (defs === null)
+    throw new ApiError(409, ErrorCode.mcpServerUnavailable, {
+      message: `MCP server ${id} has no cached tool list`,
+    });
   reg.revalidateIfStale(row);
-  const timeout = Math.min(Limits.toolTimeoutMaxMs, Math.max(Limits.toolTimeoutMinMs, row.default_timeout_ms));
+  const timeout = Math.min(
+    Limits.toolTimeoutMaxMs,
+    Math.max(Limits.toolTimeoutMinMs, row.default_timeout_ms),
+  );
   return defs.map((d) => ({
     name: d.name,
     description: d.description,
-    input_schema: d.input_schema && typeof d.input_schema === 'object' ? d.input_schema : { type: 'object' },
+    input_schema:
+      d.input_schema && typeof d.input_schema === 'object' ? d.input_schema : { type: 'object' },
     timeout_ms: timeout,
     idempotent: false,
     fast: false,
@@ -88,7 +106,9 @@ export function resolveTools(
   const all: ResolvedToolDef[] = [];
   for (const id of tools.servers) {
     if (!workspaceId) {
-      throw new ApiError(400, ErrorCode.workspaceIdRequired, { message: 'tools.servers need a workspace: pass workspace_id' });
+      throw new ApiError(400, ErrorCode.workspaceIdRequired, {
+        message: 'tools.servers need a workspace: pass workspace_id',
+      });
     }
     all.push(...serverTools(ctx, workspaceId, id));
   }

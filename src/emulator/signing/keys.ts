@@ -11,7 +11,16 @@ export interface SigningKey {
   kid: string;
   publicJwk: JWK & { kid: string; alg: 'EdDSA'; use: 'sig' };
   /** Sign claims as an EdDSA JWT valid `ttlSeconds` from `nowSeconds`. */
-  sign(claims: Record<string, unknown>, opts: { nowSeconds: number; ttlSeconds: number; subject?: string; audience?: string; jti?: string }): Promise<string>;
+  sign(
+    claims: Record<string, unknown>,
+    opts: {
+      nowSeconds: number;
+      ttlSeconds: number;
+      subject?: string;
+      audience?: string;
+      jti?: string;
+    },
+  ): Promise<string>;
 }
 
 export async function loadSigningKey(db: Db, issuer: string): Promise<SigningKey> {
@@ -22,10 +31,15 @@ export async function loadSigningKey(db: Db, issuer: string): Promise<SigningKey
     setSetting(db, 'signing_jwk', stored);
   }
   const privateJwk = JSON.parse(stored) as JWK;
-  const key = createPrivateKey({ key: privateJwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+  const key = createPrivateKey({
+    key: privateJwk as import('node:crypto').JsonWebKey,
+    format: 'jwk',
+  });
   const { d: _d, ...pub } = privateJwk;
   const kid = await calculateJwkThumbprint(pub);
-  const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid, typ: 'JWT' })).toString('base64url');
+  const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid, typ: 'JWT' })).toString(
+    'base64url',
+  );
   return {
     kid,
     publicJwk: { ...pub, kid, alg: 'EdDSA', use: 'sig' },
@@ -34,7 +48,12 @@ export async function loadSigningKey(db: Db, issuer: string): Promise<SigningKey
     // WebCrypto wrapping (the largest single cost of a mint on the main thread, issue 7
     // item 13). Same algorithm and bytes; every verifier (the edge, tests) uses jose.
     async sign(claims, opts) {
-      const payload: Record<string, unknown> = { ...claims, iss: issuer, iat: opts.nowSeconds, exp: opts.nowSeconds + opts.ttlSeconds };
+      const payload: Record<string, unknown> = {
+        ...claims,
+        iss: issuer,
+        iat: opts.nowSeconds,
+        exp: opts.nowSeconds + opts.ttlSeconds,
+      };
       if (opts.subject) payload.sub = opts.subject;
       if (opts.audience) payload.aud = opts.audience;
       if (opts.jti) payload.jti = opts.jti;

@@ -29,10 +29,14 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, listTokens, ({ auth }) => {
     const rows = auth.workspaceId
       ? db
-          .prepare(`SELECT * FROM api_keys WHERE workspace_id = ? AND kind != 'device' ORDER BY created_at, rowid`)
+          .prepare(
+            `SELECT * FROM api_keys WHERE workspace_id = ? AND kind != 'device' ORDER BY created_at, rowid`,
+          )
           .all(auth.workspaceId)
       : db
-          .prepare(`SELECT * FROM api_keys WHERE user_id = ? AND kind != 'device' ORDER BY created_at, rowid`)
+          .prepare(
+            `SELECT * FROM api_keys WHERE user_id = ? AND kind != 'device' ORDER BY created_at, rowid`,
+          )
           .all(auth.userId);
     return { data: (rows as KeyRow[]).map(toToken) };
   });
@@ -64,15 +68,21 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, revokeToken, ({ auth, params }) => {
-    const row = db.prepare(`SELECT * FROM api_keys WHERE id = ? AND kind != 'device'`).get(params.tokenId) as
-      | KeyRow
-      | undefined;
-    const visible = row && (auth.workspaceId ? row.workspace_id === auth.workspaceId : row.user_id === auth.userId);
-    if (!row || !visible) throw new ApiError(404, 'not_found', { message: `token ${params.tokenId} not found` });
+    const row = db
+      .prepare(`SELECT * FROM api_keys WHERE id = ? AND kind != 'device'`)
+      .get(params.tokenId) as KeyRow | undefined;
+    const visible =
+      row &&
+      (auth.workspaceId ? row.workspace_id === auth.workspaceId : row.user_id === auth.userId);
+    if (!row || !visible)
+      throw new ApiError(404, 'not_found', { message: `token ${params.tokenId} not found` });
     // Revoking twice answers the first revocation time (idempotent).
     if (row.status === 'revoked') return { ok: true as const, revoked_at: row.revoked_at! };
     const now = unixSeconds(ctx.clock);
-    db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(now, row.id);
+    db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(
+      now,
+      row.id,
+    );
     return { ok: true as const, revoked_at: now };
   });
 }

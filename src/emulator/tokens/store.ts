@@ -18,7 +18,10 @@ export interface NewKey {
 /** Store a new credential (hashed) and return its row and the raw value, shown once. */
 export function insertKey(ctx: EmulatorContext, k: NewKey): { row: KeyRow; raw: string } {
   const parsed = k.raw ? parseKey(k.raw) : null;
-  const minted = k.raw && parsed ? { raw: k.raw, lookup: parsed.lookup, hash: hashKey(k.raw), prefix: tokenPrefix(k.raw) } : mintKey(ctx.db, ctx.ids, k.kind);
+  const minted =
+    k.raw && parsed
+      ? { raw: k.raw, lookup: parsed.lookup, hash: hashKey(k.raw), prefix: tokenPrefix(k.raw) }
+      : mintKey(ctx.db, ctx.ids, k.kind);
   const id = ctx.ids.uuid();
   ctx.db
     .prepare(
@@ -40,5 +43,8 @@ export function insertKey(ctx: EmulatorContext, k: NewKey): { row: KeyRow; raw: 
       minted.prefix,
       unixSeconds(ctx.clock),
     );
-  return { row: ctx.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow, raw: minted.raw };
+  return {
+    row: ctx.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow,
+    raw: minted.raw,
+  };
 }

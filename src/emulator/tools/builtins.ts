@@ -13,9 +13,9 @@ import { ApiError } from '../http/api-error.js';
 import { implement } from '../http/router.js';
 
 export function builtinEnabled(db: Db, workspaceId: string, key: string): boolean {
-  const row = db.prepare('SELECT enabled FROM builtin_servers WHERE workspace_id = ? AND server_key = ?').get(workspaceId, key) as
-    | { enabled: number }
-    | undefined;
+  const row = db
+    .prepare('SELECT enabled FROM builtin_servers WHERE workspace_id = ? AND server_key = ?')
+    .get(workspaceId, key) as { enabled: number } | undefined;
   return row?.enabled === 1;
 }
 
@@ -35,7 +35,9 @@ export function registerBuiltinRoutes(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, putBuiltinServer, ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
     if (!BUILTIN_SERVERS[params.serverKey]) {
-      throw new ApiError(404, ErrorCode.builtinServerNotFound, { message: `unknown built-in server ${params.serverKey}` });
+      throw new ApiError(404, ErrorCode.builtinServerNotFound, {
+        message: `unknown built-in server ${params.serverKey}`,
+      });
     }
     db.prepare(
       `INSERT INTO builtin_servers (workspace_id, server_key, enabled, updated_at) VALUES (?, ?, ?, ?)

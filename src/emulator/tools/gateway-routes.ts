@@ -12,7 +12,10 @@ import { getSessionRow } from '../sessions/store.js';
 import { readSessionTools, ToolGateway } from './gateway.js';
 import { toRouterPath } from '../../contract/operation.js';
 import { boxToolCalls, boxToolCallsReport, boxTools } from '../../contract/operations/boxes.js';
-import { ToolCallBody as Call, ToolCallReportBody as Report } from '../../contract/resources/tools.js';
+import {
+  ToolCallBody as Call,
+  ToolCallReportBody as Report,
+} from '../../contract/resources/tools.js';
 
 const gateways = new WeakMap<EmulatorContext, ToolGateway>();
 export function toolGateway(ctx: EmulatorContext): ToolGateway {
@@ -27,7 +30,12 @@ export function toolGateway(ctx: EmulatorContext): ToolGateway {
 
 type Parse = <T extends z.ZodType>(c: Context, schema: T) => Promise<z.output<T>>;
 
-export function registerGatewayRoutes(app: App, ctx: EmulatorContext, boxOf: (c: Context) => string, parse: Parse): void {
+export function registerGatewayRoutes(
+  app: App,
+  ctx: EmulatorContext,
+  boxOf: (c: Context) => string,
+  parse: Parse,
+): void {
   const rt = sessionRuntime(ctx);
   const gw = toolGateway(ctx);
   const LEDGER_SWEEP_MS = 3600_000;
@@ -40,7 +48,8 @@ export function registerGatewayRoutes(app: App, ctx: EmulatorContext, boxOf: (c:
   const sessionOf = (c: Context) => {
     const id = boxOf(c);
     const row = getSessionRow(rt.st, c.req.param('sessionId')!);
-    if (!row || row.box_id !== id || row.status === 'deleted') throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    if (!row || row.box_id !== id || row.status === 'deleted')
+      throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     const s = readSessionTools(ctx, row.id);
     if (!s) throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     return s;
@@ -48,7 +57,12 @@ export function registerGatewayRoutes(app: App, ctx: EmulatorContext, boxOf: (c:
 
   app.get(toRouterPath(boxTools.path), (c) => {
     const s = sessionOf(c);
-    return c.json({ tools: s.definitions, max_calls: s.maxCalls, history: s.history, ...gw.state(s.sessionId, s.maxCalls) });
+    return c.json({
+      tools: s.definitions,
+      max_calls: s.maxCalls,
+      history: s.history,
+      ...gw.state(s.sessionId, s.maxCalls),
+    });
   });
 
   app.post(toRouterPath(boxToolCalls.path), async (c) => {

@@ -71,7 +71,8 @@ export function readSessionTools(ctx: EmulatorContext, sessionId: string): Sessi
   };
 }
 
-const wire = (error: ToolWireError, message: string) => JSON.stringify({ ok: false, error, message: message.slice(0, 300) });
+const wire = (error: ToolWireError, message: string) =>
+  JSON.stringify({ ok: false, error, message: message.slice(0, 300) });
 
 export class ToolGateway {
   private readonly agent = new Agent({ keepAliveTimeout: 5_000 });
@@ -80,10 +81,18 @@ export class ToolGateway {
 
   constructor(private readonly ctx: EmulatorContext) {}
 
-  private channel(sid: string): { spent: number; disabled_reason: string | null; consecutive_failures: number } {
+  private channel(sid: string): {
+    spent: number;
+    disabled_reason: string | null;
+    consecutive_failures: number;
+  } {
     const db = this.ctx.db;
     db.prepare('INSERT OR IGNORE INTO session_tool_channels (session_id) VALUES (?)').run(sid);
-    return db.prepare('SELECT spent, disabled_reason, consecutive_failures FROM session_tool_channels WHERE session_id = ?').get(sid) as {
+    return db
+      .prepare(
+        'SELECT spent, disabled_reason, consecutive_failures FROM session_tool_channels WHERE session_id = ?',
+      )
+      .get(sid) as {
       spent: number;
       disabled_reason: string | null;
       consecutive_failures: number;
@@ -93,33 +102,47 @@ export class ToolGateway {
   /** One call from the box. Returns the exact JSON text answered (a replay returns the stored text). */
   async call(s: SessionTools, input: ToolCallInput): Promise<string> {
     const db = this.ctx.db;
-    const stored = db.prepare('SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?').get(s.sessionId, input.idem) as
-      | { response_json: string }
-      | undefined;
+    const stored = db
+      .prepare('SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?')
+      .get(s.sessionId, input.idem) as { response_json: string } | undefined;
     // spec 6.2 step 7: dedupe on idem (not call_id); the stored bytes, no hook call, no budget.
     if (stored) return stored.response_json;
     const def = s.definitions.find((d) => d.name === input.tool);
     if (!def) return wire('unknown_tool', `no tool named ${input.tool} in this session`);
-    if (def.source === 'builtin') return wire('builtin_tool_is_local', `${input.tool} is a built-in tool: the box runs it`);
+    if (def.source === 'builtin')
+      return wire('builtin_tool_is_local', `${input.tool} is a built-in tool: the box runs it`);
     const ch = this.channel(s.sessionId);
-    if (ch.disabled_reason) return wire('server_disabled', `the tool channel is disabled for this session (${ch.disabled_reason})`);
+    if (ch.disabled_reason)
+      return wire(
+        'server_disabled',
+        `the tool channel is disabled for this session (${ch.disabled_reason})`,
+      );
     if (def.source === 'mcp') {
       const row = mcpRegistry(this.ctx).byId(def.server ?? '');
-      if (!row || row.status === 'disabled') return wire('server_disabled', `MCP server ${def.server} was removed or disabled`);
+      if (!row || row.status === 'disabled')
+        return wire('server_disabled', `MCP server ${def.server} was removed or disabled`);
     }
-    if (ch.spent >= s.maxCalls) return wire('budget_exhausted', `max_calls (${s.maxCalls}) reached`);
-    db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(s.sessionId);
+    if (ch.spent >= s.maxCalls)
+      return wire('budget_exhausted', `max_calls (${s.maxCalls}) reached`);
+    db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(
+      s.sessionId,
+    );
     const started = this.ctx.clock.now();
     let text: string;
     let ok = false;
     let result: Record<string, unknown> | null = null;
     try {
       result = await this.attempt(s, def, input, 0);
-      db.prepare('UPDATE session_tool_channels SET consecutive_failures = 0 WHERE session_id = ?').run(s.sessionId);
+      db.prepare(
+        'UPDATE session_tool_channels SET consecutive_failures = 0 WHERE session_id = ?',
+      ).run(s.sessionId);
       ok = true;
       text = JSON.stringify({ ok: true, status: 'done', result });
     } catch (err) {
-      const f = err instanceof CallFailed ? err.failure : { kind: 'transport' as const, message: errorLine(err) };
+      const f =
+        err instanceof CallFailed
+          ? err.failure
+          : { kind: 'transport' as const, message: errorLine(err) };
       this.noteFailure(s.sessionId, f);
       text = wire(f.kind === 'timeout' ? 'timeout' : 'tool_error', f.message);
     }
@@ -130,62 +153,139 @@ export class ToolGateway {
   }
 
   /** A built-in tool the box ran (spec 6.3: reported after completion; fires webhooks, spends budget). */
-  report(s: SessionTools, input: ToolCallInput & { ok: boolean; ms: number; result: unknown }): string {
+  report(
+    s: SessionTools,
+    input: ToolCallInput & { ok: boolean; ms: number; result: unknown },
+  ): string {
     const db = this.ctx.db;
-    const stored = db.prepare('SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?').get(s.sessionId, input.idem) as
-      | { response_json: string }
-      | undefined;
+    const stored = db
+      .prepare('SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?')
+      .get(s.sessionId, input.idem) as { response_json: string } | undefined;
     if (stored) return stored.response_json;
     this.channel(s.sessionId);
-    db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(s.sessionId);
-    const text = input.ok ? JSON.stringify({ ok: true, status: 'done', result: input.result }) : wire('tool_error', String(input.result ?? 'failed'));
+    db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(
+      s.sessionId,
+    );
+    const text = input.ok
+      ? JSON.stringify({ ok: true, status: 'done', result: input.result })
+      : wire('tool_error', String(input.result ?? 'failed'));
     this.record(s, input, 'builtin', text, input.ok, input.ms);
-    this.webhook(s, input.tool, 'builtin', input.ok, input.ms, input.ok ? input.result : JSON.parse(text));
+    this.webhook(
+      s,
+      input.tool,
+      'builtin',
+      input.ok,
+      input.ms,
+      input.ok ? input.result : JSON.parse(text),
+    );
     return text;
   }
 
   /** Budget left and whether the channel is open (the box checks before it runs a built-in). */
   state(sid: string, maxCalls: number): { spent: number; left: number; disabled: string | null } {
     const ch = this.channel(sid);
-    return { spent: ch.spent, left: Math.max(0, maxCalls - ch.spent), disabled: ch.disabled_reason };
+    return {
+      spent: ch.spent,
+      left: Math.max(0, maxCalls - ch.spent),
+      disabled: ch.disabled_reason,
+    };
   }
 
   private noteFailure(sid: string, f: Failure): void {
     const db = this.ctx.db;
     if (f.kind === '4xx') {
-      db.prepare('UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?').run(`4xx: ${f.message}`.slice(0, 300), sid);
+      db.prepare('UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?').run(
+        `4xx: ${f.message}`.slice(0, 300),
+        sid,
+      );
       return;
     }
     if (f.kind === '5xx' || f.kind === 'transport' || f.kind === 'timeout') {
-      db.prepare('UPDATE session_tool_channels SET consecutive_failures = consecutive_failures + 1 WHERE session_id = ?').run(sid);
+      db.prepare(
+        'UPDATE session_tool_channels SET consecutive_failures = consecutive_failures + 1 WHERE session_id = ?',
+      ).run(sid);
       const ch = this.channel(sid);
       if (ch.consecutive_failures >= FAILURES_TO_DISABLE) {
-        db.prepare('UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?').run(`${FAILURES_TO_DISABLE} consecutive failures`, sid);
+        db.prepare('UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?').run(
+          `${FAILURES_TO_DISABLE} consecutive failures`,
+          sid,
+        );
       }
     }
   }
 
-  private record(s: SessionTools, input: ToolCallInput, source: string, text: string, ok: boolean, ms: number): void {
+  private record(
+    s: SessionTools,
+    input: ToolCallInput,
+    source: string,
+    text: string,
+    ok: boolean,
+    ms: number,
+  ): void {
     this.ctx.db
       .prepare(
         `INSERT OR IGNORE INTO session_tool_calls (session_id, call_id, idem, tool, request_json, response_json, created_at, source, ok, ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.sessionId, input.call_id, input.idem, input.tool, JSON.stringify({ args: input.args }), text, unixSeconds(this.ctx.clock), source, ok ? 1 : 0, ms);
+      .run(
+        s.sessionId,
+        input.call_id,
+        input.idem,
+        input.tool,
+        JSON.stringify({ args: input.args }),
+        text,
+        unixSeconds(this.ctx.clock),
+        source,
+        ok ? 1 : 0,
+        ms,
+      );
   }
 
-  private webhook(s: SessionTools, tool: string, source: string, ok: boolean, ms: number, result: unknown): void {
+  private webhook(
+    s: SessionTools,
+    tool: string,
+    source: string,
+    ok: boolean,
+    ms: number,
+    result: unknown,
+  ): void {
     const rt = sessionRuntime(this.ctx);
-    const data = { session_id: s.sessionId, conv: s.agent?.conv ?? s.sessionId, tool, source, ok, ms, result };
-    rt.webhooks.emit(ok ? 'agent.tool_call.succeeded' : 'agent.tool_call.failed', s.workspaceId, data, null, TOOL_WEBHOOK_DELAYS_MS);
+    const data = {
+      session_id: s.sessionId,
+      conv: s.agent?.conv ?? s.sessionId,
+      tool,
+      source,
+      ok,
+      ms,
+      result,
+    };
+    rt.webhooks.emit(
+      ok ? 'agent.tool_call.succeeded' : 'agent.tool_call.failed',
+      s.workspaceId,
+      data,
+      null,
+      TOOL_WEBHOOK_DELAYS_MS,
+    );
   }
 
   /** One attempt, and the one retry of an idempotent tool after a transport error. */
-  private async attempt(s: SessionTools, def: ResolvedToolDef, input: ToolCallInput, n: number): Promise<Record<string, unknown>> {
+  private async attempt(
+    s: SessionTools,
+    def: ResolvedToolDef,
+    input: ToolCallInput,
+    n: number,
+  ): Promise<Record<string, unknown>> {
     try {
-      return await this.withTimeout(def.timeout_ms, (signal) => (def.source === 'mcp' ? this.viaMcp(s, def, input, signal) : this.viaHook(s, input, signal)));
+      return await this.withTimeout(def.timeout_ms, (signal) =>
+        def.source === 'mcp' ? this.viaMcp(s, def, input, signal) : this.viaHook(s, input, signal),
+      );
     } catch (err) {
-      if (n === 0 && def.idempotent && err instanceof CallFailed && err.failure.kind === 'transport') {
+      if (
+        n === 0 &&
+        def.idempotent &&
+        err instanceof CallFailed &&
+        err.failure.kind === 'transport'
+      ) {
         this.noteFailure(s.sessionId, err.failure);
         return this.attempt(s, def, input, 1);
       }
@@ -204,7 +304,9 @@ export class ToolGateway {
       return await Promise.race([
         fn(abort.signal),
         new Promise<never>((_, reject) =>
-          abort.signal.addEventListener('abort', () => reject(new CallFailed({ kind: 'timeout', message: `no answer within ${ms} ms` }))),
+          abort.signal.addEventListener('abort', () =>
+            reject(new CallFailed({ kind: 'timeout', message: `no answer within ${ms} ms` })),
+          ),
         ),
       ]);
     } catch (err) {
@@ -216,19 +318,49 @@ export class ToolGateway {
   }
 
   private envelope(s: SessionTools, op: string, extra: Record<string, unknown>): string {
-    return JSON.stringify({ v: s.agent?.v ?? 1, op, conv: s.agent?.conv ?? s.sessionId, sid: s.sessionId, ts: this.ctx.clock.now(), ...extra });
+    return JSON.stringify({
+      v: s.agent?.v ?? 1,
+      op,
+      conv: s.agent?.conv ?? s.sessionId,
+      sid: s.sessionId,
+      ts: this.ctx.clock.now(),
+      ...extra,
+    });
   }
 
-  private async post(s: SessionTools, body: string, signal: AbortSignal): Promise<{ status: number; text: string }> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'avatar-tools/1' };
+  private async post(
+    s: SessionTools,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'avatar-tools/1',
+    };
     if (s.agent?.tok) headers.authorization = `Bearer ${s.agent.tok}`;
-    const res = await request(s.agent!.hook!, { method: 'POST', headers, body, signal, dispatcher: this.agent });
+    const res = await request(s.agent!.hook!, {
+      method: 'POST',
+      headers,
+      body,
+      signal,
+      dispatcher: this.agent,
+    });
     return { status: res.statusCode, text: await res.body.text() };
   }
 
-  private async viaHook(s: SessionTools, input: ToolCallInput, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async viaHook(
+    s: SessionTools,
+    input: ToolCallInput,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     if (!s.agent?.hook) throw new CallFailed({ kind: 'bad_answer', message: 'no agent.hook' });
-    const body = this.envelope(s, 'tool_call', { call_id: input.call_id, idem: input.idem, tool: input.tool, args: input.args, history: input.history });
+    const body = this.envelope(s, 'tool_call', {
+      call_id: input.call_id,
+      idem: input.idem,
+      tool: input.tool,
+      args: input.args,
+      history: input.history,
+    });
     let r: { status: number; text: string };
     try {
       r = await this.post(s, body, signal);
@@ -236,8 +368,10 @@ export class ToolGateway {
       if (signal.aborted) throw err;
       throw new CallFailed({ kind: 'transport', message: errorLine(err) });
     }
-    if (r.status >= 400 && r.status < 500) throw new CallFailed({ kind: '4xx', message: `hook answered ${r.status}` });
-    if (r.status >= 500) throw new CallFailed({ kind: '5xx', message: `hook answered ${r.status}` });
+    if (r.status >= 400 && r.status < 500)
+      throw new CallFailed({ kind: '4xx', message: `hook answered ${r.status}` });
+    if (r.status >= 500)
+      throw new CallFailed({ kind: '5xx', message: `hook answered ${r.status}` });
     let answer: unknown;
     try {
       answer = JSON.parse(r.text);
@@ -246,17 +380,38 @@ export class ToolGateway {
     }
     // spec 6.2: anything other than ok: true, status: done and an object result is a failure.
     const a = answer as { ok?: unknown; status?: unknown; result?: unknown; error?: unknown };
-    if (a?.ok !== true || a.status !== 'done' || !a.result || typeof a.result !== 'object' || Array.isArray(a.result)) {
-      const msg = typeof a?.error === 'string' ? a.error : 'hook answer is not { ok: true, status: done, result }';
+    if (
+      a?.ok !== true ||
+      a.status !== 'done' ||
+      !a.result ||
+      typeof a.result !== 'object' ||
+      Array.isArray(a.result)
+    ) {
+      const msg =
+        typeof a?.error === 'string'
+          ? a.error
+          : 'hook answer is not { ok: true, status: done, result }';
       throw new CallFailed({ kind: 'bad_answer', message: msg });
     }
     return normaliseResult(a.result as Record<string, unknown>);
   }
 
-  private async viaMcp(s: SessionTools, def: ResolvedToolDef, input: ToolCallInput, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async viaMcp(
+    s: SessionTools,
+    def: ResolvedToolDef,
+    input: ToolCallInput,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const row = mcpRegistry(this.ctx).byId(def.server ?? '');
-    if (!row || row.status === 'disabled') throw new CallFailed({ kind: 'bad_answer', message: `MCP server ${def.server} is gone or disabled` });
-    const meta: Record<string, unknown> = { 'svc/conv': s.agent?.conv ?? s.sessionId, 'svc/sid': s.sessionId };
+    if (!row || row.status === 'disabled')
+      throw new CallFailed({
+        kind: 'bad_answer',
+        message: `MCP server ${def.server} is gone or disabled`,
+      });
+    const meta: Record<string, unknown> = {
+      'svc/conv': s.agent?.conv ?? s.sessionId,
+      'svc/sid': s.sessionId,
+    };
     if (s.history) meta['svc/history'] = input.history;
     let r;
     try {
@@ -264,26 +419,45 @@ export class ToolGateway {
     } catch (err) {
       if (signal.aborted) throw err;
       const code = (err as { code?: unknown }).code;
-      if (typeof code === 'number' && code >= 400 && code < 500) throw new CallFailed({ kind: '4xx', message: errorLine(err) });
-      if (typeof code === 'number' && code >= 500 && code < 600) throw new CallFailed({ kind: '5xx', message: errorLine(err) });
+      if (typeof code === 'number' && code >= 400 && code < 500)
+        throw new CallFailed({ kind: '4xx', message: errorLine(err) });
+      if (typeof code === 'number' && code >= 500 && code < 600)
+        throw new CallFailed({ kind: '5xx', message: errorLine(err) });
       // JSON-RPC errors (negative codes) are the server's answer, not a transport failure.
-      if (typeof code === 'number' && code < 0) throw new CallFailed({ kind: 'bad_answer', message: errorLine(err) });
+      if (typeof code === 'number' && code < 0)
+        throw new CallFailed({ kind: 'bad_answer', message: errorLine(err) });
       throw new CallFailed({ kind: 'transport', message: errorLine(err) });
     }
-    if (r.isError) throw new CallFailed({ kind: 'bad_answer', message: r.text || 'the MCP tool reported an error' });
+    if (r.isError)
+      throw new CallFailed({
+        kind: 'bad_answer',
+        message: r.text || 'the MCP tool reported an error',
+      });
     const text = Buffer.from(r.text).subarray(0, MCP_RESULT_BYTES).toString('utf8');
-    return normaliseResult({ kind: 'tool', text, ...(r.structured !== undefined ? { structured: r.structured } : {}) });
+    return normaliseResult({
+      kind: 'tool',
+      text,
+      ...(r.structured !== undefined ? { structured: r.structured } : {}),
+    });
   }
 
   /** Hook ops the control plane sends (spec 6.2): fire and forget but for session_start's turn_seq_base. */
-  async hookOp(s: SessionTools, op: 'session_start' | 'turn_committed' | 'session_end', extra: Record<string, unknown>): Promise<unknown> {
+  async hookOp(
+    s: SessionTools,
+    op: 'session_start' | 'turn_committed' | 'session_end',
+    extra: Record<string, unknown>,
+  ): Promise<unknown> {
     if (!s.agent?.hook) return null;
     const abort = new AbortController();
     const timer = this.ctx.clock.setTimeout(() => abort.abort(), HOOK_OP_TIMEOUT_MS);
     try {
       const r = await this.post(s, this.envelope(s, op, extra), abort.signal);
       const body = JSON.parse(r.text) as { turn_seq_base?: unknown };
-      if (op === 'session_start' && typeof body.turn_seq_base === 'number' && Number.isInteger(body.turn_seq_base)) {
+      if (
+        op === 'session_start' &&
+        typeof body.turn_seq_base === 'number' &&
+        Number.isInteger(body.turn_seq_base)
+      ) {
         this.seqBase.set(s.sessionId, body.turn_seq_base);
       }
       return body;
@@ -306,13 +480,19 @@ export class ToolGateway {
     seen.add(turn.seq);
     this.forwardedTurns.set(sid, seen);
     const s = readSessionTools(this.ctx, sid);
-    if (s?.agent?.hook) void this.hookOp(s, 'turn_committed', { seq: (this.seqBase.get(sid) ?? 0) + turn.seq, user: turn.user_text, reply: turn.reply_text });
+    if (s?.agent?.hook)
+      void this.hookOp(s, 'turn_committed', {
+        seq: (this.seqBase.get(sid) ?? 0) + turn.seq,
+        user: turn.user_text,
+        reply: turn.reply_text,
+      });
   }
 
   sessionEnded(sid: string, reason: string): void {
     const s = readSessionTools(this.ctx, sid);
     this.forwardedTurns.delete(sid);
-    if (s?.agent?.hook) void this.hookOp(s, 'session_end', { reason }).finally(() => this.seqBase.delete(sid));
+    if (s?.agent?.hook)
+      void this.hookOp(s, 'session_end', { reason }).finally(() => this.seqBase.delete(sid));
   }
 
   /** spec 8: tool-call ledger rows older than 30 days go. */
@@ -321,7 +501,9 @@ export class ToolGateway {
     this.ctx.db.prepare('DELETE FROM session_tool_calls WHERE created_at < ?').run(cutoff);
     // A channel's counters go with the session's ledger (ended over 30 days ago, or erased).
     this.ctx.db
-      .prepare(`DELETE FROM session_tool_channels WHERE session_id IN (SELECT id FROM sessions WHERE ended_at < ? OR status = 'deleted')`)
+      .prepare(
+        `DELETE FROM session_tool_channels WHERE session_id IN (SELECT id FROM sessions WHERE ended_at < ? OR status = 'deleted')`,
+      )
       .run(cutoff);
   }
 
@@ -343,4 +525,3 @@ export function normaliseResult(r: Record<string, unknown>): Record<string, unkn
   if (typeof r.caption === 'string') out.caption = r.caption;
   return out;
 }
-

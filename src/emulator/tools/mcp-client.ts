@@ -28,7 +28,12 @@ function authHeaders(auth: McpAuth): Record<string, string> {
   return {};
 }
 
-async function withClient<T>(url: string, auth: McpAuth, signal: AbortSignal | undefined, fn: (c: Client) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  url: string,
+  auth: McpAuth,
+  signal: AbortSignal | undefined,
+  fn: (c: Client) => Promise<T>,
+): Promise<T> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: authHeaders(auth), ...(signal ? { signal } : {}) },
   });
@@ -50,14 +55,25 @@ export function errorLine(err: unknown): string {
 }
 
 /** initialize + tools/list (every page). Rejects with the SDK's or the network's error. */
-export async function probeMcp(url: string, auth: McpAuth, signal?: AbortSignal): Promise<McpToolDef[]> {
+export async function probeMcp(
+  url: string,
+  auth: McpAuth,
+  signal?: AbortSignal,
+): Promise<McpToolDef[]> {
   return withClient(url, auth, signal, async (c) => {
     const out: McpToolDef[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 20; page++) {
-      const r = await c.listTools(cursor ? { cursor } : undefined, { ...(signal ? { signal } : {}), timeout: PROBE_TIMEOUT_MS });
+      const r = await c.listTools(cursor ? { cursor } : undefined, {
+        ...(signal ? { signal } : {}),
+        timeout: PROBE_TIMEOUT_MS,
+      });
       for (const t of r.tools) {
-        out.push({ name: t.name, description: (t.description ?? '').slice(0, 300), input_schema: t.inputSchema as Record<string, unknown> });
+        out.push({
+          name: t.name,
+          description: (t.description ?? '').slice(0, 300),
+          input_schema: t.inputSchema as Record<string, unknown>,
+        });
       }
       cursor = r.nextCursor;
       if (!cursor) break;
@@ -82,7 +98,10 @@ export async function callMcpTool(
   signal: AbortSignal,
 ): Promise<McpCallResult> {
   return withClient(url, auth, signal, async (c) => {
-    const r = (await c.callTool({ name, arguments: args, _meta: meta }, undefined, { signal, timeout: 60_000 })) as {
+    const r = (await c.callTool({ name, arguments: args, _meta: meta }, undefined, {
+      signal,
+      timeout: 60_000,
+    })) as {
       isError?: boolean;
       content?: { type: string; text?: string }[];
       structuredContent?: unknown;
@@ -91,6 +110,10 @@ export async function callMcpTool(
       .filter((p) => p.type === 'text' && typeof p.text === 'string')
       .map((p) => p.text)
       .join('\n');
-    return { isError: r.isError === true, text, ...(r.structuredContent !== undefined ? { structured: r.structuredContent } : {}) };
+    return {
+      isError: r.isError === true,
+      text,
+      ...(r.structuredContent !== undefined ? { structured: r.structuredContent } : {}),
+    };
   });
 }

@@ -50,17 +50,22 @@ export function checkMcpUrl(s: string, allowInsecure: boolean): string | null {
   } catch {
     return 'url: not a URL';
   }
-  if (allowInsecure) return u.protocol === 'https:' || u.protocol === 'http:' ? null : 'url: must be http(s)';
+  if (allowInsecure)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? null : 'url: must be http(s)';
   if (u.protocol !== 'https:') return 'url: must be https';
   const host = u.hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'url: localhost is not allowed';
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[') || /^\d+$/.test(host)) return 'url: an IP literal is not allowed';
-  if (host.endsWith('.local') || host.endsWith('.internal')) return 'url: .local and .internal hosts are not allowed';
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[') || /^\d+$/.test(host))
+    return 'url: an IP literal is not allowed';
+  if (host.endsWith('.local') || host.endsWith('.internal'))
+    return 'url: .local and .internal hosts are not allowed';
   return null;
 }
 
-export const rowAuth = (r: McpRow): McpAuth => (r.auth_json ? (JSON.parse(r.auth_json) as McpAuth) : { kind: 'none' });
-const allowedOf = (r: McpRow): string[] | null => (r.allowed_tools ? (JSON.parse(r.allowed_tools) as string[]) : null);
+export const rowAuth = (r: McpRow): McpAuth =>
+  r.auth_json ? (JSON.parse(r.auth_json) as McpAuth) : { kind: 'none' };
+const allowedOf = (r: McpRow): string[] | null =>
+  r.allowed_tools ? (JSON.parse(r.allowed_tools) as string[]) : null;
 
 /** The tools this server offers to sessions: its cached list after `allowed_tools`; null when never listed. */
 export function offeredTools(r: McpRow): McpToolDef[] | null {
@@ -69,7 +74,10 @@ export function offeredTools(r: McpRow): McpToolDef[] | null {
   try {
     const parsed = JSON.parse(r.tools_json) as unknown;
     if (!Array.isArray(parsed)) return null;
-    defs = parsed.filter((d): d is McpToolDef => !!d && typeof d === 'object' && typeof (d as McpToolDef).name === 'string');
+    defs = parsed.filter(
+      (d): d is McpToolDef =>
+        !!d && typeof d === 'object' && typeof (d as McpToolDef).name === 'string',
+    );
   } catch {
     return null;
   }
@@ -79,7 +87,10 @@ export function offeredTools(r: McpRow): McpToolDef[] | null {
 
 export function toMcpServer(r: McpRow) {
   const auth = rowAuth(r);
-  const tools = (offeredTools(r) ?? []).map((t) => ({ name: t.name, description: t.description ?? '' }));
+  const tools = (offeredTools(r) ?? []).map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+  }));
   return {
     id: r.id,
     name: r.name,
@@ -102,11 +113,15 @@ export class McpRegistry {
   constructor(private readonly ctx: EmulatorContext) {}
 
   row(workspaceId: string, id: string): McpRow | undefined {
-    return this.ctx.db.prepare('SELECT * FROM mcp_servers WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as McpRow | undefined;
+    return this.ctx.db
+      .prepare('SELECT * FROM mcp_servers WHERE id = ? AND workspace_id = ?')
+      .get(id, workspaceId) as McpRow | undefined;
   }
 
   byId(id: string): McpRow | undefined {
-    return this.ctx.db.prepare('SELECT * FROM mcp_servers WHERE id = ?').get(id) as McpRow | undefined;
+    return this.ctx.db.prepare('SELECT * FROM mcp_servers WHERE id = ?').get(id) as
+      | McpRow
+      | undefined;
   }
 
   /** Probe and store the outcome: active with the list, or error with last_error (the old list kept). */
@@ -116,18 +131,26 @@ export class McpRegistry {
       const defs = await probeMcp(r.url, rowAuth(r));
       const status = r.status === 'disabled' ? 'disabled' : 'active';
       this.ctx.db
-        .prepare('UPDATE mcp_servers SET status = ?, tools_json = ?, tools_cached_at = ?, last_error = NULL WHERE id = ?')
+        .prepare(
+          'UPDATE mcp_servers SET status = ?, tools_json = ?, tools_cached_at = ?, last_error = NULL WHERE id = ?',
+        )
         .run(status, JSON.stringify(defs), unixSeconds(this.ctx.clock), id);
     } catch (err) {
       const status = r.status === 'disabled' ? 'disabled' : 'error';
-      this.ctx.db.prepare('UPDATE mcp_servers SET status = ?, last_error = ? WHERE id = ?').run(status, errorLine(err), id);
+      this.ctx.db
+        .prepare('UPDATE mcp_servers SET status = ?, last_error = ? WHERE id = ?')
+        .run(status, errorLine(err), id);
     }
     return this.byId(id)!;
   }
 
   /** A mint found a list older than 10 min: it uses it, and one background probe refreshes it. */
   revalidateIfStale(r: McpRow): void {
-    if (r.tools_cached_at === null || unixSeconds(this.ctx.clock) - r.tools_cached_at < TOOL_LIST_TTL_S) return;
+    if (
+      r.tools_cached_at === null ||
+      unixSeconds(this.ctx.clock) - r.tools_cached_at < TOOL_LIST_TTL_S
+    )
+      return;
     if (this.revalidating.has(r.id)) return;
     this.revalidating.add(r.id);
     void this.probe(r.id)
@@ -155,13 +178,23 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, registerMcpServer, async ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
     const bad = checkMcpUrl(body.url, ctx.options.allowInsecureUrls);
-    if (bad) throw new ApiError(400, ErrorCode.invalidRequest, { message: `url is not allowed (${bad.slice(5)})`, detail: bad });
+    if (bad)
+      throw new ApiError(400, ErrorCode.invalidRequest, {
+        message: `url is not allowed (${bad.slice(5)})`,
+        detail: bad,
+      });
     const a = body.auth ?? { kind: 'none' as const };
     if (a.kind !== 'none' && !a.secret) {
-      throw new ApiError(400, ErrorCode.invalidRequest, { message: `auth kind ${a.kind} needs a secret`, detail: 'auth.secret: required' });
+      throw new ApiError(400, ErrorCode.invalidRequest, {
+        message: `auth kind ${a.kind} needs a secret`,
+        detail: 'auth.secret: required',
+      });
     }
     if (a.kind === 'header' && !a.header) {
-      throw new ApiError(400, ErrorCode.invalidRequest, { message: 'auth kind header needs header', detail: 'auth.header: required' });
+      throw new ApiError(400, ErrorCode.invalidRequest, {
+        message: 'auth kind header needs header',
+        detail: 'auth.header: required',
+      });
     }
     const id = `mcps_${ctx.ids.hex(12)}`;
     db.prepare(
@@ -182,7 +215,9 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, listMcpServers, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db.prepare('SELECT * FROM mcp_servers WHERE workspace_id = ? ORDER BY created_at, rowid').all(ws.id) as McpRow[];
+    const rows = db
+      .prepare('SELECT * FROM mcp_servers WHERE workspace_id = ? ORDER BY created_at, rowid')
+      .all(ws.id) as McpRow[];
     return { data: rows.map(toMcpServer) };
   });
 
@@ -200,7 +235,10 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, deleteMcpServer, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM mcp_servers WHERE id = ? AND workspace_id = ?').run(params.serverId, ws.id);
+    db.prepare('DELETE FROM mcp_servers WHERE id = ? AND workspace_id = ?').run(
+      params.serverId,
+      ws.id,
+    );
     return reply(204);
   });
 

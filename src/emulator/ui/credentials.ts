@@ -9,7 +9,10 @@ import type { BootstrapKeys } from '../bootstrap/bootstrap.js';
  * the per-start operator token (docs/security.md). The page is served only to a loopback
  * Host and may not be framed, so a foreign page can neither load nor read it.
  */
-export function playgroundCredentials(ctx: EmulatorContext): { apiKey: string; operatorToken: string } {
+export function playgroundCredentials(ctx: EmulatorContext): {
+  apiKey: string;
+  operatorToken: string;
+} {
   const keys = JSON.parse(getSetting(ctx.db, 'bootstrap') ?? '{}') as Partial<BootstrapKeys>;
   const key = keys.dashboardKey ?? '';
   return { apiKey: key, operatorToken: ctx.operatorToken };

@@ -27,41 +27,79 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     // DNS name) and by the peer's address (a LAN client of an emulator started with
     // --host 0.0.0.0 can claim `Host: localhost`, but not a loopback source address).
     if (!loopbackRequest(c.req.header('host')) || !loopbackPeer(c.env as PeerEnv | undefined)) {
-      return c.json({ error: 'forbidden', message: 'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui' }, 403);
+      return c.json(
+        {
+          error: 'forbidden',
+          message:
+            'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui',
+        },
+        403,
+      );
     }
     c.header('cache-control', 'no-store');
-    c.header('content-security-policy', "default-src 'self'; media-src 'self' blob:; worker-src blob:; script-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss: http: https:");
+    c.header(
+      'content-security-policy',
+      "default-src 'self'; media-src 'self' blob:; worker-src blob:; script-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss: http: https:",
+    );
     c.header('x-frame-options', 'DENY');
     return c.html(playgroundHtml(playgroundCredentials(ctx)));
   });
   app.get(uiScript.path, async (c) => {
     try {
       const js = await (bundle ??= readFile(BUNDLE));
-      return c.body(new Uint8Array(js), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+      return c.body(new Uint8Array(js), 200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-cache',
+      });
     } catch {
       bundle = undefined;
-      return c.json({ error: 'not_built', message: 'the playground is built by `npm run build` (dist/ui/playground.js is missing)' }, 503);
+      return c.json(
+        {
+          error: 'not_built',
+          message: 'the playground is built by `npm run build` (dist/ui/playground.js is missing)',
+        },
+        503,
+      );
     }
   });
 
   // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
   // connect_url of one of this emulator's boxes (never an open proxy).
   app.post(uiChat.path, async (c) => {
-    const body = (await readJson(c, Limits.jsonBodyBytes)) as { connect_url?: unknown; session_token?: unknown; text?: unknown } | null | undefined;
+    const body = (await readJson(c, Limits.jsonBodyBytes)) as
+      | { connect_url?: unknown; session_token?: unknown; text?: unknown }
+      | null
+      | undefined;
     const { connect_url: url, session_token: token, text } = body ?? {};
     if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
-      return c.json({ error: 'invalid_request', message: 'bad relay body', detail: 'connect_url, session_token and text: strings' }, 400);
+      return c.json(
+        {
+          error: 'invalid_request',
+          message: 'bad relay body',
+          detail: 'connect_url, session_token and text: strings',
+        },
+        400,
+      );
     }
     const boxes = sessionRuntime(ctx).fleet.list();
     if (!boxes.some((b) => b.baseUrl === url.replace(/\/+$/, ''))) {
-      return c.json({ error: 'invalid_request', message: 'not a box of this emulator', detail: 'connect_url: not a box of this emulator' }, 400);
+      return c.json(
+        {
+          error: 'invalid_request',
+          message: 'not a box of this emulator',
+          detail: 'connect_url: not a box of this emulator',
+        },
+        400,
+      );
     }
     const res = await fetch(edgeHttpUrl(url, '/chat', token), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text }),
     });
-    return c.body(await res.text(), res.status as 200, { 'content-type': res.headers.get('content-type') ?? 'application/json' });
+    return c.body(await res.text(), res.status as 200, {
+      'content-type': res.headers.get('content-type') ?? 'application/json',
+    });
   });
 
   // The session list is the operator route `GET /_emulator/sessions` (fleet/operator-routes.ts).
@@ -75,9 +113,14 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
            FROM inference_jobs ORDER BY created_at DESC, rowid DESC LIMIT 100`,
       )
       .all() as Record<string, unknown>[];
-    const executions = ctx.db.prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100').all() as ExecutionRow[];
+    const executions = ctx.db
+      .prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100')
+      .all() as ExecutionRow[];
     return c.json({
-      jobs: jobs.map((j) => ({ ...j, error: typeof j.error === 'string' ? JSON.parse(j.error) : j.error })),
+      jobs: jobs.map((j) => ({
+        ...j,
+        error: typeof j.error === 'string' ? JSON.parse(j.error) : j.error,
+      })),
       executions: executions.map((e) => executionView(e)),
     });
   });

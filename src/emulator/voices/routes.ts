@@ -4,9 +4,24 @@
  * docs/fidelity.md has one row each.
  */
 import {
-  createVoice, createVoiceVersion, createVoiceVersionWs, createVoiceWs, deleteVoice, deleteVoiceWs,
-  downloadVoiceSample, downloadVoiceSampleWs, getVoice, getVoiceWs, listVoices, listVoiceVersions,
-  listVoiceVersionsWs, listVoicesWs, updateVoice, updateVoiceWs, uploadVoiceSample, uploadVoiceSampleWs,
+  createVoice,
+  createVoiceVersion,
+  createVoiceVersionWs,
+  createVoiceWs,
+  deleteVoice,
+  deleteVoiceWs,
+  downloadVoiceSample,
+  downloadVoiceSampleWs,
+  getVoice,
+  getVoiceWs,
+  listVoices,
+  listVoiceVersions,
+  listVoiceVersionsWs,
+  listVoicesWs,
+  updateVoice,
+  updateVoiceWs,
+  uploadVoiceSample,
+  uploadVoiceSampleWs,
 } from '../../contract/operations/voices.js';
 import { fillPath } from '../../contract/operation.js';
 import { STOCK_WORKSPACE_ID } from '../../contract/resources/avatar.js';
@@ -20,20 +35,31 @@ import { implementBoth } from '../avatars/both-shapes.js';
 import { checkVoiceSample, refTextHeader } from '../avatars/media-checks.js';
 import { requireCustomAvatars, stockReadOnly, targetWorkspace } from '../avatars/store.js';
 import {
-  externalVoiceId, readableVoice, toVoice, toVoiceVersion, voiceVersionOf, writableVoice,
-  type VoiceRow, type VoiceVersionRow,
+  externalVoiceId,
+  readableVoice,
+  toVoice,
+  toVoiceVersion,
+  voiceVersionOf,
+  writableVoice,
+  type VoiceRow,
+  type VoiceVersionRow,
 } from './store.js';
 
 export function registerVoices(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
   const now = () => unixSeconds(ctx.clock);
-  const voiceRow = (id: string) => db.prepare('SELECT * FROM voices WHERE id = ?').get(id) as VoiceRow;
+  const voiceRow = (id: string) =>
+    db.prepare('SELECT * FROM voices WHERE id = ?').get(id) as VoiceRow;
 
   implementBoth(app, ctx, [listVoices, listVoicesWs], ({ auth, query }, wsId) => {
     // The stock workspace has no voice rows: stock voices travel with the stock avatars.
     if (wsId === STOCK_WORKSPACE_ID) return { data: [] };
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
-    const rows = db.prepare('SELECT * FROM voices WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid').all(ws.id);
+    const rows = db
+      .prepare(
+        'SELECT * FROM voices WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid',
+      )
+      .all(ws.id);
     return { data: (rows as VoiceRow[]).map(toVoice) };
   });
 
@@ -48,70 +74,119 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
     return reply(201, toVoice(voiceRow(id)));
   });
 
-  implementBoth(app, ctx, [getVoice, getVoiceWs], ({ auth, params }, wsId) => toVoice(readableVoice(db, auth, params.voiceId, wsId)));
+  implementBoth(app, ctx, [getVoice, getVoiceWs], ({ auth, params }, wsId) =>
+    toVoice(readableVoice(db, auth, params.voiceId, wsId)),
+  );
 
   implementBoth(app, ctx, [updateVoice, updateVoiceWs], ({ auth, params, body }, wsId) => {
     const v = writableVoice(db, auth, params.voiceId, wsId);
-    db.prepare('UPDATE voices SET name = ?, updated_at = ? WHERE id = ?').run(body.name, now(), v.id);
+    db.prepare('UPDATE voices SET name = ?, updated_at = ? WHERE id = ?').run(
+      body.name,
+      now(),
+      v.id,
+    );
     return toVoice(voiceRow(v.id));
   });
 
   implementBoth(app, ctx, [deleteVoice, deleteVoiceWs], ({ auth, params }, wsId) => {
     const v = readableVoice(db, auth, params.voiceId, wsId);
-    if (v.deleted_at === null) db.prepare(`UPDATE voices SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`).run(now(), now(), v.id);
+    if (v.deleted_at === null)
+      db.prepare(
+        `UPDATE voices SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`,
+      ).run(now(), now(), v.id);
     return toVoice(voiceRow(v.id));
   });
 
   implementBoth(app, ctx, [listVoiceVersions, listVoiceVersionsWs], ({ auth, params }, wsId) => {
     const v = readableVoice(db, auth, params.voiceId, wsId);
-    const rows = db.prepare('SELECT * FROM voice_versions WHERE voice_id = ? ORDER BY version_number').all(v.id);
+    const rows = db
+      .prepare('SELECT * FROM voice_versions WHERE voice_id = ? ORDER BY version_number')
+      .all(v.id);
     return { data: (rows as VoiceVersionRow[]).map(toVoiceVersion) };
   });
 
-  implementBoth(app, ctx, [createVoiceVersion, createVoiceVersionWs], ({ auth, params, body }, wsId) => {
-    const v = writableVoice(db, auth, params.voiceId, wsId);
-    const id = ctx.ids.uuid();
-    const n = (db.prepare('SELECT COALESCE(MAX(version_number), 0) + 1 AS n FROM voice_versions WHERE voice_id = ?').get(v.id) as { n: number }).n;
-    db.prepare(
-      `INSERT INTO voice_versions (id, voice_id, version_number, config_json, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(id, v.id, n, body.configJson ?? null, auth.userId, now());
-    const row = voiceVersionOf(db, v, id);
-    const uploadUrl = wsId
-      ? fillPath(uploadVoiceSampleWs.path, { wsId, voiceId: v.id, versionId: id })
-      : fillPath(uploadVoiceSample.path, { voiceId: v.id, versionId: id });
-    return reply(201, { ...toVoiceVersion(row), upload_url: uploadUrl });
-  });
+  implementBoth(
+    app,
+    ctx,
+    [createVoiceVersion, createVoiceVersionWs],
+    ({ auth, params, body }, wsId) => {
+      const v = writableVoice(db, auth, params.voiceId, wsId);
+      const id = ctx.ids.uuid();
+      const n = (
+        db
+          .prepare(
+            'SELECT COALESCE(MAX(version_number), 0) + 1 AS n FROM voice_versions WHERE voice_id = ?',
+          )
+          .get(v.id) as { n: number }
+      ).n;
+      db.prepare(
+        `INSERT INTO voice_versions (id, voice_id, version_number, config_json, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(id, v.id, n, body.configJson ?? null, auth.userId, now());
+      const row = voiceVersionOf(db, v, id);
+      const uploadUrl = wsId
+        ? fillPath(uploadVoiceSampleWs.path, { wsId, voiceId: v.id, versionId: id })
+        : fillPath(uploadVoiceSample.path, { voiceId: v.id, versionId: id });
+      return reply(201, { ...toVoiceVersion(row), upload_url: uploadUrl });
+    },
+  );
 
   // The sample is write-once (versions are immutable); its upload makes the version current.
-  implementBoth(app, ctx, [uploadVoiceSample, uploadVoiceSampleWs], async ({ auth, params, raw, c }, wsId) => {
-    const v = writableVoice(db, auth, params.voiceId, wsId);
-    requireCustomAvatars(db, v.workspace_id);
-    const sealed = () => new ApiError(409, 'conflict', { message: 'this version already has its sample; create a new version' });
-    if (voiceVersionOf(db, v, params.versionId).sample_blob_key) throw sealed();
-    const refText = refTextHeader(c.req.header('x-ref-text'));
-    const audio = await checkVoiceSample(raw, c.req.header('content-type'));
-    // Re-read after the await: a concurrent upload may have filled the slot meanwhile.
-    const ver = voiceVersionOf(db, v, params.versionId);
-    if (ver.sample_blob_key) throw sealed();
-    const key = `voices/${v.id}/${ver.id}/sample.${extensionOf[audio.mime]}`;
-    putBlob(ctx, key, raw);
-    db.transaction(() => {
-      const claimed = db
-        .prepare(
-          `UPDATE voice_versions SET sample_blob_key = ?, sample_type = ?, sample_seconds = ?, ref_text = ?, external_voice_id = ?
+  implementBoth(
+    app,
+    ctx,
+    [uploadVoiceSample, uploadVoiceSampleWs],
+    async ({ auth, params, raw, c }, wsId) => {
+      const v = writableVoice(db, auth, params.voiceId, wsId);
+      requireCustomAvatars(db, v.workspace_id);
+      const sealed = () =>
+        new ApiError(409, 'conflict', {
+          message: 'this version already has its sample; create a new version',
+        });
+      if (voiceVersionOf(db, v, params.versionId).sample_blob_key) throw sealed();
+      const refText = refTextHeader(c.req.header('x-ref-text'));
+      const audio = await checkVoiceSample(raw, c.req.header('content-type'));
+      // Re-read after the await: a concurrent upload may have filled the slot meanwhile.
+      const ver = voiceVersionOf(db, v, params.versionId);
+      if (ver.sample_blob_key) throw sealed();
+      const key = `voices/${v.id}/${ver.id}/sample.${extensionOf[audio.mime]}`;
+      putBlob(ctx, key, raw);
+      db.transaction(() => {
+        const claimed = db
+          .prepare(
+            `UPDATE voice_versions SET sample_blob_key = ?, sample_type = ?, sample_seconds = ?, ref_text = ?, external_voice_id = ?
            WHERE id = ? AND sample_blob_key IS NULL`,
-        )
-        .run(key, audio.mime, audio.seconds, refText, v.kind === 'cloned' ? externalVoiceId(raw) : null, ver.id).changes;
-      if (claimed === 0) throw sealed();
-      db.prepare(`UPDATE voices SET current_version_id = ?, status = 'active', updated_at = ? WHERE id = ?`).run(ver.id, now(), v.id);
-    })();
-    return toVoiceVersion(voiceVersionOf(db, v, ver.id));
-  });
+          )
+          .run(
+            key,
+            audio.mime,
+            audio.seconds,
+            refText,
+            v.kind === 'cloned' ? externalVoiceId(raw) : null,
+            ver.id,
+          ).changes;
+        if (claimed === 0) throw sealed();
+        db.prepare(
+          `UPDATE voices SET current_version_id = ?, status = 'active', updated_at = ? WHERE id = ?`,
+        ).run(ver.id, now(), v.id);
+      })();
+      return toVoiceVersion(voiceVersionOf(db, v, ver.id));
+    },
+  );
 
-  implementBoth(app, ctx, [downloadVoiceSample, downloadVoiceSampleWs], ({ auth, params, c }, wsId) => {
-    const ver = voiceVersionOf(db, readableVoice(db, auth, params.voiceId, wsId), params.versionId);
-    const bytes = ver.sample_blob_key ? readBlob(ctx, ver.sample_blob_key) : null;
-    if (!bytes || !ver.sample_type) throw new ApiError(404, 'not_found', { message: 'sample not uploaded' });
-    return serveBytes(c.req.header('range'), bytes, ver.sample_type);
-  });
+  implementBoth(
+    app,
+    ctx,
+    [downloadVoiceSample, downloadVoiceSampleWs],
+    ({ auth, params, c }, wsId) => {
+      const ver = voiceVersionOf(
+        db,
+        readableVoice(db, auth, params.voiceId, wsId),
+        params.versionId,
+      );
+      const bytes = ver.sample_blob_key ? readBlob(ctx, ver.sample_blob_key) : null;
+      if (!bytes || !ver.sample_type)
+        throw new ApiError(404, 'not_found', { message: 'sample not uploaded' });
+      return serveBytes(c.req.header('range'), bytes, ver.sample_type);
+    },
+  );
 }

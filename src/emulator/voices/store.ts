@@ -61,26 +61,44 @@ export const toVoiceVersion = (r: VoiceVersionRow) => ({
 });
 
 /** A voice the caller may read (same visibility rules as avatars; foreign ids answer 404). */
-export function readableVoice(db: Db, auth: AuthContext, voiceId: string, pathWsId?: string): VoiceRow {
+export function readableVoice(
+  db: Db,
+  auth: AuthContext,
+  voiceId: string,
+  pathWsId?: string,
+): VoiceRow {
   if (pathWsId && pathWsId !== STOCK_WORKSPACE_ID) workspaceFromPath(db, auth, pathWsId);
   const v = db.prepare('SELECT * FROM voices WHERE id = ?').get(voiceId) as VoiceRow | undefined;
-  if (!v || (pathWsId && v.workspace_id !== pathWsId)) throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(v.workspace_id) as WorkspaceRow | undefined;
-  if (!ws || !canAccessWorkspace(auth, ws)) throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
+  if (!v || (pathWsId && v.workspace_id !== pathWsId))
+    throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
+  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(v.workspace_id) as
+    | WorkspaceRow
+    | undefined;
+  if (!ws || !canAccessWorkspace(auth, ws))
+    throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
   return v;
 }
 
-export function writableVoice(db: Db, auth: AuthContext, voiceId: string, pathWsId?: string): VoiceRow {
+export function writableVoice(
+  db: Db,
+  auth: AuthContext,
+  voiceId: string,
+  pathWsId?: string,
+): VoiceRow {
   const v = readableVoice(db, auth, voiceId, pathWsId);
-  if (v.deleted_at !== null) throw new ApiError(404, 'not_found', { message: `voice ${voiceId} is deleted` });
+  if (v.deleted_at !== null)
+    throw new ApiError(404, 'not_found', { message: `voice ${voiceId} is deleted` });
   return v;
 }
 
 export function voiceVersionOf(db: Db, voice: VoiceRow, versionId: string): VoiceVersionRow {
-  const r = db.prepare('SELECT * FROM voice_versions WHERE id = ? AND voice_id = ?').get(versionId, voice.id) as VoiceVersionRow | undefined;
+  const r = db
+    .prepare('SELECT * FROM voice_versions WHERE id = ? AND voice_id = ?')
+    .get(versionId, voice.id) as VoiceVersionRow | undefined;
   if (!r) throw new ApiError(404, 'not_found', { message: `voice version ${versionId} not found` });
   return r;
 }
 
 /** A provider-style id for a cloned voice, derived from the sample (ours; spec leaves it open). */
-export const externalVoiceId = (sample: Uint8Array) => `ev_${createHash('sha256').update(sample).digest('hex').slice(0, 24)}`;
+export const externalVoiceId = (sample: Uint8Array) =>
+  `ev_${createHash('sha256').update(sample).digest('hex').slice(0, 24)}`;

@@ -38,7 +38,11 @@ export class WebhookDispatcher {
   private nextId = 1;
   private stopped = false;
   /** Told of every event emitted, delivered or not (the operator log, issue 18 item 9). */
-  readonly emitted: ((event: string, workspaceId: string | null, data: Record<string, unknown>) => void)[] = [];
+  readonly emitted: ((
+    event: string,
+    workspaceId: string | null,
+    data: Record<string, unknown>,
+  ) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -50,7 +54,9 @@ export class WebhookDispatcher {
   endpointsFor(workspaceId: string | null, event: string): DeliveryTarget[] {
     if (!workspaceId) return [];
     const rows = this.db
-      .prepare(`SELECT id, url, secret, events FROM webhooks WHERE workspace_id = ? AND status = 'active' ORDER BY created_at, rowid`)
+      .prepare(
+        `SELECT id, url, secret, events FROM webhooks WHERE workspace_id = ? AND status = 'active' ORDER BY created_at, rowid`,
+      )
       .all(workspaceId) as { id: string; url: string; secret: string; events: string }[];
     return rows
       .filter((r) => subscribes(JSON.parse(r.events) as string[], event))
@@ -89,11 +95,27 @@ export class WebhookDispatcher {
     await this.agent.destroy();
   }
 
-  private deliver(event: string, target: DeliveryTarget, body: string, eventAt: number, delaysMs: number[]): void {
-    const rec: DeliveryRecord = { id: this.nextId++, event, url: target.url, via: target.via, attempts: [], outcome: 'pending' };
+  private deliver(
+    event: string,
+    target: DeliveryTarget,
+    body: string,
+    eventAt: number,
+    delaysMs: number[],
+  ): void {
+    const rec: DeliveryRecord = {
+      id: this.nextId++,
+      event,
+      url: target.url,
+      via: target.via,
+      attempts: [],
+      outcome: 'pending',
+    };
     this.log.push(rec);
     if (this.log.length > (this.opts.logLimit ?? 1000)) this.log.shift();
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'avatar-webhooks/1' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'avatar-webhooks/1',
+    };
     if (target.secret) headers['x-signature-256'] = signBody(target.secret, body);
     const attempt = async (n: number): Promise<void> => {
       if (this.stopped) return;
@@ -122,10 +144,13 @@ export class WebhookDispatcher {
         rec.outcome = 'failed';
         return;
       }
-      const h = this.clock.setTimeout(() => {
-        this.timers.delete(h);
-        void attempt(n + 1);
-      }, Math.max(0, eventAt + next - this.clock.now()));
+      const h = this.clock.setTimeout(
+        () => {
+          this.timers.delete(h);
+          void attempt(n + 1);
+        },
+        Math.max(0, eventAt + next - this.clock.now()),
+      );
       this.timers.add(h);
     };
     void attempt(0);

@@ -42,18 +42,23 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
   const rt = sessionRuntime(ctx);
   const secretOnly = (kind: string) => {
-    if (kind !== 'secret') throw new ApiError(403, ErrorCode.forbidden, { message: 'secret key required' });
+    if (kind !== 'secret')
+      throw new ApiError(403, ErrorCode.forbidden, { message: 'secret key required' });
   };
 
   implement(app, ctx, createWebhook, ({ auth, params, body }) => {
     secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
     if (body.url.length > MAX_URL_CHARS) {
-      throw new ApiError(400, ErrorCode.invalidRequest, { message: `url is over ${MAX_URL_CHARS} characters`, detail: `url: at most ${MAX_URL_CHARS} characters` });
+      throw new ApiError(400, ErrorCode.invalidRequest, {
+        message: `url is over ${MAX_URL_CHARS} characters`,
+        detail: `url: at most ${MAX_URL_CHARS} characters`,
+      });
     }
     if (!isAllowedUrl(body.url, ctx.options.allowInsecureUrls)) {
       throw new ApiError(400, ErrorCode.invalidRequest, {
-        message: 'url must be an https URL (this emulator takes plain http:// when started with --allow-insecure-urls)',
+        message:
+          'url must be an https URL (this emulator takes plain http:// when started with --allow-insecure-urls)',
         detail: 'url: must be https',
       });
     }
@@ -63,23 +68,37 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
     db.prepare(
       `INSERT INTO webhooks (id, workspace_id, url, events, secret, description, status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
-    ).run(id, ws.id, body.url, JSON.stringify(events), secret, body.description ?? null, unixSeconds(ctx.clock));
+    ).run(
+      id,
+      ws.id,
+      body.url,
+      JSON.stringify(events),
+      secret,
+      body.description ?? null,
+      unixSeconds(ctx.clock),
+    );
     // Tickets already in line start getting queue.position too.
-    if (subscribes(events, 'queue.position')) rt.queue.watchPositions((t) => t.workspaceId === ws.id);
+    if (subscribes(events, 'queue.position'))
+      rt.queue.watchPositions((t) => t.workspaceId === ws.id);
     const row = db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
     return reply(201, { ...toWebhook(row), secret });
   });
 
   implement(app, ctx, listWebhooks, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db.prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, rowid').all(ws.id) as WebhookRow[];
+    const rows = db
+      .prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, rowid')
+      .all(ws.id) as WebhookRow[];
     return { data: rows.map(toWebhook) };
   });
 
   implement(app, ctx, deleteWebhook, ({ auth, params }) => {
     secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM webhooks WHERE id = ? AND workspace_id = ?').run(params.webhookId, ws.id);
+    db.prepare('DELETE FROM webhooks WHERE id = ? AND workspace_id = ?').run(
+      params.webhookId,
+      ws.id,
+    );
     return reply(204);
   });
 }

@@ -1,4 +1,9 @@
-import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from '../../contract/operations/core.js';
+import {
+  createWorkspace,
+  getWorkspace,
+  listWorkspaces,
+  updateWorkspace,
+} from '../../contract/operations/core.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
@@ -12,7 +17,9 @@ export function registerWorkspaces(app: App, ctx: EmulatorContext): void {
   // A bound key sees its own workspace; a dashboard key sees every workspace of its user.
   implement(app, ctx, listWorkspaces, ({ auth }) => {
     const rows = auth.workspaceId
-      ? (db.prepare('SELECT * FROM workspaces WHERE id = ?').all(auth.workspaceId) as WorkspaceRow[])
+      ? (db
+          .prepare('SELECT * FROM workspaces WHERE id = ?')
+          .all(auth.workspaceId) as WorkspaceRow[])
       : (db
           .prepare('SELECT * FROM workspaces WHERE owner_user_id = ? ORDER BY created_at, rowid')
           .all(auth.userId) as WorkspaceRow[]);
@@ -20,18 +27,29 @@ export function registerWorkspaces(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, createWorkspace, ({ auth, body }) => {
-    const org = db.prepare('SELECT org_id FROM workspaces WHERE owner_user_id = ? LIMIT 1').get(auth.userId) as
-      | { org_id: string | null }
-      | undefined;
-    const ws = insertWorkspace(ctx, { name: body.name, plan: body.plan, ownerUserId: auth.userId, orgId: org?.org_id ?? null });
+    const org = db
+      .prepare('SELECT org_id FROM workspaces WHERE owner_user_id = ? LIMIT 1')
+      .get(auth.userId) as { org_id: string | null } | undefined;
+    const ws = insertWorkspace(ctx, {
+      name: body.name,
+      plan: body.plan,
+      ownerUserId: auth.userId,
+      orgId: org?.org_id ?? null,
+    });
     return reply(201, toWorkspace(ws));
   });
 
-  implement(app, ctx, getWorkspace, ({ auth, params }) => toWorkspace(workspaceFromPath(db, auth, params.wsId)));
+  implement(app, ctx, getWorkspace, ({ auth, params }) =>
+    toWorkspace(workspaceFromPath(db, auth, params.wsId)),
+  );
 
   implement(app, ctx, updateWorkspace, ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('UPDATE workspaces SET name = ?, updated_at = ? WHERE id = ?').run(body.name, unixSeconds(ctx.clock), ws.id);
+    db.prepare('UPDATE workspaces SET name = ?, updated_at = ? WHERE id = ?').run(
+      body.name,
+      unixSeconds(ctx.clock),
+      ws.id,
+    );
     return toWorkspace(workspaceFromPath(db, auth, ws.id));
   });
 }

@@ -48,5 +48,6 @@ export function checkHttpUrl(flag: string, value: string): void {
   } catch {
     throw new Error(`${flag} must be an http(s) URL, got "${value}"`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`${flag} must be an http(s) URL, got "${value}"`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`${flag} must be an http(s) URL, got "${value}"`);
 }

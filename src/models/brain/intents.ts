@@ -31,7 +31,10 @@ const fold = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-const any = (...res: RegExp[]) => (t: string) => res.some((r) => r.test(t));
+const any =
+  (...res: RegExp[]) =>
+  (t: string) =>
+    res.some((r) => r.test(t));
 
 // Each: Chinese (matched anywhere), then the Latin-script languages on folded text (no
 // accents, lower case, punctuation gone): en, es, fr, de, it, pt.
@@ -53,7 +56,10 @@ const isThanks = any(
   /\b(grazie|ti ringrazio|molto gentile|(e stato|molto) utile)\b/,
   /\b(obrigad[oa]|valeu|agradeco|brigad[oa]|foi (muito )?util|muito gentil)\b/,
 );
-const isGreeting = any(/^(你好|您好|嗨|哈喽|早上好|下午好|晚上好)/, /^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|hola|buenos dias|buenas( tardes| noches)?|bonjour|bonsoir|salut|hallo|guten (tag|morgen|abend)|servus|ciao|buongiorno|buonasera|ola|oi|bom dia|boa (tarde|noite))\b/);
+const isGreeting = any(
+  /^(你好|您好|嗨|哈喽|早上好|下午好|晚上好)/,
+  /^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|hola|buenos dias|buenas( tardes| noches)?|bonjour|bonsoir|salut|hallo|guten (tag|morgen|abend)|servus|ciao|buongiorno|buonasera|ola|oi|bom dia|boa (tarde|noite))\b/,
+);
 const isHowAreYou = any(
   /(你好吗|您好吗|最近怎么样|你怎么样|过得怎么样|今天怎么样|最近好吗|你还好吗|一切都好吗)/,
   /\bhow (are|r) (you|u)\b|\bhow('s| is) (it going|your day|life|everything|things)\b|\bhow do you do\b|\bhow have you been\b|\bhow you doing\b|\bhow do you feel\b|\bwhat'?s up\b|^sup$|\bare you (ok|okay|well|doing well|good)$/,
@@ -99,7 +105,10 @@ const isStory = any(
   /\b(raccontami una storia|racconta(mi)? una storia|raccontami la tua storia|qual e la tua storia|raccontami (di piu|tutto) (su di te|di te)|raccontami della tua vita)\b/,
   /\b((me )?conta uma historia|conte me uma historia|me conte uma historia|qual e a sua historia|me conta (mais|tudo) sobre voce|conte (a )?sua historia|me fala da sua vida)\b/,
 );
-const isAskUserName = any(/(我叫什么|我的名字是什么)/, /\b(what('s| is) my name|do you (know|remember) my name|who am i$|como me llamo|comment je m'appelle|wie heisse ich|come mi chiamo|qual e (o )?meu nome)\b/);
+const isAskUserName = any(
+  /(我叫什么|我的名字是什么)/,
+  /\b(what('s| is) my name|do you (know|remember) my name|who am i$|como me llamo|comment je m'appelle|wie heisse ich|come mi chiamo|qual e (o )?meu nome)\b/,
+);
 const isAbilities = any(
   /(你能做什么|你会做什么|你能帮我什么|你可以做什么|你会什么|你能帮我吗|我可以问你什么|你有什么功能|你擅长什么|你可以帮我什么)/,
   /\b(what can you do|what can i ask( you)?|what do you know|how can you help( me)?|what can you help (me )?with|what are you able to do|what are you good at|what are your (skills|capabilities|abilities)|can you help me|help me|what (kind of )?(questions|things|topics) can (you answer|i ask|we (talk|chat) about|you (talk|chat) about)|what can we (talk|chat) about|what should i ask)\b|^help$/,
@@ -109,10 +118,13 @@ const isAbilities = any(
   /\b(cosa sai fare|cosa puoi fare|come puoi aiutarmi|in cosa puoi aiutarmi|puoi aiutarmi|cosa posso chiederti|di cosa possiamo parlare)\b/,
   /\b(o que voce (pode|sabe) fazer|como voce pode (me )?ajudar|pode me ajudar|em que voce pode me ajudar|o que posso te perguntar|sobre o que podemos conversar)\b/,
 );
-const isMemory = any(/\b(what do you (remember|know) about me|do you remember me|what did i tell you)\b/);
+const isMemory = any(
+  /\b(what do you (remember|know) about me|do you remember me|what did i tell you)\b/,
+);
 
 /** Matched on the original text, so the name keeps its capitals and accents. */
-const TELL_NAME = /(?:^|[^\p{L}])(?:my name is|my name['’]s|call me|me llamo|je m['’]appelle|ich hei(?:ss|ß)e|mi chiamo|meu nome [eé])\s+(\p{L}[\p{L}'’-]*)/iu;
+const TELL_NAME =
+  /(?:^|[^\p{L}])(?:my name is|my name['’]s|call me|me llamo|je m['’]appelle|ich hei(?:ss|ß)e|mi chiamo|meu nome [eé])\s+(\p{L}[\p{L}'’-]*)/iu;
 
 export function classify(text: string): Intent {
   const t = fold(text);
@@ -120,7 +132,8 @@ export function classify(text: string): Intent {
   if (isGoodbye(t) && n <= 6) return { kind: 'goodbye' };
   if (isThanks(t) && n <= 6) return { kind: 'thanks' };
   const told = TELL_NAME.exec(text);
-  if (told) return { kind: 'tell_user_name', user: told[1].charAt(0).toUpperCase() + told[1].slice(1) };
+  if (told)
+    return { kind: 'tell_user_name', user: told[1].charAt(0).toUpperCase() + told[1].slice(1) };
   if (isAskUserName(t)) return { kind: 'ask_user_name' };
   if (isMemory(t)) return { kind: 'memory' };
   if (isAskName(t)) return { kind: 'ask_name' };
@@ -137,7 +150,8 @@ export function classify(text: string): Intent {
 const POLITE = /^(please|pls|por favor|s'il (te|vous) plait|bitte|per favore|请|麻烦你)$/;
 
 /** Where one question becomes several: sentence ends, commas, "and" in each language. */
-const CLAUSE = /[?!.;:。？！；，,]+|\s+(?:and|also|plus|y|et|und|e|ed|und auch)\s+|还有|另外|以及/iu;
+const CLAUSE =
+  /[?!.;:。？！；，,]+|\s+(?:and|also|plus|y|et|und|e|ed|und auch)\s+|还有|另外|以及/iu;
 
 /**
  * Every intent of a turn, in the order asked ("What is your name and what do you do?" is
@@ -148,7 +162,10 @@ const CLAUSE = /[?!.;:。？！；，,]+|\s+(?:and|also|plus|y|et|und|e|ed|und a
  */
 export function classifyAll(text: string): Intent[] {
   const whole = classify(text);
-  const clauses = text.split(CLAUSE).map((c) => c.trim()).filter((c) => fold(c));
+  const clauses = text
+    .split(CLAUSE)
+    .map((c) => c.trim())
+    .filter((c) => fold(c));
   if (clauses.length < 2) return [whole];
   const out: Intent[] = [];
   for (const c of clauses) {
@@ -161,8 +178,11 @@ export function classifyAll(text: string): Intent[] {
   if (own.length === 0) return [whole.kind === 'question' ? { kind: 'question', text } : whole];
   // Question clauses beside an intent: kept when they have words enough to look something up.
   // (Chinese has no spaces: two characters count as a word.)
-  const size = (t: string) => fold(t).split(' ').length + (t.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
-  return out.filter((i) => i.kind !== 'greeting' && (i.kind !== 'question' || size(i.text ?? '') >= 3));
+  const size = (t: string) =>
+    fold(t).split(' ').length + (t.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
+  return out.filter(
+    (i) => i.kind !== 'greeting' && (i.kind !== 'question' || size(i.text ?? '') >= 3),
+  );
 }
 
 /** The name a user gave earlier in the conversation ("my name is Sam"), latest first. */

@@ -22,7 +22,8 @@ export interface Knowledge {
   lang: string | null;
 }
 
-const INSTRUCTION = /^(please\s+)?(be|do|greet|introduce|tell|give|mention|don'?t|do not|never|always|answer|respond|reply|keep|use|speak|avoid|stay|act|talk|follow|remember|make|try|write|ask|help|limit|refuse|say|if|when|only|as an?|you (must|should|will|may|can|need)|you'?re not|you are not)\b/i;
+const INSTRUCTION =
+  /^(please\s+)?(be|do|greet|introduce|tell|give|mention|don'?t|do not|never|always|answer|respond|reply|keep|use|speak|avoid|stay|act|talk|follow|remember|make|try|write|ask|help|limit|refuse|say|if|when|only|as an?|you (must|should|will|may|can|need)|you'?re not|you are not)\b/i;
 const ARTICLE = /^(a|an|the|not|now|here|there|called|named|my|your)$/i;
 
 /** A persona key ("ava") is spoken as a name ("Ava"); a name with capitals is kept as given. */
@@ -36,8 +37,9 @@ export function personaName(req: BrainRequest, prompt: string): string | null {
   const given = displayName(req.persona?.name);
   if (given) return given;
   const m =
-    /\b(?:[Yy]our name is|[Yy]ou are called|[Yy]ou are named|[Yy]ou're called|named|[Cc]all yourself)\s+(\p{Lu}[\p{L}'-]*)/u.exec(prompt) ??
-    /\b(?:[Yy]ou are|[Yy]ou're|I am|I'm)\s+(\p{Lu}[\p{L}'-]*)/u.exec(prompt);
+    /\b(?:[Yy]our name is|[Yy]ou are called|[Yy]ou are named|[Yy]ou're called|named|[Cc]all yourself)\s+(\p{Lu}[\p{L}'-]*)/u.exec(
+      prompt,
+    ) ?? /\b(?:[Yy]ou are|[Yy]ou're|I am|I'm)\s+(\p{Lu}[\p{L}'-]*)/u.exec(prompt);
   return m && !ARTICLE.test(m[1]) ? m[1] : null;
 }
 
@@ -67,7 +69,9 @@ const cache = new Map<string, Knowledge>();
  */
 export function leadingPrompt(req: BrainRequest): string {
   const first = req.messages.findIndex((m) => m.role !== 'system');
-  return (first === -1 ? req.messages : req.messages.slice(0, first)).map((m) => m.content).join('\n\n');
+  return (first === -1 ? req.messages : req.messages.slice(0, first))
+    .map((m) => m.content)
+    .join('\n\n');
 }
 
 /** "Backstory: I grew up ..." -> "I grew up ...": a short label before a colon is not part of the fact. */
@@ -75,7 +79,13 @@ const LABEL = /^[\p{L}][\p{L} ]{0,38}:\s+/u;
 
 export function gatherKnowledge(req: BrainRequest, lang: string): Knowledge {
   const prompt = leadingPrompt(req);
-  const key = JSON.stringify([lang, req.persona?.name ?? null, req.persona?.backstory ?? null, req.persona?.memory ?? null, prompt]);
+  const key = JSON.stringify([
+    lang,
+    req.persona?.name ?? null,
+    req.persona?.backstory ?? null,
+    req.persona?.memory ?? null,
+    prompt,
+  ]);
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key); // re-insert: most recently used last
@@ -108,5 +118,10 @@ function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowle
     add(firstPerson(s), 'prompt');
   }
   const about = passages.filter((p) => p.source !== 'memory').map((p) => p.text);
-  return { name: personaName(req, prompt), index: new PassageIndex(passages, lang), memory, lang: mainLanguage(about) };
+  return {
+    name: personaName(req, prompt),
+    index: new PassageIndex(passages, lang),
+    memory,
+    lang: mainLanguage(about),
+  };
 }

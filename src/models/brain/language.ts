@@ -21,7 +21,10 @@ function nameIndex(): Map<string, string> {
   if (names.size) return names;
   // Every ISO 639-1 code the runtime can name, under its English and its own name, so
   // "Japanese" or "日本語" resolve to `ja` (and then honestly fall back to English).
-  const codes = 'aa ab af ak am ar as ay az be bg bn bo br bs ca cs cy da de el en eo es et eu fa fi fo fr ga gl gu he hi hr hu hy id is it ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk ml mn mr ms mt my nb ne nl nn no oc pa pl ps pt qu rm ro ru sa sd si sk sl so sq sr sv sw ta te tg th tk tl tr tt ug uk ur uz vi wo xh yi yo zh zu'.split(' ');
+  const codes =
+    'aa ab af ak am ar as ay az be bg bn bo br bs ca cs cy da de el en eo es et eu fa fi fo fr ga gl gu he hi hr hu hy id is it ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk ml mn mr ms mt my nb ne nl nn no oc pa pl ps pt qu rm ro ru sa sd si sk sl so sq sr sv sw ta te tg th tk tl tr tt ug uk ur uz vi wo xh yi yo zh zu'.split(
+      ' ',
+    );
   const en = new Intl.DisplayNames(['en'], { type: 'language' });
   for (const c of codes) {
     const own = new Intl.DisplayNames([c], { type: 'language' });
@@ -48,7 +51,8 @@ export function languageCode(input: string | null | undefined): string | null {
 
 export function resolveLanguage(input: string | null | undefined): ResolvedLanguage {
   const requested = languageCode(input);
-  if (requested === null) return { code: 'en', requested: null, supported: !input || !input.trim() };
+  if (requested === null)
+    return { code: 'en', requested: null, supported: !input || !input.trim() };
   const known = (PHRASE_LANGUAGES as readonly string[]).includes(requested);
   return { code: known ? (requested as PhraseLanguage) : 'en', requested, supported: known };
 }

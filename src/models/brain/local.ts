@@ -53,7 +53,12 @@ export class LocalBrain implements Brain {
       req.messages.reduce((n, m) => n + countTokens(m.content), 0) +
       countTokens(req.persona?.backstory ?? '') +
       countTokens(req.persona?.memory ?? '');
-    const usage = { promptTokens, completionTokens: countTokens(text), finishReason, language: replyLanguageTag(req.language) };
+    const usage = {
+      promptTokens,
+      completionTokens: countTokens(text),
+      finishReason,
+      language: replyLanguageTag(req.language),
+    };
     const parts = sentenceDeltas(text);
     const signal = req.signal;
     async function* deltas() {
@@ -82,16 +87,23 @@ export function composeReply(req: BrainRequest): string {
   // (A backstory written in this language is all quoted: one short sentence can read as
   // another language to the detector, "velejo no rio Tejo" as Spanish.)
   const mine = (p: Passage | { lang?: string | null; source?: string }) =>
-    !p.lang || p.lang === lang.code || (k.lang === lang.code && 'source' in p && p.source === 'backstory');
+    !p.lang ||
+    p.lang === lang.code ||
+    (k.lang === lang.code && 'source' in p && p.source === 'backstory');
   // The language what is known about the persona is written in, when it is not the reply's.
   const elsewhere = k.lang && k.lang !== lang.code ? k.lang : null;
-  const onlyIn = (code: string) => P.onlyIn(new Intl.DisplayNames([lang.code], { type: 'language' }).of(code) ?? code);
+  const onlyIn = (code: string) =>
+    P.onlyIn(new Intl.DisplayNames([lang.code], { type: 'language' }).of(code) ?? code);
   // Sentences are joined by a space, except in Chinese, which puts none after 。
-  const joined = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(lang.code === 'zh' ? '' : ' ');
+  const joined = (parts: (string | null | undefined)[]) =>
+    parts.filter(Boolean).join(lang.code === 'zh' ? '' : ' ');
   const last = req.messages[req.messages.length - 1];
   if (!last || last.role !== 'user') return P.greet(k.name);
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
-  const said = req.messages.filter((m) => m.role === 'assistant').map((m) => m.content).join('\n');
+  const said = req.messages
+    .filter((m) => m.role === 'assistant')
+    .map((m) => m.content)
+    .join('\n');
   const intents = classifyAll(last.content);
   const parts: string[] = [];
   const one = (intent: Intent): string | null => {
@@ -110,13 +122,16 @@ export function composeReply(req: BrainRequest): string {
       case 'about_self': {
         // The name, then the first thing the backstory tells; the name once, in one language.
         const first = k.index.first();
-        if (first && !mine(first)) return joined([k.name ? P.name(k.name) : null, onlyIn(first.lang!)]);
+        if (first && !mine(first))
+          return joined([k.name ? P.name(k.name) : null, onlyIn(first.lang!)]);
         const nameLine = k.name && !(first && namesIn(first.text, k.name)) ? P.name(k.name) : null;
         return joined([nameLine, first?.text]) || P.name(null);
       }
       case 'role': {
         // What the persona does: the backstory sentence about its work, else its first one.
-        const hit = k.index.search(ROLE_QUERY[lang.code]).find((h) => h.source !== 'memory' && mine(h));
+        const hit = k.index
+          .search(ROLE_QUERY[lang.code])
+          .find((h) => h.source !== 'memory' && mine(h));
         const first = k.index.first();
         const line = hit ?? (first && mine(first) ? first : null);
         if (line) return line.text;
@@ -184,14 +199,22 @@ function namesIn(text: string, name: string): boolean {
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function answer(hits: Scored[], k: Knowledge, said: string, P: Phrases, lang: string, joined: (parts: string[]) => string): string {
+function answer(
+  hits: Scored[],
+  k: Knowledge,
+  said: string,
+  P: Phrases,
+  lang: string,
+  joined: (parts: string[]) => string,
+): string {
   if (hits.length === 0) return P.unknown(topicList(k, lang));
   // Prefer what has not been said yet, so asking again moves the conversation on.
   const fresh = hits.filter((h) => !said.includes(h.text));
   const pool = fresh.length ? fresh : hits;
   const best = pool[0];
   const second = pool[1];
-  const picked = second && second.score >= SECOND_SENTENCE_SHARE * best.score ? [best, second] : [best];
+  const picked =
+    second && second.score >= SECOND_SENTENCE_SHARE * best.score ? [best, second] : [best];
   return joined(picked.sort((a, b) => a.index - b.index).map((p) => p.text));
 }
 

@@ -33,7 +33,11 @@ export interface OpenAIBrainOptions {
 }
 
 interface Chunk {
-  choices?: { delta?: { content?: string | null }; message?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null };
+    message?: { content?: string | null };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string } | string;
 }
@@ -77,8 +81,15 @@ export class OpenAIBrain implements Brain {
         if (!upstreamDone) await it.return(undefined as never).catch(() => {}); // closes the upstream stream
         // The consumer stopped early (barge-in): usage covers what was received.
         if (!settled) {
-          const promptTokens = upstreamMessages(req).reduce((n, m) => n + countTokens(m.content), 0);
-          settle.resolve({ promptTokens, completionTokens: countTokens(said), finishReason: 'stop' });
+          const promptTokens = upstreamMessages(req).reduce(
+            (n, m) => n + countTokens(m.content),
+            0,
+          );
+          settle.resolve({
+            promptTokens,
+            completionTokens: countTokens(said),
+            finishReason: 'stop',
+          });
         }
       }
     }
@@ -110,7 +121,11 @@ export class OpenAIBrain implements Brain {
     let reported: Chunk['usage'];
     const chunker = new SentenceChunker();
     const take = (c: Chunk) => {
-      if (c.error) throw new UpstreamError('upstream_failed', `${this.url} sent an error: ${typeof c.error === 'string' ? c.error : c.error.message ?? 'unknown'}`);
+      if (c.error)
+        throw new UpstreamError(
+          'upstream_failed',
+          `${this.url} sent an error: ${typeof c.error === 'string' ? c.error : (c.error.message ?? 'unknown')}`,
+        );
       const choice = c.choices?.[0];
       const piece = choice?.delta?.content ?? choice?.message?.content ?? '';
       finish = choice?.finish_reason ?? finish;
@@ -123,7 +138,9 @@ export class OpenAIBrain implements Brain {
         // A server that ignores `stream: true` answers with one completion object.
         yield* take(await readJson<Chunk>(res, this.url));
       } else if (type.includes('text/event-stream')) {
-        const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+        const events = res
+          .body!.pipeThrough(new TextDecoderStream())
+          .pipeThrough(new EventSourceParserStream());
         for await (const ev of events as unknown as AsyncIterable<{ data: string }>) {
           kick();
           if (ev.data === '[DONE]') break;
@@ -131,13 +148,19 @@ export class OpenAIBrain implements Brain {
           try {
             c = JSON.parse(ev.data) as Chunk;
           } catch {
-            throw new UpstreamError('upstream_bad_response', `${this.url} sent an event that is not JSON`);
+            throw new UpstreamError(
+              'upstream_bad_response',
+              `${this.url} sent an event that is not JSON`,
+            );
           }
           yield* take(c);
         }
       } else {
         await res.body?.cancel();
-        throw new UpstreamError('upstream_bad_response', `${this.url} answered with ${type || 'no content type'}, not an event stream`);
+        throw new UpstreamError(
+          'upstream_bad_response',
+          `${this.url} answered with ${type || 'no content type'}, not an event stream`,
+        );
       }
     } catch (e) {
       throw errorFromFetch(this.url, ctrl.signal.reason ?? e, req.signal);
@@ -146,9 +169,14 @@ export class OpenAIBrain implements Brain {
       release();
     }
     yield* chunker.flush();
-    if (!text && finish === undefined) throw new UpstreamError('upstream_bad_response', `${this.url} ended the stream without a reply`);
+    if (!text && finish === undefined)
+      throw new UpstreamError(
+        'upstream_bad_response',
+        `${this.url} ended the stream without a reply`,
+      );
     return {
-      promptTokens: reported?.prompt_tokens ?? messages.reduce((n, m) => n + countTokens(m.content), 0),
+      promptTokens:
+        reported?.prompt_tokens ?? messages.reduce((n, m) => n + countTokens(m.content), 0),
       completionTokens: reported?.completion_tokens ?? countTokens(text),
       finishReason: finish === 'length' ? 'length' : 'stop',
     };
@@ -158,19 +186,29 @@ export class OpenAIBrain implements Brain {
    * The tool verdict (spec 6.2 step 1): the upstream's own tool calling, non-streamed,
    * `tool_choice: auto`; its first tool call, or null when it calls none.
    */
-  async verdict(req: BrainRequest, tools: readonly { name: string; description: string; input_schema: Record<string, unknown> }[]) {
+  async verdict(
+    req: BrainRequest,
+    tools: readonly { name: string; description: string; input_schema: Record<string, unknown> }[],
+  ) {
     const { res, release } = await this.post(
       {
         model: this.opts.model ?? req.model ?? 'default',
         messages: upstreamMessages(req),
         stream: false,
-        tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } })),
+        tools: tools.map((t) => ({
+          type: 'function',
+          function: { name: t.name, description: t.description, parameters: t.input_schema },
+        })),
         tool_choice: 'auto',
       },
       req.signal,
     );
     try {
-      const body = await readJson<{ choices?: { message?: { tool_calls?: { function?: { name?: string; arguments?: string } }[] } }[] }>(res, this.url);
+      const body = await readJson<{
+        choices?: {
+          message?: { tool_calls?: { function?: { name?: string; arguments?: string } }[] };
+        }[];
+      }>(res, this.url);
       const call = body.choices?.[0]?.message?.tool_calls?.[0]?.function;
       if (!call?.name || !tools.some((t) => t.name === call.name)) return null;
       let args: unknown = {};
@@ -179,14 +217,23 @@ export class OpenAIBrain implements Brain {
       } catch {
         args = {};
       }
-      return { tool: call.name, args: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+      return {
+        tool: call.name,
+        args:
+          args && typeof args === 'object' && !Array.isArray(args)
+            ? (args as Record<string, unknown>)
+            : {},
+      };
     } finally {
       release();
     }
   }
 
   /** Sends the request; `ctrl` aborts it (and its body), `release` unhooks the caller's signal. */
-  private async post(body: unknown, signal?: AbortSignal): Promise<{ res: Response; ctrl: AbortController; release: () => void }> {
+  private async post(
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ res: Response; ctrl: AbortController; release: () => void }> {
     const ctrl = new AbortController();
     const onAbort = () => ctrl.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -211,7 +258,9 @@ export class OpenAIBrain implements Brain {
       return { res, ctrl, release };
     } catch (e) {
       release();
-      throw e instanceof UpstreamError ? e : errorFromFetch(this.url, ctrl.signal.reason ?? e, signal);
+      throw e instanceof UpstreamError
+        ? e
+        : errorFromFetch(this.url, ctrl.signal.reason ?? e, signal);
     } finally {
       clearTimeout(timer);
     }
@@ -222,26 +271,39 @@ async function readJson<T>(res: Response, url: string): Promise<T> {
   try {
     return (await res.json()) as T;
   } catch {
-    throw new UpstreamError('upstream_bad_response', `${url} answered with JSON it could not parse`);
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${url} answered with JSON it could not parse`,
+    );
   }
 }
 
 /** The conversation as the upstream sees it: persona facts and reply language folded in. */
 export function upstreamMessages(req: BrainRequest): BrainMessage[] {
-  const sys = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const sys = req.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
   const extra: string[] = [];
   const p = req.persona;
   const name = displayName(p?.name);
   if (name && !sys.includes(name)) extra.push(`Your name is ${name}.`);
-  if (p?.backstory?.trim() && !sys.includes(p.backstory.trim())) extra.push(`Your backstory: ${p.backstory.trim()}`);
-  if (p?.memory?.trim() && !sys.includes(p.memory.trim())) extra.push(`What you remember about the user: ${p.memory.trim()}`);
+  if (p?.backstory?.trim() && !sys.includes(p.backstory.trim()))
+    extra.push(`Your backstory: ${p.backstory.trim()}`);
+  if (p?.memory?.trim() && !sys.includes(p.memory.trim()))
+    extra.push(`What you remember about the user: ${p.memory.trim()}`);
   if (req.language?.trim()) {
     const code = languageCode(req.language);
-    const name = (code && new Intl.DisplayNames(['en'], { type: 'language' }).of(code)) || req.language.trim();
+    const name =
+      (code && new Intl.DisplayNames(['en'], { type: 'language' }).of(code)) || req.language.trim();
     extra.push(`Reply in ${name} unless the user asks for another language.`);
   }
   if (extra.length === 0) return req.messages;
   const first = req.messages[0];
-  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${extra.join('\n')}` }, ...req.messages.slice(1)];
+  if (first?.role === 'system')
+    return [
+      { role: 'system', content: `${first.content}\n\n${extra.join('\n')}` },
+      ...req.messages.slice(1),
+    ];
   return [{ role: 'system', content: extra.join('\n') }, ...req.messages];
 }

@@ -29,7 +29,13 @@ export interface Scored extends Passage {
 }
 
 const STOP_LISTS: Record<string, string[]> = {
-  en: sw.eng, es: sw.spa, fr: sw.fra, de: sw.deu, it: sw.ita, pt: sw.por, nl: sw.nld,
+  en: sw.eng,
+  es: sw.spa,
+  fr: sw.fra,
+  de: sw.deu,
+  it: sw.ita,
+  pt: sw.por,
+  nl: sw.nld,
 };
 const stopCache = new Map<string, Set<string>>();
 
@@ -57,7 +63,9 @@ function stopWords(lang: string): Set<string> {
 /** Index terms of `text`: stop words out, irregular forms to their base, Porter stems. */
 export function terms(text: string, lang = 'en'): string[] {
   const stop = stopWords(lang);
-  return words(text).filter((w) => !stop.has(w)).map((w) => stem(baseForm(w)));
+  return words(text)
+    .filter((w) => !stop.has(w))
+    .map((w) => stem(baseForm(w)));
 }
 
 /** Query terms: as `terms`, each joined by the words of its topic group (lexicon.ts). */
@@ -79,7 +87,10 @@ export class PassageIndex {
   private readonly df = new Map<string, number>();
   private readonly avgLen: number;
 
-  constructor(passages: Passage[], private readonly lang = 'en') {
+  constructor(
+    passages: Passage[],
+    private readonly lang = 'en',
+  ) {
     this.docs = passages.map((passage) => {
       const t = terms(passage.text, lang);
       const tf = new Map<string, number>();
@@ -92,7 +103,9 @@ export class PassageIndex {
 
   /** The first backstory sentence (else the first prompt fact), or null. */
   first(): Passage | null {
-    const d = this.docs.find((x) => x.passage.source === 'backstory') ?? this.docs.find((x) => x.passage.source === 'prompt');
+    const d =
+      this.docs.find((x) => x.passage.source === 'backstory') ??
+      this.docs.find((x) => x.passage.source === 'prompt');
     return d?.passage ?? null;
   }
 
@@ -142,7 +155,8 @@ export class PassageIndex {
     const picks: { word: string; score: number; at: number }[] = [];
     const seen = new Set<string>();
     this.docs.forEach((d, at) => {
-      if (d.passage.source === 'memory' || (fromBackstory && d.passage.source !== 'backstory')) return;
+      if (d.passage.source === 'memory' || (fromBackstory && d.passage.source !== 'backstory'))
+        return;
       let best: { word: string; score: number } | null = null;
       const raw = d.passage.text.match(/[\p{L}][\p{L}'-]*/gu) ?? [];
       raw.forEach((w, i) => {

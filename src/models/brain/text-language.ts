@@ -22,7 +22,13 @@ const SCRIPTS: [RegExp, string][] = [
 ];
 
 const LISTS: [string, Set<string>][] = Object.entries({
-  en: sw.eng, es: sw.spa, fr: sw.fra, de: sw.deu, it: sw.ita, pt: sw.por, nl: sw.nld,
+  en: sw.eng,
+  es: sw.spa,
+  fr: sw.fra,
+  de: sw.deu,
+  it: sw.ita,
+  pt: sw.por,
+  nl: sw.nld,
 }).map(([code, list]) => [code, new Set(list)]);
 
 /** The primary language subtag of `text`, or null when it does not tell. */

@@ -18,7 +18,8 @@ export function splitSentences(text: string): string[] {
   return out;
 }
 
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+)*/gu;
+const WORD =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+)*/gu;
 
 /** Lower-cased words (letters and digits, "don't" whole; CJK one character each), punctuation dropped. */
 export function words(text: string): string[] {
@@ -32,7 +33,8 @@ export function words(text: string): string[] {
  * words further) and is stable and the same for every brain, so `usage` is comparable
  * across runs. A regular expression rather than Intl.Segmenter: ~50x cheaper on a backstory.
  */
-const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
+const TOKEN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
 
 export function countTokens(text: string): number {
   let n = 0;

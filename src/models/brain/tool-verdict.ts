@@ -63,18 +63,27 @@ function tailText(turn: string): string {
     }
   }
   const tail = at >= 0 ? turn.slice(at + len) : turn;
-  return tail.trim().replace(/[.!?。！？]+$/u, '').trim() || turn.trim();
+  return (
+    tail
+      .trim()
+      .replace(/[.!?。！？]+$/u, '')
+      .trim() || turn.trim()
+  );
 }
 
 export function fillArgs(turn: string, schema: Record<string, unknown>): Record<string, unknown> {
-  const props = schema.properties && typeof schema.properties === 'object' ? (schema.properties as Record<string, Record<string, unknown>>) : {};
+  const props =
+    schema.properties && typeof schema.properties === 'object'
+      ? (schema.properties as Record<string, Record<string, unknown>>)
+      : {};
   const out: Record<string, unknown> = {};
   for (const [key, p] of Object.entries(props)) {
     if (!p || typeof p !== 'object') continue;
     const type = Array.isArray(p.type) ? p.type[0] : p.type;
     if (Array.isArray(p.enum) && p.enum.length > 0) {
       const lower = turn.toLowerCase();
-      out[key] = p.enum.find((v) => typeof v === 'string' && lower.includes(v.toLowerCase())) ?? p.enum[0];
+      out[key] =
+        p.enum.find((v) => typeof v === 'string' && lower.includes(v.toLowerCase())) ?? p.enum[0];
     } else if (type === 'integer' || type === 'number') {
       const m = /-?\d+(?:\.\d+)?/.exec(turn);
       if (m) out[key] = type === 'integer' ? Math.trunc(Number(m[0])) : Number(m[0]);
@@ -94,7 +103,10 @@ export function fillArgs(turn: string, schema: Record<string, unknown>): Record<
 }
 
 /** The tool this turn asks for, with its arguments, or null. */
-export function deterministicVerdict(turn: string, tools: readonly VerdictTool[]): ToolVerdict | null {
+export function deterministicVerdict(
+  turn: string,
+  tools: readonly VerdictTool[],
+): ToolVerdict | null {
   let best: VerdictTool | null = null;
   let bestScore = 0;
   for (const t of tools) {

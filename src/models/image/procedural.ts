@@ -10,12 +10,30 @@ import { convertIndexedToRgb, decode } from 'fast-png';
  * prompt, size and index always give the same PNG.
  */
 const NAMED: Record<string, [number, number, number]> = {
-  red: [214, 48, 49], orange: [243, 135, 47], yellow: [246, 214, 72], green: [56, 161, 105],
-  blue: [49, 110, 214], purple: [128, 70, 190], pink: [236, 120, 170], brown: [130, 86, 52],
-  black: [22, 22, 28], white: [240, 240, 236], gray: [128, 128, 132], grey: [128, 128, 132],
-  gold: [212, 175, 55], teal: [32, 150, 150], cyan: [60, 200, 220], sunset: [250, 120, 70],
-  ocean: [30, 90, 160], sea: [40, 110, 170], sky: [120, 180, 240], forest: [34, 100, 52],
-  night: [20, 24, 60], fire: [230, 80, 30], snow: [235, 240, 250], grass: [90, 170, 70],
+  red: [214, 48, 49],
+  orange: [243, 135, 47],
+  yellow: [246, 214, 72],
+  green: [56, 161, 105],
+  blue: [49, 110, 214],
+  purple: [128, 70, 190],
+  pink: [236, 120, 170],
+  brown: [130, 86, 52],
+  black: [22, 22, 28],
+  white: [240, 240, 236],
+  gray: [128, 128, 132],
+  grey: [128, 128, 132],
+  gold: [212, 175, 55],
+  teal: [32, 150, 150],
+  cyan: [60, 200, 220],
+  sunset: [250, 120, 70],
+  ocean: [30, 90, 160],
+  sea: [40, 110, 170],
+  sky: [120, 180, 240],
+  forest: [34, 100, 52],
+  night: [20, 24, 60],
+  fire: [230, 80, 30],
+  snow: [235, 240, 250],
+  grass: [90, 170, 70],
 };
 
 function seededRandom(seed: Buffer): () => number {
@@ -37,13 +55,21 @@ function palette(prompt: string, rand: () => number): [number, number, number][]
     return [h[0]!, h[1]!, h[2]!] as [number, number, number];
   });
   const colours = [...named, ...hashed];
-  while (colours.length < 4) colours.push([Math.floor(rand() * 256), Math.floor(rand() * 256), Math.floor(rand() * 256)]);
+  while (colours.length < 4)
+    colours.push([Math.floor(rand() * 256), Math.floor(rand() * 256), Math.floor(rand() * 256)]);
   return colours;
 }
 
 /** RGBA pixels of the procedural picture for `prompt`. */
-export function renderPicture(prompt: string, width: number, height: number, index = 0): Uint8Array {
-  const seed = createHash('sha256').update(`${prompt}\u0000${width}x${height}\u0000${index}`).digest();
+export function renderPicture(
+  prompt: string,
+  width: number,
+  height: number,
+  index = 0,
+): Uint8Array {
+  const seed = createHash('sha256')
+    .update(`${prompt}\u0000${width}x${height}\u0000${index}`)
+    .digest();
   const rand = seededRandom(seed);
   const colours = palette(prompt, rand);
   const [top, bottom] = [colours[0]!, colours[1]!];
@@ -90,7 +116,12 @@ export function renderPicture(prompt: string, width: number, height: number, ind
   return px;
 }
 
-export function generatePng(prompt: string, width: number, height: number, index = 0): Promise<Buffer> {
+export function generatePng(
+  prompt: string,
+  width: number,
+  height: number,
+  index = 0,
+): Promise<Buffer> {
   return encodeRgbaPng(width, height, renderPicture(prompt, width, height, index));
 }
 
@@ -110,17 +141,27 @@ function chunk(type: string, data: Buffer): Buffer {
  * in Node's zlib thread pool, so a large picture does not hold the event loop (the edge may
  * be pacing live media in this process); fast-png, used for decoding, compresses in JS.
  */
-export async function encodeRgbaPng(width: number, height: number, rgba: Uint8Array): Promise<Buffer> {
+export async function encodeRgbaPng(
+  width: number,
+  height: number,
+  rgba: Uint8Array,
+): Promise<Buffer> {
   const stride = width * 4;
   const raw = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  for (let y = 0; y < height; y++)
+    raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
   const idat = await deflateAsync(raw, { level: 6 });
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -147,7 +188,8 @@ export function decodeRgba(bytes: Uint8Array): Rgba | null {
   }
   const n = img.width * img.height;
   const out = new Uint8Array(n * 4);
-  const scale = img.depth === 16 ? 1 / 257 : img.depth < 8 && !img.palette ? 255 / ((1 << img.depth) - 1) : 1;
+  const scale =
+    img.depth === 16 ? 1 / 257 : img.depth < 8 && !img.palette ? 255 / ((1 << img.depth) - 1) : 1;
   for (let i = 0; i < n; i++) {
     const v = (k: number) => Math.round((data[i * channels + k] ?? 0) * scale);
     const grey = channels <= 2;
@@ -164,13 +206,19 @@ export function decodeRgba(bytes: Uint8Array): Rgba | null {
  * transparent mask pixels are replaced (OpenAI's inpainting convention); without one, the
  * picture is blended over the whole image at half strength.
  */
-export function editPng(image: Rgba, mask: Rgba | null, prompt: string, index = 0): Promise<Buffer> {
+export function editPng(
+  image: Rgba,
+  mask: Rgba | null,
+  prompt: string,
+  index = 0,
+): Promise<Buffer> {
   const layer = renderPicture(prompt, image.width, image.height, index);
   const out = new Uint8Array(image.data);
   for (let i = 0; i < image.width * image.height; i++) {
     const a = mask ? (mask.data[i * 4 + 3] === 0 ? 1 : 0) : 0.5;
     if (a === 0) continue;
-    for (let k = 0; k < 3; k++) out[i * 4 + k] = out[i * 4 + k]! + (layer[i * 4 + k]! - out[i * 4 + k]!) * a;
+    for (let k = 0; k < 3; k++)
+      out[i * 4 + k] = out[i * 4 + k]! + (layer[i * 4 + k]! - out[i * 4 + k]!) * a;
     if (mask) out[i * 4 + 3] = 255;
   }
   return encodeRgbaPng(image.width, image.height, out);

@@ -15,7 +15,12 @@ export { OpenAIRecognizer } from './openai.js';
 export { PocketsphinxRecognizer, probePocketsphinx } from './pocketsphinx.js';
 export { parseTimedWords } from './segments.js';
 export { PocketsphinxStream, STREAM_FINAL_WAIT_MS } from './pocketsphinx-stream.js';
-export { UnavailableRecognizer, notRecognisedText, nothingHeardText, INSTALL_HINT } from './unavailable.js';
+export {
+  UnavailableRecognizer,
+  notRecognisedText,
+  nothingHeardText,
+  INSTALL_HINT,
+} from './unavailable.js';
 export { encodeWav, ASR_SAMPLE_RATE } from './wav.js';
 
 export interface RecognizerOptions {
@@ -36,10 +41,19 @@ export function createRecognizer(opts: RecognizerOptions = {}): Recognizer {
   const env = opts.env ?? process.env;
   if (opts.asrUrl) {
     checkHttpUrl('--asr-url', opts.asrUrl);
-    return new OpenAIRecognizer({ url: opts.asrUrl, model: opts.asrModel, apiKey: opts.apiKey ?? env.AVATAR_ASR_API_KEY, timeoutMs: opts.timeoutMs });
+    return new OpenAIRecognizer({
+      url: opts.asrUrl,
+      model: opts.asrModel,
+      apiKey: opts.apiKey ?? env.AVATAR_ASR_API_KEY,
+      timeoutMs: opts.timeoutMs,
+    });
   }
   if (opts.pocketsphinx === false) return new UnavailableRecognizer();
   const probe = probePocketsphinx(env);
-  if (probe.binary && probe.modelDir) return new PocketsphinxRecognizer({ binary: probe.binary, maxConcurrent: opts.pocketsphinx?.maxConcurrent });
+  if (probe.binary && probe.modelDir)
+    return new PocketsphinxRecognizer({
+      binary: probe.binary,
+      maxConcurrent: opts.pocketsphinx?.maxConcurrent,
+    });
   return new UnavailableRecognizer(probe.missing);
 }

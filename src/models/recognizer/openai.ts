@@ -37,7 +37,10 @@ export class OpenAIRecognizer implements Recognizer {
     this.url = endpoint(opts.url, '/audio/transcriptions');
   }
 
-  async transcribe(samples: Int16Array, opts: { lang?: string; signal?: AbortSignal } = {}): Promise<Recognition> {
+  async transcribe(
+    samples: Int16Array,
+    opts: { lang?: string; signal?: AbortSignal } = {},
+  ): Promise<Recognition> {
     const wav = encodeWav(samples);
     const lang = languageCode(opts.lang);
     let res = await this.post(wav, 'verbose_json', lang, opts.signal);
@@ -51,15 +54,31 @@ export class OpenAIRecognizer implements Recognizer {
     const language = languageCode(body.language) ?? lang ?? undefined;
     let segments: RecognitionSegment[] | undefined;
     if (Array.isArray(body.segments) && body.segments.length) {
-      segments = body.segments.map((s) => ({ startS: Number(s.start ?? 0), endS: Number(s.end ?? 0), text: (s.text ?? '').trim() }));
+      segments = body.segments.map((s) => ({
+        startS: Number(s.start ?? 0),
+        endS: Number(s.end ?? 0),
+        text: (s.text ?? '').trim(),
+      }));
     } else if (text) {
       const regions = await vadRegions(samples);
-      segments = regions.length ? [{ startS: regions[0].startS, endS: regions[regions.length - 1].endS, text }] : [];
+      segments = regions.length
+        ? [{ startS: regions[0].startS, endS: regions[regions.length - 1].endS, text }]
+        : [];
     }
-    return { text, recognised: text.length > 0, ...(language ? { language } : {}), ...(segments ? { segments } : {}) };
+    return {
+      text,
+      recognised: text.length > 0,
+      ...(language ? { language } : {}),
+      ...(segments ? { segments } : {}),
+    };
   }
 
-  private async post(wav: Buffer, format: string, lang: string | null, signal?: AbortSignal): Promise<Response> {
+  private async post(
+    wav: Buffer,
+    format: string,
+    lang: string | null,
+    signal?: AbortSignal,
+  ): Promise<Response> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'audio.wav');
     form.append('model', this.opts.model ?? 'whisper-1');
@@ -81,11 +100,15 @@ export class OpenAIRecognizer implements Recognizer {
   private async read(res: Response, signal?: AbortSignal): Promise<Verbose> {
     try {
       const raw = await res.text();
-      if ((res.headers.get('content-type') ?? '').includes('json')) return JSON.parse(raw) as Verbose;
+      if ((res.headers.get('content-type') ?? '').includes('json'))
+        return JSON.parse(raw) as Verbose;
       return { text: raw };
     } catch (e) {
       if (signal?.aborted) throw signal.reason;
-      throw new UpstreamError('upstream_bad_response', `${this.url} answered with a body that is not a transcription`);
+      throw new UpstreamError(
+        'upstream_bad_response',
+        `${this.url} answered with a body that is not a transcription`,
+      );
     }
   }
 }

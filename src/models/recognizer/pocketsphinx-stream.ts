@@ -109,9 +109,13 @@ export class PocketsphinxStream implements RecognitionStream {
     }
     // pocketsphinx reads it as /dev/fd/3 (a FIFO reopens through /proc; a socketpair would not).
     // Its log goes to stderr: the line continuous.c prints as it starts reading says the model is loaded.
-    const child = spawn(this.opts.binary, ['-infile', '/dev/fd/3', '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)], {
-      stdio: ['ignore', 'pipe', 'pipe', reader.fd],
-    });
+    const child = spawn(
+      this.opts.binary,
+      ['-infile', '/dev/fd/3', '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe', reader.fd],
+      },
+    );
     await reader.close();
     this.child = child;
     let log = '';
@@ -128,7 +132,8 @@ export class PocketsphinxStream implements RecognitionStream {
     child.stdout!.on('data', (c: string) => this.read(c));
     child.on('error', (e) => this.fail(new Error(`cannot run ${this.opts.binary}: ${e.message}`)));
     child.on('close', (code, sig) => {
-      if (!this.closed) this.fail(new Error(`${this.opts.binary} stopped (${sig ?? `exit ${code}`})`));
+      if (!this.closed)
+        this.fail(new Error(`${this.opts.binary} stopped (${sig ?? `exit ${code}`})`));
       this.release();
     });
   }
@@ -156,13 +161,24 @@ export class PocketsphinxStream implements RecognitionStream {
     // Done when pocketsphinx has reported past the last speech heard (within 0.3 s: its own
     // VAD ends a word earlier than ours), or when it stays silent (it heard no speech).
     const done = () => this.heardToS >= u.lastSpeechS - 0.3;
-    await this.until(() => this.failed !== null || done(), STREAM_FINAL_WAIT_MS + (endS - u.startS) * 1000);
+    await this.until(
+      () => this.failed !== null || done(),
+      STREAM_FINAL_WAIT_MS + (endS - u.startS) * 1000,
+    );
     if (this.failed) throw this.failed;
     // No hypothesis reached the last speech: pocketsphinx heard no speech there (a cough) or
     // is behind (a loaded machine). Either way the batch recogniser decides, on the utterance.
-    if (!done()) throw new StreamBehind(`pocketsphinx reported up to ${this.heardToS.toFixed(2)} s of ${u.lastSpeechS.toFixed(2)} s`);
+    if (!done())
+      throw new StreamBehind(
+        `pocketsphinx reported up to ${this.heardToS.toFixed(2)} s of ${u.lastSpeechS.toFixed(2)} s`,
+      );
     const text = this.wordsIn(u.startS, endS);
-    return { text, recognised: text.length > 0, language: 'en', segments: text ? [{ startS: 0, endS: endS - u.startS, text }] : [] };
+    return {
+      text,
+      recognised: text.length > 0,
+      language: 'en',
+      segments: text ? [{ startS: 0, endS: endS - u.startS, text }] : [],
+    };
   }
 
   close(): void {
@@ -187,7 +203,8 @@ export class PocketsphinxStream implements RecognitionStream {
     this.pendingWrites++;
     this.writes = this.writes.then(async () => {
       await this.opening;
-      if (this.fifo && !this.failed && !this.closed) await this.fifo.write(copy).catch((e: Error) => this.fail(e));
+      if (this.fifo && !this.failed && !this.closed)
+        await this.fifo.write(copy).catch((e: Error) => this.fail(e));
       this.pendingWrites--;
     });
   }
@@ -200,7 +217,8 @@ export class PocketsphinxStream implements RecognitionStream {
     this.stdout = this.stdout.slice(nl + 1);
     for (const line of lines.split('\n')) {
       const f = line.trim().split(/\s+/);
-      if (f.length === 4 && /^\d+(\.\d+)?$/.test(f[2]!)) this.heardToS = Math.max(this.heardToS, Number(f[2]));
+      if (f.length === 4 && /^\d+(\.\d+)?$/.test(f[2]!))
+        this.heardToS = Math.max(this.heardToS, Number(f[2]));
     }
     this.words.push(...parseTimedWords(lines));
     const u = this.utt;

@@ -37,7 +37,10 @@ export interface PocketsphinxProbe {
 }
 
 /** Looks for the binary on PATH and the English model where Debian puts it. */
-export function probePocketsphinx(env: Record<string, string | undefined> = process.env, modelDir = POCKETSPHINX_MODEL_DIR): PocketsphinxProbe {
+export function probePocketsphinx(
+  env: Record<string, string | undefined> = process.env,
+  modelDir = POCKETSPHINX_MODEL_DIR,
+): PocketsphinxProbe {
   let binary: string | null = null;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
@@ -67,7 +70,6 @@ export interface PocketsphinxOptions {
   timers?: StreamTimers;
 }
 
-
 export class PocketsphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
   readonly available = true;
@@ -82,10 +84,17 @@ export class PocketsphinxRecognizer implements Recognizer {
     const lang = languageCode(opts.lang);
     if ((lang && lang !== 'en') || this.streams >= (this.opts.maxStreams ?? 8)) return null;
     this.streams++;
-    return new PocketsphinxStream({ binary: this.opts.binary, ...(this.opts.timers ? { timers: this.opts.timers } : {}), onClose: () => this.streams-- });
+    return new PocketsphinxStream({
+      binary: this.opts.binary,
+      ...(this.opts.timers ? { timers: this.opts.timers } : {}),
+      onClose: () => this.streams--,
+    });
   }
 
-  async transcribe(samples: Int16Array, opts: { lang?: string; signal?: AbortSignal } = {}): Promise<Recognition> {
+  async transcribe(
+    samples: Int16Array,
+    opts: { lang?: string; signal?: AbortSignal } = {},
+  ): Promise<Recognition> {
     opts.signal?.throwIfAborted();
     const lang = languageCode(opts.lang);
     if (lang && lang !== 'en') {
@@ -94,7 +103,8 @@ export class PocketsphinxRecognizer implements Recognizer {
         recognised: false,
       };
     }
-    if (samples.length < ASR_SAMPLE_RATE / 10) return { text: '', recognised: false, language: 'en', segments: [] };
+    if (samples.length < ASR_SAMPLE_RATE / 10)
+      return { text: '', recognised: false, language: 'en', segments: [] };
     // pocketsphinx finds words in noise and hiss; the VAD decides whether anyone spoke, and
     // words it heard outside the speech regions are dropped (never invented words).
     const regions = await vadRegions(samples);
@@ -113,20 +123,35 @@ export class PocketsphinxRecognizer implements Recognizer {
       await writeFile(file, encodeWav(samples));
       const audioMs = (samples.length / ASR_SAMPLE_RATE) * 1000;
       const out = await new Promise<string>((resolve, reject) => {
-        const child = spawn(this.opts.binary, ['-infile', file, '-logfn', '/dev/null', '-time', 'yes'], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          signal,
-          timeout: 30_000 + Math.ceil(2 * audioMs), // Node refuses a fractional timeout
-        });
+        const child = spawn(
+          this.opts.binary,
+          ['-infile', file, '-logfn', '/dev/null', '-time', 'yes'],
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            signal,
+            timeout: 30_000 + Math.ceil(2 * audioMs), // Node refuses a fractional timeout
+          },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
         child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-500)));
-        child.on('error', (e) => reject(signal?.aborted ? signal.reason : new Error(`cannot run ${this.opts.binary}: ${e.message}`)));
+        child.on('error', (e) =>
+          reject(
+            signal?.aborted
+              ? signal.reason
+              : new Error(`cannot run ${this.opts.binary}: ${e.message}`),
+          ),
+        );
         child.on('close', (code, sig) => {
           if (signal?.aborted) reject(signal.reason);
           else if (code === 0) resolve(stdout);
-          else reject(new Error(`${this.opts.binary} failed (${sig ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+          else
+            reject(
+              new Error(
+                `${this.opts.binary} failed (${sig ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim()}` : ''}`,
+              ),
+            );
         });
       });
       return parseTimedWords(out);
@@ -152,5 +177,7 @@ export class PocketsphinxRecognizer implements Recognizer {
 
 /** Words overlapping a speech region (with 200 ms of slack for soft word edges). */
 function inside(words: TimedWord[], regions: SpeechRegion[]): TimedWord[] {
-  return words.filter((w) => regions.some((r) => w.endS > r.startS - 0.2 && w.startS < r.endS + 0.2));
+  return words.filter((w) =>
+    regions.some((r) => w.endS > r.startS - 0.2 && w.startS < r.endS + 0.2),
+  );
 }

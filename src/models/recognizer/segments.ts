@@ -23,14 +23,22 @@ export async function vadRegions(samples: Int16Array): Promise<SpeechRegion[]> {
 
 export function groupWords(words: TimedWord[], regions: SpeechRegion[]): RecognitionSegment[] {
   if (words.length === 0) return [];
-  if (regions.length === 0) return [{ startS: words[0].startS, endS: words[words.length - 1].endS, text: words.map((w) => w.text).join(' ') }];
+  if (regions.length === 0)
+    return [
+      {
+        startS: words[0].startS,
+        endS: words[words.length - 1].endS,
+        text: words.map((w) => w.text).join(' '),
+      },
+    ];
   const buckets: TimedWord[][] = regions.map(() => []);
   for (const w of words) {
     let best = 0;
     let bestScore = -Infinity;
     regions.forEach((r, i) => {
       const overlap = Math.min(r.endS, w.endS) - Math.max(r.startS, w.startS);
-      const score = overlap > 0 ? overlap : -Math.min(Math.abs(r.startS - w.endS), Math.abs(w.startS - r.endS));
+      const score =
+        overlap > 0 ? overlap : -Math.min(Math.abs(r.startS - w.endS), Math.abs(w.startS - r.endS));
       if (score > bestScore) [best, bestScore] = [i, score];
     });
     buckets[best].push(w);

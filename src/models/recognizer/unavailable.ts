@@ -8,7 +8,9 @@ import type { Recognition, Recognizer } from '../recognizer.js';
 
 export const INSTALL_HINT = 'apt-get install pocketsphinx pocketsphinx-en-us';
 
-export function notRecognisedText(missing: readonly string[] = ['pocketsphinx', 'pocketsphinx-en-us']): string {
+export function notRecognisedText(
+  missing: readonly string[] = ['pocketsphinx', 'pocketsphinx-en-us'],
+): string {
   const install = missing.length ? `apt-get install ${missing.join(' ')}` : INSTALL_HINT;
   return `[not recognised: no speech recogniser is installed on this machine. Install one with "${install}", or start with --asr-url pointing at an OpenAI-compatible /v1 API]`;
 }
@@ -33,7 +35,10 @@ export class UnavailableRecognizer implements Recognizer {
     this.text = notRecognisedText(missing);
   }
 
-  async transcribe(_samples: Int16Array, opts: { signal?: AbortSignal } = {}): Promise<Recognition> {
+  async transcribe(
+    _samples: Int16Array,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<Recognition> {
     opts.signal?.throwIfAborted();
     return { text: this.text, recognised: false };
   }

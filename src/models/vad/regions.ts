@@ -13,7 +13,11 @@ export interface SpeechRegion {
 
 const FRAME = 1600; // 100 ms at 16 kHz
 
-export function speechRegions(samples: Int16Array, vad: Vad, opts: { bridgeMs?: number } = {}): SpeechRegion[] {
+export function speechRegions(
+  samples: Int16Array,
+  vad: Vad,
+  opts: { bridgeMs?: number } = {},
+): SpeechRegion[] {
   const bridge = Math.round((opts.bridgeMs ?? 400) / 100);
   vad.reset();
   const out: { start: number; end: number }[] = [];

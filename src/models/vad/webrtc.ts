@@ -50,10 +50,12 @@ let modulePromise: Promise<FvadModule> | null = null;
 const loadModule = () => (modulePromise ??= (fvad as unknown as () => Promise<FvadModule>)());
 
 /** Frees libfvad state of instances that were dropped without dispose(). */
-const finalizer = new FinalizationRegistry<{ m: FvadModule; h: number; p: number }>(({ m, h, p }) => {
-  m._fvad_free(h);
-  m._free(p);
-});
+const finalizer = new FinalizationRegistry<{ m: FvadModule; h: number; p: number }>(
+  ({ m, h, p }) => {
+    m._fvad_free(h);
+    m._free(p);
+  },
+);
 
 export class WebRtcVad implements Vad {
   private handle: number;
@@ -64,11 +66,15 @@ export class WebRtcVad implements Vad {
   private readonly token = {};
 
   /** Use createWebRtcVad(); the module must already be loaded. */
-  constructor(private readonly m: FvadModule, opts: WebRtcVadOptions = {}) {
+  constructor(
+    private readonly m: FvadModule,
+    opts: WebRtcVadOptions = {},
+  ) {
     this.handle = m._fvad_new();
     if (!this.handle) throw new Error('libfvad could not allocate a VAD instance');
     const mode = opts.mode ?? 2;
-    if (m._fvad_set_mode(this.handle, mode) !== 0) throw new RangeError(`VAD mode must be 0..3, got ${mode}`);
+    if (m._fvad_set_mode(this.handle, mode) !== 0)
+      throw new RangeError(`VAD mode must be 0..3, got ${mode}`);
     m._fvad_set_sample_rate(this.handle, VAD_SAMPLE_RATE);
     this.buffer = m._malloc(PIECE * 2);
     this.ratio = opts.speechRatio ?? 0.3;
@@ -85,7 +91,9 @@ export class WebRtcVad implements Vad {
   speechPieces(frame: Int16Array): number {
     if (!this.handle) throw new Error('this VAD was disposed');
     if (frame.length === 0 || frame.length % PIECE !== 0) {
-      throw new RangeError(`a VAD frame must be a multiple of 10 ms (${PIECE} samples at 16 kHz), got ${frame.length} samples`);
+      throw new RangeError(
+        `a VAD frame must be a multiple of 10 ms (${PIECE} samples at 16 kHz), got ${frame.length} samples`,
+      );
     }
     const pieces = frame.length / PIECE;
     const energy = new Float64Array(pieces);

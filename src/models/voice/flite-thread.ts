@@ -48,7 +48,11 @@ function start(i: number): Slot {
     dispatch();
     if (!job) return;
     if (m.error) job.reject(new Error(m.error));
-    else job.resolve({ wav: m.wav ? Buffer.from(m.wav.buffer, m.wav.byteOffset, m.wav.byteLength) : null, stdout: m.stdout ?? '' });
+    else
+      job.resolve({
+        wav: m.wav ? Buffer.from(m.wav.buffer, m.wav.byteOffset, m.wav.byteLength) : null,
+        stdout: m.stdout ?? '',
+      });
   });
   const fail = (e: Error) => {
     if (slots[i] === slot) slots[i] = null;
@@ -86,7 +90,12 @@ export function warmFlite(): void {
 export const fliteThreaded = canThread;
 
 /** Run flite off the event loop; `first` calls (a reply's first words) go ahead of queued ones. */
-export function runFliteOffThread(args: string[], text: string, wav = true, first = false): Promise<FliteRun> {
+export function runFliteOffThread(
+  args: string[],
+  text: string,
+  wav = true,
+  first = false,
+): Promise<FliteRun> {
   if (!canThread) return runFlite(args, text, wav);
   return new Promise((resolve, reject) => {
     (first ? urgent : queue).push({ args, text, wav, resolve, reject });

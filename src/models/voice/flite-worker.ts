@@ -9,7 +9,12 @@ import { prepareFlite, runFlite } from './wasi-flite.js';
 void prepareFlite();
 
 /** One synthesis; every failure is answered to the caller, so the promise never rejects. */
-async function answer(m: { id: number; args: string[]; text: string; wav: boolean }): Promise<void> {
+async function answer(m: {
+  id: number;
+  args: string[];
+  text: string;
+  wav: boolean;
+}): Promise<void> {
   try {
     const r = await runFlite(m.args, m.text, m.wav);
     const wav = r.wav ? new Uint8Array(r.wav) : null;
@@ -19,4 +24,7 @@ async function answer(m: { id: number; args: string[]; text: string; wav: boolea
   }
 }
 
-parentPort?.on('message', (m: { id: number; args: string[]; text: string; wav: boolean }) => void answer(m));
+parentPort?.on(
+  'message',
+  (m: { id: number; args: string[]; text: string; wav: boolean }) => void answer(m),
+);

@@ -49,12 +49,21 @@ export class FliteVoice implements Voice {
     const voice = this.pickVoice(opts);
     const args = ['-psdur', '-voice', voice];
     const { pitchHz, rate } = opts.shape ?? {};
-    if (pitchHz !== undefined && pitchHz > 40 && pitchHz < 500) args.push('--setf', `int_f0_target_mean=${pitchHz}`);
-    if (rate !== undefined && rate > 0) args.push('--setf', `duration_stretch=${(1 / Math.min(3, Math.max(0.33, rate))).toFixed(3)}`);
+    if (pitchHz !== undefined && pitchHz > 40 && pitchHz < 500)
+      args.push('--setf', `int_f0_target_mean=${pitchHz}`);
+    if (rate !== undefined && rate > 0)
+      args.push('--setf', `duration_stretch=${(1 / Math.min(3, Math.max(0.33, rate))).toFixed(3)}`);
     const spoken = sanitize(text);
     const tokens = wordTokens(spoken);
     const runProbe = (urgent?: boolean) =>
-      tokens.length > 1 ? runFlite(['-psdur', '-voice', 'kal', ...args.slice(3)], tokens.map((t) => `${t.spoken}.`).join(' '), false, urgent) : null;
+      tokens.length > 1
+        ? runFlite(
+            ['-psdur', '-voice', 'kal', ...args.slice(3)],
+            tokens.map((t) => `${t.spoken}.`).join(' '),
+            false,
+            urgent,
+          )
+        : null;
     // Eager word timings: the probe does not depend on the audio run, so both start now (on
     // the worker pool they run side by side, which halves the wait).
     const probe = opts.lazyWords ? null : runProbe(opts.urgent);
@@ -74,11 +83,19 @@ export class FliteVoice implements Voice {
   }
 
   /** Word timings: a silent run of the tokens, each closed by a full stop, gives phones per word. */
-  private async words(tokens: ReturnType<typeof wordTokens>, phones: SpeechMark[], probe: Promise<{ stdout: string }> | null): Promise<SpeechMark[]> {
+  private async words(
+    tokens: ReturnType<typeof wordTokens>,
+    phones: SpeechMark[],
+    probe: Promise<{ stdout: string }> | null,
+  ): Promise<SpeechMark[]> {
     if (tokens.length === 0) return [];
     if (tokens.length === 1 || !probe) return wordMarks([tokens[0]!.spoken], phones, null);
     const words = tokens.map((t) => t.spoken);
-    return wordMarks(words, phones, alignCounts(words, phoneGroups(parsePhoneTrace((await probe).stdout))));
+    return wordMarks(
+      words,
+      phones,
+      alignCounts(words, phoneGroups(parsePhoneTrace((await probe).stdout))),
+    );
   }
 }
 

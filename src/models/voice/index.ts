@@ -4,7 +4,12 @@ import { cachingVoice, type CachingVoice } from './cache.js';
 import { FliteVoice } from './flite.js';
 
 export { FliteVoice, FLITE_SAMPLE_RATE } from './flite.js';
-export { measureVoice, voiceShapeFromSample, REFERENCE_SYLLABLES_PER_S, type VoiceMeasure } from './shape.js';
+export {
+  measureVoice,
+  voiceShapeFromSample,
+  REFERENCE_SYLLABLES_PER_S,
+  type VoiceMeasure,
+} from './shape.js';
 export { readWav, writeWav, resample } from './pcm.js';
 export { warmFlite, fliteThreaded } from './flite-thread.js';
 export { cachingVoice, SPEECH_CACHE_BYTES, type CachingVoice } from './cache.js';

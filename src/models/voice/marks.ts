@@ -23,7 +23,11 @@ export function parsePhoneTrace(trace: string): SpeechMark[] {
     if (!Number.isFinite(end)) continue;
     const start = marks.length ? marks[marks.length - 1]!.endMs : 0;
     if (raw.startsWith('\n') || raw.includes('\n')) phraseStart = start / 1000;
-    marks.push({ text: tok.slice(0, colon), startMs: start, endMs: Math.round((phraseStart + end) * 1000) });
+    marks.push({
+      text: tok.slice(0, colon),
+      startMs: start,
+      endMs: Math.round((phraseStart + end) * 1000),
+    });
   }
   return marks;
 }
@@ -51,10 +55,15 @@ export function phoneGroups(marks: SpeechMark[]): number[] {
 }
 
 /** Word timings over `phones` given each word's phone count (or a letter-count fallback). */
-export function wordMarks(words: string[], phones: SpeechMark[], counts: number[] | null): SpeechMark[] {
+export function wordMarks(
+  words: string[],
+  phones: SpeechMark[],
+  counts: number[] | null,
+): SpeechMark[] {
   const voiced = phones.filter((p) => p.text !== 'pau');
   if (voiced.length === 0 || words.length === 0) return [];
-  let sizes = counts && counts.length === words.length && sum(counts) === voiced.length ? counts : null;
+  let sizes =
+    counts && counts.length === words.length && sum(counts) === voiced.length ? counts : null;
   if (!sizes) {
     // Spread by letters: keeps order and total, loses exact boundaries.
     const letters = words.map((w) => Math.max(1, w.length));
@@ -63,7 +72,10 @@ export function wordMarks(words: string[], phones: SpeechMark[], counts: number[
     let prev = 0;
     sizes = letters.map((l, i) => {
       acc += l;
-      const upto = i === words.length - 1 ? voiced.length : Math.max(prev + 1, Math.round((acc / total) * voiced.length));
+      const upto =
+        i === words.length - 1
+          ? voiced.length
+          : Math.max(prev + 1, Math.round((acc / total) * voiced.length));
       const size = Math.max(0, Math.min(voiced.length, upto) - prev);
       prev += size;
       return size;
@@ -85,7 +97,21 @@ export function wordMarks(words: string[], phones: SpeechMark[], counts: number[
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
 
 /** Phone counts of the abbreviations flite expands (they are what joins tokens). */
-const ABBREVIATIONS: Record<string, number> = { mr: 5, mrs: 5, ms: 3, dr: 5, st: 5, jr: 6, sr: 6, prof: 8, mt: 6, vs: 6, etc: 9, ave: 6, no: 6 };
+const ABBREVIATIONS: Record<string, number> = {
+  mr: 5,
+  mrs: 5,
+  ms: 3,
+  dr: 5,
+  st: 5,
+  jr: 6,
+  sr: 6,
+  prof: 8,
+  mt: 6,
+  vs: 6,
+  etc: 9,
+  ave: 6,
+  no: 6,
+};
 
 /** Rough phone count of a token as flite says it (digits expand into number words). */
 function estimatePhones(token: string): number {
@@ -111,7 +137,8 @@ export function alignCounts(tokens: string[], groups: number[]): number[] | null
   const est = tokens.map(estimatePhones);
   const pre = [0];
   for (const e of est) pre.push(pre[pre.length - 1]! + e);
-  const cost = (k: number, i: number, g: number) => Math.abs(groups[g]! - (pre[i]! - pre[k]!)) / groups[g]!;
+  const cost = (k: number, i: number, g: number) =>
+    Math.abs(groups[g]! - (pre[i]! - pre[k]!)) / groups[g]!;
   // dp[j][i]: best cost placing the first i tokens into the first j groups.
   const dp = Array.from({ length: G + 1 }, () => new Array<number>(T + 1).fill(Infinity));
   const from = Array.from({ length: G + 1 }, () => new Array<number>(T + 1).fill(-1));
@@ -134,7 +161,13 @@ export function alignCounts(tokens: string[], groups: number[]): number[] | null
     const share = pre[i]! - pre[k]!;
     let left = groups[j - 1]!;
     for (let t = k; t < i; t++) {
-      const c = t === i - 1 ? left : Math.min(left - (i - 1 - t), Math.max(1, Math.round((groups[j - 1]! * est[t]!) / share)));
+      const c =
+        t === i - 1
+          ? left
+          : Math.min(
+              left - (i - 1 - t),
+              Math.max(1, Math.round((groups[j - 1]! * est[t]!) / share)),
+            );
       counts[t] = c;
       left -= c;
     }

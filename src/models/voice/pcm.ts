@@ -2,7 +2,8 @@
 
 /** Samples and rate of a mono (or first-channel) PCM16 WAVE file. */
 export function readWav(buf: Buffer): { sampleRate: number; samples: Int16Array } {
-  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAVE file');
+  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE')
+    throw new Error('not a WAVE file');
   let off = 12;
   let rate = 0;
   let channels = 1;

@@ -45,7 +45,14 @@ export function measureVoice(samples: Int16Array, sampleRate: number): VoiceMeas
   };
 }
 
-function medianPitch(x: Int16Array, rate: number, energy: Float64Array, gate: number, hop: number, win: number): number | null {
+function medianPitch(
+  x: Int16Array,
+  rate: number,
+  energy: Float64Array,
+  gate: number,
+  hop: number,
+  win: number,
+): number | null {
   const minLag = Math.floor(rate / 400);
   const maxLag = Math.ceil(rate / 60);
   const found: number[] = [];
@@ -112,7 +119,8 @@ export function voiceShapeFromSample(samples: Int16Array, sampleRate: number): V
   const m = measureVoice(samples, sampleRate);
   if (m.pitchHz === null) return null;
   const shape: VoiceShape = { pitchHz: m.pitchHz };
-  if (m.syllablesPerS) shape.rate = Math.min(2, Math.max(0.5, round2(m.syllablesPerS / REFERENCE_SYLLABLES_PER_S)));
+  if (m.syllablesPerS)
+    shape.rate = Math.min(2, Math.max(0.5, round2(m.syllablesPerS / REFERENCE_SYLLABLES_PER_S)));
   return shape;
 }
 

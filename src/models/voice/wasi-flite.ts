@@ -75,7 +75,9 @@ export async function runFlite(args: string[], text: string, wav = true): Promis
   spare = null;
   const { instance, h } = (taken && (await taken)) || (await prepare());
   // A leading space keeps flite from reading the text as a file name.
-  h.argv = ['flite', ...args, ` ${text} `, wav ? OUT_NAME : 'none'].map((a) => Buffer.from(`${a}\0`));
+  h.argv = ['flite', ...args, ` ${text} `, wav ? OUT_NAME : 'none'].map((a) =>
+    Buffer.from(`${a}\0`),
+  );
   try {
     return finish(instance, h, wav);
   } finally {
@@ -96,7 +98,11 @@ async function prepare(): Promise<Prepared> {
   const wasi = {
     args_sizes_get(argcPtr: number, sizePtr: number) {
       view().setUint32(argcPtr, h.argv.length, true);
-      view().setUint32(sizePtr, h.argv.reduce((s, a) => s + a.length, 0), true);
+      view().setUint32(
+        sizePtr,
+        h.argv.reduce((s, a) => s + a.length, 0),
+        true,
+      );
       return ESUCCESS;
     },
     args_get(argvPtr: number, bufPtr: number) {
@@ -134,7 +140,17 @@ async function prepare(): Promise<Prepared> {
       return ESUCCESS;
     },
     fd_fdstat_set_flags: () => ESUCCESS,
-    path_open(dirFd: number, _df: number, pathPtr: number, pathLen: number, _of: number, _rb: bigint, _ri: bigint, _ff: number, fdPtr: number) {
+    path_open(
+      dirFd: number,
+      _df: number,
+      pathPtr: number,
+      pathLen: number,
+      _of: number,
+      _rb: bigint,
+      _ri: bigint,
+      _ff: number,
+      fdPtr: number,
+    ) {
       const name = Buffer.from(memory.buffer, pathPtr, pathLen).toString();
       if (dirFd !== PREOPEN_FD || name !== OUT_NAME) return ENOENT;
       h.out = { data: Buffer.alloc(1 << 16), len: 0, pos: 0 };
@@ -148,7 +164,11 @@ async function prepare(): Promise<Prepared> {
       const file = h.files.get(fd);
       if (fd !== 1 && fd !== 2 && !file) return EBADF;
       for (let i = 0; i < iovsLen; i++) {
-        const chunk = Buffer.from(memory.buffer, v.getUint32(iovs + i * 8, true), v.getUint32(iovs + i * 8 + 4, true));
+        const chunk = Buffer.from(
+          memory.buffer,
+          v.getUint32(iovs + i * 8, true),
+          v.getUint32(iovs + i * 8 + 4, true),
+        );
         n += chunk.length;
         if (!file) {
           if (fd === 1) h.stdout.push(Buffer.from(chunk));
@@ -187,7 +207,9 @@ async function prepare(): Promise<Prepared> {
       throw new Exit(code);
     },
   };
-  const instance = await WebAssembly.instantiate(mod, { wasi_snapshot_preview1: wasi } as unknown as WebAssembly.Imports);
+  const instance = await WebAssembly.instantiate(mod, {
+    wasi_snapshot_preview1: wasi,
+  } as unknown as WebAssembly.Imports);
   // Declared here, read by the WASI calls above only once the instance runs.
   const memory = instance.exports.memory as WebAssembly.Memory;
   return { instance, h };

@@ -5,7 +5,15 @@ import type { InferenceCaller } from '../shared/caller.js';
 import { internalHeaders } from '../shared/internal.js';
 import { getFile, saveFile } from './files.js';
 
-export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+export type BatchStatus =
+  | 'validating'
+  | 'failed'
+  | 'in_progress'
+  | 'finalizing'
+  | 'completed'
+  | 'expired'
+  | 'cancelling'
+  | 'cancelled';
 
 export interface BatchRecord {
   id: string;
@@ -14,7 +22,10 @@ export interface BatchRecord {
   endpoint: string;
   input_file_id: string;
   status: BatchStatus;
-  errors: { object: 'list'; data: { code: string; message: string; line: number | null; param: string | null }[] } | null;
+  errors: {
+    object: 'list';
+    data: { code: string; message: string; line: number | null; param: string | null }[];
+  } | null;
   output_file_id: string | null;
   error_file_id: string | null;
   created_at: number;
@@ -52,8 +63,25 @@ export class BatchRunner {
     private readonly svc: InferenceServices,
   ) {
     // A batch cut off by a stop is failed at the next start (its progress was in memory).
-    for (const r of this.all().filter((b) => ['validating', 'in_progress', 'finalizing', 'cancelling'].includes(b.status))) {
-      this.save({ ...r, status: 'failed', failed_at: this.now(), errors: { object: 'list', data: [{ code: 'interrupted', message: 'the emulator stopped during this batch', line: null, param: null }] } });
+    for (const r of this.all().filter((b) =>
+      ['validating', 'in_progress', 'finalizing', 'cancelling'].includes(b.status),
+    )) {
+      this.save({
+        ...r,
+        status: 'failed',
+        failed_at: this.now(),
+        errors: {
+          object: 'list',
+          data: [
+            {
+              code: 'interrupted',
+              message: 'the emulator stopped during this batch',
+              line: null,
+              param: null,
+            },
+          ],
+        },
+      });
     }
   }
 
@@ -62,9 +90,11 @@ export class BatchRunner {
   }
 
   private all(): BatchRecord[] {
-    return (this.svc.ctx.db.prepare('SELECT record FROM inference_batches ORDER BY created_at DESC, rowid DESC').all() as { record: string }[]).map(
-      (r) => JSON.parse(r.record) as BatchRecord,
-    );
+    return (
+      this.svc.ctx.db
+        .prepare('SELECT record FROM inference_batches ORDER BY created_at DESC, rowid DESC')
+        .all() as { record: string }[]
+    ).map((r) => JSON.parse(r.record) as BatchRecord);
   }
 
   list(orgId: string): BatchRecord[] {
@@ -72,18 +102,27 @@ export class BatchRunner {
   }
 
   get(id: string): BatchRecord | undefined {
-    const row = this.svc.ctx.db.prepare('SELECT record FROM inference_batches WHERE id = ?').get(id) as { record: string } | undefined;
+    const row = this.svc.ctx.db
+      .prepare('SELECT record FROM inference_batches WHERE id = ?')
+      .get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as BatchRecord) : undefined;
   }
 
   private save(r: BatchRecord): BatchRecord {
     this.svc.ctx.db
-      .prepare('INSERT INTO inference_batches (id, org_id, record, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record')
+      .prepare(
+        'INSERT INTO inference_batches (id, org_id, record, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record',
+      )
       .run(r.id, r.org_id, JSON.stringify(r), r.created_at);
     return r;
   }
 
-  create(caller: InferenceCaller, inputFileId: string, endpoint: string, metadata: Record<string, string> | null): BatchRecord {
+  create(
+    caller: InferenceCaller,
+    inputFileId: string,
+    endpoint: string,
+    metadata: Record<string, string> | null,
+  ): BatchRecord {
     const now = this.now();
     const rec = this.save({
       id: `batch_${this.svc.ctx.ids.hex(12)}`,
@@ -121,7 +160,9 @@ export class BatchRunner {
     this.svc.ctx.clock.setTimeout(() => {
       void Promise.resolve()
         .then(fn)
-        .catch((e: unknown) => this.svc.ctx.log(`batch step failed: ${(e as Error).stack ?? String(e)}`));
+        .catch((e: unknown) =>
+          this.svc.ctx.log(`batch step failed: ${(e as Error).stack ?? String(e)}`),
+        );
     }, 0);
   }
 
@@ -133,7 +174,13 @@ export class BatchRunner {
     const lines: Line[] = [];
     const seen = new Set<string>();
     const text = file ? file.bytes.toString('utf8') : '';
-    if (!file) errors.push({ code: 'file_not_found', message: `input file ${r.input_file_id} was deleted`, line: null, param: 'input_file_id' });
+    if (!file)
+      errors.push({
+        code: 'file_not_found',
+        message: `input file ${r.input_file_id} was deleted`,
+        line: null,
+        param: 'input_file_id',
+      });
     text.split('\n').forEach((raw, i) => {
       if (raw.trim() === '') return;
       const line = i + 1;
@@ -141,29 +188,88 @@ export class BatchRunner {
       try {
         v = JSON.parse(raw) as Record<string, unknown>;
       } catch {
-        return errors.push({ code: 'invalid_json_line', message: `line ${line} is not JSON`, line, param: null });
+        return errors.push({
+          code: 'invalid_json_line',
+          message: `line ${line} is not JSON`,
+          line,
+          param: null,
+        });
       }
-      if (typeof v.custom_id !== 'string' || v.custom_id === '') return errors.push({ code: 'missing_required_parameter', message: 'custom_id: required', line, param: 'custom_id' });
-      if (seen.has(v.custom_id)) return errors.push({ code: 'duplicate_custom_id', message: `custom_id ${v.custom_id} appears twice`, line, param: 'custom_id' });
+      if (typeof v.custom_id !== 'string' || v.custom_id === '')
+        return errors.push({
+          code: 'missing_required_parameter',
+          message: 'custom_id: required',
+          line,
+          param: 'custom_id',
+        });
+      if (seen.has(v.custom_id))
+        return errors.push({
+          code: 'duplicate_custom_id',
+          message: `custom_id ${v.custom_id} appears twice`,
+          line,
+          param: 'custom_id',
+        });
       seen.add(v.custom_id);
-      if (v.method !== 'POST') return errors.push({ code: 'invalid_method', message: 'method: POST', line, param: 'method' });
-      if (v.url !== r.endpoint) return errors.push({ code: 'mismatched_url', message: `url must be the batch endpoint ${r.endpoint}`, line, param: 'url' });
-      if (!v.body || typeof v.body !== 'object' || Array.isArray(v.body)) return errors.push({ code: 'invalid_body', message: 'body: an object', line, param: 'body' });
+      if (v.method !== 'POST')
+        return errors.push({
+          code: 'invalid_method',
+          message: 'method: POST',
+          line,
+          param: 'method',
+        });
+      if (v.url !== r.endpoint)
+        return errors.push({
+          code: 'mismatched_url',
+          message: `url must be the batch endpoint ${r.endpoint}`,
+          line,
+          param: 'url',
+        });
+      if (!v.body || typeof v.body !== 'object' || Array.isArray(v.body))
+        return errors.push({
+          code: 'invalid_body',
+          message: 'body: an object',
+          line,
+          param: 'body',
+        });
       lines.push({ custom_id: v.custom_id, body: v.body as Record<string, unknown> });
     });
-    if (!errors.length && lines.length === 0) errors.push({ code: 'empty_file', message: 'the input file has no requests', line: null, param: null });
+    if (!errors.length && lines.length === 0)
+      errors.push({
+        code: 'empty_file',
+        message: 'the input file has no requests',
+        line: null,
+        param: null,
+      });
     if (errors.length) {
-      this.save({ ...r, status: 'failed', failed_at: this.now(), errors: { object: 'list', data: errors } });
+      this.save({
+        ...r,
+        status: 'failed',
+        failed_at: this.now(),
+        errors: { object: 'list', data: errors },
+      });
       return;
     }
-    this.save({ ...r, status: 'in_progress', in_progress_at: this.now(), request_counts: { total: lines.length, completed: 0, failed: 0 } });
+    this.save({
+      ...r,
+      status: 'in_progress',
+      in_progress_at: this.now(),
+      request_counts: { total: lines.length, completed: 0, failed: 0 },
+    });
     const out: string[] = [];
     const err: string[] = [];
     const next = (i: number) => this.step(() => this.runLine(id, caller, lines, i, out, err, next));
     next(0);
   }
 
-  private async runLine(id: string, caller: InferenceCaller, lines: Line[], i: number, out: string[], err: string[], next: (i: number) => void): Promise<void> {
+  private async runLine(
+    id: string,
+    caller: InferenceCaller,
+    lines: Line[],
+    i: number,
+    out: string[],
+    err: string[],
+    next: (i: number) => void,
+  ): Promise<void> {
     const r = this.get(id)!;
     if (this.cancelling.has(id) || i >= lines.length) return this.finish(r, out, err);
     const line = lines[i]!;
@@ -175,10 +281,21 @@ export class BatchRunner {
     const type = res.headers.get('content-type') ?? '';
     const bytes = Buffer.from(await res.arrayBuffer());
     // Binary answers (speech) travel base64-encoded in the output line (ours).
-    const body = type.includes('json') ? (JSON.parse(bytes.toString('utf8')) as unknown) : { content_type: type, b64: bytes.toString('base64') };
-    const entry = { id: `batch_req_${this.svc.ctx.ids.hex(12)}`, custom_id: line.custom_id, response: { status_code: res.status, request_id: `req_${this.svc.ctx.ids.hex(12)}`, body }, error: null };
+    const body = type.includes('json')
+      ? (JSON.parse(bytes.toString('utf8')) as unknown)
+      : { content_type: type, b64: bytes.toString('base64') };
+    const entry = {
+      id: `batch_req_${this.svc.ctx.ids.hex(12)}`,
+      custom_id: line.custom_id,
+      response: { status_code: res.status, request_id: `req_${this.svc.ctx.ids.hex(12)}`, body },
+      error: null,
+    };
     (res.status < 400 ? out : err).push(JSON.stringify(entry));
-    const counts = { ...r.request_counts, [res.status < 400 ? 'completed' : 'failed']: r.request_counts[res.status < 400 ? 'completed' : 'failed'] + 1 };
+    const counts = {
+      ...r.request_counts,
+      [res.status < 400 ? 'completed' : 'failed']:
+        r.request_counts[res.status < 400 ? 'completed' : 'failed'] + 1,
+    };
     this.save({ ...r, request_counts: counts });
     next(i + 1);
   }
@@ -186,10 +303,24 @@ export class BatchRunner {
   private finish(r: BatchRecord, out: string[], err: string[]): void {
     const cancelled = this.cancelling.delete(r.id);
     const now = this.now();
-    let rec: BatchRecord = cancelled ? r : this.save({ ...r, status: 'finalizing', finalizing_at: now });
+    let rec: BatchRecord = cancelled
+      ? r
+      : this.save({ ...r, status: 'finalizing', finalizing_at: now });
     const file = (lines: string[], kind: string) =>
-      lines.length ? saveFile(this.svc, r.org_id, `${r.id}_${kind}.jsonl`, 'batch_output', Buffer.from(lines.join('\n') + '\n')).id : null;
+      lines.length
+        ? saveFile(
+            this.svc,
+            r.org_id,
+            `${r.id}_${kind}.jsonl`,
+            'batch_output',
+            Buffer.from(lines.join('\n') + '\n'),
+          ).id
+        : null;
     rec = { ...rec, output_file_id: file(out, 'output'), error_file_id: file(err, 'error') };
-    this.save(cancelled ? { ...rec, status: 'cancelled', cancelled_at: now } : { ...rec, status: 'completed', completed_at: now });
+    this.save(
+      cancelled
+        ? { ...rec, status: 'cancelled', cancelled_at: now }
+        : { ...rec, status: 'completed', completed_at: now },
+    );
   }
 }

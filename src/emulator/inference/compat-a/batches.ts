@@ -8,7 +8,14 @@ import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
 import { BatchRunner, batchView, type BatchRecord } from './batch-runner.js';
 import { getFile } from './files.js';
 
-export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings', '/v1/rerank', '/v1/score', '/v1/images/generations', '/v1/audio/speech'];
+export const BATCH_ENDPOINTS = [
+  '/v1/chat/completions',
+  '/v1/embeddings',
+  '/v1/rerank',
+  '/v1/score',
+  '/v1/images/generations',
+  '/v1/audio/speech',
+];
 
 const Create = BatchCreateBody;
 
@@ -29,10 +36,18 @@ export function registerBatches(app: App, svc: InferenceServices): void {
   };
   inferenceRoute(app, svc, inference.createBatch, async ({ c, caller }) => {
     const b = await jsonBody(c, Create);
-    if (!BATCH_ENDPOINTS.includes(b.endpoint)) throw invalid(`endpoint: one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
+    if (!BATCH_ENDPOINTS.includes(b.endpoint))
+      throw invalid(`endpoint: one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
     const file = getFile(svc, caller.orgId, b.input_file_id);
-    if (!file) throw new InferenceError(404, 'not_found', `file ${b.input_file_id} not found`, { param: 'input_file_id' });
-    if (file.purpose !== 'batch') throw invalid(`input_file_id: file ${file.id} has purpose ${file.purpose}, not batch`, 'input_file_id');
+    if (!file)
+      throw new InferenceError(404, 'not_found', `file ${b.input_file_id} not found`, {
+        param: 'input_file_id',
+      });
+    if (file.purpose !== 'batch')
+      throw invalid(
+        `input_file_id: file ${file.id} has purpose ${file.purpose}, not batch`,
+        'input_file_id',
+      );
     return json(batchView(runner.create(caller, b.input_file_id, b.endpoint, b.metadata ?? null)));
   });
   inferenceRoute(app, svc, inference.listBatches, ({ c, caller }) => {
@@ -41,13 +56,25 @@ export function registerBatches(app: App, svc: InferenceServices): void {
     const after = c.req.query('after');
     const rest = after ? all.slice(all.findIndex((r) => r.id === after) + 1) : all;
     const page = rest.slice(0, limit);
-    return json({ object: 'list', data: page.map(batchView), has_more: rest.length > page.length, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
+    return json({
+      object: 'list',
+      data: page.map(batchView),
+      has_more: rest.length > page.length,
+      first_id: page[0]?.id ?? null,
+      last_id: page.at(-1)?.id ?? null,
+    });
   });
-  inferenceRoute(app, svc, inference.getBatch, ({ c, caller }) => json(batchView(own(caller, param(c, 'id')))));
+  inferenceRoute(app, svc, inference.getBatch, ({ c, caller }) =>
+    json(batchView(own(caller, param(c, 'id')))),
+  );
   inferenceRoute(app, svc, inference.cancelBatch, ({ c, caller }) => {
     const rec = own(caller, param(c, 'id'));
     if (!['validating', 'in_progress', 'finalizing'].includes(rec.status)) {
-      throw new InferenceError(409, 'conflict', `batch ${rec.id} is ${rec.status}; only a running batch can be cancelled`);
+      throw new InferenceError(
+        409,
+        'conflict',
+        `batch ${rec.id} is ${rec.status}; only a running batch can be cancelled`,
+      );
     }
     return json(batchView(runner.cancel(rec.id)!));
   });

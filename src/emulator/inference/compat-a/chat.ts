@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ChatCompletionBody, type ChatMessageSchema } from '../../../contract/resources/inference.js';
+import {
+  ChatCompletionBody,
+  type ChatMessageSchema,
+} from '../../../contract/resources/inference.js';
 import type { BrainMessage } from '../../../models/brain.js';
 import * as inference from '../../../contract/operations/inference.js';
 import { wordDeltas } from '../../../models/brain/index.js';
@@ -14,7 +17,10 @@ const Body = ChatCompletionBody;
 /** OpenAI roles onto the Brain's three: developer is a system prompt, a tool result is told as user text. */
 function toBrain(messages: z.output<typeof ChatMessageSchema>[]): BrainMessage[] {
   return messages.map((m) => {
-    const text = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join('');
+    const text =
+      typeof m.content === 'string'
+        ? m.content
+        : (m.content ?? []).map((p) => p.text ?? '').join('');
     const role = m.role === 'developer' ? 'system' : m.role === 'tool' ? 'user' : m.role;
     return { role, content: m.role === 'tool' ? `[tool result] ${text}` : text };
   });
@@ -31,14 +37,25 @@ export function registerChat(app: App, svc: InferenceServices): void {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'chat');
     if (target.kind === 'upstream') {
-      return forward(target.upstream, '/chat/completions', { json: raw as Record<string, unknown> }, c.req.raw.signal);
+      return forward(
+        target.upstream,
+        '/chat/completions',
+        { json: raw as Record<string, unknown> },
+        c.req.raw.signal,
+      );
     }
     const b = validate(Body, raw);
     const brain = svc.models.brain;
-    if (!brain) throw new InferenceError(503, 'model_unavailable', `${target.model.id} has no Brain in this emulator; configure an upstream for it`);
+    if (!brain)
+      throw new InferenceError(
+        503,
+        'model_unavailable',
+        `${target.model.id} has no Brain in this emulator; configure an upstream for it`,
+      );
     const maxTokens = b.max_completion_tokens ?? b.max_tokens ?? undefined;
     const messages = toBrain(b.messages);
-    if (!messages.some((m) => m.role === 'user')) throw invalid('messages: at least one user message', 'messages');
+    if (!messages.some((m) => m.role === 'user'))
+      throw invalid('messages: at least one user message', 'messages');
     const id = `chatcmpl-${svc.ctx.ids.hex(12)}`;
     const created = Math.floor(svc.ctx.clock.now() / 1000);
     const ac = new AbortController();
@@ -55,8 +72,14 @@ export function registerChat(app: App, svc: InferenceServices): void {
       const u = await brainUsage;
       usage.promptTokens = u.promptTokens;
       usage.completionTokens = u.completionTokens;
-      reason = u.finishReason ?? (maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop');
-      return { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens };
+      reason =
+        u.finishReason ??
+        (maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop');
+      return {
+        prompt_tokens: u.promptTokens,
+        completion_tokens: u.completionTokens,
+        total_tokens: u.promptTokens + u.completionTokens,
+      };
     };
     let reason = 'stop';
     const finishReason = (_u: unknown) => reason;
@@ -70,7 +93,14 @@ export function registerChat(app: App, svc: InferenceServices): void {
         object: 'chat.completion',
         created,
         model: b.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finishReason(u), logprobs: null }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text },
+            finish_reason: finishReason(u),
+            logprobs: null,
+          },
+        ],
         usage: u,
       });
     }
@@ -83,16 +113,23 @@ export function registerChat(app: App, svc: InferenceServices): void {
       async start(controller) {
         const send = (s: string) => controller.enqueue(enc.encode(s));
         try {
-          send(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+          send(
+            chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
+          );
           // The Brain streams sentences (what the edge speaks); clients get words, as they come.
-          for await (const d of deltas) for (const w of wordDeltas(d)) send(chunk([{ index: 0, delta: { content: w }, finish_reason: null }]));
+          for await (const d of deltas)
+            for (const w of wordDeltas(d))
+              send(chunk([{ index: 0, delta: { content: w }, finish_reason: null }]));
           const u = await usageOf();
           send(chunk([{ index: 0, delta: {}, finish_reason: finishReason(u) }]));
           if (b.stream_options?.include_usage) send(chunk([], { usage: u }));
           send('data: [DONE]\n\n');
         } catch (e) {
           // Mid-stream failure: the status is already 200, so say it in an SSE error event.
-          if (!ac.signal.aborted) send(`data: ${JSON.stringify({ error: { code: 'internal_error', message: (e as Error).message, type: 'server_error' } })}\n\n`);
+          if (!ac.signal.aborted)
+            send(
+              `data: ${JSON.stringify({ error: { code: 'internal_error', message: (e as Error).message, type: 'server_error' } })}\n\n`,
+            );
         } finally {
           try {
             usage.finish?.();
@@ -111,7 +148,11 @@ export function registerChat(app: App, svc: InferenceServices): void {
       },
     });
     return new Response(stream, {
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' },
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      },
     });
   });
 }

@@ -17,10 +17,12 @@ export function registerEmbeddings(app: App, svc: InferenceServices): void {
     const raw = await readJson(c);
     const rawModel = (raw as { model?: unknown } | null)?.model;
     const target = resolveModel(svc, rawModel, 'embedding');
-    if (target.kind === 'upstream') return forward(target.upstream, '/embeddings', { json: raw as Record<string, unknown> });
+    if (target.kind === 'upstream')
+      return forward(target.upstream, '/embeddings', { json: raw as Record<string, unknown> });
     const body = validate(Body, raw);
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
-    if (inputs.some((s) => charCount(s) > 100_000)) throw invalid('input: each text is at most 100,000 characters', 'input');
+    if (inputs.some((s) => charCount(s) > 100_000))
+      throw invalid('input: each text is at most 100,000 characters', 'input');
     const tokens = inputs.reduce((s, t) => s + countTokens(t), 0);
     usage.modelId = target.model.id;
     usage.promptTokens = tokens;
@@ -28,7 +30,11 @@ export function registerEmbeddings(app: App, svc: InferenceServices): void {
       object: 'list',
       data: inputs.map((text, index) => {
         const v = embed(text, body.dimensions);
-        return { object: 'embedding', index, embedding: body.encoding_format === 'base64' ? toBase64(v) : v };
+        return {
+          object: 'embedding',
+          index,
+          embedding: body.encoding_format === 'base64' ? toBase64(v) : v,
+        };
       }),
       model: body.model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },

@@ -12,7 +12,15 @@ import { formFile, formString, readForm } from './multipart.js';
  * created_at, filename, purpose, status: processed }`. List, get, content, delete.
  */
 export const FILE_BYTES = 100 * 1024 * 1024;
-const PURPOSES = ['batch', 'batch_output', 'assistants', 'fine-tune', 'vision', 'user_data', 'evals'];
+const PURPOSES = [
+  'batch',
+  'batch_output',
+  'assistants',
+  'fine-tune',
+  'vision',
+  'user_data',
+  'evals',
+];
 
 export interface FileRow {
   id: string;
@@ -37,16 +45,34 @@ export const fileView = (f: Omit<FileRow, 'bytes'>) => ({
   expires_at: null,
 });
 
-export function saveFile(svc: InferenceServices, orgId: string, filename: string, purpose: string, bytes: Uint8Array): FileRow {
+export function saveFile(
+  svc: InferenceServices,
+  orgId: string,
+  filename: string,
+  purpose: string,
+  bytes: Uint8Array,
+): FileRow {
   const id = `file-${svc.ctx.ids.hex(12)}`;
   svc.ctx.db
-    .prepare('INSERT INTO inference_files (id, org_id, filename, purpose, bytes, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, orgId, filename, purpose, Buffer.from(bytes), bytes.length, Math.floor(svc.ctx.clock.now() / 1000));
+    .prepare(
+      'INSERT INTO inference_files (id, org_id, filename, purpose, bytes, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      id,
+      orgId,
+      filename,
+      purpose,
+      Buffer.from(bytes),
+      bytes.length,
+      Math.floor(svc.ctx.clock.now() / 1000),
+    );
   return getFile(svc, orgId, id)!;
 }
 
 export function getFile(svc: InferenceServices, orgId: string, id: string): FileRow | undefined {
-  const row = svc.ctx.db.prepare('SELECT * FROM inference_files WHERE id = ?').get(id) as FileRow | undefined;
+  const row = svc.ctx.db.prepare('SELECT * FROM inference_files WHERE id = ?').get(id) as
+    | FileRow
+    | undefined;
   return row && row.org_id === orgId ? row : undefined;
 }
 
@@ -59,7 +85,8 @@ export function registerFiles(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.uploadFile, async ({ c, caller }) => {
     const form = await readForm(c, FILE_BYTES + 64 * 1024);
     const purpose = formString(form, 'purpose');
-    if (!purpose || !PURPOSES.includes(purpose)) throw invalid(`purpose: one of ${PURPOSES.join(', ')}`, 'purpose');
+    if (!purpose || !PURPOSES.includes(purpose))
+      throw invalid(`purpose: one of ${PURPOSES.join(', ')}`, 'purpose');
     const file = await formFile(form, 'file');
     if (!file) throw invalid('file: required', 'file');
     if (file.bytes.length === 0) throw invalid('file: is empty', 'file');
@@ -77,13 +104,26 @@ export function registerFiles(app: App, svc: InferenceServices): void {
       .all(...(purpose ? [caller.orgId, purpose] : [caller.orgId])) as Omit<FileRow, 'bytes'>[];
     if (after) rows = rows.slice(rows.findIndex((r) => r.id === after) + 1);
     const page = rows.slice(0, limit);
-    return json({ object: 'list', data: page.map(fileView), has_more: rows.length > page.length, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
+    return json({
+      object: 'list',
+      data: page.map(fileView),
+      has_more: rows.length > page.length,
+      first_id: page[0]?.id ?? null,
+      last_id: page.at(-1)?.id ?? null,
+    });
   });
-  inferenceRoute(app, svc, inference.getFile, ({ c, caller }) => json(fileView(own(caller, param(c, 'id')))));
+  inferenceRoute(app, svc, inference.getFile, ({ c, caller }) =>
+    json(fileView(own(caller, param(c, 'id')))),
+  );
   inferenceRoute(app, svc, inference.fileContent, ({ c, caller }) => {
     const f = own(caller, param(c, 'id'));
     return new Response(new Uint8Array(f.bytes), {
-      headers: { 'content-type': f.filename.endsWith('.jsonl') ? 'application/jsonl' : 'application/octet-stream', 'content-length': String(f.size) },
+      headers: {
+        'content-type': f.filename.endsWith('.jsonl')
+          ? 'application/jsonl'
+          : 'application/octet-stream',
+        'content-length': String(f.size),
+      },
     });
   });
   inferenceRoute(app, svc, inference.deleteFile, ({ c, caller }) => {

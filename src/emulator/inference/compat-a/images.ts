@@ -21,18 +21,30 @@ const IMAGE_BYTES = 25 * 1024 * 1024;
 export function registerImages(app: App, svc: InferenceServices): void {
   const answer = (orgId: string, pngs: Buffer[], format: string | undefined) => ({
     created: Math.floor(svc.ctx.clock.now() / 1000),
-    data: pngs.map((p) => (format === 'b64_json' ? { b64_json: p.toString('base64') } : { url: svc.media.save(orgId, p, 'image/png') })),
+    data: pngs.map((p) =>
+      format === 'b64_json'
+        ? { b64_json: p.toString('base64') }
+        : { url: svc.media.save(orgId, p, 'image/png') },
+    ),
   });
 
   inferenceRoute(app, svc, inference.imagesGenerate, async ({ c, caller, usage }) => {
     const raw = await readJson(c);
-    const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model ?? DEFAULT_MODEL, 'text-to-image');
-    if (target.kind === 'upstream') return forward(target.upstream, '/images/generations', { json: raw as Record<string, unknown> });
+    const target = resolveModel(
+      svc,
+      (raw as { model?: unknown } | null)?.model ?? DEFAULT_MODEL,
+      'text-to-image',
+    );
+    if (target.kind === 'upstream')
+      return forward(target.upstream, '/images/generations', {
+        json: raw as Record<string, unknown>,
+      });
     const b = validate(Generate, raw);
     const size = parseSize(b.size ?? '1024x1024');
     if (!size) throw invalid('size: WIDTHxHEIGHT, each 64 to 2048 (e.g. 1024x1024)', 'size');
     const pngs: Buffer[] = [];
-    for (let i = 0; i < (b.n ?? 1); i++) pngs.push(await generatePng(b.prompt, size.width, size.height, i));
+    for (let i = 0; i < (b.n ?? 1); i++)
+      pngs.push(await generatePng(b.prompt, size.width, size.height, i));
     usage.modelId = target.model.id;
     usage.images = pngs.length;
     return json(answer(caller.orgId, pngs, b.response_format));
@@ -42,7 +54,11 @@ export function registerImages(app: App, svc: InferenceServices): void {
     const form = await readForm(c, IMAGE_BYTES * 2);
     const model = formString(form, 'model') ?? DEFAULT_MODEL;
     const target = resolveModel(svc, model, 'image-edit');
-    if (target.kind === 'upstream') return forward(target.upstream, '/images/edits', { raw: form.raw, contentType: form.contentType });
+    if (target.kind === 'upstream')
+      return forward(target.upstream, '/images/edits', {
+        raw: form.raw,
+        contentType: form.contentType,
+      });
     const prompt = formString(form, 'prompt');
     if (!prompt) throw invalid('prompt: required', 'prompt');
     const imageFile = (await formFile(form, 'image')) ?? (await formFile(form, 'image[]'));
@@ -58,7 +74,8 @@ export function registerImages(app: App, svc: InferenceServices): void {
     const n = Number(formString(form, 'n') ?? '1');
     if (!Number.isInteger(n) || n < 1 || n > 10) throw invalid('n: an integer from 1 to 10', 'n');
     const format = formString(form, 'response_format');
-    if (format && format !== 'url' && format !== 'b64_json') throw invalid('response_format: url or b64_json', 'response_format');
+    if (format && format !== 'url' && format !== 'b64_json')
+      throw invalid('response_format: url or b64_json', 'response_format');
     const pngs: Buffer[] = [];
     for (let i = 0; i < n; i++) pngs.push(await editPng(image, mask, prompt, i));
     usage.modelId = target.model.id;

@@ -8,7 +8,12 @@ import { notFound } from '../shared/errors.js';
 
 /** Spec 4.12 GET /compat-a/v1/models: every model of the catalog (and each upstream stand-in). */
 export function registerModels(app: App, svc: InferenceServices): void {
-  const view = (id: string) => ({ id, object: 'model', created: CATALOG_CREATED, owned_by: 'avatar-emulator' });
+  const view = (id: string) => ({
+    id,
+    object: 'model',
+    created: CATALOG_CREATED,
+    owned_by: 'avatar-emulator',
+  });
   const ids = () => [...new Set([...catalog.map((m) => m.id), ...Object.keys(svc.upstreams)])];
   inferenceRoute(app, svc, inference.models, () => json({ object: 'list', data: ids().map(view) }));
   inferenceRoute(app, svc, inference.model, ({ c }) => {

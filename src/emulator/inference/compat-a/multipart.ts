@@ -17,7 +17,9 @@ export async function readForm(c: Context, maxBytes: number): Promise<Form> {
   const raw = await readBodyLimited(c, maxBytes);
   let data: FormData;
   try {
-    data = await new Response(Buffer.from(raw), { headers: { 'content-type': contentType } }).formData();
+    data = await new Response(Buffer.from(raw), {
+      headers: { 'content-type': contentType },
+    }).formData();
   } catch {
     throw invalid('malformed multipart/form-data body');
   }
@@ -29,7 +31,10 @@ export function formString(f: Form, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-export async function formFile(f: Form, name: string): Promise<{ name: string; type: string; bytes: Uint8Array } | undefined> {
+export async function formFile(
+  f: Form,
+  name: string,
+): Promise<{ name: string; type: string; bytes: Uint8Array } | undefined> {
   const v = f.data.get(name);
   if (!v || typeof v === 'string') return undefined;
   return { name: v.name, type: v.type, bytes: new Uint8Array(await v.arrayBuffer()) };

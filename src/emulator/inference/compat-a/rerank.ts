@@ -21,7 +21,8 @@ export function registerRerank(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.rerank, async ({ c, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'rerank');
-    if (target.kind === 'upstream') return forward(target.upstream, '/rerank', { json: raw as Record<string, unknown> });
+    if (target.kind === 'upstream')
+      return forward(target.upstream, '/rerank', { json: raw as Record<string, unknown> });
     const b = validate(Rerank, raw);
     const scores = bm25Scores(b.query, b.documents);
     const ranked = scores
@@ -34,7 +35,9 @@ export function registerRerank(app: App, svc: InferenceServices): void {
       id: svc.ctx.ids.uuid(),
       object: 'list',
       model: b.model,
-      data: ranked.map((r) => (b.return_documents === false ? r : { ...r, document: b.documents[r.index] })),
+      data: ranked.map((r) =>
+        b.return_documents === false ? r : { ...r, document: b.documents[r.index] },
+      ),
       usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
     });
   });
@@ -42,7 +45,8 @@ export function registerRerank(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.score, async ({ c, usage }) => {
     const raw = await readJson(c);
     const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'score');
-    if (target.kind === 'upstream') return forward(target.upstream, '/score', { json: raw as Record<string, unknown> });
+    if (target.kind === 'upstream')
+      return forward(target.upstream, '/score', { json: raw as Record<string, unknown> });
     const b = validate(Score, raw);
     const scores = scorePairs(b.text_1, b.text_2);
     usage.modelId = target.model.id;
@@ -70,7 +74,10 @@ export function scorePairs(t1: string | string[], t2: string | string[]): number
     return bm25Scores(q, seconds).map(relevance);
   }
   if (t1.length !== seconds.length) {
-    throw invalid('text_1 and text_2 lists must have the same length (or text_1 one text)', 'text_2');
+    throw invalid(
+      'text_1 and text_2 lists must have the same length (or text_1 one text)',
+      'text_2',
+    );
   }
   return t1.map((q, i) => {
     const col = bm25Scores(q, seconds);

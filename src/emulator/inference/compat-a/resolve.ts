@@ -3,7 +3,9 @@ import type { Upstream } from '../models/local-models.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid } from '../shared/errors.js';
 
-export type Resolved = { kind: 'local'; model: CatalogModel } | { kind: 'upstream'; upstream: Upstream; id: string };
+export type Resolved =
+  | { kind: 'local'; model: CatalogModel }
+  | { kind: 'upstream'; upstream: Upstream; id: string };
 
 /**
  * Which model answers: an upstream configured for this id first (it may replace a local
@@ -17,7 +19,12 @@ export function resolveModel(svc: InferenceServices, id: unknown, task: Task): R
   const model = findModel(id);
   if (!model) {
     const fits = catalog.filter((m) => m.tasks.includes(task)).map((m) => m.id);
-    throw new InferenceError(404, 'not_found', `model ${id} not found; for ${task} use ${fits.join(' or ')}`, { param: 'model' });
+    throw new InferenceError(
+      404,
+      'not_found',
+      `model ${id} not found; for ${task} use ${fits.join(' or ')}`,
+      { param: 'model' },
+    );
   }
   if (!model.tasks.includes(task)) {
     throw invalid(`model ${id} does not do ${task} (it does ${model.tasks.join(', ')})`, 'model');
@@ -47,9 +54,18 @@ export async function forward(
   }
   let res: Response;
   try {
-    res = await fetch(up.baseUrl.replace(/\/+$/, '') + path, { method: 'POST', headers, body: payload, signal });
+    res = await fetch(up.baseUrl.replace(/\/+$/, '') + path, {
+      method: 'POST',
+      headers,
+      body: payload,
+      signal,
+    });
   } catch (e) {
-    throw new InferenceError(502, 'upstream_error', `upstream ${up.baseUrl} unreachable: ${(e as Error).message}`);
+    throw new InferenceError(
+      502,
+      'upstream_error',
+      `upstream ${up.baseUrl} unreachable: ${(e as Error).message}`,
+    );
   }
   const out = new Headers();
   for (const h of ['content-type', 'content-length', 'retry-after']) {

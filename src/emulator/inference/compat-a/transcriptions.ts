@@ -19,25 +19,42 @@ export function registerTranscriptions(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.transcriptions, async ({ c, usage }) => {
     const form = await readForm(c, AUDIO_BYTES + 64 * 1024);
     const target = resolveModel(svc, formString(form, 'model'), 'speech-to-text');
-    if (target.kind === 'upstream') return forward(target.upstream, '/audio/transcriptions', { raw: form.raw, contentType: form.contentType }, c.req.raw.signal);
+    if (target.kind === 'upstream')
+      return forward(
+        target.upstream,
+        '/audio/transcriptions',
+        { raw: form.raw, contentType: form.contentType },
+        c.req.raw.signal,
+      );
     const format = formString(form, 'response_format') ?? 'json';
-    if (!FORMATS.includes(format)) throw invalid(`response_format: one of ${FORMATS.join(', ')}`, 'response_format');
+    if (!FORMATS.includes(format))
+      throw invalid(`response_format: one of ${FORMATS.join(', ')}`, 'response_format');
     const file = await formFile(form, 'file');
     let audio = file?.bytes;
     if (!audio) {
       const url = formString(form, 'file');
       if (!url) throw invalid('file: required (an audio file upload)', 'file');
       audio = svc.media.fetchLocal(url) ?? undefined;
-      if (!audio) throw invalid('file: a URL must be one this emulator served (/inference/media/...) or a data: URL', 'file');
+      if (!audio)
+        throw invalid(
+          'file: a URL must be one this emulator served (/inference/media/...) or a data: URL',
+          'file',
+        );
     }
     if (audio.length === 0) throw invalid('file: is empty', 'file');
     const t = await transcribe(svc, audio, formString(form, 'language'), c.req.raw.signal);
     usage.modelId = target.model.id;
     usage.audioSeconds = t.duration;
-    if (format === 'text') return new Response(t.text + '\n', { headers: { 'content-type': 'text/plain; charset=utf-8' } });
-    if (format === 'srt') return new Response(toSrt(t), { headers: { 'content-type': 'text/plain; charset=utf-8' } });
-    if (format === 'vtt') return new Response(toVtt(t), { headers: { 'content-type': 'text/vtt; charset=utf-8' } });
-    if (format === 'json') return json({ text: t.text, usage: { type: 'duration', seconds: Math.ceil(t.duration) } });
+    if (format === 'text')
+      return new Response(t.text + '\n', {
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+    if (format === 'srt')
+      return new Response(toSrt(t), { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    if (format === 'vtt')
+      return new Response(toVtt(t), { headers: { 'content-type': 'text/vtt; charset=utf-8' } });
+    if (format === 'json')
+      return json({ text: t.text, usage: { type: 'duration', seconds: Math.ceil(t.duration) } });
     return json({
       task: 'transcribe',
       language: t.language,

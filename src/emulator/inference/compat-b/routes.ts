@@ -22,15 +22,19 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
     const v = jobView(row, svc.jobs.position(row.id));
     return { request_id: row.id, ...v };
   };
-  const statusUrl = (id: string) => `${String(svc.ctx.options.baseUrl ?? '')}/compat-b/requests/${id}`;
+  const statusUrl = (id: string) =>
+    `${String(svc.ctx.options.baseUrl ?? '')}/compat-b/requests/${id}`;
 
   inferenceRoute(app, svc, inference.requestsBatch, async ({ c, caller }) => {
     const b = await jsonBody(c, inference.requestsBatch.body!);
-    if (b.request_ids.length > BATCH_STATUS_MAX) throw invalid(`request_ids: at most ${BATCH_STATUS_MAX} ids per query`, 'request_ids');
+    if (b.request_ids.length > BATCH_STATUS_MAX)
+      throw invalid(`request_ids: at most ${BATCH_STATUS_MAX} ids per query`, 'request_ids');
     return json({
       data: b.request_ids.map((id) => {
         const row = svc.jobs.get(id);
-        return row && row.org_id === caller.orgId ? view(row) : { request_id: id, status: 'not_found' };
+        return row && row.org_id === caller.orgId
+          ? view(row)
+          : { request_id: id, status: 'not_found' };
       }),
     });
   });
@@ -44,11 +48,18 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.submit, async ({ c, caller, usage }) => {
     const slug = param(c, 'slug');
     const model = findModel(slug);
-    if (!model) throw new InferenceError(404, 'not_found', `no model with slug ${slug} (GET /api/model-status lists them)`);
+    if (!model)
+      throw new InferenceError(
+        404,
+        'not_found',
+        `no model with slug ${slug} (GET /api/model-status lists them)`,
+      );
     const raw = await readJson(c);
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('body must be a JSON object');
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      throw invalid('body must be a JSON object');
     const { sync_mode: sync, task: askedTask, ...payload } = raw as Record<string, unknown>;
-    if (sync !== undefined && typeof sync !== 'boolean') throw invalid('sync_mode: must be a boolean', 'sync_mode');
+    if (sync !== undefined && typeof sync !== 'boolean')
+      throw invalid('sync_mode: must be a boolean', 'sync_mode');
     const task = askedTask ?? model.tasks[0];
     if (typeof task !== 'string' || !model.tasks.includes(task as never)) {
       throw invalid(`task: ${model.id} does ${model.tasks.join(', ')}`, 'task');
@@ -56,7 +67,14 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
     const problem = payloadProblem(task, payload, '');
     if (problem) throw invalid(problem.message, problem.param);
     usage.modelId = model.id;
-    const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'compat-b', modelId: model.id, task, payload });
+    const row = svc.jobs.submit({
+      orgId: caller.orgId,
+      keyId: caller.keyId,
+      source: 'compat-b',
+      modelId: model.id,
+      task,
+      payload,
+    });
     let now: JobRow = row;
     if (sync === true) {
       await svc.jobs.wait(row.id, SYNC_WAIT_MS);

@@ -1,6 +1,13 @@
 import { unixSeconds, type TimerHandle } from '../../clock.js';
 import type { EmulatorContext } from '../../context.js';
-import { jobStatements, TERMINAL, type JobError, type JobRow, type JobSource, type JobStatus } from './store.js';
+import {
+  jobStatements,
+  TERMINAL,
+  type JobError,
+  type JobRow,
+  type JobSource,
+  type JobStatus,
+} from './store.js';
 
 export interface JobSpec {
   orgId: string;
@@ -145,8 +152,11 @@ export class JobQueue {
       if (!this.stopped) this.finish(row.id, 'completed', result, null);
     } catch (e) {
       const err: JobError =
-        e instanceof TaskError ? { code: e.code, message: e.message } : { code: 'internal_error', message: (e as Error).message };
-      if (!e || !(e instanceof TaskError)) this.ctx.log(`job ${row.id} (${row.task}) failed: ${(e as Error)?.stack ?? String(e)}`);
+        e instanceof TaskError
+          ? { code: e.code, message: e.message }
+          : { code: 'internal_error', message: (e as Error).message };
+      if (!e || !(e instanceof TaskError))
+        this.ctx.log(`job ${row.id} (${row.task}) failed: ${(e as Error)?.stack ?? String(e)}`);
       if (!this.stopped) this.finish(row.id, 'failed', null, err);
     } finally {
       this.running.delete(row.id);

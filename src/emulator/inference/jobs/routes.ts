@@ -9,12 +9,18 @@ import type { InferenceCaller } from '../shared/caller.js';
 import { jobView } from './store.js';
 import { payloadProblem } from '../tasks/payloads.js';
 
-
 /** A model and task that exist, or 400 naming what does (checked at submission, not in the worker). */
 export function checkModelTask(modelId: string, task: string): void {
   const m = findModel(modelId);
-  if (!m) throw new InferenceError(404, 'not_found', `model ${modelId} not found (GET /api/model-status lists them)`, { param: 'model_id' });
-  if (!m.tasks.includes(task as never)) throw invalid(`model ${modelId} does not do ${task} (it does ${m.tasks.join(', ')})`, 'task');
+  if (!m)
+    throw new InferenceError(
+      404,
+      'not_found',
+      `model ${modelId} not found (GET /api/model-status lists them)`,
+      { param: 'model_id' },
+    );
+  if (!m.tasks.includes(task as never))
+    throw invalid(`model ${modelId} does not do ${task} (it does ${m.tasks.join(', ')})`, 'task');
 }
 
 /** The caller's own job, or 404 (another organisation's jobs do not exist for it). */
@@ -32,7 +38,14 @@ export function registerJobs(app: App, svc: InferenceServices): void {
     const problem = payloadProblem(b.task, b.payload ?? {});
     if (problem) throw invalid(problem.message, problem.param);
     usage.modelId = b.model_id;
-    const row = svc.jobs.submit({ orgId: caller.orgId, keyId: caller.keyId, source: 'jobs', modelId: b.model_id, task: b.task, payload: b.payload ?? {} });
+    const row = svc.jobs.submit({
+      orgId: caller.orgId,
+      keyId: caller.keyId,
+      source: 'jobs',
+      modelId: b.model_id,
+      task: b.task,
+      payload: b.payload ?? {},
+    });
     return json({ id: row.id, queue_id: row.queue_id }, 201);
   });
   inferenceRoute(app, svc, inference.getJob, ({ c, caller }) => {
@@ -42,7 +55,11 @@ export function registerJobs(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.cancelJob, ({ c, caller }) => {
     const row = ownJob(svc, caller, param(c, 'id'));
     if (row.status === 'completed' || row.status === 'failed') {
-      throw new InferenceError(409, 'conflict', `job ${row.id} already ${row.status}; only pending or processing jobs can be cancelled`);
+      throw new InferenceError(
+        409,
+        'conflict',
+        `job ${row.id} already ${row.status}; only pending or processing jobs can be cancelled`,
+      );
     }
     return json(jobView(svc.jobs.cancel(row.id)!));
   });

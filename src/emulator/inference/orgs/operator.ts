@@ -10,7 +10,9 @@ import type { InferenceServices } from '../services.js';
  */
 export function registerOperatorPlan(app: App, svc: InferenceServices): void {
   implement(app, svc.ctx, orgPlan, ({ params, body }) => {
-    const r = svc.ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(body.plan, params.orgId);
+    const r = svc.ctx.db
+      .prepare('UPDATE orgs SET plan = ? WHERE id = ?')
+      .run(body.plan, params.orgId);
     if (r.changes === 0) throw new ApiError(404, 'not_found', { message: 'no such organisation' });
     return { org_id: params.orgId, plan: body.plan };
   });

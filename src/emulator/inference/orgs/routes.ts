@@ -23,7 +23,9 @@ function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string):
 export function registerOrgs(app: App, svc: InferenceServices): void {
   // Ours: the organisation the key acts for (its id is needed by the routes below).
   inferenceRoute(app, svc, inference.organizations, ({ caller }) => {
-    const org = svc.ctx.db.prepare('SELECT id, name, plan, created_at FROM orgs WHERE id = ?').get(caller.orgId);
+    const org = svc.ctx.db
+      .prepare('SELECT id, name, plan, created_at FROM orgs WHERE id = ?')
+      .get(caller.orgId);
     return json({ data: [org] });
   });
   inferenceRoute(app, svc, inference.createOrgToken, async ({ c, caller }) => {
@@ -33,7 +35,9 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
     // scope on it would be a promise nothing keeps: refuse it by name.
     const bad = b.scopes.find((s) => !INFERENCE_SCOPES.includes(s));
     if (bad) {
-      const why = (Scopes as readonly string[]).includes(bad) ? 'is a control-plane scope; organisation tokens open inference routes only' : 'is not a scope';
+      const why = (Scopes as readonly string[]).includes(bad)
+        ? 'is a control-plane scope; organisation tokens open inference routes only'
+        : 'is not a scope';
       throw invalid(`scopes: ${bad} ${why} (use ${INFERENCE_SCOPES.join(', ')})`, 'scopes');
     }
     const { row, secret } = insertOrgToken(svc.ctx, caller.orgId, b.name, b.scopes);
@@ -41,18 +45,26 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
   });
   inferenceRoute(app, svc, inference.orgTokens, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
-    const rows = svc.ctx.db.prepare('SELECT * FROM org_tokens WHERE org_id = ? ORDER BY created_at, rowid').all(caller.orgId) as OrgTokenRow[];
+    const rows = svc.ctx.db
+      .prepare('SELECT * FROM org_tokens WHERE org_id = ? ORDER BY created_at, rowid')
+      .all(caller.orgId) as OrgTokenRow[];
     return json({ data: rows.map(tokenView) });
   });
   inferenceRoute(app, svc, inference.revokeOrgToken, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const id = param(c, 'tokenId');
-    const row = svc.ctx.db.prepare('SELECT * FROM org_tokens WHERE id = ? AND org_id = ?').get(id, caller.orgId) as OrgTokenRow | undefined;
+    const row = svc.ctx.db
+      .prepare('SELECT * FROM org_tokens WHERE id = ? AND org_id = ?')
+      .get(id, caller.orgId) as OrgTokenRow | undefined;
     if (!row) throw notFound(`token ${id}`);
     if (row.status === 'active') {
-      svc.ctx.db.prepare(`UPDATE org_tokens SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(Math.floor(svc.ctx.clock.now() / 1000), id);
+      svc.ctx.db
+        .prepare(`UPDATE org_tokens SET status = 'revoked', revoked_at = ? WHERE id = ?`)
+        .run(Math.floor(svc.ctx.clock.now() / 1000), id);
     }
-    const after = svc.ctx.db.prepare('SELECT revoked_at FROM org_tokens WHERE id = ?').get(id) as { revoked_at: number };
+    const after = svc.ctx.db.prepare('SELECT revoked_at FROM org_tokens WHERE id = ?').get(id) as {
+      revoked_at: number;
+    };
     return json({ ok: true, revoked_at: after.revoked_at });
   });
   inferenceRoute(app, svc, inference.orgUsage, ({ c, caller }) => {
@@ -67,7 +79,10 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
     const end = num('end', now + 1);
     const start = num('start', end - 30 * 86_400);
     if (start >= end) throw invalid('start: must be before end', 'start');
-    if (end - start > 366 * 86_400) throw new InferenceError(400, 'invalid_request', 'a usage window is at most 366 days', { param: 'start' });
+    if (end - start > 366 * 86_400)
+      throw new InferenceError(400, 'invalid_request', 'a usage window is at most 366 days', {
+        param: 'start',
+      });
     return json(usageAggregates(svc.ctx.db, caller.orgId, start, end));
   });
 }

@@ -27,12 +27,19 @@ export interface OrgTokenRow {
 export function findOrgToken(db: Db, raw: string): OrgTokenRow | null {
   const m = ORG_TOKEN_PATTERN.exec(raw);
   if (!m) return null;
-  const row = db.prepare('SELECT * FROM org_tokens WHERE lookup = ?').get(m[1]) as OrgTokenRow | undefined;
+  const row = db.prepare('SELECT * FROM org_tokens WHERE lookup = ?').get(m[1]) as
+    | OrgTokenRow
+    | undefined;
   if (!row) return null;
   return timingSafeEqual(hashKey(raw), row.secret_hash) ? row : null;
 }
 
-export function insertOrgToken(ctx: EmulatorContext, orgId: string, name: string, scopes: string[]): { row: OrgTokenRow; secret: string } {
+export function insertOrgToken(
+  ctx: EmulatorContext,
+  orgId: string,
+  name: string,
+  scopes: string[],
+): { row: OrgTokenRow; secret: string } {
   const exists = ctx.db.prepare('SELECT 1 FROM org_tokens WHERE lookup = ?');
   let lookup = ctx.ids.hex(4);
   while (exists.get(lookup)) lookup = ctx.ids.hex(4);
@@ -43,8 +50,20 @@ export function insertOrgToken(ctx: EmulatorContext, orgId: string, name: string
       `INSERT INTO org_tokens (id, org_id, name, scopes, lookup, secret_hash, token_prefix, status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
     )
-    .run(id, orgId, name, JSON.stringify(scopes), lookup, hashKey(secret), secret.slice(0, 8), unixSeconds(ctx.clock));
-  return { row: ctx.db.prepare('SELECT * FROM org_tokens WHERE id = ?').get(id) as OrgTokenRow, secret };
+    .run(
+      id,
+      orgId,
+      name,
+      JSON.stringify(scopes),
+      lookup,
+      hashKey(secret),
+      secret.slice(0, 8),
+      unixSeconds(ctx.clock),
+    );
+  return {
+    row: ctx.db.prepare('SELECT * FROM org_tokens WHERE id = ?').get(id) as OrgTokenRow,
+    secret,
+  };
 }
 
 /** The public view of a token: never the secret. */

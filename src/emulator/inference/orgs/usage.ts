@@ -23,12 +23,18 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
     audio_seconds: Math.round((r.audio_seconds ?? 0) * 1000) / 1000,
     images: r.images ?? 0,
   });
-  const totals = db.prepare(`SELECT ${cols} FROM inference_usage WHERE ${where}`).get(orgId, start, end) as Record<string, number>;
+  const totals = db
+    .prepare(`SELECT ${cols} FROM inference_usage WHERE ${where}`)
+    .get(orgId, start, end) as Record<string, number>;
   const byModel = db
-    .prepare(`SELECT model_id, ${cols} FROM inference_usage WHERE ${where} AND model_id IS NOT NULL GROUP BY model_id ORDER BY model_id`)
+    .prepare(
+      `SELECT model_id, ${cols} FROM inference_usage WHERE ${where} AND model_id IS NOT NULL GROUP BY model_id ORDER BY model_id`,
+    )
     .all(orgId, start, end) as (Record<string, number> & { model_id: string })[];
   const byDay = db
-    .prepare(`SELECT (at / 86400) * 86400 AS day, ${cols} FROM inference_usage WHERE ${where} GROUP BY day ORDER BY day`)
+    .prepare(
+      `SELECT (at / 86400) * 86400 AS day, ${cols} FROM inference_usage WHERE ${where} GROUP BY day ORDER BY day`,
+    )
     .all(orgId, start, end) as (Record<string, number> & { day: number })[];
   return {
     object: 'usage',
@@ -37,6 +43,10 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
     end,
     totals: shape(totals),
     by_model: byModel.map((r) => ({ model_id: r.model_id, ...shape(r) })),
-    by_day: byDay.map((r) => ({ date: new Date(r.day * 1000).toISOString().slice(0, 10), start: r.day, ...shape(r) })),
+    by_day: byDay.map((r) => ({
+      date: new Date(r.day * 1000).toISOString().slice(0, 10),
+      start: r.day,
+      ...shape(r),
+    })),
   };
 }

@@ -10,10 +10,23 @@ import { inferenceRoute, json, jsonBody } from '../shared/route.js';
 export function registerOther(app: App, svc: InferenceServices): void {
   const enabled = (m: CatalogModel): boolean =>
     !!svc.upstreams[m.id] ||
-    (m.part === 'brain' ? !!svc.models.brain : m.part === 'voice' ? !!svc.models.voice : m.part === 'recognizer' ? !!svc.models.recognizer?.available : true);
+    (m.part === 'brain'
+      ? !!svc.models.brain
+      : m.part === 'voice'
+        ? !!svc.models.voice
+        : m.part === 'recognizer'
+          ? !!svc.models.recognizer?.available
+          : true);
 
   inferenceRoute(app, svc, inference.modelStatus, () =>
-    json({ models: catalog.map((m) => ({ model_id: m.id, spec_id: m.spec_id, enabled: enabled(m), tasks: m.tasks })) }),
+    json({
+      models: catalog.map((m) => ({
+        model_id: m.id,
+        spec_id: m.spec_id,
+        enabled: enabled(m),
+        tasks: m.tasks,
+      })),
+    }),
   );
 
   // Shape not shown: one entry per TTS model with the base voices of its Voice (Voice.voices).
@@ -26,7 +39,11 @@ export function registerOther(app: App, svc: InferenceServices): void {
           model_id: m.id,
           engine: voice?.name ?? null,
           enabled: !!voice,
-          voices: (voice?.voices ?? []).map((v) => ({ id: v.id, language: v.lang, ...(v.gender ? { gender: v.gender } : {}) })),
+          voices: (voice?.voices ?? []).map((v) => ({
+            id: v.id,
+            language: v.lang,
+            ...(v.gender ? { gender: v.gender } : {}),
+          })),
           response_formats: ['wav', 'mp3', 'opus', 'flac', 'aac', 'pcm'],
         })),
     });

@@ -50,9 +50,14 @@ export class RateLimiter {
     const a = this.window.take(`${orgId}\u0000${cls}`, limit);
     if (!a.ok) {
       const what = cls === 'jobs' ? 'job submissions' : 'API requests';
-      throw new InferenceError(429, 'rate_limit', `rate limit of ${limit} ${what} per minute reached for the ${plan} plan; retry in ${a.retryAfterS} s`, {
-        headers: { 'Retry-After': String(a.retryAfterS) },
-      });
+      throw new InferenceError(
+        429,
+        'rate_limit',
+        `rate limit of ${limit} ${what} per minute reached for the ${plan} plan; retry in ${a.retryAfterS} s`,
+        {
+          headers: { 'Retry-After': String(a.retryAfterS) },
+        },
+      );
     }
     return a.at;
   }

@@ -32,20 +32,30 @@ export type InferenceScope = 'user:read' | 'user:write' | 'admin:read' | 'admin:
 
 const unauthorized = (m: string) => new InferenceError(401, 'unauthorized', m);
 
-function orgOfKey(ctx: EmulatorContext, workspaceId: string | null, userId: string): { id: string; plan: string } | undefined {
+function orgOfKey(
+  ctx: EmulatorContext,
+  workspaceId: string | null,
+  userId: string,
+): { id: string; plan: string } | undefined {
   if (workspaceId) {
     const row = ctx.db
-      .prepare('SELECT o.id, o.plan FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ?')
+      .prepare(
+        'SELECT o.id, o.plan FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ?',
+      )
       .get(workspaceId) as { id: string; plan: string } | undefined;
     if (row) return row;
   }
   // A dashboard key is not workspace-bound: it acts for its user's (first) organisation.
-  return ctx.db.prepare('SELECT id, plan FROM orgs WHERE owner_user_id = ? ORDER BY created_at, id LIMIT 1').get(userId) as
-    | { id: string; plan: string }
-    | undefined;
+  return ctx.db
+    .prepare('SELECT id, plan FROM orgs WHERE owner_user_id = ? ORDER BY created_at, id LIMIT 1')
+    .get(userId) as { id: string; plan: string } | undefined;
 }
 
-export function authenticateInference(ctx: EmulatorContext, c: Context, need: InferenceScope): InferenceCaller {
+export function authenticateInference(
+  ctx: EmulatorContext,
+  c: Context,
+  need: InferenceScope,
+): InferenceCaller {
   const raw = bearer(c);
   if (raw === null) throw unauthorized('missing Authorization: Bearer <API_KEY>');
   if (raw === '') throw unauthorized('malformed Authorization header');
@@ -53,19 +63,37 @@ export function authenticateInference(ctx: EmulatorContext, c: Context, need: In
   const token = findOrgToken(ctx.db, raw);
   if (token) {
     if (token.status !== 'active') throw unauthorized('organisation token revoked');
-    const org = ctx.db.prepare('SELECT plan FROM orgs WHERE id = ?').get(token.org_id) as { plan: string } | undefined;
+    const org = ctx.db.prepare('SELECT plan FROM orgs WHERE id = ?').get(token.org_id) as
+      | { plan: string }
+      | undefined;
     if (!org) throw unauthorized('organisation of this token no longer exists');
-    caller = { keyId: token.id, kind: 'org_token', orgId: token.org_id, plan: org.plan, scopes: JSON.parse(token.scopes) as string[] };
+    caller = {
+      keyId: token.id,
+      kind: 'org_token',
+      orgId: token.org_id,
+      plan: org.plan,
+      scopes: JSON.parse(token.scopes) as string[],
+    };
   } else {
     const key = findKey(ctx.db, raw);
     if (!key) throw unauthorized('invalid API key');
     if (key.status !== 'active') throw unauthorized('API key revoked');
     if (key.kind !== 'secret') {
-      throw new InferenceError(403, 'forbidden', `${key.kind} keys cannot call inference routes; use a secret key or an organisation token`);
+      throw new InferenceError(
+        403,
+        'forbidden',
+        `${key.kind} keys cannot call inference routes; use a secret key or an organisation token`,
+      );
     }
     const org = orgOfKey(ctx, key.workspace_id, key.user_id);
     if (!org) throw new InferenceError(403, 'forbidden', 'this key belongs to no organisation');
-    caller = { keyId: key.id, kind: 'key', orgId: org.id, plan: org.plan, scopes: JSON.parse(key.scopes) as string[] };
+    caller = {
+      keyId: key.id,
+      kind: 'key',
+      orgId: org.id,
+      plan: org.plan,
+      scopes: JSON.parse(key.scopes) as string[],
+    };
   }
   if (!hasScope(caller.scopes, { anyOf: impliedBy[need] })) {
     throw new InferenceError(403, 'forbidden', `key lacks scope ${need}`);

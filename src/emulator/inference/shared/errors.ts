@@ -49,7 +49,8 @@ export class InferenceError extends Error {
   }
 }
 
-export const invalid = (message: string, param?: string) => new InferenceError(400, 'invalid_request', message, { param });
+export const invalid = (message: string, param?: string) =>
+  new InferenceError(400, 'invalid_request', message, { param });
 export const notFound = (what: string) => new InferenceError(404, 'not_found', `${what} not found`);
 
 /** Any error thrown by shared code (auth, body reading) in the inference format. */
@@ -58,9 +59,14 @@ export function toInferenceError(e: unknown): InferenceError | null {
   if (e instanceof ApiError) {
     const code = e.code === 'invalid_json' ? 'invalid_json' : e.code;
     const message = e.opts.message ?? e.opts.detail ?? e.code;
-    return new InferenceError(e.status, code, e.opts.detail && e.opts.message ? `${message} (${e.opts.detail})` : message, {
-      headers: e.opts.headers,
-    });
+    return new InferenceError(
+      e.status,
+      code,
+      e.opts.detail && e.opts.message ? `${message} (${e.opts.detail})` : message,
+      {
+        headers: e.opts.headers,
+      },
+    );
   }
   return null;
 }

@@ -9,18 +9,28 @@ import type { InferenceCaller } from './caller.js';
  */
 export const INTERNAL_HEADER = 'x-avatar-internal';
 
-export function internalHeaders(svc: InferenceServices, caller: InferenceCaller): Record<string, string> {
-  return { [INTERNAL_HEADER]: `${svc.internalSecret}.${Buffer.from(JSON.stringify(caller)).toString('base64url')}` };
+export function internalHeaders(
+  svc: InferenceServices,
+  caller: InferenceCaller,
+): Record<string, string> {
+  return {
+    [INTERNAL_HEADER]: `${svc.internalSecret}.${Buffer.from(JSON.stringify(caller)).toString('base64url')}`,
+  };
 }
 
-export function internalCaller(svc: InferenceServices, value: string | undefined): InferenceCaller | null {
+export function internalCaller(
+  svc: InferenceServices,
+  value: string | undefined,
+): InferenceCaller | null {
   if (!value) return null;
   const dot = value.indexOf('.');
   const given = Buffer.from(value.slice(0, Math.max(0, dot)));
   const want = Buffer.from(svc.internalSecret);
   if (given.length !== want.length || !timingSafeEqual(given, want)) return null;
   try {
-    return JSON.parse(Buffer.from(value.slice(dot + 1), 'base64url').toString('utf8')) as InferenceCaller;
+    return JSON.parse(
+      Buffer.from(value.slice(dot + 1), 'base64url').toString('utf8'),
+    ) as InferenceCaller;
   } catch {
     return null;
   }

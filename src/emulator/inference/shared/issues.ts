@@ -14,6 +14,11 @@ export function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
     }
     at = (at as Record<PropertyKey, unknown>)[key as PropertyKey];
   }
-  if (at === undefined && issue.path.length > 0 && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'required';
+  if (
+    at === undefined &&
+    issue.path.length > 0 &&
+    (issue.code === 'invalid_type' || issue.code === 'invalid_union')
+  )
+    return 'required';
   return issue.message;
 }

@@ -24,7 +24,9 @@ export class MediaStore {
     const id = this.ctx.ids.uuid();
     const now = unixSeconds(this.ctx.clock);
     this.ctx.db
-      .prepare('INSERT INTO inference_media (id, org_id, content_type, bytes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO inference_media (id, org_id, content_type, bytes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(id, orgId, contentType, Buffer.from(bytes), now, now + MEDIA_TTL_S);
     return `${String(this.ctx.options.baseUrl ?? '')}/inference/media/${id}${extension(contentType)}`;
   }
@@ -35,23 +37,33 @@ export class MediaStore {
     if (data) return new Uint8Array(Buffer.from(data[1]!, 'base64'));
     const m = MEDIA_URL.exec(url);
     if (!m) return null;
-    const row = this.ctx.db.prepare('SELECT bytes, expires_at FROM inference_media WHERE id = ?').get(m[1]) as
-      | { bytes: Buffer; expires_at: number }
-      | undefined;
+    const row = this.ctx.db
+      .prepare('SELECT bytes, expires_at FROM inference_media WHERE id = ?')
+      .get(m[1]) as { bytes: Buffer; expires_at: number } | undefined;
     return row && row.expires_at > unixSeconds(this.ctx.clock) ? new Uint8Array(row.bytes) : null;
   }
 
   register(app: App): void {
     app.get(toRouterPath(mediaOp.path), (c) => {
       const id = (c.req.param('file') ?? '').replace(/\.[a-z0-9]+$/, '');
-      const row = this.ctx.db.prepare('SELECT content_type, bytes, expires_at FROM inference_media WHERE id = ?').get(id) as
-        | { content_type: string; bytes: Buffer; expires_at: number }
-        | undefined;
+      const row = this.ctx.db
+        .prepare('SELECT content_type, bytes, expires_at FROM inference_media WHERE id = ?')
+        .get(id) as { content_type: string; bytes: Buffer; expires_at: number } | undefined;
       if (!row || row.expires_at <= unixSeconds(this.ctx.clock)) {
-        return errorResponse(new InferenceError(404, 'not_found', 'media not found or expired (media URLs last one hour)'));
+        return errorResponse(
+          new InferenceError(
+            404,
+            'not_found',
+            'media not found or expired (media URLs last one hour)',
+          ),
+        );
       }
       return new Response(new Uint8Array(row.bytes), {
-        headers: { 'content-type': row.content_type, 'content-length': String(row.bytes.length), 'cache-control': 'private, max-age=3600' },
+        headers: {
+          'content-type': row.content_type,
+          'content-length': String(row.bytes.length),
+          'cache-control': 'private, max-age=3600',
+        },
       });
     });
   }
@@ -59,6 +71,13 @@ export class MediaStore {
 
 function extension(type: string): string {
   return (
-    { 'image/png': '.png', 'audio/wav': '.wav', 'audio/mpeg': '.mp3', 'audio/ogg': '.opus', 'audio/flac': '.flac', 'audio/aac': '.aac' }[type] ?? ''
+    {
+      'image/png': '.png',
+      'audio/wav': '.wav',
+      'audio/mpeg': '.mp3',
+      'audio/ogg': '.opus',
+      'audio/flac': '.flac',
+      'audio/aac': '.aac',
+    }[type] ?? ''
   );
 }

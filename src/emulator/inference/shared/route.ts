@@ -38,7 +38,9 @@ export function inferenceRoute(
 ): void {
   const method = op.method.toUpperCase();
   const path = toRouterPath(op.path);
-  const scope = (typeof op.auth === 'string' ? undefined : op.auth.anyOf[0]) as (Scope & InferenceScope) | undefined;
+  const scope = (typeof op.auth === 'string' ? undefined : op.auth.anyOf[0]) as
+    | (Scope & InferenceScope)
+    | undefined;
   if (!scope) throw new Error(`${op.id}: an inference route needs a scope`);
   svc.routes.add(method, path);
   app.on(method, path, async (c) => {
@@ -60,11 +62,14 @@ export function inferenceRoute(
         status = err.status;
         // Refused before any model ran (4xx from validation or model lookup): the job
         // submission is given back (docs/fidelity.md "Rejected job submissions").
-        if (caller && cls === 'jobs' && err.status >= 400 && err.status < 500) svc.limiter.refund(caller.orgId, cls, admittedAt);
+        if (caller && cls === 'jobs' && err.status >= 400 && err.status < 500)
+          svc.limiter.refund(caller.orgId, cls, admittedAt);
         return errorResponse(err);
       }
       svc.ctx.log(`internal error on ${method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);
-      return errorResponse(new InferenceError(500, 'internal_error', 'unexpected error; see the emulator log'));
+      return errorResponse(
+        new InferenceError(500, 'internal_error', 'unexpected error; see the emulator log'),
+      );
     } finally {
       // A request refused before it names an organisation (bad key) is nobody's usage.
       if (caller) svc.usage.record(caller, cls, `${method} ${c.req.routePath}`, status, usage);
@@ -73,9 +78,17 @@ export function inferenceRoute(
 }
 
 /** A JSON body (1 MiB unless said), parsed; bad JSON is 400 `invalid_json`. */
-export async function readJson(c: Context, maxBytes: number = Limits.jsonBodyBytes): Promise<unknown> {
-  const v = await readJsonBody(c, maxBytes, (message) => new InferenceError(400, 'invalid_json', message));
-  if (v === undefined) throw new InferenceError(400, 'invalid_json', 'request body is empty; send a JSON object');
+export async function readJson(
+  c: Context,
+  maxBytes: number = Limits.jsonBodyBytes,
+): Promise<unknown> {
+  const v = await readJsonBody(
+    c,
+    maxBytes,
+    (message) => new InferenceError(400, 'invalid_json', message),
+  );
+  if (v === undefined)
+    throw new InferenceError(400, 'invalid_json', 'request body is empty; send a JSON object');
   return v;
 }
 
@@ -88,12 +101,19 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   throw invalid(param ? `${param}: ${issueMessage(issue, value)}` : issue.message, param);
 }
 
-export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, maxBytes?: number): Promise<z.output<S>> {
+export async function jsonBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  maxBytes?: number,
+): Promise<z.output<S>> {
   return validate(schema, await readJson(c, maxBytes));
 }
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 /** A path parameter of the matched route (always present there). */
 export const param = (c: Context, name: string): string => c.req.param(name) ?? '';

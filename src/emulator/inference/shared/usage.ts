@@ -19,7 +19,13 @@ export interface UsageNote {
 export class UsageRecorder {
   constructor(private readonly ctx: EmulatorContext) {}
 
-  record(caller: InferenceCaller, kind: RequestClass, route: string, status: number, note: UsageNote): void {
+  record(
+    caller: InferenceCaller,
+    kind: RequestClass,
+    route: string,
+    status: number,
+    note: UsageNote,
+  ): void {
     const write = () =>
       this.ctx.db
         .prepare(

@@ -20,7 +20,12 @@ export const SPEECH_FORMATS = {
 
 export type SpeechFormat = keyof typeof SPEECH_FORMATS;
 
-export async function encodeSpeech(samples: Int16Array, rate: number, format: SpeechFormat, signal?: AbortSignal): Promise<Buffer> {
+export async function encodeSpeech(
+  samples: Int16Array,
+  rate: number,
+  format: SpeechFormat,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   if (format === 'wav') return writeWav(samples, rate);
   if (format === 'pcm') {
     const s = resample(samples, rate, 24_000);
@@ -33,16 +38,43 @@ export async function encodeSpeech(samples: Int16Array, rate: number, format: Sp
     const dir = await mkdtemp(join(tmpdir(), 'avatar-tts-'));
     try {
       const file = join(dir, 'speech.flac');
-      await runFfmpeg(['-f', 's16le', '-ar', String(rate), '-ac', '1', '-i', 'pipe:0', ...SPEECH_FORMATS.flac.args, '-y', file], (stdin) => {
-        stdin.write(pcm);
-      }, { signal });
+      await runFfmpeg(
+        [
+          '-f',
+          's16le',
+          '-ar',
+          String(rate),
+          '-ac',
+          '1',
+          '-i',
+          'pipe:0',
+          ...SPEECH_FORMATS.flac.args,
+          '-y',
+          file,
+        ],
+        (stdin) => {
+          stdin.write(pcm);
+        },
+        { signal },
+      );
       return await readFile(file);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
   return runFfmpeg(
-    ['-f', 's16le', '-ar', String(rate), '-ac', '1', '-i', 'pipe:0', ...SPEECH_FORMATS[format].args, 'pipe:1'],
+    [
+      '-f',
+      's16le',
+      '-ar',
+      String(rate),
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
+      ...SPEECH_FORMATS[format].args,
+      'pipe:1',
+    ],
     (stdin) => {
       stdin.write(pcm);
     },
@@ -61,7 +93,11 @@ export async function decodeTo16k(bytes: Uint8Array, signal?: AbortSignal): Prom
   try {
     const file = join(dir, 'upload');
     await writeFile(file, bytes);
-    const out = await runFfmpeg(['-i', file, '-f', 's16le', '-ar', '16000', '-ac', '1', 'pipe:1'], undefined, { signal });
+    const out = await runFfmpeg(
+      ['-i', file, '-f', 's16le', '-ar', '16000', '-ac', '1', 'pipe:1'],
+      undefined,
+      { signal },
+    );
     return new Int16Array(out.buffer.slice(out.byteOffset, out.byteOffset + (out.byteLength & ~1)));
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -6,8 +6,14 @@
  */
 const ADDITIONS: Record<string, { has: RegExp; add: string }[]> = {
   image: [
-    { has: /\b(photo|painting|illustration|render|sketch|drawing|watercolou?r|3d|cartoon|anime)\b/i, add: 'digital illustration' },
-    { has: /\b(light|lighting|lit|sunset|sunrise|dusk|dawn|night|glow)\b/i, add: 'soft natural lighting' },
+    {
+      has: /\b(photo|painting|illustration|render|sketch|drawing|watercolou?r|3d|cartoon|anime)\b/i,
+      add: 'digital illustration',
+    },
+    {
+      has: /\b(light|lighting|lit|sunset|sunrise|dusk|dawn|night|glow)\b/i,
+      add: 'soft natural lighting',
+    },
     { has: /\b(close-up|portrait|wide|landscape|shot|view|angle)\b/i, add: 'balanced composition' },
     { has: /\b(detail|detailed|sharp|hd|4k|8k)\b/i, add: 'rich detail' },
   ],
@@ -19,11 +25,16 @@ const ADDITIONS: Record<string, { has: RegExp; add: string }[]> = {
   chat: [],
 };
 
-export function rewritePrompt(prompt: string, target: string): { prompt: string; original: string; target: string } {
+export function rewritePrompt(
+  prompt: string,
+  target: string,
+): { prompt: string; original: string; target: string } {
   let text = prompt.replace(/\s+/g, ' ').trim();
   text = text.charAt(0).toUpperCase() + text.slice(1);
   text = text.replace(/[\s.,;:]+$/, '');
-  const extra = (ADDITIONS[target] ?? []).filter((a) => a.add && !a.has.test(text)).map((a) => a.add);
+  const extra = (ADDITIONS[target] ?? [])
+    .filter((a) => a.add && !a.has.test(text))
+    .map((a) => a.add);
   const rewritten = extra.length ? `${text}, ${extra.join(', ')}.` : `${text}.`;
   return { prompt: rewritten, original: prompt, target };
 }

@@ -16,13 +16,15 @@ import { modelTasks } from './model-tasks.js';
  * lists each task's payload and result). Bad payloads fail the job with `invalid_payload`.
  */
 
-
 export function makeRunner(svc: InferenceServices) {
   return async (job: JobRow, signal: AbortSignal): Promise<unknown> => {
     const model = findModel(job.model_id);
     if (!model) throw new TaskError('model_not_found', `model ${job.model_id} not found`);
     if (!model.tasks.includes(job.task as never)) {
-      throw new TaskError('unsupported_task', `model ${job.model_id} does not do ${job.task} (it does ${model.tasks.join(', ')})`);
+      throw new TaskError(
+        'unsupported_task',
+        `model ${job.model_id} does not do ${job.task} (it does ${model.tasks.join(', ')})`,
+      );
     }
     const payload = JSON.parse(job.payload) as unknown;
     switch (job.task) {
@@ -34,7 +36,11 @@ export function makeRunner(svc: InferenceServices) {
       case 'rerank': {
         const p = parsePayload(schemas.rerank, payload);
         const results = bm25Scores(p.query, p.documents)
-          .map((s, index) => ({ index, relevance_score: relevance(s), document: p.documents[index] }))
+          .map((s, index) => ({
+            index,
+            relevance_score: relevance(s),
+            document: p.documents[index],
+          }))
           .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)
           .slice(0, p.top_n ?? p.documents.length);
         return { results };
@@ -46,22 +52,47 @@ export function makeRunner(svc: InferenceServices) {
       case 'text-to-image': {
         const p = parsePayload(schemas['text-to-image'], payload);
         const size = parseSize(p.size ?? '512x512');
-        if (!size) throw new TaskError('invalid_payload', 'payload.size: WIDTHxHEIGHT, each 64 to 2048');
+        if (!size)
+          throw new TaskError('invalid_payload', 'payload.size: WIDTHxHEIGHT, each 64 to 2048');
         const images = [];
         for (let i = 0; i < (p.n ?? 1); i++) {
           const png = await generatePng(p.prompt, size.width, size.height, i);
-          images.push({ url: svc.media.save(job.org_id, png, 'image/png'), width: size.width, height: size.height, content_type: 'image/png' });
+          images.push({
+            url: svc.media.save(job.org_id, png, 'image/png'),
+            width: size.width,
+            height: size.height,
+            content_type: 'image/png',
+          });
         }
         return { images };
       }
       case 'image-edit': {
         const p = parsePayload(schemas['image-edit'], payload);
         const image = decodeRgba(svc.media.fetchLocal(p.image_url) ?? new Uint8Array());
-        if (!image) throw new TaskError('invalid_payload', 'payload.image_url: a PNG served by this emulator or a data:image/png;base64 URL');
-        const mask = p.mask_url ? decodeRgba(svc.media.fetchLocal(p.mask_url) ?? new Uint8Array()) : null;
-        if (p.mask_url && !mask) throw new TaskError('invalid_payload', 'payload.mask_url: a PNG served by this emulator or a data: URL');
+        if (!image)
+          throw new TaskError(
+            'invalid_payload',
+            'payload.image_url: a PNG served by this emulator or a data:image/png;base64 URL',
+          );
+        const mask = p.mask_url
+          ? decodeRgba(svc.media.fetchLocal(p.mask_url) ?? new Uint8Array())
+          : null;
+        if (p.mask_url && !mask)
+          throw new TaskError(
+            'invalid_payload',
+            'payload.mask_url: a PNG served by this emulator or a data: URL',
+          );
         const png = await editPng(image, mask, p.prompt);
-        return { images: [{ url: svc.media.save(job.org_id, png, 'image/png'), width: image.width, height: image.height, content_type: 'image/png' }] };
+        return {
+          images: [
+            {
+              url: svc.media.save(job.org_id, png, 'image/png'),
+              width: image.width,
+              height: image.height,
+              content_type: 'image/png',
+            },
+          ],
+        };
       }
       case 'prompt-rewrite': {
         const p = parsePayload(schemas['prompt-rewrite'], payload);

@@ -7,7 +7,11 @@ export function countTokens(text: string): number {
 
 /** Lower-cased word terms, Unicode-aware, with a light English plural/suffix fold. */
 export function terms(text: string): string[] {
-  const words = text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.map(stem);
 }
 

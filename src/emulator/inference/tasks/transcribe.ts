@@ -17,17 +17,28 @@ export interface Transcript {
  * timings when it has them). With no recogniser on the machine the answer is 503
  * `model_unavailable` naming what to install, never invented words.
  */
-export async function transcribe(svc: InferenceServices, audio: Uint8Array, lang: string | undefined, signal?: AbortSignal): Promise<Transcript> {
+export async function transcribe(
+  svc: InferenceServices,
+  audio: Uint8Array,
+  lang: string | undefined,
+  signal?: AbortSignal,
+): Promise<Transcript> {
   const rec = svc.models.recognizer;
   if (!rec || !rec.available) {
     const hint = rec ? (await rec.transcribe(new Int16Array(0))).text : 'no Recognizer configured';
-    throw new InferenceError(503, 'model_unavailable', `speech recognition is not available: ${hint}`);
+    throw new InferenceError(
+      503,
+      'model_unavailable',
+      `speech recognition is not available: ${hint}`,
+    );
   }
   let samples: Int16Array;
   try {
     samples = await decodeTo16k(audio, signal);
   } catch {
-    throw new InferenceError(400, 'invalid_request', 'file: not an audio file ffmpeg can read', { param: 'file' });
+    throw new InferenceError(400, 'invalid_request', 'file: not an audio file ffmpeg can read', {
+      param: 'file',
+    });
   }
   const duration = Math.round((samples.length / 16_000) * 1000) / 1000;
   const r = await rec.transcribe(samples, { lang, signal });
@@ -35,9 +46,15 @@ export async function transcribe(svc: InferenceServices, audio: Uint8Array, lang
   if (!r.segments && r.text) {
     // A recogniser without timings: one segment spanning the speech the VAD found.
     const regions = await vadRegions(samples);
-    if (regions.length) segments = [{ startS: regions[0]!.startS, endS: regions.at(-1)!.endS, text: r.text }];
+    if (regions.length)
+      segments = [{ startS: regions[0]!.startS, endS: regions.at(-1)!.endS, text: r.text }];
   }
-  return { language: r.language ?? lang ?? 'en', duration, text: r.recognised ? r.text : '', segments: r.recognised ? segments : [] };
+  return {
+    language: r.language ?? lang ?? 'en',
+    duration,
+    text: r.recognised ? r.text : '',
+    segments: r.recognised ? segments : [],
+  };
 }
 
 const stamp = (s: number, sep: string) => {
@@ -50,7 +67,9 @@ const stamp = (s: number, sep: string) => {
 };
 
 export function toSrt(t: Transcript): string {
-  return t.segments.map((s, i) => `${i + 1}\n${stamp(s.startS, ',')} --> ${stamp(s.endS, ',')}\n${s.text}\n`).join('\n');
+  return t.segments
+    .map((s, i) => `${i + 1}\n${stamp(s.startS, ',')} --> ${stamp(s.endS, ',')}\n${s.text}\n`)
+    .join('\n');
 }
 
 export function toVtt(t: Transcript): string {

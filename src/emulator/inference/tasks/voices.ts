@@ -5,10 +5,19 @@ import type { Voice } from '../../../models/voice.js';
  * kal16, awb, kal), so existing client code works; a base voice id is accepted as is.
  */
 const OPENAI_VOICES: Record<string, { gender: 'female' | 'male'; prefer?: string }> = {
-  alloy: { gender: 'female' }, ash: { gender: 'male' }, ballad: { gender: 'male', prefer: 'awb' },
-  coral: { gender: 'female' }, echo: { gender: 'male', prefer: 'rms' }, fable: { gender: 'male', prefer: 'awb' },
-  onyx: { gender: 'male', prefer: 'kal16' }, nova: { gender: 'female' }, sage: { gender: 'female' },
-  shimmer: { gender: 'female' }, verse: { gender: 'male', prefer: 'rms' }, marin: { gender: 'female' }, cedar: { gender: 'male' },
+  alloy: { gender: 'female' },
+  ash: { gender: 'male' },
+  ballad: { gender: 'male', prefer: 'awb' },
+  coral: { gender: 'female' },
+  echo: { gender: 'male', prefer: 'rms' },
+  fable: { gender: 'male', prefer: 'awb' },
+  onyx: { gender: 'male', prefer: 'kal16' },
+  nova: { gender: 'female' },
+  sage: { gender: 'female' },
+  shimmer: { gender: 'female' },
+  verse: { gender: 'male', prefer: 'rms' },
+  marin: { gender: 'female' },
+  cedar: { gender: 'male' },
 };
 
 export function pickVoice(voice: Voice, name: string | undefined): string | null {

@@ -40,8 +40,16 @@ export class WorkflowEngine {
     });
     // Executions cut off by a stop cannot be resumed faithfully (their in-memory state is gone).
     svc.ctx.db
-      .prepare(`UPDATE workflow_executions SET status = 'failed', error = ?, completed_at = ? WHERE status IN ('pending', 'running')`)
-      .run(JSON.stringify({ code: 'interrupted', message: 'the emulator stopped during this execution' }), unixSeconds(svc.ctx.clock));
+      .prepare(
+        `UPDATE workflow_executions SET status = 'failed', error = ?, completed_at = ? WHERE status IN ('pending', 'running')`,
+      )
+      .run(
+        JSON.stringify({
+          code: 'interrupted',
+          message: 'the emulator stopped during this execution',
+        }),
+        unixSeconds(svc.ctx.clock),
+      );
   }
 
   start(exec: ExecutionRow, dag: Dag, deps: Record<string, string[]>): void {
@@ -75,7 +83,8 @@ export class WorkflowEngine {
 
   private scope(run: Run): Scope {
     const nodes: Scope['nodes'] = {};
-    for (const [k, s] of Object.entries(run.nodes)) if (s.status === 'completed') nodes[k] = { result: s.result };
+    for (const [k, s] of Object.entries(run.nodes))
+      if (s.status === 'completed') nodes[k] = { result: s.result };
     return { input: run.input, nodes };
   }
 
@@ -96,8 +105,21 @@ export class WorkflowEngine {
     this.save(run);
   }
 
-  private submit(run: Run, modelId: string, task: string, payload: unknown, done: (row: JobRow) => void): string {
-    const row = this.svc.jobs.submit({ orgId: run.exec.org_id, keyId: 'workflow', source: 'workflow', modelId, task, payload });
+  private submit(
+    run: Run,
+    modelId: string,
+    task: string,
+    payload: unknown,
+    done: (row: JobRow) => void,
+  ): string {
+    const row = this.svc.jobs.submit({
+      orgId: run.exec.org_id,
+      keyId: 'workflow',
+      source: 'workflow',
+      modelId,
+      task,
+      payload,
+    });
     this.waiters.set(row.id, done);
     return row.id;
   }
@@ -108,7 +130,10 @@ export class WorkflowEngine {
     try {
       payload = render(node.payload ?? node.inputs ?? {}, this.scope(run));
     } catch (e) {
-      return this.failNode(run, key, { code: 'template_error', message: (e as TemplateError).message });
+      return this.failNode(run, key, {
+        code: 'template_error',
+        message: (e as TemplateError).message,
+      });
     }
     state.job_ids = [
       this.submit(run, node.model_id, node.task, payload, (row) => {
@@ -118,7 +143,11 @@ export class WorkflowEngine {
         if (node.outputs?.length) {
           const r = (result ?? {}) as Record<string, unknown>;
           const missing = node.outputs.find((o) => !(o in r));
-          if (missing) return this.failNode(run, key, { code: 'missing_output', message: `result has no output ${missing}` });
+          if (missing)
+            return this.failNode(run, key, {
+              code: 'missing_output',
+              message: `result has no output ${missing}`,
+            });
           result = Object.fromEntries(node.outputs.map((o) => [o, r[o]]));
         }
         state.status = 'completed';
@@ -135,9 +164,16 @@ export class WorkflowEngine {
     try {
       items = render(node.items, this.scope(run));
     } catch (e) {
-      return this.failNode(run, key, { code: 'template_error', message: (e as TemplateError).message });
+      return this.failNode(run, key, {
+        code: 'template_error',
+        message: (e as TemplateError).message,
+      });
     }
-    if (!Array.isArray(items)) return this.failNode(run, key, { code: 'template_error', message: `items ${node.items} is not an array` });
+    if (!Array.isArray(items))
+      return this.failNode(run, key, {
+        code: 'template_error',
+        message: `items ${node.items} is not an array`,
+      });
     const total = items.length;
     const allowed = Math.floor((node.tolerance ?? 0) * total + 1e-9);
     const results: unknown[] = new Array(total).fill(null);
@@ -147,11 +183,20 @@ export class WorkflowEngine {
     let next = 0;
     let inFlight = 0;
     const launch = () => {
-      while (inFlight < limit && next < total && state.status === 'running' && run.status === 'running') {
+      while (
+        inFlight < limit &&
+        next < total &&
+        state.status === 'running' &&
+        run.status === 'running'
+      ) {
         const index = next++;
         let payload: unknown;
         try {
-          payload = render(node.node.payload, { ...this.scope(run), item: items[index], hasItem: true });
+          payload = render(node.node.payload, {
+            ...this.scope(run),
+            item: items[index],
+            hasItem: true,
+          });
         } catch (e) {
           onDone(index, { code: 'template_error', message: (e as Error).message }, null);
           continue;
@@ -160,7 +205,8 @@ export class WorkflowEngine {
         state.job_ids.push(
           this.submit(run, node.node.model_id, node.node.task, payload, (row) => {
             inFlight--;
-            if (row.status === 'completed') onDone(index, null, row.result === null ? null : JSON.parse(row.result));
+            if (row.status === 'completed')
+              onDone(index, null, row.result === null ? null : JSON.parse(row.result));
             else onDone(index, jobError(row), null);
           }),
         );
@@ -168,12 +214,21 @@ export class WorkflowEngine {
       if (progress.completed + progress.failed === total && state.status === 'running') {
         state.status = 'completed';
         state.result = results;
-        if (itemErrors.length) state.error = { code: 'partial_failure', message: `${progress.failed} of ${total} items failed (tolerance ${node.tolerance ?? 0})`, item_errors: itemErrors };
+        if (itemErrors.length)
+          state.error = {
+            code: 'partial_failure',
+            message: `${progress.failed} of ${total} items failed (tolerance ${node.tolerance ?? 0})`,
+            item_errors: itemErrors,
+          };
         state.completed_at = this.now();
         this.advance(run);
       } else this.save(run);
     };
-    const onDone = (index: number, err: { code: string; message: string } | null, result: unknown) => {
+    const onDone = (
+      index: number,
+      err: { code: string; message: string } | null,
+      result: unknown,
+    ) => {
       if (run.status !== 'running' || state.status !== 'running') return;
       if (err) {
         progress.failed++;
@@ -199,11 +254,18 @@ export class WorkflowEngine {
     state.status = 'failed';
     state.error = error;
     state.completed_at = this.now();
-    this.end(run, 'failed', { code: 'node_failed', message: `node ${key} failed: ${error.code}: ${error.message}` });
+    this.end(run, 'failed', {
+      code: 'node_failed',
+      message: `node ${key} failed: ${error.code}: ${error.message}`,
+    });
   }
 
   /** Finish the execution: running nodes are cancelled (their jobs too), the rest skipped. */
-  private end(run: Run, status: ExecutionStatus, error: { code: string; message: string } | null): void {
+  private end(
+    run: Run,
+    status: ExecutionStatus,
+    error: { code: string; message: string } | null,
+  ): void {
     if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') return;
     run.status = status;
     for (const state of Object.values(run.nodes)) {
@@ -220,8 +282,12 @@ export class WorkflowEngine {
     this.runs.delete(run.exec.id);
   }
 
-  private save(run: Run, o: { started?: boolean; error?: { code: string; message: string } | null } = {}): void {
-    const terminal = run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
+  private save(
+    run: Run,
+    o: { started?: boolean; error?: { code: string; message: string } | null } = {},
+  ): void {
+    const terminal =
+      run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
     this.svc.ctx.db
       .prepare(
         `UPDATE workflow_executions SET status = ?, nodes = ?, error = COALESCE(?, error),
@@ -239,5 +305,7 @@ export class WorkflowEngine {
 }
 
 function jobError(row: JobRow): { code: string; message: string } {
-  return row.error ? (JSON.parse(row.error) as { code: string; message: string }) : { code: row.status, message: `job ${row.status}` };
+  return row.error
+    ? (JSON.parse(row.error) as { code: string; message: string })
+    : { code: row.status, message: `job ${row.status}` };
 }

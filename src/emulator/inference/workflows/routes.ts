@@ -7,7 +7,14 @@ import type { InferenceCaller } from '../shared/caller.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
 import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
 import { WorkflowEngine } from './engine.js';
-import { executionView, getExecution, workflowView, type ExecutionRow, type NodeState, type WorkflowRow } from './store.js';
+import {
+  executionView,
+  getExecution,
+  workflowView,
+  type ExecutionRow,
+  type NodeState,
+  type WorkflowRow,
+} from './store.js';
 import { missingInput, validateDag } from './validate.js';
 
 const Create = WorkflowCreateBody;
@@ -49,23 +56,25 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     const b = await jsonBody(c, Create);
     const { dag } = validateDag(b.dag);
     const id = svc.ctx.ids.uuid();
-    db.prepare('INSERT INTO workflows (id, org_id, name, dag, created_at) VALUES (?, ?, ?, ?, ?)').run(
-      id,
-      caller.orgId,
-      b.name,
-      JSON.stringify(dag),
-      unixSeconds(svc.ctx.clock),
-    );
+    db.prepare(
+      'INSERT INTO workflows (id, org_id, name, dag, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(id, caller.orgId, b.name, JSON.stringify(dag), unixSeconds(svc.ctx.clock));
     return json({ workflow: workflowView(ownWorkflow(caller, id)) }, 201);
   });
   inferenceRoute(app, svc, inference.listWorkflows, ({ caller }) => {
-    const rows = db.prepare('SELECT * FROM workflows WHERE org_id = ? ORDER BY created_at, rowid').all(caller.orgId) as WorkflowRow[];
+    const rows = db
+      .prepare('SELECT * FROM workflows WHERE org_id = ? ORDER BY created_at, rowid')
+      .all(caller.orgId) as WorkflowRow[];
     return json({ data: rows.map(workflowView) });
   });
-  inferenceRoute(app, svc, inference.getWorkflow, ({ c, caller }) => json({ workflow: workflowView(ownWorkflow(caller, param(c, 'id'))) }));
+  inferenceRoute(app, svc, inference.getWorkflow, ({ c, caller }) =>
+    json({ workflow: workflowView(ownWorkflow(caller, param(c, 'id'))) }),
+  );
   inferenceRoute(app, svc, inference.listExecutions, ({ c, caller }) => {
     const w = ownWorkflow(caller, param(c, 'id'));
-    const rows = db.prepare('SELECT * FROM workflow_executions WHERE workflow_id = ? ORDER BY created_at, rowid').all(w.id) as ExecutionRow[];
+    const rows = db
+      .prepare('SELECT * FROM workflow_executions WHERE workflow_id = ? ORDER BY created_at, rowid')
+      .all(w.id) as ExecutionRow[];
     return json({ data: rows.map((r) => executionView(r, false)) });
   });
 
@@ -74,12 +83,25 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     const b = await jsonBody(c, Execute);
     const { dag, deps } = validateDag(JSON.parse(w.dag));
     const lack = missingInput(dag, b.input_params ?? {});
-    if (lack) throw invalid(`input_params.${lack.name}: required (node ${lack.node} reads \${input.${lack.name}})`, `input_params.${lack.name}`);
-    const nodes: Record<string, NodeState> = Object.fromEntries(Object.keys(dag.nodes).map((k) => [k, { status: 'pending', job_ids: [] }]));
+    if (lack)
+      throw invalid(
+        `input_params.${lack.name}: required (node ${lack.node} reads \${input.${lack.name}})`,
+        `input_params.${lack.name}`,
+      );
+    const nodes: Record<string, NodeState> = Object.fromEntries(
+      Object.keys(dag.nodes).map((k) => [k, { status: 'pending', job_ids: [] }]),
+    );
     const id = svc.ctx.ids.uuid();
     db.prepare(
       `INSERT INTO workflow_executions (id, workflow_id, org_id, status, input_params, nodes, created_at) VALUES (?, ?, ?, 'pending', ?, ?, ?)`,
-    ).run(id, w.id, caller.orgId, JSON.stringify(b.input_params ?? {}), JSON.stringify(nodes), unixSeconds(svc.ctx.clock));
+    ).run(
+      id,
+      w.id,
+      caller.orgId,
+      JSON.stringify(b.input_params ?? {}),
+      JSON.stringify(nodes),
+      unixSeconds(svc.ctx.clock),
+    );
     const exec = getExecution(db, id)!;
     engine.start(exec, dag, deps);
     return json({ execution: executionView(exec, false) }, 201);

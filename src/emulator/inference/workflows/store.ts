@@ -39,7 +39,12 @@ export interface ExecutionRow {
   completed_at: number | null;
 }
 
-export const workflowView = (w: WorkflowRow) => ({ id: w.id, name: w.name, dag: JSON.parse(w.dag) as Dag, created_at: w.created_at });
+export const workflowView = (w: WorkflowRow) => ({
+  id: w.id,
+  name: w.name,
+  dag: JSON.parse(w.dag) as Dag,
+  created_at: w.created_at,
+});
 
 /** Spec 2: `{ id, workflow_id, status, input_params, created_at }`; nodes, error and times are ours. */
 export const executionView = (e: ExecutionRow, full = true) => ({
@@ -59,5 +64,7 @@ export const executionView = (e: ExecutionRow, full = true) => ({
 });
 
 export function getExecution(db: Db, id: string): ExecutionRow | undefined {
-  return db.prepare('SELECT * FROM workflow_executions WHERE id = ?').get(id) as ExecutionRow | undefined;
+  return db.prepare('SELECT * FROM workflow_executions WHERE id = ?').get(id) as
+    | ExecutionRow
+    | undefined;
 }

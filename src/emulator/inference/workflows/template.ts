@@ -20,7 +20,8 @@ export class TemplateError extends Error {}
 
 /** `a.b[0].c` -> ['a', 'b', '0', 'c'] */
 export function pathOf(expr: string): string[] {
-  if (!/^[A-Za-z_$][\w$-]*(\.[\w$-]+|\[\d+\])*$/.test(expr)) throw new TemplateError(`malformed expression \${${expr}}`);
+  if (!/^[A-Za-z_$][\w$-]*(\.[\w$-]+|\[\d+\])*$/.test(expr))
+    throw new TemplateError(`malformed expression \${${expr}}`);
   return expr.replace(/\[(\d+)\]/g, '.$1').split('.');
 }
 
@@ -30,7 +31,8 @@ function lookup(expr: string, scope: Scope): unknown {
   if (head === 'input') v = scope.input;
   else if (head === 'nodes') v = scope.nodes;
   else if (head === 'item') {
-    if (!scope.hasItem) throw new TemplateError(`\${${expr}} is only defined inside a map node or $each template`);
+    if (!scope.hasItem)
+      throw new TemplateError(`\${${expr}} is only defined inside a map node or $each template`);
     v = scope.item;
   } else throw new TemplateError(`\${${expr}}: expressions start with input, nodes or item`);
   for (const k of rest) {
@@ -56,7 +58,8 @@ export function render(value: unknown, scope: Scope): unknown {
     for (const el of value) {
       if (isEach(el)) {
         const items = render(el.$each, scope);
-        if (!Array.isArray(items)) throw new TemplateError(`$each ${String(el.$each)} is not an array`);
+        if (!Array.isArray(items))
+          throw new TemplateError(`$each ${String(el.$each)} is not an array`);
         for (const item of items) out.push(render(el.template, { ...scope, item, hasItem: true }));
       } else out.push(render(el, scope));
     }
@@ -73,7 +76,11 @@ export function isEach(el: unknown): el is { $each: unknown; template: unknown }
 }
 
 /** Every expression in a value, with whether it sits where `item` is bound. */
-export function expressions(value: unknown, itemBound = false, out: { expr: string; itemBound: boolean; open?: true }[] = []) {
+export function expressions(
+  value: unknown,
+  itemBound = false,
+  out: { expr: string; itemBound: boolean; open?: true }[] = [],
+) {
   if (typeof value === 'string') {
     for (const m of value.matchAll(EXPR)) out.push({ expr: m[1]!, itemBound });
     // `${` with no closing brace would otherwise go out as literal text: a typo to report.
