@@ -100,7 +100,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     p.catch(
       (e: Error) =>
         sessions.get(id)?.live.snapshot.sessionLogs !== false &&
-        log(`control plane ${what} failed: ${e.message}`),
+        log(`control plane ${what} report for session ${id} failed: ${e.message}`),
     );
 
   const shelf = new ImageShelf(clock);
