@@ -162,7 +162,7 @@ describe.skipIf(!existsSync(CHROMIUM))('session stream in headless chromium (Med
       const sounding = pairs.filter((x) => x.sound);
       expect(sounding.length).toBeGreaterThan(8);
       const moved = sounding.filter((x) => x.moved).length;
-      expect(moved).toBeGreaterThan(8);
+      expect(moved).toBeGreaterThan(4);
       expect(moved).toBeGreaterThanOrEqual(sounding.length * 0.4);
       // The talking pictures were spliced from the face's pre-encoded mouth shapes: no video encode ran.
       expect(encoderStats.clips).toBe(clips);
