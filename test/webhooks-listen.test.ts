@@ -35,7 +35,11 @@ async function listener() {
     env,
     cwd: process.cwd(),
   });
-  await vi.waitFor(() => expect(stderr.text).toMatch(/listening on (http:\S+)/));
+  // The ready line itself, however long loading the CLI takes on a busy machine (the 1 s
+  // default of vi.waitFor ran out under two forks).
+  await vi.waitFor(() => expect(stderr.text).toMatch(/listening on (http:\S+)/), {
+    timeout: 20_000,
+  });
   url = /listening on (http:\S+)/.exec(stderr.text)![1]!;
   return url;
 }
@@ -62,7 +66,9 @@ describe('avatar webhooks listen', () => {
     const held = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body;
     const q = await h.client.send('sessions.mint', { body: { persona: 'ava' } });
     await h.client.call('sessions.release', { params: { sessionId: held.session_id }, body: {} });
-    await vi.waitFor(() => expect(stdout.text).toMatch(/queue\.claimable \[valid\]/));
+    await vi.waitFor(() => expect(stdout.text).toMatch(/queue\.claimable \[valid\]/), {
+      timeout: 20_000,
+    });
     expect(stdout.text).toContain(q.body.queue_ticket);
     await h.client.send('sessions.queue.cancel', { params: { ticket: q.body.queue_ticket } });
     await h.client.send('webhooks.delete', {
