@@ -192,13 +192,22 @@ for (const render of [false, true]) {
     const turn = waitFor(mic, (x) => x.type === 'turn');
     let firstAudio = null;
     if (mse) {
+      // Listen from the start: with spliced talking media the reply's `speech started` can
+      // come before its `turn` message, so it is matched to the turn's speech id afterwards.
+      const started = new Map();
+      const off = ev.on((x) => {
+        if (x.type === 'speech' && x.status === 'started')
+          started.set(x.speech_id, performance.now());
+      });
       firstAudio = (async () => {
         const { speech_id } = await turn;
-        await waitFor(
-          ev,
-          (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id,
-        );
-        return performance.now();
+        if (!started.has(speech_id))
+          await waitFor(
+            ev,
+            (x) => x.type === 'speech' && x.status === 'started' && x.speech_id === speech_id,
+          );
+        off();
+        return started.get(speech_id);
       })();
     }
     let turnAt = 0;
