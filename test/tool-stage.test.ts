@@ -7,6 +7,7 @@ import {
   type StageCall,
   type StageTool,
 } from '../src/edge/tools/tool-stage.js';
+import { hintedLine } from '../src/models/brain/speak-hint.js';
 import { deterministicVerdict } from '../src/models/brain/tool-verdict.js';
 
 /** The box's post-commit tool stage (spec 6.2), its timers driven in milliseconds. */
@@ -26,7 +27,24 @@ const tools: StageTool[] = [
   },
 ];
 
-function rig(phrase?: (line: string, note: string, tool: StageTool) => Promise<string>) {
+/** A session with a fast tool beside the background ones (spec 2: `fast` routes through the pre-speech gate). */
+const withFast: StageTool[] = [
+  ...tools,
+  {
+    name: 'check_stock',
+    description: 'Check whether an item is in stock',
+    input_schema: { type: 'object', properties: { item: { type: 'string' } } },
+    source: 'hook',
+    fast: true,
+    timeout_ms: 2000,
+    speak_hint: 'Stock check: {text}',
+  },
+];
+
+function rig(
+  phrase?: (line: string, note: string, tool: StageTool) => Promise<string>,
+  list: StageTool[] = tools,
+) {
   const clock = new ManualClock();
   const events: any[] = [];
   const said: { text: string; wanted: () => boolean }[] = [];
@@ -38,8 +56,8 @@ function rig(phrase?: (line: string, note: string, tool: StageTool) => Promise<s
   const stage = new ToolStage({
     clock,
     sessionId: 'sess-1234-abcd',
-    tools,
-    verdict: async (text) => deterministicVerdict(text, tools),
+    tools: list,
+    verdict: async (text) => deterministicVerdict(text, list),
     dispatch: (call) => {
       calls.push(call);
       return new Promise((r) => pending.push(r));
@@ -60,7 +78,7 @@ function rig(phrase?: (line: string, note: string, tool: StageTool) => Promise<s
     pending.shift()!(a);
     await stage.idle;
   };
-  return { clock, events, said, notes, colours, calls, state, stage, settle, answer };
+  return { clock, events, said, notes, colours, calls, pending, state, stage, settle, answer };
 }
 
 const toolResult = (text: string): StageAnswer => ({
@@ -205,6 +223,114 @@ describe('tool stage', () => {
     await f.answer({ ok: false, error: 'budget_exhausted', message: 'max_calls (20) reached' });
     expect(f.notes).toEqual(['[tool lookup_order failed: budget_exhausted]']);
     expect(f.said.map((s) => s.text)).toEqual(['Sorry, I could not get that for you just now.']);
+  });
+});
+
+describe('the fast lane (the pre-speech gate)', () => {
+  const gateOf = (r: ReturnType<typeof rig>, seq: number, text: string, signal?: AbortSignal) =>
+    r.stage.gate({ seq, text }, signal ?? new AbortController().signal);
+
+  it('a fast tool answered within the gate: calling first, the reply leads with the result, no follow-up line', async () => {
+    const r = rig(undefined, withFast);
+    const gated = gateOf(r, 2, 'Is the blue kettle in stock?');
+    await r.settle();
+    expect(r.events).toEqual([
+      { type: 'agent_event', kind: 'calling', tool: 'check_stock', call_id: 'call_sess-123_1' },
+    ]);
+    expect(r.calls[0]).toMatchObject({ tool: 'check_stock', idem: 'sess-1234-abcd:2:check_stock' });
+    r.clock.advance(300);
+    r.pending.shift()!(toolResult('Two left.'));
+    // speak_hint is a template for the local brain: {text} is the result's text
+    expect(await gated).toEqual({
+      note: '[tool check_stock result: Two left.]',
+      lead: 'Stock check: Two left.',
+    });
+    // the turn then commits: nothing is dispatched again and no follow-up is said
+    r.stage.afterCommit({ seq: 2, text: 'Is the blue kettle in stock?' });
+    await r.stage.idle;
+    r.clock.advance(5000);
+    await r.stage.idle;
+    expect(r.calls).toHaveLength(1);
+    expect(r.said).toEqual([]);
+    expect(r.notes).toEqual([]);
+    expect(r.colours).toEqual([]);
+  });
+
+  it('the gate holds the reply at most 800 ms on the clock; then the call goes on in the background lane', async () => {
+    const r = rig(undefined, withFast);
+    let done = false;
+    const gated = gateOf(r, 2, 'check stock of the red mug').then((g) => {
+      done = true;
+      return g;
+    });
+    await r.settle();
+    r.clock.advance(799);
+    await r.settle();
+    expect(done).toBe(false);
+    r.clock.advance(1);
+    expect(await gated).toBeNull();
+    r.stage.afterCommit({ seq: 2, text: 'check stock of the red mug' });
+    await r.settle();
+    expect(r.calls).toHaveLength(1);
+    await r.answer(toolResult('Sold out.'));
+    expect(r.notes).toEqual(['[tool check_stock result: Sold out.]']);
+    expect(r.said.map((s) => s.text)).toEqual(['Stock check: Sold out.']);
+  });
+
+  it('a barge-in ends the hold at once; the answer then colours the next reply', async () => {
+    const r = rig(undefined, withFast);
+    const cut = new AbortController();
+    const gated = gateOf(r, 2, 'check stock of the red mug', cut.signal);
+    await r.settle();
+    cut.abort();
+    expect(await gated).toBeNull();
+    r.state.spokeAfter = 3;
+    await r.answer(toolResult('Sold out.'));
+    expect(r.colours).toEqual(['Stock check: Sold out.']);
+  });
+
+  it('a background tool in a session with a fast one: the gate lets the reply go at once, the call follows the commit', async () => {
+    const r = rig(undefined, withFast);
+    expect(await gateOf(r, 1, 'look up order 77')).toBeNull();
+    expect(r.events).toEqual([]);
+    r.stage.afterCommit({ seq: 1, text: 'look up order 77' });
+    await r.settle();
+    expect(r.calls.map((c) => c.tool)).toEqual(['lookup_order']);
+    await r.answer(toolResult('Order 77 ships tomorrow.'));
+    expect(r.said.map((s) => s.text)).toEqual(['Order 77 ships tomorrow.']);
+  });
+
+  it('a session without fast tools never holds a reply (and never runs the verdict early)', async () => {
+    const r = rig();
+    expect(await gateOf(r, 1, 'look up order 77')).toBeNull();
+    expect(r.events).toEqual([]);
+    expect(r.calls).toEqual([]);
+  });
+
+  it('with an upstream brain the result is handed to the model for this reply (no lead line)', async () => {
+    const r = rig(async () => 'unused', withFast);
+    const gated = gateOf(r, 2, 'Is the blue kettle in stock?');
+    await r.settle();
+    r.pending.shift()!(toolResult('Two left.'));
+    expect(await gated).toEqual({
+      note: '[tool check_stock result: Two left.]',
+      instruction: 'Answer the user with this tool result. Stock check: {text}',
+    });
+  });
+});
+
+describe('speak_hint with the local brain', () => {
+  it('a hint with {field} placeholders is the line, filled from the result; without placeholders the plain line', () => {
+    const r = { kind: 'tool', text: 'Two left.', structured: { count: 2, shop: { city: 'Oslo' } } };
+    expect(hintedLine('{count} in {shop.city}: {text}', r)).toBe('2 in Oslo: Two left.');
+    expect(hintedLine('Say it cheerfully', r)).toBe('Two left.');
+    expect(hintedLine('{missing} left', r)).toBe('Two left.');
+    expect(hintedLine(undefined, { kind: 'image', caption: 'a fox' })).toBe(
+      'Here is the picture: a fox.',
+    );
+    expect(hintedLine('Look: {caption}!', { kind: 'image', caption: 'a fox' })).toBe(
+      'Look: a fox!',
+    );
   });
 });
 

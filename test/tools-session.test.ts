@@ -196,4 +196,40 @@ describe('tools in a session driven by typed turns', () => {
     mic.close();
     events.close();
   });
+
+  it('a fast tool goes through the pre-speech gate: calling before the turn, the reply itself carries the result', async () => {
+    const m = await mint({
+      agent: { hook: hook.url, tok: 'tok-fast' },
+      tools: {
+        inline: [
+          {
+            name: 'check_stock',
+            description: 'Check whether an item is in stock',
+            input_schema: { type: 'object', properties: { item: { type: 'string' } } },
+            fast: true,
+            speak_hint: 'Good news: {text}',
+          },
+        ],
+      },
+    });
+    hook.next({
+      json: { ok: true, status: 'done', result: { kind: 'tool', text: 'Two blue kettles left.' } },
+    });
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const ack = await chat(m, 'Is the blue kettle in stock?');
+    const turn = await events.next((x) => x.type === 'turn' && x.speech_id === ack.speech_id);
+    expect(turn.text).toBe('Is the blue kettle in stock?');
+    expect(turn.reply).toMatch(/^Good news: Two blue kettles left\. /);
+    const calling = events.json.findIndex((x) => x.kind === 'calling' && x.tool === 'check_stock');
+    expect(calling).toBeGreaterThanOrEqual(0);
+    expect(calling).toBeLessThan(events.json.indexOf(turn));
+    // no follow-up line: the next turn is the user's own
+    const ack2 = await chat(m, 'Thanks');
+    const next = await mic.next((x) => x.type === 'turn' && x.speech_id !== ack.speech_id);
+    expect(next).toMatchObject({ speech_id: ack2.speech_id, text: 'Thanks' });
+    expect(hook.ops('tool_call').filter((r) => r.body.sid === m.session_id)).toHaveLength(1);
+    mic.close();
+    events.close();
+  });
 });

@@ -3,7 +3,8 @@
  * coordinator"; the shape of Pipecat's frame processors and LiveKit Agents' speech handle):
  *
  *   mic -> voice activity and utterances -> recognition -> turn commit
- *       -> [post-commit stages] -> reply generation -> voice -> media
+ *       -> [pre-speech gates] -> reply generation -> voice -> media
+ *                             -> `turn` message, stored -> [post-commit stages]
  *
  * Data flows forward (frames, utterances, text, sentences, speech). Control events cut
  * across: each goes to every stage at once, through `ControlBus.send`, never as a chain of
@@ -112,4 +113,38 @@ export interface StageContext {
  */
 export interface PostCommitStage extends Stage {
   committed(turn: CommittedTurn, ctx: StageContext): void;
+}
+
+/**
+ * How long a pre-speech gate may hold a reply (docs/tools.md "The fast lane"; ours: spec 2
+ * says only that a `fast` tool answers "in a few hundred ms").
+ */
+export const PRE_SPEECH_GATE_MS = 800;
+/** The loop's own guard past a gate's budget (a stage that overruns never holds a reply long). */
+export const GATE_GRACE_MS = 100;
+
+/** What a pre-speech gate hands the reply it held. */
+export interface GateOutcome {
+  /** A bracketed note the brain reads right after the user's words, then in the history from this turn on. */
+  note: string;
+  /** The reply starts with this line (how the local brain answers with a result). */
+  lead?: string;
+  /** A system line for this reply's generation only (how an upstream model is told to use the note). */
+  instruction?: string;
+}
+
+/**
+ * A pre-speech gate (spec 2, tool `fast`: "routes through the pre-speech gate"): called for
+ * each user turn with words, once it is accepted and before its reply is generated. The
+ * reply waits for the promise; the stage bounds it itself, within PRE_SPEECH_GATE_MS on the
+ * session clock, and answers null at once when `cut` aborts (a barge-in or the end). The
+ * loop stops waiting GATE_GRACE_MS past the budget whatever the stage does (a stage that
+ * answers later is ignored); a rejection is the same as null.
+ */
+export interface PreSpeechStage extends Stage {
+  gate(
+    turn: { seq: number; text: string },
+    cut: AbortSignal,
+    ctx: StageContext,
+  ): Promise<GateOutcome | null>;
 }

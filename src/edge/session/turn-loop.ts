@@ -19,9 +19,13 @@ import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
 import {
   ControlBus,
+  GATE_GRACE_MS,
+  PRE_SPEECH_GATE_MS,
   type CommittedTurn,
   type ControlEvent,
+  type GateOutcome,
   type PostCommitStage,
+  type PreSpeechStage,
   type Stage,
   type StageContext,
   type UserTurn,
@@ -56,6 +60,19 @@ function startingWith(line: string, out: BrainReply): BrainReply {
   };
 }
 
+/** A reply's request with what the gates brought: each note (and instruction) right after the user's words. */
+function withGated(
+  req: ReturnType<typeof brainRequest>,
+  gated: readonly GateOutcome[],
+): ReturnType<typeof brainRequest> {
+  if (gated.length === 0) return req;
+  const extra = gated.flatMap((g) => [
+    { role: 'system' as const, content: g.note },
+    ...(g.instruction ? [{ role: 'system' as const, content: g.instruction }] : []),
+  ]);
+  return { ...req, messages: [...req.messages, ...extra] };
+}
+
 export type TalkState = 'listening' | 'thinking' | 'speaking';
 
 export interface TurnLoopDeps {
@@ -86,6 +103,7 @@ export class TurnLoop implements Stage {
   private queue: Promise<void> = Promise.resolve();
   private readonly greeting: GreetingHold;
   private readonly postCommit: PostCommitStage[] = [];
+  private readonly gates: PreSpeechStage[] = [];
   /** A line the next user turn's reply starts with (StageContext.colour), taken once. */
   private colourNext: string | null = null;
   /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
@@ -105,10 +123,16 @@ export class TurnLoop implements Stage {
     void warmTypedLanguage();
   }
 
-  /** Plug a stage in: it gets every control event; a post-commit stage also sees each committed user turn. */
-  addStage(stage: Stage | PostCommitStage): void {
+  /**
+   * Plug a stage in: it gets every control event; a post-commit stage also sees each
+   * committed user turn, a pre-speech gate each user turn before its reply is generated.
+   */
+  addStage(
+    stage: Stage | PostCommitStage | PreSpeechStage | (PostCommitStage & PreSpeechStage),
+  ): void {
     this.bus.add(stage);
     if ('committed' in stage) this.postCommit.push(stage);
+    if ('gate' in stage) this.gates.push(stage);
   }
 
   /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
@@ -179,6 +203,37 @@ export class TurnLoop implements Stage {
     state: () => this.state,
     ended: () => this.d.session.ended !== null,
   };
+
+  /**
+   * Each pre-speech gate sees the user turn (its prospective seq: turns are answered one at
+   * a time) while the reply waits, at most the gate budget plus a grace on the clock; a cut
+   * (barge-in, end) reaches the gates through the reply's abort signal. Their notes join
+   * the history after this turn.
+   */
+  private async passGates(turn: UserTurn, reply: Reply): Promise<GateOutcome[]> {
+    if (this.gates.length === 0 || !turn.text.trim() || this.d.session.ended) return [];
+    const s = this.d.session;
+    const seq = s.log.length;
+    let guard: { cancel(): void } | null = null;
+    const late = new Promise<null>((resolve) => {
+      guard = this.d.clock.setTimeout(() => resolve(null), PRE_SPEECH_GATE_MS + GATE_GRACE_MS);
+    });
+    try {
+      const outcomes = await Promise.all(
+        this.gates.map((g) =>
+          Promise.race([
+            g.gate({ seq, text: turn.text }, reply.abort.signal, this.ctx).catch(() => null),
+            late,
+          ]),
+        ),
+      );
+      const got = outcomes.filter((o): o is GateOutcome => o !== null);
+      for (const o of got) s.notes.push({ afterSeq: seq + 1, text: o.note });
+      return got;
+    } finally {
+      (guard as { cancel(): void } | null)?.cancel();
+    }
+  }
 
   private takeColour(): string | null {
     const c = this.colourNext;
@@ -252,6 +307,9 @@ export class TurnLoop implements Stage {
     }
     const reply = this.open(speechId, language);
     const colour = cue.kind === 'user' && !cue.turn.unrecognised ? this.takeColour() : null;
+    // The pre-speech gates (a `fast` tool): the reply waits for them, boundedly, and is made with what they bring.
+    const gated =
+      cue.kind === 'user' && !cue.turn.unrecognised ? await this.passGates(cue.turn, reply) : [];
     const made =
       cue.kind === 'line'
         ? fixedReply(cue.text)
@@ -259,17 +317,21 @@ export class TurnLoop implements Stage {
           ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
             fixedReply(UNRECOGNISED_REPLY)
           : this.d.parts.brain.reply(
-              brainRequest(
-                s.snapshot,
-                s.log,
-                user,
-                language,
-                reply.abort.signal,
-                cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
-                s.notes,
+              withGated(
+                brainRequest(
+                  s.snapshot,
+                  s.log,
+                  user,
+                  language,
+                  reply.abort.signal,
+                  cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
+                  s.notes,
+                ),
+                gated,
               ),
             );
-    const out = colour ? startingWith(colour, made) : made;
+    const leads = [colour, ...gated.map((g) => g.lead ?? null)].filter((l) => l !== null);
+    const out = leads.length > 0 ? startingWith(leads.join(' '), made) : made;
     try {
       await reply.generate(out);
     } catch (err) {

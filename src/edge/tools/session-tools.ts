@@ -9,7 +9,7 @@ import type { EdgeClock } from '../clock.js';
 import { brainRequest, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
-import type { StageContext } from '../session/pipeline.js';
+import type { CommittedTurn, StageContext } from '../session/pipeline.js';
 import type { TurnLoop } from '../session/turn-loop.js';
 import { runBuiltin, type ImageShelf } from './builtin-tools.js';
 import { ToolStage, type StageAnswer, type StageCall, type StageTool } from './tool-stage.js';
@@ -131,14 +131,27 @@ export async function attachTools(o: {
   });
   // The post-commit slot (docs/turns.md): a committed user turn with words (never the
   // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6).
-  loop.addStage({
+  const committed = {
     name: 'tools',
     // A call in flight outlives a barge-in (its result colours the next reply); its timers check ended().
     control: () => undefined,
-    committed: (turn, c) => {
+    committed: (turn: CommittedTurn, c: StageContext) => {
       ctx = c;
       if (!turn.unrecognised) stage.afterCommit({ seq: turn.seq, text: turn.text });
     },
-  });
+  };
+  // The fast lane (docs/tools.md): with a `fast` tool the stage is also a pre-speech gate,
+  // so the verdict runs before each reply is made and a fast call's answer can shape it.
+  loop.addStage(
+    stage.fastLane
+      ? {
+          ...committed,
+          gate: (turn: { seq: number; text: string }, cut: AbortSignal, c: StageContext) => {
+            ctx = c;
+            return stage.gate(turn, cut);
+          },
+        }
+      : committed,
+  );
   return stage;
 }

@@ -14,7 +14,9 @@
 import type { ToolCallRequest } from '../../contract/resources/tools.js';
 import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
+import { hintedLine } from '../../models/brain/speak-hint.js';
 import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { PRE_SPEECH_GATE_MS, type GateOutcome } from '../session/pipeline.js';
 
 export const FILLER_AFTER_MS = 2500;
 export const COOLDOWN_MS = 20_000;
@@ -22,6 +24,8 @@ export const HOLD_MS = 30_000;
 export const FOLLOW_UP_MAX_AGE_MS = 60_000;
 /** spec 6.2: `structured` enters the conversation truncated at 800 chars. */
 export const NOTE_STRUCTURED_CHARS = 800;
+/** What the avatar says when a call failed (ours). */
+export const FAILURE_LINE = 'Sorry, I could not get that for you just now.';
 
 export interface StageTool {
   name: string;
@@ -30,6 +34,9 @@ export interface StageTool {
   source: 'hook' | 'mcp' | 'builtin';
   cover_line?: string;
   speak_hint?: string;
+  /** spec 2: routed through the pre-speech gate (the reply waits for it) instead of the background lane. */
+  fast?: boolean;
+  timeout_ms?: number;
 }
 
 export type StageCall = ToolCallRequest;
@@ -78,6 +85,8 @@ export interface ToolStageDeps {
   phrase?(line: string, note: string, tool: StageTool): Promise<string>;
 }
 
+type Verdict = { tool: string; args: Record<string, unknown> } | null;
+
 interface InFlight {
   callId: string;
   tool: StageTool;
@@ -85,26 +94,93 @@ interface InFlight {
   at: number;
   filler: EdgeTimer | null;
   hold: EdgeTimer | null;
+  /** Who delivers the answer: the pre-speech gate holding the reply, or the background lane. */
+  lane: 'gate' | 'background';
+  /** The answer, once it came (or 'held' when the 30 s hold ran out first). */
+  answered?: StageAnswer | 'held';
+  /** Settles with the answer or the hold. */
+  settled: Promise<StageAnswer | 'held'>;
 }
 
 export class ToolStage {
   private inFlight: InFlight | null = null;
   private lastDispatchAt: number | null = null;
   private callSeq = 0;
+  /** The turn the pre-speech gate judged last, and its verdict (the commit reuses it, never judges twice). */
+  private gated: { seq: number; verdict: Promise<Verdict>; dispatched: boolean } | null = null;
   /** Resolves when every judged turn so far is done with (tests await it). */
   idle: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: ToolStageDeps) {}
 
+  /** Whether the session has a `fast` tool (only then does the gate hold replies). */
+  get fastLane(): boolean {
+    return this.d.tools.some((t) => t.fast === true);
+  }
+
   /** A user turn committed (spec 6.2 step 1). Never called for the greeting or avatar lines. */
   afterCommit(turn: { seq: number; text: string }): void {
     if (!turn.text.trim() || this.d.tools.length === 0) return;
+    const g = this.gated?.seq === turn.seq ? this.gated : null;
+    this.gated = null;
+    // The gate dispatched this turn's fast call already: it is delivered there or in the background.
+    if (g?.dispatched) return;
     // Not queued behind a call in flight: a turn that commits meanwhile is judged now (and
     // skipped while a call is in flight or cooling down).
-    const p = this.run(turn).catch((e: unknown) =>
-      this.d.log(`tool stage: ${(e as Error).message}`),
-    );
-    this.idle = Promise.all([this.idle, p]).then(() => undefined);
+    this.track(this.run(turn, g?.verdict ?? null));
+  }
+
+  /**
+   * The pre-speech gate (spec 2 `fast`; docs/tools.md "The fast lane"): before the reply to
+   * a committed turn is generated, the verdict runs; a `fast` tool is dispatched at once and
+   * the reply waits for its answer, at most PRE_SPEECH_GATE_MS (and the tool's timeout_ms)
+   * on the clock, or until `cut` (a barge-in, the end). In time: the outcome (the note and
+   * the line the reply starts with; no follow-up line). Late: null, and the call goes on in
+   * the background lane as any other. Any other verdict: null at once (the commit dispatches it).
+   */
+  async gate(turn: { seq: number; text: string }, cut: AbortSignal): Promise<GateOutcome | null> {
+    if (!this.fastLane || !turn.text.trim() || this.d.ended() || this.busy() || cut.aborted)
+      return null;
+    const started = this.d.clock.now();
+    const verdict = this.d.verdict(turn.text).catch((e: unknown) => {
+      this.d.log(`tool verdict failed: ${(e as Error).message}`);
+      return null;
+    });
+    const g = { seq: turn.seq, verdict, dispatched: false };
+    this.gated = g;
+    let timer: EdgeTimer | null = null;
+    const stop = new Promise<'late'>((resolve) => {
+      timer = this.d.clock.setTimeout(() => resolve('late'), PRE_SPEECH_GATE_MS);
+      cut.addEventListener('abort', () => resolve('late'), { once: true });
+    });
+    try {
+      const v = await Promise.race([verdict, stop]);
+      if (v === 'late' || !v) return null;
+      const tool = this.d.tools.find((t) => t.name === v.tool);
+      if (!tool?.fast || this.busy() || this.d.ended()) return null;
+      g.dispatched = true;
+      const f = this.dispatch(turn.seq, tool, v.args, 'gate');
+      // spec 2: the gate waits the tool's own timeout_ms if shorter than the budget.
+      const own = new Promise<'late'>((resolve) => {
+        const ms = (tool.timeout_ms ?? PRE_SPEECH_GATE_MS) - (this.d.clock.now() - started);
+        const t = this.d.clock.setTimeout(() => resolve('late'), Math.max(0, ms));
+        void stop.then(() => t.cancel());
+        void f.settled.then(() => t.cancel());
+      });
+      await Promise.race([f.settled, stop, own]);
+      if (f.answered === undefined || f.answered === 'held') {
+        f.lane = 'background';
+        return null;
+      }
+      return this.gateOutcome(f, f.answered);
+    } finally {
+      (timer as EdgeTimer | null)?.cancel();
+    }
+  }
+
+  private track(p: Promise<void>): void {
+    const safe = p.catch((e: unknown) => this.d.log(`tool stage: ${(e as Error).message}`));
+    this.idle = Promise.all([this.idle, safe]).then(() => undefined);
   }
 
   private busy(): string | null {
@@ -114,21 +190,40 @@ export class ToolStage {
     return null;
   }
 
-  private async run(turn: { seq: number; text: string }): Promise<void> {
+  private async run(turn: { seq: number; text: string }, judged: Promise<Verdict> | null) {
     if (this.d.ended() || this.busy()) return;
-    const v = await this.d.verdict(turn.text);
+    const v = await (judged ?? this.d.verdict(turn.text));
     if (!v || this.d.ended()) return;
     // The verdict took time: the rules hold at dispatch.
     const why = this.busy();
     if (why) return this.d.log(`tool ${v.tool} not dispatched: ${why}`);
     const tool = this.d.tools.find((t) => t.name === v.tool);
     if (!tool) return;
+    await this.dispatch(turn.seq, tool, v.args, 'background').settled;
+  }
+
+  /** Steps 2-3 and 5: `calling`, the call, the filler and the hold; the answer goes to the call's lane. */
+  private dispatch(
+    seq: number,
+    tool: StageTool,
+    args: Record<string, unknown>,
+    lane: InFlight['lane'],
+  ): InFlight {
     const callId = `call_${this.d.sessionId.slice(0, 8)}_${++this.callSeq}`;
     // The same turn asking the same tool is the same call (spec 6.2 step 7: dedupe on idem).
-    const idem = `${this.d.sessionId}:${turn.seq}:${tool.name}`;
+    const idem = `${this.d.sessionId}:${seq}:${tool.name}`;
     const now = this.d.clock.now();
     this.lastDispatchAt = now;
-    const f: InFlight = { callId, tool, seq: turn.seq, at: now, filler: null, hold: null };
+    const f: InFlight = {
+      callId,
+      tool,
+      seq,
+      at: now,
+      filler: null,
+      hold: null,
+      lane,
+      settled: Promise.resolve('held'),
+    };
     this.inFlight = f;
     this.d.broadcast({ type: 'agent_event', kind: 'calling', tool: tool.name, call_id: callId });
     f.filler = this.d.clock.setTimeout(() => {
@@ -143,12 +238,9 @@ export class ToolStage {
     const held = new Promise<'held'>((resolve) => {
       f.hold = this.d.clock.setTimeout(() => resolve('held'), HOLD_MS);
     });
-    const answer = await Promise.race([
+    f.settled = Promise.race([
       this.d
-        .dispatch(
-          { call_id: callId, idem, tool: tool.name, args: v.args, history: this.d.history() },
-          tool,
-        )
+        .dispatch({ call_id: callId, idem, tool: tool.name, args, history: this.d.history() }, tool)
         .catch(
           (e: unknown): StageAnswer => ({
             ok: false,
@@ -158,51 +250,73 @@ export class ToolStage {
         ),
       held,
     ]);
-    f.filler?.cancel();
-    f.hold?.cancel();
-    this.inFlight = null;
-    if (answer === 'held')
-      return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
-    await this.deliver(f, answer);
+    this.track(
+      f.settled.then(async (answer) => {
+        f.answered = answer;
+        f.filler?.cancel();
+        f.hold?.cancel();
+        if (this.inFlight === f) this.inFlight = null;
+        if (answer === 'held')
+          return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
+        // The gate takes an answer it is still holding the reply for; otherwise it is delivered here.
+        if (f.lane === 'background') await this.deliver(f, answer);
+      }),
+    );
+    return f;
+  }
+
+  /** The note for an answer, and its image events (spec 6.2 step 4). */
+  private noteFor(f: InFlight, a: StageAnswer): string {
+    const tool = f.tool.name;
+    if (!a.ok) return `[tool ${tool} failed: ${a.error}]`;
+    const r = a.result;
+    if (r.kind === 'image' || r.kind === 'image_pending') {
+      const caption = r.caption ? { caption: r.caption } : {};
+      if (r.kind === 'image' && r.url)
+        this.d.broadcast({
+          type: 'agent_event',
+          kind: 'image',
+          tool,
+          call_id: f.callId,
+          url: r.url,
+          ...caption,
+        });
+      else
+        this.d.broadcast({
+          type: 'agent_event',
+          kind: 'image_pending',
+          tool,
+          call_id: f.callId,
+          ...(r.url ? { url: r.url } : {}),
+          ...caption,
+        });
+    }
+    const structured =
+      r.structured === undefined
+        ? ''
+        : ` ${(typeof r.structured === 'string' ? r.structured : JSON.stringify(r.structured)).slice(0, NOTE_STRUCTURED_CHARS)}`;
+    return `[tool ${tool} result: ${r.text ?? r.caption ?? ''}${structured}]`;
+  }
+
+  /** The plain line for an answer (the local brain's, following speak_hint). */
+  private lineFor(f: InFlight, a: StageAnswer): string {
+    return a.ok ? hintedLine(f.tool.speak_hint, a.result) : FAILURE_LINE;
+  }
+
+  /** An answer in hand before the reply: the reply is generated with it (no follow-up line). */
+  private gateOutcome(f: InFlight, a: StageAnswer): GateOutcome {
+    const note = this.noteFor(f, a);
+    // An upstream model reads the note and words this reply itself; the local brain leads with the line.
+    if (this.d.phrase) {
+      const hint = f.tool.speak_hint ? ` ${f.tool.speak_hint}` : '';
+      return { note, instruction: `Answer the user with this tool result.${hint}` };
+    }
+    return { note, lead: this.lineFor(f, a) };
   }
 
   private async deliver(f: InFlight, a: StageAnswer): Promise<void> {
-    const tool = f.tool.name;
-    let note: string;
-    let line: string;
-    if (a.ok) {
-      const r = a.result;
-      if (r.kind === 'image' || r.kind === 'image_pending') {
-        const caption = r.caption ? { caption: r.caption } : {};
-        if (r.kind === 'image' && r.url)
-          this.d.broadcast({
-            type: 'agent_event',
-            kind: 'image',
-            tool,
-            call_id: f.callId,
-            url: r.url,
-            ...caption,
-          });
-        else
-          this.d.broadcast({
-            type: 'agent_event',
-            kind: 'image_pending',
-            tool,
-            call_id: f.callId,
-            ...(r.url ? { url: r.url } : {}),
-            ...caption,
-          });
-      }
-      const structured =
-        r.structured === undefined
-          ? ''
-          : ` ${(typeof r.structured === 'string' ? r.structured : JSON.stringify(r.structured)).slice(0, NOTE_STRUCTURED_CHARS)}`;
-      note = `[tool ${tool} result: ${r.text ?? r.caption ?? ''}${structured}]`;
-      line = followUpLine(r);
-    } else {
-      note = `[tool ${tool} failed: ${a.error}]`;
-      line = `Sorry, I could not get that for you just now.`;
-    }
+    const note = this.noteFor(f, a);
+    let line = this.lineFor(f, a);
     this.d.note(note);
     // spec 6.2 step 4: dropped from speech when stale or the session ended (hook and webhooks already have it).
     if (this.d.ended()) return;
@@ -218,14 +332,4 @@ export class ToolStage {
     if (this.d.userSpokeAfter(f.seq)) this.d.colour(line);
     else this.d.say(line, () => fresh() && !this.d.userSpokeAfter(f.seq));
   }
-}
-
-/** The spoken follow-up for a result (ours; docs/tools.md). */
-export function followUpLine(r: { kind: string; text?: string; caption?: string }): string {
-  if (r.kind === 'image')
-    return r.caption ? `Here is the picture: ${r.caption}.` : 'Here is the picture.';
-  if (r.kind === 'image_pending') return 'The picture is on its way.';
-  const text = (r.text ?? '').replace(/\s+/g, ' ').trim();
-  if (!text) return 'Done.';
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
