@@ -13,6 +13,7 @@ import type { EdgeParts } from '../src/edge/session/parts.js';
 import type {
   CommittedTurn,
   ControlEvent,
+  GateOutcome,
   PostCommitStage,
   StageContext,
 } from '../src/edge/session/pipeline.js';
@@ -118,7 +119,7 @@ function setup(brain: Brain, heard = 'where do you live', playsOut = false) {
     for (let i = 0; i < 10; i++) mic.push(loud());
     for (let i = 0; i < 8; i++) mic.push(quiet());
   };
-  return { live, ch, loop, mic, probe, said, cuts, stored, speakUtterance };
+  return { live, ch, loop, mic, probe, said, cuts, stored, speakUtterance, clock };
 }
 
 describe('a barge-in', () => {
@@ -208,6 +209,75 @@ describe('a post-commit stage', () => {
         (m) => m.role === 'system' && m.content === '[tool weather: sunny, 24 C]',
       ),
     ).toBe(true);
+    live.end('closed');
+  });
+});
+
+describe('a pre-speech gate (the fast lane)', () => {
+  const note = '[tool check_stock result: Two left.]';
+
+  it('holds the reply until it answers: the reply leads with its line, the brain reads its note and instruction after the user words, later turns keep the note', async () => {
+    const brain = new LocalBrain();
+    const asked: BrainRequest[] = [];
+    const spy: Brain = { name: 'spy', reply: (req) => (asked.push(req), brain.reply(req)) };
+    const { live, ch, loop } = setup(spy, '', true);
+    const seen: { seq: number; text: string }[] = [];
+    let open!: (o: GateOutcome | null) => void;
+    loop.addStage({
+      name: 'gate',
+      control: () => undefined,
+      gate: (t) => (seen.push(t), new Promise<GateOutcome | null>((r) => (open = r))),
+    });
+    const id = loop.typedTurn('Is the kettle in stock?');
+    await until(() => seen.length === 1);
+    await settle();
+    expect(loop.state).toBe('thinking');
+    expect(asked).toHaveLength(0);
+    expect(seen).toEqual([{ seq: 0, text: 'Is the kettle in stock?' }]);
+    open({ note, lead: 'Two left.', instruction: 'Use it.' });
+    const turn = () => ch.sent.find((m) => m.type === 'turn' && m.speech_id === id);
+    await until(() => turn() !== undefined);
+    expect(turn().reply).toMatch(/^Two left\. \S/);
+    expect(asked[0]!.messages.slice(-3)).toEqual([
+      { role: 'user', content: 'Is the kettle in stock?' },
+      { role: 'system', content: note },
+      { role: 'system', content: 'Use it.' },
+    ]);
+    await until(() => loop.state === 'listening');
+    loop.typedTurn('Thanks');
+    await until(() => seen.length === 2);
+    open(null);
+    await until(() => asked.length === 2);
+    const later = asked[1]!.messages.map((m) => m.content);
+    expect(later.indexOf(note)).toBeGreaterThan(later.indexOf('Is the kettle in stock?'));
+    expect(later.indexOf(note)).toBeLessThan(later.indexOf('Thanks'));
+    expect(later).not.toContain('Use it.');
+    live.end('closed');
+  });
+
+  it('never holds a reply past the budget and its grace on the clock; a barge-in lets go at once', async () => {
+    const brain = new LocalBrain();
+    const asked: BrainRequest[] = [];
+    const spy: Brain = { name: 'spy', reply: (req) => (asked.push(req), brain.reply(req)) };
+    const { live, loop, clock } = setup(spy, '', true);
+    const cuts: AbortSignal[] = [];
+    loop.addStage({
+      name: 'stuck',
+      control: () => undefined,
+      gate: (_t, cut) => (cuts.push(cut), new Promise<GateOutcome | null>(() => undefined)),
+    });
+    loop.typedTurn('Is the kettle in stock?');
+    await until(() => cuts.length === 1);
+    clock.advance(899);
+    await settle();
+    expect(asked).toHaveLength(0);
+    clock.advance(1);
+    await until(() => asked.length === 1);
+    await until(() => loop.state === 'listening');
+    loop.typedTurn('Is the mug in stock?');
+    await until(() => cuts.length === 2);
+    loop.typedTurn('Never mind.');
+    expect(cuts[1]!.aborted).toBe(true);
     live.end('closed');
   });
 });
