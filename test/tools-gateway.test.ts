@@ -302,6 +302,53 @@ describe('tool calls through the gateway', () => {
     expect(big.result.structured).toHaveLength(800);
   });
 
+  it('a built-in call the box reports is a usage record of the organisation; a replayed report is not counted again', async () => {
+    const s = await session();
+    const usage = async () => {
+      const r = await h.api(`/api/organizations/${h.emu.keys.orgId}/usage`, {
+        key: h.emu.keys.dashboardKey,
+      });
+      expect(r.status).toBe(200);
+      return r.body.builtin_tools as {
+        calls: number;
+        succeeded: number;
+        failed: number;
+        images: number;
+        by_tool: { server: string; tool: string; calls: number }[];
+        by_day: { date: string; calls: number }[];
+      };
+    };
+    const before = await usage();
+    const byTool = (u: typeof before, tool: string) =>
+      u.by_tool.find((t) => t.server === 'svc.image' && t.tool === tool)?.calls ?? 0;
+    const gw = toolGateway(h.emu.ctx);
+    const image = {
+      ...call('generate_image', { prompt: 'a fox' }, 'usage-img'),
+      ok: true,
+      ms: 40,
+      result: { kind: 'image', url: 'http://box/_box/images/x.png', caption: 'a fox' },
+    };
+    gw.report(s, image);
+    gw.report(s, image); // the same idem: replayed, not a second call
+    gw.report(s, {
+      ...call('edit_avatar', { instruction: 'a hat' }, 'usage-edit'),
+      ok: false,
+      ms: 5,
+      result: 'render failed',
+    });
+    const after = await usage();
+    expect(after.calls - before.calls).toBe(2);
+    expect(after.succeeded - before.succeeded).toBe(1);
+    expect(after.failed - before.failed).toBe(1);
+    expect(after.images - before.images).toBe(1);
+    expect(byTool(after, 'generate_image') - byTool(before, 'generate_image')).toBe(1);
+    expect(byTool(after, 'edit_avatar') - byTool(before, 'edit_avatar')).toBe(1);
+    expect(after.by_day.at(-1)!.date).toBe(new Date(clock.now()).toISOString().slice(0, 10));
+    // hook and MCP calls are not built-in usage
+    await gw.call(s, call('lookup', { id: '1' }));
+    expect((await usage()).calls).toBe(after.calls);
+  });
+
   it('tool webhooks are retried after 1, 2 and 4 s on the clock', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);

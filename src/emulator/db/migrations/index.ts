@@ -3,6 +3,7 @@ import { avatars } from './0002-avatars.js';
 import { sessions } from './0003-sessions.js';
 import { inference } from './0004-inference.js';
 import { tools } from './0005-tools.js';
+import { toolUsage } from './0006-tool-usage.js';
 
 import type { Migration } from './migration.js';
 
@@ -14,3 +15,4 @@ migrations.push(sessions);
 migrations.push(avatars);
 migrations.push(inference);
 migrations.push(tools);
+migrations.push(toolUsage);

@@ -41,8 +41,48 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
     org_id: orgId,
     start,
     end,
+    builtin_tools: builtinToolUsage(db, orgId, start, end),
     totals: shape(totals),
     by_model: byModel.map((r) => ({ model_id: r.model_id, ...shape(r) })),
+    by_day: byDay.map((r) => ({
+      date: new Date(r.day * 1000).toISOString().slice(0, 10),
+      start: r.day,
+      ...shape(r),
+    })),
+  };
+}
+
+/**
+ * Built-in tool calls the boxes reported (spec 6.3 "usage records"; shape ours,
+ * docs/fidelity.md): totals, per server and tool, per UTC day.
+ */
+function builtinToolUsage(db: Db, orgId: string, start: number, end: number) {
+  const cols = `COUNT(*) AS calls, SUM(ok) AS succeeded, SUM(1 - ok) AS failed,
+    SUM(images) AS images, SUM(ms) AS total_ms`;
+  const where = 'org_id = ? AND at >= ? AND at < ?';
+  const shape = (r: Record<string, number | null>) => ({
+    calls: r.calls ?? 0,
+    succeeded: r.succeeded ?? 0,
+    failed: r.failed ?? 0,
+    images: r.images ?? 0,
+    total_ms: r.total_ms ?? 0,
+  });
+  const totals = db
+    .prepare(`SELECT ${cols} FROM tool_usage WHERE ${where}`)
+    .get(orgId, start, end) as Record<string, number>;
+  const byTool = db
+    .prepare(
+      `SELECT server, tool, ${cols} FROM tool_usage WHERE ${where} GROUP BY server, tool ORDER BY server, tool`,
+    )
+    .all(orgId, start, end) as (Record<string, number> & { server: string; tool: string })[];
+  const byDay = db
+    .prepare(
+      `SELECT (at / 86400) * 86400 AS day, ${cols} FROM tool_usage WHERE ${where} GROUP BY day ORDER BY day`,
+    )
+    .all(orgId, start, end) as (Record<string, number> & { day: number })[];
+  return {
+    ...shape(totals),
+    by_tool: byTool.map((r) => ({ server: r.server, tool: r.tool, ...shape(r) })),
     by_day: byDay.map((r) => ({
       date: new Date(r.day * 1000).toISOString().slice(0, 10),
       start: r.day,
