@@ -269,6 +269,68 @@ describe('tool calls through the gateway', () => {
     expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({ error: 'server_disabled' });
   });
 
+  it('three consecutive transport failures or timeouts disable the channel too (spec 6.2 step 8)', async () => {
+    const s = await session();
+    const gw = toolGateway(h.emu.ctx);
+    hook.next('drop', 'drop');
+    for (let i = 0; i < 2; i++)
+      expect(JSON.parse(await gw.call(s, call('slow')))).toMatchObject({ error: 'tool_error' });
+    expect(gw.state(s.sessionId, 20).disabled).toBeNull();
+    hook.next('hang');
+    const p = gw.call(s, call('slow'));
+    await waitUntil(
+      () => hook.ops('tool_call').filter((r) => r.body.sid === s.sessionId).length === 3,
+    );
+    clock.advance(1000);
+    expect(JSON.parse(await p)).toMatchObject({ error: 'timeout' });
+    expect(gw.state(s.sessionId, 20).disabled).toMatch(/3 consecutive/);
+    const before = hook.ops('tool_call').length;
+    expect(JSON.parse(await gw.call(s, call('lookup')))).toMatchObject({
+      ok: false,
+      error: 'server_disabled',
+    });
+    expect(hook.ops('tool_call').length).toBe(before);
+  });
+
+  it('an MCP server answering 4xx to tools/call disables the channel at once', async () => {
+    const s = await session();
+    const gw = toolGateway(h.emu.ctx);
+    mcp.state.failStatus = 403;
+    try {
+      expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Oslo' })))).toMatchObject({
+        ok: false,
+        error: 'tool_error',
+      });
+    } finally {
+      mcp.state.failStatus = 0;
+    }
+    expect(gw.state(s.sessionId, 20).disabled).toMatch(/^4xx/);
+    expect(JSON.parse(await gw.call(s, call('get_weather', { city: 'Oslo' })))).toMatchObject({
+      error: 'server_disabled',
+    });
+  });
+
+  it('a stored failure is replayed byte for byte too, without a second webhook', async () => {
+    const s = await session();
+    const gw = toolGateway(h.emu.ctx);
+    hook.next({ json: { ok: false, error: 'out of stock' } });
+    const first = await gw.call(s, call('slow', {}, 'fail-once'));
+    expect(JSON.parse(first)).toMatchObject({ error: 'tool_error', message: 'out of stock' });
+    await waitUntil(() =>
+      rx.events('agent.tool_call.failed').some((d) => d.body.data.session_id === s.sessionId),
+    );
+    expect(await gw.call(s, call('slow', {}, 'fail-once'))).toBe(first);
+    expect(gw.state(s.sessionId, 20).spent).toBe(1);
+    // a later call's webhook is delivered: the replay sent none before it
+    await gw.call(s, call('slow', {}, 'after-replay'));
+    await waitUntil(() =>
+      rx.events('agent.tool_call.succeeded').some((d) => d.body.data.session_id === s.sessionId),
+    );
+    expect(
+      rx.events('agent.tool_call.failed').filter((d) => d.body.data.session_id === s.sessionId),
+    ).toHaveLength(1);
+  });
+
   it('an idempotent tool is retried once after a transport error; a non-idempotent one is not', async () => {
     const s = await session();
     const gw = toolGateway(h.emu.ctx);
