@@ -5,7 +5,12 @@
 //     the follow-up's `speech started` frame, which goes out with its first fragment)
 // each next to the hook's own answer time in the same run (its request to its answer,
 // seen by the hook). The hook holds its answer until the reply on air is done, so the
-// follow-up is not queued behind it. Prints figures; asserts nothing.
+// follow-up is not queued behind it.
+// The fast lane (a `fast` tool, the pre-speech gate; the hook answers at once):
+//   /chat -> first fragment of the reply that carries the result, next to /chat -> first
+//     fragment of a reply in a session without tools (same run)
+//   hook answer -> first fragment of that reply (what the gate adds after the answer)
+// Prints figures; asserts nothing.
 import { createServer } from 'node:http';
 import { WebSocket } from 'ws';
 import { startEmulator } from '../dist/emulator/start.js';
@@ -146,6 +151,81 @@ try {
   const ref = `the hook's own answer ${ms(pct(hookTimes, 50))} p50`;
   line(`tools: committed turn -> calling (${N} calls)`, toCalling, ref);
   line('tools: hook answer -> first fragment of follow-up', toFollowUp, ref);
+
+  // The fast lane: the reply waits (at most 800 ms) for the hook, which answers at once.
+  const fastChat = [];
+  const fastAfterHook = [];
+  const plainChat = [];
+  hookTimes.length = 0;
+  for (let i = 0; i < N; i++) {
+    for (const fast of [true, false]) {
+      release = Promise.resolve();
+      answeredAt = 0;
+      const m = await api('/api/v1/sessions', {
+        persona: 'ava',
+        config: { greeting_enabled: false },
+        ...(fast
+          ? {
+              agent: { hook: hookUrl, tok: 'bench' },
+              tools: {
+                inline: [
+                  {
+                    name: 'lookup_order',
+                    description: 'Look up the delivery status of an order',
+                    input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
+                    fast: true,
+                  },
+                ],
+              },
+            }
+          : {}),
+      });
+      const ws = new WebSocket(
+        new URL(`/events?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')),
+      );
+      const mse = new WebSocket(
+        new URL(`/mse?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')),
+      );
+      mse.on('message', () => undefined);
+      await Promise.all([
+        new Promise((r) => ws.once('open', r)),
+        new Promise((r) => mse.once('open', r)),
+      ]);
+      const started = new Map();
+      ws.on('message', (data) => {
+        const f = JSON.parse(String(data));
+        if (f.type === 'speech' && f.status === 'started')
+          started.set(f.speech_id, performance.now());
+      });
+      const t0 = performance.now();
+      const ack = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+        method: 'POST',
+        body: JSON.stringify({ text: 'Can you look up order B-52?' }),
+      }).then((r) => r.json());
+      for (let w = 0; !started.has(ack.speech_id) && w < 6000; w++)
+        await new Promise((r) => setTimeout(r, 5));
+      if (!started.has(ack.speech_id)) throw new Error('the reply never started');
+      const at = started.get(ack.speech_id);
+      if (fast) {
+        fastChat.push(at - t0);
+        if (answeredAt) fastAfterHook.push(at - answeredAt);
+      } else plainChat.push(at - t0);
+      ws.close();
+      mse.close();
+      await fetch(`${emu.baseUrl}/api/v1/sessions/${m.session_id}/release`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seat_token: m.seat_token }),
+      });
+    }
+  }
+  const plain = `/chat -> first fragment without tools ${ms(pct(plainChat, 50))} p50`;
+  line(`tools fast: /chat -> first fragment (${N} calls)`, fastChat, plain);
+  line(
+    'tools fast: hook answer -> first fragment of the reply',
+    fastAfterHook,
+    `the hook's own answer ${ms(pct(hookTimes, 50))} p50`,
+  );
 } finally {
   await emu.stop();
   hook.close();

@@ -47,12 +47,14 @@ export async function attachTools(o: {
     clock,
     sessionId: live.id,
     tools,
-    verdict: async (text) => {
+    verdict: async (text, seq) => {
       if (brain.verdict) {
+        // After the commit the turn is the log's last; in the pre-speech gate it is not stored yet.
+        const stored = live.log.some((t) => t.seq === seq);
         const req = brainRequest(
           live.snapshot,
           live.log,
-          null,
+          stored ? null : text,
           replyLanguage(live.snapshot, null),
           undefined,
           undefined,

@@ -60,7 +60,11 @@ export interface ToolStageDeps {
   clock: EdgeClock;
   sessionId: string;
   tools: readonly StageTool[];
-  verdict(text: string): Promise<{ tool: string; args: Record<string, unknown> } | null>;
+  /** The verdict for a user turn (`seq`: its place in the transcript; a gated turn is not stored yet). */
+  verdict(
+    text: string,
+    seq: number,
+  ): Promise<{ tool: string; args: Record<string, unknown> } | null>;
   dispatch(call: StageCall, tool: StageTool): Promise<StageAnswer>;
   /** A message on /events. */
   broadcast(msg: z.input<typeof AgentEventMessage>): void;
@@ -142,7 +146,7 @@ export class ToolStage {
     if (!this.fastLane || !turn.text.trim() || this.d.ended() || this.busy() || cut.aborted)
       return null;
     const started = this.d.clock.now();
-    const verdict = this.d.verdict(turn.text).catch((e: unknown) => {
+    const verdict = this.d.verdict(turn.text, turn.seq).catch((e: unknown) => {
       this.d.log(`tool verdict failed: ${(e as Error).message}`);
       return null;
     });
@@ -192,7 +196,7 @@ export class ToolStage {
 
   private async run(turn: { seq: number; text: string }, judged: Promise<Verdict> | null) {
     if (this.d.ended() || this.busy()) return;
-    const v = await (judged ?? this.d.verdict(turn.text));
+    const v = await (judged ?? this.d.verdict(turn.text, turn.seq));
     if (!v || this.d.ended()) return;
     // The verdict took time: the rules hold at dispatch.
     const why = this.busy();
