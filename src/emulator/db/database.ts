@@ -18,6 +18,30 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
+/**
+ * A store's statement table: `build` prepares the store's named statements, once per
+ * database (the first use on a `Db` builds them; every later use gets the same ones).
+ * SQL lives only in these tables (the `sql.ts` of each area, docs/architecture.md "Stores
+ * and statement tables"): routes and workers call the named statements, never `prepare`.
+ * better-sqlite3 statements are reusable; `run`/`get`/`all` complete before the next use.
+ * Do not call `.iterate()` on a statement that may run again inside the loop.
+ */
+export function statementTable<T>(build: (db: Db) => T): (db: Db) => T {
+  const tables = new WeakMap<Db, T>();
+  return (db) => {
+    let table = tables.get(db);
+    if (!table) tables.set(db, (table = build(db)));
+    return table;
+  };
+}
+
+const settingSql = statementTable((db) => ({
+  get: db.prepare('SELECT value FROM settings WHERE key = ?'),
+  set: db.prepare(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  ),
+}));
+
 /** Distinct SQL texts kept prepared; the code has a fixed set (about 150), so this is a backstop. */
 const STATEMENT_CACHE = 1000;
 
@@ -75,14 +99,10 @@ export function migrate(db: Db): void {
 
 /** Small typed key/value table for emulator state (signing key, bootstrap credentials). */
 export function getSetting(db: Db, key: string): string | undefined {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
-    | { value: string }
-    | undefined;
+  const row = settingSql(db).get.get(key) as { value: string } | undefined;
   return row?.value;
 }
 
 export function setSetting(db: Db, key: string, value: string): void {
-  db.prepare(
-    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  ).run(key, value);
+  settingSql(db).set.run(key, value);
 }
