@@ -12,6 +12,7 @@ import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { insertKey } from '../tokens/store.js';
+import { tokenSql } from '../tokens/sql.js';
 
 interface DeviceRow {
   id: string;
@@ -83,9 +84,7 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
     const now = unixSeconds(ctx.clock);
     const minted = mintKey(db, ctx.ids, 'device');
     db.transaction(() => {
-      db.prepare(
-        `UPDATE api_keys SET lookup = ?, secret_hash = ?, token_prefix = ? WHERE device_id = ? AND kind = 'device'`,
-      ).run(minted.lookup, minted.hash, minted.prefix, d.id);
+      tokenSql(db).rotateDeviceKey.run(minted.lookup, minted.hash, minted.prefix, d.id);
       db.prepare('UPDATE devices SET rotated_at = ? WHERE id = ?').run(now, d.id);
     })();
     return { token: minted.raw, rotated_at: now };
@@ -101,10 +100,7 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
         now,
         d.id,
       );
-      db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE device_id = ?`).run(
-        now,
-        d.id,
-      );
+      tokenSql(db).revokeApiKeysByDeviceId.run(now, d.id);
     })();
     return { ok: true as const, revoked_at: now };
   });

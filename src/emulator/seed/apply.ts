@@ -6,6 +6,7 @@ import { issueMessage } from '../inference/shared/issues.js';
 import { insertKey } from '../tokens/store.js';
 import { faultsOf } from '../operator/faults.js';
 import { SeedSchema, type Seed } from './schema.js';
+import { tokenSql } from '../tokens/sql.js';
 
 /** A seed that cannot be applied; the message names the file, the line and the field. */
 export class SeedError extends Error {
@@ -110,10 +111,7 @@ export async function applySeed(
     for (const [i, k] of parts.keys.entries()) {
       const kp = [...path, 'keys', i, 'token'];
       const lookup = k.token.split('.')[0]!.split('_')[1]!;
-      if (
-        seen.has(lookup) ||
-        ctx.db.prepare('SELECT 1 FROM api_keys WHERE lookup = ?').get(lookup)
-      ) {
+      if (seen.has(lookup) || tokenSql(ctx.db).apiKeyLookupTaken.get(lookup)) {
         throw new SeedError(
           `${at(kp)}: ${kp.join('.')}: the 8 hex after the prefix are already used${seen.has(lookup) ? ` by ${seen.get(lookup)}` : ''}`,
         );
