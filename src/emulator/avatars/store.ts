@@ -14,6 +14,7 @@ import {
 import type { EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
 export interface AvatarRow {
   id: string;
@@ -138,9 +139,7 @@ export function readableAvatar(
   if (!a || (pathWsId && a.workspace_id !== pathWsId))
     throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
   if (isStock(a)) return a;
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(a.workspace_id) as
-    | WorkspaceRow
-    | undefined;
+  const ws = workspaceSql(db).getWorkspacesById.get(a.workspace_id) as WorkspaceRow | undefined;
   if (!ws || !canAccessWorkspace(auth, ws))
     throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
   return a;
@@ -169,7 +168,7 @@ export function versionOf(db: Db, avatar: AvatarRow, versionId: string): Version
 
 /** spec 4.9: profile (and, ours, media) writes need the workspace feature `custom_avatars`. */
 export function requireCustomAvatars(db: Db, workspaceId: string): void {
-  const ws = db.prepare('SELECT features FROM workspaces WHERE id = ?').get(workspaceId) as
+  const ws = workspaceSql(db).getWorkspacesFeaturesById.get(workspaceId) as
     | { features: string }
     | undefined;
   const features = ws ? (JSON.parse(ws.features) as string[]) : [];

@@ -5,6 +5,7 @@ import { findKey } from '../auth/credentials.js';
 import { insertKey } from '../tokens/store.js';
 import { insertWorkspace } from '../workspaces/store.js';
 import type { OrgPlan } from '../option-limits.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
 /**
  * The plan of the bootstrap organisation when `--org-plan` is not given (issue 18 item 10,
@@ -44,9 +45,7 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
     const now = unixSeconds(ctx.clock);
     const userId = ctx.ids.uuid();
     const orgId = ctx.ids.uuid();
-    ctx.db
-      .prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)')
-      .run(userId, 'dev@localhost', now);
+    workspaceSql(ctx.db).insertUsers.run(userId, 'dev@localhost', now);
     ctx.db
       .prepare(
         'INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)',

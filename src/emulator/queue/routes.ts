@@ -19,10 +19,11 @@ import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { IdTokenVerifier, looksLikeJwt } from './id-token.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
 export function registerQueueRoutes(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
-  const wsStmt = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?');
+  const wsStmt = workspaceSql(ctx.db).getWorkspacesById;
   const idTokens = new IdTokenVerifier(ctx.db, ctx.clock, {
     allowInsecureUrls: ctx.options.allowInsecureUrls,
   });

@@ -27,6 +27,7 @@ import { MintRateGuard } from './guards.js';
 import { mintSession } from './mint.js';
 import { sessionRuntime } from './runtime.js';
 import { getSessionRow, isLive, toSessionRecord, type SessionRow } from './store.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
 export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: SigningKey): void {
   const rt = sessionRuntime(ctx);
@@ -40,7 +41,7 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
    */
   const canSee = (auth: AuthContext, row: SessionRow): boolean => {
     if (!row.workspace_id) return !auth.workspaceId && row.scope_key === `user:${auth.userId}`;
-    const ws = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id) as
+    const ws = workspaceSql(ctx.db).getWorkspacesById.get(row.workspace_id) as
       | WorkspaceRow
       | undefined;
     return !!ws && canAccessWorkspace(auth, ws);

@@ -5,6 +5,7 @@ import type { AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
 export interface VoiceRow {
   id: string;
@@ -71,9 +72,7 @@ export function readableVoice(
   const v = db.prepare('SELECT * FROM voices WHERE id = ?').get(voiceId) as VoiceRow | undefined;
   if (!v || (pathWsId && v.workspace_id !== pathWsId))
     throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(v.workspace_id) as
-    | WorkspaceRow
-    | undefined;
+  const ws = workspaceSql(db).getWorkspacesById.get(v.workspace_id) as WorkspaceRow | undefined;
   if (!ws || !canAccessWorkspace(auth, ws))
     throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
   return v;

@@ -5,6 +5,7 @@ import { findKey } from '../../auth/credentials.js';
 import type { EmulatorContext } from '../../context.js';
 import { findOrgToken } from '../orgs/token-store.js';
 import { InferenceError } from './errors.js';
+import { workspaceSql } from '../../workspaces/sql.js';
 
 /**
  * Who is calling an inference route (spec 5.2 "Inference key"): a dashboard-issued key
@@ -38,11 +39,9 @@ function orgOfKey(
   userId: string,
 ): { id: string; plan: string } | undefined {
   if (workspaceId) {
-    const row = ctx.db
-      .prepare(
-        'SELECT o.id, o.plan FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ?',
-      )
-      .get(workspaceId) as { id: string; plan: string } | undefined;
+    const row = workspaceSql(ctx.db).getWorkspaceOrg.get(workspaceId) as
+      | { id: string; plan: string }
+      | undefined;
     if (row) return row;
   }
   // A dashboard key is not workspace-bound: it acts for its user's (first) organisation.
