@@ -13,6 +13,7 @@ import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { isAllowedUrl } from '../sessions/validate-mint.js';
 import { subscribes } from '../../contract/resources/webhook.js';
+import { webhookSql } from './sql.js';
 
 /** Longest endpoint URL (ours; docs/fidelity.md). */
 const MAX_URL_CHARS = 2048;
@@ -65,10 +66,7 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
     const id = ctx.ids.uuid();
     const secret = body.secret ?? `whsec_${ctx.ids.hex(24)}`;
     const events = [...new Set(body.events)];
-    db.prepare(
-      `INSERT INTO webhooks (id, workspace_id, url, events, secret, description, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
-    ).run(
+    webhookSql(db).insertWebhooks.run(
       id,
       ws.id,
       body.url,
@@ -80,25 +78,20 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
     // Tickets already in line start getting queue.position too.
     if (subscribes(events, 'queue.position'))
       rt.queue.watchPositions((t) => t.workspaceId === ws.id);
-    const row = db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
+    const row = webhookSql(db).getWebhooksById.get(id) as WebhookRow;
     return reply(201, { ...toWebhook(row), secret });
   });
 
   implement(app, ctx, listWebhooks, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db
-      .prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, rowid')
-      .all(ws.id) as WebhookRow[];
+    const rows = webhookSql(db).listWebhooksByWorkspaceId.all(ws.id) as WebhookRow[];
     return { data: rows.map(toWebhook) };
   });
 
   implement(app, ctx, deleteWebhook, ({ auth, params }) => {
     secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM webhooks WHERE id = ? AND workspace_id = ?').run(
-      params.webhookId,
-      ws.id,
-    );
+    webhookSql(db).deleteWebhooksByIdAndWorkspaceId.run(params.webhookId, ws.id);
     return reply(204);
   });
 }
