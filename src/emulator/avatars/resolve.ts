@@ -37,6 +37,7 @@ import { ensureProfiles, type ProfileRow } from '../profiles/store.js';
 import { blobPath } from './blobs.js';
 import { stockAvatarId } from './stock.js';
 import { getAvatarRow, getVersionRow, type AvatarRow, type VersionRow } from './store.js';
+import { voiceSql } from '../voices/sql.js';
 
 export type Resolution<T> = Validation<T>;
 
@@ -298,11 +299,7 @@ export function resolveVoiceRef(
   workspaceId: string | null,
   voiceVersionId: string,
 ): Resolution<ResolvedVoice> {
-  const row = ctx.db
-    .prepare(
-      `SELECT vv.*, v.workspace_id, v.deleted_at AS voice_deleted FROM voice_versions vv JOIN voices v ON v.id = vv.voice_id WHERE vv.id = ?`,
-    )
-    .get(voiceVersionId) as
+  const row = voiceSql(ctx.db).getVoiceVersionWithVoice.get(voiceVersionId) as
     | {
         id: string;
         voice_id: string;
