@@ -15,6 +15,7 @@ import type { EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import { workspaceSql } from '../workspaces/sql.js';
+import { avatarSql } from './sql.js';
 
 export interface AvatarRow {
   id: string;
@@ -97,10 +98,10 @@ export function toVersion(r: VersionRow): AvatarVersion {
 }
 
 export const getAvatarRow = (db: Db, id: string) =>
-  db.prepare('SELECT * FROM avatars WHERE id = ?').get(id) as AvatarRow | undefined;
+  avatarSql(db).getAvatarsById.get(id) as AvatarRow | undefined;
 
 export const getVersionRow = (db: Db, id: string) =>
-  db.prepare('SELECT * FROM avatar_versions WHERE id = ?').get(id) as VersionRow | undefined;
+  avatarSql(db).getAvatarVersionsById.get(id) as VersionRow | undefined;
 
 /**
  * The workspace a list/create acts on. Explicit shape: the path's `{wsId}` (`ws_stock`
@@ -181,5 +182,5 @@ export function requireCustomAvatars(db: Db, workspaceId: string): void {
 }
 
 export function touchAvatar(ctx: EmulatorContext, id: string, now: number): void {
-  ctx.db.prepare('UPDATE avatars SET updated_at = ? WHERE id = ?').run(now, id);
+  avatarSql(ctx.db).setAvatarsUpdatedAtById.run(now, id);
 }

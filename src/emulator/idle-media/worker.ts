@@ -27,6 +27,7 @@ import { hexToRgb, type FaceStyle } from '../../media/face.js';
 import { faceFromPhoto, faceFromStyle, type FaceSource } from '../../media/face-source.js';
 import { framesFor, MEDIA_FPS } from '../../media/encoder.js';
 import { loadIdleLoop, renderLoopClip, type IdleLoop } from '../../media/idle-loop.js';
+import { avatarSql } from '../avatars/sql.js';
 
 /** The idle loop's frame rate: the session stream's (src/media/encoder.ts). */
 export const IDLE_FPS = MEDIA_FPS;
@@ -113,9 +114,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
         now,
       );
       // assets_status reports the *current* version's idle media.
-      db.prepare(
-        'UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?',
-      ).run(status, v.avatar_id, v.id);
+      avatarSql(db).setAvatarsAssetsStatusByIdAndCurrentVersionId.run(status, v.avatar_id, v.id);
     })();
   };
 
@@ -287,9 +286,7 @@ function staleFormatToMissing(ctx: EmulatorContext): void {
         db.prepare(
           `UPDATE idle_media SET status = 'missing', blob_key = NULL WHERE version_id = ?`,
         ).run(version_id);
-        db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE current_version_id = ?`).run(
-          version_id,
-        );
+        avatarSql(db).markAvatarAssetsMissingByVersionId.run(version_id);
       }
     })();
   }
@@ -304,15 +301,8 @@ export function resumeIdleMedia(ctx: EmulatorContext): void {
   const { db } = ctx;
   db.prepare(`UPDATE idle_media SET status = 'missing' WHERE status = 'building'`).run();
   staleFormatToMissing(ctx);
-  db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE assets_status = 'building'`).run();
-  const rows = db
-    .prepare(
-      `SELECT a.current_version_id AS id, a.workspace_id FROM avatars a
-       LEFT JOIN idle_media m ON m.version_id = a.current_version_id
-       WHERE a.current_version_id IS NOT NULL AND a.deleted_at IS NULL AND (m.status IS NULL OR m.status != 'ready')
-       ORDER BY CASE WHEN a.workspace_id = 'ws_stock' THEN 1 ELSE 0 END, a.created_at`,
-    )
-    .all() as { id: string }[];
+  avatarSql(db).markBuildingAvatarAssetsMissing.run();
+  const rows = avatarSql(db).listAvatarsWithoutReadyIdleMedia.all() as { id: string }[];
   const worker = idleMediaFor(ctx);
   for (const r of rows) worker.enqueue(r.id);
 }

@@ -36,6 +36,7 @@ import {
   toSummary,
   type ProfileRow,
 } from './store.js';
+import { avatarSql } from '../avatars/sql.js';
 
 export function registerProfiles(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -82,11 +83,7 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
       const current = getAvatarRow(db, avatar.id)!;
       // A first profile is the default even without set_default: there is nothing else to fall back on.
       if (body.set_default === true || current.default_profile_id === null) {
-        db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(
-          row.id,
-          unixSeconds(ctx.clock),
-          avatar.id,
-        );
+        avatarSql(db).setAvatarsDefaultProfileIdById.run(row.id, unixSeconds(ctx.clock), avatar.id);
       }
       return { row, isNew: !existing };
     })();
@@ -113,11 +110,7 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     requireCustomAvatars(db, avatar.workspace_id);
     ensureProfiles(ctx, avatar);
     const p = findProfile(db, avatar.id, params.profileId);
-    db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(
-      p.id,
-      unixSeconds(ctx.clock),
-      avatar.id,
-    );
+    avatarSql(db).setAvatarsDefaultProfileIdById.run(p.id, unixSeconds(ctx.clock), avatar.id);
     return {
       ok: true as const,
       avatar_id: avatar.id,

@@ -13,6 +13,7 @@ import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import { getAvatarRow, getVersionRow, isStock, type AvatarRow } from '../avatars/store.js';
 import { uuidV5 } from '../avatars/stock.js';
+import { avatarSql } from '../avatars/sql.js';
 
 export interface ProfileRow {
   id: string;
@@ -191,9 +192,9 @@ export function ensureProfiles(ctx: EmulatorContext, avatar: AvatarRow): AvatarR
       };
       const id = uuidV5(`profile:${avatar.id}:1`);
       const p = insertProfile(ctx, avatar.id, content, 'system', id);
-      db.prepare('UPDATE avatars SET default_profile_id = ? WHERE id = ?').run(p.id, avatar.id);
+      avatarSql(db).setAvatarsDefaultProfileIdKeepUpdatedAt.run(p.id, avatar.id);
     }
-    db.prepare('UPDATE avatars SET profiles_seeded = 1 WHERE id = ?').run(avatar.id);
+    avatarSql(db).setAvatarsProfilesSeededById.run(avatar.id);
   })();
   return getAvatarRow(db, avatar.id)!;
 }
