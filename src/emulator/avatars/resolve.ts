@@ -38,6 +38,7 @@ import { blobPath } from './blobs.js';
 import { stockAvatarId } from './stock.js';
 import { getAvatarRow, getVersionRow, type AvatarRow, type VersionRow } from './store.js';
 import { voiceSql } from '../voices/sql.js';
+import { profileSql } from '../profiles/sql.js';
 
 export type Resolution<T> = Validation<T>;
 
@@ -263,9 +264,7 @@ export function resolveProfile(
   const a = ensureProfiles(ctx, avatar);
   const id = profileId ?? a.default_profile_id;
   if (!id) return { ok: true, value: { profile: null, source: 'none' } };
-  const row = db
-    .prepare('SELECT * FROM avatar_profiles WHERE id = ? AND deleted_at IS NULL')
-    .get(id) as ProfileRow | undefined;
+  const row = profileSql(db).getLiveAvatarProfileById.get(id) as ProfileRow | undefined;
   if (!row || row.avatar_id !== a.id) {
     return profileId
       ? reject(400, 'profile_mismatch', `profile ${profileId} does not belong to avatar ${a.id}`)

@@ -37,6 +37,7 @@ import {
   type ProfileRow,
 } from './store.js';
 import { avatarSql } from '../avatars/sql.js';
+import { profileSql } from './sql.js';
 
 export function registerProfiles(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -74,11 +75,9 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     avatar = ensureProfiles(ctx, avatar);
     const hash = contentHash(content);
     const result = db.transaction(() => {
-      const existing = db
-        .prepare(
-          'SELECT * FROM avatar_profiles WHERE avatar_id = ? AND hash = ? AND deleted_at IS NULL',
-        )
-        .get(avatar.id, hash) as ProfileRow | undefined;
+      const existing = profileSql(db).getAvatarProfilesByAvatarIdAndHash.get(avatar.id, hash) as
+        | ProfileRow
+        | undefined;
       const row = existing ?? insertProfile(ctx, avatar.id, content, auth.userId);
       const current = getAvatarRow(db, avatar.id)!;
       // A first profile is the default even without set_default: there is nothing else to fall back on.
@@ -129,10 +128,7 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
         message: 'make another profile the default first',
       });
     }
-    db.prepare('UPDATE avatar_profiles SET deleted_at = ? WHERE id = ?').run(
-      unixSeconds(ctx.clock),
-      p.id,
-    );
+    profileSql(db).setAvatarProfilesDeletedAtById.run(unixSeconds(ctx.clock), p.id);
     return reply(204);
   });
 }
