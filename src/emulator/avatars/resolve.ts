@@ -39,6 +39,7 @@ import { stockAvatarId } from './stock.js';
 import { getAvatarRow, getVersionRow, type AvatarRow, type VersionRow } from './store.js';
 import { voiceSql } from '../voices/sql.js';
 import { profileSql } from '../profiles/sql.js';
+import { idleMediaSql } from '../idle-media/sql.js';
 
 export type Resolution<T> = Validation<T>;
 
@@ -197,9 +198,7 @@ export function resolveAvatar(
   const persona = version.source_persona
     ? loadPersonas(ctx.fixturesDir).get(version.source_persona)
     : undefined;
-  const idle = db
-    .prepare('SELECT status, blob_key FROM idle_media WHERE version_id = ?')
-    .get(version.id) as
+  const idle = idleMediaSql(db).getIdleMediaStatusBlobByVersionId.get(version.id) as
     | { status: 'missing' | 'building' | 'ready'; blob_key: string | null }
     | undefined;
   const idleKey = idle?.status === 'ready' ? idle.blob_key : null;

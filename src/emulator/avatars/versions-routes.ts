@@ -46,6 +46,7 @@ import {
   type VersionRow,
 } from './store.js';
 import { avatarSql } from './sql.js';
+import { idleMediaSql } from '../idle-media/sql.js';
 
 /** Ours (spec: faces payload not shown): at most this many additional faces per version. */
 export const MAX_EXTRA_FACES = 8;
@@ -230,9 +231,9 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
 
   implementBoth(app, ctx, [downloadIdle, downloadIdleWs], ({ auth, params, c }, wsId) => {
     const v = versionOf(db, readableAvatar(db, auth, params.avatarId, wsId), params.versionId);
-    const m = db
-      .prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`)
-      .get(v.id) as { blob_key: string } | undefined;
+    const m = idleMediaSql(db).getReadyIdleMediaBlobKey.get(v.id) as
+      | { blob_key: string }
+      | undefined;
     return media(
       m?.blob_key ?? null,
       'video/mp4',
