@@ -9,6 +9,7 @@ import { findKey } from '../auth/credentials.js';
 import { bootstrap, type BootstrapKeys } from '../bootstrap/bootstrap.js';
 import { seedStockAvatars } from '../avatars/stock.js';
 import { sessionRuntime } from '../sessions/runtime.js';
+import { sessionSql } from '../sessions/sql.js';
 
 /**
  * The emulator's whole state as one JSON document, and back (issue 18 item 3;
@@ -148,9 +149,7 @@ function checkDocument(doc: unknown): StateDocument {
 /** Seats and tickets are not state that survives: every live session ends, the line empties. */
 function endLive(ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
-  const live = ctx.db
-    .prepare("SELECT id FROM sessions WHERE status IN ('pending', 'active')")
-    .all() as { id: string }[];
+  const live = sessionSql(ctx.db).listLiveSessionIds.all() as { id: string }[];
   for (const { id } of live) rt.endSession(id, 'restart');
   rt.queue.drain();
 }
