@@ -10,6 +10,7 @@ import { bootstrap, type BootstrapKeys } from '../bootstrap/bootstrap.js';
 import { seedStockAvatars } from '../avatars/stock.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { sessionSql } from '../sessions/sql.js';
+import { operatorSql } from './sql.js';
 
 /**
  * The emulator's whole state as one JSON document, and back (issue 18 item 3;
@@ -51,13 +52,7 @@ const decode = (v: unknown) =>
     : v;
 
 const userTables = (db: Db): string[] =>
-  (
-    db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name",
-      )
-      .all() as { name: string }[]
-  ).map((r) => r.name);
+  (operatorSql(db).listSqliteMasterName.all() as { name: string }[]).map((r) => r.name);
 
 function walk(dir: string, base = dir, out: string[] = []): string[] {
   let entries;
@@ -91,7 +86,7 @@ export function exportState(ctx: EmulatorContext, emulatorVersion: string): Stat
     emulator_version: emulatorVersion,
     exported_at: ctx.clock.now(),
     migrations: (
-      ctx.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as {
+      operatorSql(ctx.db).listSchemaMigrationsVersion.all() as {
         version: number;
       }[]
     ).map((r) => r.version),
@@ -193,9 +188,7 @@ export function importState(ctx: EmulatorContext, raw: unknown): BootstrapKeys {
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (!doc.migrations.includes(m.version)) continue;
       tmp.exec(m.up);
-      tmp
-        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
-        .run(m.version, m.name);
+      operatorSql(tmp).insertSchemaMigrations.run(m.version, m.name);
     }
     try {
       replaceRows(
