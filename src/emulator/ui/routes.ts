@@ -16,6 +16,7 @@ import { executionView, type ExecutionRow } from '../inference/workflows/store.j
 import { isLoopbackHost } from '../generations/media-source.js';
 import { playgroundCredentials } from './credentials.js';
 import { playgroundHtml } from './page.js';
+import { jobSql } from '../inference/jobs/sql.js';
 
 /** Built by `npm run build` (scripts/build-browser.js), shipped in the package. */
 const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
@@ -107,12 +108,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.
   app.get(jobs.path, (c) => {
-    const jobs = ctx.db
-      .prepare(
-        `SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at
-           FROM inference_jobs ORDER BY created_at DESC, rowid DESC LIMIT 100`,
-      )
-      .all() as Record<string, unknown>[];
+    const jobs = jobSql(ctx.db).listRecentJobs.all() as Record<string, unknown>[];
     const executions = ctx.db
       .prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100')
       .all() as ExecutionRow[];

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/database.js';
+import { jobSql } from './sql.js';
 
 /** Spec 3 "Jobs": pending (waiting for a worker), processing, completed, failed, cancelled. */
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
@@ -34,23 +35,12 @@ export function jobStatements(
   db: Db,
 ): Record<'insert' | 'get' | 'start' | 'finish' | 'unfinished' | 'requeue', Statement> {
   return {
-    insert: db.prepare(
-      `INSERT INTO inference_jobs (id, queue_id, org_id, key_id, source, model_id, task, payload, status, created_at)
-       VALUES (@id, @queue_id, @org_id, @key_id, @source, @model_id, @task, @payload, 'pending', @created_at)`,
-    ),
-    get: db.prepare('SELECT * FROM inference_jobs WHERE id = ?'),
-    start: db.prepare(
-      `UPDATE inference_jobs SET status = 'processing', started_at = ? WHERE id = ? AND status = 'pending'`,
-    ),
-    finish: db.prepare(
-      `UPDATE inference_jobs SET status = ?, result = ?, error = ?, completed_at = ? WHERE id = ? AND status IN ('pending', 'processing')`,
-    ),
-    unfinished: db.prepare(
-      `SELECT id, status FROM inference_jobs WHERE status IN ('pending', 'processing') ORDER BY created_at, rowid`,
-    ),
-    requeue: db.prepare(
-      `UPDATE inference_jobs SET status = 'pending', started_at = NULL WHERE id = ?`,
-    ),
+    insert: jobSql(db).insertInferenceJobs,
+    get: jobSql(db).getInferenceJobsById,
+    start: jobSql(db).startJob,
+    finish: jobSql(db).finishJob,
+    unfinished: jobSql(db).listUnfinishedJobs,
+    requeue: jobSql(db).requeueJob,
   };
 }
 
