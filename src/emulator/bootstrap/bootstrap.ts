@@ -6,6 +6,7 @@ import { insertKey } from '../tokens/store.js';
 import { insertWorkspace } from '../workspaces/store.js';
 import type { OrgPlan } from '../option-limits.js';
 import { workspaceSql } from '../workspaces/sql.js';
+import { orgSql } from '../inference/orgs/sql.js';
 
 /**
  * The plan of the bootstrap organisation when `--org-plan` is not given (issue 18 item 10,
@@ -38,7 +39,7 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
   if (existing) {
     const keys = renewRevoked(ctx, JSON.parse(existing) as BootstrapKeys);
     // An existing data dir keeps its plan unless --org-plan says otherwise.
-    if (orgPlan) ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(orgPlan, keys.orgId);
+    if (orgPlan) orgSql(ctx.db).setOrgsPlanById.run(orgPlan, keys.orgId);
     return keys;
   }
   return ctx.db.transaction(() => {
@@ -46,11 +47,13 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
     const userId = ctx.ids.uuid();
     const orgId = ctx.ids.uuid();
     workspaceSql(ctx.db).insertUsers.run(userId, 'dev@localhost', now);
-    ctx.db
-      .prepare(
-        'INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(orgId, 'Local organisation', orgPlan ?? defaultOrgPlan, userId, now);
+    orgSql(ctx.db).insertOrgs.run(
+      orgId,
+      'Local organisation',
+      orgPlan ?? defaultOrgPlan,
+      userId,
+      now,
+    );
     const ws = insertWorkspace(ctx, {
       name: 'Default workspace',
       plan: 'free',

@@ -7,6 +7,7 @@ import { insertKey } from '../tokens/store.js';
 import { faultsOf } from '../operator/faults.js';
 import { SeedSchema, type Seed } from './schema.js';
 import { tokenSql } from '../tokens/sql.js';
+import { orgSql } from '../inference/orgs/sql.js';
 
 /** A seed that cannot be applied; the message names the file, the line and the field. */
 export class SeedError extends Error {
@@ -133,7 +134,7 @@ export async function applySeed(
   };
   // --org-plan, when given, wins over the seed's plan.
   if (seed.org && ctx.options.orgPlan === undefined)
-    ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(seed.org.plan, keys.orgId);
+    orgSql(ctx.db).setOrgsPlanById.run(seed.org.plan, keys.orgId);
   if (seed.default_workspace)
     await addParts(['default_workspace'], keys.workspaceId, seed.default_workspace);
   for (const f of seed.faults) faultsOf(ctx).add(f);
