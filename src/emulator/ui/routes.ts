@@ -17,6 +17,7 @@ import { isLoopbackHost } from '../generations/media-source.js';
 import { playgroundCredentials } from './credentials.js';
 import { playgroundHtml } from './page.js';
 import { jobSql } from '../inference/jobs/sql.js';
+import { workflowSql } from '../inference/workflows/sql.js';
 
 /** Built by `npm run build` (scripts/build-browser.js), shipped in the package. */
 const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
@@ -109,9 +110,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
   // the public routes read one job or execution by id, with an inference key.
   app.get(jobs.path, (c) => {
     const jobs = jobSql(ctx.db).listRecentJobs.all() as Record<string, unknown>[];
-    const executions = ctx.db
-      .prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100')
-      .all() as ExecutionRow[];
+    const executions = workflowSql(ctx.db).listRecentExecutions.all() as ExecutionRow[];
     return c.json({
       jobs: jobs.map((j) => ({
         ...j,
