@@ -5,6 +5,7 @@ import type { InferenceCaller } from '../shared/caller.js';
 import { invalid, notFound } from '../shared/errors.js';
 import { inferenceRoute, json, param } from '../shared/route.js';
 import { formFile, formString, readForm } from './multipart.js';
+import { batchSql } from './sql.js';
 
 /**
  * Spec 4.12 /compat-a/v1/files (payload not shown): OpenAI's Files API. Upload is a
@@ -53,26 +54,20 @@ export function saveFile(
   bytes: Uint8Array,
 ): FileRow {
   const id = `file-${svc.ctx.ids.hex(12)}`;
-  svc.ctx.db
-    .prepare(
-      'INSERT INTO inference_files (id, org_id, filename, purpose, bytes, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    )
-    .run(
-      id,
-      orgId,
-      filename,
-      purpose,
-      Buffer.from(bytes),
-      bytes.length,
-      Math.floor(svc.ctx.clock.now() / 1000),
-    );
+  batchSql(svc.ctx.db).insertInferenceFiles.run(
+    id,
+    orgId,
+    filename,
+    purpose,
+    Buffer.from(bytes),
+    bytes.length,
+    Math.floor(svc.ctx.clock.now() / 1000),
+  );
   return getFile(svc, orgId, id)!;
 }
 
 export function getFile(svc: InferenceServices, orgId: string, id: string): FileRow | undefined {
-  const row = svc.ctx.db.prepare('SELECT * FROM inference_files WHERE id = ?').get(id) as
-    | FileRow
-    | undefined;
+  const row = batchSql(svc.ctx.db).getInferenceFilesById.get(id) as FileRow | undefined;
   return row && row.org_id === orgId ? row : undefined;
 }
 
@@ -128,7 +123,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
   });
   inferenceRoute(app, svc, inference.deleteFile, ({ c, caller }) => {
     const f = own(caller, param(c, 'id'));
-    svc.ctx.db.prepare('DELETE FROM inference_files WHERE id = ?').run(f.id);
+    batchSql(svc.ctx.db).deleteInferenceFilesById.run(f.id);
     return json({ id: f.id, object: 'file', deleted: true });
   });
 }
