@@ -42,11 +42,10 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
   implementBoth(app, ctx, [listAvatars, listAvatarsWs], ({ auth, query }, wsId) => {
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
     const withDeleted = query.include_deleted === 'true';
-    const rows = db
-      .prepare(
-        `SELECT * FROM avatars WHERE workspace_id = ? ${withDeleted ? '' : 'AND deleted_at IS NULL'} ORDER BY created_at, rowid`,
-      )
-      .all(ws.id) as AvatarRow[];
+    const sql = avatarSql(db);
+    const rows = (
+      withDeleted ? sql.listAvatarsWithDeletedByWorkspaceId : sql.listAvatarsByWorkspaceId
+    ).all(ws.id) as AvatarRow[];
     return { data: rows.map((r) => shown(r)) };
   });
 

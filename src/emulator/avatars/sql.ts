@@ -2,6 +2,12 @@
 import { statementTable } from '../db/database.js';
 
 export const avatarSql = statementTable((db) => ({
+  listAvatarsByWorkspaceId: db.prepare(
+    'SELECT * FROM avatars WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid',
+  ),
+  listAvatarsWithDeletedByWorkspaceId: db.prepare(
+    'SELECT * FROM avatars WHERE workspace_id = ? ORDER BY created_at, rowid',
+  ),
   setAvatarsAssetsStatusByIdAndCurrentVersionId: db.prepare(
     'UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?',
   ),

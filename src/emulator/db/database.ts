@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import { migrations } from './migrations/index.js';
 
 export type Db = Database.Database;
+/** A prepared statement (better-sqlite3's), as the statement tables hold them. */
+export interface Statement extends Database.Statement {}
 
 /**
  * Open (or create) the store: one SQLite file per data dir, WAL, numbered migrations.
@@ -26,8 +28,10 @@ export function openDatabase(file: string): Db {
  * better-sqlite3 statements are reusable; `run`/`get`/`all` complete before the next use.
  * Do not call `.iterate()` on a statement that may run again inside the loop.
  */
-export function statementTable<T>(build: (db: Db) => T): (db: Db) => T {
-  const tables = new WeakMap<Db, T>();
+export function statementTable<K extends string>(
+  build: (db: Db) => Record<K, Statement>,
+): (db: Db) => Record<K, Statement> {
+  const tables = new WeakMap<Db, Record<K, Statement>>();
   return (db) => {
     let table = tables.get(db);
     if (!table) tables.set(db, (table = build(db)));

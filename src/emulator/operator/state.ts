@@ -10,7 +10,7 @@ import { bootstrap, type BootstrapKeys } from '../bootstrap/bootstrap.js';
 import { seedStockAvatars } from '../avatars/stock.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { sessionSql } from '../sessions/sql.js';
-import { operatorSql } from './sql.js';
+import { deleteRows, operatorSql, putRows, tableRows } from './sql.js';
 
 /**
  * The emulator's whole state as one JSON document, and back (issue 18 item 3;
@@ -72,10 +72,8 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
 export function exportState(ctx: EmulatorContext, emulatorVersion: string): StateDocument {
   const tables: StateDocument['tables'] = {};
   for (const name of userTables(ctx.db)) {
-    const st = ctx.db.prepare(`SELECT * FROM "${name}"`);
-    const columns = st.columns().map((c) => c.name);
-    const rows = (st.raw().all() as unknown[][]).map((r) => r.map(encode));
-    tables[name] = { columns, rows };
+    const { columns, rows } = tableRows(ctx.db, name);
+    tables[name] = { columns, rows: rows.map((r) => r.map(encode)) };
   }
   const blobs: Record<string, string> = {};
   for (const rel of walk(ctx.blobDir))
@@ -161,15 +159,16 @@ function replaceRows(
     to.transaction(() => {
       for (const t of tables) {
         const where = keep(t);
-        to.prepare(`DELETE FROM "${t}"${where ? ` WHERE NOT (${where})` : ''}`).run();
+        deleteRows(to, t, where);
       }
       fill((table, columns, rows) => {
         if (!tables.has(table) || rows.length === 0) return;
-        const cols = columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
-        const st = to.prepare(
-          `INSERT OR REPLACE INTO "${table}" (${cols}) VALUES (${columns.map(() => '?').join(', ')})`,
+        putRows(
+          to,
+          table,
+          columns,
+          rows.map((r) => r.map(decode)),
         );
-        for (const r of rows) st.run(...r.map(decode));
       });
     })();
   } finally {
@@ -207,12 +206,8 @@ export function importState(ctx: EmulatorContext, raw: unknown): BootstrapKeys {
       ctx.db,
       (insert) => {
         for (const name of userTables(tmp)) {
-          const st = tmp.prepare(`SELECT * FROM "${name}"`);
-          insert(
-            name,
-            st.columns().map((c) => c.name),
-            st.raw().all() as unknown[][],
-          );
+          const { columns, rows } = tableRows(tmp, name);
+          insert(name, columns, rows);
         }
       },
       () => null,

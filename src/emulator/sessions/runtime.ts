@@ -16,7 +16,8 @@ import { SessionQueue, type Ticket, type TicketNeeds } from '../queue/queue.js';
 import { Turnover } from '../queue/turnover.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { sessionOptions, type SessionOptions } from './options.js';
-import { sessionStatements, type SessionStatements } from './store.js';
+import { sessionSql } from './sql.js';
+import type { SessionStatements } from './store.js';
 
 interface LiveSeat {
   boxId: string;
@@ -43,7 +44,7 @@ export class SessionRuntime {
 
   constructor(private readonly ctx: EmulatorContext) {
     this.opts = sessionOptions(ctx.options);
-    this.st = sessionStatements(ctx.db);
+    this.st = sessionSql(ctx.db);
     this.turnover = new Turnover(ctx.clock, (seats) => this.opts.sessionCapS / Math.max(1, seats));
     this.webhooks = new WebhookDispatcher(ctx.db, ctx.clock, {
       retryDelaysMs: this.opts.webhookRetryDelaysMs,

@@ -90,13 +90,14 @@ export function registerFiles(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.listFiles, ({ c, caller }) => {
     const purpose = c.req.query('purpose');
     const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 10_000) || 10_000));
-    const order = c.req.query('order') === 'asc' ? 'ASC' : 'DESC';
+    const sql = batchSql(svc.ctx.db);
     const after = c.req.query('after');
-    let rows = svc.ctx.db
-      .prepare(
-        `SELECT id, org_id, filename, purpose, size, status, created_at FROM inference_files WHERE org_id = ? ${purpose ? 'AND purpose = ?' : ''} ORDER BY created_at ${order}, rowid ${order}`,
-      )
-      .all(...(purpose ? [caller.orgId, purpose] : [caller.orgId])) as Omit<FileRow, 'bytes'>[];
+    let rows = (
+      c.req.query('order') === 'asc' ? sql.listFilesOldestFirst : sql.listFilesNewestFirst
+    ).all({
+      org: caller.orgId,
+      purpose: purpose ?? null,
+    }) as Omit<FileRow, 'bytes'>[];
     if (after) rows = rows.slice(rows.findIndex((r) => r.id === after) + 1);
     const page = rows.slice(0, limit);
     return json({

@@ -1,7 +1,17 @@
 /** The SQL of compat-a: named statements, prepared once per database (docs/architecture.md "Stores and statement tables"). */
 import { statementTable } from '../../db/database.js';
 
+const FILE_COLUMNS = 'id, org_id, filename, purpose, size, status, created_at';
+const FILES_OF =
+  'FROM inference_files WHERE org_id = @org AND (@purpose IS NULL OR purpose = @purpose)';
+
 export const batchSql = statementTable((db) => ({
+  listFilesNewestFirst: db.prepare(
+    `SELECT ${FILE_COLUMNS} ${FILES_OF} ORDER BY created_at DESC, rowid DESC`,
+  ),
+  listFilesOldestFirst: db.prepare(
+    `SELECT ${FILE_COLUMNS} ${FILES_OF} ORDER BY created_at ASC, rowid ASC`,
+  ),
   listInferenceBatchesRecord: db.prepare(
     'SELECT record FROM inference_batches ORDER BY created_at DESC, rowid DESC',
   ),

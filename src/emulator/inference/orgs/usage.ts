@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { inferenceSql } from '../shared/sql.js';
 
 /**
  * Usage aggregates (spec 4.12, payload not shown) over [start, end) in Unix seconds:
@@ -6,12 +7,6 @@ import type { Db } from '../../db/database.js';
  * request or a job submission the way the rate limits count them (spec 8).
  */
 export function usageAggregates(db: Db, orgId: string, start: number, end: number) {
-  const cols = `COUNT(*) AS requests,
-    SUM(kind = 'api') AS api_requests, SUM(kind = 'jobs') AS job_submissions,
-    SUM(status >= 400) AS errors,
-    SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens,
-    SUM(audio_seconds) AS audio_seconds, SUM(images) AS images`;
-  const where = 'org_id = ? AND at >= ? AND at < ?';
   const shape = (r: Record<string, number | null>) => ({
     requests: r.requests ?? 0,
     api_requests: r.api_requests ?? 0,
@@ -23,19 +18,14 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
     audio_seconds: Math.round((r.audio_seconds ?? 0) * 1000) / 1000,
     images: r.images ?? 0,
   });
-  const totals = db
-    .prepare(`SELECT ${cols} FROM inference_usage WHERE ${where}`)
-    .get(orgId, start, end) as Record<string, number>;
-  const byModel = db
-    .prepare(
-      `SELECT model_id, ${cols} FROM inference_usage WHERE ${where} AND model_id IS NOT NULL GROUP BY model_id ORDER BY model_id`,
-    )
-    .all(orgId, start, end) as (Record<string, number> & { model_id: string })[];
-  const byDay = db
-    .prepare(
-      `SELECT (at / 86400) * 86400 AS day, ${cols} FROM inference_usage WHERE ${where} GROUP BY day ORDER BY day`,
-    )
-    .all(orgId, start, end) as (Record<string, number> & { day: number })[];
+  const sql = inferenceSql(db);
+  const totals = sql.usageTotals.get(orgId, start, end) as Record<string, number>;
+  const byModel = sql.usageByModel.all(orgId, start, end) as (Record<string, number> & {
+    model_id: string;
+  })[];
+  const byDay = sql.usageByDay.all(orgId, start, end) as (Record<string, number> & {
+    day: number;
+  })[];
   return {
     object: 'usage',
     org_id: orgId,
