@@ -11,7 +11,7 @@ export interface Statement extends Database.Statement {}
  * across a process kill (kill -9); only an OS crash could lose the newest commits.
  */
 export function openDatabase(file: string): Db {
-  const db = cachePrepared(new Database(file));
+  const db = new Database(file);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -45,39 +45,6 @@ const settingSql = statementTable((db) => ({
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
   ),
 }));
-
-/** Distinct SQL texts kept prepared; the code has a fixed set (about 150), so this is a backstop. */
-const STATEMENT_CACHE = 1000;
-
-/** Statement methods that change a statement's state for every later use. */
-const MODES = ['pluck', 'raw', 'expand', 'safeIntegers', 'bind'] as const;
-
-/**
- * Prepare each SQL text once per store (issue 7 item 13: statements prepared per request
- * were ~7% of a mint). `db.prepare(sql)` returns the statement already prepared for that
- * text: better-sqlite3 statements are reusable, and `run`/`get`/`all` complete before the
- * next use. A shared statement must never change mode, so `pluck`, `raw`, `expand`,
- * `safeIntegers` and `bind` on a cached one return a private statement with that mode
- * (chained use, `db.prepare(sql).pluck().get()`, works as before). Do not call `.iterate()`
- * on a statement while the same SQL text may run inside the loop.
- */
-function cachePrepared(db: Db): Db {
-  const cache = new Map<string, Database.Statement>();
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    let st = cache.get(sql);
-    if (!st) {
-      st = prepare(sql);
-      if (cache.size >= STATEMENT_CACHE) return st;
-      const shared = st as unknown as Record<string, (...args: unknown[]) => unknown>;
-      for (const m of MODES)
-        shared[m] = (...args: unknown[]) => (prepare(sql) as unknown as typeof shared)[m]!(...args);
-      cache.set(sql, st);
-    }
-    return st;
-  }) as Db['prepare'];
-  return db;
-}
 
 export function migrate(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
