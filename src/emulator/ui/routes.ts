@@ -104,7 +104,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     });
   });
 
-  // The session list is the operator route `GET /_emulator/sessions` (fleet/operator-routes.ts).
+  // The session list is the operator route `GET /_emulator/sessions` (sessions/operator-routes.ts).
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.

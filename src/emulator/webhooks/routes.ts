@@ -10,8 +10,8 @@ import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
-import { sessionRuntime } from '../sessions/runtime.js';
-import { isAllowedUrl } from '../sessions/validate-mint.js';
+import { isAllowedUrl } from '../http/allowed-url.js';
+import type { SessionQueue } from '../queue/queue.js';
 import { subscribes } from '../../contract/resources/webhook.js';
 import { webhookSql } from './sql.js';
 
@@ -39,9 +39,9 @@ const toWebhook = (r: WebhookRow) => ({
   created_at: r.created_at,
 });
 
-export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
+/** The webhook routes; a new queue.position subscriber starts hearing about `queue`'s tickets at once. */
+export function registerWebhookRoutes(app: App, ctx: EmulatorContext, queue: SessionQueue): void {
   const { db } = ctx;
-  const rt = sessionRuntime(ctx);
   const secretOnly = (kind: string) => {
     if (kind !== 'secret')
       throw new ApiError(403, ErrorCode.forbidden, { message: 'secret key required' });
@@ -76,8 +76,7 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
       unixSeconds(ctx.clock),
     );
     // Tickets already in line start getting queue.position too.
-    if (subscribes(events, 'queue.position'))
-      rt.queue.watchPositions((t) => t.workspaceId === ws.id);
+    if (subscribes(events, 'queue.position')) queue.watchPositions((t) => t.workspaceId === ws.id);
     const row = webhookSql(db).getWebhooksById.get(id) as WebhookRow;
     return reply(201, { ...toWebhook(row), secret });
   });

@@ -5,7 +5,7 @@
  */
 import { readBlob } from '../avatars/blobs.js';
 import type { EmulatorContext } from '../context.js';
-import type { SessionRow } from '../sessions/store.js';
+import type { SessionRow } from './store.js';
 import { idleMediaSql } from '../idle-media/sql.js';
 
 export function sessionMedia(

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { unixSeconds } from '../clock.js';
-import { sessionRuntime } from '../sessions/runtime.js';
-import { boxCaptureFile, boxCaptureList, boxGone } from './box-captures.js';
-import type { BoxRecord } from './fleet.js';
-import { sessionSql } from '../sessions/sql.js';
+import { sessionRuntime } from './runtime.js';
+import { boxCaptureFile, boxCaptureList, boxGone } from '../fleet/box-captures.js';
+import type { BoxRecord } from '../fleet/fleet.js';
+import { sessionSql } from './sql.js';
 
 export const CAPTURE_RETENTION_S = 30 * 24 * 3600;
 const SWEEP_EVERY_MS = 3600_000;
