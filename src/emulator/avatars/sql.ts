@@ -8,7 +8,7 @@ export const avatarSql = statementTable((db) => ({
   listAvatarsWithDeletedByWorkspaceId: db.prepare(
     'SELECT * FROM avatars WHERE workspace_id = ? ORDER BY created_at, rowid',
   ),
-  setAvatarsAssetsStatusByIdAndCurrentVersionId: db.prepare(
+  setCurrentVersionAssetsStatus: db.prepare(
     'UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?',
   ),
   markAvatarAssetsMissingByVersionId: db.prepare(

@@ -111,7 +111,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
         now,
       );
       // assets_status reports the *current* version's idle media.
-      avatarSql(db).setAvatarsAssetsStatusByIdAndCurrentVersionId.run(status, v.avatar_id, v.id);
+      avatarSql(db).setCurrentVersionAssetsStatus.run(status, v.avatar_id, v.id);
     })();
   };
 

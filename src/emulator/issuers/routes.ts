@@ -29,7 +29,7 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, createIssuer, ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const dup = issuerSql(db).getTrustedIssuersIdByWorkspaceIdAndIss.get(ws.id, body.iss, body.aud);
+    const dup = issuerSql(db).getTrustedIssuerIdByIssAud.get(ws.id, body.iss, body.aud);
     if (dup)
       throw new ApiError(409, 'conflict', { message: 'this iss/aud pair is already trusted' });
     const id = ctx.ids.uuid();

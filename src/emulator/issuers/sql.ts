@@ -8,7 +8,7 @@ export const issuerSql = statementTable((db) => ({
   listTrustedIssuersByWorkspaceId: db.prepare(
     'SELECT * FROM trusted_issuers WHERE workspace_id = ? ORDER BY created_at, rowid',
   ),
-  getTrustedIssuersIdByWorkspaceIdAndIss: db.prepare(
+  getTrustedIssuerIdByIssAud: db.prepare(
     'SELECT id FROM trusted_issuers WHERE workspace_id = ? AND iss = ? AND aud = ?',
   ),
   insertTrustedIssuers: db.prepare(

@@ -14,7 +14,7 @@ import { implement } from '../http/router.js';
 import { toolSql } from './sql.js';
 
 export function builtinEnabled(db: Db, workspaceId: string, key: string): boolean {
-  const row = toolSql(db).getBuiltinServersEnabledByWorkspaceIdAndServerKey.get(workspaceId, key) as
+  const row = toolSql(db).getBuiltinServerEnabled.get(workspaceId, key) as
     | { enabled: number }
     | undefined;
   return row?.enabled === 1;

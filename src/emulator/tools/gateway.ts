@@ -99,10 +99,9 @@ export class ToolGateway {
   /** One call from the box. Returns the exact JSON text answered (a replay returns the stored text). */
   async call(s: SessionTools, input: ToolCallInput): Promise<string> {
     const db = this.ctx.db;
-    const stored = toolSql(db).getSessionToolCallsResponseJsonBySessionIdAndIdem.get(
-      s.sessionId,
-      input.idem,
-    ) as { response_json: string } | undefined;
+    const stored = toolSql(db).getStoredToolReply.get(s.sessionId, input.idem) as
+      | { response_json: string }
+      | undefined;
     // spec 6.2 step 7: dedupe on idem (not call_id); the stored bytes, no hook call, no budget.
     if (stored) return stored.response_json;
     const def = s.definitions.find((d) => d.name === input.tool);
@@ -152,10 +151,9 @@ export class ToolGateway {
     input: ToolCallInput & { ok: boolean; ms: number; result: unknown },
   ): string {
     const db = this.ctx.db;
-    const stored = toolSql(db).getSessionToolCallsResponseJsonBySessionIdAndIdem.get(
-      s.sessionId,
-      input.idem,
-    ) as { response_json: string } | undefined;
+    const stored = toolSql(db).getStoredToolReply.get(s.sessionId, input.idem) as
+      | { response_json: string }
+      | undefined;
     if (stored) return stored.response_json;
     this.channel(s.sessionId);
     toolSql(db).spendToolChannel.run(s.sessionId);
@@ -187,20 +185,14 @@ export class ToolGateway {
   private noteFailure(sid: string, f: Failure): void {
     const db = this.ctx.db;
     if (f.kind === '4xx') {
-      toolSql(db).setSessionToolChannelsDisabledReasonBySessionId.run(
-        `4xx: ${f.message}`.slice(0, 300),
-        sid,
-      );
+      toolSql(db).disableToolChannel.run(`4xx: ${f.message}`.slice(0, 300), sid);
       return;
     }
     if (f.kind === '5xx' || f.kind === 'transport' || f.kind === 'timeout') {
       toolSql(db).countToolChannelFailure.run(sid);
       const ch = this.channel(sid);
       if (ch.consecutive_failures >= FAILURES_TO_DISABLE) {
-        toolSql(db).setSessionToolChannelsDisabledReasonBySessionId.run(
-          `${FAILURES_TO_DISABLE} consecutive failures`,
-          sid,
-        );
+        toolSql(db).disableToolChannel.run(`${FAILURES_TO_DISABLE} consecutive failures`, sid);
       }
     }
   }

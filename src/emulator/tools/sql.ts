@@ -5,7 +5,7 @@ export const toolSql = statementTable((db) => ({
   listSessionToolCallsBySessionId: db.prepare(
     'SELECT call_id, tool, source, ok, ms, created_at FROM session_tool_calls WHERE session_id = ? ORDER BY created_at, rowid',
   ),
-  getBuiltinServersEnabledByWorkspaceIdAndServerKey: db.prepare(
+  getBuiltinServerEnabled: db.prepare(
     'SELECT enabled FROM builtin_servers WHERE workspace_id = ? AND server_key = ?',
   ),
   upsertBuiltinServers:
@@ -35,7 +35,7 @@ export const toolSql = statementTable((db) => ({
   getSessionToolChannelsBySessionId: db.prepare(
     'SELECT spent, disabled_reason, consecutive_failures FROM session_tool_channels WHERE session_id = ?',
   ),
-  getSessionToolCallsResponseJsonBySessionIdAndIdem: db.prepare(
+  getStoredToolReply: db.prepare(
     'SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?',
   ),
   spendToolChannel: db.prepare(
@@ -44,7 +44,7 @@ export const toolSql = statementTable((db) => ({
   resetToolChannelFailures: db.prepare(
     'UPDATE session_tool_channels SET consecutive_failures = 0 WHERE session_id = ?',
   ),
-  setSessionToolChannelsDisabledReasonBySessionId: db.prepare(
+  disableToolChannel: db.prepare(
     'UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?',
   ),
   countToolChannelFailure: db.prepare(

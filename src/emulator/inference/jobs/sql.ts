@@ -5,20 +5,20 @@ export const jobSql = statementTable((db) => ({
   listRecentJobs:
     db.prepare(`SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at
            FROM inference_jobs ORDER BY created_at DESC, rowid DESC LIMIT 100`),
-  insertInferenceJobs:
+  insert:
     db.prepare(`INSERT INTO inference_jobs (id, queue_id, org_id, key_id, source, model_id, task, payload, status, created_at)
        VALUES (@id, @queue_id, @org_id, @key_id, @source, @model_id, @task, @payload, 'pending', @created_at)`),
-  getInferenceJobsById: db.prepare('SELECT * FROM inference_jobs WHERE id = ?'),
-  startJob: db.prepare(
+  get: db.prepare('SELECT * FROM inference_jobs WHERE id = ?'),
+  start: db.prepare(
     `UPDATE inference_jobs SET status = 'processing', started_at = ? WHERE id = ? AND status = 'pending'`,
   ),
-  finishJob: db.prepare(
+  finish: db.prepare(
     `UPDATE inference_jobs SET status = ?, result = ?, error = ?, completed_at = ? WHERE id = ? AND status IN ('pending', 'processing')`,
   ),
-  listUnfinishedJobs: db.prepare(
+  unfinished: db.prepare(
     `SELECT id, status FROM inference_jobs WHERE status IN ('pending', 'processing') ORDER BY created_at, rowid`,
   ),
-  requeueJob: db.prepare(
+  requeue: db.prepare(
     `UPDATE inference_jobs SET status = 'pending', started_at = NULL WHERE id = ?`,
   ),
 }));

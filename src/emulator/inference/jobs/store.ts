@@ -1,7 +1,3 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../db/database.js';
-import { jobSql } from './sql.js';
-
 /** Spec 3 "Jobs": pending (waiting for a worker), processing, completed, failed, cancelled. */
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -29,19 +25,6 @@ export interface JobRow {
   created_at: number;
   started_at: number | null;
   completed_at: number | null;
-}
-
-export function jobStatements(
-  db: Db,
-): Record<'insert' | 'get' | 'start' | 'finish' | 'unfinished' | 'requeue', Statement> {
-  return {
-    insert: jobSql(db).insertInferenceJobs,
-    get: jobSql(db).getInferenceJobsById,
-    start: jobSql(db).startJob,
-    finish: jobSql(db).finishJob,
-    unfinished: jobSql(db).listUnfinishedJobs,
-    requeue: jobSql(db).requeueJob,
-  };
 }
 
 /** The job record as GET /api/jobs/{id} and compat-b show it (fields beyond status/result/error: ours). */
