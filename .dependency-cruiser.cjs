@@ -16,6 +16,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'seat-parts-below-sessions',
+      severity: 'error',
+      comment:
+        'The session runtime composes the fleet, the queue and the webhooks; they never import sessions/ back (issue 19 item 3: no ring). What their routes need is passed in by sessions/register.ts.',
+      from: { path: '^src/emulator/(fleet|queue|webhooks)/' },
+      to: { path: '^src/emulator/sessions/' },
+    },
+    {
       name: 'contract-is-a-leaf',
       severity: 'error',
       comment: 'src/contract is the spec as code: it imports nothing of ours.',

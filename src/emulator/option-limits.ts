@@ -3,7 +3,7 @@
  * start` (each flag checked before anything starts, usage error naming the flag) and
  * `startEmulator()` (checked before the data dir, socket or fleet exist). Where the control
  * plane enforces a limit the range is that limit (seats per box: the internal box API's
- * registration, src/emulator/fleet/box-api.ts; session caps: spec 8); the others are ours
+ * registration, src/emulator/sessions/box-api.ts; session caps: spec 8); the others are ours
  * (docs/fidelity.md, "CLI and emulator process").
  */
 import { z } from 'zod';
@@ -53,7 +53,7 @@ export const BoxCapabilitiesSchema = z.array(z.strictObject(boxShape)).max(64);
 /** startEmulator()'s check: the known keys in range; capabilities a later part adds pass through. */
 const BoxCapabilitiesLoose = z.array(z.looseObject(boxShape)).max(64);
 
-/** Per plan; a field left out keeps that plan's default (sessions/options.ts merges per field). */
+/** Per plan; a field left out keeps that plan's default (session-options.ts merges per field). */
 export const PlanLimitsSchema = z.record(
   z.string().min(1),
   z.strictObject({

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
 import type { IdSource } from './ids.js';
 import type { OrgPlan } from './option-limits.js';
-import { sessionDefaults, type BoxCapabilities, type PlanLimit } from './sessions/options.js';
+import { sessionDefaults, type BoxCapabilities, type PlanLimit } from './session-options.js';
 
 /**
  * Options of `avatar emulator start` and of `startEmulator()`. Everything observable is
@@ -30,7 +30,7 @@ export interface EmulatorOptions {
   verbose: boolean;
   /** How long stop() lets requests in flight finish before closing their connections (ms, default 5000). */
   shutdownGraceMs?: number;
-  /** Fleet, queue, session and webhook options (issue 4); documented in src/emulator/sessions/options.ts. */
+  /** Fleet, queue, session and webhook options (issue 4); documented in src/emulator/session-options.ts. */
   boxes?: number;
   seats?: number;
   boxCapabilities?: BoxCapabilities[];

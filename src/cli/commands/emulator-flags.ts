@@ -9,7 +9,7 @@ import {
   PlanLimitsSchema,
   schemaProblem,
 } from '../../emulator/option-limits.js';
-import { sessionDefaults } from '../../emulator/sessions/options.js';
+import { sessionDefaults } from '../../emulator/session-options.js';
 import { readData } from '../read-data.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
 
@@ -112,7 +112,7 @@ export const emulatorFlags: EmulatorFlag[] = [
   { flags: '--verbose', description: 'log every request to stderr', option: 'verbose' },
 ];
 
-/** Fleet, queue and session knobs (issue 4; src/emulator/sessions/options.ts). */
+/** Fleet, queue and session knobs (issue 4; src/emulator/session-options.ts). */
 emulatorFlags.push(
   ranged('--boxes', 'boxes', 'edge boxes started in-process; 0: a control plane with no box'),
   ranged('--seats', 'seats', 'seats per box'),

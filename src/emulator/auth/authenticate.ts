@@ -5,6 +5,7 @@ import { serializeOrigin } from '../../contract/resources/token.js';
 import { ApiError } from '../http/api-error.js';
 import type { Db } from '../db/database.js';
 import { findKey } from './credentials.js';
+import { deviceSql } from '../devices/sql.js';
 
 /** Who is calling: derived from the bearer key (spec 5). */
 export interface AuthContext {
@@ -60,13 +61,13 @@ export function authenticate(
     }
   }
   if (row.kind === 'device' && row.device_id) {
-    const dev = db.prepare('SELECT status FROM devices WHERE id = ?').get(row.device_id) as
+    const dev = deviceSql(db).getDevicesStatusById.get(row.device_id) as
       | { status: string }
       | undefined;
     if (!dev || dev.status !== 'active') throw unauthorized('device revoked');
     // Device record: last_seen_at moves whenever the device's credential is presented.
     if (nowSeconds !== undefined)
-      db.prepare('UPDATE devices SET last_seen_at = ? WHERE id = ?').run(nowSeconds, row.device_id);
+      deviceSql(db).setDevicesLastSeenAtById.run(nowSeconds, row.device_id);
   }
   const scopes = JSON.parse(row.scopes) as string[];
   if (!hasScope(scopes, need)) {

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { formatKey, parseKey, tokenPrefix, type KeyKind } from '../../contract/keys.js';
 import type { Db } from '../db/database.js';
 import type { IdSource } from '../ids.js';
+import { tokenSql } from '../tokens/sql.js';
 
 /**
  * Keys are stored as SHA-256 of the whole raw token (they are 256-bit random, so a
@@ -21,7 +22,7 @@ export interface MintedKey {
 
 /** Mint a fresh credential of `kind`, unique in the store. */
 export function mintKey(db: Db, ids: IdSource, kind: KeyKind): MintedKey {
-  const exists = db.prepare('SELECT 1 FROM api_keys WHERE lookup = ?');
+  const exists = tokenSql(db).apiKeyLookupTaken;
   for (;;) {
     const lookup = ids.hex(4);
     if (exists.get(lookup)) continue;
@@ -51,9 +52,7 @@ export interface KeyRow {
 export function findKey(db: Db, raw: string): KeyRow | null {
   const parsed = parseKey(raw);
   if (!parsed) return null;
-  const row = db.prepare('SELECT * FROM api_keys WHERE lookup = ?').get(parsed.lookup) as
-    | KeyRow
-    | undefined;
+  const row = tokenSql(db).getApiKeysByLookup.get(parsed.lookup) as KeyRow | undefined;
   if (!row || row.kind !== parsed.kind) return null;
   const given = hashKey(raw);
   return timingSafeEqual(given, row.secret_hash) ? row : null;

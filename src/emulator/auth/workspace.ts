@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import type { AuthContext } from './authenticate.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
 export interface WorkspaceRow {
   id: string;
@@ -22,9 +23,7 @@ export function canAccessWorkspace(auth: AuthContext, ws: WorkspaceRow): boolean
 
 /** An explicit `{wsId}` route: 404 if it does not exist, 403 if the key cannot reach it. */
 export function workspaceFromPath(db: Db, auth: AuthContext, wsId: string): WorkspaceRow {
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(wsId) as
-    | WorkspaceRow
-    | undefined;
+  const ws = workspaceSql(db).getWorkspacesById.get(wsId) as WorkspaceRow | undefined;
   if (!ws) throw new ApiError(404, 'not_found', { message: `workspace ${wsId} not found` });
   if (!canAccessWorkspace(auth, ws)) {
     throw new ApiError(403, 'forbidden', { message: 'key is not a member of this workspace' });

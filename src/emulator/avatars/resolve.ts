@@ -37,6 +37,9 @@ import { ensureProfiles, type ProfileRow } from '../profiles/store.js';
 import { blobPath } from './blobs.js';
 import { stockAvatarId } from './stock.js';
 import { getAvatarRow, getVersionRow, type AvatarRow, type VersionRow } from './store.js';
+import { voiceSql } from '../voices/sql.js';
+import { profileSql } from '../profiles/sql.js';
+import { idleMediaSql } from '../idle-media/sql.js';
 
 export type Resolution<T> = Validation<T>;
 
@@ -195,9 +198,7 @@ export function resolveAvatar(
   const persona = version.source_persona
     ? loadPersonas(ctx.fixturesDir).get(version.source_persona)
     : undefined;
-  const idle = db
-    .prepare('SELECT status, blob_key FROM idle_media WHERE version_id = ?')
-    .get(version.id) as
+  const idle = idleMediaSql(db).getIdleMediaStatusBlobByVersionId.get(version.id) as
     | { status: 'missing' | 'building' | 'ready'; blob_key: string | null }
     | undefined;
   const idleKey = idle?.status === 'ready' ? idle.blob_key : null;
@@ -262,9 +263,7 @@ export function resolveProfile(
   const a = ensureProfiles(ctx, avatar);
   const id = profileId ?? a.default_profile_id;
   if (!id) return { ok: true, value: { profile: null, source: 'none' } };
-  const row = db
-    .prepare('SELECT * FROM avatar_profiles WHERE id = ? AND deleted_at IS NULL')
-    .get(id) as ProfileRow | undefined;
+  const row = profileSql(db).getLiveAvatarProfileById.get(id) as ProfileRow | undefined;
   if (!row || row.avatar_id !== a.id) {
     return profileId
       ? reject(400, 'profile_mismatch', `profile ${profileId} does not belong to avatar ${a.id}`)
@@ -298,11 +297,7 @@ export function resolveVoiceRef(
   workspaceId: string | null,
   voiceVersionId: string,
 ): Resolution<ResolvedVoice> {
-  const row = ctx.db
-    .prepare(
-      `SELECT vv.*, v.workspace_id, v.deleted_at AS voice_deleted FROM voice_versions vv JOIN voices v ON v.id = vv.voice_id WHERE vv.id = ?`,
-    )
-    .get(voiceVersionId) as
+  const row = voiceSql(ctx.db).getVoiceVersionWithVoice.get(voiceVersionId) as
     | {
         id: string;
         voice_id: string;

@@ -30,6 +30,7 @@ import { registerVersions } from './versions-routes.js';
 import { registerProfiles } from '../profiles/routes.js';
 import { ensureProfiles } from '../profiles/store.js';
 import { registerVoices } from '../voices/routes.js';
+import { avatarSql } from './sql.js';
 
 export function registerAvatars(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -41,11 +42,10 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
   implementBoth(app, ctx, [listAvatars, listAvatarsWs], ({ auth, query }, wsId) => {
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
     const withDeleted = query.include_deleted === 'true';
-    const rows = db
-      .prepare(
-        `SELECT * FROM avatars WHERE workspace_id = ? ${withDeleted ? '' : 'AND deleted_at IS NULL'} ORDER BY created_at, rowid`,
-      )
-      .all(ws.id) as AvatarRow[];
+    const sql = avatarSql(db);
+    const rows = (
+      withDeleted ? sql.listAvatarsWithDeletedByWorkspaceId : sql.listAvatarsByWorkspaceId
+    ).all(ws.id) as AvatarRow[];
     return { data: rows.map((r) => shown(r)) };
   });
 
@@ -54,10 +54,7 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
     const id = ctx.ids.uuid();
     const now = unixSeconds(ctx.clock);
-    db.prepare(
-      `INSERT INTO avatars (id, workspace_id, name, kind, status, region_tag, assets_status, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'draft', 'local', 'missing', ?, ?)`,
-    ).run(id, ws.id, body.name, body.kind, now, now);
+    avatarSql(db).insertAvatars.run(id, ws.id, body.name, body.kind, now, now);
     return reply(201, shown(readableAvatar(db, auth, id)));
   });
 
@@ -67,11 +64,7 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
 
   implementBoth(app, ctx, [updateAvatar, updateAvatarWs], ({ auth, params, body }, wsId) => {
     const a = writableAvatar(db, auth, params.avatarId, wsId);
-    db.prepare('UPDATE avatars SET name = ?, updated_at = ? WHERE id = ?').run(
-      body.name,
-      unixSeconds(ctx.clock),
-      a.id,
-    );
+    avatarSql(db).setAvatarsNameById.run(body.name, unixSeconds(ctx.clock), a.id);
     return shown(readableAvatar(db, auth, a.id));
   });
 
@@ -81,9 +74,7 @@ export function registerAvatars(app: App, ctx: EmulatorContext): void {
     if (a.workspace_id === STOCK_WORKSPACE_ID) throw stockReadOnly();
     if (a.deleted_at === null) {
       const now = unixSeconds(ctx.clock);
-      db.prepare(
-        `UPDATE avatars SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`,
-      ).run(now, now, a.id);
+      avatarSql(db).setAvatarsDeletedAtById.run(now, now, a.id);
     }
     return shown(readableAvatar(db, auth, a.id));
   });

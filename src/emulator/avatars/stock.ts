@@ -3,6 +3,7 @@ import { STOCK_WORKSPACE_ID } from '../../contract/resources/avatar.js';
 import type { EmulatorContext } from '../context.js';
 import { loadPersonas, type Persona } from '../gallery/personas.js';
 import { personaBlobKey } from './blobs.js';
+import { avatarSql } from './sql.js';
 
 /** Namespace of the emulator's name-based ids (RFC 9562 v5 = SHA-1 of namespace + name). */
 const NAMESPACE = '5b1e2c9a-7d3f-4f0e-9a51-2c7f0b6d4e11';
@@ -45,18 +46,10 @@ export function seedStockAvatars(ctx: EmulatorContext): string[] {
   const { db } = ctx;
   const personas = loadPersonas(ctx.fixturesDir).list;
   const now = 0; // fixed: the stock catalog predates every workspace, and stays stable
-  const insertAvatar = db.prepare(
-    `INSERT OR IGNORE INTO avatars (id, workspace_id, name, kind, current_version_id, status, region_tag,
-       assets_status, created_at, updated_at) VALUES (?, ?, ?, 'stock', ?, 'active', 'any', 'missing', ?, ?)`,
-  );
-  const insertVersion = db.prepare(
-    `INSERT OR IGNORE INTO avatar_versions (id, avatar_id, version_number, image_blob_key, image_type, system_prompt,
-       backstory, description, native_language, source_persona, published_at, created_at) VALUES (?, ?, 1, ?, 'image/png', ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertAvatar = avatarSql(db).insertAvatarsIfAbsent;
+  const insertVersion = avatarSql(db).insertAvatarVersionsIfAbsent;
   // Data dirs made before stock personas had a backstory get it too (stock rows are read-only).
-  const fillBackstory = db.prepare(
-    `UPDATE avatar_versions SET backstory = ? WHERE id = ? AND backstory IS NULL`,
-  );
+  const fillBackstory = avatarSql(db).setAvatarVersionsBackstoryById;
   db.transaction(() => {
     for (const p of personas) {
       const id = stockAvatarId(p.id);

@@ -14,6 +14,8 @@ import {
 import type { EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { workspaceSql } from '../workspaces/sql.js';
+import { avatarSql } from './sql.js';
 
 export interface AvatarRow {
   id: string;
@@ -96,10 +98,10 @@ export function toVersion(r: VersionRow): AvatarVersion {
 }
 
 export const getAvatarRow = (db: Db, id: string) =>
-  db.prepare('SELECT * FROM avatars WHERE id = ?').get(id) as AvatarRow | undefined;
+  avatarSql(db).getAvatarsById.get(id) as AvatarRow | undefined;
 
 export const getVersionRow = (db: Db, id: string) =>
-  db.prepare('SELECT * FROM avatar_versions WHERE id = ?').get(id) as VersionRow | undefined;
+  avatarSql(db).getAvatarVersionsById.get(id) as VersionRow | undefined;
 
 /**
  * The workspace a list/create acts on. Explicit shape: the path's `{wsId}` (`ws_stock`
@@ -138,9 +140,7 @@ export function readableAvatar(
   if (!a || (pathWsId && a.workspace_id !== pathWsId))
     throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
   if (isStock(a)) return a;
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(a.workspace_id) as
-    | WorkspaceRow
-    | undefined;
+  const ws = workspaceSql(db).getWorkspacesById.get(a.workspace_id) as WorkspaceRow | undefined;
   if (!ws || !canAccessWorkspace(auth, ws))
     throw new ApiError(404, 'not_found', { message: `avatar ${avatarId} not found` });
   return a;
@@ -169,7 +169,7 @@ export function versionOf(db: Db, avatar: AvatarRow, versionId: string): Version
 
 /** spec 4.9: profile (and, ours, media) writes need the workspace feature `custom_avatars`. */
 export function requireCustomAvatars(db: Db, workspaceId: string): void {
-  const ws = db.prepare('SELECT features FROM workspaces WHERE id = ?').get(workspaceId) as
+  const ws = workspaceSql(db).getWorkspacesFeaturesById.get(workspaceId) as
     | { features: string }
     | undefined;
   const features = ws ? (JSON.parse(ws.features) as string[]) : [];
@@ -182,5 +182,5 @@ export function requireCustomAvatars(db: Db, workspaceId: string): void {
 }
 
 export function touchAvatar(ctx: EmulatorContext, id: string, now: number): void {
-  ctx.db.prepare('UPDATE avatars SET updated_at = ? WHERE id = ?').run(now, id);
+  avatarSql(ctx.db).setAvatarsUpdatedAtById.run(now, id);
 }

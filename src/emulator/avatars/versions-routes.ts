@@ -45,6 +45,8 @@ import {
   writableAvatar,
   type VersionRow,
 } from './store.js';
+import { avatarSql } from './sql.js';
+import { idleMediaSql } from '../idle-media/sql.js';
 
 /** Ours (spec: faces payload not shown): at most this many additional faces per version. */
 export const MAX_EXTRA_FACES = 8;
@@ -59,9 +61,7 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
 
   implementBoth(app, ctx, [listVersions, listVersionsWs], ({ auth, params }, wsId) => {
     const a = readableAvatar(db, auth, params.avatarId, wsId);
-    const rows = db
-      .prepare('SELECT * FROM avatar_versions WHERE avatar_id = ? ORDER BY version_number')
-      .all(a.id) as VersionRow[];
+    const rows = avatarSql(db).listAvatarVersionsByAvatarId.all(a.id) as VersionRow[];
     return { data: rows.map(toVersion) };
   });
 
@@ -88,13 +88,7 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     const inherit = body.inherit_image === true && !!prev?.image_blob_key;
     const id = ctx.ids.uuid();
     const now = unixSeconds(ctx.clock);
-    const next = (
-      db
-        .prepare(
-          'SELECT COALESCE(MAX(version_number), 0) + 1 AS n FROM avatar_versions WHERE avatar_id = ?',
-        )
-        .get(a.id) as { n: number }
-    ).n;
+    const next = (avatarSql(db).nextAvatarVersionNumber.get(a.id) as { n: number }).n;
     const face = persona
       ? { key: personaBlobKey(persona.id, 'face.png'), type: 'image/png' }
       : inherit
@@ -108,12 +102,7 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
           text: prev!.voice_ref_text,
         }
       : { key: null, type: null, seconds: null, text: null };
-    const insert = db.prepare(
-      `INSERT INTO avatar_versions (id, avatar_id, version_number, image_blob_key, image_type, system_prompt, config_json,
-         description, backstory, native_language, voice_ref_text, voice_blob_key, voice_type, voice_seconds,
-         face_blob_keys, source_persona, created_by, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insert = avatarSql(db).insertAvatarVersions;
     // One transaction: the version row and, when it is ready at once, its publication.
     db.transaction(() => {
       insert.run(
@@ -158,11 +147,7 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     const key = `avatars/${a.id}/${v.id}/face.${extensionOf[mime]}`;
     putBlob(ctx, key, raw);
     db.transaction(() => {
-      const claimed = db
-        .prepare(
-          'UPDATE avatar_versions SET image_blob_key = ?, image_type = ? WHERE id = ? AND image_blob_key IS NULL',
-        )
-        .run(key, mime, v.id).changes;
+      const claimed = avatarSql(db).setAvatarVersionsImageBlobKeyById.run(key, mime, v.id).changes;
       if (claimed === 0) throw sealed('face image');
       // The face is what a version needs to render: its upload publishes the version.
       publishVersion(ctx, a.id, v.id);
@@ -182,12 +167,13 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
     const key = `avatars/${a.id}/${v.id}/voice.${extensionOf[audio.mime]}`;
     putBlob(ctx, key, raw);
     db.transaction(() => {
-      const claimed = db
-        .prepare(
-          `UPDATE avatar_versions SET voice_blob_key = ?, voice_type = ?, voice_seconds = ?,
-             voice_ref_text = COALESCE(?, voice_ref_text) WHERE id = ? AND voice_blob_key IS NULL`,
-        )
-        .run(key, audio.mime, audio.seconds, refText, v.id).changes;
+      const claimed = avatarSql(db).setAvatarVersionsVoiceBlobKeyById.run(
+        key,
+        audio.mime,
+        audio.seconds,
+        refText,
+        v.id,
+      ).changes;
       if (claimed === 0) throw sealed('voice sample');
       touchAvatar(ctx, a.id, unixSeconds(ctx.clock));
     })();
@@ -217,10 +203,7 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
       if (faces.length >= MAX_EXTRA_FACES) throw full();
       const key = `avatars/${a.id}/${v.id}/faces/${faces.length + 1}.${extensionOf[mime]}`;
       putBlob(ctx, key, raw);
-      db.prepare('UPDATE avatar_versions SET face_blob_keys = ? WHERE id = ?').run(
-        JSON.stringify([...faces, key]),
-        v.id,
-      );
+      avatarSql(db).setAvatarVersionsFaceBlobKeysById.run(JSON.stringify([...faces, key]), v.id);
       return toVersion(getVersionRow(db, v.id)!);
     },
   );
@@ -248,9 +231,9 @@ export function registerVersions(app: App, ctx: EmulatorContext): void {
 
   implementBoth(app, ctx, [downloadIdle, downloadIdleWs], ({ auth, params, c }, wsId) => {
     const v = versionOf(db, readableAvatar(db, auth, params.avatarId, wsId), params.versionId);
-    const m = db
-      .prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`)
-      .get(v.id) as { blob_key: string } | undefined;
+    const m = idleMediaSql(db).getReadyIdleMediaBlobKey.get(v.id) as
+      | { blob_key: string }
+      | undefined;
     return media(
       m?.blob_key ?? null,
       'video/mp4',

@@ -5,6 +5,8 @@ import { findKey } from '../auth/credentials.js';
 import { insertKey } from '../tokens/store.js';
 import { insertWorkspace } from '../workspaces/store.js';
 import type { OrgPlan } from '../option-limits.js';
+import { workspaceSql } from '../workspaces/sql.js';
+import { orgSql } from '../inference/orgs/sql.js';
 
 /**
  * The plan of the bootstrap organisation when `--org-plan` is not given (issue 18 item 10,
@@ -37,21 +39,21 @@ export function bootstrap(ctx: EmulatorContext): BootstrapKeys {
   if (existing) {
     const keys = renewRevoked(ctx, JSON.parse(existing) as BootstrapKeys);
     // An existing data dir keeps its plan unless --org-plan says otherwise.
-    if (orgPlan) ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(orgPlan, keys.orgId);
+    if (orgPlan) orgSql(ctx.db).setOrgsPlanById.run(orgPlan, keys.orgId);
     return keys;
   }
   return ctx.db.transaction(() => {
     const now = unixSeconds(ctx.clock);
     const userId = ctx.ids.uuid();
     const orgId = ctx.ids.uuid();
-    ctx.db
-      .prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)')
-      .run(userId, 'dev@localhost', now);
-    ctx.db
-      .prepare(
-        'INSERT INTO orgs (id, name, plan, owner_user_id, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(orgId, 'Local organisation', orgPlan ?? defaultOrgPlan, userId, now);
+    workspaceSql(ctx.db).insertUsers.run(userId, 'dev@localhost', now);
+    orgSql(ctx.db).insertOrgs.run(
+      orgId,
+      'Local organisation',
+      orgPlan ?? defaultOrgPlan,
+      userId,
+      now,
+    );
     const ws = insertWorkspace(ctx, {
       name: 'Default workspace',
       plan: 'free',

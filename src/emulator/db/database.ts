@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import { migrations } from './migrations/index.js';
 
 export type Db = Database.Database;
+/** A prepared statement (better-sqlite3's), as the statement tables hold them. */
+export interface Statement extends Database.Statement {}
 
 /**
  * Open (or create) the store: one SQLite file per data dir, WAL, numbered migrations.
@@ -9,7 +11,7 @@ export type Db = Database.Database;
  * across a process kill (kill -9); only an OS crash could lose the newest commits.
  */
 export function openDatabase(file: string): Db {
-  const db = cachePrepared(new Database(file));
+  const db = new Database(file);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -18,38 +20,31 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-/** Distinct SQL texts kept prepared; the code has a fixed set (about 150), so this is a backstop. */
-const STATEMENT_CACHE = 1000;
-
-/** Statement methods that change a statement's state for every later use. */
-const MODES = ['pluck', 'raw', 'expand', 'safeIntegers', 'bind'] as const;
-
 /**
- * Prepare each SQL text once per store (issue 7 item 13: statements prepared per request
- * were ~7% of a mint). `db.prepare(sql)` returns the statement already prepared for that
- * text: better-sqlite3 statements are reusable, and `run`/`get`/`all` complete before the
- * next use. A shared statement must never change mode, so `pluck`, `raw`, `expand`,
- * `safeIntegers` and `bind` on a cached one return a private statement with that mode
- * (chained use, `db.prepare(sql).pluck().get()`, works as before). Do not call `.iterate()`
- * on a statement while the same SQL text may run inside the loop.
+ * A store's statement table: `build` prepares the store's named statements, once per
+ * database (the first use on a `Db` builds them; every later use gets the same ones).
+ * SQL lives only in these tables (the `sql.ts` of each area, docs/architecture.md "Stores
+ * and statement tables"): routes and workers call the named statements, never `prepare`.
+ * better-sqlite3 statements are reusable; `run`/`get`/`all` complete before the next use.
+ * Do not call `.iterate()` on a statement that may run again inside the loop.
  */
-function cachePrepared(db: Db): Db {
-  const cache = new Map<string, Database.Statement>();
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    let st = cache.get(sql);
-    if (!st) {
-      st = prepare(sql);
-      if (cache.size >= STATEMENT_CACHE) return st;
-      const shared = st as unknown as Record<string, (...args: unknown[]) => unknown>;
-      for (const m of MODES)
-        shared[m] = (...args: unknown[]) => (prepare(sql) as unknown as typeof shared)[m]!(...args);
-      cache.set(sql, st);
-    }
-    return st;
-  }) as Db['prepare'];
-  return db;
+export function statementTable<K extends string>(
+  build: (db: Db) => Record<K, Statement>,
+): (db: Db) => Record<K, Statement> {
+  const tables = new WeakMap<Db, Record<K, Statement>>();
+  return (db) => {
+    let table = tables.get(db);
+    if (!table) tables.set(db, (table = build(db)));
+    return table;
+  };
 }
+
+const settingSql = statementTable((db) => ({
+  get: db.prepare('SELECT value FROM settings WHERE key = ?'),
+  set: db.prepare(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  ),
+}));
 
 export function migrate(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -75,14 +70,10 @@ export function migrate(db: Db): void {
 
 /** Small typed key/value table for emulator state (signing key, bootstrap credentials). */
 export function getSetting(db: Db, key: string): string | undefined {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
-    | { value: string }
-    | undefined;
+  const row = settingSql(db).get.get(key) as { value: string } | undefined;
   return row?.value;
 }
 
 export function setSetting(db: Db, key: string, value: string): void {
-  db.prepare(
-    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  ).run(key, value);
+  settingSql(db).set.run(key, value);
 }

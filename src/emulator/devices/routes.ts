@@ -12,6 +12,8 @@ import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { insertKey } from '../tokens/store.js';
+import { tokenSql } from '../tokens/sql.js';
+import { deviceSql } from './sql.js';
 
 interface DeviceRow {
   id: string;
@@ -38,18 +40,16 @@ const toDevice = (r: DeviceRow) => ({
 export function registerDevices(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
   const findDevice = (wsId: string, deviceId: string) => {
-    const d = db
-      .prepare('SELECT * FROM devices WHERE id = ? AND workspace_id = ?')
-      .get(deviceId, wsId) as DeviceRow | undefined;
+    const d = deviceSql(db).getDevicesByIdAndWorkspaceId.get(deviceId, wsId) as
+      | DeviceRow
+      | undefined;
     if (!d) throw new ApiError(404, 'not_found', { message: `device ${deviceId} not found` });
     return d;
   };
 
   implement(app, ctx, listDevices, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db
-      .prepare('SELECT * FROM devices WHERE workspace_id = ? ORDER BY created_at, rowid')
-      .all(ws.id);
+    const rows = deviceSql(db).listDevicesByWorkspaceId.all(ws.id);
     return { data: (rows as DeviceRow[]).map(toDevice) };
   });
 
@@ -59,9 +59,7 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
     const id = ctx.ids.uuid();
     const now = unixSeconds(ctx.clock);
     const raw = db.transaction(() => {
-      db.prepare(
-        `INSERT INTO devices (id, workspace_id, name, platform, status, created_at) VALUES (?, ?, ?, ?, 'active', ?)`,
-      ).run(id, ws.id, body.name, body.platform, now);
+      deviceSql(db).insertDevices.run(id, ws.id, body.name, body.platform, now);
       return insertKey(ctx, {
         userId: ws.owner_user_id,
         workspaceId: ws.id,
@@ -83,10 +81,8 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
     const now = unixSeconds(ctx.clock);
     const minted = mintKey(db, ctx.ids, 'device');
     db.transaction(() => {
-      db.prepare(
-        `UPDATE api_keys SET lookup = ?, secret_hash = ?, token_prefix = ? WHERE device_id = ? AND kind = 'device'`,
-      ).run(minted.lookup, minted.hash, minted.prefix, d.id);
-      db.prepare('UPDATE devices SET rotated_at = ? WHERE id = ?').run(now, d.id);
+      tokenSql(db).rotateDeviceKey.run(minted.lookup, minted.hash, minted.prefix, d.id);
+      deviceSql(db).setDevicesRotatedAtById.run(now, d.id);
     })();
     return { token: minted.raw, rotated_at: now };
   });
@@ -97,14 +93,8 @@ export function registerDevices(app: App, ctx: EmulatorContext): void {
     if (d.status === 'revoked') return { ok: true as const, revoked_at: d.revoked_at! };
     const now = unixSeconds(ctx.clock);
     db.transaction(() => {
-      db.prepare(`UPDATE devices SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(
-        now,
-        d.id,
-      );
-      db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE device_id = ?`).run(
-        now,
-        d.id,
-      );
+      deviceSql(db).setDevicesStatusById.run(now, d.id);
+      tokenSql(db).revokeApiKeysByDeviceId.run(now, d.id);
     })();
     return { ok: true as const, revoked_at: now };
   });

@@ -5,6 +5,7 @@
  * first (spec 3: "a seat frees -> claimable, seat reserved for this ticket").
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { EmulatorContext } from '../context.js';
 import type { TicketNeeds } from '../queue/queue.js';
 
 export interface BoxRecord {
@@ -139,4 +140,13 @@ export class Fleet {
     const box = this.boxes.get(boxId);
     return !!box && box.held.delete(sessionId);
   }
+}
+
+const fleets = new WeakMap<EmulatorContext, Fleet>();
+
+/** The context's fleet (the boxes that registered and their seats), created on first use. */
+export function fleetOf(ctx: EmulatorContext): Fleet {
+  let fleet = fleets.get(ctx);
+  if (!fleet) fleets.set(ctx, (fleet = new Fleet()));
+  return fleet;
 }

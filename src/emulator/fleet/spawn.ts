@@ -8,8 +8,8 @@ import { startBox, type RunningBox } from '../../edge/box/box.js';
 import { defaultParts } from '../../edge/default-parts.js';
 import type { EdgeParts } from '../../edge/session/parts.js';
 import type { EmulatorContext } from '../context.js';
-import type { BoxCapabilities } from '../sessions/options.js';
-import { sessionRuntime } from '../sessions/runtime.js';
+import { sessionOptions, type BoxCapabilities } from '../session-options.js';
+import { fleetOf } from './fleet.js';
 
 const fleets = new WeakMap<EmulatorContext, RunningBox[]>();
 
@@ -22,7 +22,7 @@ export function runningBoxes(ctx: EmulatorContext): RunningBox[] {
 export function issueBoxCredential(ctx: EmulatorContext): { boxId: string; secret: string } {
   const boxId = `box_${ctx.ids.hex(6)}`;
   const secret = ctx.ids.hex(24);
-  sessionRuntime(ctx).fleet.addCredential(boxId, secret);
+  fleetOf(ctx).addCredential(boxId, secret);
   return { boxId, secret };
 }
 
@@ -31,14 +31,14 @@ export async function addBox(
   ctx: EmulatorContext,
   caps: BoxCapabilities = {},
 ): Promise<RunningBox> {
-  const rt = sessionRuntime(ctx);
+  const opts = sessionOptions(ctx.options);
   const baseUrl = ctx.options.baseUrl as string;
   const { boxId, secret } = issueBoxCredential(ctx);
   const box = await startBox({
     controlPlaneUrl: baseUrl,
     boxId,
     secret,
-    seats: caps.seats ?? rt.opts.seats,
+    seats: caps.seats ?? opts.seats,
     protocols: caps.protocols ?? [1, 2],
     customAvatars: caps.customAvatars ?? true,
     verified: caps.verified ?? true,
@@ -92,21 +92,20 @@ export async function removeBox(ctx: EmulatorContext, boxId: string): Promise<vo
 
 /** Start the configured fleet and stop it with the emulator. */
 export async function startFleet(ctx: EmulatorContext): Promise<void> {
-  const rt = sessionRuntime(ctx);
+  const opts = sessionOptions(ctx.options);
   ctx.onStop(async () => {
     for (const b of [...runningBoxes(ctx)].reverse()) await b.stop();
     fleets.delete(ctx);
   });
-  for (let i = 0; i < rt.opts.boxes; i++) {
+  for (let i = 0; i < opts.boxes; i++) {
     try {
-      await addBox(ctx, rt.opts.boxCapabilities[i] ?? {});
+      await addBox(ctx, opts.boxCapabilities[i] ?? {});
     } catch (e) {
       // startEmulator undoes everything started so far (the boxes above included) and rejects.
       throw Object.assign(
-        new Error(
-          `edge box ${i + 1} of ${rt.opts.boxes} could not start: ${(e as Error).message}`,
-          { cause: e },
-        ),
+        new Error(`edge box ${i + 1} of ${opts.boxes} could not start: ${(e as Error).message}`, {
+          cause: e,
+        }),
         {
           code: 'EBOXSTART',
         },

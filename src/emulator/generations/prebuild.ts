@@ -21,6 +21,7 @@ import type { BoxRecord } from '../fleet/fleet.js';
 import { idleMediaFor, personaStyle } from '../idle-media/worker.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { generationState } from './state.js';
+import { idleMediaSql } from '../idle-media/sql.js';
 
 export interface PrebuildAnswer {
   ok: boolean;
@@ -69,9 +70,9 @@ export async function runPrebuild(
   const renderable = custom
     ? v.image_blob_key !== null
     : personaStyle(ctx, v.source_persona!) !== null;
-  const idle = ctx.db
-    .prepare('SELECT status, error FROM idle_media WHERE version_id = ?')
-    .get(v.id) as { status: string; error: string | null } | undefined;
+  const idle = idleMediaSql(ctx.db).getIdleMediaStatusErrorByVersionId.get(v.id) as
+    | { status: string; error: string | null }
+    | undefined;
   const enabled = ctx.options.idleMedia !== false;
   const { opts } = generationState(ctx);
   const boxes = sessionRuntime(ctx).fleet.liveBoxes();

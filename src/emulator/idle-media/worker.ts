@@ -27,6 +27,8 @@ import { hexToRgb, type FaceStyle } from '../../media/face.js';
 import { faceFromPhoto, faceFromStyle, type FaceSource } from '../../media/face-source.js';
 import { framesFor, MEDIA_FPS } from '../../media/encoder.js';
 import { loadIdleLoop, renderLoopClip, type IdleLoop } from '../../media/idle-loop.js';
+import { avatarSql } from '../avatars/sql.js';
+import { idleMediaSql } from './sql.js';
 
 /** The idle loop's frame rate: the session stream's (src/media/encoder.ts). */
 export const IDLE_FPS = MEDIA_FPS;
@@ -99,11 +101,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   ) => {
     const now = unixSeconds(ctx.clock);
     db.transaction(() => {
-      db.prepare(
-        `INSERT INTO idle_media (version_id, avatar_id, status, blob_key, frames, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(version_id) DO UPDATE SET status = excluded.status, blob_key = excluded.blob_key,
-           frames = excluded.frames, error = excluded.error, updated_at = excluded.updated_at`,
-      ).run(
+      idleMediaSql(db).upsertIdleMedia.run(
         v.id,
         v.avatar_id,
         status,
@@ -113,9 +111,7 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
         now,
       );
       // assets_status reports the *current* version's idle media.
-      db.prepare(
-        'UPDATE avatars SET assets_status = ? WHERE id = ? AND current_version_id = ?',
-      ).run(status, v.avatar_id, v.id);
+      avatarSql(db).setCurrentVersionAssetsStatus.run(status, v.avatar_id, v.id);
     })();
   };
 
@@ -140,18 +136,16 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   async function build(versionId: string): Promise<void> {
     const v = getVersionRow(db, versionId);
     if (!v || v.published_at === null) return;
-    const current = db.prepare('SELECT status FROM idle_media WHERE version_id = ?').get(v.id) as
+    const current = idleMediaSql(db).getIdleMediaStatusByVersionId.get(v.id) as
       | { status: IdleStatus }
       | undefined;
     if (current?.status === 'ready') return setStatus(v, 'ready', readyExtra(v.id));
     setStatus(v, 'building');
     // The loop depends on the face only: a version that inherited a face reuses its clip.
-    const same = db
-      .prepare(
-        `SELECT m.blob_key, m.frames FROM idle_media m JOIN avatar_versions v ON v.id = m.version_id
-         WHERE m.status = 'ready' AND v.image_blob_key IS ? AND v.source_persona IS ? LIMIT 1`,
-      )
-      .get(v.image_blob_key, v.source_persona) as { blob_key: string; frames: number } | undefined;
+    const same = idleMediaSql(db).findReadyIdleMediaForImage.get(
+      v.image_blob_key,
+      v.source_persona,
+    ) as { blob_key: string; frames: number } | undefined;
     if (same) return setStatus(v, 'ready', { blobKey: same.blob_key, frames: same.frames });
     const abort = new AbortController();
     inFlight = abort;
@@ -178,9 +172,10 @@ function createWorker(ctx: EmulatorContext): IdleMediaWorker {
   }
 
   const readyExtra = (id: string) => {
-    const r = db
-      .prepare('SELECT blob_key, frames FROM idle_media WHERE version_id = ?')
-      .get(id) as { blob_key: string; frames: number };
+    const r = idleMediaSql(db).getIdleMediaByVersionId.get(id) as {
+      blob_key: string;
+      frames: number;
+    };
     return { blobKey: r.blob_key, frames: r.frames };
   };
 
@@ -271,25 +266,17 @@ function shippedInits(ctx: EmulatorContext): (width: number, height: number) => 
 
 function staleFormatToMissing(ctx: EmulatorContext): void {
   const { db } = ctx;
-  const keys = db
-    .prepare(
-      `SELECT DISTINCT blob_key FROM idle_media WHERE status = 'ready' AND blob_key IS NOT NULL`,
-    )
-    .all() as { blob_key: string }[];
+  const keys = idleMediaSql(db).listIdleMediaBlobKey.all() as { blob_key: string }[];
   const liveInit = shippedInits(ctx);
   for (const { blob_key } of keys) {
     if (isCurrentFormat(readBlob(ctx, blob_key), liveInit)) continue;
-    const ids = db
-      .prepare(`SELECT version_id FROM idle_media WHERE blob_key = ?`)
-      .all(blob_key) as { version_id: string }[];
+    const ids = idleMediaSql(db).listIdleMediaVersionIdByBlobKey.all(blob_key) as {
+      version_id: string;
+    }[];
     db.transaction(() => {
       for (const { version_id } of ids) {
-        db.prepare(
-          `UPDATE idle_media SET status = 'missing', blob_key = NULL WHERE version_id = ?`,
-        ).run(version_id);
-        db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE current_version_id = ?`).run(
-          version_id,
-        );
+        idleMediaSql(db).markIdleMediaMissing.run(version_id);
+        avatarSql(db).markAvatarAssetsMissingByVersionId.run(version_id);
       }
     })();
   }
@@ -302,17 +289,10 @@ function staleFormatToMissing(ctx: EmulatorContext): void {
  */
 export function resumeIdleMedia(ctx: EmulatorContext): void {
   const { db } = ctx;
-  db.prepare(`UPDATE idle_media SET status = 'missing' WHERE status = 'building'`).run();
+  idleMediaSql(db).markBuildingIdleMediaMissing.run();
   staleFormatToMissing(ctx);
-  db.prepare(`UPDATE avatars SET assets_status = 'missing' WHERE assets_status = 'building'`).run();
-  const rows = db
-    .prepare(
-      `SELECT a.current_version_id AS id, a.workspace_id FROM avatars a
-       LEFT JOIN idle_media m ON m.version_id = a.current_version_id
-       WHERE a.current_version_id IS NOT NULL AND a.deleted_at IS NULL AND (m.status IS NULL OR m.status != 'ready')
-       ORDER BY CASE WHEN a.workspace_id = 'ws_stock' THEN 1 ELSE 0 END, a.created_at`,
-    )
-    .all() as { id: string }[];
+  avatarSql(db).markBuildingAvatarAssetsMissing.run();
+  const rows = avatarSql(db).listAvatarsWithoutReadyIdleMedia.all() as { id: string }[];
   const worker = idleMediaFor(ctx);
   for (const r of rows) worker.enqueue(r.id);
 }

@@ -4,6 +4,7 @@ import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
+import { issuerSql } from './sql.js';
 
 interface IssuerRow {
   id: string;
@@ -22,23 +23,17 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, listIssuers, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db
-      .prepare('SELECT * FROM trusted_issuers WHERE workspace_id = ? ORDER BY created_at, rowid')
-      .all(ws.id);
+    const rows = issuerSql(db).listTrustedIssuersByWorkspaceId.all(ws.id);
     return { data: (rows as IssuerRow[]).map(toIssuer) };
   });
 
   implement(app, ctx, createIssuer, ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const dup = db
-      .prepare('SELECT id FROM trusted_issuers WHERE workspace_id = ? AND iss = ? AND aud = ?')
-      .get(ws.id, body.iss, body.aud);
+    const dup = issuerSql(db).getTrustedIssuerIdByIssAud.get(ws.id, body.iss, body.aud);
     if (dup)
       throw new ApiError(409, 'conflict', { message: 'this iss/aud pair is already trusted' });
     const id = ctx.ids.uuid();
-    db.prepare(
-      `INSERT INTO trusted_issuers (id, workspace_id, iss, aud, jwks_uri, algs, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    issuerSql(db).insertTrustedIssuers.run(
       id,
       ws.id,
       body.iss,
@@ -47,19 +42,13 @@ export function registerIssuers(app: App, ctx: EmulatorContext): void {
       JSON.stringify(body.algs),
       unixSeconds(ctx.clock),
     );
-    return reply(
-      201,
-      toIssuer(db.prepare('SELECT * FROM trusted_issuers WHERE id = ?').get(id) as IssuerRow),
-    );
+    return reply(201, toIssuer(issuerSql(db).getTrustedIssuersById.get(id) as IssuerRow));
   });
 
   // DELETE always answers 204, like the spec's other deletes (mcp-servers, queue tickets).
   implement(app, ctx, deleteIssuer, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM trusted_issuers WHERE id = ? AND workspace_id = ?').run(
-      params.issuerId,
-      ws.id,
-    );
+    issuerSql(db).deleteTrustedIssuersByIdAndWorkspaceId.run(params.issuerId, ws.id);
     return reply(204);
   });
 }

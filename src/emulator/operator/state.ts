@@ -9,6 +9,8 @@ import { findKey } from '../auth/credentials.js';
 import { bootstrap, type BootstrapKeys } from '../bootstrap/bootstrap.js';
 import { seedStockAvatars } from '../avatars/stock.js';
 import { sessionRuntime } from '../sessions/runtime.js';
+import { sessionSql } from '../sessions/sql.js';
+import { deleteRows, operatorSql, putRows, tableRows } from './sql.js';
 
 /**
  * The emulator's whole state as one JSON document, and back (issue 18 item 3;
@@ -50,13 +52,7 @@ const decode = (v: unknown) =>
     : v;
 
 const userTables = (db: Db): string[] =>
-  (
-    db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name",
-      )
-      .all() as { name: string }[]
-  ).map((r) => r.name);
+  (operatorSql(db).listSqliteMasterName.all() as { name: string }[]).map((r) => r.name);
 
 function walk(dir: string, base = dir, out: string[] = []): string[] {
   let entries;
@@ -76,10 +72,8 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
 export function exportState(ctx: EmulatorContext, emulatorVersion: string): StateDocument {
   const tables: StateDocument['tables'] = {};
   for (const name of userTables(ctx.db)) {
-    const st = ctx.db.prepare(`SELECT * FROM "${name}"`);
-    const columns = st.columns().map((c) => c.name);
-    const rows = (st.raw().all() as unknown[][]).map((r) => r.map(encode));
-    tables[name] = { columns, rows };
+    const { columns, rows } = tableRows(ctx.db, name);
+    tables[name] = { columns, rows: rows.map((r) => r.map(encode)) };
   }
   const blobs: Record<string, string> = {};
   for (const rel of walk(ctx.blobDir))
@@ -90,7 +84,7 @@ export function exportState(ctx: EmulatorContext, emulatorVersion: string): Stat
     emulator_version: emulatorVersion,
     exported_at: ctx.clock.now(),
     migrations: (
-      ctx.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as {
+      operatorSql(ctx.db).listSchemaMigrationsVersion.all() as {
         version: number;
       }[]
     ).map((r) => r.version),
@@ -148,9 +142,7 @@ function checkDocument(doc: unknown): StateDocument {
 /** Seats and tickets are not state that survives: every live session ends, the line empties. */
 function endLive(ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
-  const live = ctx.db
-    .prepare("SELECT id FROM sessions WHERE status IN ('pending', 'active')")
-    .all() as { id: string }[];
+  const live = sessionSql(ctx.db).listLiveSessionIds.all() as { id: string }[];
   for (const { id } of live) rt.endSession(id, 'restart');
   rt.queue.drain();
 }
@@ -167,15 +159,16 @@ function replaceRows(
     to.transaction(() => {
       for (const t of tables) {
         const where = keep(t);
-        to.prepare(`DELETE FROM "${t}"${where ? ` WHERE NOT (${where})` : ''}`).run();
+        deleteRows(to, t, where);
       }
       fill((table, columns, rows) => {
         if (!tables.has(table) || rows.length === 0) return;
-        const cols = columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
-        const st = to.prepare(
-          `INSERT OR REPLACE INTO "${table}" (${cols}) VALUES (${columns.map(() => '?').join(', ')})`,
+        putRows(
+          to,
+          table,
+          columns,
+          rows.map((r) => r.map(decode)),
         );
-        for (const r of rows) st.run(...r.map(decode));
       });
     })();
   } finally {
@@ -194,9 +187,7 @@ export function importState(ctx: EmulatorContext, raw: unknown): BootstrapKeys {
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (!doc.migrations.includes(m.version)) continue;
       tmp.exec(m.up);
-      tmp
-        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
-        .run(m.version, m.name);
+      operatorSql(tmp).insertSchemaMigrations.run(m.version, m.name);
     }
     try {
       replaceRows(
@@ -215,12 +206,8 @@ export function importState(ctx: EmulatorContext, raw: unknown): BootstrapKeys {
       ctx.db,
       (insert) => {
         for (const name of userTables(tmp)) {
-          const st = tmp.prepare(`SELECT * FROM "${name}"`);
-          insert(
-            name,
-            st.columns().map((c) => c.name),
-            st.raw().all() as unknown[][],
-          );
+          const { columns, rows } = tableRows(tmp, name);
+          insert(name, columns, rows);
         }
       },
       () => null,

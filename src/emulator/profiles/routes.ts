@@ -36,6 +36,8 @@ import {
   toSummary,
   type ProfileRow,
 } from './store.js';
+import { avatarSql } from '../avatars/sql.js';
+import { profileSql } from './sql.js';
 
 export function registerProfiles(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -73,20 +75,14 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     avatar = ensureProfiles(ctx, avatar);
     const hash = contentHash(content);
     const result = db.transaction(() => {
-      const existing = db
-        .prepare(
-          'SELECT * FROM avatar_profiles WHERE avatar_id = ? AND hash = ? AND deleted_at IS NULL',
-        )
-        .get(avatar.id, hash) as ProfileRow | undefined;
+      const existing = profileSql(db).getAvatarProfilesByAvatarIdAndHash.get(avatar.id, hash) as
+        | ProfileRow
+        | undefined;
       const row = existing ?? insertProfile(ctx, avatar.id, content, auth.userId);
       const current = getAvatarRow(db, avatar.id)!;
       // A first profile is the default even without set_default: there is nothing else to fall back on.
       if (body.set_default === true || current.default_profile_id === null) {
-        db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(
-          row.id,
-          unixSeconds(ctx.clock),
-          avatar.id,
-        );
+        avatarSql(db).setAvatarsDefaultProfileIdById.run(row.id, unixSeconds(ctx.clock), avatar.id);
       }
       return { row, isNew: !existing };
     })();
@@ -113,11 +109,7 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
     requireCustomAvatars(db, avatar.workspace_id);
     ensureProfiles(ctx, avatar);
     const p = findProfile(db, avatar.id, params.profileId);
-    db.prepare('UPDATE avatars SET default_profile_id = ?, updated_at = ? WHERE id = ?').run(
-      p.id,
-      unixSeconds(ctx.clock),
-      avatar.id,
-    );
+    avatarSql(db).setAvatarsDefaultProfileIdById.run(p.id, unixSeconds(ctx.clock), avatar.id);
     return {
       ok: true as const,
       avatar_id: avatar.id,
@@ -136,10 +128,7 @@ export function registerProfiles(app: App, ctx: EmulatorContext): void {
         message: 'make another profile the default first',
       });
     }
-    db.prepare('UPDATE avatar_profiles SET deleted_at = ? WHERE id = ?').run(
-      unixSeconds(ctx.clock),
-      p.id,
-    );
+    profileSql(db).setAvatarProfilesDeletedAtById.run(unixSeconds(ctx.clock), p.id);
     return reply(204);
   });
 }

@@ -13,6 +13,8 @@ import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import { getAvatarRow, getVersionRow, isStock, type AvatarRow } from '../avatars/store.js';
 import { uuidV5 } from '../avatars/stock.js';
+import { avatarSql } from '../avatars/sql.js';
+import { profileSql } from './sql.js';
 
 export interface ProfileRow {
   id: string;
@@ -113,16 +115,12 @@ export function toProfile(r: ProfileRow, defaultId: string | null): Profile {
 }
 
 export const liveProfiles = (db: Db, avatarId: string) =>
-  db
-    .prepare(
-      'SELECT * FROM avatar_profiles WHERE avatar_id = ? AND deleted_at IS NULL ORDER BY seq DESC',
-    )
-    .all(avatarId) as ProfileRow[];
+  profileSql(db).listAvatarProfilesByAvatarId.all(avatarId) as ProfileRow[];
 
 export function findProfile(db: Db, avatarId: string, profileId: string): ProfileRow {
-  const r = db
-    .prepare('SELECT * FROM avatar_profiles WHERE id = ? AND avatar_id = ? AND deleted_at IS NULL')
-    .get(profileId, avatarId) as ProfileRow | undefined;
+  const r = profileSql(db).getAvatarProfilesByIdAndAvatarId.get(profileId, avatarId) as
+    | ProfileRow
+    | undefined;
   if (!r) throw new ApiError(404, 'not_found', { message: `profile ${profileId} not found` });
   return r;
 }
@@ -137,30 +135,21 @@ export function insertProfile(
 ): ProfileRow {
   const hash = contentHash(c);
   const pid = id ?? ctx.ids.uuid();
-  const seq = (
-    ctx.db
-      .prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM avatar_profiles WHERE avatar_id = ?')
-      .get(avatarId) as { n: number }
-  ).n;
-  ctx.db
-    .prepare(
-      `INSERT INTO avatar_profiles (id, avatar_id, hash, hash_short, system_prompt, backstory, tools_json, config_json,
-         created_at, created_by, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      pid,
-      avatarId,
-      hash,
-      hash.slice(0, HASH_SHORT_LENGTH),
-      c.system_prompt,
-      c.backstory,
-      c.tools_json === null ? null : canonicalize(c.tools_json)!,
-      c.config_json === null ? null : canonicalize(c.config_json)!,
-      unixSeconds(ctx.clock),
-      createdBy,
-      seq,
-    );
-  return ctx.db.prepare('SELECT * FROM avatar_profiles WHERE id = ?').get(pid) as ProfileRow;
+  const seq = (profileSql(ctx.db).nextProfileSeq.get(avatarId) as { n: number }).n;
+  profileSql(ctx.db).insertAvatarProfiles.run(
+    pid,
+    avatarId,
+    hash,
+    hash.slice(0, HASH_SHORT_LENGTH),
+    c.system_prompt,
+    c.backstory,
+    c.tools_json === null ? null : canonicalize(c.tools_json)!,
+    c.config_json === null ? null : canonicalize(c.config_json)!,
+    unixSeconds(ctx.clock),
+    createdBy,
+    seq,
+  );
+  return profileSql(ctx.db).getAvatarProfilesById.get(pid) as ProfileRow;
 }
 
 /**
@@ -191,9 +180,9 @@ export function ensureProfiles(ctx: EmulatorContext, avatar: AvatarRow): AvatarR
       };
       const id = uuidV5(`profile:${avatar.id}:1`);
       const p = insertProfile(ctx, avatar.id, content, 'system', id);
-      db.prepare('UPDATE avatars SET default_profile_id = ? WHERE id = ?').run(p.id, avatar.id);
+      avatarSql(db).setAvatarsDefaultProfileIdKeepUpdatedAt.run(p.id, avatar.id);
     }
-    db.prepare('UPDATE avatars SET profiles_seeded = 1 WHERE id = ?').run(avatar.id);
+    avatarSql(db).setAvatarsProfilesSeededById.run(avatar.id);
   })();
   return getAvatarRow(db, avatar.id)!;
 }

@@ -14,6 +14,7 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from '
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { issuerSql } from '../issuers/sql.js';
 
 /** Three base64url segments: a JWS compact serialization (API keys have one dot). */
 export const looksLikeJwt = (s: string): boolean =>
@@ -47,9 +48,7 @@ export class IdTokenVerifier {
     private readonly clock: Clock,
     private readonly opts: { allowInsecureUrls: boolean; timeoutMs?: number },
   ) {
-    this.issuersOf = db.prepare(
-      'SELECT id, iss, aud, jwks_uri, algs FROM trusted_issuers WHERE workspace_id = ? AND iss = ?',
-    );
+    this.issuersOf = issuerSql(db).getTrustedIssuersByWorkspaceIdAndIss;
   }
 
   /** The caller behind a trusted-issuer id_token in `workspaceId`, or 401. */

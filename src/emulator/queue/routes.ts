@@ -17,12 +17,13 @@ import { canAccessWorkspace, type WorkspaceRow } from '../auth/workspace.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
-import { sessionRuntime } from '../sessions/runtime.js';
 import { IdTokenVerifier, looksLikeJwt } from './id-token.js';
+import type { SessionQueue } from './queue.js';
+import { workspaceSql } from '../workspaces/sql.js';
 
-export function registerQueueRoutes(app: App, ctx: EmulatorContext): void {
-  const rt = sessionRuntime(ctx);
-  const wsStmt = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?');
+/** The ticket routes over the context's queue (the session runtime owns it and passes it in). */
+export function registerQueueRoutes(app: App, ctx: EmulatorContext, queue: SessionQueue): void {
+  const wsStmt = workspaceSql(ctx.db).getWorkspacesById;
   const idTokens = new IdTokenVerifier(ctx.db, ctx.clock, {
     allowInsecureUrls: ctx.options.allowInsecureUrls,
   });
@@ -36,7 +37,7 @@ export function registerQueueRoutes(app: App, ctx: EmulatorContext): void {
     return ws && canAccessWorkspace(auth, ws) ? ws.id : null;
   };
   const ticketIn = (scope: string | null, id: string) => {
-    const t = rt.queue.get(id);
+    const t = queue.get(id);
     return t && t.scope === scope ? t : undefined;
   };
 
@@ -61,19 +62,19 @@ export function registerQueueRoutes(app: App, ctx: EmulatorContext): void {
     }
     const caller = await idTokens.verify(raw, wsId);
     const t = ticketIn(caller.workspaceId, params.data.ticket);
-    if (t) rt.queue.touch(t);
-    return c.json(rt.queue.view(t));
+    if (t) queue.touch(t);
+    return c.json(queue.view(t));
   });
 
   implement(app, ctx, queueStatus, ({ auth, params, query }) => {
     const t = ticketIn(scopeOf(auth, query.workspace_id), params.ticket);
-    if (t) rt.queue.touch(t);
-    return rt.queue.view(t);
+    if (t) queue.touch(t);
+    return queue.view(t);
   });
 
   implement(app, ctx, queueCancel, ({ auth, params, query }) => {
     const t = ticketIn(scopeOf(auth, query.workspace_id), params.ticket);
-    if (t) rt.queue.cancel(t.id);
+    if (t) queue.cancel(t.id);
     return reply(204);
   });
 }

@@ -6,6 +6,8 @@ import { issueMessage } from '../inference/shared/issues.js';
 import { insertKey } from '../tokens/store.js';
 import { faultsOf } from '../operator/faults.js';
 import { SeedSchema, type Seed } from './schema.js';
+import { tokenSql } from '../tokens/sql.js';
+import { orgSql } from '../inference/orgs/sql.js';
 
 /** A seed that cannot be applied; the message names the file, the line and the field. */
 export class SeedError extends Error {
@@ -110,10 +112,7 @@ export async function applySeed(
     for (const [i, k] of parts.keys.entries()) {
       const kp = [...path, 'keys', i, 'token'];
       const lookup = k.token.split('.')[0]!.split('_')[1]!;
-      if (
-        seen.has(lookup) ||
-        ctx.db.prepare('SELECT 1 FROM api_keys WHERE lookup = ?').get(lookup)
-      ) {
+      if (seen.has(lookup) || tokenSql(ctx.db).apiKeyLookupTaken.get(lookup)) {
         throw new SeedError(
           `${at(kp)}: ${kp.join('.')}: the 8 hex after the prefix are already used${seen.has(lookup) ? ` by ${seen.get(lookup)}` : ''}`,
         );
@@ -135,7 +134,7 @@ export async function applySeed(
   };
   // --org-plan, when given, wins over the seed's plan.
   if (seed.org && ctx.options.orgPlan === undefined)
-    ctx.db.prepare('UPDATE orgs SET plan = ? WHERE id = ?').run(seed.org.plan, keys.orgId);
+    orgSql(ctx.db).setOrgsPlanById.run(seed.org.plan, keys.orgId);
   if (seed.default_workspace)
     await addParts(['default_workspace'], keys.workspaceId, seed.default_workspace);
   for (const f of seed.faults) faultsOf(ctx).add(f);

@@ -8,7 +8,7 @@ import { Limits } from '../../contract/limits.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../http/api-error.js';
 import { SlidingWindow } from '../http/sliding-window.js';
-import { planLimit, type SessionOptions } from './options.js';
+import { planLimit, type SessionOptions } from '../session-options.js';
 import type { SessionStatements } from './store.js';
 
 const DAY_S = 86_400;

@@ -28,6 +28,7 @@ import {
   dropUnsetGroups,
   type MintPlan,
 } from './validate-mint.js';
+import { tokenSql } from '../tokens/sql.js';
 
 export interface MintDeps {
   ctx: EmulatorContext;
@@ -233,7 +234,7 @@ async function seat(
     auth.kind === 'publishable'
       ? (JSON.parse(
           (
-            ctx.db.prepare('SELECT allowed_origins FROM api_keys WHERE id = ?').get(auth.keyId) as {
+            tokenSql(ctx.db).getApiKeysAllowedOriginsById.get(auth.keyId) as {
               allowed_origins: string | null;
             }
           ).allowed_origins ?? '[]',

@@ -27,6 +27,8 @@ import { MintRateGuard } from './guards.js';
 import { mintSession } from './mint.js';
 import { sessionRuntime } from './runtime.js';
 import { getSessionRow, isLive, toSessionRecord, type SessionRow } from './store.js';
+import { workspaceSql } from '../workspaces/sql.js';
+import { toolSql } from '../tools/sql.js';
 
 export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: SigningKey): void {
   const rt = sessionRuntime(ctx);
@@ -40,7 +42,7 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
    */
   const canSee = (auth: AuthContext, row: SessionRow): boolean => {
     if (!row.workspace_id) return !auth.workspaceId && row.scope_key === `user:${auth.userId}`;
-    const ws = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id) as
+    const ws = workspaceSql(ctx.db).getWorkspacesById.get(row.workspace_id) as
       | WorkspaceRow
       | undefined;
     return !!ws && canAccessWorkspace(auth, ws);
@@ -83,11 +85,7 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
       reply_text: string;
     }[];
     // Ours (docs/tools.md): the session's tool calls from the ledger, when it has any.
-    const calls = ctx.db
-      .prepare(
-        'SELECT call_id, tool, source, ok, ms, created_at FROM session_tool_calls WHERE session_id = ? ORDER BY created_at, rowid',
-      )
-      .all(row.id) as {
+    const calls = toolSql(ctx.db).listSessionToolCallsBySessionId.all(row.id) as {
       call_id: string;
       tool: string;
       source: string | null;

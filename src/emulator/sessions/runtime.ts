@@ -1,7 +1,10 @@
 /**
- * The live side of sessions: seats held on boxes, the idle reaper and the session cap,
- * wired to the queue (a freed seat goes to the next compatible waiter) and to the webhook
- * dispatcher (queue events). One per emulator context.
+ * The live side of sessions, composed: the fleet's seats (fleet/fleet.ts), the live seats
+ * and their reaper (live-seats.ts), the queue (queue/queue.ts: a freed seat goes to the next
+ * compatible waiter) and the webhook dispatcher (webhooks/dispatcher.ts: queue events). One
+ * per emulator context. The arrows point one way (issue 19 item 3): this module imports the
+ * fleet, queue and webhooks; they never import sessions/ (a depcruise rule); the routes over
+ * them get what they need from sessions/register.ts.
  *
  * Session transitions (spec 3 leaves them open; docs/fidelity.md): pending at mint;
  * active when the box reports the client connected; ended on release, socket close, the
@@ -10,40 +13,34 @@
  */
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
-import { Fleet, type BoxRecord } from '../fleet/fleet.js';
-import { Deadlines } from '../queue/deadlines.js';
+import { Fleet, fleetOf, type BoxRecord } from '../fleet/fleet.js';
 import { SessionQueue, type Ticket, type TicketNeeds } from '../queue/queue.js';
 import { Turnover } from '../queue/turnover.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
-import { sessionOptions, type SessionOptions } from './options.js';
-import { sessionStatements, type SessionStatements } from './store.js';
-
-interface LiveSeat {
-  boxId: string;
-  scope: string;
-  lastBeat: number;
-  startedAt: number | null;
-  capSeconds: number;
-}
+import { sessionOptions, type SessionOptions } from '../session-options.js';
+import { LiveSeats } from './live-seats.js';
+import { sessionSql } from './sql.js';
+import type { SessionStatements } from './store.js';
 
 export class SessionRuntime {
   readonly opts: SessionOptions;
-  readonly fleet = new Fleet();
+  readonly fleet: Fleet;
   readonly queue: SessionQueue;
   readonly webhooks: WebhookDispatcher;
   readonly st: SessionStatements;
-  private readonly live = new Map<string, LiveSeat>();
-  /** Live sessions per scope: the plan ceiling's count without a query per mint (issue 7 item 13). */
-  private readonly liveByScope = new Map<string, number>();
+  private readonly seats: LiveSeats;
   /** Told of every end of a live seat (the fleet tells the box to close the session's sockets). */
   readonly endListeners: ((sessionId: string, boxId: string, reason: string) => void)[] = [];
-  private readonly reaper: Deadlines<string>;
   /** Measured seat turnover behind `eta_seconds`; before a sample: default cap / seats per box. */
   readonly turnover: Turnover;
 
   constructor(private readonly ctx: EmulatorContext) {
     this.opts = sessionOptions(ctx.options);
-    this.st = sessionStatements(ctx.db);
+    this.st = sessionSql(ctx.db);
+    this.fleet = fleetOf(ctx);
+    this.seats = new LiveSeats(ctx.clock, this.opts.pendingIdleS, (id, reason) =>
+      this.endSession(id, reason),
+    );
     this.turnover = new Turnover(ctx.clock, (seats) => this.opts.sessionCapS / Math.max(1, seats));
     this.webhooks = new WebhookDispatcher(ctx.db, ctx.clock, {
       retryDelaysMs: this.opts.webhookRetryDelaysMs,
@@ -81,14 +78,13 @@ export class SessionRuntime {
           ),
       },
     );
-    this.reaper = new Deadlines(ctx.clock, (id, now) => this.reap(id, now));
     // Seats do not survive a restart: sessions a previous run left live are ended.
     const now = unixSeconds(ctx.clock);
     for (const r of this.st.liveIds.all() as { id: string }[])
       this.st.setEnded.run(now, 'restart', r.id);
     ctx.onStop(async () => {
       this.queue.stop();
-      this.reaper.stop();
+      this.seats.stop();
       await this.webhooks.stop();
     });
   }
@@ -113,16 +109,13 @@ export class SessionRuntime {
   /** A mint took a seat: hold it and start the reaper. */
   seated(sessionId: string, box: BoxRecord, capSeconds: number, scope: string): void {
     this.fleet.hold(box, sessionId);
-    const now = this.ctx.clock.now();
-    this.live.set(sessionId, { boxId: box.id, scope, lastBeat: now, startedAt: null, capSeconds });
-    this.liveByScope.set(scope, (this.liveByScope.get(scope) ?? 0) + 1);
-    this.reaper.arm(sessionId, now + this.opts.pendingIdleS * 1000);
+    this.seats.seat(sessionId, box.id, scope, capSeconds);
     this.turnover.load(box.id, this.fleet.free(box) === 0);
   }
 
   /** Live (pending or active) sessions of a scope: the plan ceiling's count (spec 7). */
   liveCount(scope: string): number {
-    return this.liveByScope.get(scope) ?? 0;
+    return this.seats.count(scope);
   }
 
   /** Seconds between seat frees among the live boxes that fit (spec 4.5 `eta_seconds`). */
@@ -140,27 +133,10 @@ export class SessionRuntime {
   secondsToFirstPlace(needs: TicketNeeds): number {
     const boxes = this.fittingBoxes(needs);
     const measured = this.turnover.secondsToNextSeat(boxes);
-    const end = this.earliestEnd(boxes);
+    const end = this.seats.earliestEnd(boxes.flatMap((b) => [...b.held]));
     if (end === null) return measured;
     const sure = Math.max(0, (end - this.ctx.clock.now()) / 1000);
     return measured > 0 ? Math.min(measured, sure) : sure;
-  }
-
-  /** The earliest moment (ms) a session held on these boxes ends by reaper or cap; null when none. */
-  private earliestEnd(boxes: BoxRecord[]): number | null {
-    let end: number | null = null;
-    for (const b of boxes) {
-      for (const id of b.held) {
-        const s = this.live.get(id);
-        if (!s) continue;
-        const at =
-          s.startedAt === null
-            ? s.lastBeat + this.opts.pendingIdleS * 1000
-            : s.startedAt + s.capSeconds * 1000;
-        if (end === null || at < end) end = at;
-      }
-    }
-    return end;
   }
 
   private fittingBoxes(needs: TicketNeeds): BoxRecord[] {
@@ -170,43 +146,32 @@ export class SessionRuntime {
   }
 
   heartbeat(sessionId: string): void {
-    const s = this.live.get(sessionId);
-    if (s) s.lastBeat = this.ctx.clock.now();
+    this.seats.beat(sessionId);
     this.st.heartbeat.run(unixSeconds(this.ctx.clock), sessionId);
   }
 
   /** The box reports the client connected: pending -> active; the cap starts. */
   connected(sessionId: string): boolean {
-    const s = this.live.get(sessionId);
-    if (!s) return false;
-    if (s.startedAt === null) {
-      s.startedAt = this.ctx.clock.now();
-      this.st.setActive.run(unixSeconds(this.ctx.clock), sessionId);
-      this.reaper.arm(sessionId, s.startedAt + s.capSeconds * 1000);
-    }
-    return true;
+    const { live, first } = this.seats.connect(sessionId);
+    if (first) this.st.setActive.run(unixSeconds(this.ctx.clock), sessionId);
+    return live;
   }
 
   /** Release, socket close, reaper, cap: the session ends and its seat frees (idempotent). */
   endSession(sessionId: string, reason: string): void {
     this.st.setEnded.run(unixSeconds(this.ctx.clock), reason, sessionId);
-    const s = this.live.get(sessionId);
-    if (!s) return;
-    this.live.delete(sessionId);
-    const n = (this.liveByScope.get(s.scope) ?? 1) - 1;
-    if (n > 0) this.liveByScope.set(s.scope, n);
-    else this.liveByScope.delete(s.scope);
-    this.reaper.disarm(sessionId);
-    for (const fn of this.endListeners) fn(sessionId, s.boxId, reason);
-    if (this.fleet.releaseHeld(s.boxId, sessionId)) {
-      this.turnover.released(s.boxId);
-      const box = this.fleet.get(s.boxId);
+    const boxId = this.seats.end(sessionId);
+    if (boxId === null) return;
+    for (const fn of this.endListeners) fn(sessionId, boxId, reason);
+    if (this.fleet.releaseHeld(boxId, sessionId)) {
+      this.turnover.released(boxId);
+      const box = this.fleet.get(boxId);
       if (box) this.offerSeats(box, null);
     }
   }
 
   isLiveSeat(sessionId: string): boolean {
-    return this.live.has(sessionId);
+    return this.seats.has(sessionId);
   }
 
   /**
@@ -251,21 +216,6 @@ export class SessionRuntime {
     if (!box) return;
     box.reserved = Math.max(0, box.reserved - 1);
     this.offerSeats(box, skip);
-  }
-
-  private reap(id: string, now: number): number | null {
-    const s = this.live.get(id);
-    if (!s) return null;
-    if (s.startedAt === null) {
-      const due = s.lastBeat + this.opts.pendingIdleS * 1000;
-      if (now < due) return due;
-      this.endSession(id, 'idle');
-      return null;
-    }
-    const capAt = s.startedAt + s.capSeconds * 1000;
-    if (now < capAt) return capAt;
-    this.endSession(id, 'cap');
-    return null;
   }
 }
 

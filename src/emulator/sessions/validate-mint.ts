@@ -19,6 +19,7 @@ import {
 } from '../../contract/validators/tools.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
+import { isAllowedUrl } from '../http/allowed-url.js';
 import { ApiError } from '../http/api-error.js';
 import type { NotifyTarget } from '../queue/queue.js';
 
@@ -372,16 +373,6 @@ export function checkFields(
     logsSilenced,
     notify,
   };
-}
-
-/** https only; plain http too with --allow-insecure-urls (ARCHITECTURE property 1). */
-export function isAllowedUrl(s: string, allowInsecure: boolean): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' || (allowInsecure && u.protocol === 'http:');
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { insertKey } from './store.js';
+import { tokenSql } from './sql.js';
 
 function toToken(r: KeyRow) {
   return {
@@ -28,16 +29,8 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
   // Device credentials are listed under their device, not here.
   implement(app, ctx, listTokens, ({ auth }) => {
     const rows = auth.workspaceId
-      ? db
-          .prepare(
-            `SELECT * FROM api_keys WHERE workspace_id = ? AND kind != 'device' ORDER BY created_at, rowid`,
-          )
-          .all(auth.workspaceId)
-      : db
-          .prepare(
-            `SELECT * FROM api_keys WHERE user_id = ? AND kind != 'device' ORDER BY created_at, rowid`,
-          )
-          .all(auth.userId);
+      ? tokenSql(db).listApiKeysByWorkspaceId.all(auth.workspaceId)
+      : tokenSql(db).listApiKeysByUserId.all(auth.userId);
     return { data: (rows as KeyRow[]).map(toToken) };
   });
 
@@ -68,9 +61,7 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
   });
 
   implement(app, ctx, revokeToken, ({ auth, params }) => {
-    const row = db
-      .prepare(`SELECT * FROM api_keys WHERE id = ? AND kind != 'device'`)
-      .get(params.tokenId) as KeyRow | undefined;
+    const row = tokenSql(db).getApiKeyNotDeviceById.get(params.tokenId) as KeyRow | undefined;
     const visible =
       row &&
       (auth.workspaceId ? row.workspace_id === auth.workspaceId : row.user_id === auth.userId);
@@ -79,10 +70,7 @@ export function registerTokens(app: App, ctx: EmulatorContext): void {
     // Revoking twice answers the first revocation time (idempotent).
     if (row.status === 'revoked') return { ok: true as const, revoked_at: row.revoked_at! };
     const now = unixSeconds(ctx.clock);
-    db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ?`).run(
-      now,
-      row.id,
-    );
+    tokenSql(db).revokeApiKeyById.run(now, row.id);
     return { ok: true as const, revoked_at: now };
   });
 }

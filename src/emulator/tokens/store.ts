@@ -2,6 +2,7 @@ import { parseKey, tokenPrefix, type KeyKind } from '../../contract/keys.js';
 import { hashKey, mintKey, type KeyRow } from '../auth/credentials.js';
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
+import { tokenSql } from './sql.js';
 
 export interface NewKey {
   userId: string;
@@ -23,28 +24,22 @@ export function insertKey(ctx: EmulatorContext, k: NewKey): { row: KeyRow; raw: 
       ? { raw: k.raw, lookup: parsed.lookup, hash: hashKey(k.raw), prefix: tokenPrefix(k.raw) }
       : mintKey(ctx.db, ctx.ids, k.kind);
   const id = ctx.ids.uuid();
-  ctx.db
-    .prepare(
-      `INSERT INTO api_keys (id, user_id, workspace_id, device_id, name, kind, scopes, allowed_origins,
-         lookup, secret_hash, token_prefix, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
-    )
-    .run(
-      id,
-      k.userId,
-      k.workspaceId,
-      k.deviceId ?? null,
-      k.name,
-      k.kind,
-      JSON.stringify(k.scopes),
-      k.allowedOrigins ? JSON.stringify(k.allowedOrigins) : null,
-      minted.lookup,
-      minted.hash,
-      minted.prefix,
-      unixSeconds(ctx.clock),
-    );
+  tokenSql(ctx.db).insertApiKeys.run(
+    id,
+    k.userId,
+    k.workspaceId,
+    k.deviceId ?? null,
+    k.name,
+    k.kind,
+    JSON.stringify(k.scopes),
+    k.allowedOrigins ? JSON.stringify(k.allowedOrigins) : null,
+    minted.lookup,
+    minted.hash,
+    minted.prefix,
+    unixSeconds(ctx.clock),
+  );
   return {
-    row: ctx.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow,
+    row: tokenSql(ctx.db).getApiKeysById.get(id) as KeyRow,
     raw: minted.raw,
   };
 }

@@ -11,11 +11,12 @@ import type { App, EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import { implement } from '../http/router.js';
+import { toolSql } from './sql.js';
 
 export function builtinEnabled(db: Db, workspaceId: string, key: string): boolean {
-  const row = db
-    .prepare('SELECT enabled FROM builtin_servers WHERE workspace_id = ? AND server_key = ?')
-    .get(workspaceId, key) as { enabled: number } | undefined;
+  const row = toolSql(db).getBuiltinServerEnabled.get(workspaceId, key) as
+    | { enabled: number }
+    | undefined;
   return row?.enabled === 1;
 }
 
@@ -39,10 +40,12 @@ export function registerBuiltinRoutes(app: App, ctx: EmulatorContext): void {
         message: `unknown built-in server ${params.serverKey}`,
       });
     }
-    db.prepare(
-      `INSERT INTO builtin_servers (workspace_id, server_key, enabled, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (workspace_id, server_key) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
-    ).run(ws.id, params.serverKey, body.enabled ? 1 : 0, unixSeconds(ctx.clock));
+    toolSql(db).upsertBuiltinServers.run(
+      ws.id,
+      params.serverKey,
+      body.enabled ? 1 : 0,
+      unixSeconds(ctx.clock),
+    );
     return view(db, ws.id, params.serverKey);
   });
 }

@@ -20,6 +20,7 @@ import { getSessionRow } from '../sessions/store.js';
 import type { ResolvedToolDef } from '../sessions/tool-servers.js';
 import { callMcpTool, errorLine } from './mcp-client.js';
 import { mcpRegistry, rowAuth } from './registry.js';
+import { toolSql } from './sql.js';
 
 /** spec 6.3: tool webhooks are tried at once, then after 1, 2 and 4 s of backoff (offsets 0, 1, 3, 7 s). */
 export const TOOL_WEBHOOK_DELAYS_MS = [0, 1000, 3000, 7000];
@@ -87,12 +88,8 @@ export class ToolGateway {
     consecutive_failures: number;
   } {
     const db = this.ctx.db;
-    db.prepare('INSERT OR IGNORE INTO session_tool_channels (session_id) VALUES (?)').run(sid);
-    return db
-      .prepare(
-        'SELECT spent, disabled_reason, consecutive_failures FROM session_tool_channels WHERE session_id = ?',
-      )
-      .get(sid) as {
+    toolSql(db).insertSessionToolChannelsIfAbsent.run(sid);
+    return toolSql(db).getSessionToolChannelsBySessionId.get(sid) as {
       spent: number;
       disabled_reason: string | null;
       consecutive_failures: number;
@@ -102,9 +99,9 @@ export class ToolGateway {
   /** One call from the box. Returns the exact JSON text answered (a replay returns the stored text). */
   async call(s: SessionTools, input: ToolCallInput): Promise<string> {
     const db = this.ctx.db;
-    const stored = db
-      .prepare('SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?')
-      .get(s.sessionId, input.idem) as { response_json: string } | undefined;
+    const stored = toolSql(db).getStoredToolReply.get(s.sessionId, input.idem) as
+      | { response_json: string }
+      | undefined;
     // spec 6.2 step 7: dedupe on idem (not call_id); the stored bytes, no hook call, no budget.
     if (stored) return stored.response_json;
     const def = s.definitions.find((d) => d.name === input.tool);
@@ -124,18 +121,14 @@ export class ToolGateway {
     }
     if (ch.spent >= s.maxCalls)
       return wire('budget_exhausted', `max_calls (${s.maxCalls}) reached`);
-    db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(
-      s.sessionId,
-    );
+    toolSql(db).spendToolChannel.run(s.sessionId);
     const started = this.ctx.clock.now();
     let text: string;
     let ok = false;
     let result: Record<string, unknown> | null = null;
     try {
       result = await this.attempt(s, def, input, 0);
-      db.prepare(
-        'UPDATE session_tool_channels SET consecutive_failures = 0 WHERE session_id = ?',
-      ).run(s.sessionId);
+      toolSql(db).resetToolChannelFailures.run(s.sessionId);
       ok = true;
       text = JSON.stringify({ ok: true, status: 'done', result });
     } catch (err) {
@@ -158,14 +151,12 @@ export class ToolGateway {
     input: ToolCallInput & { ok: boolean; ms: number; result: unknown },
   ): string {
     const db = this.ctx.db;
-    const stored = db
-      .prepare('SELECT response_json FROM session_tool_calls WHERE session_id = ? AND idem = ?')
-      .get(s.sessionId, input.idem) as { response_json: string } | undefined;
+    const stored = toolSql(db).getStoredToolReply.get(s.sessionId, input.idem) as
+      | { response_json: string }
+      | undefined;
     if (stored) return stored.response_json;
     this.channel(s.sessionId);
-    db.prepare('UPDATE session_tool_channels SET spent = spent + 1 WHERE session_id = ?').run(
-      s.sessionId,
-    );
+    toolSql(db).spendToolChannel.run(s.sessionId);
     const text = input.ok
       ? JSON.stringify({ ok: true, status: 'done', result: input.result })
       : wire('tool_error', String(input.result ?? 'failed'));
@@ -223,22 +214,14 @@ export class ToolGateway {
   private noteFailure(sid: string, f: Failure): void {
     const db = this.ctx.db;
     if (f.kind === '4xx') {
-      db.prepare('UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?').run(
-        `4xx: ${f.message}`.slice(0, 300),
-        sid,
-      );
+      toolSql(db).disableToolChannel.run(`4xx: ${f.message}`.slice(0, 300), sid);
       return;
     }
     if (f.kind === '5xx' || f.kind === 'transport' || f.kind === 'timeout') {
-      db.prepare(
-        'UPDATE session_tool_channels SET consecutive_failures = consecutive_failures + 1 WHERE session_id = ?',
-      ).run(sid);
+      toolSql(db).countToolChannelFailure.run(sid);
       const ch = this.channel(sid);
       if (ch.consecutive_failures >= FAILURES_TO_DISABLE) {
-        db.prepare('UPDATE session_tool_channels SET disabled_reason = ? WHERE session_id = ?').run(
-          `${FAILURES_TO_DISABLE} consecutive failures`,
-          sid,
-        );
+        toolSql(db).disableToolChannel.run(`${FAILURES_TO_DISABLE} consecutive failures`, sid);
       }
     }
   }
@@ -251,23 +234,18 @@ export class ToolGateway {
     ok: boolean,
     ms: number,
   ): void {
-    this.ctx.db
-      .prepare(
-        `INSERT OR IGNORE INTO session_tool_calls (session_id, call_id, idem, tool, request_json, response_json, created_at, source, ok, ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        s.sessionId,
-        input.call_id,
-        input.idem,
-        input.tool,
-        JSON.stringify({ args: input.args }),
-        text,
-        unixSeconds(this.ctx.clock),
-        source,
-        ok ? 1 : 0,
-        ms,
-      );
+    toolSql(this.ctx.db).insertSessionToolCallsIfAbsent.run(
+      s.sessionId,
+      input.call_id,
+      input.idem,
+      input.tool,
+      JSON.stringify({ args: input.args }),
+      text,
+      unixSeconds(this.ctx.clock),
+      source,
+      ok ? 1 : 0,
+      ms,
+    );
   }
 
   private webhook(
@@ -527,13 +505,9 @@ export class ToolGateway {
   /** spec 8: tool-call ledger rows older than 30 days go. */
   sweep(): void {
     const cutoff = unixSeconds(this.ctx.clock) - LEDGER_RETENTION_S;
-    this.ctx.db.prepare('DELETE FROM session_tool_calls WHERE created_at < ?').run(cutoff);
+    toolSql(this.ctx.db).deleteSessionToolCallsByCreatedAt.run(cutoff);
     // A channel's counters go with the session's ledger (ended over 30 days ago, or erased).
-    this.ctx.db
-      .prepare(
-        `DELETE FROM session_tool_channels WHERE session_id IN (SELECT id FROM sessions WHERE ended_at < ? OR status = 'deleted')`,
-      )
-      .run(cutoff);
+    toolSql(this.ctx.db).deleteSessionToolChannelsByEndedAt.run(cutoff);
   }
 
   async close(): Promise<void> {

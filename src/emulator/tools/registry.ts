@@ -20,6 +20,7 @@ import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { errorLine, probeMcp, type McpAuth, type McpToolDef } from './mcp-client.js';
+import { toolSql } from './sql.js';
 
 /** spec 8: the tool list is cached 10 min (stale-while-revalidate). */
 export const TOOL_LIST_TTL_S = 600;
@@ -113,15 +114,13 @@ export class McpRegistry {
   constructor(private readonly ctx: EmulatorContext) {}
 
   row(workspaceId: string, id: string): McpRow | undefined {
-    return this.ctx.db
-      .prepare('SELECT * FROM mcp_servers WHERE id = ? AND workspace_id = ?')
-      .get(id, workspaceId) as McpRow | undefined;
+    return toolSql(this.ctx.db).getMcpServersByIdAndWorkspaceId.get(id, workspaceId) as
+      | McpRow
+      | undefined;
   }
 
   byId(id: string): McpRow | undefined {
-    return this.ctx.db.prepare('SELECT * FROM mcp_servers WHERE id = ?').get(id) as
-      | McpRow
-      | undefined;
+    return toolSql(this.ctx.db).getMcpServersById.get(id) as McpRow | undefined;
   }
 
   /** Probe and store the outcome: active with the list, or error with last_error (the old list kept). */
@@ -130,16 +129,15 @@ export class McpRegistry {
     try {
       const defs = await probeMcp(r.url, rowAuth(r));
       const status = r.status === 'disabled' ? 'disabled' : 'active';
-      this.ctx.db
-        .prepare(
-          'UPDATE mcp_servers SET status = ?, tools_json = ?, tools_cached_at = ?, last_error = NULL WHERE id = ?',
-        )
-        .run(status, JSON.stringify(defs), unixSeconds(this.ctx.clock), id);
+      toolSql(this.ctx.db).setMcpServerTools.run(
+        status,
+        JSON.stringify(defs),
+        unixSeconds(this.ctx.clock),
+        id,
+      );
     } catch (err) {
       const status = r.status === 'disabled' ? 'disabled' : 'error';
-      this.ctx.db
-        .prepare('UPDATE mcp_servers SET status = ?, last_error = ? WHERE id = ?')
-        .run(status, errorLine(err), id);
+      toolSql(this.ctx.db).setMcpServerError.run(status, errorLine(err), id);
     }
     return this.byId(id)!;
   }
@@ -197,10 +195,7 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
       });
     }
     const id = `mcps_${ctx.ids.hex(12)}`;
-    db.prepare(
-      `INSERT INTO mcp_servers (id, workspace_id, name, url, status, created_at, auth_json, allowed_tools, default_timeout_ms)
-       VALUES (?, ?, ?, ?, 'error', ?, ?, ?, ?)`,
-    ).run(
+    toolSql(db).insertMcpServers.run(
       id,
       ws.id,
       body.name,
@@ -215,9 +210,7 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, listMcpServers, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db
-      .prepare('SELECT * FROM mcp_servers WHERE workspace_id = ? ORDER BY created_at, rowid')
-      .all(ws.id) as McpRow[];
+    const rows = toolSql(db).listMcpServersByWorkspaceId.all(ws.id) as McpRow[];
     return { data: rows.map(toMcpServer) };
   });
 
@@ -229,16 +222,13 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, patchMcpServer, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
     find(ws.id, params.serverId);
-    db.prepare(`UPDATE mcp_servers SET status = 'disabled' WHERE id = ?`).run(params.serverId);
+    toolSql(db).disableMcpServer.run(params.serverId);
     return toMcpServer(find(ws.id, params.serverId));
   });
 
   implement(app, ctx, deleteMcpServer, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM mcp_servers WHERE id = ? AND workspace_id = ?').run(
-      params.serverId,
-      ws.id,
-    );
+    toolSql(db).deleteMcpServersByIdAndWorkspaceId.run(params.serverId, ws.id);
     return reply(204);
   });
 

@@ -16,6 +16,8 @@ import { executionView, type ExecutionRow } from '../inference/workflows/store.j
 import { isLoopbackHost } from '../generations/media-source.js';
 import { playgroundCredentials } from './credentials.js';
 import { playgroundHtml } from './page.js';
+import { jobSql } from '../inference/jobs/sql.js';
+import { workflowSql } from '../inference/workflows/sql.js';
 
 /** Built by `npm run build` (scripts/build-browser.js), shipped in the package. */
 const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
@@ -102,20 +104,13 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     });
   });
 
-  // The session list is the operator route `GET /_emulator/sessions` (fleet/operator-routes.ts).
+  // The session list is the operator route `GET /_emulator/sessions` (sessions/operator-routes.ts).
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.
   app.get(jobs.path, (c) => {
-    const jobs = ctx.db
-      .prepare(
-        `SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at
-           FROM inference_jobs ORDER BY created_at DESC, rowid DESC LIMIT 100`,
-      )
-      .all() as Record<string, unknown>[];
-    const executions = ctx.db
-      .prepare('SELECT * FROM workflow_executions ORDER BY created_at DESC, rowid DESC LIMIT 100')
-      .all() as ExecutionRow[];
+    const jobs = jobSql(ctx.db).listRecentJobs.all() as Record<string, unknown>[];
+    const executions = workflowSql(ctx.db).listRecentExecutions.all() as ExecutionRow[];
     return c.json({
       jobs: jobs.map((j) => ({
         ...j,

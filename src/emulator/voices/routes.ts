@@ -44,22 +44,18 @@ import {
   type VoiceRow,
   type VoiceVersionRow,
 } from './store.js';
+import { voiceSql } from './sql.js';
 
 export function registerVoices(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
   const now = () => unixSeconds(ctx.clock);
-  const voiceRow = (id: string) =>
-    db.prepare('SELECT * FROM voices WHERE id = ?').get(id) as VoiceRow;
+  const voiceRow = (id: string) => voiceSql(db).getVoicesById.get(id) as VoiceRow;
 
   implementBoth(app, ctx, [listVoices, listVoicesWs], ({ auth, query }, wsId) => {
     // The stock workspace has no voice rows: stock voices travel with the stock avatars.
     if (wsId === STOCK_WORKSPACE_ID) return { data: [] };
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
-    const rows = db
-      .prepare(
-        'SELECT * FROM voices WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid',
-      )
-      .all(ws.id);
+    const rows = voiceSql(db).listVoicesByWorkspaceId.all(ws.id);
     return { data: (rows as VoiceRow[]).map(toVoice) };
   });
 
@@ -67,10 +63,7 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
     if (wsId === STOCK_WORKSPACE_ID) throw stockReadOnly();
     const ws = targetWorkspace(db, auth, wsId, query.workspace_id);
     const id = ctx.ids.uuid();
-    db.prepare(
-      `INSERT INTO voices (id, workspace_id, name, kind, status, region_tag, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'draft', 'local', ?, ?)`,
-    ).run(id, ws.id, body.name, body.kind, now(), now());
+    voiceSql(db).insertVoices.run(id, ws.id, body.name, body.kind, now(), now());
     return reply(201, toVoice(voiceRow(id)));
   });
 
@@ -80,28 +73,19 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
 
   implementBoth(app, ctx, [updateVoice, updateVoiceWs], ({ auth, params, body }, wsId) => {
     const v = writableVoice(db, auth, params.voiceId, wsId);
-    db.prepare('UPDATE voices SET name = ?, updated_at = ? WHERE id = ?').run(
-      body.name,
-      now(),
-      v.id,
-    );
+    voiceSql(db).setVoicesNameById.run(body.name, now(), v.id);
     return toVoice(voiceRow(v.id));
   });
 
   implementBoth(app, ctx, [deleteVoice, deleteVoiceWs], ({ auth, params }, wsId) => {
     const v = readableVoice(db, auth, params.voiceId, wsId);
-    if (v.deleted_at === null)
-      db.prepare(
-        `UPDATE voices SET deleted_at = ?, status = 'deleted', updated_at = ? WHERE id = ?`,
-      ).run(now(), now(), v.id);
+    if (v.deleted_at === null) voiceSql(db).setVoicesDeletedAtById.run(now(), now(), v.id);
     return toVoice(voiceRow(v.id));
   });
 
   implementBoth(app, ctx, [listVoiceVersions, listVoiceVersionsWs], ({ auth, params }, wsId) => {
     const v = readableVoice(db, auth, params.voiceId, wsId);
-    const rows = db
-      .prepare('SELECT * FROM voice_versions WHERE voice_id = ? ORDER BY version_number')
-      .all(v.id);
+    const rows = voiceSql(db).listVoiceVersionsByVoiceId.all(v.id);
     return { data: (rows as VoiceVersionRow[]).map(toVoiceVersion) };
   });
 
@@ -112,16 +96,15 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
     ({ auth, params, body }, wsId) => {
       const v = writableVoice(db, auth, params.voiceId, wsId);
       const id = ctx.ids.uuid();
-      const n = (
-        db
-          .prepare(
-            'SELECT COALESCE(MAX(version_number), 0) + 1 AS n FROM voice_versions WHERE voice_id = ?',
-          )
-          .get(v.id) as { n: number }
-      ).n;
-      db.prepare(
-        `INSERT INTO voice_versions (id, voice_id, version_number, config_json, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(id, v.id, n, body.configJson ?? null, auth.userId, now());
+      const n = (voiceSql(db).nextVoiceVersionNumber.get(v.id) as { n: number }).n;
+      voiceSql(db).insertVoiceVersions.run(
+        id,
+        v.id,
+        n,
+        body.configJson ?? null,
+        auth.userId,
+        now(),
+      );
       const row = voiceVersionOf(db, v, id);
       const uploadUrl = wsId
         ? fillPath(uploadVoiceSampleWs.path, { wsId, voiceId: v.id, versionId: id })
@@ -151,23 +134,16 @@ export function registerVoices(app: App, ctx: EmulatorContext): void {
       const key = `voices/${v.id}/${ver.id}/sample.${extensionOf[audio.mime]}`;
       putBlob(ctx, key, raw);
       db.transaction(() => {
-        const claimed = db
-          .prepare(
-            `UPDATE voice_versions SET sample_blob_key = ?, sample_type = ?, sample_seconds = ?, ref_text = ?, external_voice_id = ?
-           WHERE id = ? AND sample_blob_key IS NULL`,
-          )
-          .run(
-            key,
-            audio.mime,
-            audio.seconds,
-            refText,
-            v.kind === 'cloned' ? externalVoiceId(raw) : null,
-            ver.id,
-          ).changes;
+        const claimed = voiceSql(db).setVoiceVersionsSampleBlobKeyById.run(
+          key,
+          audio.mime,
+          audio.seconds,
+          refText,
+          v.kind === 'cloned' ? externalVoiceId(raw) : null,
+          ver.id,
+        ).changes;
         if (claimed === 0) throw sealed();
-        db.prepare(
-          `UPDATE voices SET current_version_id = ?, status = 'active', updated_at = ? WHERE id = ?`,
-        ).run(ver.id, now(), v.id);
+        voiceSql(db).setVoicesCurrentVersionIdById.run(ver.id, now(), v.id);
       })();
       return toVoiceVersion(voiceVersionOf(db, v, ver.id));
     },

@@ -5,6 +5,8 @@ import type { AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { workspaceSql } from '../workspaces/sql.js';
+import { voiceSql } from './sql.js';
 
 export interface VoiceRow {
   id: string;
@@ -68,12 +70,10 @@ export function readableVoice(
   pathWsId?: string,
 ): VoiceRow {
   if (pathWsId && pathWsId !== STOCK_WORKSPACE_ID) workspaceFromPath(db, auth, pathWsId);
-  const v = db.prepare('SELECT * FROM voices WHERE id = ?').get(voiceId) as VoiceRow | undefined;
+  const v = voiceSql(db).getVoicesById.get(voiceId) as VoiceRow | undefined;
   if (!v || (pathWsId && v.workspace_id !== pathWsId))
     throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
-  const ws = db.prepare('SELECT * FROM workspaces WHERE id = ?').get(v.workspace_id) as
-    | WorkspaceRow
-    | undefined;
+  const ws = workspaceSql(db).getWorkspacesById.get(v.workspace_id) as WorkspaceRow | undefined;
   if (!ws || !canAccessWorkspace(auth, ws))
     throw new ApiError(404, 'not_found', { message: `voice ${voiceId} not found` });
   return v;
@@ -92,9 +92,9 @@ export function writableVoice(
 }
 
 export function voiceVersionOf(db: Db, voice: VoiceRow, versionId: string): VoiceVersionRow {
-  const r = db
-    .prepare('SELECT * FROM voice_versions WHERE id = ? AND voice_id = ?')
-    .get(versionId, voice.id) as VoiceVersionRow | undefined;
+  const r = voiceSql(db).getVoiceVersionsByIdAndVoiceId.get(versionId, voice.id) as
+    | VoiceVersionRow
+    | undefined;
   if (!r) throw new ApiError(404, 'not_found', { message: `voice version ${versionId} not found` });
   return r;
 }

@@ -10,6 +10,7 @@ import { Agent, request } from 'undici';
 import { subscribes } from '../../contract/resources/webhook.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { webhookSql } from './sql.js';
 
 export interface DeliveryTarget {
   url: string;
@@ -53,11 +54,12 @@ export class WebhookDispatcher {
   /** Workspace endpoints subscribed to an event (spec 6.3: `queue.*` or the single name). */
   endpointsFor(workspaceId: string | null, event: string): DeliveryTarget[] {
     if (!workspaceId) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT id, url, secret, events FROM webhooks WHERE workspace_id = ? AND status = 'active' ORDER BY created_at, rowid`,
-      )
-      .all(workspaceId) as { id: string; url: string; secret: string; events: string }[];
+    const rows = webhookSql(this.db).listActiveWebhooksByWorkspaceId.all(workspaceId) as {
+      id: string;
+      url: string;
+      secret: string;
+      events: string;
+    }[];
     return rows
       .filter((r) => subscribes(JSON.parse(r.events) as string[], event))
       .map((r) => ({ url: r.url, secret: r.secret, via: r.id }));

@@ -10,9 +10,10 @@ import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
-import { sessionRuntime } from '../sessions/runtime.js';
-import { isAllowedUrl } from '../sessions/validate-mint.js';
+import { isAllowedUrl } from '../http/allowed-url.js';
+import type { SessionQueue } from '../queue/queue.js';
 import { subscribes } from '../../contract/resources/webhook.js';
+import { webhookSql } from './sql.js';
 
 /** Longest endpoint URL (ours; docs/fidelity.md). */
 const MAX_URL_CHARS = 2048;
@@ -38,9 +39,9 @@ const toWebhook = (r: WebhookRow) => ({
   created_at: r.created_at,
 });
 
-export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
+/** The webhook routes; a new queue.position subscriber starts hearing about `queue`'s tickets at once. */
+export function registerWebhookRoutes(app: App, ctx: EmulatorContext, queue: SessionQueue): void {
   const { db } = ctx;
-  const rt = sessionRuntime(ctx);
   const secretOnly = (kind: string) => {
     if (kind !== 'secret')
       throw new ApiError(403, ErrorCode.forbidden, { message: 'secret key required' });
@@ -65,10 +66,7 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
     const id = ctx.ids.uuid();
     const secret = body.secret ?? `whsec_${ctx.ids.hex(24)}`;
     const events = [...new Set(body.events)];
-    db.prepare(
-      `INSERT INTO webhooks (id, workspace_id, url, events, secret, description, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
-    ).run(
+    webhookSql(db).insertWebhooks.run(
       id,
       ws.id,
       body.url,
@@ -78,27 +76,21 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext): void {
       unixSeconds(ctx.clock),
     );
     // Tickets already in line start getting queue.position too.
-    if (subscribes(events, 'queue.position'))
-      rt.queue.watchPositions((t) => t.workspaceId === ws.id);
-    const row = db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
+    if (subscribes(events, 'queue.position')) queue.watchPositions((t) => t.workspaceId === ws.id);
+    const row = webhookSql(db).getWebhooksById.get(id) as WebhookRow;
     return reply(201, { ...toWebhook(row), secret });
   });
 
   implement(app, ctx, listWebhooks, ({ auth, params }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    const rows = db
-      .prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, rowid')
-      .all(ws.id) as WebhookRow[];
+    const rows = webhookSql(db).listWebhooksByWorkspaceId.all(ws.id) as WebhookRow[];
     return { data: rows.map(toWebhook) };
   });
 
   implement(app, ctx, deleteWebhook, ({ auth, params }) => {
     secretOnly(auth.kind);
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('DELETE FROM webhooks WHERE id = ? AND workspace_id = ?').run(
-      params.webhookId,
-      ws.id,
-    );
+    webhookSql(db).deleteWebhooksByIdAndWorkspaceId.run(params.webhookId, ws.id);
     return reply(204);
   });
 }

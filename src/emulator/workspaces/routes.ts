@@ -10,6 +10,7 @@ import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
 import { insertWorkspace, toWorkspace } from './store.js';
+import { workspaceSql } from './sql.js';
 
 export function registerWorkspaces(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;
@@ -17,19 +18,15 @@ export function registerWorkspaces(app: App, ctx: EmulatorContext): void {
   // A bound key sees its own workspace; a dashboard key sees every workspace of its user.
   implement(app, ctx, listWorkspaces, ({ auth }) => {
     const rows = auth.workspaceId
-      ? (db
-          .prepare('SELECT * FROM workspaces WHERE id = ?')
-          .all(auth.workspaceId) as WorkspaceRow[])
-      : (db
-          .prepare('SELECT * FROM workspaces WHERE owner_user_id = ? ORDER BY created_at, rowid')
-          .all(auth.userId) as WorkspaceRow[]);
+      ? (workspaceSql(db).getWorkspacesById.all(auth.workspaceId) as WorkspaceRow[])
+      : (workspaceSql(db).listWorkspacesByOwnerUserId.all(auth.userId) as WorkspaceRow[]);
     return { data: rows.map(toWorkspace) };
   });
 
   implement(app, ctx, createWorkspace, ({ auth, body }) => {
-    const org = db
-      .prepare('SELECT org_id FROM workspaces WHERE owner_user_id = ? LIMIT 1')
-      .get(auth.userId) as { org_id: string | null } | undefined;
+    const org = workspaceSql(db).getWorkspacesOrgIdByOwnerUserId.get(auth.userId) as
+      | { org_id: string | null }
+      | undefined;
     const ws = insertWorkspace(ctx, {
       name: body.name,
       plan: body.plan,
@@ -45,11 +42,7 @@ export function registerWorkspaces(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, updateWorkspace, ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    db.prepare('UPDATE workspaces SET name = ?, updated_at = ? WHERE id = ?').run(
-      body.name,
-      unixSeconds(ctx.clock),
-      ws.id,
-    );
+    workspaceSql(db).setWorkspacesNameById.run(body.name, unixSeconds(ctx.clock), ws.id);
     return toWorkspace(workspaceFromPath(db, auth, ws.id));
   });
 }

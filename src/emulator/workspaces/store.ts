@@ -2,6 +2,7 @@ import type { Workspace } from '../../contract/resources/workspace.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
 import type { EmulatorContext } from '../context.js';
 import { unixSeconds } from '../clock.js';
+import { workspaceSql } from './sql.js';
 
 export function toWorkspace(r: WorkspaceRow): Workspace {
   return {
@@ -19,11 +20,13 @@ export function insertWorkspace(
   w: { name: string; plan: string; ownerUserId: string; orgId: string | null },
 ): WorkspaceRow {
   const id = ctx.ids.uuid();
-  ctx.db
-    .prepare(
-      `INSERT INTO workspaces (id, name, plan, owner_user_id, org_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, NULL)`,
-    )
-    .run(id, w.name, w.plan, w.ownerUserId, w.orgId, unixSeconds(ctx.clock));
-  return ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow;
+  workspaceSql(ctx.db).insertWorkspaces.run(
+    id,
+    w.name,
+    w.plan,
+    w.ownerUserId,
+    w.orgId,
+    unixSeconds(ctx.clock),
+  );
+  return workspaceSql(ctx.db).getWorkspacesById.get(id) as WorkspaceRow;
 }

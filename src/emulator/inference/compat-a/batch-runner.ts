@@ -4,6 +4,7 @@ import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { internalHeaders } from '../shared/internal.js';
 import { getFile, saveFile } from './files.js';
+import { batchSql } from './sql.js';
 
 export type BatchStatus =
   | 'validating'
@@ -90,11 +91,9 @@ export class BatchRunner {
   }
 
   private all(): BatchRecord[] {
-    return (
-      this.svc.ctx.db
-        .prepare('SELECT record FROM inference_batches ORDER BY created_at DESC, rowid DESC')
-        .all() as { record: string }[]
-    ).map((r) => JSON.parse(r.record) as BatchRecord);
+    return (batchSql(this.svc.ctx.db).listInferenceBatchesRecord.all() as { record: string }[]).map(
+      (r) => JSON.parse(r.record) as BatchRecord,
+    );
   }
 
   list(orgId: string): BatchRecord[] {
@@ -102,18 +101,19 @@ export class BatchRunner {
   }
 
   get(id: string): BatchRecord | undefined {
-    const row = this.svc.ctx.db
-      .prepare('SELECT record FROM inference_batches WHERE id = ?')
-      .get(id) as { record: string } | undefined;
+    const row = batchSql(this.svc.ctx.db).getInferenceBatchesRecordById.get(id) as
+      | { record: string }
+      | undefined;
     return row ? (JSON.parse(row.record) as BatchRecord) : undefined;
   }
 
   private save(r: BatchRecord): BatchRecord {
-    this.svc.ctx.db
-      .prepare(
-        'INSERT INTO inference_batches (id, org_id, record, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record',
-      )
-      .run(r.id, r.org_id, JSON.stringify(r), r.created_at);
+    batchSql(this.svc.ctx.db).upsertInferenceBatches.run(
+      r.id,
+      r.org_id,
+      JSON.stringify(r),
+      r.created_at,
+    );
     return r;
   }
 

@@ -5,6 +5,7 @@ import type { InferenceCaller } from '../shared/caller.js';
 import { invalid, notFound } from '../shared/errors.js';
 import { inferenceRoute, json, param } from '../shared/route.js';
 import { formFile, formString, readForm } from './multipart.js';
+import { batchSql } from './sql.js';
 
 /**
  * Spec 4.12 /compat-a/v1/files (payload not shown): OpenAI's Files API. Upload is a
@@ -53,26 +54,20 @@ export function saveFile(
   bytes: Uint8Array,
 ): FileRow {
   const id = `file-${svc.ctx.ids.hex(12)}`;
-  svc.ctx.db
-    .prepare(
-      'INSERT INTO inference_files (id, org_id, filename, purpose, bytes, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    )
-    .run(
-      id,
-      orgId,
-      filename,
-      purpose,
-      Buffer.from(bytes),
-      bytes.length,
-      Math.floor(svc.ctx.clock.now() / 1000),
-    );
+  batchSql(svc.ctx.db).insertInferenceFiles.run(
+    id,
+    orgId,
+    filename,
+    purpose,
+    Buffer.from(bytes),
+    bytes.length,
+    Math.floor(svc.ctx.clock.now() / 1000),
+  );
   return getFile(svc, orgId, id)!;
 }
 
 export function getFile(svc: InferenceServices, orgId: string, id: string): FileRow | undefined {
-  const row = svc.ctx.db.prepare('SELECT * FROM inference_files WHERE id = ?').get(id) as
-    | FileRow
-    | undefined;
+  const row = batchSql(svc.ctx.db).getInferenceFilesById.get(id) as FileRow | undefined;
   return row && row.org_id === orgId ? row : undefined;
 }
 
@@ -95,13 +90,14 @@ export function registerFiles(app: App, svc: InferenceServices): void {
   inferenceRoute(app, svc, inference.listFiles, ({ c, caller }) => {
     const purpose = c.req.query('purpose');
     const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 10_000) || 10_000));
-    const order = c.req.query('order') === 'asc' ? 'ASC' : 'DESC';
+    const sql = batchSql(svc.ctx.db);
     const after = c.req.query('after');
-    let rows = svc.ctx.db
-      .prepare(
-        `SELECT id, org_id, filename, purpose, size, status, created_at FROM inference_files WHERE org_id = ? ${purpose ? 'AND purpose = ?' : ''} ORDER BY created_at ${order}, rowid ${order}`,
-      )
-      .all(...(purpose ? [caller.orgId, purpose] : [caller.orgId])) as Omit<FileRow, 'bytes'>[];
+    let rows = (
+      c.req.query('order') === 'asc' ? sql.listFilesOldestFirst : sql.listFilesNewestFirst
+    ).all({
+      org: caller.orgId,
+      purpose: purpose ?? null,
+    }) as Omit<FileRow, 'bytes'>[];
     if (after) rows = rows.slice(rows.findIndex((r) => r.id === after) + 1);
     const page = rows.slice(0, limit);
     return json({
@@ -128,7 +124,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
   });
   inferenceRoute(app, svc, inference.deleteFile, ({ c, caller }) => {
     const f = own(caller, param(c, 'id'));
-    svc.ctx.db.prepare('DELETE FROM inference_files WHERE id = ?').run(f.id);
+    batchSql(svc.ctx.db).deleteInferenceFilesById.run(f.id);
     return json({ id: f.id, object: 'file', deleted: true });
   });
 }

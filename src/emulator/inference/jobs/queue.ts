@@ -1,13 +1,7 @@
 import { unixSeconds, type TimerHandle } from '../../clock.js';
 import type { EmulatorContext } from '../../context.js';
-import {
-  jobStatements,
-  TERMINAL,
-  type JobError,
-  type JobRow,
-  type JobSource,
-  type JobStatus,
-} from './store.js';
+import { TERMINAL, type JobError, type JobRow, type JobSource, type JobStatus } from './store.js';
+import { jobSql } from './sql.js';
 
 export interface JobSpec {
   orgId: string;
@@ -37,7 +31,7 @@ export type Runner = (job: JobRow, signal: AbortSignal) => Promise<unknown>;
  * stop are queued again at the next start.
  */
 export class JobQueue {
-  private readonly st;
+  private readonly st: ReturnType<typeof jobSql>;
   private readonly waiting: string[] = [];
   private readonly running = new Map<string, AbortController>();
   private readonly listeners = new Set<(row: JobRow) => void>();
@@ -51,7 +45,7 @@ export class JobQueue {
     private readonly ctx: EmulatorContext,
     readonly concurrency: number,
   ) {
-    this.st = jobStatements(ctx.db);
+    this.st = jobSql(ctx.db);
     for (const r of this.st.unfinished.all() as { id: string; status: JobStatus }[]) {
       if (r.status === 'processing') this.st.requeue.run(r.id);
       this.waiting.push(r.id);

@@ -1,6 +1,3 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../db/database.js';
-
 /** Spec 3 "Jobs": pending (waiting for a worker), processing, completed, failed, cancelled. */
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -28,30 +25,6 @@ export interface JobRow {
   created_at: number;
   started_at: number | null;
   completed_at: number | null;
-}
-
-export function jobStatements(
-  db: Db,
-): Record<'insert' | 'get' | 'start' | 'finish' | 'unfinished' | 'requeue', Statement> {
-  return {
-    insert: db.prepare(
-      `INSERT INTO inference_jobs (id, queue_id, org_id, key_id, source, model_id, task, payload, status, created_at)
-       VALUES (@id, @queue_id, @org_id, @key_id, @source, @model_id, @task, @payload, 'pending', @created_at)`,
-    ),
-    get: db.prepare('SELECT * FROM inference_jobs WHERE id = ?'),
-    start: db.prepare(
-      `UPDATE inference_jobs SET status = 'processing', started_at = ? WHERE id = ? AND status = 'pending'`,
-    ),
-    finish: db.prepare(
-      `UPDATE inference_jobs SET status = ?, result = ?, error = ?, completed_at = ? WHERE id = ? AND status IN ('pending', 'processing')`,
-    ),
-    unfinished: db.prepare(
-      `SELECT id, status FROM inference_jobs WHERE status IN ('pending', 'processing') ORDER BY created_at, rowid`,
-    ),
-    requeue: db.prepare(
-      `UPDATE inference_jobs SET status = 'pending', started_at = NULL WHERE id = ?`,
-    ),
-  };
 }
 
 /** The job record as GET /api/jobs/{id} and compat-b show it (fields beyond status/result/error: ours). */

@@ -8,6 +8,7 @@ import { InferenceError, invalid, notFound } from '../shared/errors.js';
 import { param, inferenceRoute, json, jsonBody } from '../shared/route.js';
 import { insertOrgToken, tokenView, type OrgTokenRow } from './token-store.js';
 import { usageAggregates } from './usage.js';
+import { orgSql } from './sql.js';
 
 const INFERENCE_SCOPES = ['user:read', 'user:write', 'admin:read', 'admin:write', '*'];
 
@@ -15,7 +16,7 @@ const TokenBody = OrgTokenBody;
 
 /** The path's organisation must be the caller's own: another org is 404 (it does not exist for it). */
 function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string): void {
-  const row = svc.ctx.db.prepare('SELECT id FROM orgs WHERE id = ?').get(orgId);
+  const row = orgSql(svc.ctx.db).getOrgsIdById.get(orgId);
   if (!row || orgId !== caller.orgId) throw notFound(`organization ${orgId}`);
 }
 
@@ -23,9 +24,7 @@ function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string):
 export function registerOrgs(app: App, svc: InferenceServices): void {
   // Ours: the organisation the key acts for (its id is needed by the routes below).
   inferenceRoute(app, svc, inference.organizations, ({ caller }) => {
-    const org = svc.ctx.db
-      .prepare('SELECT id, name, plan, created_at FROM orgs WHERE id = ?')
-      .get(caller.orgId);
+    const org = orgSql(svc.ctx.db).getOrgsById.get(caller.orgId);
     return json({ data: [org] });
   });
   inferenceRoute(app, svc, inference.createOrgToken, async ({ c, caller }) => {
@@ -45,24 +44,20 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
   });
   inferenceRoute(app, svc, inference.orgTokens, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
-    const rows = svc.ctx.db
-      .prepare('SELECT * FROM org_tokens WHERE org_id = ? ORDER BY created_at, rowid')
-      .all(caller.orgId) as OrgTokenRow[];
+    const rows = orgSql(svc.ctx.db).listOrgTokensByOrgId.all(caller.orgId) as OrgTokenRow[];
     return json({ data: rows.map(tokenView) });
   });
   inferenceRoute(app, svc, inference.revokeOrgToken, ({ c, caller }) => {
     ownOrg(svc, caller, param(c, 'orgId'));
     const id = param(c, 'tokenId');
-    const row = svc.ctx.db
-      .prepare('SELECT * FROM org_tokens WHERE id = ? AND org_id = ?')
-      .get(id, caller.orgId) as OrgTokenRow | undefined;
+    const row = orgSql(svc.ctx.db).getOrgTokensByIdAndOrgId.get(id, caller.orgId) as
+      | OrgTokenRow
+      | undefined;
     if (!row) throw notFound(`token ${id}`);
     if (row.status === 'active') {
-      svc.ctx.db
-        .prepare(`UPDATE org_tokens SET status = 'revoked', revoked_at = ? WHERE id = ?`)
-        .run(Math.floor(svc.ctx.clock.now() / 1000), id);
+      orgSql(svc.ctx.db).revokeOrgTokenById.run(Math.floor(svc.ctx.clock.now() / 1000), id);
     }
-    const after = svc.ctx.db.prepare('SELECT revoked_at FROM org_tokens WHERE id = ?').get(id) as {
+    const after = orgSql(svc.ctx.db).getOrgTokensRevokedAtById.get(id) as {
       revoked_at: number;
     };
     return json({ ok: true, revoked_at: after.revoked_at });

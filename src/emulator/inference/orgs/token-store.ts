@@ -3,6 +3,7 @@ import { hashKey } from '../../auth/credentials.js';
 import { unixSeconds } from '../../clock.js';
 import type { EmulatorContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
+import { orgSql } from './sql.js';
 
 /**
  * Organisation tokens (spec 4.12 POST /api/organizations/{orgId}/tokens): inference keys of
@@ -27,9 +28,7 @@ export interface OrgTokenRow {
 export function findOrgToken(db: Db, raw: string): OrgTokenRow | null {
   const m = ORG_TOKEN_PATTERN.exec(raw);
   if (!m) return null;
-  const row = db.prepare('SELECT * FROM org_tokens WHERE lookup = ?').get(m[1]) as
-    | OrgTokenRow
-    | undefined;
+  const row = orgSql(db).getOrgTokensByLookup.get(m[1]) as OrgTokenRow | undefined;
   if (!row) return null;
   return timingSafeEqual(hashKey(raw), row.secret_hash) ? row : null;
 }
@@ -40,28 +39,23 @@ export function insertOrgToken(
   name: string,
   scopes: string[],
 ): { row: OrgTokenRow; secret: string } {
-  const exists = ctx.db.prepare('SELECT 1 FROM org_tokens WHERE lookup = ?');
+  const exists = orgSql(ctx.db).orgTokenLookupTaken;
   let lookup = ctx.ids.hex(4);
   while (exists.get(lookup)) lookup = ctx.ids.hex(4);
   const secret = `inf_${lookup}.${ctx.ids.hex(28)}`;
   const id = ctx.ids.uuid();
-  ctx.db
-    .prepare(
-      `INSERT INTO org_tokens (id, org_id, name, scopes, lookup, secret_hash, token_prefix, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
-    )
-    .run(
-      id,
-      orgId,
-      name,
-      JSON.stringify(scopes),
-      lookup,
-      hashKey(secret),
-      secret.slice(0, 8),
-      unixSeconds(ctx.clock),
-    );
+  orgSql(ctx.db).insertOrgTokens.run(
+    id,
+    orgId,
+    name,
+    JSON.stringify(scopes),
+    lookup,
+    hashKey(secret),
+    secret.slice(0, 8),
+    unixSeconds(ctx.clock),
+  );
   return {
-    row: ctx.db.prepare('SELECT * FROM org_tokens WHERE id = ?').get(id) as OrgTokenRow,
+    row: orgSql(ctx.db).getOrgTokensById.get(id) as OrgTokenRow,
     secret,
   };
 }

@@ -1,4 +1,6 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/database.js';
+import { inferenceSql } from '../shared/sql.js';
 
 type Row = Record<string, number | null>;
 
@@ -7,28 +9,15 @@ type Row = Record<string, number | null>;
  * entry per `group` key (its columns first) and one per UTC day, each through `shape`.
  */
 function aggregate<S>(
-  db: Db,
-  q: { table: string; cols: string; group: string[]; groupWhere?: string },
+  q: { totals: Statement; grouped: Statement; byDay: Statement; group: string[] },
   shape: (r: Row) => S,
   orgId: string,
   start: number,
   end: number,
 ) {
-  const where = 'org_id = ? AND at >= ? AND at < ?';
-  const keys = q.group.join(', ');
-  const totals = db
-    .prepare(`SELECT ${q.cols} FROM ${q.table} WHERE ${where}`)
-    .get(orgId, start, end) as Row;
-  const grouped = db
-    .prepare(
-      `SELECT ${keys}, ${q.cols} FROM ${q.table} WHERE ${where} ${q.groupWhere ?? ''} GROUP BY ${keys} ORDER BY ${keys}`,
-    )
-    .all(orgId, start, end) as Row[];
-  const byDay = db
-    .prepare(
-      `SELECT (at / 86400) * 86400 AS day, ${q.cols} FROM ${q.table} WHERE ${where} GROUP BY day ORDER BY day`,
-    )
-    .all(orgId, start, end) as (Row & { day: number })[];
+  const totals = q.totals.get(orgId, start, end) as Row;
+  const grouped = q.grouped.all(orgId, start, end) as Row[];
+  const byDay = q.byDay.all(orgId, start, end) as (Row & { day: number })[];
   return {
     totals: shape(totals),
     grouped: grouped.map((r) => ({
@@ -50,17 +39,13 @@ function aggregate<S>(
  * calls the boxes reported are `builtin_tools` (spec 6.3 "usage records").
  */
 export function usageAggregates(db: Db, orgId: string, start: number, end: number) {
+  const sql = inferenceSql(db);
   const inference = aggregate(
-    db,
     {
-      table: 'inference_usage',
-      cols: `COUNT(*) AS requests,
-    SUM(kind = 'api') AS api_requests, SUM(kind = 'jobs') AS job_submissions,
-    SUM(status >= 400) AS errors,
-    SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens,
-    SUM(audio_seconds) AS audio_seconds, SUM(images) AS images`,
+      totals: sql.usageTotals,
+      grouped: sql.usageByModel,
+      byDay: sql.usageByDay,
       group: ['model_id'],
-      groupWhere: 'AND model_id IS NOT NULL',
     },
     (r) => ({
       requests: r.requests ?? 0,
@@ -79,11 +64,10 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
   );
   // Built-in tool calls (shape ours, docs/fidelity.md "Tools").
   const tools = aggregate(
-    db,
     {
-      table: 'tool_usage',
-      cols: `COUNT(*) AS calls, SUM(ok) AS succeeded, SUM(1 - ok) AS failed,
-    SUM(images) AS images, SUM(ms) AS total_ms`,
+      totals: sql.toolUsageTotals,
+      grouped: sql.toolUsageByTool,
+      byDay: sql.toolUsageByDay,
       group: ['server', 'tool'],
     },
     (r) => ({

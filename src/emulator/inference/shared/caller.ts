@@ -5,6 +5,8 @@ import { findKey } from '../../auth/credentials.js';
 import type { EmulatorContext } from '../../context.js';
 import { findOrgToken } from '../orgs/token-store.js';
 import { InferenceError } from './errors.js';
+import { workspaceSql } from '../../workspaces/sql.js';
+import { orgSql } from '../orgs/sql.js';
 
 /**
  * Who is calling an inference route (spec 5.2 "Inference key"): a dashboard-issued key
@@ -38,17 +40,15 @@ function orgOfKey(
   userId: string,
 ): { id: string; plan: string } | undefined {
   if (workspaceId) {
-    const row = ctx.db
-      .prepare(
-        'SELECT o.id, o.plan FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ?',
-      )
-      .get(workspaceId) as { id: string; plan: string } | undefined;
+    const row = workspaceSql(ctx.db).getWorkspaceOrg.get(workspaceId) as
+      | { id: string; plan: string }
+      | undefined;
     if (row) return row;
   }
   // A dashboard key is not workspace-bound: it acts for its user's (first) organisation.
-  return ctx.db
-    .prepare('SELECT id, plan FROM orgs WHERE owner_user_id = ? ORDER BY created_at, id LIMIT 1')
-    .get(userId) as { id: string; plan: string } | undefined;
+  return orgSql(ctx.db).getOrgsByOwnerUserId.get(userId) as
+    | { id: string; plan: string }
+    | undefined;
 }
 
 export function authenticateInference(
@@ -63,9 +63,7 @@ export function authenticateInference(
   const token = findOrgToken(ctx.db, raw);
   if (token) {
     if (token.status !== 'active') throw unauthorized('organisation token revoked');
-    const org = ctx.db.prepare('SELECT plan FROM orgs WHERE id = ?').get(token.org_id) as
-      | { plan: string }
-      | undefined;
+    const org = orgSql(ctx.db).getOrgsPlanById.get(token.org_id) as { plan: string } | undefined;
     if (!org) throw unauthorized('organisation of this token no longer exists');
     caller = {
       keyId: token.id,

@@ -3,6 +3,7 @@ import { toRouterPath } from '../../../contract/operation.js';
 import { media as mediaOp } from '../../../contract/operations/inference.js';
 import type { App, EmulatorContext } from '../../context.js';
 import { errorResponse, InferenceError } from './errors.js';
+import { inferenceSql } from './sql.js';
 
 /**
  * Generated images and audio referenced by URL (`data: [{ url }]`, job results). The URL is
@@ -23,11 +24,14 @@ export class MediaStore {
   save(orgId: string, bytes: Uint8Array, contentType: string): string {
     const id = this.ctx.ids.uuid();
     const now = unixSeconds(this.ctx.clock);
-    this.ctx.db
-      .prepare(
-        'INSERT INTO inference_media (id, org_id, content_type, bytes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(id, orgId, contentType, Buffer.from(bytes), now, now + MEDIA_TTL_S);
+    inferenceSql(this.ctx.db).insertInferenceMedia.run(
+      id,
+      orgId,
+      contentType,
+      Buffer.from(bytes),
+      now,
+      now + MEDIA_TTL_S,
+    );
     return `${String(this.ctx.options.baseUrl ?? '')}/inference/media/${id}${extension(contentType)}`;
   }
 
@@ -37,18 +41,18 @@ export class MediaStore {
     if (data) return new Uint8Array(Buffer.from(data[1]!, 'base64'));
     const m = MEDIA_URL.exec(url);
     if (!m) return null;
-    const row = this.ctx.db
-      .prepare('SELECT bytes, expires_at FROM inference_media WHERE id = ?')
-      .get(m[1]) as { bytes: Buffer; expires_at: number } | undefined;
+    const row = inferenceSql(this.ctx.db).getInferenceMediaById.get(m[1]) as
+      | { bytes: Buffer; expires_at: number }
+      | undefined;
     return row && row.expires_at > unixSeconds(this.ctx.clock) ? new Uint8Array(row.bytes) : null;
   }
 
   register(app: App): void {
     app.get(toRouterPath(mediaOp.path), (c) => {
       const id = (c.req.param('file') ?? '').replace(/\.[a-z0-9]+$/, '');
-      const row = this.ctx.db
-        .prepare('SELECT content_type, bytes, expires_at FROM inference_media WHERE id = ?')
-        .get(id) as { content_type: string; bytes: Buffer; expires_at: number } | undefined;
+      const row = inferenceSql(this.ctx.db).getInferenceMediaWithTypeById.get(id) as
+        | { content_type: string; bytes: Buffer; expires_at: number }
+        | undefined;
       if (!row || row.expires_at <= unixSeconds(this.ctx.clock)) {
         return errorResponse(
           new InferenceError(

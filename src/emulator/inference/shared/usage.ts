@@ -2,6 +2,7 @@ import { unixSeconds } from '../../clock.js';
 import type { EmulatorContext } from '../../context.js';
 import type { RequestClass } from '../rate-limit/limiter.js';
 import type { InferenceCaller } from './caller.js';
+import { inferenceSql } from './sql.js';
 
 /** What one request used; handlers fill it in. */
 export interface UsageNote {
@@ -27,24 +28,19 @@ export class UsageRecorder {
     note: UsageNote,
   ): void {
     const write = () =>
-      this.ctx.db
-        .prepare(
-          `INSERT INTO inference_usage (org_id, key_id, at, kind, route, model_id, status, prompt_tokens, completion_tokens, audio_seconds, images)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          caller.orgId,
-          caller.keyId,
-          unixSeconds(this.ctx.clock),
-          kind,
-          route,
-          note.modelId ?? null,
-          status,
-          note.promptTokens ?? 0,
-          note.completionTokens ?? 0,
-          note.audioSeconds ?? 0,
-          note.images ?? 0,
-        );
+      inferenceSql(this.ctx.db).insertInferenceUsage.run(
+        caller.orgId,
+        caller.keyId,
+        unixSeconds(this.ctx.clock),
+        kind,
+        route,
+        note.modelId ?? null,
+        status,
+        note.promptTokens ?? 0,
+        note.completionTokens ?? 0,
+        note.audioSeconds ?? 0,
+        note.images ?? 0,
+      );
     if (note.deferred) note.finish = write;
     else write();
   }

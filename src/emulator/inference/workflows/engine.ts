@@ -5,6 +5,7 @@ import type { InferenceServices } from '../services.js';
 import type { ExecutionRow, ExecutionStatus, NodeState } from './store.js';
 import { render, TemplateError, type Scope } from './template.js';
 import type { Dag, MapNode, TaskNode } from './validate.js';
+import { workflowSql } from './sql.js';
 
 /** Default parallel sub-jobs of a map node without `max_concurrency` (ours). */
 export const DEFAULT_MAP_CONCURRENCY = 4;
@@ -39,17 +40,13 @@ export class WorkflowEngine {
       }
     });
     // Executions cut off by a stop cannot be resumed faithfully (their in-memory state is gone).
-    svc.ctx.db
-      .prepare(
-        `UPDATE workflow_executions SET status = 'failed', error = ?, completed_at = ? WHERE status IN ('pending', 'running')`,
-      )
-      .run(
-        JSON.stringify({
-          code: 'interrupted',
-          message: 'the emulator stopped during this execution',
-        }),
-        unixSeconds(svc.ctx.clock),
-      );
+    workflowSql(svc.ctx.db).failUnfinishedExecutions.run(
+      JSON.stringify({
+        code: 'interrupted',
+        message: 'the emulator stopped during this execution',
+      }),
+      unixSeconds(svc.ctx.clock),
+    );
   }
 
   start(exec: ExecutionRow, dag: Dag, deps: Record<string, string[]>): void {
@@ -288,19 +285,14 @@ export class WorkflowEngine {
   ): void {
     const terminal =
       run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
-    this.svc.ctx.db
-      .prepare(
-        `UPDATE workflow_executions SET status = ?, nodes = ?, error = COALESCE(?, error),
-           started_at = COALESCE(started_at, ?), completed_at = ? WHERE id = ?`,
-      )
-      .run(
-        run.status,
-        JSON.stringify(run.nodes),
-        o.error ? JSON.stringify(o.error) : null,
-        o.started ? this.now() : null,
-        terminal ? this.now() : null,
-        run.exec.id,
-      );
+    workflowSql(this.svc.ctx.db).saveExecution.run(
+      run.status,
+      JSON.stringify(run.nodes),
+      o.error ? JSON.stringify(o.error) : null,
+      o.started ? this.now() : null,
+      terminal ? this.now() : null,
+      run.exec.id,
+    );
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type WorkflowRow,
 } from './store.js';
 import { missingInput, validateDag } from './validate.js';
+import { workflowSql } from './sql.js';
 
 const Create = WorkflowCreateBody;
 const Execute = WorkflowExecuteBody;
@@ -30,7 +31,7 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
   const engine = new WorkflowEngine(svc);
   const db = svc.ctx.db;
   const ownWorkflow = (caller: InferenceCaller, id: string) => {
-    const w = db.prepare('SELECT * FROM workflows WHERE id = ?').get(id) as WorkflowRow | undefined;
+    const w = workflowSql(db).getWorkflowsById.get(id) as WorkflowRow | undefined;
     if (!w || w.org_id !== caller.orgId) throw notFound(`workflow ${id}`);
     return w;
   };
@@ -56,15 +57,17 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     const b = await jsonBody(c, Create);
     const { dag } = validateDag(b.dag);
     const id = svc.ctx.ids.uuid();
-    db.prepare(
-      'INSERT INTO workflows (id, org_id, name, dag, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(id, caller.orgId, b.name, JSON.stringify(dag), unixSeconds(svc.ctx.clock));
+    workflowSql(db).insertWorkflows.run(
+      id,
+      caller.orgId,
+      b.name,
+      JSON.stringify(dag),
+      unixSeconds(svc.ctx.clock),
+    );
     return json({ workflow: workflowView(ownWorkflow(caller, id)) }, 201);
   });
   inferenceRoute(app, svc, inference.listWorkflows, ({ caller }) => {
-    const rows = db
-      .prepare('SELECT * FROM workflows WHERE org_id = ? ORDER BY created_at, rowid')
-      .all(caller.orgId) as WorkflowRow[];
+    const rows = workflowSql(db).listWorkflowsByOrgId.all(caller.orgId) as WorkflowRow[];
     return json({ data: rows.map(workflowView) });
   });
   inferenceRoute(app, svc, inference.getWorkflow, ({ c, caller }) =>
@@ -72,9 +75,7 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
   );
   inferenceRoute(app, svc, inference.listExecutions, ({ c, caller }) => {
     const w = ownWorkflow(caller, param(c, 'id'));
-    const rows = db
-      .prepare('SELECT * FROM workflow_executions WHERE workflow_id = ? ORDER BY created_at, rowid')
-      .all(w.id) as ExecutionRow[];
+    const rows = workflowSql(db).listWorkflowExecutionsByWorkflowId.all(w.id) as ExecutionRow[];
     return json({ data: rows.map((r) => executionView(r, false)) });
   });
 
@@ -92,9 +93,7 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
       Object.keys(dag.nodes).map((k) => [k, { status: 'pending', job_ids: [] }]),
     );
     const id = svc.ctx.ids.uuid();
-    db.prepare(
-      `INSERT INTO workflow_executions (id, workflow_id, org_id, status, input_params, nodes, created_at) VALUES (?, ?, ?, 'pending', ?, ?, ?)`,
-    ).run(
+    workflowSql(db).insertWorkflowExecutions.run(
       id,
       w.id,
       caller.orgId,

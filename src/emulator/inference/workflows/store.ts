@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { JobError } from '../jobs/store.js';
 import type { Dag } from './validate.js';
+import { workflowSql } from './sql.js';
 
 /** Node states: pending, running, completed, failed, skipped (never ran), cancelled (ours). */
 export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
@@ -64,7 +65,5 @@ export const executionView = (e: ExecutionRow, full = true) => ({
 });
 
 export function getExecution(db: Db, id: string): ExecutionRow | undefined {
-  return db.prepare('SELECT * FROM workflow_executions WHERE id = ?').get(id) as
-    | ExecutionRow
-    | undefined;
+  return workflowSql(db).getWorkflowExecutionsById.get(id) as ExecutionRow | undefined;
 }

@@ -17,9 +17,9 @@ import { bearer } from '../auth/authenticate.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { sessionRuntime } from '../sessions/runtime.js';
-import { getSessionRow } from '../sessions/store.js';
-import { endOnBox } from './box-calls.js';
+import { sessionRuntime } from './runtime.js';
+import { getSessionRow } from './store.js';
+import { endOnBox } from '../fleet/box-calls.js';
 import { sessionMedia } from './session-media.js';
 import { registerGatewayRoutes, toolGateway } from '../tools/gateway-routes.js';
 

@@ -13,8 +13,8 @@ import {
 } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
-import { sessionRuntime } from '../sessions/runtime.js';
-import { issueBoxCredential } from './spawn.js';
+import { sessionRuntime } from './runtime.js';
+import { issueBoxCredential } from '../fleet/spawn.js';
 
 export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);

@@ -5,7 +5,8 @@
  */
 import { readBlob } from '../avatars/blobs.js';
 import type { EmulatorContext } from '../context.js';
-import type { SessionRow } from '../sessions/store.js';
+import type { SessionRow } from './store.js';
+import { idleMediaSql } from '../idle-media/sql.js';
 
 export function sessionMedia(
   ctx: EmulatorContext,
@@ -19,9 +20,9 @@ export function sessionMedia(
     : null;
   let key = snap?.avatar?.media?.[kind] ?? null;
   if (!key && kind === 'idle' && snap?.avatar?.version_id) {
-    const r = ctx.db
-      .prepare(`SELECT blob_key FROM idle_media WHERE version_id = ? AND status = 'ready'`)
-      .get(snap.avatar.version_id) as { blob_key: string } | undefined;
+    const r = idleMediaSql(ctx.db).getReadyIdleMediaBlobKey.get(snap.avatar.version_id) as
+      | { blob_key: string }
+      | undefined;
     key = r?.blob_key ?? null;
   }
   return key ? readBlob(ctx, key) : null;

@@ -16,9 +16,10 @@ import { join } from 'node:path';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { unixSeconds } from '../clock.js';
-import { sessionRuntime } from '../sessions/runtime.js';
-import { boxCaptureFile, boxCaptureList, boxGone } from './box-captures.js';
-import type { BoxRecord } from './fleet.js';
+import { sessionRuntime } from './runtime.js';
+import { boxCaptureFile, boxCaptureList, boxGone } from '../fleet/box-captures.js';
+import type { BoxRecord } from '../fleet/fleet.js';
+import { sessionSql } from './sql.js';
 
 export const CAPTURE_RETENTION_S = 30 * 24 * 3600;
 const SWEEP_EVERY_MS = 3600_000;
@@ -31,7 +32,7 @@ export function sweepCaptures(ctx: EmulatorContext): number {
   const dir = root(ctx);
   if (!existsSync(dir)) return 0;
   const cutoff = unixSeconds(ctx.clock) - CAPTURE_RETENTION_S;
-  const ended = ctx.db.prepare('SELECT ended_at, status FROM sessions WHERE id = ?');
+  const ended = sessionSql(ctx.db).getSessionEnd;
   let removed = 0;
   for (const id of readdirSync(dir)) {
     const row = ended.get(id) as { ended_at: number | null; status: string } | undefined;
@@ -52,9 +53,7 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
 
   const notFound = (id: string, why = 'not recorded, erased, or past the 30-day retention') =>
     new ApiError(404, 'not_found', { message: `no recordings for session ${id} (${why})` });
-  const sessionRow = ctx.db.prepare(
-    'SELECT ended_at, status, recording, box_id FROM sessions WHERE id = ?',
-  );
+  const sessionRow = sessionSql(ctx.db).getSessionRecordingState;
 
   /** Where a session's captures are: this control plane's disk, or the box that captured them. */
   const where = (id: string): { local: string } | { box: BoxRecord } => {

@@ -1,4 +1,4 @@
-import { Limits } from '../../contract/limits.js';
+import { Limits } from '../contract/limits.js';
 
 /** What one box of the fleet can do (spec 7: protocol, custom-avatar support and verification). */
 export interface BoxCapabilities {
