@@ -179,26 +179,21 @@ export class ToolGateway {
     input: ToolCallInput & { ok: boolean; ms: number; result: unknown },
   ) {
     const def = s.definitions.find((d) => d.name === input.tool);
-    const ws = this.ctx.db
-      .prepare('SELECT org_id FROM workspaces WHERE id = ?')
-      .get(s.workspaceId) as { org_id: string | null } | undefined;
+    const sql = toolSql(this.ctx.db);
+    const ws = sql.getWorkspaceOrgById.get(s.workspaceId) as { org_id: string | null } | undefined;
     if (!ws?.org_id) return;
     const r = input.result as { kind?: unknown } | null;
     const images = input.ok && r && typeof r === 'object' && r.kind === 'image' ? 1 : 0;
-    this.ctx.db
-      .prepare(
-        'INSERT INTO tool_usage (org_id, workspace_id, at, server, tool, ok, ms, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        ws.org_id,
-        s.workspaceId,
-        unixSeconds(this.ctx.clock),
-        def?.server ?? 'builtin',
-        input.tool,
-        input.ok ? 1 : 0,
-        Math.max(0, Math.round(input.ms)),
-        images,
-      );
+    sql.insertToolUsage.run(
+      ws.org_id,
+      s.workspaceId,
+      unixSeconds(this.ctx.clock),
+      def?.server ?? 'builtin',
+      input.tool,
+      input.ok ? 1 : 0,
+      Math.max(0, Math.round(input.ms)),
+      images,
+    );
   }
 
   /** Budget left and whether the channel is open (the box checks before it runs a built-in). */

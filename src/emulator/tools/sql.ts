@@ -59,4 +59,8 @@ export const toolSql = statementTable((db) => ({
   deleteSessionToolChannelsByEndedAt: db.prepare(
     `DELETE FROM session_tool_channels WHERE session_id IN (SELECT id FROM sessions WHERE ended_at < ? OR status = 'deleted')`,
   ),
+  getWorkspaceOrgById: db.prepare('SELECT org_id FROM workspaces WHERE id = ?'),
+  insertToolUsage: db.prepare(
+    'INSERT INTO tool_usage (org_id, workspace_id, at, server, tool, ok, ms, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ),
 }));
