@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processAlive } from './helpers/wait.js';
+import { processAlive, waitUntil } from './helpers/wait.js';
 
 /**
  * `avatar emulator exec -- CMD` (issue 18 item 1) on the built binary: CMD gets the
@@ -112,6 +112,30 @@ describe('avatar emulator exec', () => {
     expect(seen).toBeDefined();
     expect(r.code).toBe(128 + 15); // the command ended by SIGTERM, as a shell reports it
     expect(processAlive(seen!.pid)).toBe(false);
+    expect(await answers(seen!.url)).toBe(false);
+  }, 60_000);
+
+  it('kill -9 of exec leaves nothing running: its watchdog ends the command', async () => {
+    let seen: { pid: number; url: string } | undefined;
+    const r = await exec(
+      [
+        '--',
+        process.execPath,
+        '-e',
+        'console.log(JSON.stringify({ pid: process.pid, url: process.env.AVATAR_BASE_URL })); setInterval(() => {}, 1000)',
+      ],
+      (text, kill) => {
+        if (!seen && text.includes('\n')) {
+          seen = JSON.parse(text.split('\n')[0]!);
+          kill('SIGKILL');
+        }
+      },
+    );
+    expect(seen).toBeDefined();
+    expect(r.code).toBe(null); // exec itself died by the signal
+    // The emulator lived in exec's process; the command is ended by the watchdog (SIGTERM
+    // as soon as exec's pipe closes), well within the bound.
+    await waitUntil(() => !processAlive(seen!.pid), 15_000);
     expect(await answers(seen!.url)).toBe(false);
   }, 60_000);
 
