@@ -150,7 +150,7 @@ describe('avatar emulator exec', () => {
       '--config',
       join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs'),
     ]);
-    expect(r.stdout + r.stderr).toMatch(/Tests\s+4 passed \(4\)/);
+    expect(r.stdout + r.stderr).toMatch(/Tests\s+5 passed \(5\)/);
     expect(r.code).toBe(0);
   }, 120_000);
 
