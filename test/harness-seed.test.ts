@@ -50,7 +50,8 @@ default_workspace:
       events: [queue.*]
       secret: whsec_known_for_tests_0123456789abcdef
 workspaces:
-  - name: Second team
+  - id: 00000000-0000-4000-8000-0000000000e1
+    name: Second team
     plan: pro
     keys:
       - name: second
@@ -71,6 +72,9 @@ workspaces:
     expect(
       list.body.data.map((w: { name: string; plan: string }) => [w.name, w.plan]),
     ).toContainEqual(['Second team', 'pro']);
+    expect(list.body.data).toContainEqual(
+      expect.objectContaining({ id: '00000000-0000-4000-8000-0000000000e1', name: 'Second team' }),
+    );
     const second = await apiCall(emu, '/api/v1/workspaces', { key: KEY2 });
     expect(second.status).toBe(403); // known, scoped to sessions:read
     const org = await apiCall(emu, '/api/organizations', { key: emu.keys.dashboardKey });
@@ -117,6 +121,8 @@ workspaces:
       profiles:
         - backstory: Maya grew up by the sea.
           set_default: true
+        - id: 00000000-0000-4000-8000-0000000000d1
+          system_prompt: You are Maya, on the night shift.
     - name: Leo from stock
       source_persona: leo
   voices:
@@ -168,6 +174,15 @@ workspaces:
       );
       expect(def.body).toMatchObject({ backstory: 'Maya grew up by the sea.', is_default: true });
       expect(avatars.body.data.map((a: { name: string }) => a.name)).toContain('Leo from stock');
+      const night = await apiCall(
+        emu,
+        `/api/v1/avatars/${maya.id}/profiles/00000000-0000-4000-8000-0000000000d1`,
+        { key: KEY1 },
+      );
+      expect(night.body).toMatchObject({
+        system_prompt: 'You are Maya, on the night shift.',
+        is_default: false,
+      });
       // The seeded avatar is usable at once: a session mints with it.
       const mint = await apiCall(emu, '/api/v1/sessions', {
         key: KEY1,

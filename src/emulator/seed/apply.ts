@@ -254,8 +254,12 @@ export async function applySeed(
             headers: a.voice_ref_text ? { 'x-ref-text': a.voice_ref_text } : {},
           });
       }
-      for (const [j, p] of a.profiles.entries())
-        await call([...ap, 'profiles', j], createProfileWs, { wsId, avatarId }, p);
+      for (const [j, { id, ...p }] of a.profiles.entries()) {
+        const pp = [...ap, 'profiles', j];
+        await withId(pp, id, 'avatar_profiles', 'uuid', () =>
+          call(pp, createProfileWs, { wsId, avatarId }, p),
+        );
+      }
     }
     for (const [i, v] of parts.voices.entries()) {
       const vp = [...path, 'voices', i];
@@ -295,14 +299,8 @@ export async function applySeed(
       await addParts(['default_workspace'], keys.workspaceId, seed.default_workspace);
     for (const f of seed.faults) faultsOf(ctx).add(f);
     for (const [i, w] of seed.workspaces.entries()) {
-      const created = await call(
-        ['workspaces', i],
-        createWorkspace,
-        {},
-        {
-          name: w.name,
-          plan: w.plan,
-        },
+      const created = await withId(['workspaces', i], w.id, 'workspaces', 'uuid', () =>
+        call(['workspaces', i], createWorkspace, {}, { name: w.name, plan: w.plan }),
       );
       await addParts(['workspaces', i], String(created.id), w);
     }

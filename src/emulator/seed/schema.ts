@@ -53,7 +53,7 @@ const SeedAvatar = CreateAvatarVersionBody.omit({ inherit_image: true })
       'voice sample (.wav or .mp3, 5 to 30 s of speech), uploaded to the version; voice_ref_text is its transcript',
     ).optional(),
     profiles: z
-      .array(CreateProfileBody)
+      .array(CreateProfileBody.extend({ id: FixedUuid.optional() }).strict())
       .default([])
       .describe('as POST /api/v1/avatars/{avatarId}/profiles, in order'),
   })
@@ -94,6 +94,7 @@ const SeedWorkspaceParts = {
 
 const SeedWorkspace = z
   .object({
+    id: FixedUuid.optional(),
     name: z.string().min(1).max(200),
     plan: z.string().min(1).default('free'),
     ...SeedWorkspaceParts,
