@@ -82,7 +82,10 @@ export const triggerCommands: CommandModule = {
         const count = o.count === undefined ? undefined : Number(o.count);
         if (count !== undefined && !Number.isInteger(count))
           throw new CliError('--count must be a whole number', ExitCode.usage);
-        body = { ...(o.stage ? { stage: o.stage } : {}), ...(count !== undefined ? { count } : {}) };
+        body = {
+          ...(o.stage ? { stage: o.stage } : {}),
+          ...(count !== undefined ? { count } : {}),
+        };
       }
       const r = await operatorCall<Record<string, unknown>>(
         cli,
