@@ -93,7 +93,8 @@ describe('avatar emulator exec', () => {
     expect(none.code).toBe(2);
   }, 60_000);
 
-  it('SIGTERM (or Ctrl-C) ends the command and the emulator: nothing is left running', async () => {
+  /** exec runs a command that never ends; `signal` goes to exec once the command has started. */
+  const signalExec = async (signal: NodeJS.Signals) => {
     let seen: { pid: number; url: string } | undefined;
     const r = await exec(
       [
@@ -105,38 +106,28 @@ describe('avatar emulator exec', () => {
       (text, kill) => {
         if (!seen && text.includes('\n')) {
           seen = JSON.parse(text.split('\n')[0]!);
-          kill('SIGTERM');
+          kill(signal);
         }
       },
     );
     expect(seen).toBeDefined();
+    return { r, ...seen! };
+  };
+
+  it('SIGTERM (or Ctrl-C) ends the command and the emulator: nothing is left running', async () => {
+    const { r, pid, url } = await signalExec('SIGTERM');
     expect(r.code).toBe(128 + 15); // the command ended by SIGTERM, as a shell reports it
-    expect(processAlive(seen!.pid)).toBe(false);
-    expect(await answers(seen!.url)).toBe(false);
+    expect(processAlive(pid)).toBe(false);
+    expect(await answers(url)).toBe(false);
   }, 60_000);
 
   it('kill -9 of exec leaves nothing running: its watchdog ends the command', async () => {
-    let seen: { pid: number; url: string } | undefined;
-    const r = await exec(
-      [
-        '--',
-        process.execPath,
-        '-e',
-        'console.log(JSON.stringify({ pid: process.pid, url: process.env.AVATAR_BASE_URL })); setInterval(() => {}, 1000)',
-      ],
-      (text, kill) => {
-        if (!seen && text.includes('\n')) {
-          seen = JSON.parse(text.split('\n')[0]!);
-          kill('SIGKILL');
-        }
-      },
-    );
-    expect(seen).toBeDefined();
+    const { r, pid, url } = await signalExec('SIGKILL');
     expect(r.code).toBe(null); // exec itself died by the signal
     // The emulator lived in exec's process; the command is ended by the watchdog (SIGTERM
     // as soon as exec's pipe closes), well within the bound.
-    await waitUntil(() => !processAlive(seen!.pid), 15_000);
-    expect(await answers(seen!.url)).toBe(false);
+    await waitUntil(() => !processAlive(pid), 15_000);
+    expect(await answers(url)).toBe(false);
   }, 60_000);
 
   it('a test suite written with the official openai client and vitest passes under exec, seeded from a seed file', async () => {

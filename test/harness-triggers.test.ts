@@ -22,6 +22,15 @@ const h = useEmulator({
 });
 const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
 const mint = () => h.api('/api/v1/sessions', { body: { persona: 'ava' } });
+/** A webhook receiver subscribed to `events` of the emulator's workspace. */
+const subscribed = async (events: string[]) => {
+  const rx = await startReceiver();
+  const hook = await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/webhooks`, {
+    body: { url: rx.url, events },
+  });
+  expect(hook.status).toBe(201);
+  return rx;
+};
 const ticketState = async (t: string) => (await h.api(`/api/v1/sessions/queue/${t}`)).body.state;
 
 describe('avatar trigger', () => {
@@ -42,12 +51,8 @@ describe('avatar trigger', () => {
   });
 
   it('webhook sends any emitted event to the workspace endpoints that subscribe', async () => {
-    const rx = await startReceiver();
+    const rx = await subscribed(['queue.*']);
     try {
-      const hook = await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/webhooks`, {
-        body: { url: rx.url, events: ['queue.*'] },
-      });
-      expect(hook.status).toBe(201);
       const r = await cli(
         ['trigger', 'webhook', 'queue.dropped', '--data', '{"ticket":"q_test","reason":"lapsed"}'],
         env(),
@@ -125,12 +130,8 @@ describe('avatar trigger', () => {
   });
 
   it('drop-ticket drops the oldest ticket, or the one named, with the reason given: its holder sees it expired and a queue.dropped webhook', async () => {
-    const rx = await startReceiver();
+    const rx = await subscribed(['queue.dropped']);
     try {
-      const hook = await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/webhooks`, {
-        body: { url: rx.url, events: ['queue.dropped'] },
-      });
-      expect(hook.status).toBe(201);
       expect((await cli(['trigger', 'fill-seats'], env())).code).toBe(0);
       const first = await mint();
       const second = await mint();
