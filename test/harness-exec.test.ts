@@ -130,6 +130,27 @@ describe('avatar emulator exec', () => {
     expect(await answers(url)).toBe(false);
   }, 60_000);
 
+  it('kill -9 of exec also ends the processes the command started (no terminal: its own process group)', async () => {
+    let seen: { pid: number; grandchild: number } | undefined;
+    const r = await exec(
+      [
+        '--',
+        process.execPath,
+        '-e',
+        `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+         console.log(JSON.stringify({ pid: process.pid, grandchild: c.pid })); setInterval(() => {}, 1000)`,
+      ],
+      (text, kill) => {
+        if (!seen && text.includes('\n')) {
+          seen = JSON.parse(text.split('\n')[0]!);
+          kill('SIGKILL');
+        }
+      },
+    );
+    expect(r.code).toBe(null);
+    await waitUntil(() => !processAlive(seen!.pid) && !processAlive(seen!.grandchild), 15_000);
+  }, 60_000);
+
   it('a test suite written with the official openai client and vitest passes under exec, seeded from a seed file', async () => {
     const r = await exec([
       '--seed',

@@ -32,33 +32,46 @@ export function execEnvironment(emu: {
 }
 
 /**
- * The watchdog CMD runs under (`node -e WATCHDOG -- CMD ARGS...`): it starts CMD in its own
- * place in the process tree (same process group and terminal, so Ctrl-C and reading the
- * terminal work as without it) and holds fd 3, a pipe from exec. When exec goes, even by
- * SIGKILL, the pipe closes: the watchdog sends CMD SIGTERM, then SIGKILL after 5 s, and
- * exits once CMD has. SIGTERM to the watchdog is passed on to CMD; SIGINT is left to CMD
- * (the terminal sends it to the whole group). How CMD ended goes back on the pipe as one
- * JSON line: `{ code, signal }` or `{ error }` when it could not start.
+ * The watchdog CMD runs under (`node -e WATCHDOG -- CMD ARGS...`). It holds fd 3, a pipe
+ * from exec: when exec goes, even by SIGKILL, the pipe closes, and the watchdog sends CMD
+ * SIGTERM, then SIGKILL after 5 s if CMD is still there, and exits once CMD has. SIGTERM to
+ * the watchdog is passed on to CMD; SIGINT is left to CMD. How CMD ended goes back on the
+ * pipe as one JSON line: `{ code, signal }`, or `{ error }` when it could not start.
+ *
+ * Without a terminal (CI, a pipe), CMD runs in a process group of its own and the signals go
+ * to the whole group, so the processes CMD started end with it. On a terminal, CMD stays in
+ * the terminal's foreground group (Ctrl-C reaches it and it can read the terminal, as
+ * without exec), and the signals go to CMD alone.
  */
 const WATCHDOG = `
 const { spawn } = require('node:child_process');
 const net = require('node:net');
+const tty = require('node:tty');
 const [cmd, ...args] = process.argv.slice(1);
 const life = new net.Socket({ fd: 3, readable: true, writable: true });
+const group = !tty.isatty(0) && !tty.isatty(1) && !tty.isatty(2);
 let ended = false;
 let orphaned = false;
-const stop = (sig) => { if (!ended) try { child.kill(sig); } catch {} };
+const stop = (sig) => {
+  if (ended) return;
+  try {
+    if (group) process.kill(-child.pid, sig);
+    else child.kill(sig);
+  } catch {
+    try { child.kill(sig); } catch {}
+  }
+};
 const report = (m) => {
   ended = true;
   if (orphaned) process.exit(0);
   life.end(JSON.stringify(m) + '\\n', () => process.exit(0));
 };
-const child = spawn(cmd, args, { stdio: 'inherit' });
+const child = spawn(cmd, args, { stdio: 'inherit', detached: group });
 child.on('error', (e) => report({ error: e.code === 'ENOENT' ? 'ENOENT' : e.message }));
 child.on('exit', (code, signal) => report({ code, signal }));
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGHUP', () => stop('SIGHUP'));
-process.on('SIGINT', () => {});
+process.on('SIGINT', () => { if (group) stop('SIGINT'); });
 life.on('error', () => {});
 life.on('data', () => {});
 life.on('close', () => {
