@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processAlive } from './helpers/wait.js';
+import { processAlive, waitUntil } from './helpers/wait.js';
 
 /**
  * `avatar emulator exec -- CMD` (issue 18 item 1) on the built binary: CMD gets the
@@ -93,7 +93,8 @@ describe('avatar emulator exec', () => {
     expect(none.code).toBe(2);
   }, 60_000);
 
-  it('SIGTERM (or Ctrl-C) ends the command and the emulator: nothing is left running', async () => {
+  /** exec runs a command that never ends; `signal` goes to exec once the command has started. */
+  const signalExec = async (signal: NodeJS.Signals) => {
     let seen: { pid: number; url: string } | undefined;
     const r = await exec(
       [
@@ -105,14 +106,49 @@ describe('avatar emulator exec', () => {
       (text, kill) => {
         if (!seen && text.includes('\n')) {
           seen = JSON.parse(text.split('\n')[0]!);
-          kill('SIGTERM');
+          kill(signal);
         }
       },
     );
     expect(seen).toBeDefined();
+    return { r, ...seen! };
+  };
+
+  it('SIGTERM (or Ctrl-C) ends the command and the emulator: nothing is left running', async () => {
+    const { r, pid, url } = await signalExec('SIGTERM');
     expect(r.code).toBe(128 + 15); // the command ended by SIGTERM, as a shell reports it
-    expect(processAlive(seen!.pid)).toBe(false);
-    expect(await answers(seen!.url)).toBe(false);
+    expect(processAlive(pid)).toBe(false);
+    expect(await answers(url)).toBe(false);
+  }, 60_000);
+
+  it('kill -9 of exec leaves nothing running: its watchdog ends the command', async () => {
+    const { r, pid, url } = await signalExec('SIGKILL');
+    expect(r.code).toBe(null); // exec itself died by the signal
+    // The emulator lived in exec's process; the command is ended by the watchdog (SIGTERM
+    // as soon as exec's pipe closes), well within the bound.
+    await waitUntil(() => !processAlive(pid), 15_000);
+    expect(await answers(url)).toBe(false);
+  }, 60_000);
+
+  it('kill -9 of exec also ends the processes the command started (no terminal: its own process group)', async () => {
+    let seen: { pid: number; grandchild: number } | undefined;
+    const r = await exec(
+      [
+        '--',
+        process.execPath,
+        '-e',
+        `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+         console.log(JSON.stringify({ pid: process.pid, grandchild: c.pid })); setInterval(() => {}, 1000)`,
+      ],
+      (text, kill) => {
+        if (!seen && text.includes('\n')) {
+          seen = JSON.parse(text.split('\n')[0]!);
+          kill('SIGKILL');
+        }
+      },
+    );
+    expect(r.code).toBe(null);
+    await waitUntil(() => !processAlive(seen!.pid) && !processAlive(seen!.grandchild), 15_000);
   }, 60_000);
 
   it('a test suite written with the official openai client and vitest passes under exec, seeded from a seed file', async () => {
@@ -126,7 +162,7 @@ describe('avatar emulator exec', () => {
       '--config',
       join(ROOT, 'test', 'harness-suite', 'vitest.config.mjs'),
     ]);
-    expect(r.stdout + r.stderr).toMatch(/Tests\s+4 passed \(4\)/);
+    expect(r.stdout + r.stderr).toMatch(/Tests\s+5 passed \(5\)/);
     expect(r.code).toBe(0);
   }, 120_000);
 

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
 import { seedJsonSchema } from '../src/emulator/seed/schema.js';
 import { apiCall } from './helpers/emulator.js';
+import { png, wav } from './helpers/avatar-media.js';
+import { startMcpServer } from './helpers/mcp-server.js';
 
 /**
  * Issue 18 item 2: `--seed FILE` (YAML or JSON) starts the emulator from a known state
@@ -48,7 +50,8 @@ default_workspace:
       events: [queue.*]
       secret: whsec_known_for_tests_0123456789abcdef
 workspaces:
-  - name: Second team
+  - id: 00000000-0000-4000-8000-0000000000e1
+    name: Second team
     plan: pro
     keys:
       - name: second
@@ -69,6 +72,9 @@ workspaces:
     expect(
       list.body.data.map((w: { name: string; plan: string }) => [w.name, w.plan]),
     ).toContainEqual(['Second team', 'pro']);
+    expect(list.body.data).toContainEqual(
+      expect.objectContaining({ id: '00000000-0000-4000-8000-0000000000e1', name: 'Second team' }),
+    );
     const second = await apiCall(emu, '/api/v1/workspaces', { key: KEY2 });
     expect(second.status).toBe(403); // known, scoped to sessions:read
     const org = await apiCall(emu, '/api/organizations', { key: emu.keys.dashboardKey });
@@ -90,6 +96,122 @@ workspaces:
     emu = await start(f);
     expect((await apiCall(emu, '/api/v1/tokens', { key: KEY1 })).status).toBe(503);
     expect((await apiCall(emu, '/api/v1/tokens', { key: KEY1 })).status).toBe(200);
+  });
+
+  it('avatars with a face and a voice from files, their profiles, voices and MCP servers, with fixed ids, through the public routes', async () => {
+    writeFileSync(join(dir, 'maya.png'), png());
+    writeFileSync(join(dir, 'maya.wav'), wav(6));
+    writeFileSync(join(dir, 'narrator.wav'), wav(7));
+    const mcp = await startMcpServer();
+    try {
+      const f = write(
+        'seed-media.yaml',
+        `default_workspace:
+  keys:
+    - name: app
+      token: ${KEY1}
+  avatars:
+    - id: 00000000-0000-4000-8000-0000000000a1
+      name: Maya
+      kind: custom
+      face: maya.png
+      voice: ./maya.wav
+      voice_ref_text: This is the voice I would like you to use.
+      system_prompt: You are Maya, a concierge.
+      profiles:
+        - backstory: Maya grew up by the sea.
+          set_default: true
+        - id: 00000000-0000-4000-8000-0000000000d1
+          system_prompt: You are Maya, on the night shift.
+    - name: Leo from stock
+      source_persona: leo
+  voices:
+    - id: 00000000-0000-4000-8000-0000000000b1
+      name: Narrator
+      kind: cloned
+      sample: narrator.wav
+  mcp_servers:
+    - id: mcps_00000000000000000000c001
+      name: weather
+      url: ${mcp.url}
+`,
+      );
+      emu = await start(f);
+      const ws = emu.keys.workspaceId;
+      const avatars = await apiCall(emu, '/api/v1/avatars', { key: KEY1 });
+      expect(avatars.status).toBe(200);
+      const maya = avatars.body.data.find((a: { name: string }) => a.name === 'Maya');
+      expect(maya).toMatchObject({
+        id: '00000000-0000-4000-8000-0000000000a1',
+        workspace_id: ws,
+        kind: 'custom',
+        current_version_id: expect.any(String),
+      });
+      const face = await apiCall(
+        emu,
+        `/api/v1/avatars/${maya.id}/versions/${maya.current_version_id}/upload`,
+        { key: KEY1 },
+      );
+      expect(face.status).toBe(200);
+      expect(Buffer.compare(face.body, png())).toBe(0);
+      const version = await apiCall(
+        emu,
+        `/api/v1/avatars/${maya.id}/versions/${maya.current_version_id}`,
+        { key: KEY1 },
+      );
+      expect(version.body).toMatchObject({ system_prompt: 'You are Maya, a concierge.' });
+      const voice = await apiCall(
+        emu,
+        `/api/v1/avatars/${maya.id}/versions/${maya.current_version_id}/voice`,
+        { key: KEY1 },
+      );
+      expect(voice.status).toBe(200);
+      const profiles = await apiCall(emu, `/api/v1/avatars/${maya.id}/profiles`, { key: KEY1 });
+      const def = await apiCall(
+        emu,
+        `/api/v1/avatars/${maya.id}/profiles/${profiles.body.default_profile_id}`,
+        { key: KEY1 },
+      );
+      expect(def.body).toMatchObject({ backstory: 'Maya grew up by the sea.', is_default: true });
+      expect(avatars.body.data.map((a: { name: string }) => a.name)).toContain('Leo from stock');
+      const night = await apiCall(
+        emu,
+        `/api/v1/avatars/${maya.id}/profiles/00000000-0000-4000-8000-0000000000d1`,
+        { key: KEY1 },
+      );
+      expect(night.body).toMatchObject({
+        system_prompt: 'You are Maya, on the night shift.',
+        is_default: false,
+      });
+      // The seeded avatar is usable at once: a session mints with it.
+      const mint = await apiCall(emu, '/api/v1/sessions', {
+        key: KEY1,
+        body: { avatar_id: maya.id },
+      });
+      expect(mint.status, JSON.stringify(mint.body)).toBe(201);
+      expect(mint.body.profile).toMatchObject({ id: profiles.body.default_profile_id });
+
+      const voices = await apiCall(emu, `/api/v1/workspaces/${ws}/voices`, { key: KEY1 });
+      expect(voices.body.data).toContainEqual(
+        expect.objectContaining({
+          id: '00000000-0000-4000-8000-0000000000b1',
+          name: 'Narrator',
+          kind: 'cloned',
+          current_version_id: expect.any(String),
+        }),
+      );
+      const servers = await apiCall(emu, `/api/v1/workspaces/${ws}/mcp-servers`, { key: KEY1 });
+      expect(servers.body.data).toEqual([
+        expect.objectContaining({
+          id: 'mcps_00000000000000000000c001',
+          name: 'weather',
+          status: 'active',
+          tools: expect.arrayContaining([expect.objectContaining({ name: 'get_weather' })]),
+        }),
+      ]);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it.each([
@@ -141,7 +263,44 @@ workspaces:
       `default_workspace:\n  keys:\n    - name: a\n      token: ${KEY1}\n    - name: b\n      token: ${KEY1}\n`,
       /seed-g\.yaml:6: default_workspace\.keys\.1\.token: the 8 hex after the prefix are already used by default_workspace\.keys\.0\.token/,
     ],
+    [
+      'a face file that is not there',
+      'seed-i.yaml',
+      `default_workspace:\n  avatars:\n    - name: Maya\n      face: no-such-face.png\n`,
+      /seed-i\.yaml:4: default_workspace\.avatars\.0\.face: cannot read .*no-such-face\.png/,
+    ],
+    [
+      'a voice file of a type the route does not take',
+      'seed-j.yaml',
+      `workspaces:\n  - name: x\n    avatars:\n      - name: Maya\n        voice: voice.ogg\n`,
+      /seed-j\.yaml:5: workspaces\.0\.avatars\.0\.voice: .*\.wav or \.mp3/,
+    ],
+    [
+      'a voice sample the emulator refuses (too short)',
+      'seed-k.yaml',
+      `default_workspace:\n  voices:\n    - name: short\n      sample: short.wav\n`,
+      /seed-k\.yaml:4: default_workspace\.voices\.0\.sample: the emulator refused it \(400/,
+    ],
+    [
+      'an avatar id that is not a uuid',
+      'seed-l.yaml',
+      `default_workspace:\n  avatars:\n    - id: maya\n      name: Maya\n`,
+      /seed-l\.yaml:3: default_workspace\.avatars\.0\.id: /,
+    ],
+    [
+      'two avatars with one id',
+      'seed-m.yaml',
+      `default_workspace:\n  avatars:\n    - id: 00000000-0000-4000-8000-0000000000a1\n      name: A\nworkspaces:\n  - name: x\n    avatars:\n      - id: 00000000-0000-4000-8000-0000000000a1\n        name: B\n`,
+      /seed-m\.yaml:8: workspaces\.0\.avatars\.0\.id: already used by default_workspace\.avatars\.0\.id/,
+    ],
+    [
+      'an MCP server the emulator refuses',
+      'seed-n.yaml',
+      `default_workspace:\n  mcp_servers:\n    - name: w\n      url: ftp://tools.example/mcp\n`,
+      /seed-n\.yaml:3: default_workspace\.mcp_servers\.0: the emulator refused it \(400 invalid_request/,
+    ],
   ])('%s fails the start naming file, line and field', async (_what, name, text, message) => {
+    writeFileSync(join(dir, 'short.wav'), wav(1));
     const f = write(name, text);
     const err = (await start(f).catch((e: unknown) => e)) as Error & { code: string };
     expect(err).toBeInstanceOf(Error);
@@ -153,6 +312,8 @@ workspaces:
     const published = JSON.parse(
       readFileSync(join(import.meta.dirname, '..', 'schemas', 'seed.schema.json'), 'utf8'),
     );
-    expect(published).toEqual(seedJsonSchema());
+    expect(published, 'regenerate it: npm run build && npm run schema:seed').toEqual(
+      seedJsonSchema(),
+    );
   });
 });

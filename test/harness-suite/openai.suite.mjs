@@ -42,4 +42,20 @@ describe('an app written with the openai client', () => {
     );
     expect(r.status).toBe(200);
   });
+
+  it('mints a session with the avatar of the seed file, by its fixed id', async () => {
+    const key = 'avatar_5eed0001.00000000000000000000000000000000000000000000000000000001';
+    const r = await fetch(`${process.env.AVATAR_BASE_URL}/api/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ avatar_id: '5eed0000-0000-4000-8000-00000000a001' }),
+    });
+    const s = await r.json();
+    expect(r.status, JSON.stringify(s)).toBe(201);
+    await fetch(`${process.env.AVATAR_BASE_URL}/api/v1/sessions/${s.session_id}/release`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seat_token: s.seat_token }),
+    });
+  });
 });

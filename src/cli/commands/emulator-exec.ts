@@ -31,6 +31,57 @@ export function execEnvironment(emu: {
   };
 }
 
+/**
+ * The watchdog CMD runs under (`node -e WATCHDOG -- CMD ARGS...`). It holds fd 3, a pipe
+ * from exec: when exec goes, even by SIGKILL, the pipe closes, and the watchdog sends CMD
+ * SIGTERM, then SIGKILL after 5 s if CMD is still there, and exits once CMD has. SIGTERM to
+ * the watchdog is passed on to CMD; SIGINT is left to CMD. How CMD ended goes back on the
+ * pipe as one JSON line: `{ code, signal }`, or `{ error }` when it could not start.
+ *
+ * Without a terminal (CI, a pipe), CMD runs in a process group of its own and the signals go
+ * to the whole group, so the processes CMD started end with it. On a terminal, CMD stays in
+ * the terminal's foreground group (Ctrl-C reaches it and it can read the terminal, as
+ * without exec), and the signals go to CMD alone.
+ */
+const WATCHDOG = `
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const tty = require('node:tty');
+const [cmd, ...args] = process.argv.slice(1);
+const life = new net.Socket({ fd: 3, readable: true, writable: true });
+const group = !tty.isatty(0) && !tty.isatty(1) && !tty.isatty(2);
+let ended = false;
+let orphaned = false;
+const stop = (sig) => {
+  if (ended) return;
+  try {
+    if (group) process.kill(-child.pid, sig);
+    else child.kill(sig);
+  } catch {
+    try { child.kill(sig); } catch {}
+  }
+};
+const report = (m) => {
+  ended = true;
+  if (orphaned) process.exit(0);
+  life.end(JSON.stringify(m) + '\\n', () => process.exit(0));
+};
+const child = spawn(cmd, args, { stdio: 'inherit', detached: group });
+child.on('error', (e) => report({ error: e.code === 'ENOENT' ? 'ENOENT' : e.message }));
+child.on('exit', (code, signal) => report({ code, signal }));
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGHUP', () => stop('SIGHUP'));
+process.on('SIGINT', () => { if (group) stop('SIGINT'); });
+life.on('error', () => {});
+life.on('data', () => {});
+life.on('close', () => {
+  orphaned = true;
+  if (ended) process.exit(0);
+  stop('SIGTERM');
+  setTimeout(() => stop('SIGKILL'), 5000).unref();
+});
+`;
+
 /** The exit code of a command that ended by a signal: 128 + its number, as a shell says. */
 const signalCode = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 0);
 
@@ -75,30 +126,47 @@ export async function execCommand(
   const killChild = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
-  // A crash of this process (the emulator's side) must not leave CMD running.
+  // A crash of this process (the emulator's side) must not leave CMD running: CMD runs under
+  // a watchdog that ends it when this process goes, even by SIGKILL (see WATCHDOG).
   process.on('exit', killChild);
   const code = await new Promise<number>((resolveCode) => {
-    child = spawn(argv[0]!, argv.slice(1), {
+    child = spawn(process.execPath, ['-e', WATCHDOG, '--', ...argv], {
       env: { ...io.env, ...env } as NodeJS.ProcessEnv,
       cwd: io.cwd,
-      stdio: own ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      stdio: own ? ['inherit', 'inherit', 'inherit', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     if (!own) {
       child.stdout!.on('data', (d: Buffer) => io.stdout.write(d));
       child.stderr!.on('data', (d: Buffer) => io.stderr.write(d));
     }
+    // The watchdog reports how CMD ended, one JSON line on the lifeline.
+    let report = '';
+    child.stdio[3]!.on('data', (d: Buffer) => (report += d.toString()));
+    child.stdio[3]!.on('error', () => {});
     // Ctrl-C reaches CMD too when it shares the terminal; SIGTERM to us is passed on.
     const off = cli.onInterrupt(killChild);
     child.on('error', (e: NodeJS.ErrnoException) => {
       off();
-      io.stderr.write(
-        `error: cannot run ${argv[0]}: ${e.code === 'ENOENT' ? 'command not found' : e.message}\n`,
-      );
+      io.stderr.write(`error: cannot start the command's watchdog: ${e.message}\n`);
       resolveCode(127);
     });
     child.on('close', (exit, signal) => {
       off();
-      resolveCode(exit ?? (signal ? signalCode(signal) : 1));
+      let ended: { code?: number | null; signal?: NodeJS.Signals | null; error?: string } = {};
+      try {
+        ended = JSON.parse(report.split('\n')[0]!) as typeof ended;
+      } catch {
+        // no report: the watchdog itself ended; its own status stands for CMD's
+        ended = { code: exit, signal };
+      }
+      if (ended.error !== undefined) {
+        io.stderr.write(
+          `error: cannot run ${argv[0]}: ${ended.error === 'ENOENT' ? 'command not found' : ended.error}\n`,
+        );
+        resolveCode(127);
+        return;
+      }
+      resolveCode(ended.code ?? (ended.signal ? signalCode(ended.signal) : 1));
     });
   });
   process.off('exit', killChild);

@@ -124,7 +124,7 @@ export const trigger = operator(
   'emulator.trigger',
   'post',
   '/_emulator/triggers/{name}',
-  'Make something happen now: fill-seats, free-seats, drain-queue, webhook, end-session',
+  'Make something happen now: fill-seats, free-seats, drain-queue, webhook, end-session, expire-token, drop-ticket, fail-speak',
   {
     params: TriggerParams,
     body: Json.optional(),

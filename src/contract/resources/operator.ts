@@ -63,6 +63,9 @@ export const TriggerNames = [
   'drain-queue',
   'webhook',
   'end-session',
+  'expire-token',
+  'drop-ticket',
+  'fail-speak',
 ] as const;
 export const TriggerParams = z.object({ name: z.enum(TriggerNames) });
 /** The playground's v1 typed-turn relay: forwarded to a box of this emulator's `POST /chat`. */

@@ -29,7 +29,7 @@ import { BoxSessions } from './box-sessions.js';
 import { registerCaptures } from './captures-route.js';
 import { registerChat } from './chat-route.js';
 import { ControlPlaneLink } from './control-plane.js';
-import { sessionTokenVerifier, type SessionClaims } from './session-token.js';
+import { sessionTokenVerifier, type SessionClaims, TokenRefused } from './session-token.js';
 import { upgradeHandler } from './upgrade.js';
 import { HostPolicy } from '../../contract/hosts.js';
 import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guard.js';
@@ -114,6 +114,12 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     fetchMedia: (id, kind) => cp.getBytes(boxMedia, { sessionId: id, kind }),
     async connect(id) {
       const r = await cp.post(boxSeatEvents, {}, { session_id: id, event: 'connect' });
+      // The control plane can expire a token before its time (the emulator's trigger).
+      if (r.status === 401 && (r.body as { error?: unknown } | null)?.error === 'token_expired')
+        throw new TokenRefused(
+          'token_expired',
+          'the session token has expired; mint a new session',
+        );
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {

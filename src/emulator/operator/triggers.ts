@@ -8,6 +8,8 @@ import type { App, EmulatorContext } from '../context.js';
 import { getSetting } from '../db/database.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { operatorLog } from './log.js';
+import { generationState } from '../generations/state.js';
+import { TriggerNames } from '../../contract/resources/operator.js';
 
 /**
  * Triggers (issue 18 item 5; docs/testing.md "Triggers"): make the emulator do what would
@@ -18,7 +20,13 @@ import { operatorLog } from './log.js';
  * - `webhook` `{ event, workspace_id?, data? }`: send a workspace webhook of any event the
  *   emulator emits, to the workspace's subscribed endpoints;
  * - `end-session` `{ session_id, reason? }`: end a live session from the box (its sockets
- *   close; default reason `box_gone`).
+ *   close; default reason `box_gone`);
+ * - `expire-token` `{ session_id }`: a pending session's token is expired now: its connect
+ *   (any socket, or /chat) is refused 401 `token_expired`;
+ * - `drop-ticket` `{ ticket?, reason? }`: drop one ticket (the one named, else the oldest) as
+ *   `lapsed`, `idle` or `drained` (default): expired, `queue.dropped` with that reason;
+ * - `fail-speak` `{ stage?, count? }`: the next `count` (1) speak or design renders fail at
+ *   `stage` (`tts` or `video`): 502 `render_failed` (the generations' fault switch).
  */
 const PLACEHOLDER = 'trigger-seat-';
 
@@ -36,6 +44,20 @@ const EndBody = z
       .string()
       .regex(/^[a-z_]{1,40}$/)
       .default('box_gone'),
+  })
+  .strict();
+
+const ExpireBody = z.object({ session_id: z.string().min(1) }).strict();
+const DropBody = z
+  .object({
+    ticket: z.string().min(1).optional(),
+    reason: z.enum(['lapsed', 'idle', 'drained']).default('drained'),
+  })
+  .strict();
+const FailSpeakBody = z
+  .object({
+    stage: z.enum(['tts', 'video']).default('tts'),
+    count: z.number().int().min(1).max(1000).default(1),
   })
   .strict();
 
@@ -104,11 +126,55 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         rt.endSession(r.data.session_id, r.data.reason);
         return c.json({ trigger: name, session_id: r.data.session_id, reason: r.data.reason });
       }
+      case 'expire-token': {
+        const r = ExpireBody.safeParse(raw);
+        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const id = r.data.session_id;
+        const done = rt.expireToken(id);
+        if (done === 'unknown')
+          return c.json(
+            { error: 'not_found', message: `no live session ${id} (pending or active)` },
+            404,
+          );
+        if (done === 'connected')
+          return c.json(
+            {
+              error: 'conflict',
+              message: `session ${id} is already connected: its token's expiry no longer matters (expires_at is a connect deadline)`,
+            },
+            409,
+          );
+        log.add('event', { event: 'trigger.expire-token', session: id, data: {} });
+        return c.json({ trigger: name, session_id: id });
+      }
+      case 'drop-ticket': {
+        const r = DropBody.safeParse(raw);
+        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const t = rt.queue.drop(r.data.ticket ?? null, r.data.reason);
+        if (!t)
+          return c.json(
+            {
+              error: 'not_found',
+              message: r.data.ticket
+                ? `no waiting or claimable ticket ${r.data.ticket}`
+                : 'the queue is empty: no ticket to drop',
+            },
+            404,
+          );
+        return c.json({ trigger: name, ticket: t.id, reason: r.data.reason });
+      }
+      case 'fail-speak': {
+        const r = FailSpeakBody.safeParse(raw);
+        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        generationState(ctx).fault = { stage: r.data.stage, remaining: r.data.count };
+        log.add('event', { event: 'trigger.fail-speak', data: r.data });
+        return c.json({ trigger: name, stage: r.data.stage, count: r.data.count });
+      }
       default:
         return c.json(
           {
             error: 'not_found',
-            message: `no trigger ${name}: fill-seats, free-seats, drain-queue, webhook, end-session`,
+            message: `no trigger ${name}: ${TriggerNames.join(', ')}`,
           },
           404,
         );

@@ -12,6 +12,7 @@
  *   waiting|claimable --no touch for idle->  expired (dropped `idle`)
  *   waiting|claimable --DELETE------------>  expired (reserved seat passes on)
  *   waiting|claimable --operator drain---->  expired (dropped `drained`)
+ *   waiting|claimable --operator drop----->  expired (dropped `lapsed`, `idle` or `drained`: a trigger)
  */
 import type { Clock } from '../clock.js';
 import { Deadlines } from './deadlines.js';
@@ -217,6 +218,18 @@ export class SessionQueue {
     const all = [...this.tickets.values()];
     for (const t of all) this.expire(t, 'drained');
     return all.length;
+  }
+
+  /**
+   * Operator trigger: drop one ticket (the one named, else the oldest) as if `reason` had
+   * happened to it: expired, `queue.dropped` with that reason, a reserved seat passes on.
+   * Returns the ticket, or null when there is none.
+   */
+  drop(id: string | null, reason: DropReason): Ticket | null {
+    const t = id === null ? this.tickets.values().next().value : this.tickets.get(id);
+    if (!t) return null;
+    this.expire(t, reason);
+    return t;
   }
 
   /** The status view of spec 4.5 (also the 202 body's queue fields). */

@@ -99,6 +99,10 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     if (!row || row.box_id !== id)
       throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     if (ev.event === 'connect') {
+      if (rt.tokenExpired(ev.session_id))
+        throw new ApiError(401, 'token_expired', {
+          message: 'the session token has expired; mint a new session',
+        });
       if (!rt.connected(ev.session_id))
         throw new ApiError(409, 'conflict', { message: 'session is not live' });
       if (row.started_at === null) void toolGateway(ctx).sessionStarted(ev.session_id);

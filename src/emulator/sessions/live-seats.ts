@@ -13,6 +13,8 @@ interface LiveSeat {
   lastBeat: number;
   startedAt: number | null;
   capSeconds: number;
+  /** The operator expired its token before it connected (`avatar trigger expire-token`). */
+  tokenExpired?: boolean;
 }
 
 export type ExpiryReason = 'idle' | 'cap';
@@ -43,6 +45,24 @@ export class LiveSeats {
     this.live.set(sessionId, { boxId, scope, lastBeat: now, startedAt: null, capSeconds });
     this.byScope.set(scope, (this.byScope.get(scope) ?? 0) + 1);
     this.deadlines.arm(sessionId, now + this.pendingIdleS * 1000);
+  }
+
+  /**
+   * Expire a live session's token now (`avatar trigger expire-token`): its connect is refused
+   * as past `expires_at` is. A connected session is not touched (the token is a connect
+   * deadline, spec 4.5): `connected`. Unknown or ended: `unknown`.
+   */
+  expireToken(sessionId: string): 'expired' | 'connected' | 'unknown' {
+    const s = this.live.get(sessionId);
+    if (!s) return 'unknown';
+    if (s.startedAt !== null) return 'connected';
+    s.tokenExpired = true;
+    return 'expired';
+  }
+
+  /** Whether the operator expired this session's token before it connected. */
+  tokenExpired(sessionId: string): boolean {
+    return this.live.get(sessionId)?.tokenExpired === true;
   }
 
   has(sessionId: string): boolean {

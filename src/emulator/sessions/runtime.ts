@@ -170,6 +170,20 @@ export class SessionRuntime {
     }
   }
 
+  /**
+   * Expire a live session's token now (`avatar trigger expire-token`): its connect is refused
+   * as past `expires_at` is. A connected session is not touched (the token is a connect
+   * deadline, spec 4.5): `connected`. Unknown or ended: `unknown`.
+   */
+  expireToken(sessionId: string): 'expired' | 'connected' | 'unknown' {
+    return this.seats.expireToken(sessionId);
+  }
+
+  /** Whether the operator expired this session's token before it connected. */
+  tokenExpired(sessionId: string): boolean {
+    return this.seats.tokenExpired(sessionId);
+  }
+
   isLiveSeat(sessionId: string): boolean {
     return this.seats.has(sessionId);
   }
