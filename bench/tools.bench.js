@@ -31,8 +31,12 @@ let release = null;
 let answeredAt = 0;
 const hook = createServer((req, res) => {
   const t0 = performance.now();
-  req.resume();
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
+    // Only tool calls are held and timed; the hook ops (session_start, turn_committed,
+    // session_end) are answered at once.
+    const op = JSON.parse(Buffer.concat(chunks).toString() || '{}').op;
     const answer = () => {
       const body = JSON.stringify({
         ok: true,
@@ -44,7 +48,7 @@ const hook = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     };
     let held = 0;
-    if (release === null)
+    if (release === null || op !== 'tool_call')
       return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     const h0 = performance.now();
     release.then(() => {
@@ -107,6 +111,7 @@ try {
     let userSpeech = null;
     let followSpeech = null;
     let calledAt = 0;
+    const startedAt = new Map();
     const done = new Promise((resolve) => {
       ws.on('message', (data) => {
         const f = JSON.parse(String(data));
@@ -123,14 +128,12 @@ try {
           answeredAt < calledAt
         )
           open();
+        // With spliced talking media a line's `speech started` can come before its `turn`
+        // message: both orders are matched by speech id.
+        if (f.type === 'speech' && f.status === 'started') startedAt.set(f.speech_id, now);
         if (f.type === 'turn' && !f.text && f.speech_id !== userSpeech) followSpeech = f.speech_id;
-        if (
-          f.type === 'speech' &&
-          f.status === 'started' &&
-          followSpeech &&
-          f.speech_id === followSpeech
-        ) {
-          toFollowUp.push(now - answeredAt);
+        if (followSpeech && startedAt.has(followSpeech)) {
+          toFollowUp.push(startedAt.get(followSpeech) - answeredAt);
           resolve();
         }
       });
