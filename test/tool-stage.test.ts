@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentEventMessage } from '../src/contract/edge/messages.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import {
@@ -396,5 +396,61 @@ describe('built-in pictures', () => {
     expect(shelf.get(id)?.toString()).toBe('png');
     clock.advance(1);
     expect(shelf.get(id)).toBeNull();
+  });
+});
+
+describe('the tools stage in the turn loop (spec 6.2 steps 1 and 6)', () => {
+  it('speech nobody could make out, the greeting and avatar lines never dispatch; a recognised turn does', async () => {
+    const { LiveSession } = await import('../src/edge/session/live-session.js');
+    const { TurnLoop } = await import('../src/edge/session/turn-loop.js');
+    const { attachTools } = await import('../src/edge/tools/session-tools.js');
+    const { LocalBrain } = await import('../src/models/brain/local.js');
+    const { ImageShelf } = await import('../src/edge/tools/builtin-tools.js');
+    const { recordingChannel, testSnapshot } = await import('./helpers/turn-loop.js');
+    const clock = new ManualClock();
+    const live = new LiveSession(
+      testSnapshot('sess-tools-00000001', { greeting_enabled: true }),
+      clock,
+      { ended: () => undefined },
+    );
+    live.attach(recordingChannel());
+    const loop = new TurnLoop({
+      session: live,
+      parts: { brain: new LocalBrain() } as never,
+      clock,
+      stream: null,
+      store: () => undefined,
+      log: () => undefined,
+    });
+    const calls: StageCall[] = [];
+    await attachTools({
+      live,
+      loop,
+      parts: { brain: new LocalBrain() } as never,
+      clock,
+      log: () => undefined,
+      link: {
+        shelf: new ImageShelf(clock),
+        tools: async () => ({ tools, left: 20, disabled: null }),
+        call: async (_id, c) => (calls.push(c), toolResult('Order 5 ships today.')),
+        report: async () => toolResult('unused'),
+      },
+    });
+    loop.start(); // the greeting (hold 0) goes first: an avatar turn
+    loop.userTurn('[speech not recognised: look up order 5]', { unrecognised: true });
+    const said = loop.userTurn('look up order 5');
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ tool: 'lookup_order', args: { order_id: '5' } });
+    // the idem names the recognised turn's seq (greeting 0, unrecognised 1, this 2)
+    expect(calls[0]!.idem).toBe('sess-tools-00000001:2:lookup_order');
+    // the follow-up line (an avatar turn) dispatches nothing of its own
+    await vi.waitFor(() =>
+      expect(live.log.some((t) => t.reply_text === 'Order 5 ships today.')).toBe(true),
+    );
+    clock.advance(25_000);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toHaveLength(1);
+    expect(said).toMatch(/^sp_/);
+    live.end('closed');
   });
 });
