@@ -82,6 +82,8 @@ function selectTab(t: HTMLElement) {
   }
   t.focus();
   if (t.id === 'tab-state') void refreshState();
+  // Avatars and tool servers made meanwhile (CLI, API) show up without a reload.
+  else if (!live && !minting) void loadAvatars();
 }
 for (const t of tabs) {
   t.addEventListener('click', () => selectTab(t));
@@ -97,10 +99,16 @@ interface Choice {
   body: Record<string, unknown>;
 }
 const choices = new Map<string, Choice>();
+/** Tool servers a session can be minted with: each workspace's enabled built-ins and MCP servers. */
+const toolChoices = new Map<
+  string,
+  { workspaceId: string; workspaceName: string; server: string }
+>();
 async function loadAvatars() {
   const sel = $<HTMLSelectElement>('avatar');
   const stock = el('optgroup', { label: 'Stock personas' });
   const custom = el('optgroup', { label: 'Custom avatars' });
+  choices.clear();
   try {
     const g = await api<{ avatars: { id: string; name?: string }[] }>('/api/gallery');
     for (const p of g.avatars) {
@@ -110,6 +118,7 @@ async function loadAvatars() {
       );
     }
     const ws = await api<{ data: { id: string; name: string }[] }>('/api/v1/workspaces');
+    await loadToolServers(ws.data);
     for (const w of ws.data) {
       const av = await api<{ data: { id: string; name: string }[] }>(
         `/api/v1/workspaces/${w.id}/avatars`,
@@ -127,7 +136,41 @@ async function loadAvatars() {
   } catch (e) {
     problem((e as Error).message);
   }
+  const keep = sel.value;
   sel.replaceChildren(stock, ...(custom.children.length ? [custom] : []));
+  if (keep && choices.has(keep)) sel.value = keep;
+}
+
+async function loadToolServers(workspaces: { id: string; name: string }[]) {
+  const sel = $<HTMLSelectElement>('tool-server');
+  const keep = sel.value;
+  toolChoices.clear();
+  const options: HTMLOptionElement[] = [el('option', { value: '', textContent: 'none' })];
+  for (const w of workspaces) {
+    const builtins = await api<{ data: { key: string; enabled: boolean }[] }>(
+      `/api/v1/workspaces/${w.id}/builtin-servers`,
+    ).catch(() => ({ data: [] }));
+    const mcp = await api<{ data: { id: string; name: string; status: string }[] }>(
+      `/api/v1/workspaces/${w.id}/mcp-servers`,
+    ).catch(() => ({ data: [] }));
+    const servers = [
+      ...builtins.data.filter((b) => b.enabled).map((b) => ({ id: b.key, label: b.key })),
+      ...mcp.data
+        .filter((m) => m.status === 'active')
+        .map((m) => ({ id: m.id, label: `${m.name} (MCP)` })),
+    ];
+    for (const s of servers) {
+      const value = `${w.id}|${s.id}`;
+      toolChoices.set(value, { workspaceId: w.id, workspaceName: w.name, server: s.id });
+      options.push(el('option', { value, textContent: `${s.label} (${w.name})` }));
+    }
+  }
+  sel.replaceChildren(...options);
+  if (keep && toolChoices.has(keep)) sel.value = keep;
+  $('tools-hint').textContent =
+    toolChoices.size === 0
+      ? 'No tool server is enabled: `avatar builtins enable svc.image` (then reload) lets the avatar draw pictures.'
+      : '';
 }
 
 // ---- one live session
@@ -136,7 +179,6 @@ let live:
       session: AvatarSession;
       mint: Record<string, any>;
       capSeconds: number;
-      lastTranscript?: HTMLElement;
     }
   | undefined;
 let minting: AbortController | undefined;
@@ -149,17 +191,36 @@ function setLiveControls(on: boolean) {
   $<HTMLButtonElement>('send').disabled = !on;
 }
 
-function addLine(list: string, who: string, text: string, cls = '') {
-  const li = el(
-    'li',
-    { className: cls },
-    el('span', { className: 'who', textContent: `${who}:` }),
-    text,
-  );
+function addLine(list: string, who: string, text: string, kind: string) {
+  const li = el('li', {}, el('span', { className: 'who', textContent: `${who}:` }), ' ', text);
+  li.dataset.kind = kind;
   $(list).append(li);
   li.scrollIntoView({ block: 'nearest' });
   return li;
 }
+
+/**
+ * A reply (or the greeting) cut by barge-in: its line shows what was actually heard, the
+ * edge's `said`, not the whole text of the `turn` message. Over v1 the `speech` event
+ * (/events) can overtake its `turn` (/mic_stream): the cut waits for the line.
+ */
+const cuts = new Map<string, string>();
+function markCut(li: HTMLElement, said: string) {
+  li.dataset.cut = 'true';
+  li.replaceChildren(
+    li.querySelector('.who')!,
+    ' ',
+    ...(said ? [said, ' '] : []),
+    el('span', {
+      className: 'cut-note',
+      textContent: said ? '(cut off)' : '(cut off before its first word)',
+    }),
+  );
+}
+const lineOf = (speechId: string) =>
+  Array.from($('transcript').querySelectorAll<HTMLElement>('li[data-speech-id]')).find(
+    (li) => li.dataset.speechId === speechId,
+  );
 
 function onEvent(e: SessionEvent) {
   switch (e.type) {
@@ -168,22 +229,41 @@ function onEvent(e: SessionEvent) {
       break;
     case 'turn':
       $('partial').textContent = '';
-      if (e.text) addLine('transcript', 'You', e.text).dataset.kind = 'user';
+      if (e.text) addLine('transcript', 'You', e.text, 'user');
       if (live) {
-        live.lastTranscript = addLine('transcript', 'Avatar', e.reply);
-        live.lastTranscript.dataset.kind = e.greeting ? 'greeting' : 'reply';
-        live.lastTranscript.dataset.speechId = e.speech_id ?? '';
+        // No user words and not the greeting: a line the avatar says by itself (a tool's
+        // follow-up or its cover line, docs/tools.md).
+        const li = addLine(
+          'transcript',
+          'Avatar',
+          e.reply,
+          e.greeting ? 'greeting' : e.text ? 'reply' : 'follow-up',
+        );
+        li.dataset.speechId = e.speech_id ?? '';
+        const said = e.speech_id === undefined ? undefined : cuts.get(e.speech_id);
+        if (said !== undefined) markCut(li, said);
       }
       break;
     case 'speech':
-      if (e.status === 'interrupted') {
-        const said = e.said ? `after "${e.said}"` : 'before its first word';
-        addLine('transcript', 'Avatar', `(cut off ${said})`, 'cut').dataset.kind = 'interrupted';
+      if (e.status === 'interrupted' && e.speech_id) {
+        const li = lineOf(e.speech_id);
+        if (li) markCut(li, e.said ?? '');
+        else cuts.set(e.speech_id, e.said ?? '');
       }
       break;
-    case 'agent_event':
-      addLine('tools', e.kind, [e.tool, e.caption, e.url].filter(Boolean).join(' · '));
+    case 'agent_event': {
+      const li = addLine(
+        'tools',
+        e.kind,
+        [e.tool, e.caption, e.kind === 'image' ? '' : e.url].filter(Boolean).join(' · '),
+        e.kind,
+      );
+      if (e.kind === 'image' && e.url)
+        li.append(
+          el('img', { src: e.url, alt: e.caption ?? `picture from ${e.tool ?? 'a tool'}` }),
+        );
       break;
+    }
     case 'telemetry': {
       const f = e.frame;
       if (f.type === 'status' && live) {
@@ -230,7 +310,19 @@ $('start').addEventListener(
     const choice = choices.get($<HTMLSelectElement>('avatar').value);
     if (!choice) return;
     const protocol = Number($<HTMLSelectElement>('protocol').value);
-    const body = { ...choice.body, ...(protocol === 2 ? { protocol_versions: [2] } : {}) };
+    const tool = toolChoices.get($<HTMLSelectElement>('tool-server').value);
+    const avatarWs = choice.body.workspace_id as string | undefined;
+    if (tool && avatarWs && avatarWs !== tool.workspaceId) {
+      problem(
+        `${choice.label} belongs to another workspace than the tool server (${tool.workspaceName}): a session has the tools of its own workspace`,
+      );
+      return;
+    }
+    const body = {
+      ...choice.body,
+      ...(tool ? { workspace_id: tool.workspaceId, tools: { servers: [tool.server] } } : {}),
+      ...(protocol === 2 ? { protocol_versions: [2] } : {}),
+    };
     minting = new AbortController();
     setLiveControls(false);
     const q = $('queue');
@@ -250,6 +342,7 @@ $('start').addEventListener(
       minting = undefined;
       $('transcript').replaceChildren();
       $('tools').replaceChildren();
+      cuts.clear();
       const session = connect(mint as any, {
         video: $<HTMLVideoElement>('video'),
         lang: 'en',

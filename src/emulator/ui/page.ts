@@ -29,9 +29,11 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
     <form id="start" class="row">
       <label>Avatar <select id="avatar" name="avatar" required></select></label>
       <label>Protocol <select id="protocol" name="protocol"><option value="1">v1 (three sockets)</option><option value="2">v2 (one socket)</option></select></label>
+      <label>Tools <select id="tool-server" name="tools" aria-describedby="tools-hint"><option value="">none</option></select></label>
       <button id="start-btn" type="submit">Start session</button>
       <button id="release" type="button" disabled>Release</button>
     </form>
+    <p id="tools-hint" class="hint"></p>
     <p id="queue" role="status" aria-live="polite" hidden></p>
     <div class="video-box">
       <video id="video" playsinline aria-label="The avatar"></video>
@@ -49,10 +51,10 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
   </div>
   <div class="side">
     <h2>Transcript</h2>
-    <ol id="transcript" aria-live="polite" aria-label="Transcript"></ol>
+    <ol id="transcript" aria-live="polite" aria-label="Transcript" data-empty="Start a session: the avatar greets you, then type or turn the microphone on."></ol>
     <p id="partial" class="partial" aria-live="polite"></p>
     <h2>Tool events</h2>
-    <ol id="tools" aria-label="Tool events"></ol>
+    <ol id="tools" aria-live="polite" aria-label="Tool events" data-empty="No tool calls yet. Pick a tool server under Tools before you start, then ask for what it does (docs/tools.md)."></ol>
   </div>
 </section>
 <section id="state" role="tabpanel" aria-labelledby="tab-state" hidden>
@@ -97,7 +99,11 @@ meter { width: 140px; height: 14px; }
 ol { list-style: none; margin: 0; padding: 0; }
 #transcript li, #tools li { padding: 6px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 .who { font-weight: 600; margin-right: 4px; }
-.cut { color: var(--muted); font-style: italic; }
+.cut-note { color: var(--muted); font-style: italic; }
+ol:empty::before { content: attr(data-empty); display: block; color: var(--muted); padding: 6px 8px; }
+.hint { color: var(--muted); font-size: 13px; margin: -4px 0 8px; }
+.hint:empty { display: none; }
+#tools img { display: block; max-width: 192px; height: auto; margin-top: 6px; border-radius: 4px; }
 .partial { color: var(--muted); font-style: italic; min-height: 1.4em; margin: 6px 8px; }
 #queue { background: #fff8c5; color: #3b2300; border-radius: 6px; padding: 6px 10px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; margin-bottom: 8px; }
