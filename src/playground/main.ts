@@ -97,6 +97,8 @@ for (const t of tabs) {
 interface Choice {
   label: string;
   body: Record<string, unknown>;
+  /** The gallery's face (`poster`, same origin), shown in the video box before a session. */
+  poster?: string;
 }
 const choices = new Map<string, Choice>();
 /** Tool servers a session can be minted with: each workspace's enabled built-ins and MCP servers. */
@@ -110,9 +112,15 @@ async function loadAvatars() {
   const custom = el('optgroup', { label: 'Custom avatars' });
   choices.clear();
   try {
-    const g = await api<{ avatars: { id: string; name?: string }[] }>('/api/gallery');
+    const g = await api<{ avatars: { id: string; name?: string; poster?: string }[] }>(
+      '/api/gallery',
+    );
     for (const p of g.avatars) {
-      choices.set(`persona:${p.id}`, { label: p.name ?? p.id, body: { persona: p.id } });
+      choices.set(`persona:${p.id}`, {
+        label: p.name ?? p.id,
+        body: { persona: p.id },
+        poster: p.poster,
+      });
       stock.append(
         el('option', { value: `persona:${p.id}`, textContent: `${p.name ?? p.id} (${p.id})` }),
       );
@@ -139,13 +147,24 @@ async function loadAvatars() {
   const keep = sel.value;
   sel.replaceChildren(stock, ...(custom.children.length ? [custom] : []));
   if (keep && choices.has(keep)) sel.value = keep;
+  showPoster();
 }
+
+/** Before a session the video box shows the picked persona's face (custom avatars: none). */
+function showPoster() {
+  if (live) return;
+  const video = $<HTMLVideoElement>('video');
+  const poster = choices.get($<HTMLSelectElement>('avatar').value)?.poster;
+  if (poster) video.poster = poster;
+  else video.removeAttribute('poster');
+}
+$('avatar').addEventListener('change', showPoster);
 
 async function loadToolServers(workspaces: { id: string; name: string }[]) {
   const sel = $<HTMLSelectElement>('tool-server');
   const keep = sel.value;
   toolChoices.clear();
-  const options: HTMLOptionElement[] = [el('option', { value: '', textContent: 'none' })];
+  const options: HTMLOptionElement[] = [el('option', { value: '', textContent: 'no tools' })];
   for (const w of workspaces) {
     const builtins = await api<{ data: { key: string; enabled: boolean }[] }>(
       `/api/v1/workspaces/${w.id}/builtin-servers`,
@@ -169,7 +188,7 @@ async function loadToolServers(workspaces: { id: string; name: string }[]) {
   if (keep && toolChoices.has(keep)) sel.value = keep;
   $('tools-hint').textContent =
     toolChoices.size === 0
-      ? 'No tool server is enabled: `avatar builtins enable svc.image` (then reload) lets the avatar draw pictures.'
+      ? 'No tool server is enabled yet: run `avatar builtins enable svc.image` and reload the page to let the avatar draw pictures.'
       : '';
 }
 
@@ -352,6 +371,7 @@ $('start').addEventListener(
       document.body.dataset.sessionId = mint.session_id;
       session.on(onEvent);
       $('clock').textContent = `0:00 / ${clock(live.capSeconds)}`;
+      $('clock').hidden = false;
       $('state-badge').textContent = 'connecting';
       await session.ready;
       setLiveControls(true);
@@ -418,8 +438,9 @@ $('say').addEventListener(
 );
 
 // ---- the state view
-function table(rows: Record<string, unknown>[], columns: string[]) {
-  if (rows.length === 0) return el('p', { textContent: 'none' });
+/** A table of `rows`; with none, `empty` says what would fill it. */
+function table(rows: Record<string, unknown>[], columns: string[], empty = 'none') {
+  if (rows.length === 0) return el('p', { className: 'empty', textContent: empty });
   const cell = (v: unknown, key: string) =>
     v === null || v === undefined
       ? ''
@@ -509,7 +530,11 @@ async function refreshState() {
     out.push(
       card(
         `Avatars · ${w.name}`,
-        table(rows, ['avatar', 'version', 'status', 'assets_status', 'profiles']),
+        table(
+          rows,
+          ['avatar', 'version', 'status', 'assets_status', 'profiles'],
+          'No custom avatars yet: `avatar avatars create-custom --name N --face face.jpg --voice sample.wav --prompt prompt.txt` makes one (stock personas are always there).',
+        ),
       ),
     );
     const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), {
@@ -518,22 +543,22 @@ async function refreshState() {
     out.push(
       card(
         `Voices · ${w.name}`,
-        table(voices.data, ['id', 'name', 'current_version_id', 'created_at']),
+        table(
+          voices.data,
+          ['id', 'name', 'current_version_id', 'created_at'],
+          'No voices yet: `avatar voices create` and `avatar voices upload-sample`.',
+        ),
       ),
     );
   }
   const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions?all=true&limit=200'), {
     data: [],
   });
-  const sTable = table(sessions.data, [
-    'id',
-    'status',
-    'persona',
-    'avatar_ref',
-    'cap_seconds',
-    'end_reason',
-    'created_at',
-  ]);
+  const sTable = table(
+    sessions.data,
+    ['id', 'status', 'persona', 'avatar_ref', 'cap_seconds', 'end_reason', 'created_at'],
+    'No sessions yet: start one on the Talk tab.',
+  );
   out.push(card('Sessions', sTable));
   sTable.querySelectorAll('tbody tr').forEach((tr, i) => {
     const s = sessions.data[i];
@@ -568,8 +593,23 @@ async function refreshState() {
     );
     tr.firstElementChild?.append(' ', b);
   });
-  const queue = await safe(operator<any>('/_emulator/queue'), {});
-  out.push(card('Queue', el('pre', { textContent: JSON.stringify(queue, null, 1) })));
+  const queue = await safe(
+    operator<{ tickets?: number; waiting?: number }>('/_emulator/queue'),
+    {},
+  );
+  out.push(
+    card(
+      'Queue',
+      el('p', {
+        textContent:
+          queue.waiting === undefined
+            ? ''
+            : queue.waiting === 0
+              ? `Nobody is waiting for a seat${queue.tickets ? ` (${queue.tickets} tickets can claim theirs)` : ''}.`
+              : `${queue.waiting} waiting for a seat, ${queue.tickets ?? queue.waiting} tickets in all.`,
+      }),
+    ),
+  );
   const boxes = await safe(operator<{ data: any[] }>('/_emulator/boxes'), { data: [] });
   out.push(
     card(
@@ -583,7 +623,11 @@ async function refreshState() {
   out.push(
     card(
       'Webhook deliveries',
-      table(hooks.data, Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 })),
+      table(
+        hooks.data,
+        Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 }),
+        'No deliveries yet: subscribe an endpoint with `avatar webhooks create --url URL --events "queue.*"` (`avatar webhooks listen` is one on this machine).',
+      ),
     ),
   );
   const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), {
@@ -593,15 +637,11 @@ async function refreshState() {
   out.push(
     card(
       'Inference jobs',
-      table(jobs.jobs, [
-        'id',
-        'task',
-        'model_id',
-        'status',
-        'source',
-        'created_at',
-        'completed_at',
-      ]),
+      table(
+        jobs.jobs,
+        ['id', 'task', 'model_id', 'status', 'source', 'created_at', 'completed_at'],
+        'No inference jobs yet: `avatar jobs submit` or `avatar run MODEL --input JSON` makes one.',
+      ),
     ),
   );
   const nodes = jobs.executions.flatMap((x) =>
@@ -620,15 +660,11 @@ async function refreshState() {
   out.push(
     card(
       'Workflow executions, node by node',
-      table(nodes, [
-        'execution',
-        'workflow',
-        'execution_status',
-        'node',
-        'status',
-        'progress',
-        'error',
-      ]),
+      table(
+        nodes,
+        ['execution', 'workflow', 'execution_status', 'node', 'status', 'progress', 'error'],
+        'No workflow executions yet.',
+      ),
     ),
   );
   $('state-body').replaceChildren(...out);

@@ -29,7 +29,7 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
     <form id="start" class="row">
       <label>Avatar <select id="avatar" name="avatar" required></select></label>
       <label>Protocol <select id="protocol" name="protocol"><option value="1">v1 (three sockets)</option><option value="2">v2 (one socket)</option></select></label>
-      <label>Tools <select id="tool-server" name="tools" aria-describedby="tools-hint"><option value="">none</option></select></label>
+      <label>Tools <select id="tool-server" name="tools" aria-describedby="tools-hint"><option value="">no tools</option></select></label>
       <button id="start-btn" type="submit">Start session</button>
       <button id="release" type="button" disabled>Release</button>
     </form>
@@ -37,7 +37,7 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
     <p id="queue" role="status" aria-live="polite" hidden></p>
     <div class="video-box">
       <video id="video" playsinline aria-label="The avatar"></video>
-      <div class="overlay"><span id="state-badge" class="badge">no session</span><span id="clock" class="badge" aria-label="Session clock">0:00 / 0:00</span></div>
+      <div class="overlay"><span id="state-badge" class="badge">no session</span><span id="clock" class="badge" aria-label="Session clock" hidden>0:00 / 0:00</span></div>
     </div>
     <div class="row">
       <button id="mic" type="button" aria-pressed="false" disabled>Microphone off</button>
@@ -54,7 +54,7 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
     <ol id="transcript" aria-live="polite" aria-label="Transcript" data-empty="Start a session: the avatar greets you, then type or turn the microphone on."></ol>
     <p id="partial" class="partial" aria-live="polite"></p>
     <h2>Tool events</h2>
-    <ol id="tools" aria-live="polite" aria-label="Tool events" data-empty="No tool calls yet. Pick a tool server under Tools before you start, then ask for what it does (docs/tools.md)."></ol>
+    <ol id="tools" aria-live="polite" aria-label="Tool events" data-empty="No tool calls yet. Pick a tool server under Tools before you start, then ask for what it does (svc.image: &quot;Please draw a picture of a lighthouse&quot;)."></ol>
   </div>
 </section>
 <section id="state" role="tabpanel" aria-labelledby="tab-state" hidden>
@@ -98,11 +98,12 @@ meter { width: 140px; height: 14px; }
 .problem { color: #cf222e; min-height: 1em; margin: 4px 0; }
 ol { list-style: none; margin: 0; padding: 0; }
 #transcript li, #tools li { padding: 6px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
-.who { font-weight: 600; margin-right: 4px; }
+.who { font-weight: 600; }
 .cut-note { color: var(--muted); font-style: italic; }
 ol:empty::before { content: attr(data-empty); display: block; color: var(--muted); padding: 6px 8px; }
 .hint { color: var(--muted); font-size: 13px; margin: -4px 0 8px; }
 .hint:empty { display: none; }
+.empty { color: var(--muted); }
 #tools img { display: block; max-width: 192px; height: auto; margin-top: 6px; border-radius: 4px; }
 .partial { color: var(--muted); font-style: italic; min-height: 1.4em; margin: 6px 8px; }
 #queue { background: #fff8c5; color: #3b2300; border-radius: 6px; padding: 6px 10px; }
@@ -113,7 +114,7 @@ code { font-size: 12px; }
 @media (max-width: 760px) {
   #talk { grid-template-columns: 1fr; }
   .side { max-height: none; }
-  .video-box { max-height: 46vh; }
+  .video-box { max-height: 36vh; }
   main { padding: 8px; }
   /* Tables become one block per row, each cell labelled by its column. */
   .card thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
