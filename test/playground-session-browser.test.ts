@@ -104,6 +104,12 @@ describe.skipIf(!existsSync(CHROMIUM))('a playground session in headless chromiu
       state: 'attached',
     });
     await page.selectOption('#avatar', `avatar:${a.body.id}`);
+    // Before the session, the video box shows the avatar's uploaded face.
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('video')!.poster), {
+        timeout: 10_000,
+      })
+      .toMatch(/^blob:/);
     await start(page);
     // The video plays the photo avatar (its time advances, it has a picture).
     await page.waitForFunction(() => document.querySelector('video')!.currentTime > 1, undefined, {

@@ -99,6 +99,8 @@ interface Choice {
   body: Record<string, unknown>;
   /** The gallery's face (`poster`, same origin), shown in the video box before a session. */
   poster?: string;
+  /** A custom avatar's face: its current version's upload, read with the page's key. */
+  face?: string;
 }
 const choices = new Map<string, Choice>();
 /** Tool servers a session can be minted with: each workspace's enabled built-ins and MCP servers. */
@@ -128,13 +130,16 @@ async function loadAvatars() {
     const ws = await api<{ data: { id: string; name: string }[] }>('/api/v1/workspaces');
     await loadToolServers(ws.data);
     for (const w of ws.data) {
-      const av = await api<{ data: { id: string; name: string }[] }>(
-        `/api/v1/workspaces/${w.id}/avatars`,
-      ).catch(() => ({ data: [] }));
+      const av = await api<{
+        data: { id: string; name: string; current_version_id: string | null }[];
+      }>(`/api/v1/workspaces/${w.id}/avatars`).catch(() => ({ data: [] }));
       for (const a of av.data) {
         choices.set(`avatar:${a.id}`, {
           label: a.name,
           body: { avatar_id: a.id, workspace_id: w.id },
+          face: a.current_version_id
+            ? `/api/v1/workspaces/${w.id}/avatars/${a.id}/versions/${a.current_version_id}/upload`
+            : undefined,
         });
         custom.append(
           el('option', { value: `avatar:${a.id}`, textContent: `${a.name} (${w.name})` }),
@@ -150,13 +155,33 @@ async function loadAvatars() {
   showPoster();
 }
 
-/** Before a session the video box shows the picked persona's face (custom avatars: none). */
+/**
+ * Before a session the video box shows the picked avatar's face: a persona's gallery poster,
+ * or a custom avatar's uploaded face (fetched with the page's key: a poster URL cannot send
+ * one), none when it has no face yet.
+ */
+const faces = new Map<string, Promise<string | undefined>>();
 function showPoster() {
-  if (live) return;
-  const video = $<HTMLVideoElement>('video');
-  const poster = choices.get($<HTMLSelectElement>('avatar').value)?.poster;
-  if (poster) video.poster = poster;
-  else video.removeAttribute('poster');
+  const value = $<HTMLSelectElement>('avatar').value;
+  const choice = choices.get(value);
+  const face = choice?.face;
+  let poster: Promise<string | undefined> = Promise.resolve(choice?.poster);
+  if (face) {
+    if (!faces.has(face))
+      faces.set(
+        face,
+        fetch(face, { headers: { authorization: `Bearer ${config.apiKey}` } })
+          .then(async (r) => (r.ok ? URL.createObjectURL(await r.blob()) : undefined))
+          .catch(() => undefined),
+      );
+    poster = faces.get(face)!;
+  }
+  void poster.then((url) => {
+    const video = $<HTMLVideoElement>('video');
+    if (live || $<HTMLSelectElement>('avatar').value !== value) return;
+    if (url) video.poster = url;
+    else video.removeAttribute('poster');
+  });
 }
 $('avatar').addEventListener('change', showPoster);
 
