@@ -142,7 +142,11 @@ async function loadAvatars() {
             : undefined,
         });
         custom.append(
-          el('option', { value: `avatar:${a.id}`, textContent: `${a.name} (${w.name})` }),
+          el('option', {
+            value: `avatar:${a.id}`,
+            // A mint refuses it (avatar_not_published) until a face is uploaded: say so here.
+            textContent: `${a.name} (${w.name})${a.current_version_id ? '' : ', not published'}`,
+          }),
         );
       }
     }
@@ -407,7 +411,8 @@ $('start').addEventListener(
       minting = undefined;
       q.hidden = true;
       $('state-badge').textContent = 'no session';
-      if ((e as Error).name !== 'AbortError') problem((e as Error).message);
+      if ((e as Error).name !== 'AbortError')
+        problem(`Could not start the session: ${(e as Error).message}`);
       setLiveControls(false);
     }
   }),

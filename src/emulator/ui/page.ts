@@ -82,7 +82,8 @@ main { padding: 12px 16px; }
 .stage, .side { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px; min-width: 0; }
 .side { max-height: calc(100vh - 90px); overflow: auto; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin: 0 0 10px; }
-label { display: flex; flex-direction: column; font-size: 13px; color: var(--muted); gap: 2px; }
+label { display: flex; flex-direction: column; font-size: 13px; color: var(--muted); gap: 2px; min-width: 0; max-width: 100%; }
+select { max-width: 100%; text-overflow: ellipsis; }
 .grow { flex: 1 1 200px; }
 select, input, button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; min-height: 36px; }
 button { cursor: pointer; }
