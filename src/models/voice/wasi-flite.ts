@@ -71,7 +71,7 @@ function lebBytes(v: number): number[] {
  * C stack pointer, which a run leaves where `proc_exit` threw): an instance can then be put
  * back as it was made. Only the export section changes; a module without one is returned as is.
  */
-export function exportGlobals(wasm: Buffer): Buffer {
+export function exportGlobals(wasm: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
   const sections: { id: number; start: number; body: number; end: number }[] = [];
   for (let at = 8; at < wasm.length; ) {
     const id = wasm[at]!;
