@@ -57,13 +57,6 @@ export function encoderArgs(
   height: number,
   opts: { keyframeAt?: number; keyframes?: string } = {},
 ): string[] {
-  // A primed spare (below) forces an IDR where the real content starts; the mouth-shape bank
-  // (visemes.ts) forces its own pattern.
-  const forced = opts.keyframes
-    ? ['-force_key_frames', `expr:${opts.keyframes}`]
-    : opts.keyframeAt
-      ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`]
-      : [];
   return [
     '-hide_banner',
     '-loglevel',
@@ -99,6 +92,27 @@ export function encoderArgs(
     '1',
     '-i',
     'pipe:3',
+    ...encoderOutputArgs(opts),
+    'pipe:1',
+  ];
+}
+
+/**
+ * The output half of encoderArgs: maps input 0's video and input 1's audio, the codecs and
+ * the fragmenting, with no output target (the bench's bare-ffmpeg references use these too,
+ * so they encode exactly as the live encoder does).
+ */
+export function encoderOutputArgs(
+  opts: { keyframeAt?: number; keyframes?: string } = {},
+): string[] {
+  // A primed spare (below) forces an IDR where the real content starts; the mouth-shape bank
+  // (visemes.ts) forces its own pattern.
+  const forced = opts.keyframes
+    ? ['-force_key_frames', `expr:${opts.keyframes}`]
+    : opts.keyframeAt
+      ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`]
+      : [];
+  return [
     '-map',
     '0:v',
     '-map',
@@ -146,7 +160,6 @@ export function encoderArgs(
     '+bitexact',
     '-flags:a',
     '+bitexact',
-    'pipe:1',
   ];
 }
 
