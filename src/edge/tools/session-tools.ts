@@ -5,7 +5,7 @@
  * it then reports), and the ToolStage plugged into the turn loop's post-commit slot.
  */
 import { deterministicVerdict } from '../../models/brain/tool-verdict.js';
-import type { EdgeClock } from '../clock.js';
+import { type Clock } from '../../contract/clock.js';
 import { brainRequest, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
@@ -33,7 +33,7 @@ export async function attachTools(o: {
   live: LiveSession;
   loop: TurnLoop;
   parts: EdgeParts;
-  clock: EdgeClock;
+  clock: Clock;
   link: ToolLink;
   log: (m: string) => void;
 }): Promise<ToolStage | null> {

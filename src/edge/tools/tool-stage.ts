@@ -14,7 +14,7 @@
 import type { ToolCallRequest } from '../../contract/resources/tools.js';
 import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
-import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { type Clock, type TimerHandle } from '../../contract/clock.js';
 
 export const FILLER_AFTER_MS = 2500;
 export const COOLDOWN_MS = 20_000;
@@ -50,7 +50,7 @@ export type StageAnswer =
   | { ok: false; error: string; message?: string };
 
 export interface ToolStageDeps {
-  clock: EdgeClock;
+  clock: Clock;
   sessionId: string;
   tools: readonly StageTool[];
   verdict(text: string): Promise<{ tool: string; args: Record<string, unknown> } | null>;
@@ -83,8 +83,8 @@ interface InFlight {
   tool: StageTool;
   seq: number;
   at: number;
-  filler: EdgeTimer | null;
-  hold: EdgeTimer | null;
+  filler: TimerHandle | null;
+  hold: TimerHandle | null;
 }
 
 export class ToolStage {
