@@ -1,5 +1,6 @@
 import { logs as logsOp } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
+import { implement } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 
 /**
@@ -93,14 +94,8 @@ export function registerOperatorLog(app: App, ctx: EmulatorContext): void {
     const session = typeof data.session_id === 'string' ? data.session_id : undefined;
     log.add('event', { event, workspace, ...(session ? { session } : {}), data });
   });
-  app.get(logsOp.path, (c) => {
-    const after = Number(c.req.query('after') ?? 0);
-    if (!Number.isInteger(after) || after < 0)
-      return c.json(
-        { error: 'invalid_request', detail: 'after: must be a non-negative integer (a seq)' },
-        400,
-      );
-    const session = c.req.query('session') || undefined;
-    return c.json({ data: log.since(after, session), last: log.last });
-  });
+  implement(app, ctx, logsOp, ({ query }) => ({
+    data: log.since(query.after ?? 0, query.session || undefined),
+    last: log.last,
+  }));
 }

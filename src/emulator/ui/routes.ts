@@ -5,8 +5,7 @@
  * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
  * comes from the public API and the existing operator routes.
  */
-import { readJson } from '../http/router.js';
-import { Limits } from '../../contract/limits.js';
+import { implement } from '../http/router.js';
 import { jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
 import { edgeHttpUrl } from '../../contract/edge/url.js';
@@ -65,22 +64,8 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
   // connect_url of one of this emulator's boxes (never an open proxy).
-  app.post(uiChat.path, async (c) => {
-    const body = (await readJson(c, Limits.jsonBodyBytes)) as
-      | { connect_url?: unknown; session_token?: unknown; text?: unknown }
-      | null
-      | undefined;
-    const { connect_url: url, session_token: token, text } = body ?? {};
-    if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
-      return c.json(
-        {
-          error: 'invalid_request',
-          message: 'bad relay body',
-          detail: 'connect_url, session_token and text: strings',
-        },
-        400,
-      );
-    }
+  implement(app, ctx, uiChat, async ({ body, c }) => {
+    const { connect_url: url, session_token: token, text } = body;
     const boxes = sessionRuntime(ctx).fleet.list();
     if (!boxes.some((b) => b.baseUrl === url.replace(/\/+$/, ''))) {
       return c.json(
