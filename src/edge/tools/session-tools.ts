@@ -41,6 +41,17 @@ export async function attachTools(o: {
   const { tools } = await link.tools(live.id);
   if (tools.length === 0) return null;
   const brain = parts.brain;
+  /** What the brain is asked with: the session's context and log (and an instruction). */
+  const sessionRequest = (instruction?: string) =>
+    brainRequest(
+      live.snapshot,
+      live.log,
+      null,
+      replyLanguage(live.snapshot, null),
+      undefined,
+      instruction,
+      live.notes,
+    );
   // The turn loop hands its StageContext with each committed turn; the stage acts only after one.
   let ctx: StageContext | null = null;
   const stage = new ToolStage({
@@ -49,16 +60,7 @@ export async function attachTools(o: {
     tools,
     verdict: async (text) => {
       if (brain.verdict) {
-        const req = brainRequest(
-          live.snapshot,
-          live.log,
-          null,
-          replyLanguage(live.snapshot, null),
-          undefined,
-          undefined,
-          live.notes,
-        );
-        return brain.verdict(req, tools).catch((e: unknown) => {
+        return brain.verdict(sessionRequest(), tools).catch((e: unknown) => {
           o.log(`tool verdict failed: ${(e as Error).message}`);
           return null;
         });
@@ -112,14 +114,8 @@ export async function attachTools(o: {
       ? {
           phrase: async (_line: string, note: string, tool: StageTool) => {
             const hint = tool.speak_hint ? ` ${tool.speak_hint}` : '';
-            const req = brainRequest(
-              live.snapshot,
-              live.log,
-              null,
-              replyLanguage(live.snapshot, null),
-              undefined,
+            const req = sessionRequest(
               `${note}\nTell the user this result in one or two short sentences.${hint}`,
-              live.notes,
             );
             const out = brain.reply(req);
             let text = '';
