@@ -21,7 +21,7 @@ const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
 
 export function registerPlayground(app: App, ctx: EmulatorContext): void {
   let bundle: Promise<Buffer> | undefined;
-  app.get(ui.path, (c) => {
+  implement(app, ctx, ui, ({ c }) => {
     // The page carries credentials: only for a page loaded on loopback, by Host (no rebound
     // DNS name) and by the peer's address (a LAN client of an emulator started with
     // --host 0.0.0.0 can claim `Host: localhost`, but not a loopback source address).
@@ -43,7 +43,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     c.header('x-frame-options', 'DENY');
     return c.html(playgroundHtml(playgroundCredentials(ctx)));
   });
-  app.get(uiScript.path, async (c) => {
+  implement(app, ctx, uiScript, async ({ c }) => {
     try {
       const js = await (bundle ??= readFile(BUNDLE));
       return c.body(new Uint8Array(js), 200, {
@@ -91,7 +91,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.
-  app.get(jobs.path, (c) => {
+  implement(app, ctx, jobs, ({ c }) => {
     const jobs = ctx.db
       .prepare(
         `SELECT id, org_id, source, model_id, task, status, error, created_at, started_at, completed_at
