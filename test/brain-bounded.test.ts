@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bm25 } from '../src/models/brain/bm25.js';
 import {
   gatherKnowledge,
+  KNOWLEDGE_CACHE_CHARS,
   KNOWLEDGE_CACHE_SIZE,
   knowledgeCached,
 } from '../src/models/brain/knowledge.js';
@@ -43,5 +44,20 @@ describe('one BM25 and one set of terms for the brain and rerank', () => {
         `x-hostile-${i}`,
       );
     expect(knowledgeCached()).toBe(KNOWLEDGE_CACHE_SIZE);
+  });
+
+  it('and bounded by the size of what it holds: large prompts keep fewer', () => {
+    const big = `Lisbon${'a'.repeat(60_000)}.`; // one 60 KB word: quick to index, large to key
+    for (let i = 0; i < 100; i++)
+      gatherKnowledge(
+        {
+          messages: [
+            { role: 'system', content: `You are guide ${i}. ${big}` },
+            { role: 'user', content: 'hello' },
+          ],
+        } as Parameters<typeof gatherKnowledge>[0],
+        'en',
+      );
+    expect(knowledgeCached()).toBeLessThanOrEqual(Math.ceil(KNOWLEDGE_CACHE_CHARS / big.length));
   });
 });

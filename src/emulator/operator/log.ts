@@ -1,3 +1,4 @@
+import { echo } from '../../contract/echo.js';
 import { logs as logsOp } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement } from '../http/router.js';
@@ -20,6 +21,8 @@ export interface LogEntry {
 }
 
 export const LOG_LIMIT = 10_000;
+/** A request's path is logged up to this many characters (a 16 KB junk path is not kept 10,000 times). */
+export const LOG_PATH_CHARS = 256;
 
 const SESSION_IN_PATH =
   /\/sessions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
@@ -65,7 +68,7 @@ export class OperatorLog {
     }
     this.add('request', {
       method,
-      path,
+      path: echo(path, LOG_PATH_CHARS),
       status: res.status,
       ms: Math.max(0, this.now() - started),
       ...(session ? { session } : {}),

@@ -62,7 +62,13 @@ export function firstPerson(sentence: string): string {
  * the same frozen context, and indexing a 16 KB backstory costs more than answering.
  */
 export const KNOWLEDGE_CACHE_SIZE = 256;
-const cache = new LRUCache<string, Knowledge>({ max: KNOWLEDGE_CACHE_SIZE });
+/** And at most this many characters of context (the key) across them: 256 sessions of 64 KB prompts do not stay. */
+export const KNOWLEDGE_CACHE_CHARS = 4_000_000;
+const cache = new LRUCache<string, Knowledge>({
+  max: KNOWLEDGE_CACHE_SIZE,
+  maxSize: KNOWLEDGE_CACHE_CHARS,
+  sizeCalculation: (_k, key) => key.length + 1,
+});
 
 /** Indexes held now (a test checks the cache stays bounded). */
 export const knowledgeCached = (): number => cache.size;

@@ -38,7 +38,10 @@ function stopWords(lang: string): Set<string> {
 
 /** Porter stems (the one stemmer), memoised: a conversation reuses a small vocabulary. */
 const stems = new LRUCache<string, string>({ max: 50_000 });
+/** Longer "words" (a hostile 100 KB run of letters) are stemmed and not remembered. */
+const MEMO_WORD_CHARS = 40;
 export function stem(w: string): string {
+  if (w.length > MEMO_WORD_CHARS) return stemmer(w);
   let s = stems.get(w);
   if (s === undefined) {
     s = stemmer(w);
