@@ -74,6 +74,8 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   ctx: EmulatorContext,
   op: Operation<P, Q, B>,
   handler: (req: OpRequest<P, Q, B>) => OpResult | Promise<OpResult>,
+  /** A credential check of its own, before any validation (the box API's box secret). */
+  guard?: (c: Context) => void,
 ): void {
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
   const success = firstSuccess(op as never);
@@ -84,6 +86,7 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
         ? null
         : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
+    guard?.(c);
 
     let params: unknown = c.req.param();
     if (op.params) {
