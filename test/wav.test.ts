@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import wavefile from 'wavefile';
-import { readWav, wavHeader, writeWav } from '../src/media/wav.js';
+import { readWav, wavHeader, writeWav } from '../src/models/wav.js';
 
-describe('the one WAV writer and reader (src/media/wav.ts)', () => {
+describe('the one WAV writer and reader (src/models/wav.ts)', () => {
   it('reads back what it writes, rate and samples', () => {
     const samples = Int16Array.from([0, 1, -1, 32767, -32768, 1234]);
     const back = readWav(writeWav(samples, 24_000));

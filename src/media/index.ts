@@ -24,4 +24,3 @@ export { MEDIA_FPS, AUDIO_RATE, FRAGMENT_MS, UNIT_MS } from './encoder.js';
 export { hexToRgb, type FaceStyle } from './face.js';
 export { renderSpeechClip, type SpeechClipOptions } from './speech-clip.js';
 export { decodeAudio } from './audio.js';
-export { readWav, writeWav, wavHeader } from './wav.js';

@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { MIC_SAMPLE_RATE } from '../../contract/edge/events.js';
-import { wavHeader } from '../../media/wav.js';
+import { wavHeader } from '../../models/wav.js';
 import { DIR_MODE, FILE_MODE } from '../private-files.js';
 
 export class Recorder {

@@ -1,6 +1,6 @@
-/** Small PCM helpers for the Voice: resample mono PCM16; WAV files are src/media/wav.ts's. */
+/** Small PCM helpers for the Voice: resample mono PCM16; WAV files are src/models/wav.ts's. */
 
-export { readWav, writeWav } from '../../media/wav.js';
+export { readWav, writeWav } from '../wav.js';
 
 /** Linear-interpolation resampling (speech only: flite's 8 kHz voice up to 16 kHz). */
 export function resample(samples: Int16Array, from: number, to: number): Int16Array {
