@@ -8,7 +8,6 @@ import { getSetting } from '../db/database.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { operatorLog } from './log.js';
 import { generationState } from '../generations/state.js';
-import { TriggerNames } from '../../contract/resources/operator.js';
 
 /**
  * Triggers (issue 18 item 5; docs/testing.md "Triggers"): make the emulator do what would
