@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { sock, waitFor } from './lib/edge-sockets.js';
 import { ffmpegPath } from '../dist/media/ffmpeg.js';
+import { encoderOutputArgs } from '../dist/media/encoder.js';
 
 const BRAIN_ONLY_SESSIONS = Number(process.env.BENCH_EDGE_BRAIN_ONLY ?? 500);
 const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 40);
@@ -65,8 +66,8 @@ const rssKb = (pid) =>
 /**
  * A stub OpenAI-compatible chat upstream on loopback (the box's `--llm-url`): it streams a
  * reply that is new every time (two sentences, like the local brain's), so no reply is ever
- * a line the box has said before: every first fragment below pays for fresh synthesis and
- * encoding (the speech cache, docs/media.md, never helps).
+ * a line the box has said before, down to its first chunk: every first fragment below pays
+ * for fresh synthesis (the speech cache, docs/media.md, never helps).
  */
 async function stubLlm() {
   const colours = ['red', 'blue', 'green', 'yellow', 'silver', 'orange', 'purple', 'brown'];
@@ -76,7 +77,9 @@ async function stubLlm() {
     const k = n++;
     const c = colours[k % 8];
     const t = things[Math.floor(k / 8) % 8];
-    return `Sure, the ${c} ${t} is ${k + 3} steps from here. Walk past the ${things[(k + 3) % 8]} and you will see it on your left.`;
+    // New from its first words on (the number): the reply speaker's first chunk ("The red
+    // lamp is 3", docs/edge.md) is never a line the speech cache holds.
+    return `The ${c} ${t} is ${k + 3} steps from here, by the door. Walk past the ${things[(k + 3) % 8]} and you will see it on your left.`;
   };
   const server = createServer((req, res) => {
     req.resume();
@@ -101,7 +104,7 @@ process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 
 /**
  * How fast this machine encodes right now: CPU seconds of a bare ffmpeg run encoding 10 s of
- * media with the live encoder's codec settings (src/media/encoder.ts), from generated frames
+ * media with the live encoder's output arguments (encoderOutputArgs, src/media/encoder.ts), from generated frames
  * and a tone. Shared machines differ from day to day; sessions per core move with this.
  */
 function encodeReferenceS() {
@@ -119,44 +122,7 @@ function encodeReferenceS() {
     'sine=frequency=220:sample_rate=16000',
     '-t',
     '10',
-    '-map',
-    '0:v',
-    '-map',
-    '1:a',
-    '-c:v',
-    'libx264',
-    '-profile:v',
-    'baseline',
-    '-preset',
-    'ultrafast',
-    '-tune',
-    'zerolatency',
-    '-bf',
-    '0',
-    '-refs',
-    '1',
-    '-g',
-    '48',
-    '-threads',
-    '1',
-    '-crf',
-    '28',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '40k',
-    '-ar',
-    '32000',
-    '-ac',
-    '1',
-    '-f',
-    'mp4',
-    '-movflags',
-    'empty_moov+default_base_moof+frag_keyframe',
-    '-frag_duration',
-    '160000',
+    ...encoderOutputArgs(),
     '-y',
     '/dev/null',
   ]);
@@ -345,40 +311,7 @@ function firstFragmentReferenceMs() {
       '4',
       '-t',
       '0.16',
-      '-map',
-      '0:v',
-      '-map',
-      '1:a',
-      '-c:v',
-      'libx264',
-      '-profile:v',
-      'baseline',
-      '-preset',
-      'ultrafast',
-      '-tune',
-      'zerolatency',
-      '-bf',
-      '0',
-      '-refs',
-      '1',
-      '-threads',
-      '1',
-      '-crf',
-      '28',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '40k',
-      '-ar',
-      '32000',
-      '-ac',
-      '1',
-      '-f',
-      'mp4',
-      '-movflags',
-      'empty_moov+default_base_moof+frag_keyframe',
+      ...encoderOutputArgs(),
       '-y',
       '/dev/null',
     ]);
@@ -463,7 +396,8 @@ if (PARTS.includes('media')) {
       .finally(() => setTimeout(() => inFlight.delete(s), 500));
     await sleep(20);
   }
-  const cpuPerS = (cpuS(emu.pid) - cpu0) / ((performance.now() - t0) / 1000);
+  const cpuUsed = cpuS(emu.pid) - cpu0;
+  const cpuPerS = cpuUsed / ((performance.now() - t0) / 1000);
   clearInterval(lag);
   running = false;
   await pump;
@@ -481,6 +415,14 @@ if (PARTS.includes('media')) {
     '  box CPU used (cores busy)',
     cpuPerS.toFixed(2),
     `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${refS.toFixed(2)} CPU-s here now`,
+  );
+  // Per reply: what the box spends on one (voice, media, its share of the listening
+  // sessions) moves far less with the machine's load than sessions per core, which a
+  // starved box inflates (fewer replies get through, so it spends less per second).
+  line(
+    '  box CPU per reply started',
+    `${((cpuUsed / Math.max(1, firstFrag.length)) * 1000).toFixed(0)} ms`,
+    `(each reply: two sentences, ~5.5 s of speech) load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
   );
   line(
     '  live media sessions one core keeps (CPU-bound)',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
 import { describe, expect, it } from 'vitest';
-import { ffmpeg } from '../src/cli/live/ffmpeg.js';
+import { runFfmpeg as ffmpeg } from '../src/media/ffmpeg.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 
 /** `avatar demo` with nothing running: it starts its own emulator and leaves a playable MP4. */

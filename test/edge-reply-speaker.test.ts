@@ -35,12 +35,12 @@ describe('reply speaker', () => {
     const { stream, spoken } = spokenStream();
     let first = 0;
     const speaker = new ReplySpeaker(voice, stream, 'en', undefined, () => first++);
-    speaker.say('I live in a small flat by the sea.');
+    speaker.say('I live by the sea.');
     speaker.say('It is quiet there.');
     speaker.say('Do you like the sea?');
     await settle();
     // Nothing has finished playing, yet all three are queued, in order.
-    expect(spoken.map((x) => x.speech.durationMs)).toEqual([34, 18, 20].map((n) => n * 60));
+    expect(spoken.map((x) => x.speech.durationMs)).toEqual([18, 18, 20].map((n) => n * 60));
     expect(first).toBe(1);
     let finished = false;
     void speaker.finished().then(() => (finished = true));
@@ -51,7 +51,7 @@ describe('reply speaker', () => {
     spoken[2]!.finish();
     await settle();
     expect(finished).toBe(true);
-    expect(speaker.audioMs).toBe((34 + 18 + 20) * 60);
+    expect(speaker.audioMs).toBe((18 + 18 + 20) * 60);
   });
 
   it('makes each next sentence once the one before is on air, not while its first words are encoded', async () => {
@@ -68,16 +68,71 @@ describe('reply speaker', () => {
       return { done: p, started: p, interrupt: () => 0 };
     });
     const speaker = new ReplySpeaker(counting, s, 'en', undefined, () => {});
-    speaker.say('I live in a small flat by the sea.');
+    speaker.say('I live by the sea.');
     speaker.say('It is quiet there.');
     speaker.say('Do you like the sea?');
     await settle();
-    expect(said).toEqual(['I live in a small flat by the sea.']);
+    expect(said).toEqual(['I live by the sea.']);
     starts[0]!(); // its first fragment went out
     await settle();
-    expect(said).toEqual(['I live in a small flat by the sea.', 'It is quiet there.']);
+    expect(said).toEqual(['I live by the sea.', 'It is quiet there.']);
     starts[1]!();
     await settle();
     expect(said).toHaveLength(3);
+  });
+});
+
+describe('reply speaker: the first words first', () => {
+  function recording() {
+    const calls: { text: string; urgent: boolean }[] = [];
+    const v: Voice = {
+      ...voice,
+      synthesize: async (text, o) => (
+        calls.push({ text, urgent: !!o?.urgent }), voice.synthesize(text, o)
+      ),
+    };
+    const { stream, spoken } = spokenStream();
+    return { calls, speaker: new ReplySpeaker(v, stream, 'en', undefined, () => {}), spoken };
+  }
+
+  it.each([
+    ['Sure, the red lamp is 3 steps from here.', ['Sure,', 'the red lamp is 3 steps from here.']],
+    [
+      'I live in a small flat by the sea near the old harbour.',
+      ['I live in a small', 'flat by the sea near the old harbour.'],
+    ],
+    ['Well then, let me think about it.', ['Well then,', 'let me think about it.']],
+    ['Hello there, friend.', ['Hello there,', 'friend.']],
+    ['Yes.', ['Yes.']],
+    ['It is quiet there, and warm.', ['It is quiet there,', 'and warm.']],
+    ['The quiet sea is nice.', ['The quiet sea is nice.']],
+  ])(
+    'says %j as %j: a short first chunk, the rest of the sentence next, both ahead of the queue',
+    async (sentence, chunks) => {
+      const { calls, speaker, spoken } = recording();
+      speaker.say(sentence);
+      speaker.say('Do you like the sea?');
+      for (let i = 0; i < 3; i++) {
+        await settle();
+        // Each chunk is made once the one before is on air (fakeStream: at once).
+      }
+      expect(calls.map((c) => c.text)).toEqual([...chunks, 'Do you like the sea?']);
+      expect(calls.map((c) => c.urgent)).toEqual([...chunks.map(() => true), false]);
+      expect(chunks.join(' ')).toBe(sentence);
+      expect(spoken).toHaveLength(chunks.length + 1);
+    },
+  );
+
+  it('a barge-in after the first chunk played says that chunk (what was heard), not the sentence', async () => {
+    // The first chunk had played whole when the user barged in; nothing of the next was heard.
+    const stream = fakeStream((speech) => ({
+      done: new Promise<void>(() => {}),
+      interrupt: () => (speech.durationMs === 'Sure,'.length * 60 ? speech.durationMs : 0),
+    }));
+    const speaker = new ReplySpeaker(voice, stream, 'en', undefined, () => {});
+    speaker.say('Sure, the red lamp is 3 steps from here.');
+    await settle();
+    speaker.interrupt();
+    expect(await speaker.said('Sure, the red lamp is 3 steps from here.')).toBe('Sure,');
   });
 });

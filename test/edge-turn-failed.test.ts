@@ -207,12 +207,14 @@ describe('a greeting cut before a word of it was said', () => {
 });
 
 describe('a spoken greeting in the transcript', () => {
-  /** A voice timing each word at 300 ms; a stream that plays the greeting in `playMs` unless cut (then `heardMs` were heard). */
+  /** A voice timing each word at 300 ms; a stream that plays the greeting in `playMs` unless cut (then `heardMs` were heard, across its chunks). */
   function setup(opts: { playMs: number; heardMs: number }) {
     const clock = new ManualClock();
     const { live, ch } = greetingSession(clock);
     const voice = wordTimedVoice();
     let cut = false; // after a cut, replies play out at once
+    // What was heard runs across the chunks on air in order (a reply's first words are a chunk of their own).
+    let heardLeft = opts.heardMs;
     const stream = fakeStream((speech) => {
       let finish!: () => void;
       const done = new Promise<void>((r) => (finish = r));
@@ -220,9 +222,14 @@ describe('a spoken greeting in the transcript', () => {
       return {
         done,
         started: Promise.resolve(),
-        interrupt: () => (
-          (cut = true), clearTimeout(t), finish(), Math.min(opts.heardMs, speech.durationMs)
-        ),
+        interrupt: () => {
+          cut = true;
+          clearTimeout(t);
+          finish();
+          const ms = Math.min(heardLeft, speech.durationMs);
+          heardLeft -= ms;
+          return ms;
+        },
       };
     });
     const stored: LoggedTurn[] = [];

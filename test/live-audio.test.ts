@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
 import { describe, expect, it, vi } from 'vitest';
 import { chooseAudioOut, missingAudioOutMessage } from '../src/cli/live/audio-out.js';
-import { ffmpeg } from '../src/cli/live/ffmpeg.js';
+import { runFfmpeg as ffmpeg } from '../src/media/ffmpeg.js';
 import { decodeToMicPcm, micFromDevice, MissingPieceError } from '../src/cli/live/mic-source.js';
 import { ReplyAudio } from '../src/cli/live/reply-audio.js';
 import { StreamRecording } from '../src/cli/live/stream-record.js';

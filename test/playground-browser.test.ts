@@ -100,10 +100,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the playground in headless chromium', ()
         undefined,
         { timeout: 20_000 },
       );
-      const cutsBefore = await page.locator('#transcript li[data-kind="interrupted"]').count();
+      const cutsBefore = await page.locator('#transcript li[data-cut]').count();
       await page.getByRole('button', { name: 'Microphone off' }).click();
       await page.waitForFunction(
-        (n) => document.querySelectorAll('#transcript li[data-kind="interrupted"]').length > n,
+        (n) => document.querySelectorAll('#transcript li[data-cut]').length > n,
         cutsBefore,
         { timeout: 20_000 },
       );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ffmpeg } from '../src/cli/live/ffmpeg.js';
+import { runFfmpeg as ffmpeg } from '../src/media/ffmpeg.js';
 import { run } from '../src/cli/main.js';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
@@ -305,7 +305,7 @@ describe('avatar sessions live --mic-file --json', () => {
   it('--mic records through node-record-lpcm16 and the machine recorder (here a stand-in sox speaking the question in real time)', async () => {
     const bin = join(dir, 'micbin');
     mkdirSync(bin, { recursive: true });
-    const { ffmpegBin } = await import('../src/cli/live/ffmpeg.js');
+    const { ffmpegPath: ffmpegBin } = await import('../src/media/ffmpeg.js');
     // node-record-lpcm16 runs `sox ... -`: raw 16 kHz PCM16 on stdout, at real-time pace, then silence.
     const padded = join(dir, 'q-padded.wav');
     await ffmpeg([

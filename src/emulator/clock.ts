@@ -1,27 +1,11 @@
 /**
- * Injected time (ARCHITECTURE property 3). Domain code asks a Clock for `now()` and for
- * timers; production passes `systemClock`, tests pass a `ManualClock` and drive it.
+ * Injected time (ARCHITECTURE property 3): the Clock interface and the real clock are the
+ * contract's (src/contract/clock.ts, shared with the edge, models and media); the clocks a
+ * test or an operator drives are here.
  */
-export interface TimerHandle {
-  cancel(): void;
-}
+import { systemClock, type Clock, type TimerHandle } from '../contract/clock.js';
 
-export interface Clock {
-  /** Milliseconds since the Unix epoch. */
-  now(): number;
-  setTimeout(fn: () => void, ms: number): TimerHandle;
-}
-
-export const unixSeconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref?.();
-    return { cancel: () => clearTimeout(t) };
-  },
-};
+export { systemClock, unixSeconds, type Clock, type TimerHandle } from '../contract/clock.js';
 
 interface Pending {
   at: number;

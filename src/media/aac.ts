@@ -4,9 +4,9 @@
  * (encoder.ts), written as ADTS and cut into raw AAC frames for the fMP4 audio track, frame k
  * carrying clip time k * 32 ms: sample time t plays at clip time t, as in a live encode.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { AUDIO_RATE, PCM_RATE } from './encoder.js';
-import { ffmpegPath } from './ffmpeg.js';
+import { spawnFfmpeg } from './ffmpeg.js';
 
 const ARGS = [
   '-hide_banner',
@@ -85,8 +85,7 @@ class SharedEncoder {
   }
 
   private start(): ChildProcess {
-    const p = spawn(ffmpegPath(), ARGS, { stdio: ['pipe', 'pipe', 'pipe'] });
-    for (const s of p.stdio) s?.on('error', () => {});
+    const p = spawnFfmpeg(ARGS);
     this.p = p;
     this.written = 0;
     this.out = 0;

@@ -20,8 +20,8 @@
  * together with no gap and no held frame (docs/media.md "Clip joins"). At 16 kHz (64 ms AAC
  * frames) no fragment length under 250 ms could do that.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { ffmpegPath, writeAsync, writeFlushed } from './ffmpeg.js';
+import type { ChildProcess } from 'node:child_process';
+import { ffmpegDone, spawnFfmpeg, writeAsync, writeFlushed } from './ffmpeg.js';
 import { splitFmp4 } from './fmp4.js';
 import { I420Converter } from './i420.js';
 
@@ -57,13 +57,6 @@ export function encoderArgs(
   height: number,
   opts: { keyframeAt?: number; keyframes?: string } = {},
 ): string[] {
-  // A primed spare (below) forces an IDR where the real content starts; the mouth-shape bank
-  // (visemes.ts) forces its own pattern.
-  const forced = opts.keyframes
-    ? ['-force_key_frames', `expr:${opts.keyframes}`]
-    : opts.keyframeAt
-      ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`]
-      : [];
   return [
     '-hide_banner',
     '-loglevel',
@@ -99,6 +92,27 @@ export function encoderArgs(
     '1',
     '-i',
     'pipe:3',
+    ...encoderOutputArgs(opts),
+    'pipe:1',
+  ];
+}
+
+/**
+ * The output half of encoderArgs: maps input 0's video and input 1's audio, the codecs and
+ * the fragmenting, with no output target (the bench's bare-ffmpeg references use these too,
+ * so they encode exactly as the live encoder does).
+ */
+export function encoderOutputArgs(
+  opts: { keyframeAt?: number; keyframes?: string } = {},
+): string[] {
+  // A primed spare (below) forces an IDR where the real content starts; the mouth-shape bank
+  // (visemes.ts) forces its own pattern.
+  const forced = opts.keyframes
+    ? ['-force_key_frames', `expr:${opts.keyframes}`]
+    : opts.keyframeAt
+      ? ['-force_key_frames', `expr:eq(n,${opts.keyframeAt})`]
+      : [];
+  return [
     '-map',
     '0:v',
     '-map',
@@ -146,7 +160,6 @@ export function encoderArgs(
     '+bitexact',
     '-flags:a',
     '+bitexact',
-    'pipe:1',
   ];
 }
 
@@ -208,9 +221,7 @@ function spawnEncoder(
   height: number,
   opts: { keyframeAt?: number; keyframes?: string } = {},
 ): ChildProcess {
-  return spawn(ffmpegPath(), encoderArgs(width, height, opts), {
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-  });
+  return spawnFfmpeg(encoderArgs(width, height, opts), { fd3: true });
 }
 
 function setRef(p: ChildProcess, on: boolean): void {
@@ -257,7 +268,6 @@ function primedSpare(width: number, height: number, list: Spare[]): Spare {
   };
   p.on('error', drop);
   p.on('exit', drop);
-  for (const s of p.stdio) s?.on('error', () => {});
   p.stdout!.on('data', spare.collect);
   p.stderr!.resume();
   feedPrimer(p, width, height);
@@ -293,20 +303,14 @@ export function liveInit(width: number, height: number): Promise<Buffer> {
     init = new Promise<Buffer>((resolve, reject) => {
       const p = spawnEncoder(width, height);
       const out: Buffer[] = [];
-      let err = '';
-      for (const s of p.stdio) s?.on('error', () => {});
       p.stdout!.on('data', (d: Buffer) => out.push(d));
-      p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      p.on('error', reject);
-      p.on('close', (code) => {
-        if (code !== 0)
-          return reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`));
+      ffmpegDone(p).then(() => {
         try {
           resolve(splitFmp4(Buffer.concat(out)).init);
         } catch (e) {
           reject(e as Error);
         }
-      });
+      }, reject);
       feedPrimer(p, width, height);
       p.stdin!.end();
       (p.stdio[3] as NodeJS.WritableStream).end();
@@ -350,25 +354,12 @@ export function encodeClip(job: EncodeJob): Promise<void> {
     const kill = () => p.kill('SIGKILL');
     job.signal?.addEventListener('abort', kill, { once: true });
     p.on('close', () => job.signal?.removeEventListener('abort', kill));
-    let err = '';
     p.stdout!.on('data', (d: Buffer) => job.onData(d));
-    p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code, signal) => {
-      if (code === 0) resolve();
-      else
-        reject(
-          new Error(
-            job.signal?.aborted
-              ? 'encode aborted'
-              : `ffmpeg exited ${code ?? signal}: ${err.trim().slice(0, 300)}`,
-          ),
-        );
-    });
+    ffmpegDone(p).then(resolve, (e: Error) =>
+      reject(job.signal?.aborted ? new Error('encode aborted') : e),
+    );
     const video = p.stdin!;
     const audio = p.stdio[3] as NodeJS.WritableStream;
-    video.on('error', () => {});
-    (audio as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
     const i420 = new I420Converter(job.width, job.height);
     const pump = async () => {
       const gone = () => p.exitCode !== null || p.signalCode !== null;

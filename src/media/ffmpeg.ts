@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 /**
@@ -11,39 +11,80 @@ export function ffmpegPath(): string {
   return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 }
 
+/** What `runFfmpeg` prepends: no banner, errors only on stderr. */
+const QUIET = ['-hide_banner', '-loglevel', 'error'];
+
+export interface SpawnFfmpegOptions {
+  /** A fourth pipe (fd 3): a second raw input beside stdin (the encoders' audio). */
+  fd3?: boolean;
+  /** `ignore` when ffmpeg writes a file and stdout carries nothing. */
+  stdout?: 'pipe' | 'ignore';
+  signal?: AbortSignal;
+  /** Its own process group (a Ctrl-C in the terminal must not kill it before we close it). */
+  detached?: boolean;
+}
+
 /**
- * Run ffmpeg with args, feeding `input` to stdin; resolves with stdout bytes. An aborted
- * `signal` kills the child (SIGTERM) and rejects with an AbortError.
+ * The one place ffmpeg is started (`args` exactly as given). Errors on its pipes (it may
+ * exit before reading all its input) are swallowed here; `ffmpegDone` says how it ended.
+ */
+export function spawnFfmpeg(args: string[], opts: SpawnFfmpegOptions = {}): ChildProcess {
+  const stdio: ('pipe' | 'ignore')[] = ['pipe', opts.stdout ?? 'pipe', 'pipe'];
+  if (opts.fd3) stdio.push('pipe');
+  const p = spawn(ffmpegPath(), args, {
+    stdio,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.detached ? { detached: true } : {}),
+  });
+  for (const s of p.stdio) (s as NodeJS.EventEmitter | null)?.on('error', () => {});
+  return p;
+}
+
+/**
+ * Resolves when ffmpeg exits 0; rejects with `ffmpeg exited <code>: <stderr>` (its first
+ * 300 characters) otherwise, or with the spawn error. Collects stderr from now on.
+ */
+export function ffmpegDone(p: ChildProcess): Promise<void> {
+  let err = '';
+  p.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    p.on('error', reject);
+    p.on('close', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`ffmpeg exited ${code ?? signal}: ${err.trim().slice(0, 300)}`)),
+    );
+  });
+}
+
+/**
+ * Run ffmpeg (quiet) with args to completion, feeding `input` to stdin (bytes, or a
+ * function that writes them); resolves with stdout bytes. An aborted `signal` kills the
+ * child (SIGTERM) and rejects with an AbortError.
  */
 export function runFfmpeg(
   args: string[],
-  input?: (stdin: NodeJS.WritableStream) => Promise<void> | void,
+  input?: Uint8Array | ((stdin: NodeJS.WritableStream) => Promise<void> | void),
   opts: { signal?: AbortSignal } = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      signal: opts.signal,
-    });
-    const out: Buffer[] = [];
-    let err = '';
-    p.stdout.on('data', (d: Buffer) => out.push(d));
-    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new Error(`ffmpeg exited ${code}: ${err.trim()}`));
-    });
-    p.stdin.on('error', () => {});
-    if (input) {
-      Promise.resolve(input(p.stdin))
-        .then(() => p.stdin.end())
-        .catch((e) => {
+  const p = spawnFfmpeg([...QUIET, ...args], opts);
+  const out: Buffer[] = [];
+  p.stdout!.on('data', (d: Buffer) => out.push(d));
+  const done = ffmpegDone(p).then(() => Buffer.concat(out));
+  if (!input) p.stdin!.end();
+  else if (input instanceof Uint8Array) p.stdin!.end(input);
+  else
+    return Promise.all([
+      Promise.resolve(input(p.stdin!)).then(
+        () => void p.stdin!.end(),
+        (e: unknown) => {
           p.kill();
-          reject(e);
-        });
-    } else p.stdin.end();
-  });
+          throw e;
+        },
+      ),
+      done,
+    ]).then(([, b]) => b);
+  return done;
 }
 
 /**

@@ -19,7 +19,7 @@ export {
   type FaceSource,
 } from './face-source.js';
 export { loadIdleLoop, renderLoopClip, renderStillLoop, type IdleLoop } from './idle-loop.js';
-export { realMediaClock, type MediaClock } from './clock.js';
+export { monotonicClock, type Clock } from '../contract/clock.js';
 export { MEDIA_FPS, AUDIO_RATE, FRAGMENT_MS, UNIT_MS } from './encoder.js';
 export { hexToRgb, type FaceStyle } from './face.js';
 export { renderSpeechClip, type SpeechClipOptions } from './speech-clip.js';

@@ -33,7 +33,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Speech } from '../models/voice.js';
-import { realMediaClock, type MediaClock } from './clock.js';
+import { monotonicClock, type Clock } from '../contract/clock.js';
 import type { FaceSource } from './face-source.js';
 import { mimeOf, type Fragment, type TrackInfo } from './fmp4.js';
 import { Timeline, type Shift } from './timeline.js';
@@ -85,7 +85,7 @@ export interface SessionStreamOptions {
   height?: number;
   /** Only 25 is supported (encoder.ts explains why); other values throw. */
   fps?: number;
-  clock?: MediaClock;
+  clock?: Clock;
   /** How far ahead of its media time a fragment is sent (default 150 ms). */
   leadMs?: number;
   /** Every byte sent, in order: the init segment, then each fragment (recording: true). */
@@ -159,7 +159,7 @@ export function createSessionStream(opts: SessionStreamOptions): SessionStream {
 }
 
 class Stream extends EventEmitter implements SessionStream {
-  private readonly clock: MediaClock;
+  private readonly clock: Clock;
   private readonly lead: number;
   private idle: IdleLoop | null;
   private still: IdleLoop | null = null;
@@ -184,7 +184,7 @@ class Stream extends EventEmitter implements SessionStream {
 
   constructor(private readonly opts: SessionStreamOptions) {
     super();
-    this.clock = opts.clock ?? realMediaClock;
+    this.clock = opts.clock ?? monotonicClock;
     this.lead = opts.leadMs ?? 150;
     this.idle = opts.idle;
     const { frames } = opts.face;

@@ -8,9 +8,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import type { Speech } from '../models/voice.js';
-import { ffmpegPath, writeAsync } from './ffmpeg.js';
+import { ffmpegDone, spawnFfmpeg, writeAsync } from './ffmpeg.js';
 import type { FaceSource } from './face-source.js';
 import { mouthTrack, talkEyes } from './lip-sync.js';
 import { speechPcm } from './talk-clip.js';
@@ -73,8 +72,7 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
               `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
             ]
           : [];
-      const p = spawn(
-        ffmpegPath(),
+      const p = spawnFfmpeg(
         [
           '-hide_banner',
           '-loglevel',
@@ -136,20 +134,11 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
           '-y',
           file,
         ],
-        { stdio: ['pipe', 'ignore', 'pipe', 'pipe'], signal: opts.signal },
+        { fd3: true, stdout: 'ignore', ...(opts.signal ? { signal: opts.signal } : {}) },
       );
-      let err = '';
-      p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      p.on('error', reject);
-      p.on('close', (code) =>
-        code === 0
-          ? resolve()
-          : reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 300)}`)),
-      );
+      ffmpegDone(p).then(resolve, reject);
       const video = p.stdin!;
       const audio = p.stdio[3] as NodeJS.WritableStream;
-      video.on('error', () => {});
-      (audio as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
       (async () => {
         for (let i = 0; i < frames; i++) {
           if (opts.signal?.aborted) break;

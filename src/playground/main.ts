@@ -82,6 +82,8 @@ function selectTab(t: HTMLElement) {
   }
   t.focus();
   if (t.id === 'tab-state') void refreshState();
+  // Avatars and tool servers made meanwhile (CLI, API) show up without a reload.
+  else if (!live && !minting) void loadAvatars();
 }
 for (const t of tabs) {
   t.addEventListener('click', () => selectTab(t));
@@ -95,39 +97,128 @@ for (const t of tabs) {
 interface Choice {
   label: string;
   body: Record<string, unknown>;
+  /** The gallery's face (`poster`, same origin), shown in the video box before a session. */
+  poster?: string;
+  /** A custom avatar's face: its current version's upload, read with the page's key. */
+  face?: string;
 }
 const choices = new Map<string, Choice>();
+/** Tool servers a session can be minted with: each workspace's enabled built-ins and MCP servers. */
+const toolChoices = new Map<
+  string,
+  { workspaceId: string; workspaceName: string; server: string }
+>();
 async function loadAvatars() {
   const sel = $<HTMLSelectElement>('avatar');
   const stock = el('optgroup', { label: 'Stock personas' });
   const custom = el('optgroup', { label: 'Custom avatars' });
+  choices.clear();
   try {
-    const g = await api<{ avatars: { id: string; name?: string }[] }>('/api/gallery');
+    const g = await api<{ avatars: { id: string; name?: string; poster?: string }[] }>(
+      '/api/gallery',
+    );
     for (const p of g.avatars) {
-      choices.set(`persona:${p.id}`, { label: p.name ?? p.id, body: { persona: p.id } });
+      choices.set(`persona:${p.id}`, {
+        label: p.name ?? p.id,
+        body: { persona: p.id },
+        poster: p.poster,
+      });
       stock.append(
         el('option', { value: `persona:${p.id}`, textContent: `${p.name ?? p.id} (${p.id})` }),
       );
     }
     const ws = await api<{ data: { id: string; name: string }[] }>('/api/v1/workspaces');
+    await loadToolServers(ws.data);
     for (const w of ws.data) {
-      const av = await api<{ data: { id: string; name: string }[] }>(
-        `/api/v1/workspaces/${w.id}/avatars`,
-      ).catch(() => ({ data: [] }));
+      const av = await api<{
+        data: { id: string; name: string; current_version_id: string | null }[];
+      }>(`/api/v1/workspaces/${w.id}/avatars`).catch(() => ({ data: [] }));
       for (const a of av.data) {
         choices.set(`avatar:${a.id}`, {
           label: a.name,
           body: { avatar_id: a.id, workspace_id: w.id },
+          face: a.current_version_id
+            ? `/api/v1/workspaces/${w.id}/avatars/${a.id}/versions/${a.current_version_id}/upload`
+            : undefined,
         });
         custom.append(
-          el('option', { value: `avatar:${a.id}`, textContent: `${a.name} (${w.name})` }),
+          el('option', {
+            value: `avatar:${a.id}`,
+            // A mint refuses it (avatar_not_published) until a face is uploaded: say so here.
+            textContent: `${a.name} (${w.name})${a.current_version_id ? '' : ', not published'}`,
+          }),
         );
       }
     }
   } catch (e) {
     problem((e as Error).message);
   }
+  const keep = sel.value;
   sel.replaceChildren(stock, ...(custom.children.length ? [custom] : []));
+  if (keep && choices.has(keep)) sel.value = keep;
+  showPoster();
+}
+
+/**
+ * Before a session the video box shows the picked avatar's face: a persona's gallery poster,
+ * or a custom avatar's uploaded face (fetched with the page's key: a poster URL cannot send
+ * one), none when it has no face yet.
+ */
+const faces = new Map<string, Promise<string | undefined>>();
+function showPoster() {
+  const value = $<HTMLSelectElement>('avatar').value;
+  const choice = choices.get(value);
+  const face = choice?.face;
+  let poster: Promise<string | undefined> = Promise.resolve(choice?.poster);
+  if (face) {
+    if (!faces.has(face))
+      faces.set(
+        face,
+        fetch(face, { headers: { authorization: `Bearer ${config.apiKey}` } })
+          .then(async (r) => (r.ok ? URL.createObjectURL(await r.blob()) : undefined))
+          .catch(() => undefined),
+      );
+    poster = faces.get(face)!;
+  }
+  void poster.then((url) => {
+    const video = $<HTMLVideoElement>('video');
+    if (live || $<HTMLSelectElement>('avatar').value !== value) return;
+    if (url) video.poster = url;
+    else video.removeAttribute('poster');
+  });
+}
+$('avatar').addEventListener('change', showPoster);
+
+async function loadToolServers(workspaces: { id: string; name: string }[]) {
+  const sel = $<HTMLSelectElement>('tool-server');
+  const keep = sel.value;
+  toolChoices.clear();
+  const options: HTMLOptionElement[] = [el('option', { value: '', textContent: 'no tools' })];
+  for (const w of workspaces) {
+    const builtins = await api<{ data: { key: string; enabled: boolean }[] }>(
+      `/api/v1/workspaces/${w.id}/builtin-servers`,
+    ).catch(() => ({ data: [] }));
+    const mcp = await api<{ data: { id: string; name: string; status: string }[] }>(
+      `/api/v1/workspaces/${w.id}/mcp-servers`,
+    ).catch(() => ({ data: [] }));
+    const servers = [
+      ...builtins.data.filter((b) => b.enabled).map((b) => ({ id: b.key, label: b.key })),
+      ...mcp.data
+        .filter((m) => m.status === 'active')
+        .map((m) => ({ id: m.id, label: `${m.name} (MCP)` })),
+    ];
+    for (const s of servers) {
+      const value = `${w.id}|${s.id}`;
+      toolChoices.set(value, { workspaceId: w.id, workspaceName: w.name, server: s.id });
+      options.push(el('option', { value, textContent: `${s.label} (${w.name})` }));
+    }
+  }
+  sel.replaceChildren(...options);
+  if (keep && toolChoices.has(keep)) sel.value = keep;
+  $('tools-hint').textContent =
+    toolChoices.size === 0
+      ? 'No tool server is enabled yet: run `avatar builtins enable svc.image` and reload the page to let the avatar draw pictures.'
+      : '';
 }
 
 // ---- one live session
@@ -136,7 +227,6 @@ let live:
       session: AvatarSession;
       mint: Record<string, any>;
       capSeconds: number;
-      lastTranscript?: HTMLElement;
     }
   | undefined;
 let minting: AbortController | undefined;
@@ -149,17 +239,36 @@ function setLiveControls(on: boolean) {
   $<HTMLButtonElement>('send').disabled = !on;
 }
 
-function addLine(list: string, who: string, text: string, cls = '') {
-  const li = el(
-    'li',
-    { className: cls },
-    el('span', { className: 'who', textContent: `${who}:` }),
-    text,
-  );
+function addLine(list: string, who: string, text: string, kind: string) {
+  const li = el('li', {}, el('span', { className: 'who', textContent: `${who}:` }), ' ', text);
+  li.dataset.kind = kind;
   $(list).append(li);
   li.scrollIntoView({ block: 'nearest' });
   return li;
 }
+
+/**
+ * A reply (or the greeting) cut by barge-in: its line shows what was actually heard, the
+ * edge's `said`, not the whole text of the `turn` message. Over v1 the `speech` event
+ * (/events) can overtake its `turn` (/mic_stream): the cut waits for the line.
+ */
+const cuts = new Map<string, string>();
+function markCut(li: HTMLElement, said: string) {
+  li.dataset.cut = 'true';
+  li.replaceChildren(
+    li.querySelector('.who')!,
+    ' ',
+    ...(said ? [said, ' '] : []),
+    el('span', {
+      className: 'cut-note',
+      textContent: said ? '(cut off)' : '(cut off before its first word)',
+    }),
+  );
+}
+const lineOf = (speechId: string) =>
+  Array.from($('transcript').querySelectorAll<HTMLElement>('li[data-speech-id]')).find(
+    (li) => li.dataset.speechId === speechId,
+  );
 
 function onEvent(e: SessionEvent) {
   switch (e.type) {
@@ -168,22 +277,41 @@ function onEvent(e: SessionEvent) {
       break;
     case 'turn':
       $('partial').textContent = '';
-      if (e.text) addLine('transcript', 'You', e.text).dataset.kind = 'user';
+      if (e.text) addLine('transcript', 'You', e.text, 'user');
       if (live) {
-        live.lastTranscript = addLine('transcript', 'Avatar', e.reply);
-        live.lastTranscript.dataset.kind = e.greeting ? 'greeting' : 'reply';
-        live.lastTranscript.dataset.speechId = e.speech_id ?? '';
+        // No user words and not the greeting: a line the avatar says by itself (a tool's
+        // follow-up or its cover line, docs/tools.md).
+        const li = addLine(
+          'transcript',
+          'Avatar',
+          e.reply,
+          e.greeting ? 'greeting' : e.text ? 'reply' : 'follow-up',
+        );
+        li.dataset.speechId = e.speech_id ?? '';
+        const said = e.speech_id === undefined ? undefined : cuts.get(e.speech_id);
+        if (said !== undefined) markCut(li, said);
       }
       break;
     case 'speech':
-      if (e.status === 'interrupted') {
-        const said = e.said ? `after "${e.said}"` : 'before its first word';
-        addLine('transcript', 'Avatar', `(cut off ${said})`, 'cut').dataset.kind = 'interrupted';
+      if (e.status === 'interrupted' && e.speech_id) {
+        const li = lineOf(e.speech_id);
+        if (li) markCut(li, e.said ?? '');
+        else cuts.set(e.speech_id, e.said ?? '');
       }
       break;
-    case 'agent_event':
-      addLine('tools', e.kind, [e.tool, e.caption, e.url].filter(Boolean).join(' · '));
+    case 'agent_event': {
+      const li = addLine(
+        'tools',
+        e.kind,
+        [e.tool, e.caption, e.kind === 'image' ? '' : e.url].filter(Boolean).join(' · '),
+        e.kind,
+      );
+      if (e.kind === 'image' && e.url)
+        li.append(
+          el('img', { src: e.url, alt: e.caption ?? `picture from ${e.tool ?? 'a tool'}` }),
+        );
       break;
+    }
     case 'telemetry': {
       const f = e.frame;
       if (f.type === 'status' && live) {
@@ -230,7 +358,19 @@ $('start').addEventListener(
     const choice = choices.get($<HTMLSelectElement>('avatar').value);
     if (!choice) return;
     const protocol = Number($<HTMLSelectElement>('protocol').value);
-    const body = { ...choice.body, ...(protocol === 2 ? { protocol_versions: [2] } : {}) };
+    const tool = toolChoices.get($<HTMLSelectElement>('tool-server').value);
+    const avatarWs = choice.body.workspace_id as string | undefined;
+    if (tool && avatarWs && avatarWs !== tool.workspaceId) {
+      problem(
+        `${choice.label} belongs to another workspace than the tool server (${tool.workspaceName}): a session has the tools of its own workspace`,
+      );
+      return;
+    }
+    const body = {
+      ...choice.body,
+      ...(tool ? { workspace_id: tool.workspaceId, tools: { servers: [tool.server] } } : {}),
+      ...(protocol === 2 ? { protocol_versions: [2] } : {}),
+    };
     minting = new AbortController();
     setLiveControls(false);
     const q = $('queue');
@@ -250,6 +390,7 @@ $('start').addEventListener(
       minting = undefined;
       $('transcript').replaceChildren();
       $('tools').replaceChildren();
+      cuts.clear();
       const session = connect(mint as any, {
         video: $<HTMLVideoElement>('video'),
         lang: 'en',
@@ -259,6 +400,7 @@ $('start').addEventListener(
       document.body.dataset.sessionId = mint.session_id;
       session.on(onEvent);
       $('clock').textContent = `0:00 / ${clock(live.capSeconds)}`;
+      $('clock').hidden = false;
       $('state-badge').textContent = 'connecting';
       await session.ready;
       setLiveControls(true);
@@ -269,7 +411,8 @@ $('start').addEventListener(
       minting = undefined;
       q.hidden = true;
       $('state-badge').textContent = 'no session';
-      if ((e as Error).name !== 'AbortError') problem((e as Error).message);
+      if ((e as Error).name !== 'AbortError')
+        problem(`Could not start the session: ${(e as Error).message}`);
       setLiveControls(false);
     }
   }),
@@ -325,8 +468,9 @@ $('say').addEventListener(
 );
 
 // ---- the state view
-function table(rows: Record<string, unknown>[], columns: string[]) {
-  if (rows.length === 0) return el('p', { textContent: 'none' });
+/** A table of `rows`; with none, `empty` says what would fill it. */
+function table(rows: Record<string, unknown>[], columns: string[], empty = 'none') {
+  if (rows.length === 0) return el('p', { className: 'empty', textContent: empty });
   const cell = (v: unknown, key: string) =>
     v === null || v === undefined
       ? ''
@@ -416,7 +560,11 @@ async function refreshState() {
     out.push(
       card(
         `Avatars · ${w.name}`,
-        table(rows, ['avatar', 'version', 'status', 'assets_status', 'profiles']),
+        table(
+          rows,
+          ['avatar', 'version', 'status', 'assets_status', 'profiles'],
+          'No custom avatars yet: `avatar avatars create-custom --name N --face face.jpg --voice sample.wav --prompt prompt.txt` makes one (stock personas are always there).',
+        ),
       ),
     );
     const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), {
@@ -425,22 +573,22 @@ async function refreshState() {
     out.push(
       card(
         `Voices · ${w.name}`,
-        table(voices.data, ['id', 'name', 'current_version_id', 'created_at']),
+        table(
+          voices.data,
+          ['id', 'name', 'current_version_id', 'created_at'],
+          'No voices yet: `avatar voices create` and `avatar voices upload-sample`.',
+        ),
       ),
     );
   }
   const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions?all=true&limit=200'), {
     data: [],
   });
-  const sTable = table(sessions.data, [
-    'id',
-    'status',
-    'persona',
-    'avatar_ref',
-    'cap_seconds',
-    'end_reason',
-    'created_at',
-  ]);
+  const sTable = table(
+    sessions.data,
+    ['id', 'status', 'persona', 'avatar_ref', 'cap_seconds', 'end_reason', 'created_at'],
+    'No sessions yet: start one on the Talk tab.',
+  );
   out.push(card('Sessions', sTable));
   sTable.querySelectorAll('tbody tr').forEach((tr, i) => {
     const s = sessions.data[i];
@@ -475,8 +623,23 @@ async function refreshState() {
     );
     tr.firstElementChild?.append(' ', b);
   });
-  const queue = await safe(operator<any>('/_emulator/queue'), {});
-  out.push(card('Queue', el('pre', { textContent: JSON.stringify(queue, null, 1) })));
+  const queue = await safe(
+    operator<{ tickets?: number; waiting?: number }>('/_emulator/queue'),
+    {},
+  );
+  out.push(
+    card(
+      'Queue',
+      el('p', {
+        textContent:
+          queue.waiting === undefined
+            ? ''
+            : queue.waiting === 0
+              ? `Nobody is waiting for a seat${queue.tickets ? ` (${queue.tickets} tickets can claim theirs)` : ''}.`
+              : `${queue.waiting} waiting for a seat, ${queue.tickets ?? queue.waiting} tickets in all.`,
+      }),
+    ),
+  );
   const boxes = await safe(operator<{ data: any[] }>('/_emulator/boxes'), { data: [] });
   out.push(
     card(
@@ -490,7 +653,11 @@ async function refreshState() {
   out.push(
     card(
       'Webhook deliveries',
-      table(hooks.data, Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 })),
+      table(
+        hooks.data,
+        Object.keys(hooks.data[0] ?? { url: 1, event: 1, status: 1 }),
+        'No deliveries yet: subscribe an endpoint with `avatar webhooks create --url URL --events "queue.*"` (`avatar webhooks listen` is one on this machine).',
+      ),
     ),
   );
   const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), {
@@ -500,15 +667,11 @@ async function refreshState() {
   out.push(
     card(
       'Inference jobs',
-      table(jobs.jobs, [
-        'id',
-        'task',
-        'model_id',
-        'status',
-        'source',
-        'created_at',
-        'completed_at',
-      ]),
+      table(
+        jobs.jobs,
+        ['id', 'task', 'model_id', 'status', 'source', 'created_at', 'completed_at'],
+        'No inference jobs yet: `avatar jobs submit` or `avatar run MODEL --input JSON` makes one.',
+      ),
     ),
   );
   const nodes = jobs.executions.flatMap((x) =>
@@ -527,15 +690,11 @@ async function refreshState() {
   out.push(
     card(
       'Workflow executions, node by node',
-      table(nodes, [
-        'execution',
-        'workflow',
-        'execution_status',
-        'node',
-        'status',
-        'progress',
-        'error',
-      ]),
+      table(
+        nodes,
+        ['execution', 'workflow', 'execution_status', 'node', 'status', 'progress', 'error'],
+        'No workflow executions yet.',
+      ),
     ),
   );
   $('state-body').replaceChildren(...out);

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { MicPump } from '../../client/edge-mic.js';
 import { MIC_SAMPLE_RATE } from '../../client/edge-events.js';
-import { ffmpeg } from './ffmpeg.js';
+import { runFfmpeg } from '../../media/ffmpeg.js';
 import { findRecorder, hasPackage, installHint } from './system-pieces.js';
 
 export interface MicSource {
@@ -30,7 +30,7 @@ export class MissingPieceError extends Error {
 export async function decodeToMicPcm(file: string): Promise<Buffer> {
   if (!existsSync(file)) throw new Error(`--mic-file ${file}: no such file`);
   try {
-    return await ffmpeg([
+    return await runFfmpeg([
       '-i',
       file,
       '-vn',

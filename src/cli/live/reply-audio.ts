@@ -3,10 +3,10 @@
  * decodes the audio track to 24 kHz mono PCM16 for the output. The decoded level also says
  * when the avatar is audibly speaking, which gates the mic (a terminal has no echo canceller).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { levelDb } from '../../client/edge-mic.js';
 import { AudioOut, OUT_RATE, type AudioOutChoice } from './audio-out.js';
-import { ffmpegBin } from './ffmpeg.js';
+import { spawnFfmpeg } from '../../media/ffmpeg.js';
 
 /** Louder than this (dBFS over 100 ms) counts as the avatar speaking. */
 const SPEAKING_DB = -45;
@@ -38,8 +38,7 @@ export class ReplyAudio {
   constructor(private readonly opts: ReplyAudioOptions) {
     this.now = opts.now ?? (() => performance.now());
     this.out = opts.out ? new AudioOut(opts.out, opts.onOutputFail ?? opts.onFail) : undefined;
-    const d = spawn(
-      ffmpegBin(),
+    const d = spawnFfmpeg(
       [
         '-hide_banner',
         '-loglevel',
@@ -62,12 +61,11 @@ export class ReplyAudio {
         'pipe:1',
       ],
       // Its own process group: a Ctrl-C in the terminal must not kill it before we close it (it ends on stdin EOF).
-      { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
+      { detached: true },
     );
     this.decoder = d;
     let err = '';
     d.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    d.stdin!.on('error', () => undefined);
     d.on('error', (e) => opts.onFail(`reply audio decoder: ${e.message}`));
     d.on('exit', (code) => {
       if (this.decoder && code !== 0)

@@ -4,7 +4,7 @@
  * a plain MP4 with its index up front (`+faststart`) so every player knows its length.
  */
 import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
-import { ffmpeg } from './ffmpeg.js';
+import { runFfmpeg } from '../../media/ffmpeg.js';
 
 export class StreamRecording {
   private readonly part: string;
@@ -34,7 +34,7 @@ export class StreamRecording {
       return { path: this.path, bytes: 0, remuxed: false, error: 'no media was received' };
     }
     try {
-      await ffmpeg([
+      await runFfmpeg([
         '-y',
         '-i',
         this.part,

@@ -12,14 +12,18 @@ const Json = z.record(z.string(), z.unknown());
 const BoxParams = z.object({ boxId: z.string().min(1) });
 const BoxSessionParams = z.object({ boxId: z.string().min(1), sessionId: z.string().min(1) });
 
-function internal(
+function internal<
+  P extends z.ZodObject = typeof BoxParams,
+  Q extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType = typeof Json,
+>(
   id: string,
   method: HttpMethod,
   path: `/_internal/${string}`,
   summary: string,
-  more: Partial<Operation> = {},
-): Operation {
-  return defineOperation({
+  more: Partial<Operation<P, Q, B>> = {},
+): Operation<P, Q, B> {
+  return defineOperation<P, Q, B>({
     id,
     method,
     path,
@@ -27,18 +31,44 @@ function internal(
     auth: 'public',
     family: 'internal',
     cli: false,
-    params: BoxParams,
-    body: method === 'post' ? Json : undefined,
+    // The defaults stand for P and B when `more` names none (the type parameters' defaults).
+    params: BoxParams as unknown as P,
+    body: (method === 'post' ? Json : undefined) as B | undefined,
     responses: { 200: { description: 'OK', schema: Json } },
     ...more,
   });
 }
+
+/** What a box announces when it registers. */
+export const BoxRegistration = z.object({
+  base_url: z.url({ protocol: /^https?$/ }),
+  seats: z.number().int().min(0).max(10_000),
+  protocols: z.array(z.number().int().min(1)).min(1),
+  custom_avatars: z.boolean(),
+  verified: z.boolean(),
+  max_cap_seconds: z.number().int().min(1).nullable().optional(),
+  callback_secret: z.string().min(16).max(200).nullable().optional(),
+});
+/** A seat connected, or ended by the box. */
+export const BoxSeatEvent = z.object({
+  session_id: z.string().min(1),
+  event: z.enum(['connect', 'close']),
+  /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
+  reason: z.enum(['closed', 'cap', 'box_stopping', 'idle']).optional(),
+});
+/** A finished turn. */
+export const BoxTurn = z.object({
+  seq: z.number().int().min(0),
+  user_text: z.string(),
+  reply_text: z.string(),
+});
 
 export const boxRegister = internal(
   'boxes.register',
   'post',
   '/_internal/boxes/{boxId}/register',
   'A box announces its seats and protocols',
+  { body: BoxRegistration },
 );
 export const boxDeregister = internal(
   'boxes.deregister',
@@ -52,6 +82,7 @@ export const boxSeatEvents = internal(
   'post',
   '/_internal/boxes/{boxId}/seats/events',
   'A seat was taken, connected or released',
+  { body: BoxSeatEvent },
 );
 export const boxTurns = internal(
   'boxes.turns',
@@ -60,6 +91,7 @@ export const boxTurns = internal(
   'A finished turn (for transcripts and webhooks)',
   {
     params: BoxSessionParams,
+    body: BoxTurn,
   },
 );
 export const boxMedia = internal(

@@ -3,7 +3,7 @@
  * the control plane: pending -> active), kept after their end for `keepEndedMs` so the
  * control plane can rebuild a transcript the store lacks (spec 4.5 `source: live`).
  */
-import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { type Clock, type TimerHandle } from '../../contract/clock.js';
 import { EdgeSession, type EdgeSessionDeps } from '../session/edge-session.js';
 import type { EndReason } from '../session/live-session.js';
 import { readSnapshot } from '../session/snapshot.js';
@@ -20,7 +20,7 @@ export class SessionRefused extends Error {
 }
 
 export interface BoxSessionsDeps extends Omit<EdgeSessionDeps, 'hooks'> {
-  clock: EdgeClock;
+  clock: Clock;
   /** Report the connect to the control plane; false when it says the session is not live. */
   connect(sessionId: string): Promise<boolean>;
   ended(sessionId: string, reason: EndReason): void;
@@ -30,7 +30,7 @@ export interface BoxSessionsDeps extends Omit<EdgeSessionDeps, 'hooks'> {
 export class BoxSessions {
   private readonly sessions = new Map<string, EdgeSession>();
   private readonly opening = new Map<string, Promise<EdgeSession>>();
-  private readonly evictions = new Set<EdgeTimer>();
+  private readonly evictions = new Set<TimerHandle>();
 
   constructor(private readonly d: BoxSessionsDeps) {}
 

@@ -21,7 +21,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import { realClock, type EdgeClock } from '../clock.js';
+import { systemClock, type Clock } from '../../contract/clock.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import type { EndReason, LoggedTurn } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
@@ -53,7 +53,7 @@ export interface BoxOptions {
   /** Brain, recognizer, VAD, voice and media (session/parts.ts). */
   parts: EdgeParts;
   /** Caps, token expiry and status frames; defaults to the real clock. */
-  clock?: EdgeClock;
+  clock?: Clock;
   /** Where `recording: true` sessions are captured (`<dir>/<session_id>/`); null records nothing. */
   captureRoot?: string | null;
   /** Session-tagged log lines (silenced per session by `observability: false`). */
@@ -85,7 +85,7 @@ export interface RunningBox {
 }
 
 export async function startBox(opts: BoxOptions): Promise<RunningBox> {
-  const clock = opts.clock ?? realClock;
+  const clock = opts.clock ?? systemClock;
   const log = opts.log ?? (() => undefined);
   const cp = new ControlPlaneLink(
     opts.controlPlaneUrl.replace(/\/+$/, ''),

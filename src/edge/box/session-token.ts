@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { EdgeClock } from '../clock.js';
+import { type Clock } from '../../contract/clock.js';
 
 /** The claims of a session token the box relies on (spec 5.4; claims other than `agent` are ours). */
 export interface SessionClaims extends JWTPayload {
@@ -26,7 +26,7 @@ export class TokenRefused extends Error {
  * clock; `allowExpired` serves sockets of a session already connected (the token's
  * `expires_at` is a connect deadline, not a session length: spec 4.5).
  */
-export function sessionTokenVerifier(controlPlaneUrl: string, boxId: string, clock: EdgeClock) {
+export function sessionTokenVerifier(controlPlaneUrl: string, boxId: string, clock: Clock) {
   const jwks = createRemoteJWKSet(new URL('/.well-known/jwks.json', controlPlaneUrl));
   return async (token: string, opts: { allowExpired?: boolean } = {}): Promise<SessionClaims> => {
     let payload: JWTPayload;

@@ -7,7 +7,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { type Clock, type TimerHandle } from '../../contract/clock.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { attachEvents, attachMic, attachMse } from '../sockets/v1.js';
 import { attachV2, V2_SUBPROTOCOL } from '../sockets/v2.js';
@@ -41,7 +41,7 @@ const MAX_PAYLOAD = 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 
 export interface UpgradeDeps {
-  clock: EdgeClock;
+  clock: Clock;
   verify: TokenVerifier;
   sessions: BoxSessions;
   chat(s: EdgeSession, text: string): string;
@@ -62,7 +62,7 @@ export function upgradeHandler(d: UpgradeDeps) {
   });
 
   const pings = new WeakMap<WebSocket, { answered: boolean; sent: boolean; missed: number }>();
-  let beat: EdgeTimer | null = null;
+  let beat: TimerHandle | null = null;
   const heartbeat = () => {
     beat = null;
     for (const ws of wss.clients) {

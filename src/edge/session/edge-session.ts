@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { StatusMessage } from '../../contract/edge/messages.js';
-import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { type Clock, type TimerHandle } from '../../contract/clock.js';
 import type { Channel } from './channel.js';
 import { LiveSession, type LiveSessionHooks, type LoggedTurn } from './live-session.js';
 import { MicInput } from './mic-input.js';
@@ -16,7 +16,7 @@ import { attachTools, type ToolLink } from '../tools/session-tools.js';
 
 export interface EdgeSessionDeps {
   parts: EdgeParts;
-  clock: EdgeClock;
+  clock: Clock;
   hooks: LiveSessionHooks;
   /** Where `recording: true` captures go (null: this box records nothing). */
   captureRoot: string | null;
@@ -35,7 +35,7 @@ export class EdgeSession {
   mic: MicInput | null = null;
   stream: SessionStream | null = null;
   recorder: Recorder | null = null;
-  private ticker: EdgeTimer | null = null;
+  private ticker: TimerHandle | null = null;
 
   private constructor(
     snapshot: SessionSnapshot,

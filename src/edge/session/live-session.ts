@@ -6,7 +6,7 @@
  * ends when idle instead, like a minted session nobody connects to (the reaper's 60 s).
  */
 import type { EdgeSentMessage } from '../../contract/edge/messages.js';
-import type { EdgeClock, EdgeTimer } from '../clock.js';
+import { type Clock, type TimerHandle } from '../../contract/clock.js';
 import { CloseCode, type Channel, type Stream } from './channel.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -44,14 +44,14 @@ export class LiveSession {
   readonly startedAt: number;
   ended: EndReason | null = null;
   endedAt: number | null = null;
-  private capTimer: EdgeTimer | null;
-  private idleTimer: EdgeTimer | null = null;
+  private capTimer: TimerHandle | null;
+  private idleTimer: TimerHandle | null = null;
   private working = false;
   private readonly endListeners: ((reason: EndReason) => void)[] = [];
 
   constructor(
     readonly snapshot: SessionSnapshot,
-    private readonly clock: EdgeClock,
+    private readonly clock: Clock,
     private readonly hooks: LiveSessionHooks,
   ) {
     this.startedAt = clock.now();

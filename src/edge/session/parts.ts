@@ -6,7 +6,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Brain, Recognizer, Speech, Vad, Voice, VoiceShape } from '../../models/index.js';
-import type { EdgeClock } from '../clock.js';
+import { type Clock } from '../../contract/clock.js';
 import type { PostCommitStage } from './pipeline.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -37,7 +37,7 @@ export interface SessionStream extends EventEmitter {
 /** Everything media needs to render this session's avatar (face, idle loop, voice shape). */
 export interface MediaRequest {
   snapshot: SessionSnapshot;
-  clock: EdgeClock;
+  clock: Clock;
   /** Fetch one of the version's media blobs through the internal box API (spec 4.7). */
   fetchMedia(kind: 'face' | 'idle' | 'voice'): Promise<Buffer | null>;
 }

@@ -13,6 +13,8 @@ import {
   type WriteStream,
 } from 'node:fs';
 import { join } from 'node:path';
+import { MIC_SAMPLE_RATE } from '../../contract/edge/events.js';
+import { wavHeader } from '../../models/wav.js';
 import { DIR_MODE, FILE_MODE } from '../private-files.js';
 
 export class Recorder {
@@ -27,7 +29,7 @@ export class Recorder {
     // A user's microphone: private like the rest of the data dir (docs/security.md).
     mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
     this.mic = createWriteStream(join(this.dir, 'mic.wav'), { mode: FILE_MODE });
-    this.mic.write(wavHeader(0));
+    this.mic.write(wavHeader(0, MIC_SAMPLE_RATE));
     this.video = createWriteStream(join(this.dir, 'video.mp4'), { mode: FILE_MODE });
   }
 
@@ -48,26 +50,10 @@ export class Recorder {
     // Patch the WAV sizes now that the length is known.
     const fd = openSync(join(this.dir, 'mic.wav'), 'r+');
     try {
-      writeSync(fd, wavHeader(this.micBytes), 0, 44, 0);
+      const header = wavHeader(this.micBytes, MIC_SAMPLE_RATE);
+      writeSync(fd, header, 0, header.length, 0);
     } finally {
       closeSync(fd);
     }
   }
-}
-
-function wavHeader(dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20); // PCM
-  h.writeUInt16LE(1, 22); // mono
-  h.writeUInt32LE(16_000, 24);
-  h.writeUInt32LE(32_000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
 }

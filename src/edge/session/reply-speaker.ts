@@ -32,28 +32,22 @@ export class ReplySpeaker {
   ) {}
 
   private queued = 0;
-  private chunks = 0;
 
   /**
    * Queue one sentence (synthesis runs in order; playback follows on the stream). The
-   * reply's first sentence is split at its first comma: synthesis time grows with the text,
-   * and the first words are what the listener waits for.
+   * reply's first sentence is said in two chunks (firstWords): synthesis time grows with
+   * the text, and the first words are what the listener waits for. Both chunks are
+   * `urgent` (the second must be ready before the short first one has played).
    */
   say(text: string): void {
     if (this.queued++ === 0) {
-      const m = /^(.{12,}?[,;:])\s+(.{12,})$/s.exec(text);
-      if (m) {
-        this.sayChunk(m[1]!);
-        this.sayChunk(m[2]!);
-        return;
-      }
+      for (const chunk of firstWords(text)) this.sayChunk(chunk, true);
+      return;
     }
-    this.sayChunk(text);
+    this.sayChunk(text, false);
   }
 
-  private sayChunk(text: string): void {
-    // The reply's first chunk is what the listener waits for: the Voice serves it first.
-    const urgent = this.chunks++ === 0;
+  private sayChunk(text: string, urgent: boolean): void {
     this.chain = this.chain.then(async () => {
       // Paced: a sentence is made once the one before it is on air (its first fragment
       // sent), not while that one's first words are still being encoded: on a busy box the
@@ -121,4 +115,27 @@ export class ReplySpeaker {
       );
     return parts.filter(Boolean).join(' ');
   }
+}
+
+/** Words a chunk should not end on: the next word belongs with them. */
+const LEADING =
+  /^(a|an|the|of|to|in|on|at|by|for|from|with|and|or|but|as|is|are|was|my|your|our|their|its|his|her|this|that|i|you|we|they|it|he|she|not|very|so)$/i;
+
+/**
+ * A reply's first sentence as its first chunk and the rest: the first clause when it ends
+ * (at a comma, semicolon, colon or dash) within six words, else the first four to six words
+ * (ending on a word that does not lead into the next: "I live in a small | flat by the
+ * sea."); a sentence of fewer than eight words and no early clause is said whole. The
+ * chunks joined with a space are the sentence, so what is said and stored is unchanged.
+ */
+export function firstWords(sentence: string): string[] {
+  const words = sentence.trim().split(/\s+/);
+  if (words.length < 2) return [sentence];
+  const split = (k: number) => [words.slice(0, k).join(' '), words.slice(k).join(' ')];
+  for (let k = 1; k <= Math.min(6, words.length - 1); k++)
+    if (/[,;:\u2013\u2014]$/.test(words[k - 1]!)) return split(k);
+  if (words.length < 8) return [sentence];
+  for (let k = 4; k <= 6; k++)
+    if (!LEADING.test(words[k - 1]!.replace(/[^\p{L}\p{N}']/gu, ''))) return split(k);
+  return [sentence];
 }

@@ -12,7 +12,7 @@ import type { TurnMessage } from '../../contract/edge/messages.js';
 import type { BrainUsage } from '../../models/brain.js';
 import type { Brain, VoiceShape } from '../../models/index.js';
 import { GreetingHold } from '../turns/index.js';
-import type { EdgeClock } from '../clock.js';
+import { type Clock } from '../../contract/clock.js';
 import { brainRequest, replyLanguage } from './conversation.js';
 import { greetingPrompt } from './greeting.js';
 import type { LiveSession, LoggedTurn } from './live-session.js';
@@ -78,7 +78,7 @@ export type TalkState = 'listening' | 'thinking' | 'speaking';
 export interface TurnLoopDeps {
   session: LiveSession;
   parts: EdgeParts;
-  clock: EdgeClock;
+  clock: Clock;
   /** The media stream (absent in brain-only mode). */
   stream: SessionStream | null;
   voiceShape?: VoiceShape;

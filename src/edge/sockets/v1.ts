@@ -6,7 +6,7 @@
 import type { WebSocket } from 'ws';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject, type Uplink } from './mic-frames.js';
-import { wsChannel } from './ws-channel.js';
+import { messageBytes, wsChannel } from './ws-channel.js';
 
 const plain = { mime: (mime: string) => ({ mime }), media: (b: Buffer) => b };
 
@@ -43,11 +43,7 @@ export function attachMic(ws: WebSocket, s: EdgeSession): void {
     ch.sendJson({ type: 'error', error: u.error, detail: u.detail });
   ws.on('close', () => s.live.detach(ch));
   ws.on('message', (data, isBinary) => {
-    const buf = Array.isArray(data)
-      ? Buffer.concat(data)
-      : Buffer.isBuffer(data)
-        ? data
-        : Buffer.from(data);
+    const buf = messageBytes(data);
     if (isBinary) {
       const f = micFrame(buf, hello, 1);
       if (f.kind === 'error') return fail(f);

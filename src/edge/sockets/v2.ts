@@ -17,7 +17,7 @@ import {
 import type { z } from 'zod';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject } from './mic-frames.js';
-import { wsChannel } from './ws-channel.js';
+import { messageBytes, wsChannel } from './ws-channel.js';
 
 export { V2_SUBPROTOCOL };
 
@@ -41,11 +41,7 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
     cap_seconds: s.live.snapshot.capSeconds,
   } satisfies z.input<typeof V2SessionMessage>);
   ws.on('message', (data, isBinary) => {
-    const buf = Array.isArray(data)
-      ? Buffer.concat(data)
-      : Buffer.isBuffer(data)
-        ? data
-        : Buffer.from(data);
+    const buf = messageBytes(data);
     if (isBinary) {
       if (buf[0] !== TAG_MIC)
         return fail({

@@ -35,3 +35,9 @@ export function wsChannel(
     },
   };
 }
+
+/** A `ws` message as one Buffer (it may arrive as a Buffer, an ArrayBuffer or fragments). */
+export function messageBytes(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
+}

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { BUILTIN_IMAGE_TTL_MS } from '../../contract/builtins.js';
 import { editPng, generatePng, renderPicture } from '../../models/image/procedural.js';
-import type { EdgeClock } from '../clock.js';
+import { type Clock } from '../../contract/clock.js';
 import type { StageAnswer } from './tool-stage.js';
 
 export const IMAGE_SIDE = 384;
@@ -18,7 +18,7 @@ export class ImageShelf {
   private readonly images = new Map<string, { png: Buffer; expiresAt: number }>();
   baseUrl = '';
 
-  constructor(private readonly clock: EdgeClock) {}
+  constructor(private readonly clock: Clock) {}
 
   put(png: Buffer): string {
     this.sweep();

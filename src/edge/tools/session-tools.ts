@@ -5,7 +5,7 @@
  * it then reports), and the ToolStage plugged into the turn loop's post-commit slot.
  */
 import { deterministicVerdict } from '../../models/brain/tool-verdict.js';
-import type { EdgeClock } from '../clock.js';
+import { type Clock } from '../../contract/clock.js';
 import { brainRequest, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
@@ -33,7 +33,7 @@ export async function attachTools(o: {
   live: LiveSession;
   loop: TurnLoop;
   parts: EdgeParts;
-  clock: EdgeClock;
+  clock: Clock;
   link: ToolLink;
   log: (m: string) => void;
 }): Promise<ToolStage | null> {
@@ -41,6 +41,17 @@ export async function attachTools(o: {
   const { tools } = await link.tools(live.id);
   if (tools.length === 0) return null;
   const brain = parts.brain;
+  /** What the brain is asked with: the session's context and log (and an instruction). */
+  const sessionRequest = (instruction?: string, userText: string | null = null) =>
+    brainRequest(
+      live.snapshot,
+      live.log,
+      userText,
+      replyLanguage(live.snapshot, null),
+      undefined,
+      instruction,
+      live.notes,
+    );
   // The turn loop hands its StageContext with each committed turn; the stage acts only after one.
   let ctx: StageContext | null = null;
   const stage = new ToolStage({
@@ -51,19 +62,12 @@ export async function attachTools(o: {
       if (brain.verdict) {
         // After the commit the turn is the log's last; in the pre-speech gate it is not stored yet.
         const stored = live.log.some((t) => t.seq === seq);
-        const req = brainRequest(
-          live.snapshot,
-          live.log,
-          stored ? null : text,
-          replyLanguage(live.snapshot, null),
-          undefined,
-          undefined,
-          live.notes,
-        );
-        return brain.verdict(req, tools).catch((e: unknown) => {
-          o.log(`tool verdict failed: ${(e as Error).message}`);
-          return null;
-        });
+        return brain
+          .verdict(sessionRequest(undefined, stored ? null : text), tools)
+          .catch((e: unknown) => {
+            o.log(`tool verdict failed: ${(e as Error).message}`);
+            return null;
+          });
       }
       return deterministicVerdict(text, tools);
     },
@@ -114,14 +118,8 @@ export async function attachTools(o: {
       ? {
           phrase: async (_line: string, note: string, tool: StageTool) => {
             const hint = tool.speak_hint ? ` ${tool.speak_hint}` : '';
-            const req = brainRequest(
-              live.snapshot,
-              live.log,
-              null,
-              replyLanguage(live.snapshot, null),
-              undefined,
+            const req = sessionRequest(
               `${note}\nTell the user this result in one or two short sentences.${hint}`,
-              live.notes,
             );
             const out = brain.reply(req);
             let text = '';

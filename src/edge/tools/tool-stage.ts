@@ -15,7 +15,7 @@ import type { ToolCallRequest } from '../../contract/resources/tools.js';
 import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
 import { hintedLine } from '../../models/brain/speak-hint.js';
-import type { EdgeClock, EdgeTimer } from '../clock.js';
+import type { Clock, TimerHandle } from '../../contract/clock.js';
 import { PRE_SPEECH_GATE_MS, type GateOutcome } from '../session/pipeline.js';
 
 export const FILLER_AFTER_MS = 2500;
@@ -57,7 +57,7 @@ export type StageAnswer =
   | { ok: false; error: string; message?: string };
 
 export interface ToolStageDeps {
-  clock: EdgeClock;
+  clock: Clock;
   sessionId: string;
   tools: readonly StageTool[];
   /** The verdict for a user turn (`seq`: its place in the transcript; a gated turn is not stored yet). */
@@ -96,8 +96,8 @@ interface InFlight {
   tool: StageTool;
   seq: number;
   at: number;
-  filler: EdgeTimer | null;
-  hold: EdgeTimer | null;
+  filler: TimerHandle | null;
+  hold: TimerHandle | null;
   /** Who delivers the answer: the pre-speech gate holding the reply, or the background lane. */
   lane: 'gate' | 'background';
   /** The answer, once it came (or 'held' when the 30 s hold ran out first). */
@@ -152,7 +152,7 @@ export class ToolStage {
     });
     const g = { seq: turn.seq, verdict, dispatched: false };
     this.gated = g;
-    let timer: EdgeTimer | null = null;
+    let timer: TimerHandle | null = null;
     const stop = new Promise<'late'>((resolve) => {
       timer = this.d.clock.setTimeout(() => resolve('late'), PRE_SPEECH_GATE_MS);
       cut.addEventListener('abort', () => resolve('late'), { once: true });
@@ -178,7 +178,7 @@ export class ToolStage {
       }
       return this.gateOutcome(f, f.answered);
     } finally {
-      (timer as EdgeTimer | null)?.cancel();
+      (timer as TimerHandle | null)?.cancel();
     }
   }
 

@@ -8,7 +8,7 @@
  * user speaks or types first, the greeting is dropped: the user's turn is the first turn.
  * With `holdMs` 0 the greeting is due at `start()`.
  */
-import type { TurnClock } from './clock.js';
+import type { Clock } from '../../contract/clock.js';
 
 export const GREETING_HOLD_DEFAULT_MS = 2000;
 export const GREETING_HOLD_MAX_MS = 5000;
@@ -20,7 +20,7 @@ export type GreetingReason = 'context' | 'hold-expired' | 'no-hold';
 export interface GreetingHoldOptions {
   enabled?: boolean;
   holdMs?: number;
-  clock: TurnClock;
+  clock: Clock;
   /** Called once when the greeting should be generated. */
   onGreet: (reason: GreetingReason) => void;
 }

@@ -2,7 +2,7 @@
  * The edge's turn-taking rules as small pure modules (issue 8 item 4), driven by frame
  * counts or an injected clock; the per-session coordinator wires them to the sockets.
  */
-export { FRAME_MS, FRAME_SAMPLES, type TurnClock } from './clock.js';
+export { FRAME_MS, FRAME_SAMPLES } from './frames.js';
 export {
   UtteranceDetector,
   UTTERANCE_DEFAULTS,

@@ -15,7 +15,7 @@
  * Defaults are in UTTERANCE_DEFAULTS (docs/turns.md explains each).
  */
 import type { Vad } from '../../models/vad.js';
-import { FRAME_MS, FRAME_SAMPLES } from './clock.js';
+import { FRAME_MS, FRAME_SAMPLES } from './frames.js';
 
 export interface UtteranceTunables {
   /** Speech needed in a row before a turn starts (filters clicks and coughs). */

@@ -131,7 +131,11 @@ export async function readJsonBody(
   maxBytes: number,
   fail: (message: string) => Error,
 ): Promise<unknown> {
-  const bytes = await readBodyLimited(c, maxBytes);
+  return parseJsonBytes(await readBodyLimited(c, maxBytes), fail);
+}
+
+/** UTF-8 JSON bytes as a value; undefined for an empty body; `fail` names what is wrong. */
+export function parseJsonBytes(bytes: Uint8Array, fail: (message: string) => Error): unknown {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -7,7 +7,7 @@ import { authenticate, type AuthContext } from '../auth/authenticate.js';
 import type { App, EmulatorContext } from '../context.js';
 import { unixSeconds } from '../clock.js';
 import { ApiError } from './api-error.js';
-import { readBodyLimited, readJsonBody } from './body.js';
+import { parseJsonBytes, readBodyLimited, readJsonBody } from './body.js';
 
 export interface OpRequest<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> {
   params: z.output<P>;
@@ -50,8 +50,12 @@ export function zodDetail(err: z.ZodError): string {
 }
 
 /** The JSON body reader of `implement` (readJsonBody, http/body.ts, with the control plane's envelope); the few hand-written operator routes use it too. */
+const invalidJson = (message: string) => new ApiError(400, 'invalid_json', { message });
 export const readJson = (c: Context, maxBytes: number): Promise<unknown> =>
-  readJsonBody(c, maxBytes, (message) => new ApiError(400, 'invalid_json', { message }));
+  readJsonBody(c, maxBytes, invalidJson);
+
+/** The bytes of an operation with `rawBody` that carries a JSON document, parsed with the same error. */
+export const parseJson = (raw: Uint8Array): unknown => parseJsonBytes(raw, invalidJson);
 
 function firstSuccess(op: Operation<z.ZodObject, z.ZodObject, z.ZodType>): number {
   const codes = Object.keys(op.responses)
@@ -70,6 +74,8 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
   ctx: EmulatorContext,
   op: Operation<P, Q, B>,
   handler: (req: OpRequest<P, Q, B>) => OpResult | Promise<OpResult>,
+  /** A credential check of its own, before any validation (the box API's box secret). */
+  guard?: (c: Context) => void,
 ): void {
   const maxBytes = op.rawBody?.maxBytes ?? Limits.jsonBodyBytes;
   const success = firstSuccess(op as never);
@@ -80,6 +86,7 @@ export function implement<P extends z.ZodObject, Q extends z.ZodObject, B extend
         ? null
         : authenticate(ctx.db, c, op.auth, unixSeconds(ctx.clock));
     c.set('auth', auth);
+    guard?.(c);
 
     let params: unknown = c.req.param();
     if (op.params) {

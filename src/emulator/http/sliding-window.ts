@@ -9,6 +9,10 @@ export type Admission = { ok: true; at: number } | { ok: false; retryAfterS: num
 
 export class SlidingWindow {
   private readonly logs = new Map<string, number[]>();
+  /** Keys held when the last sweep ended: the next sweep runs when there are twice as many, */
+  private swept = 1024;
+  /** or a window after this one. */
+  private sweptAt = -Infinity;
 
   constructor(
     private readonly clock: Clock,
@@ -19,7 +23,10 @@ export class SlidingWindow {
   take(key: string, limit: number): Admission {
     const now = this.clock.now();
     let log = this.logs.get(key);
-    if (!log) this.logs.set(key, (log = []));
+    if (!log) {
+      if (this.logs.size >= this.swept || now - this.sweptAt >= this.windowMs) this.sweep(now);
+      this.logs.set(key, (log = []));
+    }
     let drop = 0;
     while (drop < log.length && log[drop]! <= now - this.windowMs) drop++;
     if (drop) log.splice(0, drop);
@@ -30,6 +37,24 @@ export class SlidingWindow {
       };
     log.push(now);
     return { ok: true, at: now };
+  }
+
+  /** Keys with a log (tests check a run of many keys leaves none behind once their window passed). */
+  get keys(): number {
+    return this.logs.size;
+  }
+
+  /**
+   * Forget every key whose newest admission left the window (a key not seen again would
+   * otherwise stay for the life of the process: issue 19, hostile-input memory). Amortised:
+   * it runs when a new key comes and the key count has doubled, or a window has passed,
+   * since the last sweep.
+   */
+  private sweep(now: number): void {
+    for (const [k, log] of this.logs)
+      if (log.length === 0 || log[log.length - 1]! <= now - this.windowMs) this.logs.delete(k);
+    this.swept = Math.max(1024, this.logs.size * 2);
+    this.sweptAt = now;
   }
 
   /** Give back the admission made at `at` for `key` (a request refused before it did any work). */

@@ -1,5 +1,4 @@
-import { readJson } from '../http/router.js';
-import { Limits } from '../../contract/limits.js';
+import { implement } from '../http/router.js';
 import {
   clock as clockOp,
   clockAdvance,
@@ -31,13 +30,13 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     message:
       'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
   };
-  app.get(clockOp.path, (c) => c.json(state()));
-  app.post(clockFreeze.path, (c) => {
+  implement(app, ctx, clockOp, () => state());
+  implement(app, ctx, clockFreeze, ({ c }) => {
     if (clock instanceof DrivableClock) clock.freeze();
     else if (!(clock instanceof ManualClock)) return c.json(notDrivable, 409);
     return c.json(state());
   });
-  app.post(clockResume.path, (c) => {
+  implement(app, ctx, clockResume, ({ c }) => {
     if (clock instanceof ManualClock) {
       return c.json({ error: 'clock_manual', message: 'a ManualClock only moves by advance' }, 409);
     }
@@ -45,22 +44,10 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     clock.resume();
     return c.json(state());
   });
-  app.post(clockAdvance.path, async (c) => {
+  implement(app, ctx, clockAdvance, ({ body, c }) => {
     if (!(clock instanceof ManualClock || clock instanceof DrivableClock))
       return c.json(notDrivable, 409);
-    const ms = Number(
-      ((await readJson(c, Limits.jsonBodyBytes)) as { ms?: unknown } | null | undefined)?.ms,
-    );
-    if (!Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
-      return c.json(
-        {
-          error: 'invalid_request',
-          detail: 'ms: must be a number of milliseconds from 0 to one year',
-        },
-        400,
-      );
-    }
-    clock.advance(ms);
+    clock.advance(body.ms);
     return c.json(state());
   });
 }

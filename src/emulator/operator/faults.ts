@@ -1,6 +1,5 @@
-import { readJson } from '../http/router.js';
-import { Limits } from '../../contract/limits.js';
-import { toRouterPath } from '../../contract/operation.js';
+import { ApiError } from '../http/api-error.js';
+import { implement, reply } from '../http/router.js';
 import {
   faultsAdd,
   faultsClear,
@@ -131,31 +130,18 @@ export function faultsOf(ctx: EmulatorContext): Faults {
 
 export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
   const faults = faultsOf(ctx);
-  app.get(faultsList.path, (c) => c.json({ data: faults.view() }));
-  app.post(faultsAdd.path, async (c) => {
-    const r = FaultSpec.safeParse(await readJson(c, Limits.jsonBodyBytes));
-    if (!r.success) {
-      const i = r.error.issues[0]!;
-      const keys = i.code === 'unrecognized_keys' ? i.keys : [];
-      return c.json(
-        {
-          error: 'invalid_request',
-          detail: `${[...i.path, ...keys.slice(0, 1)].join('.') || '(body)'}: ${keys.length ? 'is not a field' : i.message}`,
-        },
-        400,
-      );
-    }
-    const f = faults.add(r.data);
-    return c.json(
-      faults.view().find((v) => v.id === f.id),
+  implement(app, ctx, faultsList, () => ({ data: faults.view() }));
+  implement(app, ctx, faultsAdd, ({ body }) => {
+    const f = faults.add(body);
+    return reply(
       201,
+      faults.view().find((v) => v.id === f.id),
     );
   });
-  app.delete(faultsClear.path, (c) => c.json({ removed: faults.remove() }));
-  app.delete(toRouterPath(faultsRemove.path), (c) => {
-    const n = faults.remove(c.req.param('id'));
-    return n
-      ? c.json({ removed: n })
-      : c.json({ error: 'not_found', message: `no fault ${c.req.param('id')}` }, 404);
+  implement(app, ctx, faultsClear, () => ({ removed: faults.remove() }));
+  implement(app, ctx, faultsRemove, ({ params }) => {
+    const n = faults.remove(params.id);
+    if (!n) throw new ApiError(404, 'not_found', { message: `no fault ${params.id}` });
+    return { removed: n };
   });
 }

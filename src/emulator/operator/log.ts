@@ -1,5 +1,7 @@
+import { echo } from '../../contract/echo.js';
 import { logs as logsOp } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
+import { implement } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 
 /**
@@ -19,6 +21,8 @@ export interface LogEntry {
 }
 
 export const LOG_LIMIT = 10_000;
+/** A request's path is logged up to this many characters (a 16 KB junk path is not kept 10,000 times). */
+export const LOG_PATH_CHARS = 256;
 
 const SESSION_IN_PATH =
   /\/sessions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
@@ -64,7 +68,7 @@ export class OperatorLog {
     }
     this.add('request', {
       method,
-      path,
+      path: echo(path, LOG_PATH_CHARS),
       status: res.status,
       ms: Math.max(0, this.now() - started),
       ...(session ? { session } : {}),
@@ -93,14 +97,8 @@ export function registerOperatorLog(app: App, ctx: EmulatorContext): void {
     const session = typeof data.session_id === 'string' ? data.session_id : undefined;
     log.add('event', { event, workspace, ...(session ? { session } : {}), data });
   });
-  app.get(logsOp.path, (c) => {
-    const after = Number(c.req.query('after') ?? 0);
-    if (!Number.isInteger(after) || after < 0)
-      return c.json(
-        { error: 'invalid_request', detail: 'after: must be a non-negative integer (a seq)' },
-        400,
-      );
-    const session = c.req.query('session') || undefined;
-    return c.json({ data: log.since(after, session), last: log.last });
-  });
+  implement(app, ctx, logsOp, ({ query }) => ({
+    data: log.since(query.after ?? 0, query.session || undefined),
+    last: log.last,
+  }));
 }

@@ -1,5 +1,4 @@
-import { readJson } from '../http/router.js';
-import { Limits } from '../../contract/limits.js';
+import { implement, parseJson } from '../http/router.js';
 import { stateExport, stateImport, stateReset } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
 import { exportState, importState, resetState, StateError } from './state.js';
@@ -18,9 +17,9 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     secret_key: k.secretKey,
     dashboard_key: k.dashboardKey,
   });
-  app.get(stateExport.path, (c) => c.json(exportState(ctx, version)));
-  app.post(stateImport.path, async (c) => {
-    const doc = await readJson(c, Limits.stateDocumentBytes);
+  implement(app, ctx, stateExport, () => exportState(ctx, version));
+  implement(app, ctx, stateImport, ({ raw, c }) => {
+    const doc = parseJson(raw);
     try {
       return c.json({ imported: true, keys: keysBody(importState(ctx, doc)) });
     } catch (e) {
@@ -29,17 +28,7 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
       throw e;
     }
   });
-  app.post(stateReset.path, async (c) => {
-    const body = (await readJson(c, Limits.jsonBodyBytes)) ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return c.json(
-        { error: 'invalid_request', detail: '(body): must be {"keep_keys": boolean} or empty' },
-        400,
-      );
-    }
-    const keep = (body as { keep_keys?: unknown }).keep_keys ?? true;
-    if (typeof keep !== 'boolean')
-      return c.json({ error: 'invalid_request', detail: 'keep_keys: must be a boolean' }, 400);
-    return c.json({ reset: true, keys: keysBody(resetState(ctx, keep)) });
+  implement(app, ctx, stateReset, ({ body }) => {
+    return { reset: true, keys: keysBody(resetState(ctx, body.keep_keys ?? true)) };
   });
 }

@@ -1,6 +1,5 @@
-import { readJson } from '../http/router.js';
-import { Limits } from '../../contract/limits.js';
-import { toRouterPath } from '../../contract/operation.js';
+import { ApiError } from '../http/api-error.js';
+import { implement, zodDetail } from '../http/router.js';
 import { trigger } from '../../contract/operations/operator.js';
 import { z } from 'zod';
 import { WebhookEvents } from '../../contract/resources/webhook.js';
@@ -9,7 +8,6 @@ import { getSetting } from '../db/database.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { operatorLog } from './log.js';
 import { generationState } from '../generations/state.js';
-import { TriggerNames } from '../../contract/resources/operator.js';
 
 /**
  * Triggers (issue 18 item 5; docs/testing.md "Triggers"): make the emulator do what would
@@ -65,17 +63,20 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
   const log = operatorLog(ctx);
   let placeholders = 0;
-  const invalid = (detail: string) => ({ error: 'invalid_request', detail });
-  const firstIssue = (e: z.ZodError) => {
-    const i = e.issues[0]!;
-    const keys = i.code === 'unrecognized_keys' ? i.keys : [];
-    const path = [...i.path, ...keys.slice(0, 1)].join('.');
-    return `${path || '(body)'}: ${keys.length ? 'is not a field' : i.message}`;
+  /** A trigger's own body, checked as implement() checks an operation's. */
+  const parse = <T extends z.ZodType>(schema: T, raw: unknown): z.output<T> => {
+    const r = schema.safeParse(raw);
+    if (!r.success)
+      throw new ApiError(400, 'invalid_request', {
+        message: 'invalid request body',
+        detail: zodDetail(r.error),
+      });
+    return r.data;
   };
 
-  app.post(toRouterPath(trigger.path), async (c) => {
-    const name = c.req.param('name');
-    const raw = (await readJson(c, Limits.jsonBodyBytes)) ?? {};
+  implement(app, ctx, trigger, async ({ params, body, c }) => {
+    const name = params.name;
+    const raw = body ?? {};
     switch (name) {
       case 'fill-seats': {
         let held = 0;
@@ -102,8 +103,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
       case 'drain-queue':
         return c.json({ trigger: name, dropped: rt.queue.drain() });
       case 'webhook': {
-        const r = WebhookBody.safeParse(raw);
-        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const r = { data: parse(WebhookBody, raw) };
         const boot = JSON.parse(getSetting(ctx.db, 'bootstrap') ?? '{}') as {
           workspaceId?: string;
         };
@@ -112,8 +112,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         return c.json({ trigger: name, event: r.data.event, workspace_id: ws });
       }
       case 'end-session': {
-        const r = EndBody.safeParse(raw);
-        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const r = { data: parse(EndBody, raw) };
         if (!rt.isLiveSeat(r.data.session_id)) {
           return c.json(
             {
@@ -127,8 +126,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         return c.json({ trigger: name, session_id: r.data.session_id, reason: r.data.reason });
       }
       case 'expire-token': {
-        const r = ExpireBody.safeParse(raw);
-        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const r = { data: parse(ExpireBody, raw) };
         const id = r.data.session_id;
         const done = rt.expireToken(id);
         if (done === 'unknown')
@@ -148,8 +146,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         return c.json({ trigger: name, session_id: id });
       }
       case 'drop-ticket': {
-        const r = DropBody.safeParse(raw);
-        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const r = { data: parse(DropBody, raw) };
         const t = rt.queue.drop(r.data.ticket ?? null, r.data.reason);
         if (!t)
           return c.json(
@@ -164,20 +161,14 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         return c.json({ trigger: name, ticket: t.id, reason: r.data.reason });
       }
       case 'fail-speak': {
-        const r = FailSpeakBody.safeParse(raw);
-        if (!r.success) return c.json(invalid(firstIssue(r.error)), 400);
+        const r = { data: parse(FailSpeakBody, raw) };
         generationState(ctx).fault = { stage: r.data.stage, remaining: r.data.count };
         log.add('event', { event: 'trigger.fail-speak', data: r.data });
         return c.json({ trigger: name, stage: r.data.stage, count: r.data.count });
       }
       default:
-        return c.json(
-          {
-            error: 'not_found',
-            message: `no trigger ${name}: ${TriggerNames.join(', ')}`,
-          },
-          404,
-        );
+        // The contract's TriggerParams lists every trigger: the switch is exhaustive.
+        return name satisfies never;
     }
   });
 }

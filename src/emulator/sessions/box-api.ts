@@ -3,7 +3,6 @@
  * events (connect/close) and transcript turns. Each call carries the box's own secret as
  * `Authorization: Bearer <secret>`; a wrong or missing secret is 401.
  */
-import { toRouterPath } from '../../contract/operation.js';
 import {
   boxDeregister,
   boxMedia,
@@ -12,54 +11,16 @@ import {
   boxTurns,
 } from '../../contract/operations/boxes.js';
 import type { Context } from 'hono';
-import { z } from 'zod';
 import { bearer } from '../auth/authenticate.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { implement } from '../http/router.js';
 import { sessionRuntime } from './runtime.js';
 import { getSessionRow } from './store.js';
 import { endOnBox } from '../fleet/box-calls.js';
 import { sessionMedia } from './session-media.js';
 import { registerGatewayRoutes, toolGateway } from '../tools/gateway-routes.js';
-
-const Registration = z.object({
-  base_url: z.url({ protocol: /^https?$/ }),
-  seats: z.number().int().min(0).max(10_000),
-  protocols: z.array(z.number().int().min(1)).min(1),
-  custom_avatars: z.boolean(),
-  verified: z.boolean(),
-  max_cap_seconds: z.number().int().min(1).nullable().optional(),
-  callback_secret: z.string().min(16).max(200).nullable().optional(),
-});
-const SeatEvent = z.object({
-  session_id: z.string().min(1),
-  event: z.enum(['connect', 'close']),
-  /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
-  reason: z.enum(['closed', 'cap', 'box_stopping', 'idle']).optional(),
-});
-const Turn = z.object({
-  seq: z.number().int().min(0),
-  user_text: z.string(),
-  reply_text: z.string(),
-});
-
-async function parse<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new ApiError(400, 'invalid_json', { message: 'request body is not valid JSON' });
-  }
-  const r = schema.safeParse(raw);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new ApiError(400, 'invalid_request', {
-      detail: `${i?.path.join('.') || '(body)'}: ${i?.message}`,
-    });
-  }
-  return r.data;
-}
 
 export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
@@ -76,25 +37,24 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
       throw new ApiError(401, 'unauthorized', { message: 'unknown box or wrong box secret' });
     return id;
   };
+  /** A box route: the box's secret first, then the contract operation's validation. */
+  const boxRoute: typeof implement = (a, x, op, handler) => implement(a, x, op, handler, boxOf);
 
-  app.post(toRouterPath(boxRegister.path), async (c) => {
-    const id = boxOf(c);
-    const reg = await parse(c, Registration);
+  boxRoute(app, ctx, boxRegister, ({ params, body: reg }) => {
+    const id = params.boxId;
     const box = rt.fleet.register(id, reg, ctx.clock.now());
     rt.boxRegistered(box);
-    return c.json({ ok: true, box_id: id });
+    return { ok: true, box_id: id };
   });
 
-  app.post(toRouterPath(boxDeregister.path), (c) => {
-    const id = boxOf(c);
-    rt.boxGone(id);
-    return c.json({ ok: true });
+  boxRoute(app, ctx, boxDeregister, ({ params }) => {
+    rt.boxGone(params.boxId);
+    return { ok: true };
   });
 
   // spec 3: "the edge frees the seat when the client sockets close"; connect makes it active.
-  app.post(toRouterPath(boxSeatEvents.path), async (c) => {
-    const id = boxOf(c);
-    const ev = await parse(c, SeatEvent);
+  boxRoute(app, ctx, boxSeatEvents, ({ params, body: ev }) => {
+    const id = params.boxId;
     const row = getSessionRow(rt.st, ev.session_id);
     if (!row || row.box_id !== id)
       throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
@@ -109,29 +69,28 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     } else {
       rt.endSession(ev.session_id, ev.reason ?? 'closed');
     }
-    return c.json({ ok: true });
+    return { ok: true };
   });
 
-  app.post(toRouterPath(boxTurns.path), async (c) => {
-    const id = boxOf(c);
-    const turn = await parse(c, Turn);
-    const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
+  boxRoute(app, ctx, boxTurns, ({ params, body: turn }) => {
+    const id = params.boxId;
+    const row = getSessionRow(rt.st, params.sessionId);
     if (!row || row.box_id !== id || row.status === 'deleted')
       throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
     rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
     toolGateway(ctx).turnCommitted(row.id, turn);
-    return c.json({ ok: true });
+    return { ok: true };
   });
 
-  registerGatewayRoutes(app, ctx, boxOf, parse);
+  registerGatewayRoutes(app, ctx, boxRoute);
 
   // spec 4.7: the token tells the box where to fetch a custom avatar's media; this is where.
-  app.get(toRouterPath(boxMedia.path), (c) => {
-    const id = boxOf(c);
-    const row = getSessionRow(rt.st, c.req.param('sessionId') ?? '');
+  boxRoute(app, ctx, boxMedia, ({ params, c }) => {
+    const id = params.boxId;
+    const row = getSessionRow(rt.st, params.sessionId);
     if (!row || row.box_id !== id || row.status === 'deleted')
       throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
-    const kind = c.req.param('kind');
+    const kind = params.kind;
     if (kind !== 'face' && kind !== 'idle' && kind !== 'voice')
       throw new ApiError(404, 'not_found', { message: 'media kinds are face, idle and voice' });
     const bytes = sessionMedia(ctx, row, kind);

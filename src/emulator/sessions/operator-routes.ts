@@ -47,12 +47,9 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, queue, () => ({ tickets: rt.queue.size, waiting: rt.queue.waiting }));
 
   // `avatar sessions list`: spec 4.5 has no session list; the emulator's operator has one.
-  app.get(sessionsList.path, (c) => {
-    const all = c.req.query('all') === 'true' ? 1 : 0;
-    const n = Number(c.req.query('limit') ?? 50);
-    const limit = Number.isInteger(n) && n >= 1 && n <= 1000 ? n : 50;
-    return c.json({ data: rt.st.recent.all({ all, limit }) });
-  });
+  implement(app, ctx, sessionsList, ({ query }) => ({
+    data: rt.st.recent.all({ all: query.all === 'true' ? 1 : 0, limit: query.limit ?? 50 }),
+  }));
 
   implement(app, ctx, webhookDeliveries, () => ({ data: rt.webhooks.deliveries() }));
 }

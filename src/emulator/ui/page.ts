@@ -29,13 +29,15 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
     <form id="start" class="row">
       <label>Avatar <select id="avatar" name="avatar" required></select></label>
       <label>Protocol <select id="protocol" name="protocol"><option value="1">v1 (three sockets)</option><option value="2">v2 (one socket)</option></select></label>
+      <label>Tools <select id="tool-server" name="tools" aria-describedby="tools-hint"><option value="">no tools</option></select></label>
       <button id="start-btn" type="submit">Start session</button>
       <button id="release" type="button" disabled>Release</button>
     </form>
+    <p id="tools-hint" class="hint"></p>
     <p id="queue" role="status" aria-live="polite" hidden></p>
     <div class="video-box">
       <video id="video" playsinline aria-label="The avatar"></video>
-      <div class="overlay"><span id="state-badge" class="badge">no session</span><span id="clock" class="badge" aria-label="Session clock">0:00 / 0:00</span></div>
+      <div class="overlay"><span id="state-badge" class="badge">no session</span><span id="clock" class="badge" aria-label="Session clock" hidden>0:00 / 0:00</span></div>
     </div>
     <div class="row">
       <button id="mic" type="button" aria-pressed="false" disabled>Microphone off</button>
@@ -49,10 +51,10 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
   </div>
   <div class="side">
     <h2>Transcript</h2>
-    <ol id="transcript" aria-live="polite" aria-label="Transcript"></ol>
+    <ol id="transcript" aria-live="polite" aria-label="Transcript" data-empty="Start a session: the avatar greets you, then type or turn the microphone on."></ol>
     <p id="partial" class="partial" aria-live="polite"></p>
     <h2>Tool events</h2>
-    <ol id="tools" aria-label="Tool events"></ol>
+    <ol id="tools" aria-live="polite" aria-label="Tool events" data-empty="No tool calls yet. Pick a tool server under Tools before you start, then ask for what it does (svc.image: &quot;Please draw a picture of a lighthouse&quot;)."></ol>
   </div>
 </section>
 <section id="state" role="tabpanel" aria-labelledby="tab-state" hidden>
@@ -80,7 +82,8 @@ main { padding: 12px 16px; }
 .stage, .side { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px; min-width: 0; }
 .side { max-height: calc(100vh - 90px); overflow: auto; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin: 0 0 10px; }
-label { display: flex; flex-direction: column; font-size: 13px; color: var(--muted); gap: 2px; }
+label { display: flex; flex-direction: column; font-size: 13px; color: var(--muted); gap: 2px; min-width: 0; max-width: 100%; }
+select { max-width: 100%; text-overflow: ellipsis; }
 .grow { flex: 1 1 200px; }
 select, input, button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; min-height: 36px; }
 button { cursor: pointer; }
@@ -96,8 +99,13 @@ meter { width: 140px; height: 14px; }
 .problem { color: #cf222e; min-height: 1em; margin: 4px 0; }
 ol { list-style: none; margin: 0; padding: 0; }
 #transcript li, #tools li { padding: 6px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
-.who { font-weight: 600; margin-right: 4px; }
-.cut { color: var(--muted); font-style: italic; }
+.who { font-weight: 600; }
+.cut-note { color: var(--muted); font-style: italic; }
+ol:empty::before { content: attr(data-empty); display: block; color: var(--muted); padding: 6px 8px; }
+.hint { color: var(--muted); font-size: 13px; margin: -4px 0 8px; }
+.hint:empty { display: none; }
+.empty { color: var(--muted); }
+#tools img { display: block; max-width: 192px; height: auto; margin-top: 6px; border-radius: 4px; }
 .partial { color: var(--muted); font-style: italic; min-height: 1.4em; margin: 6px 8px; }
 #queue { background: #fff8c5; color: #3b2300; border-radius: 6px; padding: 6px 10px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; margin-bottom: 8px; }
@@ -107,7 +115,7 @@ code { font-size: 12px; }
 @media (max-width: 760px) {
   #talk { grid-template-columns: 1fr; }
   .side { max-height: none; }
-  .video-box { max-height: 46vh; }
+  .video-box { max-height: 36vh; }
   main { padding: 8px; }
   /* Tables become one block per row, each cell labelled by its column. */
   .card thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }

@@ -5,8 +5,7 @@
  * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
  * comes from the public API and the existing operator routes.
  */
-import { readJson } from '../http/router.js';
-import { Limits } from '../../contract/limits.js';
+import { implement } from '../http/router.js';
 import { jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
 import { edgeHttpUrl } from '../../contract/edge/url.js';
@@ -24,7 +23,7 @@ const BUNDLE = new URL('../../../dist/ui/playground.js', import.meta.url);
 
 export function registerPlayground(app: App, ctx: EmulatorContext): void {
   let bundle: Promise<Buffer> | undefined;
-  app.get(ui.path, (c) => {
+  implement(app, ctx, ui, ({ c }) => {
     // The page carries credentials: only for a page loaded on loopback, by Host (no rebound
     // DNS name) and by the peer's address (a LAN client of an emulator started with
     // --host 0.0.0.0 can claim `Host: localhost`, but not a loopback source address).
@@ -46,7 +45,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     c.header('x-frame-options', 'DENY');
     return c.html(playgroundHtml(playgroundCredentials(ctx)));
   });
-  app.get(uiScript.path, async (c) => {
+  implement(app, ctx, uiScript, async ({ c }) => {
     try {
       const js = await (bundle ??= readFile(BUNDLE));
       return c.body(new Uint8Array(js), 200, {
@@ -67,22 +66,8 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
   // connect_url of one of this emulator's boxes (never an open proxy).
-  app.post(uiChat.path, async (c) => {
-    const body = (await readJson(c, Limits.jsonBodyBytes)) as
-      | { connect_url?: unknown; session_token?: unknown; text?: unknown }
-      | null
-      | undefined;
-    const { connect_url: url, session_token: token, text } = body ?? {};
-    if (typeof url !== 'string' || typeof token !== 'string' || typeof text !== 'string') {
-      return c.json(
-        {
-          error: 'invalid_request',
-          message: 'bad relay body',
-          detail: 'connect_url, session_token and text: strings',
-        },
-        400,
-      );
-    }
+  implement(app, ctx, uiChat, async ({ body, c }) => {
+    const { connect_url: url, session_token: token, text } = body;
     const boxes = sessionRuntime(ctx).fleet.list();
     if (!boxes.some((b) => b.baseUrl === url.replace(/\/+$/, ''))) {
       return c.json(
@@ -108,7 +93,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.
-  app.get(jobs.path, (c) => {
+  implement(app, ctx, jobs, ({ c }) => {
     const jobs = jobSql(ctx.db).listRecentJobs.all() as Record<string, unknown>[];
     const executions = workflowSql(ctx.db).listRecentExecutions.all() as ExecutionRow[];
     return c.json({

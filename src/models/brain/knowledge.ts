@@ -6,6 +6,7 @@
  * first person ("I am a tour guide in Lisbon."). A sentence that appears twice (a caller that
  * both passes the backstory and folds it into the prompt) is kept once.
  */
+import { LRUCache } from 'lru-cache';
 import type { BrainRequest } from '../brain.js';
 import { PassageIndex, type Passage } from './retrieval.js';
 import { splitSentences } from './text.js';
@@ -57,11 +58,20 @@ export function firstPerson(sentence: string): string {
 }
 
 /**
- * Indexes are kept for the last CACHE_SIZE distinct sessions: a session asks every turn with
+ * Indexes are kept for the last KNOWLEDGE_CACHE_SIZE distinct sessions: a session asks every turn with
  * the same frozen context, and indexing a 16 KB backstory costs more than answering.
  */
-const CACHE_SIZE = 256;
-const cache = new Map<string, Knowledge>();
+export const KNOWLEDGE_CACHE_SIZE = 256;
+/** And at most this many characters of context (the key) across them: 256 sessions of 64 KB prompts do not stay. */
+export const KNOWLEDGE_CACHE_CHARS = 4_000_000;
+const cache = new LRUCache<string, Knowledge>({
+  max: KNOWLEDGE_CACHE_SIZE,
+  maxSize: KNOWLEDGE_CACHE_CHARS,
+  sizeCalculation: (_k, key) => key.length + 1,
+});
+
+/** Indexes held now (a test checks the cache stays bounded). */
+export const knowledgeCached = (): number => cache.size;
 
 /**
  * The prompt is the system messages that open the conversation; a system message later on
@@ -87,14 +97,9 @@ export function gatherKnowledge(req: BrainRequest, lang: string): Knowledge {
     prompt,
   ]);
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key); // re-insert: most recently used last
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const k = buildKnowledge(req, prompt, lang);
   cache.set(key, k);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return k;
 }
 

@@ -6,13 +6,12 @@
  * Porter-stemmed (`stemmer`), so "where did you live" finds "I have lived in Lisbon".
  */
 import sw from 'stopword';
+import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
+import { Bm25 } from './bm25.js';
 import { baseForm, related } from './lexicon.js';
+import { STOP_LISTS } from './text-language.js';
 import { words } from './text.js';
-
-/** BM25's usual constants (Robertson/Sparck Jones; what Lucene ships). */
-const K1 = 1.2;
-const B = 0.75;
 
 export interface Passage {
   text: string;
@@ -28,36 +27,32 @@ export interface Scored extends Passage {
   index: number;
 }
 
-const STOP_LISTS: Record<string, string[]> = {
-  en: sw.eng,
-  es: sw.spa,
-  fr: sw.fra,
-  de: sw.deu,
-  it: sw.ita,
-  pt: sw.por,
-  nl: sw.nld,
-};
-const stopCache = new Map<string, Set<string>>();
+/** English plus the reply language's list, per language that has one (others: English). */
+const stopSets = new Map<string, Set<string>>(
+  Object.entries(STOP_LISTS).map(([lang, list]) => [lang, new Set([...sw.eng, ...list])]),
+);
 
-/** Porter stems, memoised: a conversation reuses a small vocabulary. */
-const stems = new Map<string, string>();
-function stem(w: string): string {
+function stopWords(lang: string): Set<string> {
+  return stopSets.get(lang) ?? stopSets.get('en')!;
+}
+
+/** Porter stems (the one stemmer), memoised: a conversation reuses a small vocabulary. */
+const stems = new LRUCache<string, string>({ max: 50_000 });
+/** Longer "words" (a hostile 100 KB run of letters) are stemmed and not remembered. */
+const MEMO_WORD_CHARS = 40;
+export function stem(w: string): string {
+  if (w.length > MEMO_WORD_CHARS) return stemmer(w);
   let s = stems.get(w);
   if (s === undefined) {
     s = stemmer(w);
-    if (stems.size > 50_000) stems.clear();
     stems.set(w, s);
   }
   return s;
 }
 
-function stopWords(lang: string): Set<string> {
-  let s = stopCache.get(lang);
-  if (!s) {
-    s = new Set([...sw.eng, ...(STOP_LISTS[lang] ?? [])]);
-    stopCache.set(lang, s);
-  }
-  return s;
+/** Every word of `text` (the one tokeniser, text.ts), to its base form and Porter stem. */
+export function stemmedWords(text: string): string[] {
+  return words(text).map((w) => stem(baseForm(w)));
 }
 
 /** Index terms of `text`: stop words out, irregular forms to their base, Porter stems. */
@@ -83,22 +78,15 @@ export function queryTerms(text: string, lang = 'en'): string[] {
 }
 
 export class PassageIndex {
-  private readonly docs: { passage: Passage; tf: Map<string, number>; len: number }[];
-  private readonly df = new Map<string, number>();
-  private readonly avgLen: number;
+  private readonly docs: { passage: Passage }[];
+  private readonly bm25: Bm25;
 
   constructor(
     passages: Passage[],
     private readonly lang = 'en',
   ) {
-    this.docs = passages.map((passage) => {
-      const t = terms(passage.text, lang);
-      const tf = new Map<string, number>();
-      for (const x of t) tf.set(x, (tf.get(x) ?? 0) + 1);
-      for (const x of tf.keys()) this.df.set(x, (this.df.get(x) ?? 0) + 1);
-      return { passage, tf, len: t.length };
-    });
-    this.avgLen = this.docs.reduce((a, d) => a + d.len, 0) / Math.max(1, this.docs.length);
+    this.docs = passages.map((passage) => ({ passage }));
+    this.bm25 = new Bm25(passages.map((p) => terms(p.text, lang)));
   }
 
   /** The first backstory sentence (else the first prompt fact), or null. */
@@ -120,19 +108,10 @@ export class PassageIndex {
 
   /** Passages scoring above zero for `query`, best first (ties: memory first, then corpus order). */
   search(query: string): Scored[] {
-    const q = queryTerms(query, this.lang);
-    const n = this.docs.length;
+    const scores = this.bm25.scores(queryTerms(query, this.lang));
     const out: Scored[] = [];
     this.docs.forEach((d, index) => {
-      let score = 0;
-      for (const t of q) {
-        const f = d.tf.get(t);
-        if (!f) continue;
-        const df = this.df.get(t) ?? 0;
-        // BM25+ style idf floor: a term in every passage still counts a little.
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.len) / (this.avgLen || 1)));
-      }
+      const score = scores[index]!;
       if (score > 0) out.push({ ...d.passage, score, index });
     });
     const rank = (p: Passage) => (p.source === 'memory' ? 0 : 1);

@@ -21,7 +21,8 @@ const SCRIPTS: [RegExp, string][] = [
   [/\p{Script=Devanagari}/u, 'hi'],
 ];
 
-const LISTS: [string, Set<string>][] = Object.entries({
+/** The `stopword` lists of the languages the local brain tells apart (English first). */
+export const STOP_LISTS: Readonly<Record<string, readonly string[]>> = {
   en: sw.eng,
   es: sw.spa,
   fr: sw.fra,
@@ -29,7 +30,12 @@ const LISTS: [string, Set<string>][] = Object.entries({
   it: sw.ita,
   pt: sw.por,
   nl: sw.nld,
-}).map(([code, list]) => [code, new Set(list)]);
+};
+
+const LISTS: [string, Set<string>][] = Object.entries(STOP_LISTS).map(([code, list]) => [
+  code,
+  new Set(list),
+]);
 
 /** The primary language subtag of `text`, or null when it does not tell. */
 export function textLanguage(text: string): string | null {

@@ -3,7 +3,8 @@
  * so a test or an app developer can make a tool fire on purpose by what they say or type.
  *
  * 1. Terms: the committed user turn and each tool's name (split on `_` and `-`) and
- *    description are lower-cased words, English stop words removed, Porter-stemmed.
+ *    description are lower-cased words, English stop words removed, irregular forms to
+ *    their base, Porter-stemmed (the local brain's `terms`, retrieval.ts).
  * 2. Score: every distinct turn term found in the tool's name counts 2, one found only
  *    in its description counts 1. The best score wins (a tie: the earlier tool); below
  *    THRESHOLD (2: one name word, or two description words) no tool fires.
@@ -14,8 +15,7 @@
  *    " named " (else the whole turn), without end punctuation. `enum` takes the first
  *    value the turn names, else the first value.
  */
-import sw from 'stopword';
-import { stemmer } from 'stemmer';
+import { terms } from './retrieval.js';
 
 export interface VerdictTool {
   name: string;
@@ -29,21 +29,16 @@ export interface ToolVerdict {
 }
 
 export const THRESHOLD = 2;
-const STOP = new Set(sw.eng);
 
-function terms(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (STOP.has(w) || w.length < 2) continue;
-    out.add(stemmer(w));
-  }
-  return out;
+/** The brain's terms (retrieval.ts: the one tokeniser and stemmer), one-letter ones left out. */
+function termSet(text: string): Set<string> {
+  return new Set(terms(text).filter((t) => t.length >= 2));
 }
 
 export function scoreTool(turn: string, tool: VerdictTool): number {
-  const t = terms(turn);
-  const name = terms(tool.name.replace(/[_-]+/g, ' '));
-  const desc = terms(tool.description);
+  const t = termSet(turn);
+  const name = termSet(tool.name.replace(/[_-]+/g, ' '));
+  const desc = termSet(tool.description);
   let score = 0;
   for (const w of t) score += name.has(w) ? 2 : desc.has(w) ? 1 : 0;
   return score;

@@ -1,10 +1,6 @@
-/** Mono 16 kHz PCM16 samples as a WAV file (wavefile writes the RIFF header). */
-import wavefile from 'wavefile';
+/** What the recognizers take: mono 16 kHz PCM16, as a WAV file by the one writer (src/models/wav.ts). */
+import { writeWav } from '../wav.js';
 
 export const ASR_SAMPLE_RATE = 16_000;
 
-export function encodeWav(samples: Int16Array, sampleRate = ASR_SAMPLE_RATE): Buffer {
-  const w = new wavefile.WaveFile();
-  w.fromScratch(1, sampleRate, '16', samples);
-  return Buffer.from(w.toBuffer());
-}
+export const encodeWav = (samples: Int16Array): Buffer => writeWav(samples, ASR_SAMPLE_RATE);

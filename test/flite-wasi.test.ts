@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { exportGlobals, fliteStats, runFlite } from '../src/models/voice/wasi-flite.js';
+
+/** flite in WASI, run in this thread (tests from sources have no worker file). */
+describe('flite in WASI', () => {
+  it('puts its instance back after each run: later runs sound exactly like the first on a fresh one', async () => {
+    const lines: [string[], string][] = [
+      [['-psdur', '-voice', 'slt'], 'Hello there, how are you today?'],
+      [['-psdur', '-voice', 'kal16'], 'The quick brown fox jumps over the lazy dog.'],
+      [['-psdur', '-voice', 'slt', '--setf', 'duration_stretch=0.8'], 'Numbers like 42 and 1999.'],
+    ];
+    // Each line's first run: the first one is on a new instance (this file's first run).
+    const first = [];
+    for (const [args, text] of lines) first.push(await runFlite(args, text));
+    expect(fliteStats.instances).toBe(1);
+    for (let round = 0; round < 2; round++)
+      for (const [i, [args, text]] of lines.entries()) {
+        const r = await runFlite(args, text);
+        expect(r.wav!.equals(first[i]!.wav!)).toBe(true);
+        expect(r.stdout).toBe(first[i]!.stdout);
+      }
+    // Nine runs one after another: one instance made, put back after each run.
+    expect(fliteStats).toEqual({ instances: 1, runs: 9 });
+  });
+
+  it('runs side by side on separate instances', async () => {
+    const [a, b] = await Promise.all([
+      runFlite(['-voice', 'slt'], 'One at a time.'),
+      runFlite(['-voice', 'slt'], 'One at a time.'),
+    ]);
+    expect(a.wav!.equals(b.wav!)).toBe(true);
+  });
+
+  it("exports a module's globals and leaves a module without them as it is", () => {
+    // (module (global (mut i32) (i32.const 7)) (export "m" (memory 0)) (memory 1))
+    const wasm = Buffer.from('0061736d0100000005030100010606017f0141070b070501016d0200', 'hex');
+    const mod = new WebAssembly.Module(exportGlobals(wasm));
+    expect(WebAssembly.Module.exports(mod)).toEqual([
+      { name: 'm', kind: 'memory' },
+      { name: 'g0', kind: 'global' },
+    ]);
+    const bare = Buffer.from('0061736d01000000', 'hex');
+    expect(exportGlobals(bare)).toBe(bare);
+  });
+});
