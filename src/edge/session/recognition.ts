@@ -20,6 +20,8 @@ import type { ControlEvent, Stage, UserTurn } from './pipeline.js';
 export interface RecognitionOutput {
   partial(text: string): void;
   turn(turn: UserTurn): void;
+  /** A failure to make this utterance fail with (a recognizer_fail fault), or null. */
+  fails?(): Promise<string | null>;
 }
 
 export class RecognitionStage implements Stage {
@@ -96,6 +98,15 @@ export class RecognitionStage implements Stage {
   }
 
   private async final(stream: RecognitionStream | null, samples: Int16Array): Promise<Recognition> {
+    const failed = await this.out.fails?.();
+    if (failed) {
+      // As a recogniser that is down: its stream is dropped, the utterance is not recognised.
+      if (stream) {
+        stream.close();
+        if (this.stream === stream) this.stream = null;
+      }
+      return { text: `[speech not recognised: ${failed}]`, recognised: false };
+    }
     if (stream) {
       try {
         return await stream.end();

@@ -29,6 +29,7 @@ import {
 import { Reply } from './reply.js';
 import { ReplySpeaker } from './reply-speaker.js';
 import { typedLanguage, warmTypedLanguage } from './typed-language.js';
+import { dealtOne, type SessionFaults } from './faults.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
 export const UNRECOGNISED_REPLY =
@@ -68,6 +69,19 @@ export interface TurnLoopDeps {
   /** Store a committed turn on the control plane (spec 4.5 transcript, `source: store`). */
   store(turn: LoggedTurn): void;
   log(msg: string): void;
+  /** Stream faults (delay_turn, brain_fail; docs/testing.md "Faults inside live streams"). */
+  faults?: SessionFaults | null;
+}
+
+/** A brain reply that fails at once, as an upstream that is down (a `brain_fail` fault). */
+function failedReply(id: string): BrainReply {
+  return {
+    // biome-ignore lint/correctness/useYield: it fails before its first delta
+    deltas: (async function* () {
+      throw new Error(`the brain failed (fault ${id} injected by the emulator's operator)`);
+    })(),
+    usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
+  };
 }
 
 /** What one reply answers: a user turn, the greeting, or a line a stage asked for. */
@@ -252,23 +266,27 @@ export class TurnLoop implements Stage {
     }
     const reply = this.open(speechId, language);
     const colour = cue.kind === 'user' && !cue.turn.unrecognised ? this.takeColour() : null;
+    const asksBrain = cue.kind !== 'line' && !(cue.kind === 'user' && cue.turn.unrecognised);
+    const brainFault = asksBrain ? await dealtOne(this.d.faults, 'reply', 'brain_fail') : null;
     const made =
       cue.kind === 'line'
         ? fixedReply(cue.text)
         : cue.kind === 'user' && cue.turn.unrecognised
           ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
             fixedReply(UNRECOGNISED_REPLY)
-          : this.d.parts.brain.reply(
-              brainRequest(
-                s.snapshot,
-                s.log,
-                user,
-                language,
-                reply.abort.signal,
-                cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
-                s.notes,
-              ),
-            );
+          : brainFault
+            ? failedReply(brainFault.id)
+            : this.d.parts.brain.reply(
+                brainRequest(
+                  s.snapshot,
+                  s.log,
+                  user,
+                  language,
+                  reply.abort.signal,
+                  cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
+                  s.notes,
+                ),
+              );
     const out = colour ? startingWith(colour, made) : made;
     try {
       await reply.generate(out);
@@ -343,7 +361,7 @@ export class TurnLoop implements Stage {
       };
     }
     if (greeting) msg.greeting = true;
-    s.broadcast(['control', 'events'], msg);
+    this.sendTurn(msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
     // A spoken avatar turn (greeting, a stage's line) has no user words to keep: it is stored
     // once it is known what of it was said, and not at all when cut before its first word.
@@ -392,6 +410,19 @@ export class TurnLoop implements Stage {
         outcome: reply.cutBy ? 'interrupted' : 'spoken',
       });
     }
+  }
+
+  /** The `turn` message goes out now, or late when a `delay_turn` fault is dealt (the reply plays on time). */
+  private sendTurn(msg: z.input<typeof TurnMessage>): void {
+    const s = this.d.session;
+    const send = () => s.broadcast(['control', 'events'], msg);
+    if (!this.d.faults?.armed('turn')) return send();
+    // Late by ms from now, however long the control plane took to answer.
+    const asked = this.d.clock.now();
+    void dealtOne(this.d.faults, 'turn', 'delay_turn').then((f) => {
+      if (f?.ms) this.d.clock.setTimeout(send, f.ms - (this.d.clock.now() - asked));
+      else send();
+    });
   }
 
   /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */

@@ -22,6 +22,8 @@ import { getSessionRow } from '../sessions/store.js';
 import { endOnBox } from './box-calls.js';
 import { sessionMedia } from './session-media.js';
 import { registerGatewayRoutes, toolGateway } from '../tools/gateway-routes.js';
+import { faultsOf } from '../operator/faults.js';
+import { registerStreamFaults } from './stream-faults.js';
 
 const Registration = z.object({
   base_url: z.url({ protocol: /^https?$/ }),
@@ -82,7 +84,8 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const reg = await parse(c, Registration);
     const box = rt.fleet.register(id, reg, ctx.clock.now());
     rt.boxRegistered(box);
-    return c.json({ ok: true, box_id: id });
+    // The stream-fault events armed now (later changes come as POST /_box/faults).
+    return c.json({ ok: true, box_id: id, fault_events: faultsOf(ctx).armed() });
   });
 
   app.post(toRouterPath(boxDeregister.path), (c) => {
@@ -120,6 +123,7 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   });
 
   registerGatewayRoutes(app, ctx, boxOf, parse);
+  registerStreamFaults(app, ctx, boxOf, parse);
 
   // spec 4.7: the token tells the box where to fetch a custom avatar's media; this is where.
   app.get(toRouterPath(boxMedia.path), (c) => {

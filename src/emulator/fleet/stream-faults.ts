@@ -1,0 +1,63 @@
+/**
+ * Stream faults on the control plane's side of the internal box API (issue 18 item 6;
+ * docs/testing.md "Faults inside live streams"): a box that meets an armed event asks here
+ * which faults it is dealt (`POST /_internal/boxes/{id}/sessions/{sid}/faults`); every box
+ * hears when the armed events change (`POST /_box/faults`). A box dealt `crash_box` is
+ * watched: from the crash on, its `/health` is probed every second of the emulator's clock,
+ * and the first probe it does not answer makes it gone (its sessions end `box_gone`).
+ */
+import { toRouterPath } from '../../contract/operation.js';
+import { boxFaultClaim, StreamFaultEvents } from '../../contract/operations/boxes.js';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { App, EmulatorContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { faultsOf } from '../operator/faults.js';
+import { operatorLog } from '../operator/log.js';
+import { sessionRuntime } from '../sessions/runtime.js';
+import { getSessionRow } from '../sessions/store.js';
+import { armFaultsOnBox, boxAnswers } from './box-calls.js';
+
+/** How often a box dealt a crash is probed, and for how many probes at most. */
+export const CRASH_PROBE_MS = 1000;
+const CRASH_PROBES = 30;
+
+const Claim = z.object({ event: z.enum(StreamFaultEvents) });
+
+export function registerStreamFaults(
+  app: App,
+  ctx: EmulatorContext,
+  boxOf: (c: Context) => string,
+  parse: <T extends z.ZodType>(c: Context, schema: T) => Promise<z.output<T>>,
+): void {
+  const rt = sessionRuntime(ctx);
+  const faults = faultsOf(ctx);
+  faults.armedListeners.push((events) => {
+    for (const box of rt.fleet.liveBoxes()) void armFaultsOnBox(box, events);
+  });
+
+  const watchCrash = (boxId: string, afterMs: number) => {
+    let probes = 0;
+    const probe = async () => {
+      const box = rt.fleet.get(boxId);
+      if (!box?.live) return;
+      if (!(await boxAnswers(box))) {
+        operatorLog(ctx).add('event', { event: 'box.crashed', data: { box: boxId } });
+        rt.boxGone(boxId);
+      } else if (++probes < CRASH_PROBES) ctx.clock.setTimeout(() => void probe(), CRASH_PROBE_MS);
+    };
+    ctx.clock.setTimeout(() => void probe(), afterMs + CRASH_PROBE_MS);
+  };
+
+  app.post(toRouterPath(boxFaultClaim.path), async (c) => {
+    const boxId = boxOf(c);
+    const { event } = await parse(c, Claim);
+    const sessionId = c.req.param('sessionId') ?? '';
+    const row = getSessionRow(rt.st, sessionId);
+    if (!row || row.box_id !== boxId)
+      throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    const dealt = faults.deal(event, sessionId, boxId);
+    for (const f of dealt) if (f.stream === 'crash_box') watchCrash(boxId, f.after_ms ?? 0);
+    return c.json({ faults: dealt });
+  });
+}

@@ -1,0 +1,273 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UNRECOGNISED_REPLY } from '../src/edge/session/turn-loop.js';
+import { ManualClock } from '../src/emulator/clock.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
+import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
+import { useEmulator, type Minted } from './helpers/emulator.js';
+import { timings } from './helpers/fmp4-timing.js';
+import { streamFrames, utteranceFrames } from './helpers/utterance.js';
+
+/**
+ * Issue 18 item 6, inside live streams: faults met by real sessions on the emulator's
+ * boxes, configured from the seed file, the operator route or the CLI, by event, with a
+ * count or a session; each is counted in `GET /_emulator/faults` and logged. Time is the
+ * emulator's driven clock; what is asserted is what a client sees.
+ */
+const seedDir = mkdtempSync(join(tmpdir(), 'stream-faults-'));
+const seed = join(seedDir, 'seed.yaml');
+writeFileSync(
+  seed,
+  [
+    'faults:',
+    '  - stream: stall_mse',
+    '    after_ms: 1000',
+    '    ms: 2000',
+    '    count: 1',
+    '',
+  ].join('\n'),
+);
+const clock = new ManualClock(Date.UTC(2026, 0, 1));
+const h = useEmulator({ boxes: 2, seats: 4, mintRatePerMinute: 0, clock, seed });
+const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+
+interface FaultView {
+  id: string;
+  stream?: string;
+  hits: number;
+  remaining: number | null;
+}
+const faults = async () => (await h.api('/_emulator/faults')).body.data as FaultView[];
+const addFault = async (body: Record<string, unknown>) => {
+  const r = await h.api('/_emulator/faults', { body });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as FaultView;
+};
+const hitOnce = (id: string) =>
+  until(
+    async () => (await faults()).find((f) => f.id === id)?.hits,
+    (n) => n === 1,
+  );
+const logged = async (id: string) =>
+  ((await h.api('/_emulator/logs')).body.data as Record<string, unknown>[]).filter(
+    (e) => e.kind === 'fault' && e.fault === id,
+  );
+const mint = async (config: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+  const r = await h.api('/api/v1/sessions', {
+    body: { persona: 'ava', config: { greeting_enabled: false, ...config }, ...extra },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as Minted;
+};
+const v2 = (m: Minted) =>
+  openSock(wsUrl(m.connect_url, '/v2/session', m.session_token), {
+    protocols: ['svc.avatar.v2'],
+  });
+/** Everything the box sent before now has reached this /mse socket (its answer to a message comes after). */
+const roundTrip = async (mse: Sock) => {
+  const n = mse.json.length;
+  mse.ws.send('x');
+  await until(
+    () => mse.json.length,
+    (k) => k > n,
+  );
+};
+/** Drive the clock in 100 ms steps, letting the box's sends reach the socket after each. */
+const drive = async (ms: number, mse: Sock) => {
+  for (let t = 0; t < ms; t += 100) {
+    clock.advance(100);
+    await roundTrip(mse);
+  }
+};
+/** Where the media a socket received ends (ms of its video track). */
+const mediaEnd = (s: Sock) => (s.bin.length > 1 ? timings(Buffer.concat(s.bin)).video.endMs : 0);
+/** Do the top-level boxes of this message fill it exactly? */
+const whole = (b: Buffer) => {
+  let at = 0;
+  while (at + 8 <= b.length) at += b.readUInt32BE(at);
+  return at === b.length;
+};
+const status = async (id: string) => (await h.api(`/api/v1/sessions/${id}`)).body.status;
+
+describe('faults inside live streams', () => {
+  it('stall_mse from the seed file: no media for ms, then what was held, on one continuous timeline', async () => {
+    const stall = (await faults()).find((f) => f.stream === 'stall_mse')!;
+    expect(stall).toMatchObject({ hits: 0, remaining: 1 });
+    const m = await mint({});
+    const t0 = clock.now();
+    const stalled = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    await hitOnce(stall.id);
+    // A second /mse socket of the session meets no fault (count 1): it shows what the box sent.
+    const clean = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    // The clock in 100 ms steps; after each, the media (encoded in real time) catches up.
+    const driveTo = async (ms: number) => {
+      while (clock.now() - t0 < ms) {
+        clock.advance(100);
+        const at = clock.now() - t0;
+        await until(
+          () => mediaEnd(clean),
+          (end) => end >= at,
+        );
+        await roundTrip(stalled);
+      }
+    };
+    await driveTo(1000);
+    const before = stalled.bin.length;
+    const cleanBefore = clean.bin.length;
+    await driveTo(2900);
+    // The box sent 1.9 s of fragments; the stalled socket got none of them.
+    expect(clean.bin.length).toBeGreaterThan(cleanBefore + 5);
+    expect(stalled.bin.length).toBe(before);
+    await driveTo(3000);
+    // Then what was held, and on: the same timeline as the clean socket's, with no hole.
+    await until(
+      () => mediaEnd(stalled),
+      (end) => end === mediaEnd(clean),
+    );
+    const t = timings(Buffer.concat(stalled.bin));
+    expect(t.video.gaps).toEqual([]);
+    expect(t.audio.gaps).toEqual([]);
+    expect(t.video.endMs).toBeGreaterThanOrEqual(3000);
+    expect(await logged(stall.id)).toEqual([
+      expect.objectContaining({ stream: 'stall_mse', session: m.session_id, ms: 2000 }),
+    ]);
+    stalled.close();
+    clean.close();
+  }, 60_000);
+
+  it('drop_media at run time: the /mse socket drops after_ms in (1006); the session lives and /mse reconnects', async () => {
+    const drop = await addFault({ stream: 'drop_media', after_ms: 3000, count: 1 });
+    const m = await mint({});
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    let closed: { code: number } | null = null;
+    void mse.closed.then((c) => (closed = c));
+    await hitOnce(drop.id);
+    await drive(2900, mse);
+    expect(closed).toBeNull();
+    clock.advance(100);
+    // No close frame: the client sees an abnormal closure, as on a lost connection.
+    expect(await mse.closed).toEqual({ code: 1006, reason: '' });
+    expect(await status(m.session_id)).toBe('active');
+    const again = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    await until(
+      () => again.bin.length,
+      (n) => n >= 1,
+    );
+    expect(again.json[0]).toMatchObject({ mime: expect.stringContaining('video/mp4') });
+    expect((await faults()).find((f) => f.id === drop.id)).toMatchObject({ hits: 1, remaining: 0 });
+    again.close();
+    events.close();
+  }, 60_000);
+
+  it('truncate_fragment: one fragment arrives cut inside its mdat; the next ones are whole', async () => {
+    const cut = await addFault({ stream: 'truncate_fragment', after_ms: 500, count: 1 });
+    const m = await mint({});
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    await hitOnce(cut.id);
+    await drive(2000, mse);
+    const broken = mse.bin.filter((b) => !whole(b));
+    expect(broken).toHaveLength(1);
+    const i = mse.bin.indexOf(broken[0]!);
+    expect(i).toBeGreaterThan(1);
+    expect(broken[0]!.includes(Buffer.from('mdat'))).toBe(true);
+    expect(mse.bin.length).toBeGreaterThan(i + 1);
+    mse.close();
+  }, 60_000);
+
+  it('delay_turn by the CLI: the turn message comes ms late on the driven clock', async () => {
+    const add = await cli(
+      [
+        '--json',
+        'emulator',
+        'faults',
+        'add',
+        '--stream',
+        'delay_turn',
+        '--ms',
+        '5000',
+        '--count',
+        '1',
+      ],
+      env(),
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const id = add.json().id as string;
+    const m = await mint({ render: false }, { protocol_versions: [2] });
+    const s = await v2(m);
+    s.ws.send(JSON.stringify({ type: 'chat', text: 'Hello there' }));
+    await hitOnce(id);
+    clock.advance(4900);
+    // A ping's pong comes after anything the box sent before it.
+    s.ws.send(JSON.stringify({ type: 'ping' }));
+    await until(
+      () => s.json.filter((x) => x.type === 'pong').length,
+      (n) => n >= 1,
+    );
+    expect(s.json.some((x) => x.type === 'turn')).toBe(false);
+    clock.advance(100);
+    expect(await s.next((x) => x.type === 'turn')).toMatchObject({ text: 'Hello there' });
+    s.close();
+  }, 60_000);
+
+  it('brain_fail: the reply fails as turn_failed, the user turn is stored, the next turn is answered', async () => {
+    const fail = await addFault({ stream: 'brain_fail', count: 1 });
+    const m = await mint({ render: false }, { protocol_versions: [2] });
+    const s = await v2(m);
+    s.ws.send(JSON.stringify({ type: 'chat', text: 'What is the weather like?' }));
+    const err = await s.next((x) => x.type === 'error');
+    expect(err).toMatchObject({ error: 'turn_failed' });
+    expect(err.detail).toContain(fail.id);
+    s.ws.send(JSON.stringify({ type: 'chat', text: 'Hello again' }));
+    expect(await s.next((x) => x.type === 'turn')).toMatchObject({ text: 'Hello again' });
+    s.close();
+    await until(
+      () => status(m.session_id),
+      (x) => x === 'ended',
+    );
+    const transcript = (await h.api(`/api/v1/sessions/${m.session_id}/transcript`)).body;
+    expect(JSON.stringify(transcript)).toContain('What is the weather like?');
+  }, 60_000);
+
+  it('recognizer_fail: the utterance makes a turn that says it was not recognised, and the avatar asks again', async () => {
+    const fail = await addFault({ stream: 'recognizer_fail', count: 1 });
+    const m = await mint({ render: false }, { protocol_versions: [2] });
+    const s = await v2(m);
+    s.ws.send(JSON.stringify({ type: 'hello', lang: 'en' }));
+    await streamFrames(s, await utteranceFrames('Hello, how are you today?'), 0x02);
+    const turn = await s.next((x) => x.type === 'turn', 20_000);
+    expect(turn.text).toMatch(/^\[speech not recognised: the recogniser failed \(fault /);
+    expect(turn.text).toContain(fail.id);
+    expect(turn.reply).toBe(UNRECOGNISED_REPLY);
+    s.close();
+  }, 60_000);
+
+  it('crash_box for one session: its box drops every socket (1006), the session ends box_gone, the seats go with the box', async () => {
+    const m = await mint({});
+    const crash = await addFault({ stream: 'crash_box', after_ms: 2000, session: m.session_id });
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    await hitOnce(crash.id);
+    await drive(1900, mse);
+    clock.advance(100);
+    expect(await mse.closed).toEqual({ code: 1006, reason: '' });
+    expect(await events.closed).toEqual({ code: 1006, reason: '' });
+    // The control plane finds the box gone by its health probe, a second later.
+    clock.advance(1000);
+    await until(
+      () => status(m.session_id),
+      (x) => x === 'ended',
+    );
+    const log = (await h.api('/_emulator/logs')).body.data as Record<string, unknown>[];
+    expect(log).toContainEqual(
+      expect.objectContaining({ kind: 'session.ended', session: m.session_id, reason: 'box_gone' }),
+    );
+    const boxes = (await h.api('/_emulator/boxes')).body;
+    expect(JSON.stringify(boxes)).toContain('"live":false');
+    // The other box still takes sessions; the crashed one is not offered.
+    const next = await mint({ render: false });
+    expect(next.connect_url).not.toBe(m.connect_url);
+  }, 60_000);
+});
