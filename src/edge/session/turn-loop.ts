@@ -75,11 +75,9 @@ export interface TurnLoopDeps {
 
 /** A brain reply that fails at once, as an upstream that is down (a `brain_fail` fault). */
 function failedReply(id: string): BrainReply {
+  const err = new Error(`the brain failed (fault ${id} injected by the emulator's operator)`);
   return {
-    // biome-ignore lint/correctness/useYield: it fails before its first delta
-    deltas: (async function* () {
-      throw new Error(`the brain failed (fault ${id} injected by the emulator's operator)`);
-    })(),
+    deltas: { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(err) }) },
     usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
   };
 }
