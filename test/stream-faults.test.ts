@@ -244,6 +244,34 @@ describe('faults inside live streams', () => {
     s.close();
   }, 60_000);
 
+  it('bad stream faults are refused naming the field; probability 0 is never dealt', async () => {
+    const bad = async (body: Record<string, unknown>) => {
+      const r = await h.api('/_emulator/faults', { body });
+      expect(r.status).toBe(400);
+      return r.body.detail as string;
+    };
+    expect(await bad({ stream: 'melt_box' })).toMatch(/^stream: /);
+    expect(await bad({ stream: 'stall_mse', after_ms: 10 })).toMatch(/^ms: give ms for stall_mse/);
+    expect(await bad({ stream: 'brain_fail', ms: 10 })).toMatch(/^ms: /);
+    expect(await bad({ stream: 'delay_turn', ms: 10, after_ms: 5 })).toMatch(/^after_ms: /);
+    expect(await bad({ stream: 'drop_media', route: '/x' })).toMatch(/^route: is not a field/);
+    const both = await cli(
+      ['emulator', 'faults', 'add', '--route', '/x', '--stream', 'brain_fail'],
+      env(),
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--route .* or --stream/);
+    const never = await addFault({ stream: 'brain_fail', probability: 0 });
+    const m = await mint({ render: false }, { protocol_versions: [2] });
+    const s = await v2(m);
+    s.ws.send(JSON.stringify({ type: 'chat', text: 'Hello' }));
+    expect(await s.next((x) => x.type === 'turn')).toMatchObject({ text: 'Hello' });
+    expect((await faults()).find((f) => f.id === never.id)).toMatchObject({ hits: 0 });
+    expect(s.json.some((x) => x.type === 'error')).toBe(false);
+    s.close();
+    await h.api(`/_emulator/faults/${never.id}`, { method: 'DELETE' });
+  }, 60_000);
+
   it('crash_box for one session: its box drops every socket (1006), the session ends box_gone, the seats go with the box', async () => {
     const m = await mint({});
     const crash = await addFault({ stream: 'crash_box', after_ms: 2000, session: m.session_id });
