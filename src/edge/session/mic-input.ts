@@ -32,12 +32,14 @@ export class MicInput implements Stage {
     this.detector = new UtteranceDetector(vad);
     // A recognizer_fail fault fails the utterance as a recogniser that is down would.
     const fails = faults
-      ? async () => {
-          const f = await dealtOne(faults, 'recognize', 'recognizer_fail');
-          return f
-            ? `the recogniser failed (fault ${f.id} injected by the emulator's operator)`
-            : null;
-        }
+      ? () =>
+          faults.armed('recognize')
+            ? dealtOne(faults, 'recognize', 'recognizer_fail').then((f) =>
+                f
+                  ? `the recogniser failed (fault ${f.id} injected by the emulator's operator)`
+                  : null,
+              )
+            : null
       : undefined;
     this.recognition = new RecognitionStage(recognizer, {
       partial: (text) => {

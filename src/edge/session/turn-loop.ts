@@ -265,7 +265,11 @@ export class TurnLoop implements Stage {
     const reply = this.open(speechId, language);
     const colour = cue.kind === 'user' && !cue.turn.unrecognised ? this.takeColour() : null;
     const asksBrain = cue.kind !== 'line' && !(cue.kind === 'user' && cue.turn.unrecognised);
-    const brainFault = asksBrain ? await dealtOne(this.d.faults, 'reply', 'brain_fail') : null;
+    // Asked only when a fault may wait (an unarmed box answers at once, in this turn of the loop).
+    const brainFault =
+      asksBrain && this.d.faults?.armed('reply')
+        ? await dealtOne(this.d.faults, 'reply', 'brain_fail')
+        : null;
     const made =
       cue.kind === 'line'
         ? fixedReply(cue.text)
