@@ -229,6 +229,11 @@ describe('faults inside live streams', () => {
     );
     const transcript = (await h.api(`/api/v1/sessions/${m.session_id}/transcript`)).body;
     expect(JSON.stringify(transcript)).toContain('What is the weather like?');
+    // `avatar emulator logs` names the fault, what it did and where.
+    const logs = await cli(['emulator', 'logs', '--session', m.session_id], env());
+    expect(logs.stdout).toMatch(
+      new RegExp(`fault ${fail.id} brain_fail at reply  box box_\\w+  session ${m.session_id}`),
+    );
   }, 60_000);
 
   it('recognizer_fail: the utterance makes a turn that says it was not recognised, and the avatar asks again', async () => {
