@@ -162,6 +162,27 @@ describe('faults inside live streams', () => {
     events.close();
   }, 60_000);
 
+  it('drop_media on a v2 session (its only socket): 1006, and the session ends as on any socket loss', async () => {
+    const m = await mint({ render: false }, { protocol_versions: [2] });
+    await addFault({ stream: 'drop_media', after_ms: 1000, session: m.session_id });
+    const s = await v2(m);
+    await s.next((x) => x.type === 'session');
+    await until(
+      async () => (await logged((await faults()).at(-1)!.id)).length,
+      (n) => n === 1,
+    );
+    clock.advance(1000);
+    expect(await s.closed).toEqual({ code: 1006, reason: '' });
+    await until(
+      () => status(m.session_id),
+      (x) => x === 'ended',
+    );
+    const log = (await h.api(`/_emulator/logs?session=${m.session_id}`)).body.data;
+    expect(log).toContainEqual(
+      expect.objectContaining({ kind: 'session.ended', reason: 'closed' }),
+    );
+  }, 60_000);
+
   it('truncate_fragment: one fragment arrives cut inside its mdat; the next ones are whole', async () => {
     const cut = await addFault({ stream: 'truncate_fragment', after_ms: 500, count: 1 });
     const m = await mint({});
