@@ -9,6 +9,32 @@ import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
 import { useEmulator, type Minted } from './helpers/emulator.js';
 import { timings } from './helpers/fmp4-timing.js';
 import { streamFrames, utteranceFrames } from './helpers/utterance.js';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from './helpers/browser.js';
+
+/** In the page: append each part to one SourceBuffer in order; the index of the first that fails. */
+async function appendAll({ mime, parts }: { mime: string; parts: string[] }) {
+  const video = document.createElement('video');
+  document.body.appendChild(video);
+  const ms = new MediaSource();
+  video.src = URL.createObjectURL(ms);
+  await new Promise((r) => ms.addEventListener('sourceopen', r, { once: true }));
+  const sb = ms.addSourceBuffer(mime);
+  for (let k = 0; k < parts.length; k++) {
+    const bytes = Uint8Array.from(atob(parts[k]!), (c) => c.charCodeAt(0));
+    try {
+      sb.appendBuffer(bytes);
+    } catch {
+      return { failedAt: k };
+    }
+    const ok = await new Promise<boolean>((r) => {
+      sb.addEventListener('updateend', () => r(true), { once: true });
+      sb.addEventListener('error', () => r(false), { once: true });
+    });
+    if (!ok) return { failedAt: k };
+  }
+  return { failedAt: null };
+}
 
 /**
  * Issue 18 item 6, inside live streams: faults met by real sessions on the emulator's
@@ -189,6 +215,11 @@ describe('faults inside live streams', () => {
     const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
     await hitOnce(cut.id);
     await drive(2000, mse);
+    // The media (encoded in real time) catches up with the clock: fragments past the cut come.
+    await until(
+      () => mse.bin.length - mse.bin.findIndex((b) => !whole(b)),
+      (after) => after > 3 && mse.bin.some((b) => !whole(b)),
+    );
     const broken = mse.bin.filter((b) => !whole(b));
     expect(broken).toHaveLength(1);
     const i = mse.bin.indexOf(broken[0]!);
@@ -196,6 +227,24 @@ describe('faults inside live streams', () => {
     expect(broken[0]!.includes(Buffer.from('mdat'))).toBe(true);
     expect(mse.bin.length).toBeGreaterThan(i + 1);
     mse.close();
+    // A browser's MSE meets a broken box: the appends fail at or after the cut fragment,
+    // while the same stream without it appends cleanly.
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    try {
+      const page = await browser.newPage();
+      const mime = mse.json.find((x) => x.mime)!.mime as string;
+      const append = (parts: Buffer[]) =>
+        page.evaluate(appendAll, {
+          mime,
+          parts: parts.map((b) => b.toString('base64')),
+        });
+      expect(await append(mse.bin.filter((_, k) => k !== i))).toEqual({ failedAt: null });
+      const cutRun = await append(mse.bin);
+      expect(cutRun.failedAt).not.toBeNull();
+      expect(cutRun.failedAt!).toBeGreaterThanOrEqual(i);
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 
   it('delay_turn by the CLI: the turn message comes ms late on the driven clock', async () => {
