@@ -42,6 +42,7 @@ async function appendAll({ mime, parts }: { mime: string; parts: string[] }) {
  * count or a session; each is counted in `GET /_emulator/faults` and logged. Time is the
  * emulator's driven clock; what is asserted is what a client sees.
  */
+// The seed's stall (count 1) meets the first media socket this emulator opens: the first test's.
 const seedDir = mkdtempSync(join(tmpdir(), 'stream-faults-'));
 const seed = join(seedDir, 'seed.yaml');
 writeFileSync(
