@@ -348,12 +348,19 @@ describe('faults inside live streams', () => {
     await h.api(`/_emulator/faults/${never.id}`, { method: 'DELETE' });
   }, 60_000);
 
-  it('crash_box for one session: its box drops every socket (1006), the session ends box_gone, the seats go with the box', async () => {
+  it('crash_box for one session: its box drops every socket (1006), its sessions end box_gone, a new box takes its seats', async () => {
     const m = await mint({});
     const crash = await addFault({ stream: 'crash_box', after_ms: 2000, session: m.session_id });
     const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
     const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
     await hitOnce(crash.id);
+    // Every other seat taken: the next mint waits in line for a seat to free.
+    await h.api('/_emulator/triggers/fill-seats', { body: {} });
+    const queued = await h.api('/api/v1/sessions', {
+      body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
+    });
+    expect(queued.status).toBe(202);
+    const ticket = queued.body.queue_ticket as string;
     await drive(1900, mse);
     clock.advance(100);
     expect(await mse.closed).toEqual({ code: 1006, reason: '' });
@@ -364,14 +371,31 @@ describe('faults inside live streams', () => {
       () => status(m.session_id),
       (x) => x === 'ended',
     );
-    const log = (await h.api('/_emulator/logs')).body.data as Record<string, unknown>[];
+    const log = (await h.api('/_emulator/logs')).body.data as Record<string, any>[];
     expect(log).toContainEqual(
       expect.objectContaining({ kind: 'session.ended', session: m.session_id, reason: 'box_gone' }),
     );
-    const boxes = (await h.api('/_emulator/boxes')).body;
-    expect(JSON.stringify(boxes)).toContain('"live":false');
-    // The other box still takes sessions; the crashed one is not offered.
-    const next = await mint({ render: false });
-    expect(next.connect_url).not.toBe(m.connect_url);
+    const crashed = new URL(m.connect_url).origin;
+    const boxes = (await h.api('/_emulator/boxes')).body.data as {
+      base_url: string;
+      live: boolean;
+    }[];
+    expect(boxes.find((b) => b.base_url === crashed)).toMatchObject({ live: false });
+    // As an orchestrator would, a new box takes the crashed one's place: its seats are free,
+    // so the ticket in line becomes claimable (queue.claimable, the webhook event).
+    await until(
+      async () =>
+        ((await h.api('/_emulator/boxes')).body.data as { live: boolean }[]).filter((b) => b.live)
+          .length,
+      (n) => n === 2,
+    );
+    await until(
+      async () =>
+        ((await h.api('/_emulator/logs')).body.data as Record<string, any>[]).some(
+          (e) => e.event === 'queue.claimable' && e.data?.ticket === ticket,
+        ),
+      (x) => x,
+    );
+    await h.api('/_emulator/triggers/free-seats', { body: {} });
   }, 60_000);
 });

@@ -4,7 +4,9 @@
  * which faults it is dealt (`POST /_internal/boxes/{id}/sessions/{sid}/faults`); every box
  * hears when the armed events change (`POST /_box/faults`). A box dealt `crash_box` is
  * watched: from the crash on, its `/health` is probed every second of the emulator's clock,
- * and the first probe it does not answer makes it gone (its sessions end `box_gone`).
+ * and the first probe it does not answer makes it gone (its sessions end `box_gone`). A
+ * crashed box of this emulator's own fleet is then replaced, as an orchestrator restarts a
+ * box: a new one with the same capabilities registers, and its free seats go to the line.
  */
 import { toRouterPath } from '../../contract/operation.js';
 import { boxFaultClaim, StreamFaultEvents } from '../../contract/operations/boxes.js';
@@ -17,6 +19,8 @@ import { operatorLog } from '../operator/log.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { getSessionRow } from '../sessions/store.js';
 import { armFaultsOnBox, boxAnswers } from './box-calls.js';
+import type { BoxRecord } from './fleet.js';
+import { addBox, removeBox, runningBoxes } from './spawn.js';
 
 /** How often a box dealt a crash is probed, and for how many probes at most. */
 export const CRASH_PROBE_MS = 1000;
@@ -44,9 +48,31 @@ export function registerStreamFaults(
       if (!(await boxAnswers(box))) {
         operatorLog(ctx).add('event', { event: 'box.crashed', data: { box: boxId } });
         rt.boxGone(boxId);
+        await replace(box);
       } else if (++probes < CRASH_PROBES) ctx.clock.setTimeout(() => void probe(), CRASH_PROBE_MS);
     };
     ctx.clock.setTimeout(() => void probe(), afterMs + CRASH_PROBE_MS);
+  };
+
+  /** A crashed in-process box makes way for a new one of the same capabilities. */
+  const replace = async (box: BoxRecord) => {
+    if (!runningBoxes(ctx).some((b) => b.id === box.id)) return; // a box of another process
+    await removeBox(ctx, box.id);
+    const fresh = await addBox(ctx, {
+      seats: box.seats,
+      protocols: box.protocols,
+      customAvatars: box.customAvatars,
+      verified: box.verified,
+      ...(box.maxCapSeconds !== null ? { maxCapSeconds: box.maxCapSeconds } : {}),
+    }).catch((e: Error) => {
+      operatorLog(ctx).add('event', {
+        event: 'box.replace_failed',
+        data: { box: box.id, error: e.message },
+      });
+      return null;
+    });
+    if (fresh)
+      operatorLog(ctx).add('event', { event: 'box.replaced', data: { box: box.id, by: fresh.id } });
   };
 
   app.post(toRouterPath(boxFaultClaim.path), async (c) => {
