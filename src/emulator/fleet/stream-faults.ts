@@ -12,6 +12,7 @@ import { toRouterPath } from '../../contract/operation.js';
 import { boxFaultClaim, StreamFaultEvents } from '../../contract/operations/boxes.js';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import type { TimerHandle } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { faultsOf } from '../operator/faults.js';
@@ -40,18 +41,34 @@ export function registerStreamFaults(
     for (const box of rt.fleet.liveBoxes()) void armFaultsOnBox(box, events);
   });
 
+  // Probes and replacements stop with the emulator (a box started after stop would outlive it).
+  let stopped = false;
+  const probing = new Set<TimerHandle>();
+  ctx.onStop(() => {
+    stopped = true;
+    for (const t of probing) t.cancel();
+  });
+  const later = (fn: () => Promise<void>, ms: number) => {
+    const t = ctx.clock.setTimeout(() => {
+      probing.delete(t);
+      void fn();
+    }, ms);
+    probing.add(t);
+  };
   const watchCrash = (boxId: string, afterMs: number) => {
     let probes = 0;
     const probe = async () => {
       const box = rt.fleet.get(boxId);
-      if (!box?.live) return;
-      if (!(await boxAnswers(box))) {
+      if (stopped || !box?.live) return;
+      const answers = await boxAnswers(box);
+      if (stopped) return;
+      if (!answers) {
         operatorLog(ctx).add('event', { event: 'box.crashed', data: { box: boxId } });
         rt.boxGone(boxId);
         await replace(box);
-      } else if (++probes < CRASH_PROBES) ctx.clock.setTimeout(() => void probe(), CRASH_PROBE_MS);
+      } else if (++probes < CRASH_PROBES) later(probe, CRASH_PROBE_MS);
     };
-    ctx.clock.setTimeout(() => void probe(), afterMs + CRASH_PROBE_MS);
+    later(probe, afterMs + CRASH_PROBE_MS);
   };
 
   /** A crashed in-process box makes way for a new one of the same capabilities. */
@@ -71,6 +88,7 @@ export function registerStreamFaults(
       });
       return null;
     });
+    if (fresh && stopped) return void (await removeBox(ctx, fresh.id));
     if (fresh)
       operatorLog(ctx).add('event', { event: 'box.replaced', data: { box: box.id, by: fresh.id } });
   };
