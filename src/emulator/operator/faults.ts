@@ -133,21 +133,15 @@ export class Faults {
       if (f.session !== undefined && f.session !== session) continue;
       // One fault of a kind per event (two drops of one socket are one drop).
       if (dealt.some((d) => d.stream === f.stream) || !this.roll(f)) continue;
-      operatorLog(this.ctx).add('fault', {
-        fault: f.id,
-        stream: f.stream,
-        event,
-        session,
-        box,
-        ...(f.after_ms !== undefined ? { after_ms: f.after_ms } : {}),
-        ...(f.ms !== undefined ? { ms: f.ms } : {}),
-      });
-      dealt.push({
+      const d: DealtStreamFault = {
         id: f.id,
         stream: f.stream,
         ...(f.after_ms !== undefined ? { after_ms: f.after_ms } : {}),
         ...(f.ms !== undefined ? { ms: f.ms } : {}),
-      });
+      };
+      const { id, ...what } = d;
+      operatorLog(this.ctx).add('fault', { fault: id, ...what, event, session, box });
+      dealt.push(d);
     }
     if (dealt.length > 0) this.rearm();
     return dealt;
