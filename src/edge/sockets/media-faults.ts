@@ -23,8 +23,10 @@ export function withMediaFaults(ch: Channel, ws: WebSocket, s: EdgeSession): Cha
   const timers: EdgeTimer[] = [];
   // Timed from the open, however long the control plane took to answer.
   const opened = s.clock.now();
+  const due = (ms: number | undefined, from = opened) =>
+    Math.max(0, (ms ?? 0) - (s.clock.now() - from));
   const at = (ms: number | undefined, fn: () => void, from = opened) => {
-    timers.push(s.clock.setTimeout(fn, Math.max(0, (ms ?? 0) - (s.clock.now() - from))));
+    timers.push(s.clock.setTimeout(fn, due(ms, from)));
   };
   ws.on('close', () => {
     for (const t of timers) t.cancel();
@@ -32,7 +34,8 @@ export function withMediaFaults(ch: Channel, ws: WebSocket, s: EdgeSession): Cha
   void faults.deal('media_open').then((dealt) => {
     for (const f of dealt) {
       if (f.stream === 'drop_media') at(f.after_ms, () => ws.terminate());
-      else if (f.stream === 'crash_box') at(f.after_ms, () => faults.crash());
+      // The crash is the box's: it comes even if this socket closed first.
+      else if (f.stream === 'crash_box') s.clock.setTimeout(() => faults.crash(), due(f.after_ms));
       else if (f.stream === 'truncate_fragment') at(f.after_ms, () => (cutNext = true));
       else if (f.stream === 'stall_mse')
         at(f.after_ms, () => {
@@ -51,10 +54,6 @@ export function withMediaFaults(ch: Channel, ws: WebSocket, s: EdgeSession): Cha
   });
   return {
     ...ch,
-    streams: ch.streams,
-    sendJson: (m) => ch.sendJson(m),
-    sendMime: (m) => ch.sendMime(m),
-    close: (code, reason) => ch.close(code, reason),
     sendMedia(buf) {
       if (held) return void held.push(buf);
       if (cutNext) {
