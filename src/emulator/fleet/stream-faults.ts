@@ -88,7 +88,10 @@ export function registerStreamFaults(
       });
       return null;
     });
-    if (fresh && stopped) return void (await removeBox(ctx, fresh.id));
+    if (fresh && stopped) {
+      await removeBox(ctx, fresh.id);
+      return;
+    }
     if (fresh)
       operatorLog(ctx).add('event', { event: 'box.replaced', data: { box: box.id, by: fresh.id } });
   };
