@@ -214,3 +214,23 @@ export function splitFmp4(bytes: Buffer): {
   if (!init) throw new Error('not a fragmented MP4 (no moov before the first fragment)');
   return { init, tracks, fragments };
 }
+
+/**
+ * A fragment cut short inside its `mdat` (a `truncate_fragment` fault; docs/testing.md):
+ * the boxes keep their declared sizes, the bytes stop half way into the media data, so a
+ * parser (MSE's included) meets a box that runs past its data. A buffer without an `mdat`
+ * is cut at half its length.
+ */
+export function cutFragment(buf: Buffer): Buffer {
+  let at = 0;
+  while (at + 8 <= buf.length) {
+    const size = buf.readUInt32BE(at);
+    if (buf.toString('latin1', at + 4, at + 8) === 'mdat') {
+      const payload = Math.max(0, Math.min(size, buf.length - at) - 8);
+      return buf.subarray(0, at + 8 + Math.floor(payload / 2));
+    }
+    if (size < 8) break;
+    at += size;
+  }
+  return buf.subarray(0, Math.floor(buf.length / 2));
+}

@@ -29,6 +29,13 @@ export function formatEntry(e: Entry): string {
       .join('  ');
     return `${time}  event ${String(e.event)}${extra ? `  ${extra}` : ''}${tail}`;
   }
+  if (e.kind === 'fault') {
+    // A stream fault says where it was met; an HTTP fault, the request and what it got.
+    const what = e.stream
+      ? `${String(e.stream)} at ${String(e.event)}  box ${String(e.box)}`
+      : `${String(e.method)} ${String(e.path)}${e.status !== null ? ` ${String(e.status)}` : ''}${e.latency_ms ? ` +${String(e.latency_ms)}ms` : ''}`;
+    return `${time}  fault ${String(e.fault)} ${what}${tail}`;
+  }
   if (e.kind === 'session.ended')
     return `${time}  session ${String(e.session)} ended (${String(e.reason)})`;
   return `${time}  ${e.kind}${tail}`;

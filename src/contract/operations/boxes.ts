@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CHAT_TEXT_MAX } from '../edge/messages.js';
 import { ToolCallBody, ToolCallReportBody } from '../resources/tools.js';
+import { DealtStreamFault } from '../resources/operator.js';
 import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
@@ -134,6 +135,26 @@ export const boxToolCallsReport = internal(
   },
 );
 
+/** Where a box meets live-stream faults (docs/testing.md "Faults inside live streams"). */
+export const StreamFaultEvents = ['media_open', 'turn', 'recognize', 'reply'] as const;
+export type StreamFaultEvent = (typeof StreamFaultEvents)[number];
+export const boxFaultClaim = internal(
+  'boxes.faultClaim',
+  'post',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/faults',
+  'A session met a stream-fault event: the faults dealt to it (counted and logged here)',
+  {
+    params: BoxSessionParams,
+    body: z.object({ event: z.enum(StreamFaultEvents) }),
+    responses: {
+      200: {
+        description: '{ faults }',
+        schema: z.object({ faults: z.array(DealtStreamFault) }),
+      },
+    },
+  },
+);
+
 export const ChatBody = z.object({ text: z.string().min(1).max(CHAT_TEXT_MAX) });
 export const ChatQuery = z.object({
   token: z.string().optional().describe('the session token (or Authorization: Bearer)'),
@@ -201,6 +222,13 @@ export const edgeSessionEnd = box(
     query: z.object({ reason: z.enum(['cap', 'released']).optional() }),
   },
 );
+export const edgeFaults = box(
+  'edge.faults',
+  'post',
+  '/_box/faults',
+  'The stream-fault events armed now: the box asks the control plane only at those (control plane only)',
+  { body: z.object({ events: z.array(z.enum(StreamFaultEvents)) }) },
+);
 export const edgeCaptures = box(
   'edge.captures',
   'get',
@@ -245,10 +273,12 @@ export const boxOperations = [
   boxTools,
   boxToolCalls,
   boxToolCallsReport,
+  boxFaultClaim,
   edgeChat,
   edgeHealth,
   edgeSessionLog,
   edgeSessionEnd,
+  edgeFaults,
   edgeCaptures,
   edgeCapture,
   edgeCapturesDelete,

@@ -20,7 +20,7 @@ export const RecordingsParams = z.object({ id: z.string().min(1) });
 export const RecordingParams = z.object({ id: z.string().min(1), name: z.string().min(1) });
 
 /** An HTTP fault (docs/testing.md "Faults"): a status and/or latency on the routes it names. */
-export const FaultSpec = z
+export const HttpFaultSpec = z
   .object({
     route: z
       .string()
@@ -29,6 +29,8 @@ export const FaultSpec = z
         'must be "[METHOD ]/path", with {param} or * for any segment(s)',
       )
       .describe('e.g. "POST /api/v1/sessions", "/compat-a/v1/*", "GET /api/v1/sessions/{id}"'),
+    /** Absent on an HTTP fault: `stream` picks a live-stream fault (StreamFaultSpec). */
+    stream: z.undefined().optional(),
     status: z.number().int().min(400).max(599).optional(),
     latency_ms: z.number().int().min(0).max(600_000).optional(),
     count: z
@@ -49,6 +51,88 @@ export const FaultSpec = z
     message: 'give status, latency_ms or both',
     path: ['status'],
   });
+
+/**
+ * Live-stream faults (docs/testing.md "Faults inside live streams"), each met at one event
+ * of a session on a box:
+ * - `drop_media`: the media socket (/mse, /v2/session) is dropped `after_ms` after it opens;
+ * - `stall_mse`: `after_ms` after it opens, no media goes out for `ms`; then everything held
+ *   goes out, on one continuous timeline;
+ * - `truncate_fragment`: the first fragment sent `after_ms` after the open is cut short;
+ * - `crash_box`: the session's box crashes `after_ms` after the media socket opens;
+ * - `delay_turn`: the `turn` message goes out `ms` late;
+ * - `recognizer_fail`: the recogniser fails on an utterance;
+ * - `brain_fail`: the brain fails on a reply.
+ */
+export const StreamFaultKinds = [
+  'drop_media',
+  'stall_mse',
+  'truncate_fragment',
+  'crash_box',
+  'delay_turn',
+  'recognizer_fail',
+  'brain_fail',
+] as const;
+export type StreamFaultKind = (typeof StreamFaultKinds)[number];
+/** The stream faults met when a media socket opens (timed from then by `after_ms`). */
+export const MediaOpenFaults: readonly StreamFaultKind[] = [
+  'drop_media',
+  'stall_mse',
+  'truncate_fragment',
+  'crash_box',
+];
+export const StreamFaultSpec = z
+  .object({
+    stream: z.enum(StreamFaultKinds).describe('which live-stream fault'),
+    after_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400_000)
+      .optional()
+      .describe('drop_media, stall_mse, truncate_fragment, crash_box: from the media socket open'),
+    ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(600_000)
+      .optional()
+      .describe('stall_mse: how long media stops; delay_turn: how late the turn message goes'),
+    session: z.string().min(1).optional().describe('only this session (default any)'),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('hits before the fault retires; default every event'),
+    probability: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('chance that a matching event is hit; default 1'),
+  })
+  .strict()
+  .refine((f) => (f.stream === 'stall_mse' || f.stream === 'delay_turn') === (f.ms !== undefined), {
+    message: 'give ms for stall_mse and delay_turn, and only for them',
+    path: ['ms'],
+  })
+  .refine((f) => MediaOpenFaults.includes(f.stream) || f.after_ms === undefined, {
+    message: 'after_ms is for drop_media, stall_mse, truncate_fragment and crash_box',
+    path: ['after_ms'],
+  });
+
+/** A fault: HTTP (`route`) or inside live streams (`stream`). */
+export const FaultSpec = z.discriminatedUnion('stream', [HttpFaultSpec, StreamFaultSpec]);
+
+/** A stream fault as the control plane hands it to a box that met its event (internal box API). */
+export const DealtStreamFault = z.object({
+  id: z.string(),
+  stream: z.enum(StreamFaultKinds),
+  after_ms: z.number().int().min(0).optional(),
+  ms: z.number().int().min(1).optional(),
+});
+export type DealtStreamFault = z.output<typeof DealtStreamFault>;
 export const FaultParams = z.object({ id: z.string().min(1) });
 export const StateResetBody = z.object({
   keep_keys: z.boolean().optional().describe('keep the bootstrap keys (default true)'),

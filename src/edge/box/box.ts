@@ -13,6 +13,7 @@ import {
   boxTurns,
   edgeHealth,
   edgeImage,
+  edgeFaults,
   edgeSessionEnd,
   edgeSessionLog,
 } from '../../contract/operations/boxes.js';
@@ -35,6 +36,7 @@ import { HostPolicy } from '../../contract/hosts.js';
 import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guard.js';
 import { boxToolLink } from '../tools/box-link.js';
 import { ImageShelf } from '../tools/builtin-tools.js';
+import { ArmBody, BoxFaults } from './stream-faults.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -95,6 +97,8 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const verify = sessionTokenVerifier(cp.baseUrl, opts.boxId, clock);
   // The control plane presents this when it asks for a session's log (transcript `source: live`).
   const callbackSecret = randomBytes(24).toString('hex');
+  // A crashed box (a crash_box fault) says nothing more: it is gone, as a process that died.
+  let crashed = false;
   // A failed report names its session: silenced with the session's logs (spec 4.5 observability: false).
   const report = (id: string, what: string, p: Promise<unknown>) =>
     p.catch(
@@ -104,7 +108,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     );
 
   const shelf = new ImageShelf(clock);
+  const faults = new BoxFaults(cp, () => crash());
   const sessions = new BoxSessions({
+    faults: (id) => faults.forSession(id),
     toolLink: boxToolLink(cp, shelf),
     clock,
     parts: opts.parts,
@@ -123,7 +129,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {
-      if (reason !== 'released')
+      if (reason !== 'released' && !crashed)
         void report(
           id,
           'close',
@@ -131,6 +137,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
         );
     },
     store(id, t: LoggedTurn) {
+      if (crashed) return;
       void report(
         id,
         'turn',
@@ -179,6 +186,16 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     const s = sessions.get(c.req.param('id') ?? '');
     const reason = c.req.query('reason') === 'cap' ? 'cap' : 'released';
     s?.live.end(reason);
+    return c.json({ ok: true });
+  });
+  // The stream-fault events armed now (docs/testing.md "Faults inside live streams").
+  app.post(edgeFaults.path, async (c) => {
+    if (!fromControlPlane(c.req.header('authorization')))
+      return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
+    const body = ArmBody.safeParse(await c.req.json().catch(() => null));
+    if (!body.success)
+      return c.json({ error: 'invalid_request', detail: 'events: a list of fault events' }, 400);
+    faults.arm(body.data.events);
     return c.json({ ok: true });
   });
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
@@ -232,7 +249,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   shelf.baseUrl = baseUrl;
 
   try {
-    await cp.must(
+    const registered = await cp.must(
       boxRegister,
       {},
       {
@@ -245,6 +262,10 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
         callback_secret: callbackSecret,
       },
     );
+    const armed = ArmBody.safeParse({
+      events: (registered as { fault_events?: unknown } | undefined)?.fault_events ?? [],
+    });
+    if (armed.success) faults.arm(armed.data.events);
   } catch (err) {
     // An unregistered box must not keep its port (or the process) alive.
     upgrades.wss.close();
@@ -254,6 +275,21 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   }
 
   let stopped = false;
+  /**
+   * A crash (a crash_box fault): every socket drops without a close frame (clients see
+   * 1006), the port stops answering, and the box reports nothing: no closes, no turns, no
+   * deregistration. The control plane finds it gone by its health probe.
+   */
+  function crash(): void {
+    if (crashed || stopped) return;
+    crashed = true;
+    log(`box ${opts.boxId} crashed (a crash_box fault)`);
+    upgrades.stopHeartbeat();
+    for (const ws of upgrades.wss.clients) ws.terminate();
+    sessions.endAll('box_stopping');
+    server.close();
+    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+  }
   return {
     id: opts.boxId,
     baseUrl,
@@ -280,7 +316,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       if (stopped) return;
       stopped = true;
       sessions.endAll('box_stopping');
-      await cp.post(boxDeregister, {}, {}).catch(() => undefined);
+      if (!crashed) await cp.post(boxDeregister, {}, {}).catch(() => undefined);
       await cp.close();
       upgrades.stopHeartbeat();
       for (const ws of upgrades.wss.clients) ws.terminate();

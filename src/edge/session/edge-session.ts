@@ -13,6 +13,7 @@ import { Recorder } from './recorder.js';
 import type { SessionSnapshot } from './snapshot.js';
 import { TurnLoop } from './turn-loop.js';
 import { attachTools, type ToolLink } from '../tools/session-tools.js';
+import type { SessionFaults } from './faults.js';
 
 export interface EdgeSessionDeps {
   parts: EdgeParts;
@@ -25,6 +26,8 @@ export interface EdgeSessionDeps {
   log(line: string): void;
   /** The tool gateway link (absent: this box runs no tools). */
   toolLink?: ToolLink;
+  /** Stream faults of a session (absent: this box meets none; box/stream-faults.ts). */
+  faults?: (sessionId: string) => SessionFaults;
 }
 
 export const STATUS_INTERVAL_MS = 100;
@@ -35,6 +38,8 @@ export class EdgeSession {
   mic: MicInput | null = null;
   stream: SessionStream | null = null;
   recorder: Recorder | null = null;
+  /** Where this session meets stream faults (null: nowhere). */
+  readonly faults: SessionFaults | null;
   private ticker: TimerHandle | null = null;
 
   private constructor(
@@ -42,6 +47,11 @@ export class EdgeSession {
     private readonly d: EdgeSessionDeps,
   ) {
     this.live = new LiveSession(snapshot, d.clock, d.hooks);
+    this.faults = d.faults?.(snapshot.id) ?? null;
+  }
+
+  get clock(): Clock {
+    return this.d.clock;
   }
 
   static async open(snapshot: SessionSnapshot, d: EdgeSessionDeps): Promise<EdgeSession> {
@@ -85,9 +95,11 @@ export class EdgeSession {
       ...(voiceShape ? { voiceShape } : {}),
       store: (t) => d.store(snapshot.id, t),
       log,
+      faults: s.faults,
     });
     for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
-    if (d.parts.vad) s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer);
+    if (d.parts.vad)
+      s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer, s.faults);
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
     if (snapshot.toolNames.length > 0 && d.toolLink) {
       await attachTools({

@@ -33,6 +33,7 @@ import {
 import { Reply } from './reply.js';
 import { ReplySpeaker } from './reply-speaker.js';
 import { typedLanguage, warmTypedLanguage } from './typed-language.js';
+import { dealtOne, type SessionFaults } from './faults.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
 export const UNRECOGNISED_REPLY =
@@ -85,6 +86,17 @@ export interface TurnLoopDeps {
   /** Store a committed turn on the control plane (spec 4.5 transcript, `source: store`). */
   store(turn: LoggedTurn): void;
   log(msg: string): void;
+  /** Stream faults (delay_turn, brain_fail; docs/testing.md "Faults inside live streams"). */
+  faults?: SessionFaults | null;
+}
+
+/** A brain reply that fails at once, as an upstream that is down (a `brain_fail` fault). */
+function failedReply(id: string): BrainReply {
+  const err = new Error(`the brain failed (fault ${id} injected by the emulator's operator)`);
+  return {
+    deltas: { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(err) }) },
+    usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
+  };
 }
 
 /** What one reply answers: a user turn, the greeting, or a line a stage asked for. */
@@ -310,26 +322,34 @@ export class TurnLoop implements Stage {
     // The pre-speech gates (a `fast` tool): the reply waits for them, boundedly, and is made with what they bring.
     const gated =
       cue.kind === 'user' && !cue.turn.unrecognised ? await this.passGates(cue.turn, reply) : [];
+    const asksBrain = cue.kind !== 'line' && !(cue.kind === 'user' && cue.turn.unrecognised);
+    // Asked only when a fault may wait (an unarmed box answers at once, in this turn of the loop).
+    const brainFault =
+      asksBrain && this.d.faults?.armed('reply')
+        ? await dealtOne(this.d.faults, 'reply', 'brain_fail')
+        : null;
     const made =
       cue.kind === 'line'
         ? fixedReply(cue.text)
         : cue.kind === 'user' && cue.turn.unrecognised
           ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
             fixedReply(UNRECOGNISED_REPLY)
-          : this.d.parts.brain.reply(
-              withGated(
-                brainRequest(
-                  s.snapshot,
-                  s.log,
-                  user,
-                  language,
-                  reply.abort.signal,
-                  cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
-                  s.notes,
+          : brainFault
+            ? failedReply(brainFault.id)
+            : this.d.parts.brain.reply(
+                withGated(
+                  brainRequest(
+                    s.snapshot,
+                    s.log,
+                    user,
+                    language,
+                    reply.abort.signal,
+                    cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
+                    s.notes,
+                  ),
+                  gated,
                 ),
-                gated,
-              ),
-            );
+              );
     const leads = [colour, ...gated.map((g) => g.lead ?? null)].filter((l) => l !== null);
     const out = leads.length > 0 ? startingWith(leads.join(' '), made) : made;
     try {
@@ -405,7 +425,7 @@ export class TurnLoop implements Stage {
       };
     }
     if (greeting) msg.greeting = true;
-    s.broadcast(['control', 'events'], msg);
+    this.sendTurn(msg);
     // Stored as it commits; a barge-in then rewrites it to what was actually said (same seq).
     // A spoken avatar turn (greeting, a stage's line) has no user words to keep: it is stored
     // once it is known what of it was said, and not at all when cut before its first word.
@@ -454,6 +474,19 @@ export class TurnLoop implements Stage {
         outcome: reply.cutBy ? 'interrupted' : 'spoken',
       });
     }
+  }
+
+  /** The `turn` message goes out now, or late when a `delay_turn` fault is dealt (the reply plays on time). */
+  private sendTurn(msg: z.input<typeof TurnMessage>): void {
+    const s = this.d.session;
+    const send = () => s.broadcast(['control', 'events'], msg);
+    if (!this.d.faults?.armed('turn')) return send();
+    // Late by ms from now, however long the control plane took to answer.
+    const asked = this.d.clock.now();
+    void dealtOne(this.d.faults, 'turn', 'delay_turn').then((f) => {
+      if (f?.ms) this.d.clock.setTimeout(send, f.ms - (this.d.clock.now() - asked));
+      else send();
+    });
   }
 
   /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */

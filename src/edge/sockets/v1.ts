@@ -6,12 +6,13 @@
 import type { WebSocket } from 'ws';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject, type Uplink } from './mic-frames.js';
+import { withMediaFaults } from './media-faults.js';
 import { messageBytes, wsChannel } from './ws-channel.js';
 
 const plain = { mime: (mime: string) => ({ mime }), media: (b: Buffer) => b };
 
 export function attachMse(ws: WebSocket, s: EdgeSession): void {
-  const ch = wsChannel(ws, ['media'], plain);
+  const ch = withMediaFaults(wsChannel(ws, ['media'], plain), ws, s);
   ws.on('close', () => s.live.detach(ch));
   ws.on('message', () =>
     ch.sendJson({ type: 'error', error: 'invalid_message', detail: '/mse is downlink only' }),

@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import type { EdgeSession } from '../session/edge-session.js';
 import { helloLang, micFrame, parseObject } from './mic-frames.js';
+import { withMediaFaults } from './media-faults.js';
 import { messageBytes, wsChannel } from './ws-channel.js';
 
 export { V2_SUBPROTOCOL };
@@ -24,10 +25,14 @@ export { V2_SUBPROTOCOL };
 const tagMedia = Buffer.from([TAG_MEDIA]);
 
 export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => string): void {
-  const ch = wsChannel(ws, ['media', 'control', 'events'], {
-    mime: () => null, // announced in the `session` message below
-    media: (b) => [tagMedia, b],
-  });
+  const ch = withMediaFaults(
+    wsChannel(ws, ['media', 'control', 'events'], {
+      mime: () => null, // announced in the `session` message below
+      media: (b) => [tagMedia, b],
+    }),
+    ws,
+    s,
+  );
   let hello = false;
   const fail = (u: { error: string; detail: string }) =>
     ch.sendJson({ type: 'error', error: u.error, detail: u.detail });

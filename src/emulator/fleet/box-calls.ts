@@ -1,10 +1,12 @@
 /**
  * Calls from the control plane to a box (ours, the other half of the internal box API):
  * end a session the control plane ended (release, reaper, cap: the box closes its
- * sockets), and read a session's own log (spec 4.5 transcript `source: live`). Each call
- * presents the secret the box gave at registration.
+ * sockets), read a session's own log (spec 4.5 transcript `source: live`), and tell it
+ * which stream-fault events are armed. Each call presents the secret the box gave at
+ * registration; the paths are the contract's (contract/operations/boxes.ts).
  */
 import { request } from 'undici';
+import { edgeFaults, edgeHealth, type StreamFaultEvent } from '../../contract/operations/boxes.js';
 import { z } from 'zod';
 import type { BoxRecord } from './fleet.js';
 
@@ -14,10 +16,15 @@ async function call(
   box: BoxRecord,
   method: 'GET' | 'POST',
   path: string,
+  body?: unknown,
 ): Promise<{ status: number; body: unknown }> {
   const res = await request(`${box.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${box.callbackSecret ?? ''}` },
+    headers: {
+      authorization: `Bearer ${box.callbackSecret ?? ''}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     headersTimeout: TIMEOUT_MS,
     bodyTimeout: TIMEOUT_MS,
   });
@@ -62,5 +69,24 @@ export async function boxLog(
     return log.success ? log.data.turns : null;
   } catch {
     return null;
+  }
+}
+
+/** Tell a box which stream-fault events are armed (it asks the control plane only at those). */
+export async function armFaultsOnBox(box: BoxRecord, events: StreamFaultEvent[]): Promise<void> {
+  if (!box.callbackSecret || !box.live) return;
+  await call(box, 'POST', edgeFaults.path, { events }).catch(() => undefined);
+}
+
+/**
+ * Does the box still answer? A refused or failed `/health` is a box gone (a crashed box,
+ * docs/testing.md "Faults inside live streams"); an answer of any status is a box alive.
+ */
+export async function boxAnswers(box: BoxRecord): Promise<boolean> {
+  try {
+    await call(box, 'GET', edgeHealth.path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -7,17 +7,31 @@ import {
   faultsRemove,
 } from '../../contract/operations/operator.js';
 import { z } from 'zod';
-import { FaultSpec } from '../../contract/resources/operator.js';
+import {
+  FaultSpec,
+  MediaOpenFaults,
+  type DealtStreamFault,
+  type HttpFaultSpec,
+  type StreamFaultKind,
+  type StreamFaultSpec,
+} from '../../contract/resources/operator.js';
+import type { StreamFaultEvent } from '../../contract/operations/boxes.js';
 import type { App, EmulatorContext } from '../context.js';
 import { operatorLog } from './log.js';
 
 /**
- * HTTP faults (issue 18 item 6, the HTTP half; docs/testing.md "Faults"): a status and/or
- * latency injected on the routes a fault names, every time, a number of times, or with a
- * probability. Configured at start (`--faults`, `faults` on startEmulator()) or at run time
- * (`/_emulator/faults`, `avatar emulator faults`). Each hit goes to the operator log;
- * `GET /_emulator/faults` shows every fault with its hits and what is left of its count.
- * Operator routes (`/_emulator/*`) are never faulted.
+ * Faults (issue 18 item 6; docs/testing.md "Faults"): HTTP faults, a status and/or latency
+ * injected on the routes a fault names; and stream faults, met inside live sessions on the
+ * boxes (contract/resources/operator.ts StreamFaultSpec). Each fires every time, a number
+ * of times, or with a probability. Configured at start (`faults` on startEmulator(), the
+ * seed file) or at run time (`/_emulator/faults`, `avatar emulator faults`). Each hit goes
+ * to the operator log; `GET /_emulator/faults` shows every fault with its hits and what is
+ * left of its count. Operator routes (`/_emulator/*`) are never faulted.
+ *
+ * Stream faults reach a box over the internal box API only: the control plane tells each
+ * box which events are armed (`POST /_box/faults`), and a box that meets an armed event
+ * asks which faults it is dealt (`POST /_internal/boxes/{id}/sessions/{sid}/faults`), so
+ * counts, probabilities and the log stay here, whatever box or process met the event.
  */
 export { FaultSpec };
 
@@ -25,11 +39,26 @@ export const FaultList = z.array(FaultSpec);
 
 export type FaultSpecInput = z.input<typeof FaultSpec>;
 
-interface Fault extends z.output<typeof FaultSpec> {
+interface HttpFault extends z.output<typeof HttpFaultSpec> {
   id: string;
   hits: number;
   method: string | null;
   pattern: RegExp;
+}
+
+interface StreamFault extends z.output<typeof StreamFaultSpec> {
+  id: string;
+  hits: number;
+}
+
+type Fault = HttpFault | StreamFault;
+
+const isStream = (f: Fault): f is StreamFault => f.stream !== undefined;
+
+/** The event at which a box meets each stream fault. */
+export function eventOf(kind: StreamFaultKind): StreamFaultEvent {
+  if (MediaOpenFaults.includes(kind)) return 'media_open';
+  return kind === 'delay_turn' ? 'turn' : kind === 'recognizer_fail' ? 'recognize' : 'reply';
 }
 
 function compile(route: string): { method: string | null; pattern: RegExp } {
@@ -52,12 +81,69 @@ export class Faults {
   private readonly list: Fault[] = [];
   private next = 1;
 
+  /** Told when the armed stream-fault events change (the fleet tells every box). */
+  readonly armedListeners: ((events: StreamFaultEvent[]) => void)[] = [];
+  private armedNow = '';
+
   constructor(private readonly ctx: EmulatorContext) {}
 
   add(spec: z.output<typeof FaultSpec>): Fault {
-    const f: Fault = { ...spec, id: `fault_${this.next++}`, hits: 0, ...compile(spec.route) };
+    const id = `fault_${this.next++}`;
+    const f: Fault =
+      spec.stream === undefined
+        ? { ...spec, id, hits: 0, ...compile(spec.route) }
+        : { ...spec, id, hits: 0 };
     this.list.push(f);
+    this.rearm();
     return f;
+  }
+
+  /** The stream-fault events a box should ask about: those of every fault with hits left. */
+  armed(): StreamFaultEvent[] {
+    const events = new Set<StreamFaultEvent>();
+    for (const f of this.list)
+      if (isStream(f) && (f.count === undefined || f.hits < f.count)) events.add(eventOf(f.stream));
+    return [...events].sort();
+  }
+
+  private rearm(): void {
+    const events = this.armed();
+    const key = events.join(',');
+    if (key === this.armedNow) return;
+    this.armedNow = key;
+    for (const fn of this.armedListeners) fn(events);
+  }
+
+  private roll(f: Fault): boolean {
+    if (f.count !== undefined && f.hits >= f.count) return false;
+    if (f.probability !== undefined && f.probability < 1) {
+      const roll = Number.parseInt(this.ctx.ids.hex(4), 16) / 0x1_0000_0000;
+      if (roll >= f.probability) return false;
+    }
+    f.hits++;
+    return true;
+  }
+
+  /** A session met a stream-fault event on a box: the faults dealt to it (counted, logged). */
+  deal(event: StreamFaultEvent, session: string, box: string): DealtStreamFault[] {
+    const dealt: DealtStreamFault[] = [];
+    for (const f of this.list) {
+      if (!isStream(f) || eventOf(f.stream) !== event) continue;
+      if (f.session !== undefined && f.session !== session) continue;
+      // One fault of a kind per event (two drops of one socket are one drop).
+      if (dealt.some((d) => d.stream === f.stream) || !this.roll(f)) continue;
+      const d: DealtStreamFault = {
+        id: f.id,
+        stream: f.stream,
+        ...(f.after_ms !== undefined ? { after_ms: f.after_ms } : {}),
+        ...(f.ms !== undefined ? { ms: f.ms } : {}),
+      };
+      const { id, ...what } = d;
+      operatorLog(this.ctx).add('fault', { fault: id, ...what, event, session, box });
+      dealt.push(d);
+    }
+    if (dealt.length > 0) this.rearm();
+    return dealt;
   }
 
   remove(id?: string): number {
@@ -71,23 +157,18 @@ export class Faults {
   }
 
   view(): Record<string, unknown>[] {
-    return this.list.map(({ pattern: _p, method: _m, ...f }) => ({
-      ...f,
-      remaining: f.count === undefined ? null : f.count - f.hits,
-    }));
+    return this.list.map((f) => {
+      const { pattern: _p, method: _m, ...shown } = f as HttpFault;
+      return { ...shown, remaining: f.count === undefined ? null : f.count - f.hits };
+    });
   }
 
   /** The fault this request meets (counting the hit), or null. */
-  hit(method: string, path: string): Fault | null {
+  hit(method: string, path: string): HttpFault | null {
     if (path.startsWith('/_emulator/')) return null;
     for (const f of this.list) {
-      if ((f.method && f.method !== method) || !f.pattern.test(path)) continue;
-      if (f.count !== undefined && f.hits >= f.count) continue;
-      if (f.probability !== undefined && f.probability < 1) {
-        const roll = Number.parseInt(this.ctx.ids.hex(4), 16) / 0x1_0000_0000;
-        if (roll >= f.probability) continue;
-      }
-      f.hits++;
+      if (isStream(f) || (f.method && f.method !== method) || !f.pattern.test(path)) continue;
+      if (!this.roll(f)) continue;
       operatorLog(this.ctx).add('fault', {
         fault: f.id,
         method,
@@ -101,7 +182,7 @@ export class Faults {
   }
 
   /** Apply a fault: wait its latency on the emulator's clock, then answer its status (or go on). */
-  async apply(f: Fault, path: string): Promise<Response | null> {
+  async apply(f: HttpFault, path: string): Promise<Response | null> {
     if (f.latency_ms) await new Promise<void>((r) => this.ctx.clock.setTimeout(r, f.latency_ms!));
     if (f.status === undefined) return null;
     const message = `fault ${f.id} injected by the emulator's operator (${f.route})`;

@@ -121,7 +121,7 @@ export const SeedSchema = z
     faults: z
       .array(FaultSpec)
       .default([])
-      .describe('HTTP faults from the start, as POST /_emulator/faults'),
+      .describe('HTTP and stream faults from the start, as POST /_emulator/faults'),
   })
   .strict();
 
@@ -130,7 +130,8 @@ export type Seed = z.output<typeof SeedSchema>;
 /** The JSON Schema editors read (draft 2020-12), as published in schemas/seed.schema.json. */
 export function seedJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(SeedSchema, { io: 'input' }),
+    // 'any': an HTTP fault's absent `stream` (the discriminator of stream faults) has no JSON Schema.
+    ...z.toJSONSchema(SeedSchema, { io: 'input', unrepresentable: 'any' }),
     $id: 'https://avatar.local/schemas/seed.schema.json',
     title: 'avatar emulator seed file',
   };

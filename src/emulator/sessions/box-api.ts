@@ -21,6 +21,8 @@ import { getSessionRow } from './store.js';
 import { endOnBox } from '../fleet/box-calls.js';
 import { sessionMedia } from './session-media.js';
 import { registerGatewayRoutes, toolGateway } from '../tools/gateway-routes.js';
+import { faultsOf } from '../operator/faults.js';
+import { registerStreamFaults } from './stream-faults.js';
 
 export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
@@ -44,7 +46,8 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const id = params.boxId;
     const box = rt.fleet.register(id, reg, ctx.clock.now());
     rt.boxRegistered(box);
-    return { ok: true, box_id: id };
+    // The stream-fault events armed now (later changes come as POST /_box/faults).
+    return { ok: true, box_id: id, fault_events: faultsOf(ctx).armed() };
   });
 
   boxRoute(app, ctx, boxDeregister, ({ params }) => {
@@ -83,6 +86,7 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   });
 
   registerGatewayRoutes(app, ctx, boxRoute);
+  registerStreamFaults(app, ctx, boxRoute);
 
   // spec 4.7: the token tells the box where to fetch a custom avatar's media; this is where.
   boxRoute(app, ctx, boxMedia, ({ params, c }) => {
