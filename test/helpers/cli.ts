@@ -86,3 +86,24 @@ export function watchedCli(argv: string[], env: Record<string, string | undefine
   };
   return { code, lines, until, stderr: () => err };
 }
+
+/**
+ * `make` run once per distinct arguments, its promise shared by every test that reads the
+ * run (a run of real-time media is not repeated for a second set of assertions). A failure
+ * is reported to each test that awaits it, not as an unhandled rejection.
+ */
+export function sharedRuns<A extends unknown[], T>(
+  make: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  const runs = new Map<string, Promise<T>>();
+  return (...args) => {
+    const key = JSON.stringify(args);
+    let run = runs.get(key);
+    if (!run) {
+      run = make(...args);
+      run.catch(() => undefined);
+      runs.set(key, run);
+    }
+    return run;
+  };
+}
