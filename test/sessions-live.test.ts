@@ -53,13 +53,6 @@ const spokenSession = () => liveMicFile('--turns', '1', '--record', recordedOut)
 const untilEndSession = () => liveMicFile('--session-cap-seconds', '60');
 
 describe('avatar sessions live --mic-file --json', () => {
-  // The two spoken sessions start side by side (two seats) and are read by the tests below;
-  // every later test starts once both have ended.
-  beforeAll(() => {
-    void spokenSession();
-    void untilEndSession();
-  });
-
   it('prints partials, then the turn, and ends releasing the seat with its reason', async () => {
     const r = await spokenSession();
     expect(r.stderr).toBe('');
