@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/helpers/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -11,5 +12,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // The files that wait longest on real time start first (a fresh clone has no timing cache).
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, sharedRuns } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar sessions transcript` reads as the conversation it was, not as JSON in a table. */
@@ -27,28 +27,26 @@ async function talk(question: string): Promise<string> {
 }
 
 /** `avatar ...` on a terminal of `columns` columns (a TTY-like stdout). */
-async function onTerminal(
-  argv: string[],
-  columns: number,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let out = '';
-  let err = '';
-  const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }), {
-    isTTY: true,
-    columns,
-  });
-  const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
-  const code = await run(argv, { stdout, stderr, env: env() });
-  return { code, stdout: out, stderr: err };
-}
+const onTerminal = (argv: string[], columns: number) => cli(argv, env(), process.cwd(), columns);
+
+/**
+ * A spoken session takes its greeting and reply in real time: each question is talked
+ * about once per file (the two views of one transcript read the same session), and the
+ * sessions start side by side when the file does (the emulator has two seats).
+ */
+const talked = sharedRuns(talk);
 
 describe('avatar sessions transcript', () => {
   // Longer than an 80-column line, so a terminal wraps it and a pipe does not.
   const question =
     'Hello there, who are you, what do you help people with most days, and how would I invite the rest of my team to the app?';
+  beforeAll(() => {
+    void talked(question);
+    void talked('Hi.');
+  });
 
   it('prints who said what, in order, wrapped to an 80-column terminal under the text column; --json keeps the body', async () => {
-    const id = await talk(question);
+    const id = await talked(question);
     const human = await onTerminal(['sessions', 'transcript', id], 80);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).not.toMatch(/\{"seq"/);
@@ -76,10 +74,10 @@ describe('avatar sessions transcript', () => {
         { seq: 1, user_text: question },
       ],
     });
-  }, 30_000);
+  }, 60_000); // its session runs beside the erased one's, started with the file
 
   it('on a pipe each turn is one whole line (for grep), however long', async () => {
-    const id = await talk(question);
+    const id = await talked(question);
     const piped = await cli(['sessions', 'transcript', id], env());
     expect(piped.code, piped.stderr).toBe(0);
     const lines = piped.stdout.split('\n');
@@ -91,7 +89,7 @@ describe('avatar sessions transcript', () => {
   }, 30_000);
 
   it('an erased session says so', async () => {
-    const id = await talk('Hi.');
+    const id = await talked('Hi.');
     expect((await cli(['sessions', 'delete', id], env())).code).toBe(0);
     const human = await cli(['sessions', 'transcript', id], env());
     expect(human.code, human.stderr).toBe(0);

@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
-import { useEmulator } from './helpers/emulator.js';
+import { mintSession, useEmulator } from './helpers/emulator.js';
 
 /** Issue 8: a brain-only (`render: false`) session end to end, over v1 and v2. */
 
 describe('brain-only session (render: false)', () => {
   const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
-  const mint = async (extra: Record<string, unknown> = {}) => {
-    const r = await h.api('/api/v1/sessions', {
-      body: { persona: 'ava', config: { render: false, greeting_enabled: false }, ...extra },
-    });
-    expect(r.status).toBe(201);
-    return r.body as {
-      session_id: string;
-      session_token: string;
-      connect_url: string;
-      seat_token: string;
-    };
-  };
+  const mint = (extra: Record<string, unknown> = {}) => mintSession(h, extra);
   const status = async (id: string) =>
     (await h.api(`/api/v1/sessions/${id}`)).body.status as string;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { openSock, until, wsUrl } from './helpers/edge.js';
-import { useEmulator } from './helpers/emulator.js';
+import { mintSession, useEmulator } from './helpers/emulator.js';
 
 /**
  * Issue 8 review: a client that vanishes without closing (laptop lid, dropped network)
@@ -15,16 +15,7 @@ const status = async (id: string) => (await h.api(`/api/v1/sessions/${id}`)).bod
 
 describe('socket heartbeat', () => {
   it('a live client answers pings and stays; a silent one is dropped and its session ends', async () => {
-    const mint = async () =>
-      (
-        await h.api('/api/v1/sessions', {
-          body: {
-            persona: 'ava',
-            session_cap_seconds: 3600,
-            config: { render: false, greeting_enabled: false },
-          },
-        })
-      ).body;
+    const mint = () => mintSession(h, { session_cap_seconds: 3600 });
     const a = await mint();
     const b = await mint();
     const live = await openSock(wsUrl(a.connect_url, '/events', a.session_token));

@@ -3,7 +3,7 @@ import { defaultParts } from '../src/edge/default-parts.js';
 import { probePocketsphinx, UnavailableRecognizer } from '../src/models/recognizer/index.js';
 import { openSock, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
-import { streamFrames, utteranceFrames } from './helpers/utterance.js';
+import { FAST_MIC_MS, streamFrames, utteranceFrames } from './helpers/utterance.js';
 
 /** Issue 8: spoken turns from /mic_stream: VAD, partials, the turn, and the recogniser's honest fallback. */
 
@@ -17,7 +17,7 @@ describe('spoken turns with no recogniser on the machine (brain-only)', () => {
     edgeParts: { ...parts, recognizer: new UnavailableRecognizer() },
   });
 
-  it('a synthesized utterance streamed at real-time cadence gives partials then one turn; with no recogniser installed the turn says so instead of inventing words', async () => {
+  it('a synthesized utterance streamed as mic frames gives partials then one turn; with no recogniser installed the turn says so instead of inventing words', async () => {
     const m = (
       await h.api('/api/v1/sessions', {
         body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
@@ -29,9 +29,15 @@ describe('spoken turns with no recogniser on the machine (brain-only)', () => {
       'Hello there. I would like to know where you grew up and what you do all day.',
     );
     // Silence first: zeroed frames keep cadence and make no turn.
-    await streamFrames(mic, [Buffer.alloc(3200), Buffer.alloc(3200), Buffer.alloc(3200)]);
+    await streamFrames(
+      mic,
+      [Buffer.alloc(3200), Buffer.alloc(3200), Buffer.alloc(3200)],
+      undefined,
+      FAST_MIC_MS,
+    );
     expect(mic.json.filter((x) => x.type === 'partial' || x.type === 'turn')).toHaveLength(0);
-    await streamFrames(mic, frames);
+    // Faster than real time: the VAD and partials run on mic-stream positions, not a clock.
+    await streamFrames(mic, frames, undefined, FAST_MIC_MS);
     const turn = await mic.next((x) => x.type === 'turn');
     const partials = mic.json.filter((x) => x.type === 'partial');
     expect(partials.length).toBeGreaterThan(0);
@@ -57,6 +63,7 @@ describe.skipIf(probePocketsphinx(process.env).missing.length > 0)(
       ).body;
       const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
       mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+      // Real-time cadence: pocketsphinx's stream hears the utterance as it is spoken.
       await streamFrames(mic, await utteranceFrames('Hello. What is your name?'));
       const turn = await mic.next((x) => x.type === 'turn', 20_000);
       expect(turn.text).toMatch(/name/i);

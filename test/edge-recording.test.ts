@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
-import { streamFrames, utteranceFrames } from './helpers/utterance.js';
+import { FAST_MIC_MS, streamFrames, utteranceFrames } from './helpers/utterance.js';
 
 /** Issue 8: `recording: true` captures raw mic audio (and video when rendered); `observability: false` silences session logs. */
 
@@ -27,7 +27,7 @@ describe('recording and observability', () => {
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
     const frames = (await utteranceFrames('Testing one two three.', 2)).slice(0, 12);
-    await streamFrames(mic, frames);
+    await streamFrames(mic, frames, undefined, FAST_MIC_MS);
     mic.close();
     await until(
       () => h.api(`/api/v1/sessions/${m.session_id}`),

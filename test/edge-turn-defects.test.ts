@@ -14,12 +14,7 @@ import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import { fakeStream, recordingChannel, testSnapshot, wordTimedVoice } from './helpers/turn-loop.js';
-
-const settle = () => new Promise((r) => setTimeout(r, 5));
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 400 && !cond(); i++) await settle();
-  expect(cond()).toBe(true);
-};
+import { settle, waitUntil } from './helpers/wait.js';
 
 /**
  * A voice of 300 ms per word, and a stream on which a reply plays until the test ends it (or
@@ -62,10 +57,10 @@ describe('a typed turn posted while a reply plays', () => {
   it('barges in, and reaches the transcript even when the sockets close before it is answered', async () => {
     const { live, loop, stored } = speakingSession(650, true);
     const first = loop.userTurn('Where do you live?');
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => loop.state === 'speaking');
     const id = loop.typedTurn('What do you do?');
     live.end('closed');
-    await until(() => stored.some((t) => t.speech_id === id));
+    await waitUntil(() => stored.some((t) => t.speech_id === id));
     // The reply on air was cut by the typed turn (stored as said), not played on.
     expect(stored.filter((t) => t.speech_id === first).at(-1)).toMatchObject({
       outcome: 'interrupted',
@@ -81,10 +76,10 @@ describe('releasing a session while a reply plays', () => {
   it('keeps the stored reply whole: only barge-in rewrites it', async () => {
     const { live, ch, loop, stored } = speakingSession();
     const id = loop.userTurn('Where do you live?');
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => loop.state === 'speaking');
     const reply = ch.sent.find((m) => m.type === 'turn' && m.speech_id === id).reply;
     live.end('released');
-    await until(() => loop.state === 'listening');
+    await waitUntil(() => loop.state === 'listening');
     await settle();
     const mine = stored.filter((t) => t.speech_id === id);
     expect(mine.at(-1)).toMatchObject({ reply_text: reply });
@@ -98,7 +93,7 @@ describe('a second hello with another lang', () => {
     loop.context('en');
     loop.context('fr');
     const id = loop.typedTurn('What do you do?');
-    await until(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
+    await waitUntil(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
     expect(ch.sent.find((m) => m.type === 'turn' && m.speech_id === id).language).toMatch(/^en/);
     playOut();
     live.end('closed');
@@ -122,7 +117,7 @@ describe('a session used only through /chat', () => {
       log: () => undefined,
     });
     loop.typedTurn('Where do you live?');
-    await until(() => live.log.length === 1 && loop.state === 'listening');
+    await waitUntil(() => live.log.length === 1 && loop.state === 'listening');
     clock.advance(UNATTENDED_IDLE_MS + 1);
     expect(ended).toEqual(['idle']);
   });

@@ -10,6 +10,7 @@ import {
   testSnapshot,
   wordTimedVoice,
 } from './helpers/turn-loop.js';
+import { waitUntil } from './helpers/wait.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Brain, BrainRequest, Voice } from '../src/models/index.js';
 
@@ -52,12 +53,6 @@ function greetingSession(clock: ManualClock) {
   return { live, ch };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await settle();
-  expect(cond()).toBe(true);
-};
-
 describe('a reply the brain fails to finish', () => {
   it('brain-only: the user turn is stored unanswered, turn_failed goes out, and the next turn is answered', async () => {
     const clock = new ManualClock();
@@ -77,7 +72,7 @@ describe('a reply the brain fails to finish', () => {
       log: () => undefined,
     });
     loop.userTurn('Where do you live?');
-    await until(() => ch.sent.some((m) => m.type === 'error'));
+    await waitUntil(() => ch.sent.some((m) => m.type === 'error'));
     expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({
       error: 'turn_failed',
       detail: 'upstream answered 502',
@@ -88,7 +83,7 @@ describe('a reply the brain fails to finish', () => {
     expect(loop.state).toBe('listening');
 
     loop.userTurn('What do you do?');
-    await until(() => stored.length === 2);
+    await waitUntil(() => stored.length === 2);
     expect(stored[1]).toMatchObject({ seq: 1, user_text: 'What do you do?', outcome: 'text' });
     expect(stored[1]!.reply_text.length).toBeGreaterThan(0);
     live.end('closed');
@@ -148,7 +143,7 @@ describe('a reply the brain fails to finish', () => {
       log: () => undefined,
     });
     loop.userTurn('Where do you live?');
-    await until(() => ch.sent.some((m) => m.type === 'error'));
+    await waitUntil(() => ch.sent.some((m) => m.type === 'error'));
     expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({ error: 'turn_failed' });
     // Nothing goes on talking while the session says it listens.
     expect(cuts).toEqual([600]);
@@ -192,12 +187,12 @@ describe('a greeting cut before a word of it was said', () => {
       log: () => undefined,
     });
     loop.start(); // greeting_hold_ms 0: the greeting is being made now
-    await until(() => loop.state === 'thinking');
+    await waitUntil(() => loop.state === 'thinking');
     const id = loop.typedTurn('Where do you live?');
-    await until(() => brain.asked.length === 2); // the greeting was cut; the typed turn is being answered
+    await waitUntil(() => brain.asked.length === 2); // the greeting was cut; the typed turn is being answered
     brain.open();
-    await until(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
-    await until(() => loop.state === 'listening');
+    await waitUntil(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
+    await waitUntil(() => loop.state === 'listening');
     // Only the user's turn: the greeting nobody heard is not a turn of empty text.
     expect(stored.filter((t) => t.user_text === '' && t.reply_text === '')).toEqual([]);
     expect(live.log.map((t) => t.user_text)).toEqual(['Where do you live?']);
@@ -248,7 +243,7 @@ describe('a spoken greeting in the transcript', () => {
   it('played out: stored once, with its text', async () => {
     const { live, ch, loop, stored } = setup({ playMs: 30, heardMs: 0 });
     loop.start();
-    await until(() => stored.length === 1 && loop.state === 'listening');
+    await waitUntil(() => stored.length === 1 && loop.state === 'listening');
     const greeting = ch.sent.find((m) => m.type === 'turn' && m.greeting);
     expect(stored[0]).toMatchObject({
       seq: 0,
@@ -262,9 +257,9 @@ describe('a spoken greeting in the transcript', () => {
   it('cut on air before its first word ended: the interruption is said, but no empty turn is stored', async () => {
     const { live, ch, loop, stored } = setup({ playMs: 60_000, heardMs: 100 });
     loop.start();
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => loop.state === 'speaking');
     const id = loop.typedTurn('Where do you live?');
-    await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    await waitUntil(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
     expect(ch.sent.find((m) => m.type === 'speech' && m.status === 'interrupted')).toMatchObject({
       said: '',
     });
@@ -276,9 +271,9 @@ describe('a spoken greeting in the transcript', () => {
   it('cut on air after some words: stored as said, before the turn that cut it', async () => {
     const { live, loop, stored } = setup({ playMs: 60_000, heardMs: 650 });
     loop.start();
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => loop.state === 'speaking');
     const id = loop.typedTurn('Where do you live?');
-    await until(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    await waitUntil(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
     expect(live.log.map((t) => [t.seq, t.user_text, t.outcome])).toEqual([
       [0, '', 'interrupted'],
       [1, 'Where do you live?', 'spoken'],

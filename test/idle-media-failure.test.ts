@@ -12,6 +12,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from './helpers/edge.js';
 import { processAlive } from './helpers/wait.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
@@ -41,20 +42,6 @@ const pids = () =>
 
 const api = async (emu: RunningEmulator, path: string, body?: unknown) =>
   (await apiCall(emu, path, { body })).body;
-
-/** Bounded polling for real background work (a child process). */
-async function until<T>(
-  read: () => Promise<T> | T,
-  ok: (v: T) => boolean,
-  tries = 200,
-): Promise<T> {
-  let v = await read();
-  for (let i = 0; i < tries && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    v = await read();
-  }
-  return v;
-}
 
 describe('idle media when ffmpeg fails', () => {
   it('goes missing -> building -> missing, keeps serving, and builds the next avatar', async () => {

@@ -16,6 +16,7 @@ import {
   type SessionStream,
 } from '../src/media/session-stream.js';
 import { FliteVoice } from '../src/models/voice/index.js';
+import { waitUntil } from './helpers/wait.js';
 
 /**
  * The session media stream on an injected clock: one continuous fMP4 timeline (init once,
@@ -52,12 +53,6 @@ function open(opts: {
   return { s: stream, sent, recorded };
 }
 
-/** Let real work (ffmpeg) progress while the media clock stands still. */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
-}
-
 /**
  * Check the timeline: sequence numbers 1..n; each track's tfdt starts exactly where the
  * track's last fragment ended (no gap at any join, docs/media.md "Clip joins"); every
@@ -90,7 +85,7 @@ describe('session stream', () => {
     expect(s.mime).toMatch(/^video\/mp4; codecs="avc1\.42c0[0-9a-f]{2}, mp4a\.40\.2"$/);
     expect(s.initSegment.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const before = encoderStats.clips;
-    await until(() => sent.length > 0, 'the first fragment');
+    await waitUntil(() => sent.length > 0, 10_000, 'the first fragment');
     for (let t = 0; t < 10_000; t += 40) clock.advance(40);
     // Ten seconds on the clock is ten seconds of media (plus the small lead), across loop repeats.
     const mediaEnd = sent.at(-1)!.info.startMs + sent.at(-1)!.info.durationMs;
@@ -110,7 +105,7 @@ describe('session stream', () => {
     const clock = new ManualClock();
     const { s, sent } = open({ clock });
     await s.ready();
-    await until(() => sent.length > 0, 'the first fragment');
+    await waitUntil(() => sent.length > 0, 10_000, 'the first fragment');
     clock.advance(1000);
     const speech = await voice.synthesize('Hello, I am Ava. It is good to see you.');
     const states: string[] = [];
@@ -118,7 +113,11 @@ describe('session stream', () => {
     const reply = s.speak(speech);
     expect(s.state).toBe('speaking');
     // With the clock held still, the first talking fragment goes out as soon as it is encoded.
-    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    await waitUntil(
+      () => sent.some((x) => x.info.kind === 'talk'),
+      10_000,
+      'the first talk fragment',
+    );
     let result: { playedMs: number; interrupted: boolean } | null = null;
     void reply.done.then((r) => (result = r));
     for (let i = 0; i < 400 && !result; i++) {
@@ -145,11 +144,15 @@ describe('session stream', () => {
     const clock = new ManualClock();
     const { s, sent } = open({ clock });
     await s.ready();
-    await until(() => sent.length > 0, 'the first fragment');
+    await waitUntil(() => sent.length > 0, 10_000, 'the first fragment');
     const one = await voice.synthesize('This is the first sentence of a longer answer.');
     const two = await voice.synthesize('And this is the second one, queued while the first plays.');
     const first = s.speak(one);
-    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    await waitUntil(
+      () => sent.some((x) => x.info.kind === 'talk'),
+      10_000,
+      'the first talk fragment',
+    );
     for (let i = 0; i < 10; i++) {
       clock.advance(40);
       await new Promise((r) => setTimeout(r, 2));
@@ -181,14 +184,18 @@ describe('session stream', () => {
     const clock = new ManualClock();
     const { s, sent } = open({ clock, idle: null });
     await s.ready();
-    await until(() => sent.length > 0, 'the first fragment');
+    await waitUntil(() => sent.length > 0, 10_000, 'the first fragment');
     expect(sent[0]!.info.kind).toBe('still'); // no idle loop yet: a still frame
     const speech = await voice.synthesize(
       'This is a long answer that the user is going to interrupt before it is finished, sadly.',
     );
     const reply = s.speak(speech);
     const queued = s.speak(speech);
-    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    await waitUntil(
+      () => sent.some((x) => x.info.kind === 'talk'),
+      10_000,
+      'the first talk fragment',
+    );
     for (let i = 0; i < 25; i++) {
       clock.advance(40);
       await new Promise((r) => setTimeout(r, 2));
@@ -214,7 +221,7 @@ describe('session stream', () => {
     const clock = new ManualClock();
     const { s, sent } = open({ clock });
     await s.ready();
-    await until(() => sent.length > 0, 'the first fragment');
+    await waitUntil(() => sent.length > 0, 10_000, 'the first fragment');
     const tracks = parseInit(s.initSegment);
     const isKey = (b: Buffer) => readFragment(b, tracks).key;
     for (let t = 0; t < 3000; t += 40) clock.advance(40);
@@ -228,7 +235,11 @@ describe('session stream', () => {
     expect(late[0]).toBe(keysSent.at(-1)!.buf);
     // A reply starts on a keyframe: a player joining during it starts there.
     s.speak(await voice.synthesize('Hello there, nice to see you again.'));
-    await until(() => sent.some((x) => x.info.kind === 'talk'), 'the first talk fragment');
+    await waitUntil(
+      () => sent.some((x) => x.info.kind === 'talk'),
+      10_000,
+      'the first talk fragment',
+    );
     expect(s.catchUp[0]).toBe(sent.find((x) => x.info.kind === 'talk')!.buf);
   });
 

@@ -1,9 +1,7 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/cli/main.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { removeBox, runningBoxes } from '../src/emulator/fleet/spawn.js';
-import { isolatedEnv } from './helpers/cli.js';
+import { isolatedEnv, watchedCli } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -20,25 +18,7 @@ const env = () =>
     AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
   });
 
-function liveRun(args: string[]) {
-  const lines: Record<string, any>[] = [];
-  const waiters: (() => void)[] = [];
-  const stdout = new Writable({
-    write(chunk, _enc, cb) {
-      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      waiters.splice(0).forEach((w) => w());
-      cb();
-    },
-  });
-  let err = '';
-  const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
-  const code = run(args, { stdout, stderr, env: env() });
-  const until = async (event: string) => {
-    while (!lines.some((l) => l.event === event)) await new Promise<void>((r) => waiters.push(r));
-    return lines.find((l) => l.event === event)!;
-  };
-  return { code, lines, until, stderr: () => err };
-}
+const liveRun = (args: string[]) => watchedCli(args, env());
 
 describe('sessions live endings', () => {
   it('the cap: the edge closes at cap_seconds, the CLI says so and releases', async () => {

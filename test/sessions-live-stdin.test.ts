@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
+import { waitUntil } from './helpers/wait.js';
 
 /**
  * `printf 'Hello\nWho are you?\n' | avatar sessions live --persona ava`: lines piped in are
@@ -86,11 +87,12 @@ describe('sessions live with lines piped to stdin', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l));
-    const until = async (pred: (e: any) => boolean) => {
-      while (!events().some(pred)) await new Promise((r) => setTimeout(r, 20));
-    };
     stdin.write('Hello there\n');
-    await until((e) => e.event === 'turn' && e.text === 'Hello there');
+    await waitUntil(
+      () => events().some((e) => e.event === 'turn' && e.text === 'Hello there'),
+      20_000,
+      'the turn of the first line',
+    );
     // Answered, nothing more typed yet, the pipe still open: a session that ended here
     // would never send the next line.
     stdin.end('Who are you?\n');

@@ -2,12 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runFfmpeg as ffmpeg } from '../src/media/ffmpeg.js';
-import { run } from '../src/cli/main.js';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, sharedRuns, watchedCli } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -41,12 +39,22 @@ const events = (stdout: string) =>
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, any>);
 
+/** `sessions live --mic-file` the question, run once per set of flags (real-time media). */
+const liveMicFile = sharedRuns((...flags: string[]) =>
+  cli(['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, ...flags], env()),
+);
+/**
+ * `--turns 1 --record`, read by two tests (what it printed; what it recorded), instead of one
+ * run without and one with `--record`.
+ */
+const recordedOut = join(dir, 'live.mp4');
+const spokenSession = () => liveMicFile('--turns', '1', '--record', recordedOut);
+/** Without `--turns`: the session ends once the file's reply has been spoken. */
+const untilEndSession = () => liveMicFile('--session-cap-seconds', '60');
+
 describe('avatar sessions live --mic-file --json', () => {
   it('prints partials, then the turn, and ends releasing the seat with its reason', async () => {
-    const r = await cli(
-      ['--json', 'sessions', 'live', '--persona', 'ava', '--mic-file', question, '--turns', '1'],
-      env(),
-    );
+    const r = await spokenSession();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
@@ -79,20 +87,7 @@ describe('avatar sessions live --mic-file --json', () => {
   }, 120_000);
 
   it('without --turns, a finished --mic-file ends the session once its reply has been spoken, and says so at the start (issue 24 item 10)', async () => {
-    const r = await cli(
-      [
-        '--json',
-        'sessions',
-        'live',
-        '--persona',
-        'ava',
-        '--mic-file',
-        question,
-        '--session-cap-seconds',
-        '60',
-      ],
-      env(),
-    );
+    const r = await untilEndSession();
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
     expect(ev.find((e) => e.event === 'notice')?.message).toMatch(
@@ -108,23 +103,8 @@ describe('avatar sessions live --mic-file --json', () => {
   }, 90_000);
 
   it('--record and the reply media: byte counts per reply, and a file ffmpeg reads back with video and audio as long as the session', async () => {
-    const out = join(dir, 'live.mp4');
-    const r = await cli(
-      [
-        '--json',
-        'sessions',
-        'live',
-        '--persona',
-        'ava',
-        '--mic-file',
-        question,
-        '--turns',
-        '1',
-        '--record',
-        out,
-      ],
-      env(),
-    );
+    const out = recordedOut;
+    const r = await spokenSession();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const ev = events(r.stdout);
@@ -289,14 +269,17 @@ describe('avatar sessions live --mic-file --json', () => {
       '1',
     ];
     const pathEnv = () => ({ ...env(), PATH: `${bin}:${process.env.PATH}` });
-    const gated = await cli(args, pathEnv());
+    // Two sessions side by side (the emulator has two seats): each waits on real-time replies.
+    const [gated, free] = await Promise.all([
+      cli(args, pathEnv()),
+      cli([...args, '--headphones'], pathEnv()),
+    ]);
     expect(gated.code).toBe(0);
     const gates = events(gated.stdout)
       .filter((e) => e.event === 'mic_gate')
       .map((e) => e.gated);
     expect(gates[0]).toBe(true);
     expect(gates).toContain(false);
-    const free = await cli([...args, '--headphones'], pathEnv());
     expect(free.code).toBe(0);
     expect(events(free.stdout).filter((e) => e.event === 'mic_gate')).toEqual([]);
     expect(events(free.stdout).some((e) => e.event === 'reply_media' && e.spoken)).toBe(true);
@@ -356,25 +339,7 @@ describe('avatar sessions live --mic-file --json', () => {
     expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', released: true });
   }, 120_000);
 
-  /** Runs the CLI with a stdout the test can watch while it runs. */
-  function liveRun(args: string[]) {
-    const lines: Record<string, any>[] = [];
-    const waiters: (() => void)[] = [];
-    const stdout = new Writable({
-      write(chunk, _enc, cb) {
-        for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-        waiters.splice(0).forEach((w) => w());
-        cb();
-      },
-    });
-    const stderr = new Writable({ write: (_c, _e, cb) => cb() });
-    const code = run(args, { stdout, stderr, env: env() });
-    const until = async (event: string) => {
-      while (!lines.some((l) => l.event === event)) await new Promise<void>((r) => waiters.push(r));
-      return lines.find((l) => l.event === event)!;
-    };
-    return { code, lines, until };
-  }
+  const liveRun = (args: string[]) => watchedCli(args, env());
 
   it('a session released elsewhere ends with reason edge_closed, and the edge says why', async () => {
     const live = liveRun(['--json', 'sessions', 'live', '--persona', 'ava']);

@@ -12,7 +12,7 @@ import { defaultVoice, writeWav } from '../src/models/voice/index.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
-const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
 const env = () =>
   isolatedEnv({
     AVATAR_BASE_URL: h.baseUrl,
@@ -28,7 +28,8 @@ beforeAll(async () => {
   writeFileSync(question, writeWav(speech.samples, speech.sampleRate));
 });
 
-describe('sessions live --save-session, sessions replay', () => {
+// The tests run side by side (four seats): each session waits on real-time media and cadence.
+describe.concurrent('sessions live --save-session, sessions replay', () => {
   it('a replayed spoken conversation reproduces the same transcript and events, byte for byte, twice', async () => {
     const rec = await cli(
       [
@@ -58,12 +59,15 @@ describe('sessions live --save-session, sessions replay', () => {
     expect(heard.text).toMatch(/where did you grow up/);
     expect(file.events.some((e: { event: string }) => e.event === 'media')).toBe(false);
 
-    const first = await cli(['--json', 'sessions', 'replay', spoken], env());
+    // Two replays side by side: each plays the recording back in real time.
+    const [first, second] = await Promise.all([
+      cli(['--json', 'sessions', 'replay', spoken], env()),
+      cli(['--json', 'sessions', 'replay', spoken], env()),
+    ]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.json()).toMatchObject({ same: true, differences: [], ended: 'turns_done' });
     expect(JSON.stringify(first.json().transcript)).toBe(JSON.stringify(file.transcript));
-    const second = await cli(['--json', 'sessions', 'replay', spoken], env());
     expect(second.code).toBe(0);
     expect(JSON.stringify(second.json().transcript)).toBe(JSON.stringify(first.json().transcript));
   }, 180_000);
@@ -92,17 +96,21 @@ describe('sessions live --save-session, sessions replay', () => {
       'Who are you?',
     ]);
     expect(file.mic).toBeNull();
-    const ok = await cli(['--json', 'sessions', 'replay', typed], env());
-    expect(ok.code).toBe(0);
-    expect(ok.json().same).toBe(true);
 
-    // The service now answers otherwise than it did: the replay names where.
+    // The service now answers otherwise than it did: the replay names where. The recording
+    // as saved and the one changed here replay side by side (real-time cadence).
+    const changed = join(dir, 'typed-changed.json');
     const i = file.transcript.findIndex(
       (e: { event: string; greeting?: boolean }) => e.event === 'turn' && !e.greeting,
     );
     file.transcript[i].reply = 'A reply the service never gave.';
-    writeFileSync(typed, JSON.stringify(file));
-    const bad = await cli(['--json', 'sessions', 'replay', typed], env());
+    writeFileSync(changed, JSON.stringify(file));
+    const [ok, bad] = await Promise.all([
+      cli(['--json', 'sessions', 'replay', typed], env()),
+      cli(['--json', 'sessions', 'replay', changed], env()),
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.json().same).toBe(true);
     expect(bad.code).toBe(6);
     expect(bad.json().differences).toEqual([
       {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
-import { useEmulator } from './helpers/emulator.js';
+import { mintSession, useEmulator } from './helpers/emulator.js';
 import { startHookServer } from './helpers/hook-server.js';
 import { startMcpServer } from './helpers/mcp-server.js';
 
@@ -24,13 +24,8 @@ describe('tools in a session driven by typed turns', () => {
     await hook.close();
     await mcp.close();
   });
-  const mint = async (extra: Record<string, unknown>, render = false) => {
-    const r = await h.api('/api/v1/sessions', {
-      body: { persona: 'ava', config: { render, greeting_enabled: false }, ...extra },
-    });
-    expect(r.status).toBe(201);
-    return r.body as { session_id: string; session_token: string; connect_url: string };
-  };
+  const mint = (extra: Record<string, unknown>, render = false) =>
+    mintSession(h, extra, { render });
   const chat = (m: { connect_url: string; session_token: string }, text: string) =>
     fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
       method: 'POST',

@@ -30,12 +30,7 @@ import type {
 } from '../src/models/index.js';
 import { StreamBehind, type RecognitionStream } from '../src/models/recognizer.js';
 import { fakeStream, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
-
-const settle = () => new Promise((r) => setTimeout(r, 5));
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 400 && !cond(); i++) await settle();
-  expect(cond()).toBe(true);
-};
+import { settle, waitUntil } from './helpers/wait.js';
 
 /** Loud frames are speech. */
 const vad: Vad = { isSpeech: (f) => f.some((v) => Math.abs(v) > 500), reset: () => undefined };
@@ -127,14 +122,14 @@ describe('a barge-in', () => {
     const brain = new SlowBrain();
     const { live, loop, mic, probe, said, cuts, stored } = setup(brain);
     const id = loop.typedTurn('Where do you live?');
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => loop.state === 'speaking');
     expect(said).toEqual(['I live in Lisbon.']);
     // The user speaks over the reply: 300 ms of speech in a row.
     for (let i = 0; i < 3; i++) mic.push(loud());
     expect(probe.events).toContainEqual({ type: 'barge-in', by: 'speech' });
     expect(brain.requests[0]!.signal!.aborted).toBe(true); // generation stopped
     expect(cuts).toEqual(['cut']); // the media cut what was on air
-    await until(() => loop.state === 'listening');
+    await waitUntil(() => loop.state === 'listening');
     expect(said).toEqual(['I live in Lisbon.']); // the voice made nothing more
     expect(stored.filter((t) => t.speech_id === id).at(-1)).toMatchObject({
       outcome: 'interrupted',
@@ -151,12 +146,12 @@ describe('a typed turn and a spoken turn', () => {
       'Where do you live?',
     );
     const typed = loop.typedTurn('Where do you live?');
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => loop.state === 'speaking');
     loop.bargeIn(); // let the next turn start
-    await until(() => loop.state === 'listening');
+    await waitUntil(() => loop.state === 'listening');
     speakUtterance();
-    await until(() => probe.turns.length === 2);
-    await until(() => loop.state === 'speaking');
+    await waitUntil(() => probe.turns.length === 2);
+    await waitUntil(() => loop.state === 'speaking');
     const spoken = probe.turns[1]!.speechId;
     expect(probe.turns.map((t) => [t.text, t.source])).toEqual([
       ['Where do you live?', 'typed'],
@@ -181,7 +176,7 @@ describe('a post-commit stage', () => {
     const { live, ch, loop, probe, stored } = setup(spy, '', true);
     // The greeting and a stage's own line are avatar turns: no committed user turn for them.
     const first = loop.typedTurn('Where do you live?');
-    await until(() => probe.turns.length === 1);
+    await waitUntil(() => probe.turns.length === 1);
     expect(probe.turns[0]).toMatchObject({
       speechId: first,
       source: 'typed',
@@ -196,14 +191,14 @@ describe('a post-commit stage', () => {
     });
     probe.ctx.note('[tool weather: sunny, 24 C]');
     const line = probe.ctx.say('One moment, I am checking the weather.');
-    await until(() => stored.some((t) => t.speech_id === line));
+    await waitUntil(() => stored.some((t) => t.speech_id === line));
     expect(stored.find((t) => t.speech_id === line)).toMatchObject({
       user_text: '',
       reply_text: 'One moment, I am checking the weather.',
     });
     expect(probe.turns).toHaveLength(1);
     loop.typedTurn('And tomorrow?');
-    await until(() => asked.length === 2);
+    await waitUntil(() => asked.length === 2);
     expect(
       asked[1]!.messages.some(
         (m) => m.role === 'system' && m.content === '[tool weather: sunny, 24 C]',
@@ -229,25 +224,25 @@ describe('a pre-speech gate (the fast lane)', () => {
       gate: (t) => (seen.push(t), new Promise<GateOutcome | null>((r) => (open = r))),
     });
     const id = loop.typedTurn('Is the kettle in stock?');
-    await until(() => seen.length === 1);
+    await waitUntil(() => seen.length === 1);
     await settle();
     expect(loop.state).toBe('thinking');
     expect(asked).toHaveLength(0);
     expect(seen).toEqual([{ seq: 0, text: 'Is the kettle in stock?' }]);
     open({ note, lead: 'Two left.', instruction: 'Use it.' });
     const turn = () => ch.sent.find((m) => m.type === 'turn' && m.speech_id === id);
-    await until(() => turn() !== undefined);
+    await waitUntil(() => turn() !== undefined);
     expect(turn().reply).toMatch(/^Two left\. \S/);
     expect(asked[0]!.messages.slice(-3)).toEqual([
       { role: 'user', content: 'Is the kettle in stock?' },
       { role: 'system', content: note },
       { role: 'system', content: 'Use it.' },
     ]);
-    await until(() => loop.state === 'listening');
+    await waitUntil(() => loop.state === 'listening');
     loop.typedTurn('Thanks');
-    await until(() => seen.length === 2);
+    await waitUntil(() => seen.length === 2);
     open(null);
-    await until(() => asked.length === 2);
+    await waitUntil(() => asked.length === 2);
     const later = asked[1]!.messages.map((m) => m.content);
     expect(later.indexOf(note)).toBeGreaterThan(later.indexOf('Is the kettle in stock?'));
     expect(later.indexOf(note)).toBeLessThan(later.indexOf('Thanks'));
@@ -267,15 +262,15 @@ describe('a pre-speech gate (the fast lane)', () => {
       gate: (_t, cut) => (cuts.push(cut), new Promise<GateOutcome | null>(() => undefined)),
     });
     loop.typedTurn('Is the kettle in stock?');
-    await until(() => cuts.length === 1);
+    await waitUntil(() => cuts.length === 1);
     clock.advance(899);
     await settle();
     expect(asked).toHaveLength(0);
     clock.advance(1);
-    await until(() => asked.length === 1);
-    await until(() => loop.state === 'listening');
+    await waitUntil(() => asked.length === 1);
+    await waitUntil(() => loop.state === 'listening');
     loop.typedTurn('Is the mug in stock?');
-    await until(() => cuts.length === 2);
+    await waitUntil(() => cuts.length === 2);
     loop.typedTurn('Never mind.');
     expect(cuts[1]!.aborted).toBe(true);
     live.end('closed');
@@ -336,7 +331,7 @@ describe('the recognition stage with a streaming recogniser', () => {
     // begin with the pre-roll and the first speech (the detector's history), then frame by frame.
     expect(r.fed[0]).toMatch(/^begin \d+$/);
     expect(r.fed.slice(1)).toEqual(['S', 'S', 'S', 'S', '.', '.', '.', '.', '.', '.', '.', 'end']);
-    await until(() => ch.sent.some((m) => m.type === 'turn'));
+    await waitUntil(() => ch.sent.some((m) => m.type === 'turn'));
     expect(ch.sent.find((m) => m.type === 'partial')).toEqual({
       type: 'partial',
       text: 'where do',
@@ -354,7 +349,7 @@ describe('the recognition stage with a streaming recogniser', () => {
     const { live, ch, mic } = micSession(r.recognizer);
     for (let i = 0; i < 6; i++) mic.push(loud());
     for (let i = 0; i < 7; i++) mic.push(quiet());
-    await until(() => ch.sent.some((m) => m.type === 'turn'));
+    await waitUntil(() => ch.sent.some((m) => m.type === 'turn'));
     expect(ch.sent.find((m) => m.type === 'turn')).toMatchObject({ text: 'heard in batch' });
     expect(r.batch).toHaveLength(1);
     expect(r.fed).not.toContain('close'); // the stream goes on

@@ -55,3 +55,55 @@ export async function cli(
     json: () => JSON.parse(stdout.text),
   };
 }
+
+/** A `--json` CLI run the test watches while it runs (`cli` gives the output at the end). */
+export interface WatchedRun {
+  /** The exit code, once the run ends. */
+  code: Promise<number>;
+  /** The NDJSON events printed so far. */
+  lines: Record<string, any>[];
+  /** The first event named `event`, waiting for it if it is not out yet. */
+  until(event: string): Promise<Record<string, any>>;
+  stderr(): string;
+}
+
+export function watchedCli(argv: string[], env: Record<string, string | undefined>): WatchedRun {
+  const lines: Record<string, any>[] = [];
+  const waiters: (() => void)[] = [];
+  const stdout = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      waiters.splice(0).forEach((w) => w());
+      cb();
+    },
+  });
+  let err = '';
+  const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
+  const code = run(argv, { stdout, stderr, env });
+  const until = async (event: string) => {
+    while (!lines.some((l) => l.event === event)) await new Promise<void>((r) => waiters.push(r));
+    return lines.find((l) => l.event === event)!;
+  };
+  return { code, lines, until, stderr: () => err };
+}
+
+/**
+ * `make` run once per distinct arguments, its promise shared by every test that reads the
+ * run (a run of real-time media is not repeated for a second set of assertions). A failure
+ * is reported to each test that awaits it, not as an unhandled rejection.
+ */
+export function sharedRuns<A extends unknown[], T>(
+  make: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  const runs = new Map<string, Promise<T>>();
+  return (...args) => {
+    const key = JSON.stringify(args);
+    let run = runs.get(key);
+    if (!run) {
+      run = make(...args);
+      run.catch(() => undefined);
+      runs.set(key, run);
+    }
+    return run;
+  };
+}

