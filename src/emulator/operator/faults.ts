@@ -153,7 +153,10 @@ export class Faults {
       const i = this.list.findIndex((f) => f.id === id);
       if (i >= 0) this.list.splice(i, 1);
     }
-    return before - this.list.length;
+    const removed = before - this.list.length;
+    // A box stops asking at an event no fault is left for.
+    if (removed > 0) this.rearm();
+    return removed;
   }
 
   view(): Record<string, unknown>[] {
