@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator, type Minted } from './helpers/emulator.js';
+import { runningBoxes } from '../src/emulator/fleet/spawn.js';
+import { BoxFaults } from '../src/edge/box/stream-faults.js';
 
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
 const claims = async () =>
@@ -41,4 +43,65 @@ describe('a cleared stream fault', () => {
     expect(await claims()).toBe(before);
     mic.close();
   }, 60_000);
+});
+
+describe('arming the boxes', () => {
+  const armedOnEveryBox = () => runningBoxes(h.emu.ctx).map((b) => b.armedFaults);
+  const hits = async () =>
+    Object.fromEntries(
+      ((await h.api('/_emulator/faults')).body.data as { stream: string; hits: number }[]).map(
+        (f) => [f.stream, f.hits],
+      ),
+    );
+
+  it('two faults at different events added back to back: each add answers once the box is armed, and both are dealt', async () => {
+    try {
+      const a = await h.api('/_emulator/faults', {
+        body: { stream: 'delay_turn', ms: 5, count: 1 },
+      });
+      expect(a.status).toBe(201);
+      expect(armedOnEveryBox()).toEqual([['turn']]);
+      const b = await h.api('/_emulator/faults', { body: { stream: 'brain_fail', count: 1 } });
+      expect(b.status).toBe(201);
+      expect(armedOnEveryBox()).toEqual([['reply', 'turn']]);
+
+      const m = (
+        await h.api('/api/v1/sessions', {
+          body: { persona: 'ava', config: { render: false, greeting_enabled: false } },
+        })
+      ).body as Minted;
+      const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+      const chat = () =>
+        fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+          method: 'POST',
+          body: JSON.stringify({ text: 'Where do you live?' }),
+        });
+      // The first reply meets the brain fault; the next turn goes out late.
+      await chat();
+      expect(await mic.next((x) => x.type === 'error')).toMatchObject({ error: 'turn_failed' });
+      await chat();
+      await mic.next((x) => x.type === 'turn');
+      expect(await until(hits, (x) => x.delay_turn === 1 && x.brain_fail === 1)).toEqual({
+        delay_turn: 1,
+        brain_fail: 1,
+      });
+      mic.close();
+      // Both retired: the box is disarmed before the clear answers.
+      expect((await h.api('/_emulator/faults', { method: 'DELETE', body: {} })).status).toBe(200);
+      expect(armedOnEveryBox()).toEqual([[]]);
+    } finally {
+      await h.api('/_emulator/faults', { method: 'DELETE', body: {} });
+    }
+  }, 60_000);
+});
+
+describe('a box hearing arm messages out of order', () => {
+  it('keeps the newer version', () => {
+    const f = new BoxFaults({} as never, () => undefined);
+    f.arm(['reply', 'turn'], 2);
+    f.arm(['turn'], 1);
+    expect(f.events()).toEqual(['reply', 'turn']);
+    f.arm([], 3);
+    expect(f.events()).toEqual([]);
+  });
 });
