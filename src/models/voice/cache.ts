@@ -23,12 +23,10 @@ export interface CachingVoice extends Voice {
 export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): CachingVoice {
   // Lines said, by bytes of audio (a line larger than the whole budget is not kept); lines
   // being made wait beside them, shared, until their audio is known.
-  const lines = new LRUCache<string, Promise<Speech>>({
+  const lines = new LRUCache<string, { speech: Promise<Speech>; bytes: number }>({
     maxSize: maxBytes,
-    sizeCalculation: (_p, key) => Math.max(1, sizes.get(key) ?? 1),
-    dispose: (_p, key) => sizes.delete(key),
+    sizeCalculation: (line) => Math.max(1, line.bytes),
   });
-  const sizes = new Map<string, number>();
   const making = new Map<string, Promise<Speech>>();
   let hits = 0;
   let misses = 0;
@@ -53,7 +51,7 @@ export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): Cachi
     synthesize(text: string, opts: SynthesizeOptions = {}): Promise<Speech> {
       // What changes the sound (and the timings offered) is the key; urgency and the abort signal are not.
       const key = JSON.stringify([text, opts.lang ?? '', opts.shape ?? null, !!opts.lazyWords]);
-      const hit = lines.get(key) ?? making.get(key);
+      const hit = lines.get(key)?.speech ?? making.get(key);
       if (hit) {
         hits++;
         return opts.signal ? abortable(hit, opts.signal) : hit;
@@ -67,9 +65,7 @@ export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): Cachi
         (s) => {
           if (making.get(key) !== speech) return;
           making.delete(key);
-          sizes.set(key, s.samples.byteLength);
-          lines.set(key, speech);
-          if (!lines.has(key)) sizes.delete(key); // one line larger than the whole cache
+          lines.set(key, { speech, bytes: s.samples.byteLength });
         },
         () => {
           if (making.get(key) === speech) making.delete(key);
