@@ -1,5 +1,6 @@
 /** Shapes of the emulator's operator routes (`/_emulator/*`, ours; docs/emulator.md). */
 import { z } from 'zod';
+import { CHAT_TEXT_MAX } from '../edge/protocol.js';
 
 export const ClockAdvanceBody = z.object({
   ms: z
@@ -171,7 +172,8 @@ export const TriggerNames = [
 export const TriggerParams = z.object({ name: z.enum(TriggerNames) });
 /** The playground's v1 typed-turn relay: forwarded to a box of this emulator's `POST /chat`. */
 export const UiChatBody = z.object({
-  connect_url: z.string(),
-  session_token: z.string(),
-  text: z.string(),
+  connect_url: z.string().max(2048),
+  // A session token carries the session's frozen config (allowlist, tools): room for it.
+  session_token: z.string().max(16_384),
+  text: z.string().max(CHAT_TEXT_MAX),
 });
