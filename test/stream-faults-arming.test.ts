@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator, type Minted } from './helpers/emulator.js';
-import { runningBoxes } from '../src/emulator/fleet/spawn.js';
+import { issueBoxCredential, runningBoxes } from '../src/emulator/fleet/spawn.js';
 import { BoxFaults } from '../src/edge/box/stream-faults.js';
 
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
@@ -104,4 +106,69 @@ describe('a box hearing arm messages out of order', () => {
     f.arm([], 3);
     expect(f.events()).toEqual([]);
   });
+});
+
+describe('a box that does not answer its arm message', () => {
+  const e = useEmulator({ boxes: 0, mintRatePerMinute: 0 });
+  const arms: { auth: string | undefined; body: { events: string[]; version?: number } }[] = [];
+  let hold = true;
+  const held: ServerResponse[] = [];
+  const box = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      if (req.url === '/_box/faults') {
+        arms.push({ auth: req.headers.authorization, body: JSON.parse(text) });
+        if (hold) return void held.push(res);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  afterAll(async () => {
+    for (const res of held) res.destroy();
+    await new Promise((r) => box.close(r));
+  });
+
+  it('holds the add up to the call timeout, is logged box.arm_failed, and later arm messages carry a rising version', async () => {
+    await new Promise<void>((r) => box.listen(0, '127.0.0.1', r));
+    const { port } = box.address() as AddressInfo;
+    const { boxId, secret } = issueBoxCredential(e.emu.ctx);
+    const reg = await e.fetch(`/_internal/boxes/${boxId}/register`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        base_url: `http://127.0.0.1:${port}`,
+        seats: 1,
+        protocols: [1],
+        custom_avatars: true,
+        verified: true,
+        callback_secret: 'c'.repeat(24),
+      }),
+    });
+    expect(reg.status).toBe(200);
+
+    const add = await e.api('/_emulator/faults', { body: { stream: 'brain_fail' } });
+    expect(add.status).toBe(201);
+    // By the time the add answered, the box was asked and its silence is on the log.
+    expect(arms).toEqual([
+      {
+        auth: `Bearer ${'c'.repeat(24)}`,
+        body: { events: ['reply'], version: expect.any(Number) },
+      },
+    ]);
+    const log = (await e.api('/_emulator/logs')).body.data as Record<string, any>[];
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        kind: 'event',
+        event: 'box.arm_failed',
+        data: expect.objectContaining({ box: boxId, events: ['reply'] }),
+      }),
+    );
+
+    hold = false;
+    expect((await e.api('/_emulator/faults', { method: 'DELETE', body: {} })).status).toBe(200);
+    expect(arms).toHaveLength(2);
+    expect(arms[1]!.body.events).toEqual([]);
+    expect(arms[1]!.body.version).toBeGreaterThan(arms[0]!.body.version!);
+  }, 30_000);
 });
