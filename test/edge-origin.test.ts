@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openSock, refusal, wsUrl } from './helpers/edge.js';
 import { mintSession, useEmulator } from './helpers/emulator.js';
+import { checkOrigin, OriginRefused } from '../src/edge/box/origin.js';
+import type { SessionClaims } from '../src/edge/box/session-token.js';
 
 /**
  * Issue 8 review: the mint's `domain_allowlist` ("origins allowed to connect; empty means
@@ -40,6 +42,29 @@ describe('domain_allowlist at the box', () => {
     });
     expect((await h.api(`/api/v1/sessions/${m.session_id}`)).body.status).toBe('active');
     ok.close();
+  });
+
+  it('an Origin of a long run of slashes is refused (an answer, not a stalled box)', async () => {
+    const m = await mintSession(h, { domain_allowlist: ['https://app.example.com/'] });
+    const chat = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+      method: 'POST',
+      headers: { origin: `https://app.example.com${'/'.repeat(12_000)}x` },
+      body: JSON.stringify({ text: 'hi' }),
+    });
+    expect(chat.status).toBe(403);
+    expect(await chat.json()).toMatchObject({ error: 'origin_not_allowed' });
+    // Trailing slashes still do not matter.
+    const ok = await openSock(wsUrl(m.connect_url, '/events', m.session_token), {
+      headers: { origin: 'https://app.example.com///' },
+    });
+    ok.close();
+    // checkOrigin itself, past what an HTTP header carries: refused, not a stalled box.
+    const claims = {
+      session: { domain_allowlist: ['app.example.com'] },
+    } as unknown as SessionClaims;
+    expect(() => checkOrigin(claims, `https://evil.example${'/'.repeat(200_000)}x`)).toThrow(
+      OriginRefused,
+    );
   });
 
   it('an empty allowlist admits any origin', async () => {

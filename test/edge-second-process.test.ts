@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { isolatedEnv } from './helpers/cli.js';
+import { spawnEdge, stopChild } from './helpers/edge-process.js';
 
 /** Issue 8: `avatar edge start` runs a box in a second process that takes sessions. */
 
@@ -26,41 +26,19 @@ function statusWithHost(baseUrl: string, host: string): Promise<number> {
 describe('a box in another process', () => {
   const h = useEmulator({ boxes: 0, mintRatePerMinute: 0 });
   let child: ChildProcess | undefined;
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
-    }
-  });
+  afterAll(() => stopChild(child));
 
   it('registers with the control plane, takes a mint, answers /chat with a turn, and its end frees the seat; SIGTERM deregisters it', async () => {
-    child = spawn(
-      process.execPath,
-      [
-        'bin/avatar.js',
-        'edge',
-        'start',
-        '--control-plane',
-        h.baseUrl,
-        '--seats',
-        '2',
-        '--protocols',
-        '1',
-        '--allowed-hosts',
-        'box.dev.test',
-        '--json',
-      ],
-      {
-        env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const line = await new Promise<string>((res, rej) => {
-      createInterface({ input: child!.stdout! }).once('line', res);
-      child!.once('exit', (code) => rej(new Error(`edge start exited ${code}: ${stderr}`)));
-    });
+    const edge = spawnEdge(h.baseUrl, h.emu.keys.secretKey, [
+      '--seats',
+      '2',
+      '--protocols',
+      '1',
+      '--allowed-hosts',
+      'box.dev.test',
+    ]);
+    child = edge.child;
+    const line = await edge.ready;
     const ready = JSON.parse(line) as {
       box_id: string;
       base_url: string;
@@ -103,44 +81,24 @@ describe('a box in another process', () => {
     const t = await h.api(`/api/v1/sessions/${m.session_id}/transcript`);
     expect(t.body).toMatchObject({ count: 1, turns: [{ user_text: 'What do you do?' }] });
 
-    child.kill('SIGTERM');
-    await new Promise((r) => child!.once('exit', r));
+    await stopChild(child);
     const after = (await h.api('/_emulator/boxes')).body.data as { live: boolean }[];
     expect(after[0]!.live).toBe(false);
   });
 
   it('recordings of a box in another process (--data DIR) are listed and fetched through the control plane; DELETE erases them on the box; once the box is gone the answer names it', async () => {
     const data = mkdtempSync(join(tmpdir(), 'avatar-box-data-'));
-    const box = spawn(
-      process.execPath,
-      [
-        'bin/avatar.js',
-        'edge',
-        'start',
-        '--control-plane',
-        h.baseUrl,
-        '--seats',
-        '2',
-        '--protocols',
-        '1',
-        '--data',
-        data,
-        '--json',
-      ],
-      {
-        env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const edge = spawnEdge(h.baseUrl, h.emu.keys.secretKey, [
+      '--seats',
+      '2',
+      '--protocols',
+      '1',
+      '--data',
+      data,
+    ]);
+    const box = edge.child;
     child = box;
-    let stderr = '';
-    box.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const ready = JSON.parse(
-      await new Promise<string>((res, rej) => {
-        createInterface({ input: box.stdout! }).once('line', res);
-        box.once('exit', (code) => rej(new Error(`edge start exited ${code}: ${stderr}`)));
-      }),
-    ) as { box_id: string; base_url: string };
+    const ready = JSON.parse(await edge.ready) as { box_id: string; base_url: string };
 
     // Two recorded sessions, each with three mic frames: one to erase, one to keep.
     const record = async (fill: number) => {
@@ -197,8 +155,7 @@ describe('a box in another process', () => {
     );
     expect((await h.api(`/_emulator/sessions/${erased}/recordings`)).status).toBe(404);
 
-    box.kill('SIGTERM');
-    await new Promise((r) => box.once('exit', r));
+    await stopChild(box);
     const gone = await h.api(`/_emulator/sessions/${kept}/recordings`);
     expect(gone.status).toBe(404);
     expect(JSON.stringify(gone.body)).toContain(`box ${ready.box_id}`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { processAlive, waitUntil } from './helpers/wait.js';
 
 /**
@@ -93,6 +93,13 @@ describe('avatar emulator exec', () => {
     expect(none.code).toBe(2);
   }, 60_000);
 
+  // Commands (and their children) these tests start never outlive the file, even when the
+  // watchdog they test regresses: whatever is still running is killed here.
+  const started = new Set<number>();
+  afterAll(() => {
+    for (const pid of started) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
   /** exec runs a command that never ends; `signal` goes to exec once the command has started. */
   const signalExec = async (signal: NodeJS.Signals) => {
     let seen: { pid: number; url: string } | undefined;
@@ -106,6 +113,7 @@ describe('avatar emulator exec', () => {
       (text, kill) => {
         if (!seen && text.includes('\n')) {
           seen = JSON.parse(text.split('\n')[0]!);
+          started.add(seen!.pid);
           kill(signal);
         }
       },
@@ -143,6 +151,7 @@ describe('avatar emulator exec', () => {
       (text, kill) => {
         if (!seen && text.includes('\n')) {
           seen = JSON.parse(text.split('\n')[0]!);
+          started.add(seen!.pid).add(seen!.grandchild);
           kill('SIGKILL');
         }
       },

@@ -170,6 +170,22 @@ describe('avatar trigger', () => {
     }
   });
 
+  it('a 404 the emulator answers says why; the "is this an emulator?" hint only when the route itself is unknown', async () => {
+    const empty = await cli(['trigger', 'drop-ticket'], env());
+    expect(empty.code).toBe(3);
+    expect(empty.stderr).toMatch(/the queue is\s+empty/);
+    expect(empty.stderr).not.toMatch(/is this an\s+emulator/);
+    const elsewhere = await cli(
+      ['trigger', 'drop-ticket'],
+      isolatedEnv({
+        AVATAR_BASE_URL: `${h.baseUrl}/not-here`,
+        AVATAR_API_KEY: h.emu.keys.secretKey,
+      }),
+    );
+    expect(elsewhere.code).toBe(3);
+    expect(elsewhere.stderr).toMatch(/no route[^]*is this an\s+emulator\?/);
+  });
+
   it('fail-speak: the next /speak (or design) answers 502 render_failed as a failed render does; the one after succeeds', async () => {
     const ref = await spokenWav('This is the voice I would like you to use.', { voice: 'slt' });
     const speak = () =>

@@ -86,4 +86,39 @@ describe('operator routes validate with their contract operation', () => {
       'trigger',
     );
   });
+
+  it("the playground's chat relay refuses an overlong connect_url (a long run of slashes too) naming it", async () => {
+    for (const url of [
+      `http://127.0.0.1:1/${'/'.repeat(200_000)}x`,
+      `http://${'a'.repeat(2100)}`,
+    ]) {
+      const b = await expectEnvelope(
+        await send(
+          '/_emulator/ui/chat',
+          'post',
+          JSON.stringify({ connect_url: url, session_token: 't', text: 'hi' }),
+        ),
+        400,
+        'invalid_request',
+        'ui chat',
+      );
+      expect(String(b.detail)).toMatch(/^connect_url: .*2048/);
+    }
+    // Trailing slashes are still trimmed: a box's own URL with a slash run is not a box.
+    const b = await expectEnvelope(
+      await send(
+        '/_emulator/ui/chat',
+        'post',
+        JSON.stringify({
+          connect_url: `http://127.0.0.1:1${'/'.repeat(2000)}x`,
+          session_token: 't',
+          text: 'hi',
+        }),
+      ),
+      400,
+      'invalid_request',
+      'ui chat',
+    );
+    expect(String(b.detail)).toBe('connect_url: not a box of this emulator');
+  });
 });

@@ -29,6 +29,20 @@ describe.skipIf(!existsSync(CHROMIUM))('a playground session in headless chromiu
     await page.waitForSelector('#avatar option[value="persona:ava"]', { state: 'attached' });
     return { page, problems };
   }
+  /** A photo avatar made through the public API (a version, its face uploaded), and the page listing it. */
+  async function photoAvatarPage(name: string, version: Record<string, string>) {
+    const a = await h.api('/api/v1/avatars', { body: { name } });
+    expect(a.status).toBe(201);
+    const v = await h.api(`/api/v1/avatars/${a.body.id}/versions`, { body: version });
+    expect(v.status).toBe(201);
+    const up = await h.api(v.body.upload_url, { raw: new Uint8Array(png()), type: 'image/png' });
+    expect(up.status).toBeLessThan(300);
+    const { page, problems } = await open();
+    await page.waitForSelector(`#avatar option[value="avatar:${a.body.id}"]`, {
+      state: 'attached',
+    });
+    return { id: a.body.id as string, page, problems };
+  }
   async function start(page: Page): Promise<string> {
     await page.getByRole('button', { name: 'Start session' }).click();
     await page.waitForSelector('#send:not([disabled])', { timeout: 20_000 });
@@ -86,24 +100,38 @@ describe.skipIf(!existsSync(CHROMIUM))('a playground session in headless chromiu
     await page.close();
   }, 90_000);
 
-  it('a custom photo avatar made through the public API plays and answers', async () => {
-    const a = await h.api('/api/v1/avatars', { body: { name: 'Casey' } });
-    expect(a.status).toBe(201);
-    const v = await h.api(`/api/v1/avatars/${a.body.id}/versions`, {
-      body: {
-        system_prompt: 'You are Casey, a cheerful guide. Keep answers short.',
-        backstory: 'I am Casey. I live in Lisbon and I guide walking tours of the old town.',
-      },
+  it('a face whose fetch failed shows when picked again; the Talk tab reload fetches faces anew', async () => {
+    const { id, page, problems } = await photoAvatarPage('Robin', {
+      system_prompt: 'You are Robin.',
     });
-    expect(v.status).toBe(201);
-    const up = await h.api(v.body.upload_url, { raw: new Uint8Array(png()), type: 'image/png' });
-    expect(up.status).toBeLessThan(300);
+    // The face's first fetch fails (a network blip): no poster.
+    await page.route('**/upload', (r) => r.abort());
+    const failed = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/upload'));
+    await page.selectOption('#avatar', `avatar:${id}`);
+    await failed;
+    expect(await page.evaluate(() => document.querySelector('video')!.poster)).toBe('');
+    await page.unroute('**/upload');
+    const poster = () => page.evaluate(() => document.querySelector('video')!.poster);
+    // Picked again: the failure was not kept, the face is fetched again and shows.
+    await page.selectOption('#avatar', 'persona:ava');
+    await page.selectOption('#avatar', `avatar:${id}`);
+    await expect.poll(poster, { timeout: 10_000 }).toMatch(/^blob:/);
+    const first = await poster();
+    // Back to the Talk tab: the list reloads, the kept face is let go and fetched anew.
+    await page.click('#tab-state');
+    await page.click('#tab-talk');
+    await expect.poll(poster, { timeout: 10_000 }).not.toBe(first);
+    expect(await poster()).toMatch(/^blob:/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 
-    const { page, problems } = await open();
-    await page.waitForSelector(`#avatar option[value="avatar:${a.body.id}"]`, {
-      state: 'attached',
+  it('a custom photo avatar made through the public API plays and answers', async () => {
+    const { id, page, problems } = await photoAvatarPage('Casey', {
+      system_prompt: 'You are Casey, a cheerful guide. Keep answers short.',
+      backstory: 'I am Casey. I live in Lisbon and I guide walking tours of the old town.',
     });
-    await page.selectOption('#avatar', `avatar:${a.body.id}`);
+    await page.selectOption('#avatar', `avatar:${id}`);
     // Before the session, the video box shows the avatar's uploaded face.
     await expect
       .poll(() => page.evaluate(() => document.querySelector('video')!.poster), {

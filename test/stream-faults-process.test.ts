@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from './helpers/cli.js';
+import { spawnEdge, stopChild } from './helpers/edge-process.js';
 import { openSock, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 
@@ -13,28 +12,12 @@ import { useEmulator } from './helpers/emulator.js';
 describe('a stream fault on a box in another process', () => {
   const h = useEmulator({ boxes: 0, mintRatePerMinute: 0 });
   let child: ChildProcess | undefined;
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
-    }
-  });
+  afterAll(() => stopChild(child));
 
   it('brain_fail added after the box registered: the typed turn fails as turn_failed, counted once', async () => {
-    child = spawn(
-      process.execPath,
-      ['bin/avatar.js', 'edge', 'start', '--control-plane', h.baseUrl, '--seats', '1', '--json'],
-      {
-        env: isolatedEnv({ AVATAR_API_KEY: h.emu.keys.secretKey }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    await new Promise<string>((res, rej) => {
-      createInterface({ input: child!.stdout! }).once('line', res);
-      child!.once('exit', (code) => rej(new Error(`edge start exited ${code}: ${stderr}`)));
-    });
+    const edge = spawnEdge(h.baseUrl, h.emu.keys.secretKey, ['--seats', '1']);
+    child = edge.child;
+    await edge.ready;
     const add = await h.api('/_emulator/faults', { body: { stream: 'brain_fail', count: 1 } });
     expect(add.status).toBe(201);
     const m = (

@@ -326,7 +326,16 @@ describe('faults inside live streams', () => {
       expect(r.status).toBe(400);
       return r.body.detail as string;
     };
-    expect(await bad({ stream: 'melt_box' })).toMatch(/^stream: /);
+    // The detail lists the seven stream kinds, and nothing else (not an HTTP fault's `undefined`).
+    const kinds = await bad({ stream: 'melt_box' });
+    expect(kinds).toMatch(/^stream: /);
+    expect(kinds).not.toMatch(/undefined/);
+    for (const k of ['drop_media', 'stall_mse', 'truncate_fragment', 'crash_box', 'delay_turn'])
+      expect(kinds).toContain(k);
+    expect(kinds).toMatch(/recognizer_fail.*brain_fail|brain_fail.*recognizer_fail/);
+    // A stall is at most a minute (what is held goes out at once when it ends).
+    expect(await bad({ stream: 'stall_mse', ms: 60_001 })).toMatch(/^ms: .*60000/);
+    expect(await bad({ stream: 'stall_mse', ms: 600_000 })).toMatch(/^ms: /);
     expect(await bad({ stream: 'stall_mse', after_ms: 10 })).toMatch(/^ms: give ms for stall_mse/);
     expect(await bad({ stream: 'brain_fail', ms: 10 })).toMatch(/^ms: /);
     expect(await bad({ stream: 'delay_turn', ms: 10, after_ms: 5 })).toMatch(/^after_ms: /);

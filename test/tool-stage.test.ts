@@ -332,6 +332,15 @@ describe('speak_hint with the local brain', () => {
       'Look: a fox!',
     );
   });
+
+  it('a placeholder naming an inherited property ({toString}, {__proto__}, {constructor}) has nothing behind it: the plain line', () => {
+    const r = { kind: 'tool', text: 'Two left.', structured: { count: 2 } };
+    expect(hintedLine('{toString} left', r)).toBe('Two left.');
+    expect(hintedLine('{__proto__} left', r)).toBe('Two left.');
+    expect(hintedLine('{constructor} left', r)).toBe('Two left.');
+    expect(hintedLine('{count.toFixed} left', r)).toBe('Two left.');
+    expect(hintedLine('{count} {hasOwnProperty}', r)).toBe('Two left.');
+  });
 });
 
 describe('an upstream brain words the follow-up', () => {

@@ -19,6 +19,7 @@
  * byte copies: no per-frame rendering or H.264 encoding.
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import findBox from 'mux.js/lib/mp4/find-box.js';
 import parseTfhd from 'mux.js/lib/tools/parse-tfhd.js';
 import parseTrun from 'mux.js/lib/tools/parse-trun.js';
@@ -63,8 +64,8 @@ export interface VisemeBank {
   silence: Buffer;
 }
 
-const banks = new Map<string, Promise<VisemeBank>>();
 const MAX_BANKS = 32;
+const banks = new LRUCache<string, Promise<VisemeBank>>({ max: MAX_BANKS });
 
 /** The bank for `face`, built once per look and size per process (faces of the same look share it). */
 export function visemeBank(face: FaceSource): Promise<VisemeBank> {
@@ -77,12 +78,9 @@ export function visemeBank(face: FaceSource): Promise<VisemeBank> {
   let bank = banks.get(key);
   if (!bank) {
     bank = buildBank(face);
-    bank.catch(() => banks.delete(key));
-    banks.set(key, bank);
-    if (banks.size > MAX_BANKS) banks.delete(banks.keys().next().value!);
-  } else {
-    banks.delete(key);
-    banks.set(key, bank);
+    const made = bank;
+    made.catch(() => banks.peek(key) === made && banks.delete(key));
+    banks.set(key, made);
   }
   return bank;
 }

@@ -113,6 +113,7 @@ async function loadAvatars() {
   const stock = el('optgroup', { label: 'Stock personas' });
   const custom = el('optgroup', { label: 'Custom avatars' });
   choices.clear();
+  forgetFaces();
   try {
     const g = await api<{ avatars: { id: string; name?: string; poster?: string }[] }>(
       '/api/gallery',
@@ -162,22 +163,30 @@ async function loadAvatars() {
 /**
  * Before a session the video box shows the picked avatar's face: a persona's gallery poster,
  * or a custom avatar's uploaded face (fetched with the page's key: a poster URL cannot send
- * one), none when it has no face yet.
+ * one), none when it has no face yet. Faces fetched are kept until the list reloads (the
+ * Talk tab), when their blob URLs are let go; a fetch that failed is not kept.
  */
 const faces = new Map<string, Promise<string | undefined>>();
+function forgetFaces() {
+  for (const url of faces.values()) void url.then((u) => u && URL.revokeObjectURL(u));
+  faces.clear();
+}
 function showPoster() {
   const value = $<HTMLSelectElement>('avatar').value;
   const choice = choices.get(value);
   const face = choice?.face;
   let poster: Promise<string | undefined> = Promise.resolve(choice?.poster);
   if (face) {
-    if (!faces.has(face))
-      faces.set(
-        face,
-        fetch(face, { headers: { authorization: `Bearer ${config.apiKey}` } })
-          .then(async (r) => (r.ok ? URL.createObjectURL(await r.blob()) : undefined))
-          .catch(() => undefined),
-      );
+    if (!faces.has(face)) {
+      const url = fetch(face, { headers: { authorization: `Bearer ${config.apiKey}` } })
+        .then(async (r) => (r.ok ? URL.createObjectURL(await r.blob()) : undefined))
+        .catch(() => undefined)
+        .then((u) => {
+          if (u === undefined && faces.get(face) === url) faces.delete(face);
+          return u;
+        });
+      faces.set(face, url);
+    }
     poster = faces.get(face)!;
   }
   void poster.then((url) => {

@@ -46,7 +46,7 @@ export function registerFaults(group: Command, cli: CliContext): void {
       'drop_media, stall_mse, truncate_fragment, crash_box: this long after the media socket opens',
       num('--after-ms'),
     )
-    .option('--ms <ms>', 'stall_mse: how long; delay_turn: how late', num('--ms'))
+    .option('--ms <ms>', 'stall_mse: how long (at most 60000); delay_turn: how late', num('--ms'))
     .option('--session <id>', 'a stream fault for this session only')
     .option('--status <code>', 'answer this status (400 to 599)', num('--status'))
     .option(

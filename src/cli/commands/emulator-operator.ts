@@ -19,7 +19,13 @@ export async function operatorCall<T = any>(
   if (r.status >= 200 && r.status < 300) return r.body;
   const b = (r.body ?? {}) as { error?: unknown; message?: unknown; detail?: unknown };
   const what = [b.error, b.detail ?? b.message].filter((x) => typeof x === 'string').join(': ');
-  const hint = r.status === 404 ? ' (is this an emulator? operator routes exist only there)' : '';
+  // The hint only when the route itself is unknown: a 404 of the emulator's own (an empty
+  // queue, no such fault) names its error, and an unknown route's says "no route".
+  const ownError =
+    typeof b.error === 'string' &&
+    !(typeof b.message === 'string' && b.message.startsWith('no route '));
+  const hint =
+    r.status === 404 && !ownError ? ' (is this an emulator? operator routes exist only there)' : '';
   throw new CliError(
     `${method} ${path} answered ${r.status}${what ? ` ${what}` : ''}${hint}`,
     r.status >= 500 ? ExitCode.apiServerError : ExitCode.apiClientError,

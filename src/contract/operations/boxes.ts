@@ -138,6 +138,14 @@ export const boxToolCallsReport = internal(
 /** Where a box meets live-stream faults (docs/testing.md "Faults inside live streams"). */
 export const StreamFaultEvents = ['media_open', 'turn', 'recognize', 'reply'] as const;
 export type StreamFaultEvent = (typeof StreamFaultEvents)[number];
+/**
+ * What the control plane tells a box is armed: the events, and a version that rises with
+ * each change, so a box that hears two arm messages out of order keeps the newer.
+ */
+export const ArmBody = z.object({
+  events: z.array(z.enum(StreamFaultEvents)),
+  version: z.number().int().min(0).optional().describe('rises with each change; older is ignored'),
+});
 export const boxFaultClaim = internal(
   'boxes.faultClaim',
   'post',
@@ -227,7 +235,7 @@ export const edgeFaults = box(
   'post',
   '/_box/faults',
   'The stream-fault events armed now: the box asks the control plane only at those (control plane only)',
-  { body: z.object({ events: z.array(z.enum(StreamFaultEvents)) }) },
+  { body: ArmBody },
 );
 export const edgeCaptures = box(
   'edge.captures',

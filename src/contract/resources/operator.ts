@@ -1,5 +1,6 @@
 /** Shapes of the emulator's operator routes (`/_emulator/*`, ours; docs/emulator.md). */
 import { z } from 'zod';
+import { CHAT_TEXT_MAX } from '../edge/protocol.js';
 
 export const ClockAdvanceBody = z.object({
   ms: z
@@ -81,6 +82,11 @@ export const MediaOpenFaults: readonly StreamFaultKind[] = [
   'truncate_fragment',
   'crash_box',
 ];
+/**
+ * The longest `stall_mse`: what a stall held goes out at once when it ends, and a socket
+ * drops media past its 8 MB send buffer, so a longer stall would leave a hole.
+ */
+export const MAX_STALL_MS = 60_000;
 export const StreamFaultSpec = z
   .object({
     stream: z.enum(StreamFaultKinds).describe('which live-stream fault'),
@@ -97,7 +103,9 @@ export const StreamFaultSpec = z
       .min(1)
       .max(600_000)
       .optional()
-      .describe('stall_mse: how long media stops; delay_turn: how late the turn message goes'),
+      .describe(
+        'stall_mse: how long media stops (at most 60 000); delay_turn: how late the turn message goes',
+      ),
     session: z.string().min(1).optional().describe('only this session (default any)'),
     count: z
       .number()
@@ -117,13 +125,23 @@ export const StreamFaultSpec = z
     message: 'give ms for stall_mse and delay_turn, and only for them',
     path: ['ms'],
   })
+  .refine((f) => f.stream !== 'stall_mse' || (f.ms ?? 0) <= MAX_STALL_MS, {
+    message: `a stall_mse lasts at most ${MAX_STALL_MS} ms`,
+    path: ['ms'],
+  })
   .refine((f) => MediaOpenFaults.includes(f.stream) || f.after_ms === undefined, {
     message: 'after_ms is for drop_media, stall_mse, truncate_fragment and crash_box',
     path: ['after_ms'],
   });
 
 /** A fault: HTTP (`route`) or inside live streams (`stream`). */
-export const FaultSpec = z.discriminatedUnion('stream', [HttpFaultSpec, StreamFaultSpec]);
+export const FaultSpec = z.discriminatedUnion('stream', [HttpFaultSpec, StreamFaultSpec], {
+  // An unknown `stream` names the seven kinds (not the HTTP fault's absent `stream`).
+  error: (issue) =>
+    issue.code === 'invalid_union'
+      ? `Invalid stream fault. Expected ${StreamFaultKinds.map((k) => `'${k}'`).join(' | ')}, or no stream for an HTTP fault`
+      : undefined,
+});
 
 /** A stream fault as the control plane hands it to a box that met its event (internal box API). */
 export const DealtStreamFault = z.object({
@@ -154,7 +172,8 @@ export const TriggerNames = [
 export const TriggerParams = z.object({ name: z.enum(TriggerNames) });
 /** The playground's v1 typed-turn relay: forwarded to a box of this emulator's `POST /chat`. */
 export const UiChatBody = z.object({
-  connect_url: z.string(),
-  session_token: z.string(),
-  text: z.string(),
+  connect_url: z.string().max(2048),
+  // A session token carries the session's frozen config (allowlist, tools): room for it.
+  session_token: z.string().max(16_384),
+  text: z.string().max(CHAT_TEXT_MAX),
 });

@@ -6,6 +6,7 @@
  */
 import { toRouterPath } from '../../contract/operation.js';
 import {
+  ArmBody,
   boxDeregister,
   boxMedia,
   boxRegister,
@@ -16,6 +17,7 @@ import {
   edgeFaults,
   edgeSessionEnd,
   edgeSessionLog,
+  type StreamFaultEvent,
 } from '../../contract/operations/boxes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -36,7 +38,7 @@ import { HostPolicy } from '../../contract/hosts.js';
 import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guard.js';
 import { boxToolLink } from '../tools/box-link.js';
 import { ImageShelf } from '../tools/builtin-tools.js';
-import { ArmBody, BoxFaults } from './stream-faults.js';
+import { BoxFaults } from './stream-faults.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -83,6 +85,8 @@ export interface RunningBox {
     sessionId: string,
     turn: { seq: number; user_text: string; reply_text: string },
   ): Promise<void>;
+  /** The stream-fault events this box asks the control plane at now. */
+  readonly armedFaults: StreamFaultEvent[];
   stop(): Promise<void>;
 }
 
@@ -195,7 +199,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     const body = ArmBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success)
       return c.json({ error: 'invalid_request', detail: 'events: a list of fault events' }, 400);
-    faults.arm(body.data.events);
+    faults.arm(body.data.events, body.data.version);
     return c.json({ ok: true });
   });
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
@@ -262,10 +266,12 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
         callback_secret: callbackSecret,
       },
     );
+    const answer = registered as { fault_events?: unknown; fault_version?: unknown } | undefined;
     const armed = ArmBody.safeParse({
-      events: (registered as { fault_events?: unknown } | undefined)?.fault_events ?? [],
+      events: answer?.fault_events ?? [],
+      version: answer?.fault_version ?? undefined,
     });
-    if (armed.success) faults.arm(armed.data.events);
+    if (armed.success) faults.arm(armed.data.events, armed.data.version);
   } catch (err) {
     // An unregistered box must not keep its port (or the process) alive.
     upgrades.wss.close();
@@ -295,6 +301,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     baseUrl,
     app,
     verify: (t) => verify(t),
+    get armedFaults() {
+      return faults.events();
+    },
     get connected() {
       return new Set(sessions.live().map((s) => s.live.id));
     },

@@ -6,13 +6,14 @@
  * without an `Origin` header is a server or native client, which an Origin check cannot
  * constrain (it could send any Origin), so it passes: see docs/fidelity.md.
  */
+import { trimTrailingSlashes } from '../../contract/edge/url.js';
 import type { SessionClaims } from './session-token.js';
 
 export class OriginRefused extends Error {
   readonly code = 'origin_not_allowed';
 }
 
-const norm = (s: string) => s.trim().toLowerCase().replace(/\/+$/, '');
+const norm = (s: string) => trimTrailingSlashes(s.trim().toLowerCase());
 
 export function checkOrigin(claims: SessionClaims, origin: string | undefined): void {
   const list = claims.session.domain_allowlist;

@@ -4,29 +4,35 @@
  * session asks the control plane which faults it is dealt (`boxFaultClaim`), which counts,
  * rolls and logs them. An event nobody armed costs nothing: no call is made.
  */
-import {
-  boxFaultClaim,
-  StreamFaultEvents,
-  type StreamFaultEvent,
-} from '../../contract/operations/boxes.js';
+import { boxFaultClaim, type StreamFaultEvent } from '../../contract/operations/boxes.js';
 import { DealtStreamFault } from '../../contract/resources/operator.js';
 import { z } from 'zod';
 import type { SessionFaults } from '../session/faults.js';
 import type { ControlPlaneLink } from './control-plane.js';
 
 const Dealt = z.object({ faults: z.array(DealtStreamFault) });
-export const ArmBody = z.object({ events: z.array(z.enum(StreamFaultEvents)) });
 
 export class BoxFaults {
   private armed = new Set<StreamFaultEvent>();
+  private version = -1;
 
   constructor(
     private readonly cp: ControlPlaneLink,
     readonly crash: () => void,
   ) {}
 
-  arm(events: readonly StreamFaultEvent[]): void {
+  /** Arm these events; an arm message older than the one heard last is ignored. */
+  arm(events: readonly StreamFaultEvent[], version?: number): void {
+    if (version !== undefined) {
+      if (version < this.version) return;
+      this.version = version;
+    }
     this.armed = new Set(events);
+  }
+
+  /** The events armed now. */
+  events(): StreamFaultEvent[] {
+    return [...this.armed].sort();
   }
 
   /** The faults dealt to this session at this event; none when unarmed or the control plane cannot say. */

@@ -72,10 +72,22 @@ export async function boxLog(
   }
 }
 
-/** Tell a box which stream-fault events are armed (it asks the control plane only at those). */
-export async function armFaultsOnBox(box: BoxRecord, events: StreamFaultEvent[]): Promise<void> {
-  if (!box.callbackSecret || !box.live) return;
-  await call(box, 'POST', edgeFaults.path, { events }).catch(() => undefined);
+/**
+ * Tell a box which stream-fault events are armed (it asks the control plane only at those),
+ * bounded by the call's timeout: null when it heard, else why not (the caller logs it).
+ */
+export async function armFaultsOnBox(
+  box: BoxRecord,
+  events: StreamFaultEvent[],
+  version: number,
+): Promise<string | null> {
+  if (!box.callbackSecret || !box.live) return null;
+  try {
+    const r = await call(box, 'POST', edgeFaults.path, { events, version });
+    return r.status === 200 ? null : `answered ${r.status}`;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /**

@@ -81,9 +81,15 @@ export class Faults {
   private readonly list: Fault[] = [];
   private next = 1;
 
-  /** Told when the armed stream-fault events change (the fleet tells every box). */
-  readonly armedListeners: ((events: StreamFaultEvent[]) => void)[] = [];
+  /**
+   * Told when the armed stream-fault events change, with a version that rises each time
+   * (the fleet tells every box; the promise settles when every box answered or timed out).
+   */
+  readonly armedListeners: ((events: StreamFaultEvent[], version: number) => Promise<void>)[] = [];
   private armedNow = '';
+  /** The version of the armed events (a box keeps the newest it heard). */
+  version = 0;
+  private arming: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly ctx: EmulatorContext) {}
 
@@ -111,7 +117,13 @@ export class Faults {
     const key = events.join(',');
     if (key === this.armedNow) return;
     this.armedNow = key;
-    for (const fn of this.armedListeners) fn(events);
+    const version = ++this.version;
+    this.arming = Promise.all(this.armedListeners.map((fn) => fn(events, version)));
+  }
+
+  /** Settles when the boxes heard the latest change of the armed events (or did not answer). */
+  armedOnBoxes(): Promise<unknown> {
+    return this.arming;
   }
 
   private roll(f: Fault): boolean {
@@ -153,7 +165,10 @@ export class Faults {
       const i = this.list.findIndex((f) => f.id === id);
       if (i >= 0) this.list.splice(i, 1);
     }
-    return before - this.list.length;
+    const removed = before - this.list.length;
+    // A box stops asking at an event no fault is left for.
+    if (removed > 0) this.rearm();
+    return removed;
   }
 
   view(): Record<string, unknown>[] {
@@ -212,17 +227,24 @@ export function faultsOf(ctx: EmulatorContext): Faults {
 export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
   const faults = faultsOf(ctx);
   implement(app, ctx, faultsList, () => ({ data: faults.view() }));
-  implement(app, ctx, faultsAdd, ({ body }) => {
+  // Add and remove answer once the boxes know (a box that does not answer is logged).
+  implement(app, ctx, faultsAdd, async ({ body }) => {
     const f = faults.add(body);
+    await faults.armedOnBoxes();
     return reply(
       201,
       faults.view().find((v) => v.id === f.id),
     );
   });
-  implement(app, ctx, faultsClear, () => ({ removed: faults.remove() }));
-  implement(app, ctx, faultsRemove, ({ params }) => {
+  implement(app, ctx, faultsClear, async () => {
+    const removed = faults.remove();
+    await faults.armedOnBoxes();
+    return { removed };
+  });
+  implement(app, ctx, faultsRemove, async ({ params }) => {
     const n = faults.remove(params.id);
     if (!n) throw new ApiError(404, 'not_found', { message: `no fault ${params.id}` });
+    await faults.armedOnBoxes();
     return { removed: n };
   });
 }

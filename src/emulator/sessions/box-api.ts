@@ -47,7 +47,8 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const box = rt.fleet.register(id, reg, ctx.clock.now());
     rt.boxRegistered(box);
     // The stream-fault events armed now (later changes come as POST /_box/faults).
-    return { ok: true, box_id: id, fault_events: faultsOf(ctx).armed() };
+    const faults = faultsOf(ctx);
+    return { ok: true, box_id: id, fault_events: faults.armed(), fault_version: faults.version };
   });
 
   boxRoute(app, ctx, boxDeregister, ({ params }) => {

@@ -32,8 +32,17 @@ export function registerStreamFaults(
 ): void {
   const rt = sessionRuntime(ctx);
   const faults = faultsOf(ctx);
-  faults.armedListeners.push((events) => {
-    for (const box of rt.fleet.liveBoxes()) void armFaultsOnBox(box, events);
+  faults.armedListeners.push(async (events, version) => {
+    await Promise.all(
+      rt.fleet.liveBoxes().map(async (box) => {
+        const error = await armFaultsOnBox(box, events, version);
+        if (error)
+          operatorLog(ctx).add('event', {
+            event: 'box.arm_failed',
+            data: { box: box.id, events, version, error },
+          });
+      }),
+    );
   });
 
   // Probes and replacements stop with the emulator (a box started after stop would outlive it).

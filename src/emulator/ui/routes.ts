@@ -8,7 +8,7 @@
 import { implement } from '../http/router.js';
 import { jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
-import { edgeHttpUrl } from '../../contract/edge/url.js';
+import { edgeHttpUrl, trimTrailingSlashes } from '../../contract/edge/url.js';
 import type { App, EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { executionView, type ExecutionRow } from '../inference/workflows/store.js';
@@ -69,7 +69,7 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, uiChat, async ({ body, c }) => {
     const { connect_url: url, session_token: token, text } = body;
     const boxes = sessionRuntime(ctx).fleet.list();
-    if (!boxes.some((b) => b.baseUrl === url.replace(/\/+$/, ''))) {
+    if (!boxes.some((b) => b.baseUrl === trimTrailingSlashes(url))) {
       return c.json(
         {
           error: 'invalid_request',

@@ -45,11 +45,12 @@ function field(r: SpokenResult, path: string): string | null {
     url: r.url,
     kind: r.kind,
   };
-  let v: unknown = path in own ? own[path] : undefined;
+  // Own properties only: `{toString}` or `{__proto__}` name nothing behind the result.
+  let v: unknown = Object.hasOwn(own, path) ? own[path] : undefined;
   if (v === undefined) {
     v = r.structured;
     for (const key of path.split('.')) {
-      if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+      if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) return null;
       v = (v as Record<string, unknown>)[key];
     }
   }

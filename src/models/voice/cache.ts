@@ -9,6 +9,7 @@
  * already being made share that one synthesis; failures are never kept. Speech objects are
  * shared between callers, which only read them.
  */
+import { LRUCache } from 'lru-cache';
 import type { Speech, SynthesizeOptions, Voice } from '../voice.js';
 
 /** Audio kept by default: 16 MB is about 8 minutes of 16 kHz speech. */
@@ -20,14 +21,28 @@ export interface CachingVoice extends Voice {
 }
 
 export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): CachingVoice {
-  const lines = new Map<string, { speech: Promise<Speech>; bytes: number }>();
-  const stats = { hits: 0, misses: 0, bytes: 0, entries: 0 };
-  const forget = (key: string) => {
-    const e = lines.get(key);
-    if (!e) return;
-    lines.delete(key);
-    stats.bytes -= e.bytes;
-    stats.entries = lines.size;
+  // Lines said, by bytes of audio (a line larger than the whole budget is not kept); lines
+  // being made wait beside them, shared, until their audio is known.
+  const lines = new LRUCache<string, { speech: Promise<Speech>; bytes: number }>({
+    maxSize: maxBytes,
+    sizeCalculation: (line) => Math.max(1, line.bytes),
+  });
+  const making = new Map<string, Promise<Speech>>();
+  let hits = 0;
+  let misses = 0;
+  const stats = {
+    get hits() {
+      return hits;
+    },
+    get misses() {
+      return misses;
+    },
+    get bytes() {
+      return lines.calculatedSize;
+    },
+    get entries() {
+      return lines.size + making.size;
+    },
   };
   return {
     name: voice.name,
@@ -36,32 +51,25 @@ export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): Cachi
     synthesize(text: string, opts: SynthesizeOptions = {}): Promise<Speech> {
       // What changes the sound (and the timings offered) is the key; urgency and the abort signal are not.
       const key = JSON.stringify([text, opts.lang ?? '', opts.shape ?? null, !!opts.lazyWords]);
-      const hit = lines.get(key);
+      const hit = lines.get(key)?.speech ?? making.get(key);
       if (hit) {
-        stats.hits++;
-        lines.delete(key); // most recently used goes last
-        lines.set(key, hit);
-        return opts.signal ? abortable(hit.speech, opts.signal) : hit.speech;
+        hits++;
+        return opts.signal ? abortable(hit, opts.signal) : hit;
       }
-      stats.misses++;
+      misses++;
       const { signal: _signal, ...rest } = opts;
       // The shared synthesis is not tied to one caller's abort; a caller that aborts stops waiting.
       const speech = voice.synthesize(text, rest);
-      const entry = { speech, bytes: 0 };
-      lines.set(key, entry);
-      stats.entries = lines.size;
+      making.set(key, speech);
       speech.then(
         (s) => {
-          if (lines.get(key) !== entry) return;
-          entry.bytes = s.samples.byteLength;
-          stats.bytes += entry.bytes;
-          for (const k of lines.keys()) {
-            if (stats.bytes <= maxBytes || k === key) break;
-            forget(k);
-          }
-          if (stats.bytes > maxBytes) forget(key); // one line larger than the whole cache
+          if (making.get(key) !== speech) return;
+          making.delete(key);
+          lines.set(key, { speech, bytes: s.samples.byteLength });
         },
-        () => forget(key),
+        () => {
+          if (making.get(key) === speech) making.delete(key);
+        },
       );
       return opts.signal ? abortable(speech, opts.signal) : speech;
     },
