@@ -107,7 +107,7 @@ describe('reply speaker: the first words first', () => {
     ['It is quiet there, and warm.', ['It is quiet there,', 'and warm.']],
     ['The quiet sea is nice.', ['The quiet sea is nice.']],
   ])(
-    'says %j as %j: a short first chunk ahead of the queue, the rest of the sentence next in line',
+    'says %j as %j: a short first chunk, the rest of the sentence next, both ahead of the queue',
     async (sentence, chunks) => {
       const { calls, speaker, spoken } = recording();
       speaker.say(sentence);
@@ -117,14 +117,7 @@ describe('reply speaker: the first words first', () => {
         // Each chunk is made once the one before is on air (fakeStream: at once).
       }
       expect(calls.map((c) => c.text)).toEqual([...chunks, 'Do you like the sea?']);
-      // Only the first words jump the queue: someone is waiting for them, while the rest of
-      // the sentence has the first chunk's playing time to be made (in a burst of replies,
-      // an urgent second chunk would hold up other replies' first words).
-      expect(calls.map((c) => c.urgent)).toEqual([
-        true,
-        ...chunks.slice(1).map(() => false),
-        false,
-      ]);
+      expect(calls.map((c) => c.urgent)).toEqual([...chunks.map(() => true), false]);
       expect(chunks.join(' ')).toBe(sentence);
       expect(spoken).toHaveLength(chunks.length + 1);
     },

@@ -36,14 +36,14 @@ export class ReplySpeaker {
   /**
    * Queue one sentence (synthesis runs in order; playback follows on the stream). The
    * reply's first sentence is said in two chunks (firstWords): synthesis time grows with
-   * the text, and the first words are what the listener waits for. Only the first chunk
-   * is `urgent`: the second has the first one's playing time (over a second) to be made,
-   * and marked urgent it would hold up other replies' first words in a burst of replies
-   * (docs/media.md "where the time goes").
+   * the text, and the first words are what the listener waits for. Both chunks are
+   * `urgent` (the second must be ready before the short first one has played: queued in
+   * order instead, it came late in bursts of replies and left a pause mid-sentence,
+   * docs/media.md "The tail of the first fragment").
    */
   say(text: string): void {
     if (this.queued++ === 0) {
-      firstWords(text).forEach((chunk, i) => this.sayChunk(chunk, i === 0));
+      for (const chunk of firstWords(text)) this.sayChunk(chunk, true);
       return;
     }
     this.sayChunk(text, false);
