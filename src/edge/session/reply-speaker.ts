@@ -37,7 +37,9 @@ export class ReplySpeaker {
    * Queue one sentence (synthesis runs in order; playback follows on the stream). The
    * reply's first sentence is said in two chunks (firstWords): synthesis time grows with
    * the text, and the first words are what the listener waits for. Both chunks are
-   * `urgent` (the second must be ready before the short first one has played).
+   * `urgent` (the second must be ready before the short first one has played: queued in
+   * order instead, it came late in bursts of replies and left a pause mid-sentence,
+   * docs/media.md "The tail of the first fragment").
    */
   say(text: string): void {
     if (this.queued++ === 0) {
