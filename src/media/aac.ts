@@ -5,38 +5,17 @@
  * carrying clip time k * 32 ms: sample time t plays at clip time t, as in a live encode.
  */
 import type { ChildProcess } from 'node:child_process';
-import { AUDIO_RATE, PCM_RATE } from './encoder.js';
-import { spawnFfmpeg } from './ffmpeg.js';
+import { aacOutput, AUDIO_RATE, PCM_RATE, pcmInput } from './encoder.js';
+import { LIVE_INPUT, spawnFfmpeg } from './ffmpeg.js';
 
 const ARGS = [
-  '-hide_banner',
-  '-loglevel',
-  'error',
-  '-nostdin',
-  '-probesize',
-  '32',
-  '-analyzeduration',
-  '0',
-  '-f',
-  's16le',
-  '-ar',
-  String(PCM_RATE),
-  '-ac',
-  '1',
-  '-i',
-  'pipe:0',
+  ...LIVE_INPUT,
+  ...pcmInput('pipe:0'),
   // The fast coder: ~3 ms of CPU per media second against ~10 for the default two-loop
   // search (this machine), at the same bitrate and AudioSpecificConfig.
-  '-c:a',
-  'aac',
+  ...aacOutput(),
   '-aac_coder',
   'fast',
-  '-b:a',
-  '40k',
-  '-ar',
-  String(AUDIO_RATE),
-  '-ac',
-  '1',
   '-fflags',
   '+bitexact',
   '-flags:a',

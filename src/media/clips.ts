@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaceRenderer, idleState, type FaceStyle, type FrameState } from './face.js';
-import { runFfmpeg, writeAsync } from './ffmpeg.js';
+import { H264_BASELINE, runFfmpeg, writeAsync } from './ffmpeg.js';
 
 export interface ClipOptions {
   width?: number;
@@ -52,12 +52,7 @@ export async function renderFramesClip(renderer: FrameSource, opts: ClipOptions)
         String(fps),
         '-i',
         '-',
-        '-c:v',
-        'libx264',
-        '-profile:v',
-        'baseline',
-        '-level',
-        '3.0',
+        ...H264_BASELINE,
         '-preset',
         'veryfast',
         '-crf',

@@ -21,7 +21,14 @@
  * frames) no fragment length under 250 ms could do that.
  */
 import type { ChildProcess } from 'node:child_process';
-import { ffmpegDone, spawnFfmpeg, writeAsync, writeFlushed } from './ffmpeg.js';
+import {
+  ffmpegDone,
+  H264_BASELINE,
+  LIVE_INPUT,
+  spawnFfmpeg,
+  writeAsync,
+  writeFlushed,
+} from './ffmpeg.js';
 import { splitFmp4 } from './fmp4.js';
 import { I420Converter } from './i420.js';
 
@@ -30,6 +37,30 @@ export const MEDIA_FPS = 25;
 export const AUDIO_RATE = 32000;
 /** The rate of the PCM an encoder is fed (the Voice's). */
 export const PCM_RATE = 16000;
+
+/** AAC-LC mono at AUDIO_RATE, 40 kb/s: the one audio setting of every stream (the header explains the rate). */
+export const aacOutput = (): string[] => [
+  '-c:a',
+  'aac',
+  '-b:a',
+  '40k',
+  '-ar',
+  String(AUDIO_RATE),
+  '-ac',
+  '1',
+];
+
+/** The Voice's PCM (16-bit mono at PCM_RATE) as an ffmpeg input read from `pipe`. */
+export const pcmInput = (pipe: string): string[] => [
+  '-f',
+  's16le',
+  '-ar',
+  String(PCM_RATE),
+  '-ac',
+  '1',
+  '-i',
+  pipe,
+];
 /** PCM samples per video frame. */
 export const SAMPLES_PER_FRAME = PCM_RATE / MEDIA_FPS;
 /** The AAC encoder's priming, 1024 samples: a clip's first AAC frame. */
@@ -58,14 +89,7 @@ export function encoderArgs(
   opts: { keyframeAt?: number; keyframes?: string } = {},
 ): string[] {
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-probesize',
-    '32',
-    '-analyzeduration',
-    '0',
+    ...LIVE_INPUT,
     '-f',
     'rawvideo',
     '-pix_fmt',
@@ -84,14 +108,7 @@ export function encoderArgs(
     '0',
     '-itsoffset',
     String(PRIMING_MS / 1000),
-    '-f',
-    's16le',
-    '-ar',
-    String(PCM_RATE),
-    '-ac',
-    '1',
-    '-i',
-    'pipe:3',
+    ...pcmInput('pipe:3'),
     ...encoderOutputArgs(opts),
     'pipe:1',
   ];
@@ -117,12 +134,7 @@ export function encoderOutputArgs(
     '0:v',
     '-map',
     '1:a',
-    '-c:v',
-    'libx264',
-    '-profile:v',
-    'baseline',
-    '-level',
-    '3.0',
+    ...H264_BASELINE,
     '-preset',
     'ultrafast',
     '-tune',
@@ -140,14 +152,7 @@ export function encoderOutputArgs(
     '-pix_fmt',
     'yuv420p',
     ...forced,
-    '-c:a',
-    'aac',
-    '-b:a',
-    '40k',
-    '-ar',
-    String(AUDIO_RATE),
-    '-ac',
-    '1',
+    ...aacOutput(),
     '-f',
     'mp4',
     '-movflags',

@@ -14,6 +14,12 @@ export function ffmpegPath(): string {
 /** What `runFfmpeg` prepends: no banner, errors only on stderr. */
 const QUIET = ['-hide_banner', '-loglevel', 'error'];
 
+/** A live encoder's start: quiet, no stdin keys, and its input read at once (no probing). */
+export const LIVE_INPUT = [...QUIET, '-nostdin', '-probesize', '32', '-analyzeduration', '0'];
+
+/** The one H.264 profile of every clip and stream (what a browser's MSE plays). */
+export const H264_BASELINE = ['-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.0'];
+
 export interface SpawnFfmpegOptions {
   /** A fourth pipe (fd 3): a second raw input beside stdin (the encoders' audio). */
   fd3?: boolean;
