@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
-import { openSock, until, wsUrl } from './helpers/edge.js';
+import { openSock, type Sock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
+import { settle } from './helpers/wait.js';
 
 /** Issue 8: the greeting and its hold (spec 2 config group), and the session cap (spec 8). */
 
@@ -16,14 +17,27 @@ const mint = async (config: Record<string, unknown>, extra: Record<string, unkno
 };
 const connect = (m: { connect_url: string; session_token: string }) =>
   openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
-const settle = () => new Promise((r) => setTimeout(r, 50));
+/**
+ * Before a "nothing arrived" check: prove that whatever the box sent on `s` up to now has
+ * arrived, with no real-time pause. The box runs in this process: settle() lets the work a
+ * clock advance started run (the local brain has no timers), then a round trip on the same
+ * socket: a text message the box does not take is answered with an `error` after
+ * everything it sent earlier on that socket. A socket the box closed ends the wait too (the
+ * checks after it then see the close).
+ */
+async function flushed(s: Sock): Promise<void> {
+  await settle();
+  const before = s.json.length;
+  s.ws.send(JSON.stringify({ op: 'flush' }));
+  await Promise.race([s.next((m) => m.type === 'error' && s.json.indexOf(m) >= before), s.closed]);
+}
 
 describe('greeting', () => {
   it('without session context the greeting waits out greeting_hold_ms, then comes as the first turn', async () => {
     const m = await mint({ greeting_hold_ms: 2000 });
     const mic = await connect(m);
     clock.advance(1999);
-    await settle();
+    await flushed(mic);
     expect(mic.json.filter((x) => x.type === 'turn')).toHaveLength(0);
     clock.advance(1);
     const g = await mic.next((x) => x.type === 'turn');
@@ -40,7 +54,7 @@ describe('greeting', () => {
     const g = await mic.next((x) => x.type === 'turn');
     expect(g).toMatchObject({ greeting: true, language: 'fr' });
     clock.advance(5000);
-    await settle();
+    await flushed(mic);
     expect(mic.json.filter((x) => x.type === 'turn')).toHaveLength(1);
     mic.close();
   });
@@ -55,13 +69,13 @@ describe('greeting', () => {
     const t = await micA.next((x) => x.type === 'turn');
     expect(t.text).toBe('hi there');
     clock.advance(3000);
-    await settle();
+    await flushed(micA);
     expect(micA.json.filter((x) => x.type === 'turn')).toHaveLength(1);
 
     const b = await mint({ greeting_enabled: false });
     const micB = await connect(b);
     clock.advance(6000);
-    await settle();
+    await flushed(micB);
     expect(micB.json.filter((x) => x.type === 'turn')).toHaveLength(0);
 
     const c = await mint({ greeting_hold_ms: 0 });
@@ -81,7 +95,7 @@ describe('session cap', () => {
       (r) => r.body.status === 'active',
     );
     clock.advance(59_900);
-    await settle();
+    await Promise.all([flushed(mic), flushed(events)]);
     expect(mic.ws.readyState).toBe(mic.ws.OPEN);
     const last = events.json.filter((x) => x.type === 'status').at(-1);
     expect(last.session_ms).toBeGreaterThanOrEqual(59_800);

@@ -20,25 +20,46 @@ import type { Brain, BrainRequest, Voice } from '../src/models/index.js';
  * with the words actually said, the error goes out as `turn_failed`, nothing keeps
  * talking while the session reads `listening`, and the next turn is answered.
  */
-/** Says `before` (if any), then fails; after `failures` failed replies it is the local brain. */
+/**
+ * Says `before` (if any), then fails when the test calls fail() (so a sentence said before
+ * the failure can be on air first); after `failures` failed replies it is the local brain.
+ */
 class FailingBrain implements Brain {
   readonly name = 'failing';
   private readonly local = new LocalBrain();
+  private failNow!: () => void;
+  private readonly failing = new Promise<void>((r) => (this.failNow = r));
   constructor(
     private failures: number,
     private readonly before = '',
   ) {}
+  /** The upstream fails now: a reply waiting for it throws. */
+  fail(): void {
+    this.failNow();
+  }
   reply(req: BrainRequest) {
     if (this.failures-- <= 0) return this.local.reply(req);
     const before = this.before;
+    const failing = this.failing;
     async function* deltas() {
       if (before) yield before;
-      // Long enough for a sentence said before the failure to be on air.
-      await new Promise((r) => setTimeout(r, 50));
+      await failing;
       throw new Error('upstream answered 502');
     }
     return { deltas: deltas(), usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }) };
   }
+}
+
+/**
+ * Wait for `done` while the fake streams play on the test's clock: before each look the
+ * clock moves on 30 ms (a fake speech's play time), so what is on air plays out without
+ * any real time passing.
+ */
+function driveUntil(clock: ManualClock, done: () => boolean): Promise<void> {
+  return waitUntil(() => {
+    clock.advance(30);
+    return done();
+  });
 }
 
 /** A rendering session with the greeting on (hold 0), and a channel that keeps what it is sent. */
@@ -62,7 +83,8 @@ describe('a reply the brain fails to finish', () => {
     const ch = recordingChannel();
     live.attach(ch);
     const stored: LoggedTurn[] = [];
-    const parts = { brain: new FailingBrain(1), recognizer: {} } as unknown as EdgeParts;
+    const brain = new FailingBrain(1);
+    const parts = { brain, recognizer: {} } as unknown as EdgeParts;
     const loop = new TurnLoop({
       session: live,
       parts,
@@ -72,6 +94,7 @@ describe('a reply the brain fails to finish', () => {
       log: () => undefined,
     });
     loop.userTurn('Where do you live?');
+    brain.fail();
     await waitUntil(() => ch.sent.some((m) => m.type === 'error'));
     expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({
       error: 'turn_failed',
@@ -113,8 +136,9 @@ describe('a reply the brain fails to finish', () => {
       }),
     };
     const cuts: number[] = [];
-    let onAir = true;
+    let onAir = false;
     const stream = fakeStream(() => {
+      onAir = true;
       let finish!: () => void;
       const done = new Promise<void>((r) => (finish = r));
       return {
@@ -129,8 +153,9 @@ describe('a reply the brain fails to finish', () => {
       };
     });
     const stored: LoggedTurn[] = [];
+    const brain = new FailingBrain(1, 'I live in Lisbon. And every');
     const parts = {
-      brain: new FailingBrain(1, 'I live in Lisbon. And every'),
+      brain,
       recognizer: {},
       voice,
     } as unknown as EdgeParts;
@@ -143,6 +168,9 @@ describe('a reply the brain fails to finish', () => {
       log: () => undefined,
     });
     loop.userTurn('Where do you live?');
+    // The upstream fails once the sentence said before the failure is on air.
+    await waitUntil(() => onAir);
+    brain.fail();
     await waitUntil(() => ch.sent.some((m) => m.type === 'error'));
     expect(ch.sent.find((m) => m.type === 'error')).toMatchObject({ error: 'turn_failed' });
     // Nothing goes on talking while the session says it listens.
@@ -172,7 +200,7 @@ describe('a greeting cut before a word of it was said', () => {
     const stream = fakeStream(() => {
       let finish!: () => void;
       const done = new Promise<void>((r) => (finish = r));
-      setTimeout(finish, 30); // plays out
+      clock.setTimeout(finish, 30); // plays out in 30 ms of the test's clock
       return { done, started: Promise.resolve(), interrupt: () => (finish(), 0) };
     });
     const brain = new GatedBrain();
@@ -191,8 +219,8 @@ describe('a greeting cut before a word of it was said', () => {
     const id = loop.typedTurn('Where do you live?');
     await waitUntil(() => brain.asked.length === 2); // the greeting was cut; the typed turn is being answered
     brain.open();
-    await waitUntil(() => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
-    await waitUntil(() => loop.state === 'listening');
+    await driveUntil(clock, () => ch.sent.some((m) => m.type === 'turn' && m.speech_id === id));
+    await driveUntil(clock, () => loop.state === 'listening');
     // Only the user's turn: the greeting nobody heard is not a turn of empty text.
     expect(stored.filter((t) => t.user_text === '' && t.reply_text === '')).toEqual([]);
     expect(live.log.map((t) => t.user_text)).toEqual(['Where do you live?']);
@@ -213,13 +241,13 @@ describe('a spoken greeting in the transcript', () => {
     const stream = fakeStream((speech) => {
       let finish!: () => void;
       const done = new Promise<void>((r) => (finish = r));
-      const t = setTimeout(finish, cut ? 30 : opts.playMs);
+      const t = clock.setTimeout(finish, cut ? 30 : opts.playMs);
       return {
         done,
         started: Promise.resolve(),
         interrupt: () => {
           cut = true;
-          clearTimeout(t);
+          t.cancel();
           finish();
           const ms = Math.min(heardLeft, speech.durationMs);
           heardLeft -= ms;
@@ -237,13 +265,13 @@ describe('a spoken greeting in the transcript', () => {
       store: (t) => stored.push({ ...t }),
       log: () => undefined,
     });
-    return { live, ch, loop, stored };
+    return { live, ch, loop, stored, clock };
   }
 
   it('played out: stored once, with its text', async () => {
-    const { live, ch, loop, stored } = setup({ playMs: 30, heardMs: 0 });
+    const { live, ch, loop, stored, clock } = setup({ playMs: 30, heardMs: 0 });
     loop.start();
-    await waitUntil(() => stored.length === 1 && loop.state === 'listening');
+    await driveUntil(clock, () => stored.length === 1 && loop.state === 'listening');
     const greeting = ch.sent.find((m) => m.type === 'turn' && m.greeting);
     expect(stored[0]).toMatchObject({
       seq: 0,
@@ -255,11 +283,14 @@ describe('a spoken greeting in the transcript', () => {
   });
 
   it('cut on air before its first word ended: the interruption is said, but no empty turn is stored', async () => {
-    const { live, ch, loop, stored } = setup({ playMs: 60_000, heardMs: 100 });
+    const { live, ch, loop, stored, clock } = setup({ playMs: 60_000, heardMs: 100 });
     loop.start();
     await waitUntil(() => loop.state === 'speaking');
     const id = loop.typedTurn('Where do you live?');
-    await waitUntil(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    await driveUntil(
+      clock,
+      () => stored.some((t) => t.speech_id === id) && loop.state === 'listening',
+    );
     expect(ch.sent.find((m) => m.type === 'speech' && m.status === 'interrupted')).toMatchObject({
       said: '',
     });
@@ -269,11 +300,14 @@ describe('a spoken greeting in the transcript', () => {
   });
 
   it('cut on air after some words: stored as said, before the turn that cut it', async () => {
-    const { live, loop, stored } = setup({ playMs: 60_000, heardMs: 650 });
+    const { live, loop, stored, clock } = setup({ playMs: 60_000, heardMs: 650 });
     loop.start();
     await waitUntil(() => loop.state === 'speaking');
     const id = loop.typedTurn('Where do you live?');
-    await waitUntil(() => stored.some((t) => t.speech_id === id) && loop.state === 'listening');
+    await driveUntil(
+      clock,
+      () => stored.some((t) => t.speech_id === id) && loop.state === 'listening',
+    );
     expect(live.log.map((t) => [t.seq, t.user_text, t.outcome])).toEqual([
       [0, '', 'interrupted'],
       [1, 'Where do you live?', 'spoken'],
