@@ -17,7 +17,8 @@ describe('recording and observability', () => {
     edgeLog: (l: string) => lines.push(l),
   });
 
-  it('recording: true keeps the raw mic audio as a WAV an operator can list and download; DELETE erases it', async () => {
+  /** A brain-only `recording: true` session with its mic open and said hello. */
+  const recordedMic = async () => {
     const m = (
       await h.api('/api/v1/sessions', {
         body: {
@@ -29,6 +30,11 @@ describe('recording and observability', () => {
     ).body;
     const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    return { m, mic };
+  };
+
+  it('recording: true keeps the raw mic audio as a WAV an operator can list and download; DELETE erases it', async () => {
+    const { m, mic } = await recordedMic();
     const frames = (await utteranceFrames('Testing one two three.', 2)).slice(0, 12);
     await streamFrames(mic, frames, undefined, FAST_MIC_MS);
     mic.close();
@@ -58,17 +64,7 @@ describe('recording and observability', () => {
   }, 20_000);
 
   it('a release answers once the box has ended the session: the listing right after it names the finished mic.wav, and the download is that file', async () => {
-    const m = (
-      await h.api('/api/v1/sessions', {
-        body: {
-          persona: 'ava',
-          recording: true,
-          config: { render: false, greeting_enabled: false },
-        },
-      })
-    ).body;
-    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    const { m, mic } = await recordedMic();
     await streamFrames(
       mic,
       (await utteranceFrames('One two.', 2)).slice(0, 6),
@@ -94,17 +90,7 @@ describe('recording and observability', () => {
   }, 20_000);
 
   it('an end the control plane decides (release, reaper, cap) settles once the box has ended the session: its mic.wav is on disk, whole', async () => {
-    const m = (
-      await h.api('/api/v1/sessions', {
-        body: {
-          persona: 'ava',
-          recording: true,
-          config: { render: false, greeting_enabled: false },
-        },
-      })
-    ).body;
-    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    const { m, mic } = await recordedMic();
     await streamFrames(
       mic,
       (await utteranceFrames('Three.', 2)).slice(0, 4),
