@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
-import { openSock, until, wsUrl } from './helpers/edge.js';
+import { openRecordedMic, openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { FAST_MIC_MS, streamFrames, utteranceFrames } from './helpers/utterance.js';
 
@@ -17,24 +17,8 @@ describe('recording and observability', () => {
     edgeLog: (l: string) => lines.push(l),
   });
 
-  /** A brain-only `recording: true` session with its mic open and said hello. */
-  const recordedMic = async () => {
-    const m = (
-      await h.api('/api/v1/sessions', {
-        body: {
-          persona: 'ava',
-          recording: true,
-          config: { render: false, greeting_enabled: false },
-        },
-      })
-    ).body;
-    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    return { m, mic };
-  };
-
   it('recording: true keeps the raw mic audio as a WAV an operator can list and download; DELETE erases it', async () => {
-    const { m, mic } = await recordedMic();
+    const { m, mic } = await openRecordedMic(h.api);
     const frames = (await utteranceFrames('Testing one two three.', 2)).slice(0, 12);
     await streamFrames(mic, frames, undefined, FAST_MIC_MS);
     mic.close();
@@ -64,7 +48,7 @@ describe('recording and observability', () => {
   }, 20_000);
 
   it('a release answers once the box has ended the session: the listing right after it names the finished mic.wav, and the download is that file', async () => {
-    const { m, mic } = await recordedMic();
+    const { m, mic } = await openRecordedMic(h.api);
     await streamFrames(
       mic,
       (await utteranceFrames('One two.', 2)).slice(0, 6),
@@ -90,7 +74,7 @@ describe('recording and observability', () => {
   }, 20_000);
 
   it('an end the control plane decides (release, reaper, cap) settles once the box has ended the session: its mic.wav is on disk, whole', async () => {
-    const { m, mic } = await recordedMic();
+    const { m, mic } = await openRecordedMic(h.api);
     await streamFrames(
       mic,
       (await utteranceFrames('Three.', 2)).slice(0, 4),

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
-import { openSock, wsUrl } from './helpers/edge.js';
+import { openRecordedMic } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -119,16 +119,7 @@ describe('avatar sessions recordings', () => {
   }, 30_000);
 
   it('during a recorded session the list is empty and says the captures come at its end (no made-up retention date)', async () => {
-    const m = (
-      await h.api('/api/v1/sessions', {
-        body: {
-          persona: 'ava',
-          recording: true,
-          config: { render: false, greeting_enabled: false },
-        },
-      })
-    ).body;
-    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    const { m, mic } = await openRecordedMic(h.api);
     mic.ws.send(Buffer.alloc(3200));
     const list = await cli(['sessions', 'recordings', m.session_id], env());
     expect(list.code).toBe(0);
