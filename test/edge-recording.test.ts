@@ -1,5 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSock, until, wsUrl } from './helpers/edge.js';
+import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
+import { openRecordedMic, openSock, until, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { FAST_MIC_MS, streamFrames, utteranceFrames } from './helpers/utterance.js';
 
@@ -15,17 +18,7 @@ describe('recording and observability', () => {
   });
 
   it('recording: true keeps the raw mic audio as a WAV an operator can list and download; DELETE erases it', async () => {
-    const m = (
-      await h.api('/api/v1/sessions', {
-        body: {
-          persona: 'ava',
-          recording: true,
-          config: { render: false, greeting_enabled: false },
-        },
-      })
-    ).body;
-    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
-    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    const { m, mic } = await openRecordedMic(h.api);
     const frames = (await utteranceFrames('Testing one two three.', 2)).slice(0, 12);
     await streamFrames(mic, frames, undefined, FAST_MIC_MS);
     mic.close();
@@ -52,6 +45,49 @@ describe('recording and observability', () => {
       204,
     );
     expect((await h.api(`/_emulator/sessions/${m.session_id}/recordings`)).status).toBe(404);
+  }, 20_000);
+
+  it('a release answers once the box has ended the session: the listing right after it names the finished mic.wav, and the download is that file', async () => {
+    const { m, mic } = await openRecordedMic(h.api);
+    await streamFrames(
+      mic,
+      (await utteranceFrames('One two.', 2)).slice(0, 6),
+      undefined,
+      FAST_MIC_MS,
+    );
+    const released = await h.api(`/api/v1/sessions/${m.session_id}/release`, {
+      body: { seat_token: m.seat_token },
+    });
+    expect(released.status).toBe(200);
+    // No waiting: the release answered, so the box has closed the capture (docs/edge.md "Recording").
+    const list = await h.api(`/_emulator/sessions/${m.session_id}/recordings`);
+    const listed = (list.body.data as { name: string; bytes: number }[]).find(
+      (f) => f.name === 'mic.wav',
+    );
+    expect(listed?.bytes).toBeGreaterThan(44);
+    const wav = (await h.api(`/_emulator/sessions/${m.session_id}/recordings/mic.wav`))
+      .body as Buffer;
+    expect(wav.length).toBe(listed!.bytes);
+    // The header was patched: it says how much audio follows.
+    expect(wav.readUInt32LE(40)).toBe(listed!.bytes - 44);
+    mic.close();
+  }, 20_000);
+
+  it('an end the control plane decides (release, reaper, cap) settles once the box has ended the session: its mic.wav is on disk, whole', async () => {
+    const { m, mic } = await openRecordedMic(h.api);
+    await streamFrames(
+      mic,
+      (await utteranceFrames('Three.', 2)).slice(0, 4),
+      undefined,
+      FAST_MIC_MS,
+    );
+    const capture = join(h.emu.ctx.blobDir, 'captures', m.session_id, 'mic.wav');
+    // What the release route awaits: it used to answer before the box had even been told.
+    await sessionRuntime(h.emu.ctx).endSession(m.session_id, 'released');
+    expect(existsSync(capture)).toBe(true);
+    const wav = readFileSync(capture);
+    expect(wav.readUInt32LE(40)).toBe(wav.length - 44);
+    mic.close();
   }, 20_000);
 
   it('a session without recording captures nothing; observability: false silences its session-tagged logs', async () => {

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { cli, isolatedEnv } from './helpers/cli.js';
+import { openRecordedMic } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -115,6 +116,18 @@ describe('avatar sessions recordings', () => {
     const bothId = /minted session (\S+)/.exec(both.stdout)![1]!;
     expect(both.stderr).not.toMatch(/recordings/);
     expect((await cli(['sessions', 'recordings', bothId], env())).code).toBe(3);
+  }, 30_000);
+
+  it('during a recorded session the list is empty and says the captures come at its end (no made-up retention date)', async () => {
+    const { m, mic } = await openRecordedMic(h.api);
+    mic.ws.send(Buffer.alloc(3200));
+    const list = await cli(['sessions', 'recordings', m.session_id], env());
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toMatch(/mic\.wav|kept until/);
+    expect(oneLine(list.stdout)).toContain(
+      'the session has not ended: its captures are listed once it has',
+    );
+    mic.close();
   }, 30_000);
 
   it('a session that was not recorded: the service says so (exit 3), creating no folder; -o naming a file is a usage error first', async () => {

@@ -111,3 +111,20 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * A brain-only `recording: true` persona session with its mic socket open and `hello` said:
+ * `api` is the emulator's (useEmulator's `h.api`).
+ */
+export async function openRecordedMic(
+  api: (path: string, init: { body: unknown }) => Promise<{ body: any }>,
+): Promise<{ m: any; mic: Sock }> {
+  const m = (
+    await api('/api/v1/sessions', {
+      body: { persona: 'ava', recording: true, config: { render: false, greeting_enabled: false } },
+    })
+  ).body;
+  const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+  mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+  return { m, mic };
+}

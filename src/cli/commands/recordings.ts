@@ -17,7 +17,7 @@ import { CliError, ExitCode } from '../exit-codes.js';
 
 interface RecordingList {
   session_id: string;
-  expires_at: number;
+  expires_at: number | null;
   data: { name: string; content_type: string; bytes: number; url: string }[];
 }
 
@@ -144,6 +144,12 @@ function describe(list: RecordingList): string {
   const rows = list.data.map(
     (f) => `${f.name.padEnd(w)}  ${f.content_type.padEnd(t)}  ${f.bytes} bytes`,
   );
+  // A session still running: its captures are final (and listed) only once it has ended.
+  if (list.expires_at === null)
+    return [
+      ...rows,
+      'the session has not ended: its captures are listed once it has (docs/edge.md "Recording")',
+    ].join('\n');
   const until = new Date(list.expires_at * 1000)
     .toISOString()
     .replace('T', ' ')

@@ -115,7 +115,7 @@ export class EdgeSession {
       log(`ended: ${reason}`);
       s.ticker?.cancel();
       s.stream?.close();
-      void s.recorder?.close();
+      s.recorder?.close(); // synchronous: the captures are final before the end is reported
     });
     s.tick();
     log('connected');

@@ -3,57 +3,72 @@
  * written under `<captures>/<session_id>/` as `mic.wav` (16 kHz mono PCM16) and
  * `video.mp4` (the /mse stream as sent: init segment then fragments, a playable
  * fragmented MP4). The control plane serves and expires them (docs/edge.md).
+ *
+ * Captures are final when the session's end is reported: each frame and fragment is on
+ * disk when micFrame()/media() return, and close() (an end listener of the session, run
+ * before its sockets close and the control plane hears of the end) patches the WAV sizes
+ * and publishes the files, all before it returns. Until then they are `mic.wav.part` and
+ * `video.mp4.part`, names no listing offers: nobody downloads a capture still growing.
+ * A write that fails (disk full) stops the capture; its `.part` files are never offered.
  */
-import {
-  createWriteStream,
-  mkdirSync,
-  openSync,
-  writeSync,
-  closeSync,
-  type WriteStream,
-} from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIC_SAMPLE_RATE } from '../../contract/edge/events.js';
 import { wavHeader } from '../../models/wav.js';
 import { DIR_MODE, FILE_MODE } from '../private-files.js';
 
+const PART = '.part';
+
 export class Recorder {
   readonly dir: string;
-  private readonly mic: WriteStream;
-  private readonly video: WriteStream;
+  private readonly mic: number;
+  private readonly video: number;
   private micBytes = 0;
   private closed = false;
+  private failed = false;
 
   constructor(captureRoot: string, sessionId: string) {
     this.dir = join(captureRoot, sessionId);
     // A user's microphone: private like the rest of the data dir (docs/security.md).
     mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    this.mic = createWriteStream(join(this.dir, 'mic.wav'), { mode: FILE_MODE });
-    this.mic.write(wavHeader(0, MIC_SAMPLE_RATE));
-    this.video = createWriteStream(join(this.dir, 'video.mp4'), { mode: FILE_MODE });
+    this.mic = openSync(join(this.dir, `mic.wav${PART}`), 'w', FILE_MODE);
+    this.video = openSync(join(this.dir, `video.mp4${PART}`), 'w', FILE_MODE);
+    this.write(this.mic, wavHeader(0, MIC_SAMPLE_RATE));
   }
 
   micFrame(frame: Int16Array): void {
-    if (this.closed) return;
-    this.mic.write(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength));
-    this.micBytes += frame.byteLength;
+    if (this.write(this.mic, Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)))
+      this.micBytes += frame.byteLength;
   }
 
   media(buf: Buffer): void {
-    if (!this.closed) this.video.write(buf);
+    this.write(this.video, buf);
   }
 
-  async close(): Promise<void> {
+  /** Patch the WAV sizes, close both files and give them their final names (synchronous). */
+  close(): void {
     if (this.closed) return;
+    this.write(this.mic, wavHeader(this.micBytes, MIC_SAMPLE_RATE), 0);
     this.closed = true;
-    await Promise.all([new Promise((r) => this.mic.end(r)), new Promise((r) => this.video.end(r))]);
-    // Patch the WAV sizes now that the length is known.
-    const fd = openSync(join(this.dir, 'mic.wav'), 'r+');
+    closeSync(this.mic);
+    closeSync(this.video);
+    if (this.failed) return;
+    for (const name of ['mic.wav', 'video.mp4'])
+      renameSync(join(this.dir, name + PART), join(this.dir, name));
+  }
+
+  /** All of `buf` at `position` (default: the end); false when nothing was written. */
+  private write(fd: number, buf: Buffer, position?: number): boolean {
+    if (this.closed || this.failed) return false;
     try {
-      const header = wavHeader(this.micBytes, MIC_SAMPLE_RATE);
-      writeSync(fd, header, 0, header.length, 0);
-    } finally {
-      closeSync(fd);
+      for (let off = 0; off < buf.length; ) {
+        const at = position === undefined ? null : position + off;
+        off += writeSync(fd, buf, off, buf.length - off, at);
+      }
+      return true;
+    } catch {
+      this.failed = true;
+      return false;
     }
   }
 }

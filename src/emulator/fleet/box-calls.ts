@@ -32,10 +32,13 @@ async function call(
   return { status: res.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
-/** The control plane ended a live session: the box ends its media with a close reason. */
-export function endOnBox(box: BoxRecord, sessionId: string, reason: string): void {
+/**
+ * The control plane ended a live session: the box ends its media with a close reason.
+ * Settles once the box has ended it (its captures are final) or cannot be reached.
+ */
+export async function endOnBox(box: BoxRecord, sessionId: string, reason: string): Promise<void> {
   if (!box.callbackSecret || !box.live) return;
-  call(
+  await call(
     box,
     'POST',
     `/_box/sessions/${encodeURIComponent(sessionId)}/end?reason=${encodeURIComponent(reason)}`,

@@ -143,7 +143,7 @@ function checkDocument(doc: unknown): StateDocument {
 function endLive(ctx: EmulatorContext): void {
   const rt = sessionRuntime(ctx);
   const live = sessionSql(ctx.db).listLiveSessionIds.all() as { id: string }[];
-  for (const { id } of live) rt.endSession(id, 'restart');
+  for (const { id } of live) void rt.endSession(id, 'restart');
   rt.queue.drain();
 }
 

@@ -122,7 +122,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
             404,
           );
         }
-        rt.endSession(r.data.session_id, r.data.reason);
+        void rt.endSession(r.data.session_id, r.data.reason);
         return c.json({ trigger: name, session_id: r.data.session_id, reason: r.data.reason });
       }
       case 'expire-token': {

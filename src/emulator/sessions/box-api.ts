@@ -29,9 +29,13 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
   // Ends the control plane decides (release, reaper, cap) close the session's sockets on its box.
   rt.endListeners.push((sid, boxId, reason) => {
     const box = rt.fleet.get(boxId);
-    if (box && reason !== 'closed' && reason !== 'box_stopping') endOnBox(box, sid, reason);
+    const ended =
+      box && reason !== 'closed' && reason !== 'box_stopping'
+        ? endOnBox(box, sid, reason)
+        : undefined;
     // spec 6.2: the hook hears session_end when the seat is released.
     toolGateway(ctx).sessionEnded(sid, reason);
+    return ended;
   });
   const boxOf = (c: Context): string => {
     const id = c.req.param('boxId')!;
@@ -71,7 +75,7 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
         throw new ApiError(409, 'conflict', { message: 'session is not live' });
       if (row.started_at === null) void toolGateway(ctx).sessionStarted(ev.session_id);
     } else {
-      rt.endSession(ev.session_id, ev.reason ?? 'closed');
+      void rt.endSession(ev.session_id, ev.reason ?? 'closed');
     }
     return { ok: true };
   });

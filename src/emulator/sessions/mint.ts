@@ -312,7 +312,7 @@ async function seat(
       jti: tokenId,
     });
   } catch (err) {
-    rt.endSession(id, 'error');
+    void rt.endSession(id, 'error');
     throw err;
   }
   const out: MintReady = {

@@ -166,9 +166,10 @@ export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: S
     return { ok: true as const };
   });
 
-  implement(app, ctx, releaseSession, ({ c, params, body }) => {
+  // The release answers once the box has ended the session: its captures are final then.
+  implement(app, ctx, releaseSession, async ({ c, params, body }) => {
     const row = seatCaller(c, params.sessionId, body.seat_token);
-    rt.endSession(row.id, 'released');
+    await rt.endSession(row.id, 'released');
     return { ok: true as const };
   });
 }

@@ -29,8 +29,15 @@ export class SessionRuntime {
   readonly webhooks: WebhookDispatcher;
   readonly st: SessionStatements;
   private readonly seats: LiveSeats;
-  /** Told of every end of a live seat (the fleet tells the box to close the session's sockets). */
-  readonly endListeners: ((sessionId: string, boxId: string, reason: string) => void)[] = [];
+  /**
+   * Told of every end of a live seat (the fleet tells the box to close the session's sockets);
+   * a listener's promise settles when its part of the end is done (the box has ended it).
+   */
+  readonly endListeners: ((
+    sessionId: string,
+    boxId: string,
+    reason: string,
+  ) => void | Promise<void>)[] = [];
   /** Measured seat turnover behind `eta_seconds`; before a sample: default cap / seats per box. */
   readonly turnover: Turnover;
 
@@ -38,8 +45,10 @@ export class SessionRuntime {
     this.opts = sessionOptions(ctx.options);
     this.st = sessionSql(ctx.db);
     this.fleet = fleetOf(ctx);
-    this.seats = new LiveSeats(ctx.clock, this.opts.pendingIdleS, (id, reason) =>
-      this.endSession(id, reason),
+    this.seats = new LiveSeats(
+      ctx.clock,
+      this.opts.pendingIdleS,
+      (id, reason) => void this.endSession(id, reason),
     );
     this.turnover = new Turnover(ctx.clock, (seats) => this.opts.sessionCapS / Math.max(1, seats));
     this.webhooks = new WebhookDispatcher(ctx.db, ctx.clock, {
@@ -99,7 +108,7 @@ export class SessionRuntime {
     const box = this.fleet.get(boxId);
     if (!box) return;
     box.live = false;
-    for (const sid of [...box.held]) this.endSession(sid, 'box_gone');
+    for (const sid of [...box.held]) void this.endSession(sid, 'box_gone');
     // Reservations on it vanish with it: those tickets wait again, first in line for any other seat.
     this.queue.boxLeft(boxId);
     box.reserved = 0;
@@ -157,17 +166,23 @@ export class SessionRuntime {
     return live;
   }
 
-  /** Release, socket close, reaper, cap: the session ends and its seat frees (idempotent). */
-  endSession(sessionId: string, reason: string): void {
+  /**
+   * Release, socket close, reaper, cap: the session ends and its seat frees (idempotent).
+   * Settles when the listeners are done: the box has ended the session (its captures are
+   * final, docs/edge.md "Recording"), or could not be reached. Never rejects.
+   */
+  endSession(sessionId: string, reason: string): Promise<void> {
     this.st.setEnded.run(unixSeconds(this.ctx.clock), reason, sessionId);
     const boxId = this.seats.end(sessionId);
-    if (boxId === null) return;
-    for (const fn of this.endListeners) fn(sessionId, boxId, reason);
+    if (boxId === null) return Promise.resolve();
+    const done: Promise<void>[] = [];
+    for (const fn of this.endListeners) done.push(Promise.resolve(fn(sessionId, boxId, reason)));
     if (this.fleet.releaseHeld(boxId, sessionId)) {
       this.turnover.released(boxId);
       const box = this.fleet.get(boxId);
       if (box) this.offerSeats(box, null);
     }
+    return Promise.allSettled(done).then(() => undefined);
   }
 
   /**
