@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAIBrain } from '../src/models/brain/openai.js';
-import { startOpenAIStub, type OpenAIStub } from './helpers/openai-stub.js';
+import { startOpenAIStub, toolCallCompletion, type OpenAIStub } from './helpers/openai-stub.js';
 
 /** With --llm-url the verdict is the model's own tool calling (spec 6.2 step 1). */
 describe('OpenAI-compatible brain: tool verdict', () => {
@@ -21,25 +21,7 @@ describe('OpenAI-compatible brain: tool verdict', () => {
   it('sends the tools non-streamed with tool_choice auto and returns the first tool call', async () => {
     stub.handler = (_r, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          choices: [
-            {
-              message: {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  {
-                    id: 'c1',
-                    type: 'function',
-                    function: { name: 'lookup_order', arguments: '{"order_id":"7"}' },
-                  },
-                ],
-              },
-            },
-          ],
-        }),
-      );
+      res.end(JSON.stringify(toolCallCompletion('lookup_order', { order_id: '7' })));
     };
     const v = await new OpenAIBrain({ url: stub.url, model: 'm' }).verdict(req, tools);
     expect(v).toEqual({ tool: 'lookup_order', args: { order_id: '7' } });

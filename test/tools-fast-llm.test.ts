@@ -3,7 +3,13 @@ import type { EmulatorOptions } from '../src/emulator/options.js';
 import { openSock, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { startHookServer } from './helpers/hook-server.js';
-import { json, sseChat, startOpenAIStub, type OpenAIStub } from './helpers/openai-stub.js';
+import {
+  json,
+  sseChat,
+  startOpenAIStub,
+  toolCallCompletion,
+  type OpenAIStub,
+} from './helpers/openai-stub.js';
 
 /**
  * The fast lane with an upstream model (--llm-url): the verdict runs before the turn is
@@ -20,23 +26,7 @@ beforeAll(async () => {
     const body = JSON.parse(r.body.toString());
     if (body.tools) {
       verdicts.push(body);
-      return json(res, 200, {
-        choices: [
-          {
-            message: {
-              role: 'assistant',
-              content: null,
-              tool_calls: [
-                {
-                  id: 'c1',
-                  type: 'function',
-                  function: { name: 'check_stock', arguments: '{"item":"kettle"}' },
-                },
-              ],
-            },
-          },
-        ],
-      });
+      return json(res, 200, toolCallCompletion('check_stock', { item: 'kettle' }));
     }
     replies.push(body);
     return sseChat(res, ['Yes, ', 'two kettles ', 'are left.']);

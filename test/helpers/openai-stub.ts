@@ -83,3 +83,20 @@ export async function sseChat(
 
 /** Splits text into word-sized tokens the way a model streams (leading spaces kept). */
 export const tokenize = (text: string): string[] => text.match(/\s*\S+/g) ?? [];
+
+/** A chat completion whose one choice calls `name` with `args` (what a model answers when it picks a tool). */
+export function toolCallCompletion(name: string, args: Record<string, unknown>) {
+  return {
+    choices: [
+      {
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name, arguments: JSON.stringify(args) } },
+          ],
+        },
+      },
+    ],
+  };
+}
