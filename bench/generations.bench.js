@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { startEmulator } from '../dist/emulator/start.js';
 import { decodePhoto, PhotoRenderer } from '../dist/media/photo.js';
 import { runFfmpeg, writeAsync } from '../dist/media/ffmpeg.js';
+import { SPEECH_VIDEO_ARGS } from '../dist/media/speech-clip.js';
 import { FliteVoice, writeWav } from '../dist/models/voice/index.js';
 import { mouthTrack, talkEyes } from '../dist/media/lip-sync.js';
 import { designVoice } from '../dist/emulator/generations/design-voice.js';
@@ -92,22 +93,7 @@ try {
       '24',
       '-i',
       '-',
-      '-c:v',
-      'libx264',
-      '-profile:v',
-      'baseline',
-      '-level',
-      '3.1',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-bf',
-      '0',
-      '-pix_fmt',
-      'yuv420p',
-      '-threads',
-      '1',
+      ...SPEECH_VIDEO_ARGS,
       '-f',
       'mp4',
       '-y',

@@ -6,7 +6,6 @@ import { FIXTURES_DIR } from '../src/emulator/start.js';
 import { personaStyle } from '../src/emulator/idle-media/worker.js';
 import { encoderStats, framesFor, warmEncoder } from '../src/media/encoder.js';
 import { encodeTalk, leadingSilenceMs } from '../src/media/talk-clip.js';
-import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { faceFromPhoto, faceFromStyle } from '../src/media/face-source.js';
 import { parseInit, readFragment } from '../src/media/fmp4.js';
 import { loadIdleLoop } from '../src/media/idle-loop.js';
@@ -16,6 +15,7 @@ import {
   type SessionStream,
 } from '../src/media/session-stream.js';
 import { FliteVoice } from '../src/models/voice/index.js';
+import { rgbFrames } from './helpers/generation-media.js';
 import { waitUntil } from './helpers/wait.js';
 
 /**
@@ -255,22 +255,7 @@ describe('session stream', () => {
     );
     await talk.done;
     expect(talk.speechStartMs).toBe(160); // this one came primed: its primer unit is dropped
-    const raw = await runFfmpeg(
-      [
-        '-i',
-        'pipe:0',
-        '-map',
-        '0:v:0',
-        '-vsync',
-        '0',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        'pipe:1',
-      ],
-      (s) => writeAsync(s, Buffer.concat(parts)),
-    );
+    const raw = await rgbFrames(Buffer.concat(parts));
     const size = 352 * 480 * 3;
     const trimmed = speech.durationMs - talk.trimMs;
     expect(raw.length / size).toBe(framesFor(trimmed));

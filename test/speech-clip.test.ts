@@ -8,6 +8,7 @@ import { ffmpegPath, runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { faceFromPhoto, faceFromStyle } from '../src/media/face-source.js';
 import { renderSpeechClip } from '../src/media/speech-clip.js';
 import { FliteVoice } from '../src/models/voice/index.js';
+import { rgbFrames } from './helpers/generation-media.js';
 
 /** speak's offline render (spec 4.10): a plain MP4 whose duration follows the speech, ending on the end frame. */
 const ctx = { fixturesDir: FIXTURES_DIR } as Parameters<typeof personaStyle>[0];
@@ -16,22 +17,7 @@ async function probe(mp4: Buffer, w: number, h: number) {
   const info = await runFfmpeg(['-i', 'pipe:0', '-f', 'null', '-'], (s) =>
     writeAsync(s, mp4),
   ).catch((e: Error) => e.message);
-  const raw = await runFfmpeg(
-    [
-      '-i',
-      'pipe:0',
-      '-map',
-      '0:v:0',
-      '-vsync',
-      '0',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      'pipe:1',
-    ],
-    (s) => writeAsync(s, mp4),
-  );
+  const raw = await rgbFrames(mp4);
   const pcm = await runFfmpeg(
     ['-i', 'pipe:0', '-map', '0:a:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'],
     (s) => writeAsync(s, mp4),

@@ -18,6 +18,26 @@ import { speechPcm } from './talk-clip.js';
 import { PCM_RATE as SPEAK_AUDIO_RATE } from './encoder.js';
 import { durationsFromEditLists } from './mp4-durations.js';
 
+/** The video codec of a one-shot speech clip (what `/speak` returns; the bench's reference encodes with it too). */
+export const SPEECH_VIDEO_ARGS = [
+  '-c:v',
+  'libx264',
+  '-profile:v',
+  'baseline',
+  '-level',
+  '3.1',
+  '-preset',
+  'veryfast',
+  '-crf',
+  '23',
+  '-bf',
+  '0',
+  '-pix_fmt',
+  'yuv420p',
+  '-threads',
+  '1',
+];
+
 export interface SpeechClipOptions {
   face: FaceSource;
   /** The face the clip ends on (spec `end_frame`); defaults to `face`. */
@@ -101,22 +121,7 @@ export async function renderSpeechClip(opts: SpeechClipOptions): Promise<Buffer>
           '-map',
           '1:a',
           ...scale,
-          '-c:v',
-          'libx264',
-          '-profile:v',
-          'baseline',
-          '-level',
-          '3.1',
-          '-preset',
-          'veryfast',
-          '-crf',
-          '23',
-          '-bf',
-          '0',
-          '-pix_fmt',
-          'yuv420p',
-          '-threads',
-          '1',
+          ...SPEECH_VIDEO_ARGS,
           '-c:a',
           'aac',
           '-b:a',

@@ -161,3 +161,23 @@ export const mp4Audio = async (mp4: Buffer) => ({
   samples: await decodeAudio(mp4, 16_000),
   sampleRate: 16_000,
 });
+
+/** Every video frame of an MP4 (given whole) as packed RGB24, one per coded frame (no rate conversion). */
+export function rgbFrames(mp4: Buffer): Promise<Buffer> {
+  return runFfmpeg(
+    [
+      '-i',
+      'pipe:0',
+      '-map',
+      '0:v:0',
+      '-vsync',
+      '0',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    (s) => writeAsync(s, mp4),
+  );
+}
