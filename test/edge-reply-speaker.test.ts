@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReplySpeaker } from '../src/edge/session/reply-speaker.js';
+import { NEXT_CHUNK_MARGIN_MS, ReplySpeaker } from '../src/edge/session/reply-speaker.js';
 import type { Speech, Voice } from '../src/models/index.js';
 import { fakeStream } from './helpers/turn-loop.js';
 import { settle } from './helpers/wait.js';
@@ -84,11 +84,11 @@ describe('reply speaker', () => {
 
 describe('reply speaker: the first words first', () => {
   function recording() {
-    const calls: { text: string; urgent: boolean }[] = [];
+    const calls: { text: string; neededInMs: number | undefined }[] = [];
     const v: Voice = {
       ...voice,
       synthesize: async (text, o) => (
-        calls.push({ text, urgent: !!o?.urgent }), voice.synthesize(text, o)
+        calls.push({ text, neededInMs: o?.neededInMs }), voice.synthesize(text, o)
       ),
     };
     const { stream, spoken } = spokenStream();
@@ -107,7 +107,7 @@ describe('reply speaker: the first words first', () => {
     ['It is quiet there, and warm.', ['It is quiet there,', 'and warm.']],
     ['The quiet sea is nice.', ['The quiet sea is nice.']],
   ])(
-    'says %j as %j: a short first chunk, the rest of the sentence next, both ahead of the queue',
+    'says %j as %j: a short first chunk due now, each later chunk due when the one before has played',
     async (sentence, chunks) => {
       const { calls, speaker, spoken } = recording();
       speaker.say(sentence);
@@ -117,7 +117,14 @@ describe('reply speaker: the first words first', () => {
         // Each chunk is made once the one before is on air (fakeStream: at once).
       }
       expect(calls.map((c) => c.text)).toEqual([...chunks, 'Do you like the sea?']);
-      expect(calls.map((c) => c.urgent)).toEqual([...chunks.map(() => true), false]);
+      // The fake voice speaks 60 ms per character; a chunk is due NEXT_CHUNK_MARGIN_MS before
+      // the one on air ends (at once when that one is shorter than the margin).
+      const said = [...chunks, 'Do you like the sea?'];
+      expect(calls.map((c) => c.neededInMs)).toEqual(
+        said.map((_, i) =>
+          i === 0 ? 0 : Math.max(0, said[i - 1]!.length * 60 - NEXT_CHUNK_MARGIN_MS),
+        ),
+      );
       expect(chunks.join(' ')).toBe(sentence);
       expect(spoken).toHaveLength(chunks.length + 1);
     },

@@ -30,7 +30,7 @@ describe('speech cache', () => {
     const c = countingVoice();
     const voice = cachingVoice(c.voice);
     const a = await voice.synthesize('Hi, I am Ava.');
-    const b = await voice.synthesize('Hi, I am Ava.', { urgent: true });
+    const b = await voice.synthesize('Hi, I am Ava.', { neededInMs: 0 });
     expect(b).toBe(a);
     await voice.synthesize('Hi, I am Ava.', { shape: { pitchHz: 120 } }); // another voice: another line
     expect(c.calls).toEqual(['Hi, I am Ava.|', 'Hi, I am Ava.|120']);

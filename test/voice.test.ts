@@ -7,6 +7,7 @@ import {
 } from '../src/models/voice/index.js';
 import { decodeAudio } from '../src/media/audio.js';
 import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
+import { BATCH_SLACK_MS, DeadlineQueue } from '../src/models/voice/flite-thread.js';
 
 /** The default Voice (flite in WASI): real audio, phone and word timings, shaping. */
 const voice = new FliteVoice();
@@ -147,7 +148,7 @@ describe('flite voice', () => {
     expect(ticks).toBeGreaterThan(3);
   });
 
-  it("in the built package serves an urgent call (a reply's first words) ahead of queued sentences", async () => {
+  it("in the built package serves a reply's first words (due now) ahead of calls with no deadline", async () => {
     const built = await import('../dist/models/voice/index.js');
     built.warmFlite();
     const v = new built.FliteVoice();
@@ -159,10 +160,31 @@ describe('flite voice', () => {
         )
         .then(() => order.push(`q${i}`)),
     );
-    const first = v.synthesize('Hello there.', { urgent: true }).then(() => order.push('urgent'));
+    const first = v.synthesize('Hello there.', { neededInMs: 0 }).then(() => order.push('first'));
     await Promise.all([...queued, first]);
     // Two workers are busy with the first queued calls when it arrives; it goes next.
-    expect(order.indexOf('urgent')).toBeLessThan(4);
+    expect(order.indexOf('first')).toBeLessThan(4);
+  });
+
+  it('the synthesis queue takes the earliest deadline first, calls due together in the order asked', () => {
+    const q = new DeadlineQueue<string>();
+    // A file with no deadline (due in BATCH_SLACK_MS), a later sentence, the rest of a first
+    // sentence, two replies' first words (due now), asked in that order.
+    q.push('file', 100 + BATCH_SLACK_MS);
+    q.push('second sentence', 100 + 2600);
+    q.push('rest of the first sentence', 100 + 700);
+    q.push('first words A', 100);
+    q.push('first words B', 100);
+    const taken: (string | undefined)[] = [];
+    while (q.size) taken.push(q.take());
+    expect(taken).toEqual([
+      'first words A',
+      'first words B',
+      'rest of the first sentence',
+      'second sentence',
+      'file',
+    ]);
+    expect(q.take()).toBeUndefined();
   });
 
   it('a process that warmed flite (a box at start) still exits on its own', async () => {

@@ -42,10 +42,13 @@ export interface SynthesizeOptions {
   shape?: VoiceShape;
   signal?: AbortSignal;
   /**
-   * Someone is waiting for these words now (a live reply's first chunk): an implementation
-   * that queues synthesis serves this call ahead of queued ones. Optional; default false.
+   * When the audio is needed, in ms from now: 0 when someone is waiting for these words (a
+   * live reply's first chunk), the time left in the chunk on air for the next one. An
+   * implementation that queues synthesis serves the earliest deadline first. Optional;
+   * absent, the call is not live (a file, a clip) and waits behind live ones a few seconds
+   * at most.
    */
-  urgent?: boolean;
+  neededInMs?: number;
   /**
    * Leave `words` out and offer `timeWords()` instead: word timings can cost as much as the
    * audio itself (flite runs a second pass), and a live reply needs them only when the user

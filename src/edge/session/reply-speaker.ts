@@ -9,6 +9,14 @@ import type { Speech, Voice, VoiceShape } from '../../models/index.js';
 import { saidPrefix } from './conversation.js';
 import type { ReplyHandle, SessionStream } from './parts.js';
 
+/**
+ * How long before the chunk on air ends the next one's audio must be ready: its media is
+ * made after synthesis (the first AAC frames take 10-30 ms on a quiet box, up to a few
+ * hundred on a loaded one), and the stream must have it queued before the last fragment
+ * of the chunk on air is sent.
+ */
+export const NEXT_CHUNK_MARGIN_MS = 500;
+
 interface Spoken {
   text: string;
   speech: Speech;
@@ -36,31 +44,34 @@ export class ReplySpeaker {
   /**
    * Queue one sentence (synthesis runs in order; playback follows on the stream). The
    * reply's first sentence is said in two chunks (firstWords): synthesis time grows with
-   * the text, and the first words are what the listener waits for. Both chunks are
-   * `urgent` (the second must be ready before the short first one has played: queued in
-   * order instead, it came late in bursts of replies and left a pause mid-sentence,
-   * docs/media.md "The tail of the first fragment").
+   * the text, and the first words are what the listener waits for. Each chunk tells the
+   * voice when its audio is needed (`neededInMs`): the first at once, every later one by
+   * the time the chunk before it has played (less a margin for its media), so a box making
+   * many replies at once makes every reply's first words before anyone's second chunk, and
+   * the second chunks still before they are heard (docs/media.md "Synthesis, earliest
+   * deadline first").
    */
   say(text: string): void {
     if (this.queued++ === 0) {
-      for (const chunk of firstWords(text)) this.sayChunk(chunk, true);
+      for (const chunk of firstWords(text)) this.sayChunk(chunk);
       return;
     }
-    this.sayChunk(text, false);
+    this.sayChunk(text);
   }
 
-  private sayChunk(text: string, urgent: boolean): void {
+  private sayChunk(text: string): void {
     this.chain = this.chain.then(async () => {
       // Paced: a sentence is made once the one before it is on air (its first fragment
       // sent), not while that one's first words are still being encoded: on a busy box the
       // two would compete for the CPU, and a sentence lasts far longer than the next takes
       // to make. The first chunk goes at once.
-      await this.spoken.at(-1)?.handle.started;
+      const before = this.spoken.at(-1);
+      await before?.handle.started;
       if (this.cut !== null) return;
       // Word timings only if the user barges in (said()): they cost a second synthesis pass.
       const speech = await this.voice.synthesize(text, {
         lang: this.lang,
-        urgent,
+        neededInMs: before ? Math.max(0, before.speech.durationMs - NEXT_CHUNK_MARGIN_MS) : 0,
         lazyWords: true,
         ...(this.shape ? { shape: this.shape } : {}),
       });

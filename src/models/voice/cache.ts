@@ -49,7 +49,7 @@ export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): Cachi
     voices: voice.voices,
     stats,
     synthesize(text: string, opts: SynthesizeOptions = {}): Promise<Speech> {
-      // What changes the sound (and the timings offered) is the key; urgency and the abort signal are not.
+      // What changes the sound (and the timings offered) is the key; the deadline and the abort signal are not.
       const key = JSON.stringify([text, opts.lang ?? '', opts.shape ?? null, !!opts.lazyWords]);
       const hit = lines.get(key)?.speech ?? making.get(key);
       if (hit) {

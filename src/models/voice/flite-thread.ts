@@ -2,11 +2,15 @@
  * Runs flite on a small pool of worker threads (flite-worker.ts) so synthesis never blocks
  * the event loop that paces live media. Workers start on first use or at `warmFlite()`
  * (a box calls it at start: each worker compiles the 21 MB module, ~1 s, which a first
- * reply must not wait for), are unref'd while idle (they never keep the process alive) and each runs one call at a time from a queue kept here, where a reply's first words
- * (`urgent`) go ahead of later sentences: one session's long reply does not hold up
- * another's first words, and a sentence's two flite runs (audio and the word probe,
- * flite.ts) run side by side. Where the compiled worker file is absent (tests
- * running the TypeScript sources), calls run in-thread instead.
+ * reply must not wait for), are unref'd while idle (they never keep the process alive) and
+ * each runs one call at a time from a queue kept here, earliest deadline first: a call says
+ * when its audio is needed (`neededInMs`: 0 for a reply's first words, someone is waiting;
+ * the time left in the chunk on air for the next one), so in a burst of replies every first
+ * chunk goes ahead of the rest of the sentences, and the rest still come before they are
+ * heard (docs/media.md "Synthesis, earliest deadline first"). A call with no deadline (a
+ * `speak` file, a transcription's voice) is due BATCH_SLACK_MS after it was asked: live
+ * replies go first, and it is never starved. Where the compiled worker file is absent
+ * (tests running the TypeScript sources), calls run in-thread instead.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -23,7 +27,7 @@ interface Job {
 }
 interface Slot {
   w: Worker;
-  /** The one call this worker is running (one at a time, so urgent calls can jump the queue). */
+  /** The one call this worker is running (one at a time, so an earlier deadline can jump the queue). */
   job: Job | null;
 }
 
@@ -36,9 +40,42 @@ interface Slot {
  */
 export const FLITE_THREADS = Math.max(1, Math.min(4, availableParallelism()));
 const slots: (Slot | null)[] = Array.from({ length: FLITE_THREADS }, () => null);
-/** Calls waiting for a worker: urgent ones (a reply's first words) first, then in order. */
-const urgent: Job[] = [];
-const queue: Job[] = [];
+/**
+ * Items each due at a time, taken earliest first; items due at the same time in the order
+ * they came. It holds a few dozen at most (calls waiting for a worker): a scan.
+ */
+export class DeadlineQueue<T> {
+  private readonly items: { due: number; seq: number; item: T }[] = [];
+  private seq = 0;
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T, due: number): void {
+    this.items.push({ due, seq: this.seq++, item });
+  }
+
+  take(): T | undefined {
+    let best = -1;
+    for (let i = 0; i < this.items.length; i++) {
+      const j = this.items[i]!;
+      const b = this.items[best];
+      if (!b || j.due < b.due || (j.due === b.due && j.seq < b.seq)) best = i;
+    }
+    return best < 0 ? undefined : this.items.splice(best, 1)[0]!.item;
+  }
+}
+
+/** Calls waiting for a worker. */
+const queue = new DeadlineQueue<Job>();
+/**
+ * How long after it was asked a call with no deadline is due: later than any live reply's
+ * words (due now, or within the few seconds of the chunk on air), soon enough that a
+ * steady stream of replies never starves it.
+ */
+export const BATCH_SLACK_MS = 5000;
+
 const WORKER_FILE = new URL('./flite-worker.js', import.meta.url);
 const canThread = existsSync(fileURLToPath(WORKER_FILE));
 
@@ -76,7 +113,7 @@ function dispatch(): void {
   for (let i = 0; i < slots.length; i++) {
     const slot = (slots[i] ??= start(i));
     if (slot.job) continue;
-    const job = urgent.shift() ?? queue.shift();
+    const job = queue.take();
     if (!job) {
       slot.w.unref();
       continue;
@@ -95,16 +132,20 @@ export function warmFlite(): void {
 /** Whether calls go to worker threads (false when running from sources). */
 export const fliteThreaded = canThread;
 
-/** Run flite off the event loop; `first` calls (a reply's first words) go ahead of queued ones. */
+/**
+ * Run flite off the event loop. `neededInMs`: how soon the audio is needed (0: now, a reply's
+ * first words); absent, the call is due BATCH_SLACK_MS from now.
+ */
 export function runFliteOffThread(
   args: string[],
   text: string,
   wav = true,
-  first = false,
+  neededInMs?: number,
 ): Promise<FliteRun> {
   if (!canThread) return runFlite(args, text, wav);
+  const due = performance.now() + Math.max(0, neededInMs ?? BATCH_SLACK_MS);
   return new Promise((resolve, reject) => {
-    (first ? urgent : queue).push({ args, text, wav, resolve, reject });
+    queue.push({ args, text, wav, resolve, reject }, due);
     dispatch();
   });
 }

@@ -55,20 +55,20 @@ export class FliteVoice implements Voice {
       args.push('--setf', `duration_stretch=${(1 / Math.min(3, Math.max(0.33, rate))).toFixed(3)}`);
     const spoken = sanitize(text);
     const tokens = wordTokens(spoken);
-    const runProbe = (urgent?: boolean) =>
+    const runProbe = (neededInMs?: number) =>
       tokens.length > 1
         ? runFlite(
             ['-psdur', '-voice', 'kal', ...args.slice(3)],
             tokens.map((t) => `${t.spoken}.`).join(' '),
             false,
-            urgent,
+            neededInMs,
           )
         : null;
     // Eager word timings: the probe does not depend on the audio run, so both start now (on
     // the worker pool they run side by side, which halves the wait).
-    const probe = opts.lazyWords ? null : runProbe(opts.urgent);
+    const probe = opts.lazyWords ? null : runProbe(opts.neededInMs);
     probe?.catch(() => {});
-    const run = await runFlite(args, spoken, true, opts.urgent);
+    const run = await runFlite(args, spoken, true, opts.neededInMs);
     opts.signal?.throwIfAborted();
     const wav = readWav(run.wav!);
     const samples = resample(wav.samples, wav.sampleRate, FLITE_SAMPLE_RATE);
@@ -77,8 +77,9 @@ export class FliteVoice implements Voice {
     const speech: Speech = { sampleRate: FLITE_SAMPLE_RATE, samples, durationMs, phones };
     if (!opts.lazyWords) return { ...speech, words: await this.words(tokens, phones, probe) };
     let timed: Promise<SpeechMark[]> | null = null;
-    // The probe runs (once) only when asked: a barge-in is what needs it (docs/media.md).
-    speech.timeWords = () => (timed ??= this.words(tokens, phones, runProbe()).catch(() => []));
+    // The probe runs (once) only when asked: a barge-in is what needs it (docs/media.md), and
+    // the turn's stored reply waits for it, so it is due now.
+    speech.timeWords = () => (timed ??= this.words(tokens, phones, runProbe(0)).catch(() => []));
     return speech;
   }
 
