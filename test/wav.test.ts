@@ -20,6 +20,28 @@ describe('the one WAV writer and reader (src/models/wav.ts)', () => {
     expect(file.readUInt32LE(4)).toBe(file.length - 8);
   });
 
+  it('reads exactly what wavefile decodes, from a buffer at any offset, mono and three channels', () => {
+    for (const channels of [1, 3]) {
+      const pcm = Array.from({ length: channels }, (_, c) =>
+        Int16Array.from({ length: 4001 }, (_, i) => ((i * 7919 + c * 104729) % 65536) - 32768),
+      );
+      const w = new wavefile.WaveFile();
+      w.fromScratch(channels, 22_050, '16', channels === 1 ? pcm[0]! : pcm);
+      const file = Buffer.from(w.toBuffer());
+      // An odd byte offset into a larger buffer, as a file read into a pooled buffer can be.
+      const shifted = Buffer.concat([Buffer.from([9]), file]).subarray(1);
+      for (const b of [file, shifted]) {
+        const back = readWav(b);
+        expect(back.sampleRate).toBe(22_050);
+        const viaWavefile = new wavefile.WaveFile(b).getSamples(false, Int16Array) as unknown as
+          | Int16Array
+          | Int16Array[];
+        const expected = channels === 1 ? viaWavefile : (viaWavefile as Int16Array[])[0]!;
+        expect([...back.samples]).toEqual([...(expected as Int16Array)]);
+      }
+    }
+  });
+
   it('takes the first channel of a stereo file and refuses what is not a WAV', () => {
     const w = new wavefile.WaveFile();
     w.fromScratch(2, 8000, '16', [Int16Array.from([1, 2]), Int16Array.from([3, 4])]);
