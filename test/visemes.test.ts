@@ -6,7 +6,11 @@ import { liveInit, MEDIA_FPS, PCM_RATE, UNIT_MS } from '../src/media/encoder.js'
 import { ffmpegPath } from '../src/media/ffmpeg.js';
 import { faceFromStyle } from '../src/media/face-source.js';
 import { LEAD_IN_MS } from '../src/media/talk-clip.js';
-import { spliceTalk, visemeBank } from '../src/media/visemes.js';
+import findBox from 'mux.js/lib/mp4/find-box.js';
+import parseTfhd from 'mux.js/lib/tools/parse-tfhd.js';
+import parseTrun from 'mux.js/lib/tools/parse-trun.js';
+import { readFragment, type TrackInfo } from '../src/media/fmp4.js';
+import { spliceTalk, visemeBank, writeFragment } from '../src/media/visemes.js';
 import type { Speech } from '../src/models/voice.js';
 import { burstsMs, timings } from './helpers/fmp4-timing.js';
 
@@ -118,4 +122,71 @@ describe('talking spliced from the mouth-shape bank', () => {
       at.forEach((x, k) => expect(Math.abs(x - ([300, 700][k]! - t.trimMs))).toBeLessThan(1));
     }
   });
+});
+
+describe('a spliced fragment, laid out at once', () => {
+  const tracks: TrackInfo[] = [
+    {
+      id: 1,
+      kind: 'video',
+      timescale: 12800,
+      codec: 'avc1.42c01e',
+      defaultSampleDuration: 512,
+      width: 352,
+      height: 480,
+    },
+    {
+      id: 2,
+      kind: 'audio',
+      timescale: 32000,
+      codec: 'mp4a.40.2',
+      defaultSampleDuration: 1024,
+      width: 0,
+      height: 0,
+    },
+  ];
+  const bytes = (n: number, seed: number) =>
+    Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 255));
+  it.each([
+    ['a keyframe first', 0x02000000, 0],
+    ['delta frames only', 0x01010000, 5 * 2048],
+    ['far on the timeline (64-bit tfdt)', 0x01010000, 2 ** 40],
+  ])(
+    '%s: the parser reads back the timing, the keyframe flag and every sample where it was put',
+    (_, flags, start) => {
+      const video = [bytes(1500, 1), bytes(37, 2), bytes(0, 3), bytes(999, 4)].map((data, i) => ({
+        data,
+        flags: i === 0 ? flags : 0x01010000,
+      }));
+      const audio = Array.from({ length: 5 }, (_, i) => ({
+        data: bytes(100 + i, 9 + i),
+        flags: 0x02000000,
+      }));
+      const runs = [
+        { id: 1, start, duration: 512, samples: video },
+        { id: 2, start: start * 2.5, duration: 1024, samples: audio },
+      ];
+      const f = writeFragment(runs, tracks);
+      expect(readFragment(f.data, tracks)).toEqual(f);
+      expect(f.key).toBe(flags === 0x02000000);
+      expect(f.tracks.map((t) => t.duration)).toEqual([4 * 512, 5 * 1024]);
+      const moof = findBox(f.data, ['moof'])[0]!;
+      const trafs = findBox(moof, ['traf']);
+      expect(trafs).toHaveLength(2);
+      trafs.forEach((traf, k) => {
+        expect(parseTfhd(findBox(traf, ['tfhd'])[0]!).trackId).toBe(runs[k]!.id);
+        const trun = parseTrun(findBox(traf, ['trun'])[0]!);
+        let at = trun.dataOffset!;
+        trun.samples.forEach((x, i) => {
+          expect(x.duration).toBe(runs[k]!.duration);
+          expect(f.data.subarray(at, at + x.size!).equals(runs[k]!.samples[i]!.data)).toBe(true);
+          at += x.size!;
+        });
+      });
+      // The mdat ends the fragment, sized to hold every sample.
+      expect(f.data.readUInt32BE(f.data.length - 8 - 1500 - 37 - 999 - 510)).toBe(
+        8 + 1500 + 37 + 999 + 510,
+      );
+    },
+  );
 });

@@ -33,7 +33,7 @@ import {
   SAMPLES_PER_FRAME,
 } from './encoder.js';
 import type { FaceSource } from './face-source.js';
-import { readFragment, splitFmp4, type Fragment, type TrackInfo } from './fmp4.js';
+import { splitFmp4, type Fragment, type TrackInfo } from './fmp4.js';
 import {
   avccSample,
   idrPicIdZero,
@@ -177,42 +177,71 @@ interface TrackRun {
   samples: { data: Buffer; flags: number }[];
 }
 
-/** moof + mdat for one fragment (mfhd 0: the timeline patches it, with tfdt, when it is sent). */
+/**
+ * moof + mdat for one fragment (mfhd 0: the timeline patches it, with tfdt, when it is sent),
+ * laid out once into one buffer, its timing taken from what was written: a fragment is made
+ * for every 160 ms of every talking session, and building it box by box, then parsing it
+ * back, was a third of what the box allocated at 40 talking sessions (docs/media.md
+ * "Costs"). A test reads every layout back with the parser (readFragment) and gets the same.
+ *
+ * moof { mfhd, traf { tfhd (default-base-is-moof), tfdt (64-bit), trun (data offset; per
+ * sample duration, size, flags) } per run }, then mdat with the runs' samples in order.
+ */
 export function writeFragment(runs: TrackRun[], tracks: TrackInfo[]): Fragment {
-  const box = (type: string, ...parts: Buffer[]) => {
-    const body = Buffer.concat(parts);
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(8 + body.length, 0);
-    head.write(type, 4, 'latin1');
-    return Buffer.concat([head, body]);
+  const TRAF_FIXED = 8 + 16 + 20 + 20; // traf header, tfhd, tfdt, trun without samples
+  const moofSize = 8 + 16 + runs.reduce((n, r) => n + TRAF_FIXED + 12 * r.samples.length, 0);
+  const mdatSize =
+    8 + runs.reduce((n, r) => n + r.samples.reduce((m, x) => m + x.data.length, 0), 0);
+  const data = Buffer.allocUnsafe(moofSize + mdatSize);
+  let at = 0;
+  const head = (size: number, type: string) => {
+    data.writeUInt32BE(size, at);
+    data.write(type, at + 4, 'latin1');
+    at += 8;
   };
-  const u32 = (...vs: number[]) => {
-    const b = Buffer.alloc(4 * vs.length);
-    vs.forEach((v, i) => b.writeUInt32BE(v >>> 0, 4 * i));
-    return b;
+  const u32 = (v: number) => {
+    data.writeUInt32BE(v >>> 0, at);
+    at += 4;
   };
-  const build = (offsets: number[]) =>
-    box(
-      'moof',
-      box('mfhd', u32(0, 0)),
-      ...runs.map((r, k) => {
-        const tfdt = Buffer.alloc(12);
-        tfdt.writeUInt32BE(0x01000000, 0);
-        tfdt.writeBigUInt64BE(BigInt(r.start), 4);
-        const each = r.samples.flatMap((s) => [r.duration, s.data.length, s.flags]);
-        return box(
-          'traf',
-          box('tfhd', u32(0x00020000, r.id)),
-          box('tfdt', tfdt),
-          box('trun', u32(0x00000701, r.samples.length, offsets[k]!, ...each)),
-        );
-      }),
-    );
-  const sizes = runs.map((r) => r.samples.reduce((n, s) => n + s.data.length, 0));
-  const moofSize = build(runs.map(() => 0)).length;
-  const offsets = sizes.map((_, k) => moofSize + 8 + sizes.slice(0, k).reduce((a, b) => a + b, 0));
-  const mdat = box('mdat', ...runs.flatMap((r) => r.samples.map((s) => s.data)));
-  return readFragment(Buffer.concat([build(offsets), mdat]), tracks);
+  head(moofSize, 'moof');
+  head(16, 'mfhd');
+  u32(0);
+  const mfhdAt = at;
+  u32(0);
+  const out: Fragment = { data, tracks: [], mfhdAt, key: false };
+  let sampleAt = moofSize + 8;
+  for (const r of runs) {
+    head(TRAF_FIXED + 12 * r.samples.length, 'traf');
+    head(16, 'tfhd');
+    u32(0x00020000);
+    u32(r.id);
+    head(20, 'tfdt');
+    u32(0x01000000);
+    const tfdtAt = at;
+    data.writeBigUInt64BE(BigInt(r.start), at);
+    at += 8;
+    head(20 + 12 * r.samples.length, 'trun');
+    u32(0x00000701);
+    u32(r.samples.length);
+    u32(sampleAt);
+    for (const x of r.samples) {
+      u32(r.duration);
+      u32(x.data.length);
+      u32(x.flags);
+      sampleAt += x.data.length;
+    }
+    if (tracks.find((t) => t.id === r.id)?.kind === 'video')
+      // ISO 14496-12 8.8.3.1: sample_is_non_sync_sample clear on the first sample.
+      out.key = r.samples.length > 0 && (r.samples[0]!.flags & 0x10000) === 0;
+    out.tracks.push({ id: r.id, start: r.start, duration: r.duration * r.samples.length, tfdtAt });
+  }
+  head(mdatSize, 'mdat');
+  for (const r of runs)
+    for (const x of r.samples) {
+      x.data.copy(data, at);
+      at += x.data.length;
+    }
+  return out;
 }
 
 /** AAC frames of a Speech already encoded (a repeated line: the speech cache returns the same object). */
