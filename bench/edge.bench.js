@@ -17,6 +17,11 @@ const MEDIA_SESSIONS = Number(process.env.BENCH_EDGE_MEDIA ?? 40);
 const TALKING = Number(process.env.BENCH_EDGE_TALKING ?? MEDIA_SESSIONS);
 const TURNS = Number(process.env.BENCH_EDGE_TURNS ?? 20);
 const RUN_S = Number(process.env.BENCH_EDGE_RUN_S ?? 20);
+/**
+ * Busy processes (a spin loop each, normal priority) running beside the box during the media
+ * part: a machine shared with other work (a test suite, a build), the same from run to run.
+ */
+const BUSY = Number(process.env.BENCH_EDGE_BUSY ?? 0);
 /** Which parts run (all by default): chat (one conversation), media (live media sessions), brain (brain-only); speech -> turn is bench/edge-mic.bench.js. */
 const PARTS = (process.env.BENCH_EDGE_PARTS ?? 'chat,media,brain').split(',');
 
@@ -59,6 +64,27 @@ const cpuS = (pid) => {
   };
   walk(pid);
   return total / 100;
+};
+/**
+ * CPU seconds of the process itself split by thread: the main thread (tid = pid), the
+ * flite workers (they name themselves `flite`), and the rest (V8's GC and compiler
+ * helpers, libuv's pool, threads that have ended).
+ */
+const threadCpuS = (pid) => {
+  const ticks = (f) => Number(f[11]) + Number(f[12]);
+  const fields = (path) => readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  const out = { own: ticks(fields(`/proc/${pid}/stat`)) / 100, main: 0, flite: 0 };
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const cpu = ticks(fields(`/proc/${pid}/task/${t}/stat`)) / 100;
+      if (Number(t) === pid) out.main += cpu;
+      else if (readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim() === 'flite')
+        out.flite += cpu;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
 };
 const rssKb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
@@ -365,7 +391,13 @@ if (PARTS.includes('media')) {
       await sleep(Math.max(0, next - performance.now()));
     }
   })();
+  const busy = Array.from({ length: BUSY }, () => {
+    const p = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    children.add(p);
+    return p;
+  });
   const cpu0 = cpuS(emu.pid);
+  const threads0 = threadCpuS(emu.pid);
   const t0 = performance.now();
   // Reference: this client's own timer lateness (a 40 ms interval) over the same run; on a
   // loaded machine the client stalls too, and a stall shows up as a fragment gap.
@@ -410,8 +442,10 @@ if (PARTS.includes('media')) {
     await sleep(20);
   }
   const cpuUsed = cpuS(emu.pid) - cpu0;
+  const threads1 = threadCpuS(emu.pid);
   const cpuPerS = cpuUsed / ((performance.now() - t0) / 1000);
   clearInterval(lag);
+  for (const p of busy) p.kill('SIGKILL'), children.delete(p);
   running = false;
   await pump;
   const gaps = sessions.flatMap((s) => s.gaps);
@@ -421,13 +455,22 @@ if (PARTS.includes('media')) {
   await emu.stop();
   const refS = encodeReferenceS();
   line(
-    `media: ${n} live sessions, ${TALKING} in turns at once`,
+    `media: ${n} live sessions, ${TALKING} in turns at once${BUSY ? `, ${BUSY} busy beside` : ''}`,
     `${firstFrag.length} replies started, ${replies} ended`,
   );
   line(
     '  box CPU used (cores busy)',
     cpuPerS.toFixed(2),
     `ref: a bare ffmpeg encode of 10 s of media at the live settings takes ${refS.toFixed(2)} CPU-s here now`,
+  );
+  const main = threads1.main - threads0.main;
+  const flite = threads1.flite - threads0.flite;
+  const own = threads1.own - threads0.own;
+  const share = (x) => `${Math.round((100 * x) / cpuUsed)} %`;
+  line(
+    '  ... by thread: main / flite / other threads / ffmpeg',
+    `${share(main)} / ${share(flite)} / ${share(own - main - flite)} / ${share(cpuUsed - own)}`,
+    '(other threads: V8 GC and compiler helpers, libuv; ffmpeg: the AAC encoders)',
   );
   // Per reply: what the box spends on one (voice, media, its share of the listening
   // sessions) moves far less with the machine's load than sessions per core, which a

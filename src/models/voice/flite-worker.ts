@@ -3,8 +3,17 @@
  * long sentence on a busy machine), so it runs here, off the thread that paces every
  * session's media. Messages: `{ id, args, text, wav }` -> `{ id, wav, stdout }` or `{ id, error }`.
  */
+import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { prepareFlite, runFlite } from './wasi-flite.js';
+
+// Named, where the system allows it: `top -H` and the edge bench's CPU split show the
+// synthesis threads as `flite` (Linux: a thread may rename itself).
+try {
+  writeFileSync('/proc/thread-self/comm', 'flite');
+} catch {
+  // Not Linux, or /proc is not mounted: the thread keeps Node's name.
+}
 
 void prepareFlite();
 
