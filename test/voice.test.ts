@@ -166,6 +166,29 @@ describe('flite voice', () => {
     expect(order.indexOf('first')).toBeLessThan(4);
   });
 
+  it('in the built package, a freshly warmed pool answers the first calls with their own words, not the warm-up line', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const url = new URL('../dist/models/voice/index.js', import.meta.url).href;
+    // A new process: warmFlite starts the workers and each begins its warm-up line (~2 s of
+    // speech); the calls asked at once wait behind it and must get their own audio.
+    const script = `const m = await import(${JSON.stringify(url)}); m.warmFlite();
+      const v = new m.FliteVoice();
+      const r = await Promise.all(['Yes.', 'The quick brown fox jumps over the lazy dog, twice.'].map((t) => v.synthesize(t)));
+      console.log(JSON.stringify(r.map((x) => ({ words: x.words.map((w) => w.text), ms: x.durationMs }))));`;
+    // A script file, not `-e`: workers inherit the process's flags, and --input-type stops them.
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { dirname } = await import('node:path');
+    const file = `${mkdtempSync(`${tmpdir()}/warm-`)}/warm.mjs`;
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 30_000 });
+    rmSync(dirname(file), { recursive: true, force: true });
+    const [yes, fox] = JSON.parse(r.stdout) as { words: string[]; ms: number }[];
+    expect(yes!.words).toEqual(['Yes']);
+    expect(yes!.ms).toBeLessThan(1000);
+    expect(fox!.words).toHaveLength(10);
+  });
+
   it('the synthesis queue takes the earliest deadline first, calls due together in the order asked', () => {
     const q = new DeadlineQueue<string>();
     // A file with no deadline (due in BATCH_SLACK_MS), a later sentence, the rest of a first

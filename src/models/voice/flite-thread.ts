@@ -124,9 +124,18 @@ function dispatch(): void {
   }
 }
 
-/** Start the workers (and their WASM compiles) ahead of the first synthesis. */
+/**
+ * Start the workers (and their WASM compiles) ahead of the first synthesis, and have each
+ * say a line nobody hears, so the voice's hot code is compiled before the first reply
+ * (flite-worker.ts). A worker started by a first call (a `speak` from the CLI) skips that.
+ */
 export function warmFlite(): void {
-  if (canThread) for (let i = 0; i < slots.length; i++) slots[i] ??= start(i);
+  if (!canThread) return;
+  for (let i = 0; i < slots.length; i++) {
+    if (slots[i]) continue;
+    const slot = (slots[i] = start(i));
+    slot.w.postMessage({ warm: true });
+  }
 }
 
 /** Whether calls go to worker threads (false when running from sources). */

@@ -33,7 +33,18 @@ async function answer(m: {
   }
 }
 
+/**
+ * A box at start (warmFlite) has each worker say one line nobody hears: V8 runs a new WASM
+ * module's code from its quick baseline compile and compiles the hot functions (the voice's
+ * filter) properly only once they have run, so the first replies after a start would be
+ * made at a fraction of the speed (docs/media.md "Warm voices"). No answer is sent.
+ */
+const WARM_UP: [string[], string] = [['-voice', 'slt'], 'Hello there, how are you today?'];
+
 parentPort?.on(
   'message',
-  (m: { id: number; args: string[]; text: string; wav: boolean }) => void answer(m),
+  (m: { warm?: true; id: number; args: string[]; text: string; wav: boolean }) => {
+    if (m.warm) void runFlite(...WARM_UP, true).catch(() => {});
+    else void answer(m);
+  },
 );
