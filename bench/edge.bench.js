@@ -78,7 +78,11 @@ const cpuS = (pid) => {
  */
 const threadCpuS = (pid) => {
   const ticks = (f) => Number(f[11]) + Number(f[12]);
-  const fields = (path) => readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  // After the last ')': the thread's name in parentheses may itself hold one.
+  const fields = (path) => {
+    const raw = readFileSync(path, 'utf8');
+    return raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  };
   const out = { own: ticks(fields(`/proc/${pid}/stat`)) / 100, main: 0, flite: 0 };
   for (const t of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -458,6 +462,7 @@ if (PARTS.includes('media')) {
       .finally(() => setTimeout(() => inFlight.delete(s), 500));
     await sleep(20);
   }
+  if (!threads0) throw new Error('the media run ended before its warm-up: raise BENCH_EDGE_RUN_S');
   const cpuUsed = cpuS(emu.pid) - cpu0;
   const threads1 = threadCpuS(emu.pid);
   const cpuPerS = cpuUsed / ((performance.now() - t0) / 1000);

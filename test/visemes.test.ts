@@ -183,6 +183,12 @@ describe('a spliced fragment, laid out at once', () => {
           at += x.size!;
         });
       });
+      // Audio only, and a video run with no samples: no keyframe, the same read back.
+      const audioOnly = writeFragment([runs[1]!], tracks);
+      expect(readFragment(audioOnly.data, tracks)).toEqual(audioOnly);
+      const noPictures = writeFragment([{ ...runs[0]!, samples: [] }, runs[1]!], tracks);
+      expect(readFragment(noPictures.data, tracks)).toEqual(noPictures);
+      expect(noPictures.key).toBe(false);
       // The mdat ends the fragment, sized to hold every sample.
       expect(f.data.readUInt32BE(f.data.length - 8 - 1500 - 37 - 999 - 510)).toBe(
         8 + 1500 + 37 + 999 + 510,

@@ -42,6 +42,27 @@ describe('the one WAV writer and reader (src/models/wav.ts)', () => {
     }
   });
 
+  it('reads big-endian RIFX, an odd-length data chunk and a LIST chunk before the data', () => {
+    const pcm = Int16Array.from([1, -2, 300, -32768, 32767, 4660]);
+    const w = new wavefile.WaveFile();
+    w.fromScratch(1, 8000, '16', pcm);
+    w.toRIFX();
+    expect([...readWav(Buffer.from(w.toBuffer())).samples]).toEqual([...pcm]);
+    // RIFF, a LIST chunk between fmt and data, and a data chunk with a stray last byte.
+    const riff = Buffer.from(writeWav(pcm, 8000));
+    const list = Buffer.concat([
+      Buffer.from('LIST'),
+      Buffer.from([4, 0, 0, 0]),
+      Buffer.from('INFO'),
+    ]);
+    const data = Buffer.concat([riff.subarray(44), Buffer.from([7])]);
+    const dataHead = Buffer.from('data\0\0\0\0', 'latin1');
+    dataHead.writeUInt32LE(data.length, 4);
+    const file = Buffer.concat([riff.subarray(0, 36), list, dataHead, data, Buffer.from([0])]);
+    file.writeUInt32LE(file.length - 8, 4);
+    expect([...readWav(file).samples]).toEqual([...pcm]);
+  });
+
   it('takes the first channel of a stereo file and refuses what is not a WAV', () => {
     const w = new wavefile.WaveFile();
     w.fromScratch(2, 8000, '16', [Int16Array.from([1, 2]), Int16Array.from([3, 4])]);

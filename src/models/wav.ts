@@ -28,7 +28,7 @@ export function wavHeader(dataBytes: number, sampleRate: number): Buffer {
 /**
  * Samples and rate of a mono (or first-channel) PCM16 WAV file; throws on anything else.
  * wavefile finds the chunks; the samples are copied out of the data chunk as they are
- * (RIFF is little-endian), not through wavefile's sample-by-sample unpacking, which took
+ * (byte order swapped for RIFX), not through wavefile's sample-by-sample unpacking, which took
  * ~3 ms per second of audio on the box's main thread (every reply's flite output).
  */
 export function readWav(buf: Uint8Array): { sampleRate: number; samples: Int16Array } {
@@ -41,11 +41,13 @@ export function readWav(buf: Uint8Array): { sampleRate: number; samples: Int16Ar
   const fmt = w.fmt as { sampleRate: number; bitsPerSample: number; numChannels: number };
   if (fmt.bitsPerSample !== 16)
     throw new Error(`unsupported WAVE sample size ${fmt.bitsPerSample}`);
-  const data = (w.data as { samples: Uint8Array }).samples;
-  const all = new Int16Array(Math.floor(data.length / 2));
+  const { samples: data, chunkSize } = w.data as { samples: Uint8Array; chunkSize: number };
+  // Whole samples of the chunk's declared size (a reader may hand over its pad byte too).
+  const all = new Int16Array(Math.floor(Math.min(data.length, chunkSize) / 2));
   const bytes = new Uint8Array(all.buffer);
   bytes.set(data.subarray(0, bytes.length));
-  if (endianness() === 'BE') Buffer.from(all.buffer).swap16();
+  // RIFF is little-endian, RIFX big-endian: swap when the file's order is not the host's.
+  if ((w.container === 'RIFX') !== (endianness() === 'BE')) Buffer.from(all.buffer).swap16();
   const channels = Math.max(1, fmt.numChannels);
   if (channels === 1) return { sampleRate: fmt.sampleRate, samples: all };
   const first = new Int16Array(Math.floor(all.length / channels));

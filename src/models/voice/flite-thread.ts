@@ -29,6 +29,14 @@ interface Slot {
   w: Worker;
   /** The one call this worker is running (one at a time, so an earlier deadline can jump the queue). */
   job: Job | null;
+  /** Callers waiting for the worker's counts (workerStats). */
+  stats: ((s: WorkerStats) => void)[];
+}
+
+/** What a worker has done: WASM instances it made (one in steady state) and runs. */
+export interface WorkerStats {
+  instances: number;
+  runs: number;
 }
 
 /**
@@ -81,22 +89,30 @@ const canThread = existsSync(fileURLToPath(WORKER_FILE));
 
 function start(i: number): Slot {
   const w = new Worker(WORKER_FILE);
-  const slot: Slot = { w, job: null };
+  const slot: Slot = { w, job: null, stats: [] };
   w.unref();
   // An unref() before the worker is online does not hold (the process would never exit).
   w.once('online', () => slot.job || w.unref());
-  w.on('message', (m: { wav?: Uint8Array | null; stdout?: string; error?: string }) => {
-    const job = slot.job;
-    slot.job = null;
-    dispatch();
-    if (!job) return;
-    if (m.error) job.reject(new Error(m.error));
-    else
-      job.resolve({
-        wav: m.wav ? Buffer.from(m.wav.buffer, m.wav.byteOffset, m.wav.byteLength) : null,
-        stdout: m.stdout ?? '',
-      });
-  });
+  w.on(
+    'message',
+    (m: { wav?: Uint8Array | null; stdout?: string; error?: string; stats?: WorkerStats }) => {
+      if (m.stats) {
+        for (const answer of slot.stats.splice(0)) answer(m.stats);
+        if (!slot.job) slot.w.unref();
+        return;
+      }
+      const job = slot.job;
+      slot.job = null;
+      dispatch();
+      if (!job) return;
+      if (m.error) job.reject(new Error(m.error));
+      else
+        job.resolve({
+          wav: m.wav ? Buffer.from(m.wav.buffer, m.wav.byteOffset, m.wav.byteLength) : null,
+          stdout: m.stdout ?? '',
+        });
+    },
+  );
   const fail = (e: Error) => {
     if (slots[i] === slot) slots[i] = null;
     slot.job?.reject(e);
@@ -136,6 +152,25 @@ export function warmFlite(): void {
     const slot = (slots[i] = start(i));
     slot.w.postMessage({ warm: true });
   }
+}
+
+/**
+ * Each started worker's counts, once the work it has been given is done (tests and the
+ * bench read this: a worker keeps one instance however its first calls arrive).
+ */
+export function workerStats(): Promise<WorkerStats[]> {
+  return Promise.all(
+    slots
+      .filter((s): s is Slot => !!s)
+      .map(
+        (slot) =>
+          new Promise<WorkerStats>((resolve) => {
+            slot.stats.push(resolve);
+            slot.w.ref();
+            slot.w.postMessage({ stats: true });
+          }),
+      ),
+  );
 }
 
 /** Whether calls go to worker threads (false when running from sources). */

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { prepareFlite, runFlite } from './wasi-flite.js';
+import { fliteStats, prepareFlite, runFlite } from './wasi-flite.js';
 
 // Named, where the system allows it: `top -H` and the edge bench's CPU split show the
 // synthesis threads as `flite` (Linux: a thread may rename itself).
@@ -37,14 +37,23 @@ async function answer(m: {
  * A box at start (warmFlite) has each worker say one line nobody hears: V8 runs a new WASM
  * module's code from its quick baseline compile and compiles the hot functions (the voice's
  * filter) properly only once they have run, so the first replies after a start would be
- * made at a fraction of the speed (docs/media.md "Warm voices"). No answer is sent.
+ * made at a fraction of the speed (docs/media.md "Warm voices"): one line in `slt` (the
+clustergen voices' filter) and one in `kal16` (the diphone voices). No answer is sent.
  */
-const WARM_UP: [string[], string] = [['-voice', 'slt'], 'Hello there, how are you today?'];
+const WARM_UP: [string[], string][] = [
+  [['-voice', 'slt'], 'Hello there, how are you today?'],
+  [['-voice', 'kal16'], 'Hello there.'],
+];
 
+/** Messages are handled one after another: one run at a time, on the thread's one instance. */
+let chain: Promise<unknown> = Promise.resolve();
 parentPort?.on(
   'message',
-  (m: { warm?: true; id: number; args: string[]; text: string; wav: boolean }) => {
-    if (m.warm) void runFlite(...WARM_UP, true).catch(() => {});
-    else void answer(m);
+  (m: { warm?: true; stats?: true; id: number; args: string[]; text: string; wav: boolean }) => {
+    chain = chain.then(async () => {
+      if (m.stats) return parentPort!.postMessage({ stats: { ...fliteStats } });
+      if (!m.warm) return answer(m);
+      for (const [args, text] of WARM_UP) await runFlite(args, text, true).catch(() => {});
+    });
   },
 );

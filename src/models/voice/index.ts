@@ -11,7 +11,7 @@ export {
   type VoiceMeasure,
 } from './shape.js';
 export { readWav, writeWav, resample } from './pcm.js';
-export { warmFlite, fliteThreaded } from './flite-thread.js';
+export { warmFlite, fliteThreaded, workerStats } from './flite-thread.js';
 export { cachingVoice, SPEECH_CACHE_BYTES, type CachingVoice } from './cache.js';
 
 let shared: FliteVoice | null = null;

