@@ -181,8 +181,9 @@ interface TrackRun {
  * moof + mdat for one fragment (mfhd 0: the timeline patches it, with tfdt, when it is sent),
  * laid out once into one buffer, its timing taken from what was written: a fragment is made
  * for every 160 ms of every talking session, and building it box by box, then parsing it
- * back, was a third of what the box allocated at 40 talking sessions (docs/media.md
- * "Costs"). A test reads every layout back with the parser (readFragment) and gets the same.
+ * back, was half of what the box allocated at 40 talking sessions (docs/media.md
+ * "Steady state at 40 sessions"). A test reads every layout back with the parser
+ * (readFragment) and gets the same.
  *
  * moof { mfhd, traf { tfhd (default-base-is-moof), tfdt (64-bit), trun (data offset; per
  * sample duration, size, flags) } per run }, then mdat with the runs' samples in order.
