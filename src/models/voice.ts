@@ -45,8 +45,8 @@ export interface SynthesizeOptions {
    * When the audio is needed, in ms from now: 0 when someone is waiting for these words (a
    * live reply's first chunk), the time left in the chunk on air for the next one. An
    * implementation that queues synthesis serves the earliest deadline first. Optional;
-   * absent, the call is not live (a file, a clip) and waits behind live ones a few seconds
-   * at most.
+   * absent, the call is not live (a file, a clip): it is due a few seconds after it was
+   * asked, behind the live words due before then and ahead of those due after.
    */
   neededInMs?: number;
   /**
