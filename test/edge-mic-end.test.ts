@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
+import { LiveSession } from '../src/edge/session/live-session.js';
 import { MicInput } from '../src/edge/session/mic-input.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
-import { testSnapshot } from './helpers/turn-loop.js';
-import { TurnLoop } from '../src/edge/session/turn-loop.js';
+import { testSnapshot, turnLoopOn } from './helpers/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Recognition, Recognizer, Vad } from '../src/models/index.js';
@@ -29,16 +28,8 @@ describe('a spoken turn still being recognised when the session ends', () => {
       available: true,
       transcribe: () => new Promise<Recognition>((r) => (heard = r)),
     };
-    const stored: LoggedTurn[] = [];
     const parts = { brain: new LocalBrain(), recognizer } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream: null,
-      store: (t) => stored.push({ ...t }),
-      log: () => undefined,
-    });
+    const { loop, stored } = turnLoopOn(live, { parts, clock });
     const mic = new MicInput(live, loop, vad, recognizer);
     for (let i = 0; i < 10; i++) mic.push(new Int16Array(1600).fill(3000));
     for (let i = 0; i < 10; i++) mic.push(new Int16Array(1600));

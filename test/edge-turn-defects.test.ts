@@ -4,16 +4,17 @@
  * release while a reply plays.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  LiveSession,
-  UNATTENDED_IDLE_MS,
-  type LoggedTurn,
-} from '../src/edge/session/live-session.js';
+import { LiveSession, UNATTENDED_IDLE_MS } from '../src/edge/session/live-session.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
-import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
-import { fakeStream, recordingChannel, testSnapshot, wordTimedVoice } from './helpers/turn-loop.js';
+import {
+  fakeStream,
+  recordingChannel,
+  testSnapshot,
+  turnLoopOn,
+  wordTimedVoice,
+} from './helpers/turn-loop.js';
 import { settle, waitUntil } from './helpers/wait.js';
 
 /**
@@ -40,16 +41,8 @@ function speakingSession(heardMs = 650, hangsOnCut = false) {
       interrupt: () => (hangsOnCut || finish(), Math.min(heardMs, speech.durationMs)),
     };
   });
-  const stored: LoggedTurn[] = [];
   const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
-  const loop = new TurnLoop({
-    session: live,
-    parts,
-    clock,
-    stream,
-    store: (t) => stored.push({ ...t }),
-    log: () => undefined,
-  });
+  const { loop, stored } = turnLoopOn(live, { parts, clock, stream });
   return { clock, live, ch, loop, stored, playOut: () => playing.splice(0).forEach((f) => f()) };
 }
 
@@ -108,14 +101,7 @@ describe('a session used only through /chat', () => {
       ended: (_s, r) => ended.push(r),
     });
     const parts = { brain: new LocalBrain(), recognizer: {} } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream: null,
-      store: () => undefined,
-      log: () => undefined,
-    });
+    const { loop } = turnLoopOn(live, { parts, clock });
     loop.typedTurn('Where do you live?');
     await waitUntil(() => live.log.length === 1 && loop.state === 'listening');
     clock.advance(UNATTENDED_IDLE_MS + 1);

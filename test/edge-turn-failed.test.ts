@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
+import { LiveSession } from '../src/edge/session/live-session.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
-import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import {
   fakeStream,
   GatedBrain,
   recordingChannel,
   testSnapshot,
+  turnLoopOn,
   wordTimedVoice,
 } from './helpers/turn-loop.js';
 import { waitUntil } from './helpers/wait.js';
@@ -82,17 +82,9 @@ describe('a reply the brain fails to finish', () => {
     });
     const ch = recordingChannel();
     live.attach(ch);
-    const stored: LoggedTurn[] = [];
     const brain = new FailingBrain(1);
     const parts = { brain, recognizer: {} } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream: null,
-      store: (t) => stored.push({ ...t }),
-      log: () => undefined,
-    });
+    const { loop, stored } = turnLoopOn(live, { parts, clock });
     loop.userTurn('Where do you live?');
     brain.fail();
     await waitUntil(() => ch.sent.some((m) => m.type === 'error'));
@@ -152,21 +144,13 @@ describe('a reply the brain fails to finish', () => {
         },
       };
     });
-    const stored: LoggedTurn[] = [];
     const brain = new FailingBrain(1, 'I live in Lisbon. And every');
     const parts = {
       brain,
       recognizer: {},
       voice,
     } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream,
-      store: (t) => stored.push({ ...t }),
-      log: () => undefined,
-    });
+    const { loop, stored } = turnLoopOn(live, { parts, clock, stream });
     loop.userTurn('Where do you live?');
     // The upstream fails once the sentence said before the failure is on air.
     await waitUntil(() => onAir);
@@ -204,16 +188,8 @@ describe('a greeting cut before a word of it was said', () => {
       return { done, started: Promise.resolve(), interrupt: () => (finish(), 0) };
     });
     const brain = new GatedBrain();
-    const stored: LoggedTurn[] = [];
     const parts = { brain, recognizer: {}, voice } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream,
-      store: (t) => stored.push({ ...t }),
-      log: () => undefined,
-    });
+    const { loop, stored } = turnLoopOn(live, { parts, clock, stream });
     loop.start(); // greeting_hold_ms 0: the greeting is being made now
     await waitUntil(() => loop.state === 'thinking');
     const id = loop.typedTurn('Where do you live?');
@@ -255,16 +231,8 @@ describe('a spoken greeting in the transcript', () => {
         },
       };
     });
-    const stored: LoggedTurn[] = [];
     const parts = { brain: new LocalBrain(), recognizer: {}, voice } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream,
-      store: (t) => stored.push({ ...t }),
-      log: () => undefined,
-    });
+    const { loop, stored } = turnLoopOn(live, { parts, clock, stream });
     return { live, ch, loop, stored, clock };
   }
 

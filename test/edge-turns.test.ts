@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { defaultParts } from '../src/edge/default-parts.js';
-import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
-import { TurnLoop } from '../src/edge/session/turn-loop.js';
+import { LiveSession } from '../src/edge/session/live-session.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
 import { getSessionRow } from '../src/emulator/sessions/store.js';
 import { openSock, until, wsUrl } from './helpers/edge.js';
-import { GatedBrain, testSnapshot } from './helpers/turn-loop.js';
+import { GatedBrain, testSnapshot, turnLoopOn } from './helpers/turn-loop.js';
 import { mintSession, useEmulator, type EmulatorHandle, type Minted } from './helpers/emulator.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 
@@ -66,16 +65,8 @@ describe('the turn loop when the session ends with turns still queued', () => {
     const clock = new ManualClock();
     const snapshot = testSnapshot('sess-unanswered-0001');
     const live = new LiveSession(snapshot, clock, { ended: () => undefined });
-    const stored: LoggedTurn[] = [];
     const brain = new GatedBrain();
-    const loop = new TurnLoop({
-      session: live,
-      parts: { ...parts, brain },
-      clock,
-      stream: null,
-      store: (t) => stored.push({ ...t }),
-      log: () => undefined,
-    });
+    const { loop, stored } = turnLoopOn(live, { parts: { ...parts, brain }, clock });
     loop.userTurn('first question');
     await until(
       () => brain.asked.length,

@@ -411,11 +411,10 @@ describe('built-in pictures', () => {
 describe('the tools stage in the turn loop (spec 6.2 steps 1 and 6)', () => {
   it('speech nobody could make out, the greeting and avatar lines never dispatch; a recognised turn does', async () => {
     const { LiveSession } = await import('../src/edge/session/live-session.js');
-    const { TurnLoop } = await import('../src/edge/session/turn-loop.js');
     const { attachTools } = await import('../src/edge/tools/session-tools.js');
     const { LocalBrain } = await import('../src/models/brain/local.js');
     const { ImageShelf } = await import('../src/edge/tools/builtin-tools.js');
-    const { recordingChannel, testSnapshot } = await import('./helpers/turn-loop.js');
+    const { recordingChannel, testSnapshot, turnLoopOn } = await import('./helpers/turn-loop.js');
     const clock = new ManualClock();
     const live = new LiveSession(
       testSnapshot('sess-tools-00000001', { greeting_enabled: true }),
@@ -423,14 +422,7 @@ describe('the tools stage in the turn loop (spec 6.2 steps 1 and 6)', () => {
       { ended: () => undefined },
     );
     live.attach(recordingChannel());
-    const loop = new TurnLoop({
-      session: live,
-      parts: { brain: new LocalBrain() } as never,
-      clock,
-      stream: null,
-      store: () => undefined,
-      log: () => undefined,
-    });
+    const { loop } = turnLoopOn(live, { parts: { brain: new LocalBrain() } as never, clock });
     const calls: StageCall[] = [];
     await attachTools({
       live,

@@ -7,7 +7,7 @@
  * mic frames pushed as fast as the loop takes them.
  */
 import { describe, expect, it } from 'vitest';
-import { LiveSession, type LoggedTurn } from '../src/edge/session/live-session.js';
+import { LiveSession } from '../src/edge/session/live-session.js';
 import { MicInput } from '../src/edge/session/mic-input.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
 import type {
@@ -17,7 +17,6 @@ import type {
   PostCommitStage,
   StageContext,
 } from '../src/edge/session/pipeline.js';
-import { TurnLoop } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type {
@@ -29,7 +28,7 @@ import type {
   Voice,
 } from '../src/models/index.js';
 import { StreamBehind, type RecognitionStream } from '../src/models/recognizer.js';
-import { fakeStream, recordingChannel, testSnapshot } from './helpers/turn-loop.js';
+import { fakeStream, recordingChannel, testSnapshot, turnLoopOn } from './helpers/turn-loop.js';
 import { settle, waitUntil } from './helpers/wait.js';
 
 /** Loud frames are speech. */
@@ -97,16 +96,8 @@ function setup(brain: Brain, heard = 'where do you live', playsOut = false) {
     available: true,
     transcribe: async () => ({ text: heard, recognised: true }),
   };
-  const stored: LoggedTurn[] = [];
   const parts = { brain, recognizer, voice } as unknown as EdgeParts;
-  const loop = new TurnLoop({
-    session: live,
-    parts,
-    clock,
-    stream,
-    store: (t) => stored.push({ ...t }),
-    log: () => undefined,
-  });
+  const { loop, stored } = turnLoopOn(live, { parts, clock, stream });
   const mic = new MicInput(live, loop, vad, recognizer);
   const probe = new Probe();
   loop.addStage(probe);
@@ -310,14 +301,7 @@ describe('the recognition stage with a streaming recogniser', () => {
     const ch = recordingChannel();
     live.attach(ch);
     const parts = { brain: new LocalBrain(), recognizer } as unknown as EdgeParts;
-    const loop = new TurnLoop({
-      session: live,
-      parts,
-      clock,
-      stream: null,
-      store: () => undefined,
-      log: () => undefined,
-    });
+    const { loop } = turnLoopOn(live, { parts, clock });
     const mic = new MicInput(live, loop, vad, recognizer);
     return { live, ch, mic };
   }

@@ -1,8 +1,10 @@
 /** Pieces the turn-loop tests share: a brain the test holds, and a minimal frozen session. */
 import { EventEmitter } from 'node:events';
 import type { Channel, Stream } from '../../src/edge/session/channel.js';
+import type { LiveSession, LoggedTurn } from '../../src/edge/session/live-session.js';
 import type { ReplyHandle, SessionStream } from '../../src/edge/session/parts.js';
 import type { SessionSnapshot } from '../../src/edge/session/snapshot.js';
+import { TurnLoop, type TurnLoopDeps } from '../../src/edge/session/turn-loop.js';
 import { LocalBrain } from '../../src/models/brain/local.js';
 import type { Brain, BrainRequest, Speech, Voice } from '../../src/models/index.js';
 
@@ -95,4 +97,24 @@ export function wordTimedVoice(msPerWord = 300): Voice {
       return { sampleRate: 16000, samples: new Int16Array(16 * durationMs), durationMs, words };
     },
   };
+}
+
+/**
+ * A turn loop on `live`, built the way the box builds one (edge-session.ts), keeping every
+ * turn it stores (a copy, as the control plane would) and logging nowhere.
+ */
+export function turnLoopOn(
+  live: LiveSession,
+  d: Pick<TurnLoopDeps, 'parts' | 'clock'> & { stream?: TurnLoopDeps['stream'] },
+): { loop: TurnLoop; stored: LoggedTurn[] } {
+  const stored: LoggedTurn[] = [];
+  const loop = new TurnLoop({
+    session: live,
+    parts: d.parts,
+    clock: d.clock,
+    stream: d.stream ?? null,
+    store: (t) => stored.push({ ...t }),
+    log: () => undefined,
+  });
+  return { loop, stored };
 }
