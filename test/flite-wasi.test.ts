@@ -56,7 +56,7 @@ describe('flite in WASI', () => {
     expect(readonlyIntact()).toBe(true);
   });
 
-  it('runs side by side on separate instances', async () => {
+  it('two runs asked at once both answer, the same line the same audio', async () => {
     const [a, b] = await Promise.all([
       runFlite(['-voice', 'slt'], 'One at a time.'),
       runFlite(['-voice', 'slt'], 'One at a time.'),

@@ -100,8 +100,9 @@ export function wordTimedVoice(msPerWord = 300): Voice {
 }
 
 /**
- * A turn loop on `live`, built the way the box builds one (edge-session.ts), keeping every
- * turn it stores (a copy, as the control plane would) and logging nowhere.
+ * A turn loop on `live`, built as the box builds one (edge-session.ts) but with no voice
+ * shape or stream faults, keeping every turn it stores (a copy, as the control plane
+ * would) and logging nowhere.
  */
 export function turnLoopOn(
   live: LiveSession,

@@ -30,7 +30,7 @@ interface Slot {
   /** The one call this worker is running (one at a time, so an earlier deadline can jump the queue). */
   job: Job | null;
   /** Callers waiting for the worker's counts (workerStats). */
-  stats: ((s: WorkerStats) => void)[];
+  stats: { resolve: (s: WorkerStats) => void; reject: (e: Error) => void }[];
 }
 
 /** What a worker has done: WASM instances it made (one in steady state) and runs. */
@@ -92,13 +92,13 @@ function start(i: number): Slot {
   const slot: Slot = { w, job: null, stats: [] };
   w.unref();
   // An unref() before the worker is online does not hold (the process would never exit).
-  w.once('online', () => slot.job || w.unref());
+  w.once('online', () => idle(slot) && w.unref());
   w.on(
     'message',
     (m: { wav?: Uint8Array | null; stdout?: string; error?: string; stats?: WorkerStats }) => {
       if (m.stats) {
-        for (const answer of slot.stats.splice(0)) answer(m.stats);
-        if (!slot.job) slot.w.unref();
+        for (const waiting of slot.stats.splice(0)) waiting.resolve(m.stats);
+        if (idle(slot)) slot.w.unref();
         return;
       }
       const job = slot.job;
@@ -117,12 +117,16 @@ function start(i: number): Slot {
     if (slots[i] === slot) slots[i] = null;
     slot.job?.reject(e);
     slot.job = null;
+    for (const waiting of slot.stats.splice(0)) waiting.reject(e);
     dispatch();
   };
   w.on('error', fail);
   w.on('exit', (code) => fail(new Error(`flite worker exited ${code}`)));
   return slot;
 }
+
+/** Nothing asked of the worker: no call running, no counts awaited (it may let Node exit). */
+const idle = (slot: Slot) => !slot.job && slot.stats.length === 0;
 
 /** Hand waiting calls to idle workers; a worker with nothing to do never keeps Node alive. */
 function dispatch(): void {
@@ -131,7 +135,7 @@ function dispatch(): void {
     if (slot.job) continue;
     const job = queue.take();
     if (!job) {
-      slot.w.unref();
+      if (idle(slot)) slot.w.unref();
       continue;
     }
     slot.job = job;
@@ -142,7 +146,7 @@ function dispatch(): void {
 
 /**
  * Start the workers (and their WASM compiles) ahead of the first synthesis, and have each
- * say a line nobody hears, so the voice's hot code is compiled before the first reply
+ * say two lines nobody hears (`slt`, `kal16`), so the voices' hot code is compiled before the first reply
  * (flite-worker.ts). A worker started by a first call (a `speak` from the CLI) skips that.
  */
 export function warmFlite(): void {
@@ -155,8 +159,9 @@ export function warmFlite(): void {
 }
 
 /**
- * Each started worker's counts, once the work it has been given is done (tests and the
- * bench read this: a worker keeps one instance however its first calls arrive).
+ * Each started worker's counts, once the work it has been given is done (tests read
+ * this: a worker keeps one instance however its first calls arrive). Rejects if a worker
+ * exits first.
  */
 export function workerStats(): Promise<WorkerStats[]> {
   return Promise.all(
@@ -164,8 +169,8 @@ export function workerStats(): Promise<WorkerStats[]> {
       .filter((s): s is Slot => !!s)
       .map(
         (slot) =>
-          new Promise<WorkerStats>((resolve) => {
-            slot.stats.push(resolve);
+          new Promise<WorkerStats>((resolve, reject) => {
+            slot.stats.push({ resolve, reject });
             slot.w.ref();
             slot.w.postMessage({ stats: true });
           }),

@@ -34,11 +34,11 @@ async function answer(m: {
 }
 
 /**
- * A box at start (warmFlite) has each worker say one line nobody hears: V8 runs a new WASM
- * module's code from its quick baseline compile and compiles the hot functions (the voice's
- * filter) properly only once they have run, so the first replies after a start would be
- * made at a fraction of the speed (docs/media.md "Warm voices"): one line in `slt` (the
-clustergen voices' filter) and one in `kal16` (the diphone voices). No answer is sent.
+ * A box at start (warmFlite) has each worker say two lines nobody hears: V8 runs a new WASM
+ * module's code from its quick baseline compile and compiles the hot functions properly
+ * only once they have run, so the first replies after a start would be made at a fraction
+ * of the speed (docs/media.md "Warm voices"): one line in `slt` (the clustergen voices'
+ * filter) and one in `kal16` (the diphone voices). No answer is sent.
  */
 const WARM_UP: [string[], string][] = [
   [['-voice', 'slt'], 'Hello there, how are you today?'],
@@ -55,5 +55,7 @@ parentPort?.on(
       if (!m.warm) return answer(m);
       for (const [args, text] of WARM_UP) await runFlite(args, text, true).catch(() => {});
     });
+    // One message that fails must not stop the ones after it.
+    chain = chain.catch(() => {});
   },
 );
