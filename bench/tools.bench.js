@@ -77,6 +77,12 @@ const api = (path, body) =>
   }).then((r) => r.json());
 
 const toCalling = [];
+/** The inline tool every bench session here is minted with (the hook answers it). */
+const LOOKUP_ORDER = {
+  name: 'lookup_order',
+  description: 'Look up the delivery status of an order',
+  input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
+};
 const toFollowUp = [];
 try {
   for (let i = 0; i < N; i++) {
@@ -87,13 +93,7 @@ try {
       config: { greeting_enabled: false },
       agent: { hook: hookUrl, tok: 'bench' },
       tools: {
-        inline: [
-          {
-            name: 'lookup_order',
-            description: 'Look up the delivery status of an order',
-            input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
-          },
-        ],
+        inline: [LOOKUP_ORDER],
       },
     });
     const url = new URL('/events', m.connect_url.replace(/^http/, 'ws'));
@@ -171,14 +171,7 @@ try {
           ? {
               agent: { hook: hookUrl, tok: 'bench' },
               tools: {
-                inline: [
-                  {
-                    name: 'lookup_order',
-                    description: 'Look up the delivery status of an order',
-                    input_schema: { type: 'object', properties: { order_id: { type: 'string' } } },
-                    fast: true,
-                  },
-                ],
+                inline: [{ ...LOOKUP_ORDER, fast: true }],
               },
             }
           : {}),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../src/emulator/options.js';
 import { openSock, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
-import { startHookServer } from './helpers/hook-server.js';
+import { checkStockTool, startHookServer } from './helpers/hook-server.js';
 import {
   json,
   sseChat,
@@ -55,15 +55,7 @@ describe('the fast lane with --llm-url', () => {
         config: { render: false, greeting_enabled: false },
         agent: { hook: hook.url, tok: 't' },
         tools: {
-          inline: [
-            {
-              name: 'check_stock',
-              description: 'Check whether an item is in stock',
-              input_schema: { type: 'object', properties: { item: { type: 'string' } } },
-              fast: true,
-              speak_hint: 'Be upbeat.',
-            },
-          ],
+          inline: [checkStockTool({ fast: true, speak_hint: 'Be upbeat.' })],
         },
       },
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { openSock, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
-import { startHookServer } from './helpers/hook-server.js';
+import { checkStockTool, startHookServer } from './helpers/hook-server.js';
 import { waitUntil } from './helpers/wait.js';
 
 /**
@@ -35,13 +35,7 @@ const chat = (m: Minted, text: string) =>
     method: 'POST',
     body: JSON.stringify({ text }),
   }).then((r) => r.json() as Promise<{ speech_id: string }>);
-const stock = (extra: Record<string, unknown>) => ({
-  name: 'check_stock',
-  description: 'Check whether an item is in stock',
-  input_schema: { type: 'object', properties: { item: { type: 'string' } } },
-  timeout_ms: 1000,
-  ...extra,
-});
+const stock = (extra: Record<string, unknown>) => checkStockTool({ timeout_ms: 1000, ...extra });
 const hookCalls = (m: Minted) =>
   hook.ops('tool_call').filter((r) => r.body.sid === m.session_id).length;
 const turns = (sock: { json: any[] }) => sock.json.filter((x) => x.type === 'turn');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSock, until, wsUrl } from './helpers/edge.js';
 import { mintSession, useEmulator } from './helpers/emulator.js';
-import { startHookServer } from './helpers/hook-server.js';
+import { checkStockTool, startHookServer } from './helpers/hook-server.js';
 import { startMcpServer } from './helpers/mcp-server.js';
 
 /**
@@ -196,15 +196,7 @@ describe('tools in a session driven by typed turns', () => {
     const m = await mint({
       agent: { hook: hook.url, tok: 'tok-fast' },
       tools: {
-        inline: [
-          {
-            name: 'check_stock',
-            description: 'Check whether an item is in stock',
-            input_schema: { type: 'object', properties: { item: { type: 'string' } } },
-            fast: true,
-            speak_hint: 'Good news: {text}',
-          },
-        ],
+        inline: [checkStockTool({ fast: true, speak_hint: 'Good news: {text}' })],
       },
     });
     hook.next({

@@ -59,3 +59,13 @@ export async function startHookServer() {
       }),
   };
 }
+
+/** The inline tool the tool tests mint sessions with (the hook answers it), plus `extra`. */
+export function checkStockTool<T extends Record<string, unknown>>(extra: T = {} as T) {
+  return {
+    name: 'check_stock',
+    description: 'Check whether an item is in stock',
+    input_schema: { type: 'object', properties: { item: { type: 'string' } } },
+    ...extra,
+  };
+}
