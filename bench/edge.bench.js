@@ -39,6 +39,11 @@ const pct = (xs, p) => {
 const ms = (v) => `${Number.isFinite(v) ? v.toFixed(0) : '-'} ms`;
 const line = (label, value, ref) =>
   console.log(`${label.padEnd(52)} ${String(value).padStart(18)}   ${ref ?? ''}`);
+/** The fields of a /proc stat file after the name (which may itself hold a ')'), from `state` on. */
+const statFields = (path) => {
+  const raw = readFileSync(path, 'utf8');
+  return raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+};
 /**
  * CPU seconds (user + system) used so far by the process and its descendants: the box's
  * ffmpeg encoders and pocketsphinx runs are child processes. Live children are summed
@@ -47,7 +52,7 @@ const line = (label, value, ref) =>
 const cpuS = (pid) => {
   const stat = (p) => {
     try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      const f = statFields(`/proc/${p}/stat`);
       return {
         ppid: Number(f[1]),
         cpu: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
@@ -78,15 +83,10 @@ const cpuS = (pid) => {
  */
 const threadCpuS = (pid) => {
   const ticks = (f) => Number(f[11]) + Number(f[12]);
-  // After the last ')': the thread's name in parentheses may itself hold one.
-  const fields = (path) => {
-    const raw = readFileSync(path, 'utf8');
-    return raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-  };
-  const out = { own: ticks(fields(`/proc/${pid}/stat`)) / 100, main: 0, flite: 0 };
+  const out = { own: ticks(statFields(`/proc/${pid}/stat`)) / 100, main: 0, flite: 0 };
   for (const t of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const cpu = ticks(fields(`/proc/${pid}/task/${t}/stat`)) / 100;
+      const cpu = ticks(statFields(`/proc/${pid}/task/${t}/stat`)) / 100;
       if (Number(t) === pid) out.main += cpu;
       else if (readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim() === 'flite')
         out.flite += cpu;
