@@ -114,6 +114,19 @@ export const boxTools = internal(
     params: BoxSessionParams,
   },
 );
+/**
+ * The conversation script a session runs (docs/testing.md "Conversation scripts"): the one
+ * the mint chose and froze, or null. Answer `{ script: Script | null }`.
+ */
+export const boxScript = internal(
+  'boxes.script',
+  'get',
+  '/_internal/boxes/{boxId}/sessions/{sessionId}/script',
+  'The conversation script the mint chose for a session (null: none)',
+  {
+    params: BoxSessionParams,
+  },
+);
 export const boxToolCalls = internal(
   'boxes.toolCalls',
   'post',
