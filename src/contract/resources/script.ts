@@ -43,16 +43,16 @@ export type ScriptWhen = z.infer<typeof ScriptWhen>;
 
 /** One step of a rule's `then`, run in order. */
 export const ScriptStep = z.union([
-  z
-    .object({ say: z.string().min(1).max(2000).describe('a line spoken as the reply') })
-    .strict(),
+  z.object({ say: z.string().min(1).max(2000).describe('a line spoken as the reply') }).strict(),
   z
     .object({
       tool: ToolName.describe("a tool of the session's resolved tools"),
       args: z.record(z.string(), z.unknown()).default({}).describe('the call arguments'),
     })
     .strict(),
-  z.object({ wait_ms: z.int().min(0).max(60_000).describe('pause, on the session clock') }).strict(),
+  z
+    .object({ wait_ms: z.int().min(0).max(60_000).describe('pause, on the session clock') })
+    .strict(),
   z
     .object({ fail: z.literal('brain').describe('the reply fails, as a `brain_fail` fault') })
     .strict(),
@@ -80,6 +80,13 @@ export const Script = z
       .describe('unique among loaded scripts; loading the same name again replaces it'),
     match: ScriptMatch.default({}),
     strict: z.boolean().default(false),
+    tools: z
+      .array(ToolName)
+      .max(64)
+      .default([])
+      .describe(
+        'tools this script calls that the emulator cannot know when it loads the script (inline hook tools sent at mint); a `tool` step must name one of these, a built-in tool or a tool of a registered MCP server',
+      ),
     rules: z.array(ScriptRule).max(500).default([]),
   })
   .strict();
