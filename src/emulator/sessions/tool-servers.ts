@@ -87,8 +87,11 @@ export function serverTools(
 }
 
 /**
- * spec 4.5: `tools` replaces the stored tool config, `extra_tools` merges onto the result;
- * a malformed stored tools_json never fails a mint (the session runs without tools).
+ * spec 4.5: `tools` replaces the stored tool config, `extra_tools` merges onto the result
+ * and "extra wins a name collision": each object's servers are expanded to their tools
+ * first, so an extra tool (inline or from a server) replaces a base tool of the same name
+ * whoever provides it. A name twice within one object is still 409 `tool_name_conflict`.
+ * A malformed stored tools_json never fails a mint (the session runs without tools).
  */
 export function resolveTools(
   ctx: EmulatorContext,
@@ -96,13 +99,35 @@ export function resolveTools(
   sent: { tools: ToolsObject | null; extraTools: ToolsObject | null },
   stored: ToolsObject | null,
 ): ResolvedTools {
-  let tools = sent.tools ?? stored;
+  const base = sent.tools ?? stored;
+  let tools = base;
   if (sent.extraTools) {
-    const merged = mergeTools(tools, sent.extraTools);
+    const merged = mergeTools(base, sent.extraTools);
     if (!merged.ok) throw fail(merged);
     tools = merged.value;
   }
   if (!tools) return { tools: null, names: [], definitions: [] };
+  const extra = sent.extraTools ? expandTools(ctx, workspaceId, sent.extraTools) : [];
+  const extraNames = new Set(extra.map((t) => t.name));
+  const kept = base
+    ? expandTools(ctx, workspaceId, base).filter((t) => !extraNames.has(t.name))
+    : [];
+  const allowed = applyAllow([...kept, ...extra], tools.allow);
+  const toolsSent = sent.tools !== null || sent.extraTools !== null;
+  const checked = checkResolvedTools(
+    allowed.map((t) => t.name),
+    toolsSent,
+  );
+  if (!checked.ok) throw fail(checked);
+  return { tools, names: checked.value, definitions: allowed };
+}
+
+/** One tools object's definitions: its servers' tools, then its inline tools. */
+function expandTools(
+  ctx: EmulatorContext,
+  workspaceId: string | null,
+  tools: ToolsObject,
+): ResolvedToolDef[] {
   const all: ResolvedToolDef[] = [];
   for (const id of tools.servers) {
     if (!workspaceId) {
@@ -113,12 +138,5 @@ export function resolveTools(
     all.push(...serverTools(ctx, workspaceId, id));
   }
   all.push(...tools.inline.map((t) => ({ ...t, source: 'hook' as const, server: null })));
-  const allowed = applyAllow(all, tools.allow);
-  const toolsSent = sent.tools !== null || sent.extraTools !== null;
-  const checked = checkResolvedTools(
-    allowed.map((t) => t.name),
-    toolsSent,
-  );
-  if (!checked.ok) throw fail(checked);
-  return { tools, names: checked.value, definitions: allowed };
+  return all;
 }
