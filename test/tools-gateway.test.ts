@@ -104,7 +104,7 @@ describe('tool calls through the gateway', () => {
       op: 'tool_call',
       conv: 'conv-7',
       sid: s.sessionId,
-      ts: clock.now(),
+      ts: Math.floor(clock.now() / 1000),
       tool: 'lookup',
       args: { id: 'A1' },
     });
@@ -454,6 +454,25 @@ describe('tool calls through the gateway', () => {
     expect(t[0]!.headers.authorization).toBe('Bearer hook-tok');
     gw.sessionEnded(s.sessionId, 'released');
     await waitUntil(() => hook.ops('session_end').some((r) => r.body.sid === s.sessionId));
+  });
+
+  it('every hook op carries ts in Unix seconds (spec 2, 6.2)', async () => {
+    const s = await session();
+    const gw = toolGateway(h.emu.ctx);
+    const seconds = Math.floor(clock.now() / 1000);
+    await gw.sessionStarted(s.sessionId);
+    await gw.call(s, call('lookup', { id: 'B2' }));
+    gw.turnCommitted(s.sessionId, { seq: 0, user_text: 'hi', reply_text: 'hello' });
+    await waitUntil(() => hook.ops('turn_committed').some((r) => r.body.sid === s.sessionId));
+    gw.sessionEnded(s.sessionId, 'released');
+    await waitUntil(() => hook.ops('session_end').some((r) => r.body.sid === s.sessionId));
+    const mine = hook.requests.filter((r) => r.body.sid === s.sessionId);
+    expect(mine.map((r) => [r.body.op, r.body.ts])).toEqual([
+      ['session_start', seconds],
+      ['tool_call', seconds],
+      ['turn_committed', seconds],
+      ['session_end', seconds],
+    ]);
   });
 
   it('the ledger is erased with the session and swept after 30 days', async () => {

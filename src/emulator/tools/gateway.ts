@@ -325,7 +325,8 @@ export class ToolGateway {
       op,
       conv: s.agent?.conv ?? s.sessionId,
       sid: s.sessionId,
-      ts: this.ctx.clock.now(),
+      // spec 2: timestamps are Unix seconds unless stated; 6.2 states nothing else for `ts`.
+      ts: unixSeconds(this.ctx.clock),
       ...extra,
     });
   }
