@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { connectEdge } from '../dist/client/edge-connect.js';
+import { edgeSocketUrl } from '../dist/contract/edge/url.js';
 import { startEmulator } from '../dist/emulator/start.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,9 +73,7 @@ for (let i = 0; i < RUNS; i++) {
   const m2 = await mint();
   const t2 = performance.now();
   await new Promise((res, rej) => {
-    const ws = new WebSocket(
-      `${m2.connect_url.replace(/^http/, 'ws')}/mse?token=${m2.session_token}`,
-    );
+    const ws = new WebSocket(edgeSocketUrl(m2.connect_url, '/mse', m2.session_token));
     ws.on('message', (d, bin) => bin && (raw.push(performance.now() - t2), ws.close(), res()));
     ws.on('error', rej);
   });

@@ -13,6 +13,7 @@
 // Prints figures; asserts nothing.
 import { createServer } from 'node:http';
 import { WebSocket } from 'ws';
+import { edgeSocketUrl } from '../dist/contract/edge/url.js';
 import { startEmulator } from '../dist/emulator/start.js';
 
 const N = Number(process.env.BENCH_TOOLS_CALLS ?? 10);
@@ -96,12 +97,8 @@ try {
         inline: [LOOKUP_ORDER],
       },
     });
-    const url = new URL('/events', m.connect_url.replace(/^http/, 'ws'));
-    url.searchParams.set('token', m.session_token);
-    const ws = new WebSocket(url);
-    const mse = new WebSocket(
-      new URL(`/mse?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')),
-    );
+    const ws = new WebSocket(edgeSocketUrl(m.connect_url, '/events', m.session_token));
+    const mse = new WebSocket(edgeSocketUrl(m.connect_url, '/mse', m.session_token));
     mse.on('message', () => undefined);
     await Promise.all([
       new Promise((r) => ws.once('open', r)),
@@ -176,12 +173,8 @@ try {
             }
           : {}),
       });
-      const ws = new WebSocket(
-        new URL(`/events?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')),
-      );
-      const mse = new WebSocket(
-        new URL(`/mse?token=${m.session_token}`, m.connect_url.replace(/^http/, 'ws')),
-      );
+      const ws = new WebSocket(edgeSocketUrl(m.connect_url, '/events', m.session_token));
+      const mse = new WebSocket(edgeSocketUrl(m.connect_url, '/mse', m.session_token));
       mse.on('message', () => undefined);
       await Promise.all([
         new Promise((r) => ws.once('open', r)),

@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { connectEdge } from '../src/client/edge-connect.js';
@@ -79,6 +81,31 @@ describe('edge URLs (spec 4.6)', () => {
       'ws://127.0.0.1:9/box/mic_stream?token=t',
     );
     expect(() => edgeSocketUrl('ftp://x', '/mse', 't')).toThrow(/not an http/);
+  });
+
+  it('docs, examples, benches and our clients derive socket URLs by scheme mapping, in one function', () => {
+    // connect_url is http:// on the emulator and https:// in production (docs/fidelity.md):
+    // a literal `https` -> `wss` swap leaves an http URL, and a `wss://<host>` recipe breaks
+    // on the emulator. edgeSocketUrl (src/contract/edge/url.ts) is the one mapping.
+    const roots = ['README.md', 'docs', 'examples', 'bench', 'src'];
+    const files = roots.flatMap((r) =>
+      statSync(r).isDirectory()
+        ? readdirSync(r, { recursive: true, encoding: 'utf8' }).map((f) => join(r, f))
+        : [r],
+    );
+    const swap =
+      /replace\(\s*(?:\/\^?https?\/|['"`]https?['"`])\s*,\s*['"`]wss?|s\/https?\/wss?\/|wss?:\/\/<connect_url/;
+    const found: string[] = [];
+    for (const f of files) {
+      if (!/\.(md|ts|js|mjs|html)$/.test(f) || f === join('src', 'contract', 'edge', 'url.ts'))
+        continue;
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (swap.test(line)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
   });
 });
 

@@ -2,11 +2,10 @@
 // added with `on` (which returns its remover); `waitFor` resolves with the first message a
 // predicate accepts.
 import { WebSocket } from 'ws';
+import { edgeSocketUrl } from '../../dist/contract/edge/url.js';
 
 export function sock(m, path) {
-  const u = new URL(path, m.connect_url.replace(/^http/, 'ws'));
-  u.searchParams.set('token', m.session_token);
-  const ws = new WebSocket(u);
+  const ws = new WebSocket(edgeSocketUrl(m.connect_url, path, m.session_token));
   const listeners = new Set();
   ws.on('message', (d, bin) => {
     const msg = bin ? { bin: d } : JSON.parse(d.toString());
