@@ -1,4 +1,5 @@
 import { Limits } from '../contract/limits.js';
+import { own } from '../contract/own.js';
 
 /** What one box of the fleet can do (spec 7: protocol, custom-avatar support and verification). */
 export interface BoxCapabilities {
@@ -100,15 +101,19 @@ export function sessionOptions(options: Record<string, unknown>): SessionOptions
   const o = out as unknown as SessionOptions;
   // Per field: `{"free":{"concurrency":1}}` keeps the free plan's maxCapSeconds (a new
   // plan name starts from the free plan's limits).
-  o.planLimits = { ...sessionDefaults.planLimits };
-  for (const [plan, given] of Object.entries(
-    (options.planLimits ?? {}) as Record<string, Partial<PlanLimit>>,
-  )) {
-    o.planLimits[plan] = {
-      ...(sessionDefaults.planLimits[plan] ?? sessionDefaults.planLimits.free!),
-      ...stripUndefined(given),
-    };
-  }
+  // fromEntries defines own keys: a plan named `__proto__` is a plan, not the prototype.
+  o.planLimits = Object.fromEntries([
+    ...Object.entries(sessionDefaults.planLimits),
+    ...Object.entries((options.planLimits ?? {}) as Record<string, Partial<PlanLimit>>).map(
+      ([plan, given]) => [
+        plan,
+        {
+          ...(own(sessionDefaults.planLimits, plan) ?? sessionDefaults.planLimits.free!),
+          ...stripUndefined(given),
+        },
+      ],
+    ),
+  ]);
   return o;
 }
 
@@ -117,5 +122,5 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 export function planLimit(o: SessionOptions, plan: string): PlanLimit {
-  return o.planLimits[plan] ?? o.planLimits.free!;
+  return own(o.planLimits, plan) ?? o.planLimits.free!;
 }

@@ -7,6 +7,7 @@
 import { SpeakBody, type SpeakRequest } from '../../contract/resources/generations.js';
 import { ApiError } from '../http/api-error.js';
 import { requireFields } from './json-body.js';
+import { own } from '../../contract/own.js';
 
 export interface SpeakJob {
   text: string;
@@ -50,7 +51,7 @@ function mediaFromContent(content: SpeakRequest['content']): { image?: string; v
     else if (part.type === 'audio_url' && out.voice === undefined) out.voice = part.audio_url.url;
     else if (part.type === 'input_audio' && out.voice === undefined) {
       const format = (part.input_audio.format ?? 'wav').toLowerCase();
-      const mime = AUDIO_FORMATS[format];
+      const mime = own(AUDIO_FORMATS, format);
       if (!mime)
         throw invalid(
           `content.${i}.input_audio.format: one of ${Object.keys(AUDIO_FORMATS).join(', ')}`,

@@ -20,6 +20,7 @@ import { ApiError } from '../http/api-error.js';
 import { builtinEnabled } from '../tools/builtins.js';
 import { mcpRegistry, offeredTools } from '../tools/registry.js';
 import { fail } from './validate-mint.js';
+import { own } from '../../contract/own.js';
 
 /** A resolved tool: its definition and who runs it (spec 6.3 `source`). */
 export interface ResolvedToolDef extends ToolDefinition {
@@ -44,7 +45,7 @@ export function serverTools(
   id: string,
 ): ResolvedToolDef[] {
   if (isBuiltinKey(id)) {
-    const tools = BUILTIN_SERVERS[id];
+    const tools = own(BUILTIN_SERVERS, id);
     if (!tools)
       throw new ApiError(404, ErrorCode.builtinServerNotFound, {
         message: `unknown built-in server ${id}`,

@@ -12,6 +12,7 @@ import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import { implement } from '../http/router.js';
 import { toolSql } from './sql.js';
+import { own } from '../../contract/own.js';
 
 export function builtinEnabled(db: Db, workspaceId: string, key: string): boolean {
   const row = toolSql(db).getBuiltinServerEnabled.get(workspaceId, key) as
@@ -23,7 +24,7 @@ export function builtinEnabled(db: Db, workspaceId: string, key: string): boolea
 const view = (db: Db, workspaceId: string, key: string) => ({
   key,
   enabled: builtinEnabled(db, workspaceId, key),
-  tools: BUILTIN_SERVERS[key]!.map((t) => ({ name: t.name, description: t.description })),
+  tools: own(BUILTIN_SERVERS, key)!.map((t) => ({ name: t.name, description: t.description })),
 });
 
 export function registerBuiltinRoutes(app: App, ctx: EmulatorContext): void {
@@ -35,7 +36,7 @@ export function registerBuiltinRoutes(app: App, ctx: EmulatorContext): void {
 
   implement(app, ctx, putBuiltinServer, ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
-    if (!BUILTIN_SERVERS[params.serverKey]) {
+    if (!own(BUILTIN_SERVERS, params.serverKey)) {
       throw new ApiError(404, ErrorCode.builtinServerNotFound, {
         message: `unknown built-in server ${params.serverKey}`,
       });

@@ -5,6 +5,7 @@
  * should find "My favourite food is ..."). Query terms are expanded with their group;
  * passages are indexed as written. English only: other languages match word for word.
  */
+import { own } from '../../contract/own.js';
 export const IRREGULAR: Record<string, string> = {
   grew: 'grow',
   grown: 'grow',
@@ -128,7 +129,7 @@ const groupOf = new Map<string, string[]>();
 for (const g of GROUPS) for (const w of g) groupOf.set(w, [...(groupOf.get(w) ?? []), ...g]);
 
 /** The base form of an English word before stemming. */
-export const baseForm = (w: string): string => IRREGULAR[w] ?? w;
+export const baseForm = (w: string): string => own(IRREGULAR, w) ?? w;
 
 /** The word and the other words of its topic groups (base forms). */
 export function related(w: string): string[] {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import { convertIndexedToRgb, decode } from 'fast-png';
+import { own } from '../../contract/own.js';
 
 /**
  * The local image model (spec 4.12 images/generations and edits): procedural,
@@ -49,7 +50,7 @@ function seededRandom(seed: Buffer): () => number {
 
 function palette(prompt: string, rand: () => number): [number, number, number][] {
   const words = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
-  const named = words.map((w) => NAMED[w]).filter((c): c is [number, number, number] => !!c);
+  const named = words.map((w) => own(NAMED, w)).filter((c): c is [number, number, number] => !!c);
   const hashed = words.map((w) => {
     const h = createHash('sha256').update(w).digest();
     return [h[0]!, h[1]!, h[2]!] as [number, number, number];

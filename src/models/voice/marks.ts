@@ -10,6 +10,7 @@
  * spread over the phones by letter count.
  */
 import type { SpeechMark } from '../voice.js';
+import { own } from '../../contract/own.js';
 
 export function parsePhoneTrace(trace: string): SpeechMark[] {
   const marks: SpeechMark[] = [];
@@ -116,7 +117,8 @@ const ABBREVIATIONS: Record<string, number> = {
 /** Rough phone count of a token as flite says it (digits expand into number words). */
 function estimatePhones(token: string): number {
   const bare = token.toLowerCase().replace(/\./g, '');
-  if (ABBREVIATIONS[bare] !== undefined) return ABBREVIATIONS[bare];
+  const abbreviation = own(ABBREVIATIONS, bare);
+  if (abbreviation !== undefined) return abbreviation;
   // Spelled-out letters: U.S.A, a.m, FBI.
   if (/^(\p{L}\.)+\p{L}?$/u.test(token) || /^\p{Lu}{2,4}$/u.test(token)) return bare.length * 2;
   let n = 0;

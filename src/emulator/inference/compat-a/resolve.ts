@@ -2,6 +2,7 @@ import { catalog, findModel, type CatalogModel, type Task } from '../catalog.js'
 import type { Upstream } from '../models/local-models.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid } from '../shared/errors.js';
+import { own } from '../../../contract/own.js';
 
 export type Resolved =
   | { kind: 'local'; model: CatalogModel }
@@ -14,7 +15,7 @@ export type Resolved =
  */
 export function resolveModel(svc: InferenceServices, id: unknown, task: Task): Resolved {
   if (typeof id !== 'string' || id === '') throw invalid('model: required', 'model');
-  const upstream = svc.upstreams[id];
+  const upstream = own(svc.upstreams, id);
   if (upstream) return { kind: 'upstream', upstream, id };
   const model = findModel(id);
   if (!model) {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { SlidingWindow } from '../../http/sliding-window.js';
 import { InferenceError } from '../shared/errors.js';
+import { own } from '../../../contract/own.js';
 
 /** Spec 8: inference rate limits per organisation and plan, per minute. */
 export interface PlanRate {
@@ -45,7 +46,7 @@ export class RateLimiter {
   /** Admit one request or throw 429 `rate_limit` with Retry-After; returns the admission's time. */
   admit(orgId: string, plan: string, cls: RequestClass): number {
     if (this.rates === false) return NaN;
-    const rate = this.rates[plan] ?? this.rates.free ?? defaultPlanRates.free!;
+    const rate = own(this.rates, plan) ?? this.rates.free ?? defaultPlanRates.free!;
     const limit = rate[cls];
     const a = this.window.take(`${orgId}\u0000${cls}`, limit);
     if (!a.ok) {

@@ -1,4 +1,5 @@
 import type { Voice } from '../../../models/voice.js';
+import { own } from '../../../contract/own.js';
 
 /**
  * OpenAI's voice names onto the Voice's real base voices (the flite voices slt, rms,
@@ -23,7 +24,7 @@ const OPENAI_VOICES: Record<string, { gender: 'female' | 'male'; prefer?: string
 export function pickVoice(voice: Voice, name: string | undefined): string | null {
   if (!name) return voice.voices[0]?.id ?? null;
   if (voice.voices.some((v) => v.id === name)) return name;
-  const o = OPENAI_VOICES[name.toLowerCase()];
+  const o = own(OPENAI_VOICES, name.toLowerCase());
   if (!o) return null;
   if (o.prefer && voice.voices.some((v) => v.id === o.prefer)) return o.prefer;
   return voice.voices.find((v) => v.gender === o.gender)?.id ?? voice.voices[0]?.id ?? null;

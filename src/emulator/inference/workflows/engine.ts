@@ -79,9 +79,12 @@ export class WorkflowEngine {
   }
 
   private scope(run: Run): Scope {
-    const nodes: Scope['nodes'] = {};
-    for (const [k, s] of Object.entries(run.nodes))
-      if (s.status === 'completed') nodes[k] = { result: s.result };
+    // fromEntries defines own keys: a node named `__proto__` stays a node.
+    const nodes: Scope['nodes'] = Object.fromEntries(
+      Object.entries(run.nodes)
+        .filter(([, s]) => s.status === 'completed')
+        .map(([k, s]) => [k, { result: s.result }]),
+    );
     return { input: run.input, nodes };
   }
 
@@ -139,7 +142,7 @@ export class WorkflowEngine {
         let result = row.result === null ? null : (JSON.parse(row.result) as unknown);
         if (node.outputs?.length) {
           const r = (result ?? {}) as Record<string, unknown>;
-          const missing = node.outputs.find((o) => !(o in r));
+          const missing = node.outputs.find((o) => !Object.hasOwn(r, o));
           if (missing)
             return this.failNode(run, key, {
               code: 'missing_output',

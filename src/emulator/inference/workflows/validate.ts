@@ -93,7 +93,8 @@ export function validateDag(raw: unknown): {
   const keys = Object.keys(raw.nodes);
   if (keys.length === 0) throw refuse('dag.nodes: at least one node', 'dag.nodes');
   if (keys.length > MAX_NODES) throw refuse(`dag.nodes: at most ${MAX_NODES} nodes`, 'dag.nodes');
-  const deps: Record<string, Set<string>> = {};
+  // Node keys are the user's (`constructor`, `__proto__` pass KEY): a Map, not an object.
+  const deps = new Map<string, Set<string>>();
   for (const k of keys) {
     const where = `dag.nodes.${k}`;
     if (!KEY.test(k))
@@ -103,7 +104,7 @@ export function validateDag(raw: unknown): {
       );
     const n = raw.nodes[k];
     if (!isObj(n)) throw refuse(`${where}: must be an object`, where);
-    deps[k] = new Set();
+    deps.set(k, new Set());
     let templated: unknown;
     let itemScope: unknown;
     if (n.type === 'map') {
@@ -166,7 +167,7 @@ export function validateDag(raw: unknown): {
         if (ref === k) throw refuse(`${where}: a node cannot read its own result`, where);
         if (path[2] !== 'result')
           throw refuse(`${where}: \${${expr}}: node references read nodes.<key>.result...`, where);
-        deps[k].add(ref);
+        deps.get(k)!.add(ref);
       } else if (path[0] === 'item') {
         if (!itemBound)
           throw refuse(
@@ -189,17 +190,18 @@ export function validateDag(raw: unknown): {
     for (const end of [from, to])
       if (!keys.includes(end)) throw refuse(`dag.edges.${i}: no node ${end}`, `dag.edges.${i}`);
     if (from === to) throw refuse(`dag.edges.${i}: ${from} depends on itself`, `dag.edges.${i}`);
-    deps[to]!.add(from);
+    deps.get(to)!.add(from);
     return [from, to];
   });
   // Kahn's algorithm: whatever cannot be ordered sits on a cycle.
-  const indeg = Object.fromEntries(keys.map((k) => [k, deps[k]!.size]));
+  const indeg = Object.fromEntries(keys.map((k) => [k, deps.get(k)!.size]));
   const order: string[] = [];
   const ready = keys.filter((k) => indeg[k] === 0);
   while (ready.length) {
     const k = ready.shift()!;
     order.push(k);
-    for (const other of keys) if (deps[other]!.has(k) && --indeg[other]! === 0) ready.push(other);
+    for (const other of keys)
+      if (deps.get(other)!.has(k) && --indeg[other]! === 0) ready.push(other);
   }
   if (order.length < keys.length) {
     const stuck = keys.filter((k) => !order.includes(k));
@@ -208,7 +210,7 @@ export function validateDag(raw: unknown): {
   return {
     dag: { nodes: raw.nodes as Record<string, WorkflowNode>, edges },
     order,
-    deps: Object.fromEntries(keys.map((k) => [k, [...deps[k]!]])),
+    deps: Object.fromEntries(keys.map((k) => [k, [...deps.get(k)!]])),
   };
 }
 
