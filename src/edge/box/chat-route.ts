@@ -4,6 +4,7 @@
  * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
  */
 import type { Context, Hono } from 'hono';
+import { boundText } from '../../contract/echo.js';
 import { CHAT_TEXT_MAX } from '../../contract/edge/messages.js';
 import { charCount } from '../../contract/limits.js';
 import { edgeChat } from '../../contract/operations/boxes.js';
@@ -42,7 +43,7 @@ export function registerChat(
   chat: (s: EdgeSession, text: string) => string,
 ): void {
   const err = (c: Context, status: number, error: string, message: string) =>
-    c.json({ error, message }, status as 400);
+    c.json({ error, message: boundText(message) }, status as 400);
 
   app.post(edgeChat.path, async (c) => {
     const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));

@@ -8,6 +8,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { type Clock, type TimerHandle } from '../../contract/clock.js';
+import { boundText } from '../../contract/echo.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { attachEvents, attachMic, attachMse } from '../sockets/v1.js';
 import { attachV2, V2_SUBPROTOCOL } from '../sockets/v2.js';
@@ -48,7 +49,8 @@ export interface UpgradeDeps {
 }
 
 export function refuse(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: code, message });
+  // Bounded like every error body (src/contract/echo.ts): a message may repeat the Origin.
+  const body = JSON.stringify({ error: code, message: boundText(message) });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

@@ -128,7 +128,7 @@ export function registerChat(app: App, svc: InferenceServices): void {
           // Mid-stream failure: the status is already 200, so say it in an SSE error event.
           if (!ac.signal.aborted)
             send(
-              `data: ${JSON.stringify({ error: { code: 'internal_error', message: (e as Error).message, type: 'server_error' } })}\n\n`,
+              `data: ${JSON.stringify(new InferenceError(500, 'internal_error', (e as Error).message, { type: 'server_error' }).toBody())}\n\n`,
             );
         } finally {
           try {

@@ -1,3 +1,4 @@
+import { boundText } from '../../../contract/echo.js';
 import { ApiError } from '../../http/api-error.js';
 
 /**
@@ -38,13 +39,14 @@ export class InferenceError extends Error {
     this.name = 'InferenceError';
   }
 
+  /** The body; every text in it is bounded, whatever input it repeats (docs/fidelity.md "Echo of caller input"). */
   toBody(): InferenceErrorBody {
     const error: InferenceErrorBody['error'] = {
-      code: this.code,
-      message: this.message,
+      code: boundText(this.code),
+      message: boundText(this.message),
       type: this.opts.type ?? errorTypeByStatus[this.status] ?? 'invalid_request_error',
     };
-    if (this.opts.param !== undefined) error.param = this.opts.param;
+    if (this.opts.param !== undefined) error.param = boundText(this.opts.param);
     return { error };
   }
 }
