@@ -70,7 +70,7 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description:
-      "The emulator's operator credential: the per-start operator token (`op_<hex>`, printed at start) or the emulator's own secret or dashboard key (docs/security.md). Every `/_emulator/*` route but health and the playground page's GETs.",
+      "The emulator's operator credential: the operator token (`op_<hex>`, printed at start; kept in the data dir across restarts) or the emulator's own secret or dashboard key (docs/security.md). Every `/_emulator/*` route but health and the playground page's GETs.",
   },
 };
 

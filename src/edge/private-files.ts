@@ -16,6 +16,7 @@ const EMULATOR_ENTRIES = [
   'emulator.sqlite-wal',
   'emulator.sqlite-shm',
   'emulator.lock',
+  'operator-token',
   'blobs',
 ];
 

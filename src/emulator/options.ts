@@ -24,7 +24,7 @@ export interface EmulatorOptions {
    * subdomains, `*` any Host). Anything else gets 421 (docs/security.md).
    */
   allowedHosts?: string[];
-  /** The operator token of this start (`op_<hex>`); random per start when not given (docs/security.md). */
+  /** The operator token of this start (`op_<hex>`); when not given, the data dir's (kept across restarts) or, in memory, random per start (docs/security.md). */
   operatorToken?: string;
   /** Log each request to stderr. */
   verbose: boolean;

@@ -21,6 +21,7 @@ import { getSetting, openDatabase, type Db } from './db/database.js';
 import { applySeed, loadSeed, SeedError } from './seed/apply.js';
 import { operatorLog } from './operator/log.js';
 import { FaultList, faultsOf } from './operator/faults.js';
+import { operatorTokenFor } from './operator/operator-token.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
@@ -137,7 +138,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
       blobDir,
       fixturesDir: FIXTURES_DIR,
       log: (line) => process.stderr.write(`[emulator] ${line}\n`),
-      operatorToken: options.operatorToken ?? `op_${(options.ids ?? cryptoIds).hex(24)}`,
+      operatorToken: operatorTokenFor(options, options.ids ?? cryptoIds),
       onStop: (fn) => stops.push(fn),
     };
     const fresh = getSetting(db, 'bootstrap') === undefined;

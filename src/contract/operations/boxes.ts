@@ -78,6 +78,22 @@ export const boxDeregister = internal(
   'A box leaves the fleet',
   { body: undefined },
 );
+/**
+ * Whether the control plane has this box in its fleet now: a box asks it every few seconds
+ * to notice a control plane that went away or restarted, and registers again when it is
+ * back (docs/edge.md "When the control plane restarts"). Answer `{ registered: boolean }`.
+ */
+export const boxPresence = internal(
+  'boxes.presence',
+  'get',
+  '/_internal/boxes/{boxId}/presence',
+  'Whether this box is registered (a box asks to find a control plane that restarted)',
+  {
+    responses: {
+      200: { description: '{ registered }', schema: z.object({ registered: z.boolean() }) },
+    },
+  },
+);
 export const boxSeatEvents = internal(
   'boxes.seatEvents',
   'post',
@@ -288,6 +304,7 @@ export const edgeCapturesDelete = box(
 export const boxOperations = [
   boxRegister,
   boxDeregister,
+  boxPresence,
   boxSeatEvents,
   boxTurns,
   boxMedia,

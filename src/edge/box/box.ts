@@ -64,6 +64,11 @@ export interface BoxOptions {
   log?: (line: string) => void;
   /** How long an ended session's log stays for `source: live` (default 15 min). */
   keepEndedMs?: number;
+  /**
+   * Ask the control plane every few seconds whether it still has this box, register again
+   * after it restarts and log loudly while it is away (default true; control-plane.ts).
+   */
+  watchControlPlane?: boolean;
 }
 
 export interface RunningBox {
@@ -252,7 +257,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const baseUrl = `http://${host}:${addr.port}`;
   shelf.baseUrl = baseUrl;
 
-  try {
+  const register = async () => {
     const registered = await cp.must(
       boxRegister,
       {},
@@ -272,6 +277,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       version: answer?.fault_version ?? undefined,
     });
     if (armed.success) faults.arm(armed.data.events, armed.data.version);
+  };
+  try {
+    await register();
   } catch (err) {
     // An unregistered box must not keep its port (or the process) alive.
     upgrades.wss.close();
@@ -281,6 +289,9 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   }
 
   let stopped = false;
+  // A control plane that restarts finds this box again (control-plane.ts).
+  const watch =
+    opts.watchControlPlane === false ? null : cp.keepRegistered({ register, clock, log });
   /**
    * A crash (a crash_box fault): every socket drops without a close frame (clients see
    * 1006), the port stops answering, and the box reports nothing: no closes, no turns, no
@@ -289,6 +300,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   function crash(): void {
     if (crashed || stopped) return;
     crashed = true;
+    watch?.stop();
     log(`box ${opts.boxId} crashed (a crash_box fault)`);
     upgrades.stopHeartbeat();
     for (const ws of upgrades.wss.clients) ws.terminate();
@@ -324,6 +336,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      watch?.stop();
       sessions.endAll('box_stopping');
       if (!crashed) await cp.post(boxDeregister, {}, {}).catch(() => undefined);
       await cp.close();

@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
+import { getSetting, setSetting, type Db } from '../db/database.js';
 import type { TicketNeeds } from '../queue/queue.js';
 
 export interface BoxRecord {
@@ -44,9 +45,20 @@ export class Fleet {
   private readonly boxes = new Map<string, BoxRecord>();
   private readonly credentials = new Map<string, Buffer>();
 
-  /** Issue a box credential (in-process boxes and `POST /_emulator/boxes` for external ones). */
-  addCredential(boxId: string, secret: string): void {
+  /**
+   * Issue a box credential (in-process boxes and `POST /_emulator/boxes` for external ones).
+   * `db`: keep it in the store too, so a box in another process registers again after the
+   * control plane restarts on the same data dir (docs/edge.md).
+   */
+  addCredential(boxId: string, secret: string, db?: Db): void {
     this.credentials.set(boxId, hash(secret));
+    if (db) rememberCredential(db, boxId, hash(secret));
+  }
+
+  /** Credentials kept in the store by an earlier start. */
+  loadCredentials(db: Db): void {
+    for (const [id, h] of Object.entries(storedCredentials(db)))
+      if (!this.credentials.has(id)) this.credentials.set(id, Buffer.from(h, 'hex'));
   }
 
   checkCredential(boxId: string, secret: string | null): boolean {
@@ -147,6 +159,29 @@ const fleets = new WeakMap<EmulatorContext, Fleet>();
 /** The context's fleet (the boxes that registered and their seats), created on first use. */
 export function fleetOf(ctx: EmulatorContext): Fleet {
   let fleet = fleets.get(ctx);
-  if (!fleet) fleets.set(ctx, (fleet = new Fleet()));
+  if (!fleet) {
+    fleets.set(ctx, (fleet = new Fleet()));
+    fleet.loadCredentials(ctx.db);
+  }
   return fleet;
+}
+
+/** Settings key of the external boxes' credentials: `{ box_id: sha256(secret) hex }`, newest last. */
+const CREDENTIALS = 'box_credentials';
+/** How many external box credentials the store keeps (each `avatar edge start` asks one). */
+const KEPT_CREDENTIALS = 256;
+
+function storedCredentials(db: Db): Record<string, string> {
+  try {
+    const v = JSON.parse(getSetting(db, CREDENTIALS) ?? '{}') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberCredential(db: Db, boxId: string, digest: Buffer): void {
+  const entries = Object.entries(storedCredentials(db)).filter(([id]) => id !== boxId);
+  entries.push([boxId, digest.toString('hex')]);
+  setSetting(db, CREDENTIALS, JSON.stringify(Object.fromEntries(entries.slice(-KEPT_CREDENTIALS))));
 }

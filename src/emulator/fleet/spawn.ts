@@ -18,11 +18,18 @@ export function runningBoxes(ctx: EmulatorContext): RunningBox[] {
   return fleets.get(ctx) ?? [];
 }
 
-/** Issue a box id and secret the control plane will accept (also for external boxes). */
-export function issueBoxCredential(ctx: EmulatorContext): { boxId: string; secret: string } {
+/**
+ * Issue a box id and secret the control plane will accept. An external box's (`durable`)
+ * is kept in the store, so it still registers after a restart on the same data dir; an
+ * in-process box lives and dies with this start.
+ */
+export function issueBoxCredential(
+  ctx: EmulatorContext,
+  durable = false,
+): { boxId: string; secret: string } {
   const boxId = `box_${ctx.ids.hex(6)}`;
   const secret = ctx.ids.hex(24);
-  fleetOf(ctx).addCredential(boxId, secret);
+  fleetOf(ctx).addCredential(boxId, secret, durable ? ctx.db : undefined);
   return { boxId, secret };
 }
 
@@ -38,6 +45,8 @@ export async function addBox(
     controlPlaneUrl: baseUrl,
     boxId,
     secret,
+    // It stops with this emulator: nothing to find again after a restart.
+    watchControlPlane: false,
     seats: caps.seats ?? opts.seats,
     protocols: caps.protocols ?? [1, 2],
     customAvatars: caps.customAvatars ?? true,

@@ -4,7 +4,7 @@
  *
  * - every route but `/_emulator/health` (and the playground page `/_emulator/ui`, which a
  *   browser navigates to and which carries the token it was given at load) needs the
- *   operator credential, `Authorization: Bearer <token>`: the per-start operator token
+ *   operator credential, `Authorization: Bearer <token>`: the operator token
  *   (`op_<hex>`, printed at start) or one of the emulator's own keys (the bootstrap secret
  *   key or dashboard key), else 401;
  * - a write (any method but GET/HEAD) from a foreign `Origin` is 403 `origin_not_allowed`
@@ -22,7 +22,10 @@ import type { BootstrapKeys } from '../bootstrap/bootstrap.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { getSetting } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { staleTokenHint } from './operator-token.js';
 
+/** The shape of an operator token (`op_` and 48 hex digits). */
+const OP_TOKEN = /^op_[0-9a-f]{48}$/;
 /** Operator paths open without a credential. */
 const OPEN = /^\/_emulator\/health\/?$/;
 /** The playground page and its assets: navigated to, so no header can be sent (GET/HEAD only). */
@@ -73,7 +76,11 @@ export function operatorGuard(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
     const raw = bearer(c);
     if (raw === null) throw unauthorized('missing operator credential');
     if (raw === '' || !isOperatorCredential(ctx, raw))
-      throw unauthorized('not an operator credential of this emulator');
+      throw unauthorized(
+        OP_TOKEN.test(raw)
+          ? staleTokenHint(ctx.options)
+          : 'not an operator credential of this emulator',
+      );
     if (!read && !isJson(c.req.header('content-type'))) {
       throw new ApiError(415, 'unsupported_media_type', {
         message:

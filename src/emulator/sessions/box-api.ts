@@ -6,6 +6,7 @@
 import {
   boxDeregister,
   boxMedia,
+  boxPresence,
   boxRegister,
   boxSeatEvents,
   boxTurns,
@@ -54,6 +55,10 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     const faults = faultsOf(ctx);
     return { ok: true, box_id: id, fault_events: faults.armed(), fault_version: faults.version };
   });
+
+  boxRoute(app, ctx, boxPresence, ({ params }) => ({
+    registered: rt.fleet.get(params.boxId)?.live === true,
+  }));
 
   boxRoute(app, ctx, boxDeregister, ({ params }) => {
     rt.boxGone(params.boxId);

@@ -37,7 +37,7 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
 
   // A box in another process (`avatar edge start --control-plane URL`) registers with these.
   implement(app, ctx, boxCredential, () => {
-    const { boxId, secret } = issueBoxCredential(ctx);
+    const { boxId, secret } = issueBoxCredential(ctx, true);
     return reply(201, { box_id: boxId, secret });
   });
 
