@@ -216,6 +216,28 @@ describe('prototype names as user-named keys never answer 5xx', () => {
     expect(done.nodes[d].result.prompt).toMatch(/^A cat/);
   });
 
+  it('inline tools named after prototype members resolve at mint, each once', async () => {
+    const tools = HOSTILE.map((name) => ({
+      name,
+      description: `the ${name} tool`,
+      input_schema: { type: 'object' },
+    }));
+    const r = await h.api('/api/v1/sessions', {
+      raw: Buffer.from(
+        toJson({
+          persona: 'ava',
+          agent: { hook: 'http://127.0.0.1:9/hook' },
+          tools: { inline: tools, allow: [...HOSTILE] },
+        }),
+      ),
+      type: 'application/json',
+      method: 'POST',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.tools_resolved).toEqual([...HOSTILE]);
+    await h.api(`/api/v1/sessions/${r.body.session_id}/release`, { body: {} });
+  });
+
   it('words of a text that are prototype names are words (the brain`s lexicon)', () => {
     for (const w of HOSTILE) expect(baseForm(w)).toBe(w);
   });
