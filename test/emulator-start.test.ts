@@ -101,6 +101,8 @@ describe('avatar emulator start', () => {
     expect(again.secret_key).toBe(info.secret_key);
     expect(again.dashboard_key).toBe(info.dashboard_key);
     expect(again.workspace_id).toBe(info.workspace_id);
+    // An emulator.json from before the restart keeps working (docs/security.md).
+    expect(again.operator_token).toBe(info.operator_token);
     b.child.kill('SIGINT');
     expect(await b.exit).toBe(0);
   });
@@ -206,7 +208,7 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
     expect(await a.exit).toBe(0);
   });
 
-  it('the operator token: printed in the banner, fixed by AVATAR_OPERATOR_TOKEN (never a flag), a new one each start otherwise', async () => {
+  it('the operator token: printed in the banner, fixed by AVATAR_OPERATOR_TOKEN (never a flag), a new one at each in-memory start otherwise', async () => {
     const env = { AVATAR_STATE_DIR: tmp(), AVATAR_OPERATOR_TOKEN: 'op_0123456789abcdef0123' };
     const a = await startBin(['--port', '0', '--in-memory', '--json'], env);
     const info = JSON.parse(a.first);
