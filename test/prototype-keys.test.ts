@@ -101,6 +101,79 @@ function toJson(body: unknown): string {
   });
 }
 
+describe('structures keyed by user-named keys', () => {
+  it('workflow nodes named after prototype members run and read each other', async () => {
+    const key = h.emu.keys.dashboardKey;
+    const [a, b, c, d] = HOSTILE;
+    const nodes = {
+      [a]: { model_id: 'avatar-chat', task: 'prompt-rewrite', payload: { prompt: 'a cat' } },
+      [b]: {
+        model_id: 'avatar-chat',
+        task: 'prompt-rewrite',
+        payload: { prompt: `\${nodes.${a}.result.prompt}` },
+      },
+      [c]: {
+        model_id: 'avatar-embed',
+        task: 'embedding',
+        payload: { input: `\${nodes.${b}.result.prompt}` },
+      },
+      [d]: {
+        model_id: 'avatar-chat',
+        task: 'prompt-rewrite',
+        payload: { prompt: `\${nodes.${b}.result.prompt} again` },
+        outputs: ['prompt'],
+      },
+    };
+    const wf = await h.api('/api/workflows', {
+      key,
+      raw: Buffer.from(toJson({ name: 'wf', dag: { nodes, edges: [[a, d]] } })),
+      type: 'application/json',
+      method: 'POST',
+    });
+    expect(wf.status, JSON.stringify(wf.body)).toBe(201);
+    const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, {
+      key,
+      body: { input_params: {} },
+    });
+    expect(ex.status, JSON.stringify(ex.body)).toBe(201);
+    let done: any;
+    await waitUntil(async () => {
+      done = (await h.api(`/api/workflows/executions/${ex.body.execution.id}`, { key })).body
+        .execution;
+      return done.status !== 'pending' && done.status !== 'running';
+    }, 20_000);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    expect(Object.keys(done.nodes).sort()).toEqual([...HOSTILE].sort());
+    expect(done.nodes[d].result.prompt).toMatch(/^A cat/);
+  });
+
+  it('inline tools named after prototype members resolve at mint, each once', async () => {
+    const tools = HOSTILE.map((name) => ({
+      name,
+      description: `the ${name} tool`,
+      input_schema: { type: 'object' },
+    }));
+    const r = await h.api('/api/v1/sessions', {
+      raw: Buffer.from(
+        toJson({
+          persona: 'ava',
+          agent: { hook: 'http://127.0.0.1:9/hook' },
+          tools: { inline: tools, allow: [...HOSTILE] },
+        }),
+      ),
+      type: 'application/json',
+      method: 'POST',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.tools_resolved).toEqual([...HOSTILE]);
+    await h.api(`/api/v1/sessions/${r.body.session_id}/release`, { body: {} });
+  });
+
+  it('words of a text that are prototype names are words (the brain`s lexicon)', () => {
+    for (const w of HOSTILE) expect(baseForm(w)).toBe(w);
+  });
+});
+
 describe('prototype names as user-named keys never answer 5xx', () => {
   const credential = (op: AnyOperation): string | undefined => {
     switch (op.family ?? 'control') {
@@ -169,78 +242,8 @@ describe('prototype names as user-named keys never answer 5xx', () => {
       }
       expect(failures).toEqual([]);
     },
+    60_000,
   );
-
-  it('workflow nodes named after prototype members run and read each other', async () => {
-    const key = h.emu.keys.dashboardKey;
-    const [a, b, c, d] = HOSTILE;
-    const nodes = {
-      [a]: { model_id: 'avatar-chat', task: 'prompt-rewrite', payload: { prompt: 'a cat' } },
-      [b]: {
-        model_id: 'avatar-chat',
-        task: 'prompt-rewrite',
-        payload: { prompt: `\${nodes.${a}.result.prompt}` },
-      },
-      [c]: {
-        model_id: 'avatar-embed',
-        task: 'embedding',
-        payload: { input: `\${nodes.${b}.result.prompt}` },
-      },
-      [d]: {
-        model_id: 'avatar-chat',
-        task: 'prompt-rewrite',
-        payload: { prompt: `\${nodes.${b}.result.prompt} again` },
-        outputs: ['prompt'],
-      },
-    };
-    const wf = await h.api('/api/workflows', {
-      key,
-      raw: Buffer.from(toJson({ name: 'wf', dag: { nodes, edges: [[a, d]] } })),
-      type: 'application/json',
-      method: 'POST',
-    });
-    expect(wf.status, JSON.stringify(wf.body)).toBe(201);
-    const ex = await h.api(`/api/workflows/${wf.body.workflow.id}/execute`, {
-      key,
-      body: { input_params: {} },
-    });
-    expect(ex.status, JSON.stringify(ex.body)).toBe(201);
-    let done: any;
-    await waitUntil(async () => {
-      done = (await h.api(`/api/workflows/executions/${ex.body.execution.id}`, { key })).body
-        .execution;
-      return done.status !== 'pending' && done.status !== 'running';
-    });
-    expect(done.status, JSON.stringify(done)).toBe('completed');
-    expect(Object.keys(done.nodes).sort()).toEqual([...HOSTILE].sort());
-    expect(done.nodes[d].result.prompt).toMatch(/^A cat/);
-  });
-
-  it('inline tools named after prototype members resolve at mint, each once', async () => {
-    const tools = HOSTILE.map((name) => ({
-      name,
-      description: `the ${name} tool`,
-      input_schema: { type: 'object' },
-    }));
-    const r = await h.api('/api/v1/sessions', {
-      raw: Buffer.from(
-        toJson({
-          persona: 'ava',
-          agent: { hook: 'http://127.0.0.1:9/hook' },
-          tools: { inline: tools, allow: [...HOSTILE] },
-        }),
-      ),
-      type: 'application/json',
-      method: 'POST',
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    expect(r.body.tools_resolved).toEqual([...HOSTILE]);
-    await h.api(`/api/v1/sessions/${r.body.session_id}/release`, { body: {} });
-  });
-
-  it('words of a text that are prototype names are words (the brain`s lexicon)', () => {
-    for (const w of HOSTILE) expect(baseForm(w)).toBe(w);
-  });
 
   it('the emulator still serves after all of the above', async () => {
     expect((await h.fetch('/_emulator/health')).status).toBe(200);

@@ -79,7 +79,7 @@ describe('the operator token across restarts', () => {
     expect((await op(second, '/_emulator/boxes', token)).status).toBe(200);
     expect(statSync(join(dir, 'operator-token')).mode & 0o777).toBe(0o600);
     await second.stop();
-  });
+  }, 60_000);
 
   it('in memory it is new at every start, and the old one gets a 401 that says so', async () => {
     const first = await emulator({ inMemory: true });
@@ -100,7 +100,7 @@ describe('the operator token across restarts', () => {
     };
     expect(other.message).toMatch(/^not an operator credential of this emulator/);
     await second.stop();
-  });
+  }, 60_000);
 });
 
 describe('a box of another process when its control plane restarts', () => {
@@ -143,7 +143,7 @@ describe('a box of another process when its control plane restarts', () => {
 
     await first.stop();
     clock.advance(5_000);
-    await waitUntil(() => logs.some((l) => /unreachable/.test(l)), 10_000, 'the warning');
+    await waitUntil(() => logs.some((l) => /unreachable/.test(l)), 20_000, 'the warning');
     expect(logs.find((l) => /unreachable/.test(l))).toMatch(
       /^WARNING: control plane http:\/\/127\.0\.0\.1:\d+ is unreachable .*OUT OF THE FLEET/,
     );
@@ -152,13 +152,13 @@ describe('a box of another process when its control plane restarts', () => {
     expect(await liveBoxes(second)).toEqual([]);
     expect((await mint(second)).body.error).toBe('fleet_busy');
     clock.advance(5_000);
-    await waitUntil(() => logs.some((l) => /registered again/.test(l)), 10_000, 're-registration');
+    await waitUntil(() => logs.some((l) => /registered again/.test(l)), 20_000, 're-registration');
     expect(logs.filter((l) => /unreachable/.test(l))).toHaveLength(1);
     expect(await liveBoxes(second)).toEqual([box.id]);
     const m = await mint(second);
     expect(m.status).toBe(201);
     expect(m.body.connect_url).toBe(box.baseUrl);
-  });
+  }, 60_000);
 
   it('against a control plane that restarted in memory (the credential is gone) it says so', async () => {
     const first = await emulator({ inMemory: true });
@@ -167,9 +167,9 @@ describe('a box of another process when its control plane restarts', () => {
     await first.stop();
     await emulator({ inMemory: true, port });
     clock.advance(5_000);
-    await waitUntil(() => logs.some((l) => /does not know box/.test(l)), 10_000, 'the warning');
+    await waitUntil(() => logs.some((l) => /does not know box/.test(l)), 20_000, 'the warning');
     expect(logs.find((l) => /does not know box/.test(l))).toMatch(
       /^WARNING: .*\(401\).*OUT OF THE FLEET.*avatar edge start/,
     );
-  });
+  }, 60_000);
 });
