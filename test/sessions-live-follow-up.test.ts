@@ -115,7 +115,7 @@ const stockBody = (extra: Record<string, unknown> = {}) =>
 const STOCK = 'Is the blue kettle in stock?';
 const SORRY = 'Sorry, I could not get that for you just now.';
 
-describe('sessions live --say when the tool fails or is slow', () => {
+describe('sessions live --say when the tool fails or never answers', () => {
   it('a failed call: its apology line is heard, then the next line goes; no hang', async () => {
     hook.next({ status: 500, json: { error: 'boom' } });
     const r = await live([

@@ -437,6 +437,7 @@ export class LiveRunner {
   private paceOn(): void {
     if (this.reply || this.ending) return;
     const due = this.followUps.due;
+    if (!due) this.pump?.hold(false);
     if (due) {
       if (this.waitNoted !== due.callId) {
         this.waitNoted = due.callId;
@@ -459,6 +460,7 @@ export class LiveRunner {
       `no follow-up line from ${s.call.tool} within ${this.followUps.waitMs / 1000} s: going on`,
     );
     if (this.mayType) this.paceOn();
+    else if (!this.followUps.due && !this.reply) this.pump?.hold(false);
   }
 
   private notice(message: string): void {
@@ -555,9 +557,11 @@ export class LiveRunner {
         return;
       }
       case 'agent_event':
-        if (e.kind === 'calling' && e.call_id)
+        if (e.kind === 'calling' && e.call_id) {
           this.followUps.calling(e.call_id, e.tool ?? 'tool', this.awaitingTurn || this.hearing);
-        else if (e.call_id && (e.kind === 'image' || e.kind === 'image_pending'))
+          // A mic file waits too: it stops at its next pause until the follow-up has been spoken.
+          if (this.opts.mic?.kind === 'file') this.pump?.hold(true);
+        } else if (e.call_id && (e.kind === 'image' || e.kind === 'image_pending'))
           this.followUps.answered(e.call_id);
         this.store.addLine(
           'tool',
