@@ -60,23 +60,32 @@ const turns = (events: Ev[]) => events.filter((e) => e.event === 'turn');
 const said = (events: Ev[], text: string) =>
   events.findIndex((e) => e.event === 'said' && e.text === text);
 
+/**
+ * `--say FIRST Thanks --turns 2` with these mint flags and no greeting (what is checked is the
+ * follow-up, not a greeting's race with the first line); it must end well.
+ */
+async function sayThenThanks(first: string, mint: string[]): Promise<Ev[]> {
+  const r = await live([
+    ...mint,
+    '--config',
+    '{"greeting_enabled":false}',
+    '--say',
+    first,
+    'Thanks',
+    '--turns',
+    '2',
+  ]);
+  expect(r.err).toBe('');
+  expect(r.code).toBe(0);
+  return r.events;
+}
+
 describe('sessions live --say with a tool call (the README example)', () => {
   it('the picture follow-up line is heard before "Thanks" is sent, labelled an avatar line', async () => {
-    const r = await live([
-      // no greeting: what is checked is the follow-up, not a greeting's race with the first line
-      '--config',
-      '{"greeting_enabled":false}',
+    const ev = await sayThenThanks('Please draw a picture of a red kite', [
       '--tools',
       '{"servers":["svc.image"]}',
-      '--say',
-      'Please draw a picture of a red kite',
-      'Thanks',
-      '--turns',
-      '2',
     ]);
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    const ev = r.events;
     const followUp = ev.findIndex(
       (e) => e.event === 'turn' && e.reply === 'Here is the picture: a red kite.',
     );
@@ -118,20 +127,7 @@ const SORRY = 'Sorry, I could not get that for you just now.';
 describe('sessions live --say when the tool fails or never answers', () => {
   it('a failed call: its apology line is heard, then the next line goes; no hang', async () => {
     hook.next({ status: 500, json: { error: 'boom' } });
-    const r = await live([
-      '--data',
-      stockBody(),
-      '--config',
-      '{"greeting_enabled":false}',
-      '--say',
-      STOCK,
-      'Thanks',
-      '--turns',
-      '2',
-    ]);
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    const ev = r.events;
+    const ev = await sayThenThanks(STOCK, ['--data', stockBody()]);
     const sorry = ev.findIndex((e) => e.event === 'turn' && e.reply === SORRY);
     expect(sorry, JSON.stringify(turns(ev))).toBeGreaterThan(0);
     expect(ev[sorry]).toMatchObject({
