@@ -7,7 +7,7 @@ import {
   type Settled,
 } from '../src/cli/live/follow-ups.js';
 import { LiveRunner } from '../src/cli/live/live-runner.js';
-import type { Stamped } from '../src/cli/live/live-log.js';
+import { textLine, type Stamped } from '../src/cli/live/live-log.js';
 import { run } from '../src/cli/main.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
@@ -231,5 +231,33 @@ describe('FollowUps: which avatar line ends the wait (frames in, verdicts out)',
     expect(settled.map((s) => s.how)).toEqual(['timeout']);
     expect(f.avatarLine('Some other line.')).toBeUndefined();
     expect(timers).toHaveLength(0);
+  });
+});
+
+describe('the line view of avatar lines', () => {
+  it('an avatar line is the avatar speaking, with the call it follows up; no empty "you:" line', () => {
+    const line = textLine({
+      event: 'turn',
+      t: 14,
+      seq: 3,
+      text: '',
+      reply: 'Here is the picture: a red kite.',
+      avatar_line: true,
+      tool_line: { kind: 'follow_up', tool: 'generate_image', call_id: 'call_1' },
+    });
+    expect(line).toBe(
+      '[ 14.0s] avatar (generate_image follow-up): Here is the picture: a red kite.',
+    );
+    expect(
+      textLine({
+        event: 'reply_media',
+        t: 17,
+        seq: 3,
+        bytes: 2048,
+        segments: 2,
+        spoken: true,
+        avatar_line: true,
+      }),
+    ).toBe('[ 17.0s] avatar line media: 2.0 KB in 2 fragments');
   });
 });
