@@ -411,6 +411,9 @@ export class LiveRunner {
     const r = this.reply;
     if (!r) return;
     this.reply = undefined;
+    // Its deadline is done with: a line that follows (a tool's follow-up) gets its own.
+    if (this.replyDeadline) clearTimeout(this.replyDeadline);
+    this.replyDeadline = undefined;
     if (!this.textOnly)
       this.log({
         event: 'reply_media',
