@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
@@ -28,6 +28,9 @@ describe('avatar demo', () => {
     );
     const file = join(cwd, 'demo.mp4');
     expect(existsSync(file)).toBe(true);
+    // The size it reports is the file's, not the bytes received before the remux.
+    const kb = (statSync(file).size / 1024).toFixed(1);
+    expect(r.stdout).toContain(`recorded ${file} (${kb} KB)`);
     // Playable: both tracks decode from start to end.
     const meta = await parseFile(file);
     expect(meta.format.duration).toBeGreaterThan(3);

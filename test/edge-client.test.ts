@@ -352,6 +352,33 @@ describe('mic pump (spec 4.6 cadence)', () => {
     expect(levels[0]).toBeGreaterThan(-20);
   });
 
+  it('a held source stops at its next quiet frame, never inside an utterance, and keeps its audio', () => {
+    const frames: Buffer[] = [];
+    const pump = new MicPump({ send: (f) => frames.push(Buffer.from(f)) });
+    // an utterance (200 ms), a pause (200 ms), the next utterance (200 ms)
+    pump.feed(Buffer.concat([tone(200), Buffer.alloc(6400), tone(200)]));
+    pump.end();
+    pump.tick();
+    pump.hold(true);
+    pump.tick(); // the utterance goes on to its end
+    expect(pump.paused).toBe(false);
+    for (let i = 0; i < 5; i++) pump.tick(); // held in the pause: zeroed frames, nothing taken
+    expect(pump.paused).toBe(true);
+    expect(pump.pendingMs).toBe(400);
+    pump.hold(false);
+    for (let i = 0; i < 4; i++) pump.tick();
+    expect(frames.map((f) => f.some((b) => b !== 0))).toEqual([
+      true,
+      true,
+      ...Array(5).fill(false),
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(pump.drained).toBe(true);
+  });
+
   it('a live source over maxBufferedMs drops its oldest audio', () => {
     const pump = new MicPump({ send: () => undefined, maxBufferedMs: 300 });
     pump.feed(tone(1000));

@@ -83,6 +83,21 @@ describe('a plain-http webhook on the emulator', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('--allow-insecure-urls');
   });
+
+  it('mcp add --url http://127.0.0.1:9999/mcp names --allow-insecure-urls (issue 32 item 8)', async () => {
+    const env = isolatedEnv({
+      AVATAR_BASE_URL: h.baseUrl,
+      AVATAR_API_KEY: h.emu.keys.secretKey,
+      AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
+    });
+    const r = await cli(
+      ['mcp', 'add', '--name', 'local', '--url', 'http://127.0.0.1:9999/mcp'],
+      env,
+    );
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/detail: url: must\s+be https/);
+    expect(r.stderr).toContain('--allow-insecure-urls');
+  });
 });
 
 describe('the human mint view', () => {

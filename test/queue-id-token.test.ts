@@ -224,7 +224,7 @@ describe('id_token on GET /api/v1/sessions/queue/{ticket}', () => {
       key: await idToken(),
     });
     expect(r.status).toBe(401);
-    expect((await r.json()).message).toMatch(/https/);
+    expect((await r.json()).message).toMatch(/https.*--allow-insecure-urls/);
   });
 
   it('CLI: avatar sessions queue status --id-token', async () => {

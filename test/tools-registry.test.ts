@@ -104,5 +104,15 @@ describe('MCP URL rules without --allow-insecure-urls', () => {
     });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: 'invalid_request', detail });
+    // each of these rules is lifted by the emulator's flag: the refusal says so
+    expect(r.body.message).toContain('--allow-insecure-urls');
+  });
+
+  it('a URL that is not one is refused without the flag (it would not help)', async () => {
+    const r = await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/mcp-servers`, {
+      body: { name: 'x', url: 'not a url' },
+    });
+    expect(r.body).toMatchObject({ error: 'invalid_request', detail: 'url: not a URL' });
+    expect(r.body.message).not.toContain('--allow-insecure-urls');
   });
 });

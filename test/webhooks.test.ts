@@ -16,12 +16,27 @@ describe('https only by default', () => {
       body: { persona: 'ava', notify: { url: `${rx.url}/x` } },
     });
     expect(n.body.error).toBe('invalid_notify_url');
+    expect(n.body.message).toContain('--allow-insecure-urls');
     const e = await h.client.send('webhooks.create', {
       params: { wsId: h.emu.keys.workspaceId },
       body: { url: `${rx.url}/x`, events: ['queue.*'] },
     });
     expect(e.status).toBe(400);
     expect(e.body).toMatchObject({ error: 'invalid_request', detail: 'url: must be https' });
+    expect(e.body.message).toContain('--allow-insecure-urls');
+    // the tenant hook (spec 2 "Agent object"): the spec's code, and the flag named
+    const a = await h.client.send('sessions.mint', {
+      body: { persona: 'ava', agent: { hook: `${rx.url}/hook` } },
+    });
+    expect(a.status).toBe(400);
+    expect(a.body.error).toBe('invalid_agent_hook');
+    expect(a.body.message).toContain('--allow-insecure-urls');
+    // a notify URL too long is refused for its length, not for its scheme
+    const long = await h.client.send('sessions.mint', {
+      body: { persona: 'ava', notify: { url: `https://hooks.example/${'a'.repeat(2100)}` } },
+    });
+    expect(long.body.error).toBe('invalid_notify_url');
+    expect(long.body.message).not.toContain('--allow-insecure-urls');
     const ok = await h.client.send('webhooks.create', {
       params: { wsId: h.emu.keys.workspaceId },
       body: { url: 'https://hooks.example/q', events: ['queue.claimable'] },

@@ -3,7 +3,8 @@
  * 16 kHz mono PCM16) every 100 ms, whatever the source does. A file is fed all at once and
  * drains at cadence; a microphone feeds as it records. When the source has nothing (a file
  * that ended, a mic that lags) or the mic is gated (the avatar is speaking and the terminal
- * has no echo canceller), zeroed frames keep the cadence.
+ * has no echo canceller), zeroed frames keep the cadence. A held source (a file waiting for
+ * the avatar) stops at its next quiet frame and keeps its audio until released.
  */
 import { MIC_FRAME_BYTES, MIC_FRAME_MS } from './edge-events.js';
 
@@ -47,10 +48,15 @@ export interface MicPumpOptions {
   maxBufferedMs?: number;
 }
 
+/** Quieter than this (dBFS over 100 ms) is a pause in the source, where a hold may begin. */
+const PAUSE_DB = -50;
+
 export class MicPump {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private gated = false;
+  private holding = false;
+  private held = false;
   private sourceEnded = false;
   private sent = 0;
   private readonly clock: PacerClock;
@@ -81,6 +87,21 @@ export class MicPump {
     this.gated = on;
   }
 
+  /**
+   * Hold the source (`sessions live --mic-file` while a tool follow-up is due): from its next
+   * quiet frame (never inside an utterance) zeroed frames keep the cadence and the source's
+   * audio waits, unsent, until `hold(false)`.
+   */
+  hold(on: boolean): void {
+    this.holding = on;
+    if (!on) this.held = false;
+  }
+
+  /** The hold has begun: the source is paused at a quiet frame. */
+  get paused(): boolean {
+    return this.held;
+  }
+
   /** Source audio not yet sent, in ms. */
   get pendingMs(): number {
     return (this.buffered / MIC_FRAME_BYTES) * MIC_FRAME_MS;
@@ -105,7 +126,12 @@ export class MicPump {
 
   /** Send exactly one frame now (the cadence loop calls this every 100 ms). */
   tick(): void {
-    const fromSource = this.buffered >= MIC_FRAME_BYTES || (this.sourceEnded && this.buffered > 0);
+    if (this.holding && !this.held) {
+      const next = this.peek(MIC_FRAME_BYTES);
+      if (next.length === 0 || levelDb(next) < PAUSE_DB) this.held = true;
+    }
+    const fromSource =
+      !this.held && (this.buffered >= MIC_FRAME_BYTES || (this.sourceEnded && this.buffered > 0));
     const src = fromSource ? this.take(Math.min(MIC_FRAME_BYTES, this.buffered)) : undefined;
     const frame = Buffer.alloc(MIC_FRAME_BYTES);
     if (src && !this.gated) src.copy(frame);
@@ -117,6 +143,19 @@ export class MicPump {
       gated: this.gated,
       sent: this.sent,
     });
+  }
+
+  /** Up to `n` bytes of the source, left in place. */
+  private peek(n: number): Buffer {
+    const out: Buffer[] = [];
+    let got = 0;
+    for (const c of this.chunks) {
+      if (got >= n) break;
+      const part = c.subarray(0, n - got);
+      out.push(part);
+      got += part.length;
+    }
+    return Buffer.concat(out);
   }
 
   private take(n: number): Buffer {

@@ -16,6 +16,7 @@ import {
   type EndReason,
   type Stamped,
 } from '../live/live-log.js';
+import { coverLinesOf } from '../live/follow-ups.js';
 import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
 import {
   micAvailable,
@@ -132,6 +133,8 @@ export async function runLive(cli: CliContext, opts: Record<string, unknown>): P
     release: () => releaseSeat(client, minted),
     onLog: write,
     endAfterMicFile: mic?.kind === 'file' && turns === undefined,
+    // A slow tool's filler is its cover_line: not the follow-up pacing waits for.
+    coverLines: coverLinesOf(inlineTools(body)),
   });
   const says = Array.isArray(opts.say) ? opts.say.length : 0;
   // Off the view with no input at all, the session would only listen until the cap: say so.
@@ -314,4 +317,13 @@ export function parsePositiveInt(flag: string, v: unknown): number | undefined {
       ExitCode.usage,
     );
   return n;
+}
+
+/** The inline tool definitions a mint body sends (`tools.inline`, `extra_tools.inline`). */
+function inlineTools(body: Record<string, unknown>): unknown[] {
+  const inline = (v: unknown) => {
+    const list = (v as { inline?: unknown } | null | undefined)?.inline;
+    return Array.isArray(list) ? list : [];
+  };
+  return [...inline(body.tools), ...inline(body.extra_tools)];
 }

@@ -43,7 +43,8 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
   const mic = rec.mic
     ? micFromPcm(Buffer.from(rec.mic.pcm16_base64, 'base64'), `${file} (recorded mic)`)
     : undefined;
-  const userTurns = rec.transcript.filter((e) => e.event === 'turn' && !e.greeting).length;
+  // A turn with no user text (the greeting, a line the avatar began) is not one the user asked.
+  const userTurns = rec.transcript.filter((e) => e.event === 'turn' && e.text !== '').length;
   const client = cli.client();
   const minted = await mintLive(cli, client, body);
   const events: Stamped[] = [];
@@ -109,7 +110,11 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
 const entryText = (e: TranscriptEntry | null): string => {
   if (!e) return '(nothing)';
   if (e.event === 'turn')
-    return e.greeting ? `greeting: ${e.reply}` : `heard "${e.text}" -> "${e.reply}"`;
+    return e.greeting
+      ? `greeting: ${e.reply}`
+      : e.text === ''
+        ? `avatar: ${e.reply}`
+        : `heard "${e.text}" -> "${e.reply}"`;
   if (e.event === 'said') return `typed "${e.text}"`;
   return `tool ${e.kind}${e.tool ? ` ${e.tool}` : ''}`;
 };

@@ -21,8 +21,10 @@ export type LiveLogEvent =
   | { event: 'media'; bytes: number; segments: number }
   | { event: 'partial'; text: string }
   /**
-   * `greeting: true`: the avatar's opening line (a turn with no user text). `brain`: the
-   * edge's payload in a brain-only session (`name`, `reply`, `usage`; docs/edge.md).
+   * `greeting: true`: the avatar's opening line (the edge marks it). `avatar_line: true`: a
+   * line the avatar began itself (no user text, not the greeting): a tool's follow-up, filler
+   * or apology; `tool_line` names the call it belongs to when one was due (docs/live.md).
+   * `brain`: the edge's payload in a brain-only session (`name`, `reply`, `usage`; docs/edge.md).
    */
   | {
       event: 'turn';
@@ -32,9 +34,11 @@ export type LiveLogEvent =
       language?: string;
       speech_id?: string;
       greeting?: boolean;
+      avatar_line?: boolean;
+      tool_line?: { kind: 'follow_up' | 'filler'; tool: string; call_id: string };
       brain?: BrainPayload;
     }
-  /** `greeting: true`: the media of the avatar's opening line, not a reply to the user. */
+  /** `greeting: true` / `avatar_line: true`: the media of the opening line / of a line the avatar began, not a reply to the user. */
   | {
       event: 'reply_media';
       seq: number;
@@ -42,6 +46,7 @@ export type LiveLogEvent =
       segments: number;
       spoken: boolean;
       greeting?: boolean;
+      avatar_line?: boolean;
     }
   | {
       event: 'agent_event';
@@ -121,13 +126,17 @@ export function textLine(e: Stamped): string | undefined {
     case 'partial':
       return `${t} you (partial): ${e.text}`;
     case 'turn': {
-      const said = e.greeting
-        ? `${t} avatar: ${e.reply}`
-        : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
+      const who = e.tool_line
+        ? `avatar (${e.tool_line.tool} ${e.tool_line.kind.replace('_', '-')})`
+        : 'avatar';
+      const said =
+        e.greeting || e.avatar_line
+          ? `${t} ${who}: ${e.reply}`
+          : `${t} you: ${e.text}\n${t} avatar: ${e.reply}`;
       return e.brain ? `${said}\n${t} brain: ${brainLine(e.brain)}` : said;
     }
     case 'reply_media':
-      return `${t} ${e.greeting ? 'greeting' : 'reply'} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
+      return `${t} ${e.greeting ? 'greeting' : e.avatar_line ? 'avatar line' : 'reply'} media: ${kb(e.bytes)} in ${e.segments} fragments${e.spoken ? '' : ' (no audible speech detected)'}`;
     case 'agent_event':
       return `${t} tool ${e.tool ?? '?'}: ${e.kind}${e.caption ? ` (${e.caption})` : ''}${e.url ? ` ${e.url}` : ''}`;
     case 'mic_gate':

@@ -9,6 +9,7 @@ import type { ClosedEvent, EdgeConnection, EdgeEvent } from '../../client/edge-e
 import { MicPump, type PacerClock } from '../../client/edge-mic.js';
 import type { MintReady } from '../../contract/resources/session.js';
 import type { AudioOutChoice } from './audio-out.js';
+import { coverLinesOf, FollowUps, type Settled } from './follow-ups.js';
 import { interruptedNote, type EndReason, type LiveLogEvent, type Stamped } from './live-log.js';
 import { LiveStore } from './live-state.js';
 import type { MicSource } from './mic-source.js';
@@ -50,6 +51,10 @@ export interface LiveRunOptions {
    * over, as for a piped stdin: the session ends once the last reply has been spoken.
    */
   endAfterMicFile?: boolean;
+  /** Fillers a tool may say while its call is slow (its `cover_line`), besides the built-ins' (follow-ups.ts). */
+  coverLines?: string[];
+  /** How long a tool follow-up is waited for after its `calling` (default FOLLOW_UP_WAIT_MS). */
+  followUpWaitMs?: number;
 }
 
 /** Silence after a --mic-file's end for the edge's VAD to close the last utterance. */
@@ -111,7 +116,9 @@ export class LiveRunner {
   private reply:
     | {
         seq: number;
-        userTurn: number;
+        greeting: boolean;
+        /** A line the avatar began itself (no user turn before it). */
+        avatarLine: boolean;
         speechId?: string;
         bytes: number;
         segments: number;
@@ -128,6 +135,10 @@ export class LiveRunner {
   private lastMediaLog = -Infinity;
   private pump: MicPump | undefined;
   private micFileDrainedAt: number | undefined;
+  /** Tool calls whose follow-up line is due: pacing holds the next line meanwhile. */
+  private readonly followUps: FollowUps;
+  /** The call the view has been told pacing waits for. */
+  private waitNoted: string | undefined;
   /** The partial of an utterance whose turn has not come yet. */
   private hearing = false;
   private inputWhat = 'input';
@@ -138,6 +149,15 @@ export class LiveRunner {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     };
     this.t0 = this.clock.now();
+    this.followUps = new FollowUps({
+      coverLines: opts.coverLines ?? coverLinesOf(),
+      waitMs: opts.followUpWaitMs,
+      setTimer: (fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      },
+      onSettled: (s) => this.onFollowUpSettled(s),
+    });
     this.store = new LiveStore({
       sessionId: opts.minted.session_id,
       label: opts.label,
@@ -174,7 +194,8 @@ export class LiveRunner {
     const t = text.trim();
     if (!t || this.ending) return;
     this.scripted.push(t);
-    if (this.conn && this.mayType && !this.reply && !this.awaitingTurn) this.sendScripted();
+    if (this.conn && this.mayType && !this.reply && !this.awaitingTurn && !this.followUps.due)
+      this.sendScripted();
   }
 
   /**
@@ -195,7 +216,8 @@ export class LiveRunner {
       this.scripted.length ||
       this.awaitingTurn ||
       this.hearing ||
-      this.reply
+      this.reply ||
+      this.followUps.due
     )
       return;
     const short = this.opts.turns !== undefined && this.userTurns < this.opts.turns;
@@ -321,7 +343,8 @@ export class LiveRunner {
       this.scriptedTimer = setTimeout(() => {
         this.scriptedTimer = undefined;
         this.mayType = true;
-        if (!this.reply && this.edgeState !== 'thinking') this.sendScripted();
+        if (!this.reply && this.edgeState !== 'thinking' && !this.followUps.due)
+          this.sendScripted();
       }, SCRIPTED_WAIT_MS);
       await this.woken;
     } catch (e) {
@@ -388,6 +411,9 @@ export class LiveRunner {
     const r = this.reply;
     if (!r) return;
     this.reply = undefined;
+    // Its deadline is done with: a line that follows (a tool's follow-up) gets its own.
+    if (this.replyDeadline) clearTimeout(this.replyDeadline);
+    this.replyDeadline = undefined;
     if (!this.textOnly)
       this.log({
         event: 'reply_media',
@@ -395,18 +421,54 @@ export class LiveRunner {
         bytes: r.bytes,
         segments: r.segments,
         spoken: r.spoke,
-        ...(r.userTurn === 0 ? { greeting: true } : {}),
+        ...(r.greeting ? { greeting: true } : {}),
+        ...(r.avatarLine ? { avatar_line: true } : {}),
       });
-    if (r.userTurn === 0 && this.startMic) {
+    if (r.greeting && this.startMic) {
       clearTimeout(this.micFallback);
       this.startMic();
     }
-    if (this.opts.turns !== undefined && r.userTurn >= this.opts.turns)
-      this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
     // The avatar has finished speaking: the next --say line goes.
     this.mayType = true;
+    this.paceOn();
+  }
+
+  /**
+   * The avatar is quiet: the session ends once its turns are done, else the next queued line
+   * goes; neither while a tool's follow-up line is due (it would be cut before a word).
+   */
+  private paceOn(): void {
+    if (this.reply || this.ending) return;
+    const due = this.followUps.due;
+    if (!due) this.pump?.hold(false);
+    if (due) {
+      if (this.waitNoted !== due.callId) {
+        this.waitNoted = due.callId;
+        this.notice(
+          `waiting for ${due.tool}'s follow-up line before going on (at most ${this.followUps.waitMs / 1000} s)`,
+        );
+      }
+      return;
+    }
+    if (this.opts.turns !== undefined && this.userTurns >= this.opts.turns)
+      return this.end('turns_done', `${this.opts.turns} turn${this.opts.turns === 1 ? '' : 's'}`);
     if (this.scripted.length) this.sendScripted();
     else this.endIfInputDone();
+  }
+
+  /** A due follow-up came (its line is tracked as a reply), or will not: pacing resumes. */
+  private onFollowUpSettled(s: Settled): void {
+    if (s.how !== 'timeout') return;
+    this.notice(
+      `no follow-up line from ${s.call.tool} within ${this.followUps.waitMs / 1000} s: going on`,
+    );
+    if (this.mayType) this.paceOn();
+    else if (!this.followUps.due && !this.reply) this.pump?.hold(false);
+  }
+
+  private notice(message: string): void {
+    this.store.addLine('info', message);
+    this.log({ event: 'notice', message });
   }
 
   private onEdge(e: EdgeEvent, audio: ReplyAudio, recording: StreamRecording | undefined): void {
@@ -443,17 +505,23 @@ export class LiveRunner {
       case 'turn': {
         this.closeReply();
         const seq = ++this.turns;
-        const greeting = e.greeting === true || !e.text;
-        if (!greeting) {
+        // The edge marks its greeting; any other turn with no user text is a line the avatar
+        // began itself (a tool's follow-up, filler or apology; docs/tools.md).
+        const greeting = e.greeting === true;
+        const avatarLine = !greeting && !e.text;
+        const line = avatarLine ? this.followUps.avatarLine(e.reply) : undefined;
+        if (!greeting && !avatarLine) {
           this.awaitingTurn = false;
           this.hearing = false;
           this.userTurns++;
           this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
+          // The user spoke: a result still to come colours the next reply, no line follows.
+          this.followUps.userSpoke();
+          this.store.update({ partial: '' });
+          // A typed line is already on screen; the turn repeats it.
+          if (e.text !== this.lastTyped) this.store.addLine('user', e.text);
+          this.lastTyped = undefined;
         }
-        this.store.update({ partial: '' });
-        // A typed line is already on screen; the turn repeats it.
-        if (!greeting && e.text !== this.lastTyped) this.store.addLine('user', e.text);
-        this.lastTyped = undefined;
         this.store.addLine('avatar', e.reply);
         this.log({
           event: 'turn',
@@ -463,6 +531,10 @@ export class LiveRunner {
           language: e.language,
           speech_id: e.speech_id,
           ...(greeting ? { greeting: true } : {}),
+          ...(avatarLine ? { avatar_line: true } : {}),
+          ...(line
+            ? { tool_line: { kind: line.kind, tool: line.call.tool, call_id: line.call.callId } }
+            : {}),
           // Brain-only sessions: which brain answered and its token counts (docs/edge.md).
           ...(e.brain ? { brain: e.brain } : {}),
         });
@@ -471,7 +543,8 @@ export class LiveRunner {
         if (greeting && this.startMic) clearTimeout(this.micFallback);
         this.reply = {
           seq,
-          userTurn: greeting ? 0 : this.userTurns,
+          greeting,
+          avatarLine,
           speechId: e.speech_id,
           bytes: 0,
           segments: 0,
@@ -487,6 +560,12 @@ export class LiveRunner {
         return;
       }
       case 'agent_event':
+        if (e.kind === 'calling' && e.call_id) {
+          this.followUps.calling(e.call_id, e.tool ?? 'tool', this.awaitingTurn || this.hearing);
+          // A mic file waits too: it stops at its next pause until the follow-up has been spoken.
+          if (this.opts.mic?.kind === 'file') this.pump?.hold(true);
+        } else if (e.call_id && (e.kind === 'image' || e.kind === 'image_pending'))
+          this.followUps.answered(e.call_id);
         this.store.addLine(
           'tool',
           `${e.tool ?? 'tool'}: ${e.kind}${e.caption ? ` — ${e.caption}` : ''}${e.url ? ` ${e.url}` : ''}`,
@@ -553,6 +632,7 @@ export class LiveRunner {
   ): Promise<LiveSummary> {
     if (this.replyDeadline) clearTimeout(this.replyDeadline);
     if (this.replyGrace) clearTimeout(this.replyGrace);
+    this.followUps.clear();
     clearTimeout(this.micFallback);
     ctrl.abort();
     this.opts.mic?.stop();
@@ -624,7 +704,8 @@ export class LiveRunner {
           bytes: r.bytes,
           segments: r.segments,
           spoken: r.spoke,
-          ...(r.userTurn === 0 ? { greeting: true } : {}),
+          ...(r.greeting ? { greeting: true } : {}),
+          ...(r.avatarLine ? { avatar_line: true } : {}),
         });
     }
   }

@@ -31,7 +31,7 @@ export interface SessionFile {
  * (a recording ended with Ctrl-C replays to its last turn) are not compared.
  */
 export type TranscriptEntry =
-  | { event: 'turn'; text: string; reply: string; greeting?: true }
+  | { event: 'turn'; text: string; reply: string; greeting?: true; avatar_line?: true }
   | { event: 'said'; text: string }
   | { event: 'agent_event'; kind: string; tool?: string };
 
@@ -44,6 +44,7 @@ export function transcriptOf(events: readonly Stamped[]): TranscriptEntry[] {
         text: e.text,
         reply: e.reply,
         ...(e.greeting ? { greeting: true as const } : {}),
+        ...(e.avatar_line ? { avatar_line: true as const } : {}),
       });
     else if (e.event === 'said') out.push({ event: 'said', text: e.text });
     else if (e.event === 'agent_event')

@@ -5,6 +5,7 @@
  */
 import { ErrorCode } from '../errors.js';
 import { Limits } from '../limits.js';
+import { isAllowedUrl, liftedByInsecureUrls } from './https-url.js';
 import { accept, isPlainObject, reject, serializedBytes, type Validation } from './result.js';
 
 export interface AgentObject {
@@ -18,15 +19,6 @@ export interface AgentObject {
 export interface AgentValidationOptions {
   /** Emulator relaxation (`--allow-insecure-urls`): accept plain-http hooks. Off by default. */
   allowInsecure?: boolean;
-}
-
-function isHttpsUrl(s: string, allowInsecure: boolean): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' || (allowInsecure && u.protocol === 'http:');
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -46,8 +38,12 @@ export function validateAgent(
       'agent: expected an object',
     );
   if (input.hook !== undefined && input.hook !== null) {
-    if (typeof input.hook !== 'string' || !isHttpsUrl(input.hook, opts.allowInsecure ?? false)) {
-      return reject(400, ErrorCode.invalidAgentHook, 'agent.hook must be an https URL');
+    if (typeof input.hook !== 'string' || !isAllowedUrl(input.hook, opts.allowInsecure ?? false)) {
+      return reject(
+        400,
+        ErrorCode.invalidAgentHook,
+        liftedByInsecureUrls('agent.hook must be an https URL'),
+      );
     }
   }
   for (const k of ['tok', 'conv'] as const) {

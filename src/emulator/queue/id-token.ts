@@ -11,6 +11,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { isAllowedUrl, liftedByInsecureUrls } from '../../contract/validators/https-url.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
@@ -69,8 +70,8 @@ export class IdTokenVerifier {
       throw unauthorized('id_token issuer and audience are not trusted in this workspace');
     let last = 'id_token rejected';
     for (const row of rows) {
-      if (!this.urlAllowed(row.jwks_uri)) {
-        last = 'the trusted issuer jwks_uri is not https (plain http needs --allow-insecure-urls)';
+      if (!isAllowedUrl(row.jwks_uri, this.opts.allowInsecureUrls)) {
+        last = liftedByInsecureUrls('the trusted issuer jwks_uri is not https');
         continue;
       }
       const algorithms = parseAlgs(row.algs);
@@ -93,15 +94,6 @@ export class IdTokenVerifier {
       }
     }
     throw unauthorized(last);
-  }
-
-  private urlAllowed(uri: string): boolean {
-    try {
-      const u = new URL(uri);
-      return u.protocol === 'https:' || (this.opts.allowInsecureUrls && u.protocol === 'http:');
-    } catch {
-      return false;
-    }
   }
 
   private keySet(uri: string): JWTVerifyGetKey {

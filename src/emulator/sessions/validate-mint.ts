@@ -11,6 +11,7 @@ import { charCount, Limits } from '../../contract/limits.js';
 import type { MintSessionInput } from '../../contract/resources/session.js';
 import { validateAgent, type AgentObject } from '../../contract/validators/agent.js';
 import { validateConfig, type ConfigGroup } from '../../contract/validators/config.js';
+import { isAllowedUrl, liftedByInsecureUrls } from '../../contract/validators/https-url.js';
 import type { ValidationFailure, Validation } from '../../contract/validators/result.js';
 import {
   checkAgentPayload,
@@ -19,7 +20,6 @@ import {
 } from '../../contract/validators/tools.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
-import { isAllowedUrl } from '../http/allowed-url.js';
 import { ApiError } from '../http/api-error.js';
 import type { NotifyTarget } from '../queue/queue.js';
 
@@ -342,12 +342,13 @@ export function checkFields(
     if (!n || typeof n !== 'object' || Array.isArray(n) || typeof n.url !== 'string') {
       throw bad(ErrorCode.invalidNotifyUrl, 'notify must be { url, secret? } with an https url');
     }
-    if (n.url.length > 2048 || !isAllowedUrl(n.url, opts.allowInsecureUrls)) {
+    if (n.url.length > 2048)
+      throw bad(ErrorCode.invalidNotifyUrl, 'notify.url must be at most 2048 characters');
+    if (!isAllowedUrl(n.url, opts.allowInsecureUrls))
       throw bad(
         ErrorCode.invalidNotifyUrl,
-        'notify.url must be an https URL of at most 2048 characters',
+        liftedByInsecureUrls('notify.url must be an https URL'),
       );
-    }
     if (n.secret !== undefined && typeof n.secret !== 'string') {
       throw bad(
         ErrorCode.invalidRequest,

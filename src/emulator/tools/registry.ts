@@ -6,6 +6,7 @@
  * the background (stale-while-revalidate, spec 8).
  */
 import { ErrorCode } from '../../contract/errors.js';
+import { liftedByInsecureUrls } from '../../contract/validators/https-url.js';
 import {
   deleteMcpServer,
   getMcpServer,
@@ -40,6 +41,8 @@ export interface McpRow {
   last_error: string | null;
 }
 
+const NOT_A_URL = 'url: not a URL';
+
 /**
  * spec 4.11: an https URL that is not localhost, not an IP literal, not a `.local` or
  * `.internal` host. `--allow-insecure-urls` (tests, local servers) accepts any http(s) URL.
@@ -49,7 +52,7 @@ export function checkMcpUrl(s: string, allowInsecure: boolean): string | null {
   try {
     u = new URL(s);
   } catch {
-    return 'url: not a URL';
+    return NOT_A_URL;
   }
   if (allowInsecure)
     return u.protocol === 'https:' || u.protocol === 'http:' ? null : 'url: must be http(s)';
@@ -176,11 +179,14 @@ export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, registerMcpServer, async ({ auth, params, body }) => {
     const ws = workspaceFromPath(db, auth, params.wsId);
     const bad = checkMcpUrl(body.url, ctx.options.allowInsecureUrls);
-    if (bad)
+    if (bad) {
+      // Every rule but "not a URL" is one the emulator's flag lifts.
+      const refusal = `url is not allowed: ${bad.slice(5)}`;
       throw new ApiError(400, ErrorCode.invalidRequest, {
-        message: `url is not allowed (${bad.slice(5)})`,
+        message: bad === NOT_A_URL ? refusal : liftedByInsecureUrls(refusal),
         detail: bad,
       });
+    }
     const a = body.auth ?? { kind: 'none' as const };
     if (a.kind !== 'none' && !a.secret) {
       throw new ApiError(400, ErrorCode.invalidRequest, {

@@ -5,12 +5,12 @@
  */
 import { ErrorCode } from '../../contract/errors.js';
 import { createWebhook, deleteWebhook, listWebhooks } from '../../contract/operations/webhooks.js';
+import { isAllowedUrl, liftedByInsecureUrls } from '../../contract/validators/https-url.js';
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
-import { isAllowedUrl } from '../http/allowed-url.js';
 import type { SessionQueue } from '../queue/queue.js';
 import { subscribes } from '../../contract/resources/webhook.js';
 import { webhookSql } from './sql.js';
@@ -58,8 +58,7 @@ export function registerWebhookRoutes(app: App, ctx: EmulatorContext, queue: Ses
     }
     if (!isAllowedUrl(body.url, ctx.options.allowInsecureUrls)) {
       throw new ApiError(400, ErrorCode.invalidRequest, {
-        message:
-          'url must be an https URL (this emulator takes plain http:// when started with --allow-insecure-urls)',
+        message: liftedByInsecureUrls('url must be an https URL'),
         detail: 'url: must be https',
       });
     }
