@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/cli/exit-codes.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { png, wav } from './helpers/avatar-media.js';
 
@@ -12,11 +12,7 @@ let env: Record<string, string | undefined>;
 let dir: string;
 
 beforeAll(() => {
-  env = isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+  env = emulatorEnv(h, { workspace: true });
   dir = env.HOME!;
   writeFileSync(join(dir, 'face.png'), png());
   writeFileSync(join(dir, 'voice.wav'), wav(6));

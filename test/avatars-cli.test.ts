@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/cli/exit-codes.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { image, png, wav } from './helpers/avatar-media.js';
 
@@ -11,11 +11,7 @@ let env: Record<string, string | undefined>;
 let dir: string;
 
 beforeAll(async () => {
-  env = isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+  env = emulatorEnv(h, { workspace: true });
   dir = env.HOME!;
   writeFileSync(join(dir, 'face.jpg'), await image('jpeg'));
   writeFileSync(join(dir, 'face.png'), png());

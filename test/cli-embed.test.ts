@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -9,7 +9,7 @@ import { useEmulator } from './helpers/emulator.js';
  * (with their index), each read from the very vector --json prints.
  */
 const h = useEmulator({ inferenceRateLimits: false });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 
 describe('avatar embed', () => {
   it('shows dimensions, norm and non-zero components that are in the vector; --json keeps it whole', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -13,7 +13,7 @@ const h = useEmulator({
 
 describe('429 for people', () => {
   it('concurrency_limit says how many are in use, what to do, and retry_after; --json keeps the envelope', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const first = await cli(['--json', 'sessions', 'mint', '--persona', 'ava'], env);
     expect(first.code).toBe(0);
     const r = await cli(['sessions', 'mint', '--persona', 'ava'], env);
@@ -36,7 +36,7 @@ describe('429 for people', () => {
 
 describe('--origin', () => {
   it('sends an Origin header, which a publishable key is checked against', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const made = await cli(
       [
         '--json',

@@ -5,7 +5,7 @@ import { commandGroups } from '../src/cli/commands/index.js';
 import { run } from '../src/cli/main.js';
 import { realSleep } from '../src/client/mint-queue.js';
 import { operations } from '../src/contract/operations/index.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -24,7 +24,7 @@ class Terminal extends Writable {
   }
 }
 
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 /** What stays on screen: each \r-rewritten row, escape codes removed. */
 const rows = (text: string) =>
   text
@@ -195,7 +195,7 @@ describe('flags and failures (item 10)', () => {
   });
 
   it('a workspace-bound key implies its workspace for {wsId} commands', async () => {
-    const e = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const e = emulatorEnv(h);
     const r = await cli(['--json', 'devices', 'list'], e);
     expect(r.code).toBe(0);
     const unbound = await cli(['devices', 'list'], {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { queueStatusLine } from '../src/cli/live/queue-line.js';
 
@@ -80,12 +80,7 @@ describe('with an emulator', () => {
   const h = useEmulator({
     inferenceUpstreams: { 'big-chat': { baseUrl: 'http://127.0.0.1:9/v1' } },
   });
-  const env = () =>
-    isolatedEnv({
-      AVATAR_BASE_URL: h.baseUrl,
-      AVATAR_API_KEY: h.emu.keys.secretKey,
-      AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-    });
+  const env = () => emulatorEnv(h, { workspace: true });
 
   it('tools validate: an unknown field lists the allowed ones; --json has the documented detail', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'avatar-tools-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -10,12 +10,7 @@ import { useEmulator } from './helpers/emulator.js';
  */
 const clock = new ManualClock(Date.now());
 const h = useEmulator({ clock, mintRatePerMinute: 2, orgPlan: 'free' });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 /** Every "<n> s", "<n> min", "retry_after <n>": each is a way of saying when to retry. */
 const times = (text: string) =>
   text.replace(/\s+/g, ' ').match(/\b\d+ (s|min|h)\b|retry_after \d+/g) ?? [];

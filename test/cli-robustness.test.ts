@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/cli/exit-codes.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** CLI failure paths a user hits by hand: each is a clear one-line error and a documented exit code. */
@@ -10,11 +10,7 @@ const h = useEmulator();
 let env: Record<string, string | undefined>;
 
 beforeAll(() => {
-  env = isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+  env = emulatorEnv(h, { workspace: true });
 });
 
 describe('errors from the service', () => {

@@ -1,17 +1,12 @@
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { cli, isolatedEnv, sharedRuns } from './helpers/cli.js';
+import { cli, emulatorEnv, sharedRuns } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar sessions transcript` reads as the conversation it was, not as JSON in a table. */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 
 async function talk(question: string): Promise<string> {
   let out = '';

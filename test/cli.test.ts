@@ -5,18 +5,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeEmulatorState } from '../src/cli/config.js';
 import { ExitCode } from '../src/cli/exit-codes.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 const h = useEmulator();
 let env: Record<string, string | undefined>;
 
 beforeAll(() => {
-  env = isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+  env = emulatorEnv(h, { workspace: true });
 });
 
 describe('output', () => {

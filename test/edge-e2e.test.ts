@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { defaultVoice } from '../src/models/voice/index.js';
-import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
+import { openSock, roundTrip, until, wsUrl, type Sock } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { SentenceSplitter } from '../src/edge/session/conversation.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
-import { streamFrames, utteranceFrames } from './helpers/utterance.js';
+import { speakSeeingPartial } from './helpers/utterance.js';
 
 /**
  * Issue 8 "must show": mint, connect /mse + /mic_stream + /events, stream a synthesized
@@ -48,11 +48,9 @@ describe('live session with media, end to end', () => {
     expect(mse.bin[1]!.subarray(4, 8).toString()).toBe('moof');
 
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
-    await streamFrames(
+    await speakSeeingPartial(
       mic,
-      await utteranceFrames(
-        'Hi there. I would like to know where you live, what you do during the day, and which places you like to visit.',
-      ),
+      'Hi there. I would like to know where you live, what you do during the day, and which places you like to visit.',
     );
     const turn = await mic.next((x) => x.type === 'turn', 20_000);
     expect(mic.json.some((x) => x.type === 'partial')).toBe(true);
@@ -63,7 +61,7 @@ describe('live session with media, end to end', () => {
       (x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms,
       30_000,
     );
-    await new Promise((r) => setTimeout(r, 500));
+    await roundTrip(mse);
     await replyAudioCheck(mse.bin, turn.reply);
 
     await h.api(`/api/v1/sessions/${m.session_id}/release`, { body: { seat_token: m.seat_token } });
@@ -94,11 +92,9 @@ describe('live session with media, end to end', () => {
     expect(s.bin.every((b) => b[0] === 0x01)).toBe(true);
     expect(s.bin[0]!.subarray(5, 9).toString()).toBe('ftyp');
     s.ws.send(JSON.stringify({ type: 'hello', lang: 'en' }));
-    await streamFrames(
+    await speakSeeingPartial(
       s,
-      await utteranceFrames(
-        'Good morning. Please tell me about your work, the people you help every day, and what you enjoy most about it.',
-      ),
+      'Good morning. Please tell me about your work, the people you help every day, and what you enjoy most about it.',
       0x02,
     );
     const turn = await s.next((x) => x.type === 'turn', 20_000);
@@ -108,7 +104,7 @@ describe('live session with media, end to end', () => {
       (x) => x.type === 'status' && x.state === 'listening' && x.session_ms > spoke.session_ms,
       30_000,
     );
-    await new Promise((r) => setTimeout(r, 500));
+    await roundTrip(s);
     await replyAudioCheck(
       s.bin.map((b) => b.subarray(1)),
       turn.reply,

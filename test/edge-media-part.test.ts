@@ -9,6 +9,7 @@ import type { SessionSnapshot } from '../src/edge/session/snapshot.js';
 import { runFfmpeg, writeAsync } from '../src/media/ffmpeg.js';
 import { FliteVoice, writeWav } from '../src/models/voice/index.js';
 import { png } from './helpers/avatar-media.js';
+import { waitUntil } from './helpers/wait.js';
 
 /** How a box builds a custom avatar's media: voice samples in any format, idle loops that are missing, broken or arrive late. */
 let n = 0;
@@ -67,13 +68,12 @@ describe('edge media part', () => {
     await stream.ready();
     const kinds: string[] = [];
     stream.on('fragment', (_b: Buffer, info: { kind: string }) => kinds.push(info.kind));
-    for (let i = 0; i < 200 && kinds.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => kinds.length >= 3, 10_000, 'three fragments');
     expect(new Set(kinds)).toEqual(new Set(['still']));
     // The version's loop is built meanwhile (the ava fixture has the same encoder settings and size).
     idle = readFileSync(join(FIXTURES_DIR, 'personas', 'ava', 'idle.mp4'));
     clock.advance(IDLE_RETRY_MS);
-    for (let i = 0; i < 300 && !kinds.includes('idle'); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => kinds.includes('idle'), 10_000, 'the idle loop');
     expect(kinds).toContain('idle');
   }, 20_000);
 });

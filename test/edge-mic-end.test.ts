@@ -3,6 +3,7 @@ import { LiveSession } from '../src/edge/session/live-session.js';
 import { MicInput } from '../src/edge/session/mic-input.js';
 import type { EdgeParts } from '../src/edge/session/parts.js';
 import { testSnapshot, turnLoopOn } from './helpers/turn-loop.js';
+import { waitUntil } from './helpers/wait.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { LocalBrain } from '../src/models/brain/local.js';
 import type { Recognition, Recognizer, Vad } from '../src/models/index.js';
@@ -36,7 +37,7 @@ describe('a spoken turn still being recognised when the session ends', () => {
     expect(heard).toBeTypeOf('function'); // the utterance ended: the recogniser is at work
     live.end('closed');
     heard({ text: 'where do you live', recognised: true } as Recognition);
-    for (let i = 0; i < 50 && stored.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => stored.length > 0, 10_000, 'the turn stored');
     expect(stored.map((t) => [t.user_text, t.reply_text, t.outcome])).toEqual([
       ['where do you live', '', 'unanswered'],
     ]);

@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { addBox, removeBox } from '../src/emulator/fleet/spawn.js';
-import { openSock, refusal, wsUrl } from './helpers/edge.js';
+import { openSock, roundTrip, refusal, wsUrl } from './helpers/edge.js';
 import { mintSession, useEmulator } from './helpers/emulator.js';
 
 /** Issue 8: session tokens on the upgrade and on /chat (spec 4.6, 5.4), and bad mic frames (spec 6.1). */
@@ -130,7 +130,7 @@ describe('bad mic input (spec 4.6, 6.1)', () => {
     mic.ws.send(JSON.stringify({ op: 'dance' }));
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 7 }));
     mic.ws.send(JSON.stringify([1, 2]));
-    await new Promise((r) => setTimeout(r, 50));
+    await roundTrip(mic);
     expect(errors().filter((e) => e.error === 'invalid_message')).toHaveLength(4);
     mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
     mic.ws.send(Buffer.alloc(3199));
@@ -138,7 +138,7 @@ describe('bad mic input (spec 4.6, 6.1)', () => {
     expect(size.detail).toMatch(/3200 bytes/);
     mic.ws.send(Buffer.alloc(6400));
     mic.ws.send(Buffer.alloc(3200)); // a good zeroed frame: no error
-    await new Promise((r) => setTimeout(r, 50));
+    await roundTrip(mic);
     expect(errors().filter((e) => e.error === 'bad_frame_size')).toHaveLength(2);
     for (const e of errors())
       expect(e).toEqual({ type: 'error', error: expect.any(String), detail: expect.any(String) });

@@ -8,6 +8,7 @@ import { openSock, until, wsUrl } from './helpers/edge.js';
 import { GatedBrain, testSnapshot, turnLoopOn } from './helpers/turn-loop.js';
 import { mintSession, useEmulator, type EmulatorHandle, type Minted } from './helpers/emulator.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
+import { settle } from './helpers/wait.js';
 
 /** Session 2, edge turns: typed turns that outlive their sockets, typed barge-in, /chat-only sessions, reply language. */
 
@@ -177,7 +178,6 @@ describe('typed turns with the default parts', () => {
 describe('a session driven only by /chat (no socket)', () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const h = useEmulator({ boxes: 1, seats: 1, mintRatePerMinute: 0, clock });
-  const settle = () => new Promise((r) => setTimeout(r, 50));
 
   it('ends after 60 s without a typed turn: the control plane reads it ended (idle) and the seat is free for the next mint', async () => {
     const a = await mintSession(h);

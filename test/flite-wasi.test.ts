@@ -18,21 +18,25 @@ describe('flite in WASI', () => {
       [['-psdur', '-voice', 'kal16'], 'The quick brown fox jumps over the lazy dog.'],
       [['-psdur', '-voice', 'slt', '--setf', 'duration_stretch=0.8'], 'Numbers like 42 and 1999.'],
     ];
+    // Files share their fork (vitest.config.ts): an earlier file may have run flite here, and
+    // its instances are there to be reused. On a fresh fork there are none, and one is made.
+    const before = { ...fliteStats };
+    const instances = Math.max(before.instances, 1);
     // As a worker starts: the compile and first instance begin, and a call arrives before they
     // are done. It waits for that instance rather than making a second (~35 MB each).
     void prepareFlite();
-    // Each line's first run: the first one is on a new instance (this file's first run).
+    // Each line's first run: the first one is on a new instance (on a fresh fork).
     const first = [];
     for (const [args, text] of lines) first.push(await runFlite(args, text));
-    expect(fliteStats.instances).toBe(1);
+    expect(fliteStats.instances).toBe(instances);
     for (let round = 0; round < 2; round++)
       for (const [i, [args, text]] of lines.entries()) {
         const r = await runFlite(args, text);
         expect(r.wav!.equals(first[i]!.wav!)).toBe(true);
         expect(r.stdout).toBe(first[i]!.stdout);
       }
-    // Nine runs one after another: one instance made, put back after each run.
-    expect(fliteStats).toEqual({ instances: 1, runs: 9 });
+    // Nine runs one after another: at most one instance made, put back after each run.
+    expect(fliteStats).toEqual({ instances, runs: before.runs + 9 });
   });
 
   it("never writes the voices' read-only data, which putting an instance back therefore skips", async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/cli/exit-codes.js';
 import { stockVersionId } from '../src/emulator/avatars/stock.js';
 import { readWav } from '../src/models/voice/index.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { png } from './helpers/avatar-media.js';
 import { mp4Info, spokenWav, transcode } from './helpers/generation-media.js';
@@ -21,11 +21,7 @@ let dir: string;
 let media: MediaServer;
 
 beforeAll(async () => {
-  env = isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+  env = emulatorEnv(h, { workspace: true });
   dir = env.HOME!;
   const ref = await spokenWav('This is my voice for the command line test.', { voice: 'rms' });
   writeFileSync(join(dir, 'face.png'), png());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DrivableClock, ManualClock } from '../src/emulator/clock.js';
 import { parseDuration } from '../src/cli/commands/emulator-clock.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -48,8 +48,7 @@ describe('the clock of a default emulator, over HTTP and the CLI', () => {
     mintRatePerMinute: 0,
     orgPlan: 'free',
   });
-  const env = () =>
-    isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+  const env = () => emulatorEnv(h);
   const status = async (id: string) => (await h.api(`/api/v1/sessions/${id}`)).body.status;
 
   it('freeze, advance past the idle reaper: the never-connected session ends and the queued ticket becomes claimable', async () => {

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/emulator/start.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { waitUntil } from './helpers/wait.js';
 
@@ -13,7 +13,7 @@ const h = useEmulator({
   mintRatePerMinute: 0,
   faults: [{ route: 'GET /api/v1/workspaces', status: 503, count: 1 }],
 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 
 describe('HTTP faults', () => {
   it('a fault given at start answers its status once, then the route works again', async () => {

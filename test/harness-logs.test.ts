@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -7,7 +7,7 @@ import { useEmulator } from './helpers/emulator.js';
  * did: requests (with the session they concern), queue moves and session ends.
  */
 const h = useEmulator({ seats: 1, pendingIdleS: 60, waiterIdleS: 3600, mintRatePerMinute: 0 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 
 describe('operator log', () => {
   it('records a mint, the queue, the idle reaper ending the session and the ticket becoming claimable', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { startReceiver } from './helpers/webhook-receiver.js';
 import { waitUntil } from './helpers/wait.js';
@@ -20,7 +20,7 @@ const h = useEmulator({
   idleMedia: false,
   transcribeVoiceRefs: false,
 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 const mint = () => h.api('/api/v1/sessions', { body: { persona: 'ava' } });
 /** A webhook receiver subscribed to `events` of the emulator's workspace. */
 const subscribed = async (events: string[]) => {

@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 // The inference CLI groups (issue 11) in-process against a real emulator.
 const h = useEmulator({ inferenceRateLimits: false });
 const dir = mkdtempSync(join(tmpdir(), 'avatar-inference-cli-'));
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 const run = (...argv: string[]) => cli(argv, env(), dir);
 
 describe('avatar chat, embed, tts, images, rerank, models', () => {

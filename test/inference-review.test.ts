@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { useEmulator } from './helpers/emulator.js';
 
@@ -75,7 +75,7 @@ describe('files and batches lists as a new user reads them', () => {
   const tty = async (...argv: string[]) => {
     const stdout = new Tty();
     const stderr = new Tty();
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const code = await run(argv, { stdout, stderr, env, cwd: dir });
     return { code, stdout: stdout.text, stderr: stderr.text };
   };
@@ -88,11 +88,7 @@ describe('files and batches lists as a new user reads them', () => {
       body: { model: 'avatar-chat', messages: [{ role: 'user', content: 'hi' }] },
     };
     writeFileSync(join(dir, 'in.jsonl'), JSON.stringify(line) + '\n');
-    const up = await cli(
-      ['--json', 'files', 'upload', 'in.jsonl'],
-      isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey }),
-      dir,
-    );
+    const up = await cli(['--json', 'files', 'upload', 'in.jsonl'], emulatorEnv(h), dir);
     const fileId = up.json().id as string;
     const files = await tty('files', 'list');
     expect(files.code, files.stderr).toBe(0);

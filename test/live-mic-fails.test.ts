@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -22,11 +22,7 @@ describe('sessions live --mic when the recorder fails', () => {
     );
     // node-record-lpcm16 spawns with the process environment, so the stand-in must be on its PATH too.
     vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
-    const env = isolatedEnv({
-      AVATAR_BASE_URL: h.baseUrl,
-      AVATAR_API_KEY: h.emu.keys.secretKey,
-      PATH: `${bin}:${process.env.PATH}`,
-    });
+    const env = emulatorEnv(h, { env: { PATH: `${bin}:${process.env.PATH}` } });
     const r = await cli(
       ['--json', 'sessions', 'live', '--persona', 'ava', '--mic', '--no-play'],
       env,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -31,11 +31,7 @@ beforeAll(async () => {
 
 describe('sessions live --play when the player fails', () => {
   it('notes it once (no error), keeps the mic open while the avatar speaks, and the turn is heard', async () => {
-    const env = isolatedEnv({
-      AVATAR_BASE_URL: h.baseUrl,
-      AVATAR_API_KEY: h.emu.keys.secretKey,
-      PATH: `${dir}${delimiter}${process.env.PATH ?? ''}`,
-    });
+    const env = emulatorEnv(h, { env: { PATH: `${dir}${delimiter}${process.env.PATH ?? ''}` } });
     const r = await cli(
       [
         '--json',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
 import { checkSlo, parseSlo, percentile, summarize } from '../src/cli/load/stats.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 // Two seats for three sessions: the third waits in the queue until one is released.
@@ -20,7 +20,7 @@ const h = useEmulator({
   planLimits: { free: { concurrency: 100, maxCapSeconds: 3600 } },
   mintRatePerMinute: 0,
 });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 
 describe('load-test figures', () => {
   it('percentiles are nearest-rank', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConnection, writeEmulatorState } from '../src/cli/config.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -35,7 +35,7 @@ describe('AVATAR_BASE_URL naming the running emulator by another loopback name',
 
 describe('lists lead with the columns a person reads', () => {
   it('avatars list at 80 columns shows name, kind and status', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     await h
       .api('/api/v1/avatars', { body: { name: 'Nadia', kind: 'photo' } })
       .catch(() => undefined);
@@ -46,7 +46,7 @@ describe('lists lead with the columns a person reads', () => {
   });
 
   it('tokens list at 80 columns shows kind and status', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = await cli(['tokens', 'list'], env, undefined, 80);
     expect(r.code).toBe(0);
     const head = r.stdout.split('\n')[1]!;
@@ -56,7 +56,7 @@ describe('lists lead with the columns a person reads', () => {
 
 describe('usage errors that say what to do', () => {
   it('--data with bad JSON says where it stops parsing', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = await cli(['sessions', 'mint', '--data', '{"persona": "ava", render: false}'], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--data is not valid JSON at line 1, column 20');
@@ -66,7 +66,7 @@ describe('usage errors that say what to do', () => {
 
 describe('a mistyped persona', () => {
   it('--persona eva: did you mean ava', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = await cli(['sessions', 'mint', '--persona', 'eva'], env);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/did you mean ava\?/);
@@ -75,7 +75,7 @@ describe('a mistyped persona', () => {
 
 describe('a plain-http webhook on the emulator', () => {
   it('webhooks create --url http://... names --allow-insecure-urls', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = await cli(
       ['webhooks', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'queue.dropped'],
       env,
@@ -102,7 +102,7 @@ describe('a plain-http webhook on the emulator', () => {
 
 describe('the human mint view', () => {
   it('puts what a person reads before the session token', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = await cli(['sessions', 'mint', '--persona', 'ava'], env, undefined, 80);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -119,7 +119,7 @@ describe('the human mint view', () => {
 
 describe('avatar sessions list', () => {
   it('lists the emulator sessions (live ones; --all adds ended), newest first', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const a = (await h.client.call('sessions.mint', { body: { persona: 'ava' } })).body as {
       session_id: string;
     };

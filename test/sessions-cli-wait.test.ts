@@ -4,7 +4,7 @@ import { run } from '../src/cli/main.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import type { SessionQueue } from '../src/emulator/queue/queue.js';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
-import { isolatedEnv } from './helpers/cli.js';
+import { isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -135,7 +135,7 @@ describe('sessions mint: the queue wait', () => {
 
   it('on a pipe, a line per change of position, not one per poll', async () => {
     const seat = await holdSeat();
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const admitted = onQueue('admit');
     const r = start(['sessions', 'mint', '--persona', 'ava'], env);
     await admitted;
@@ -152,7 +152,7 @@ describe('sessions mint: the queue wait', () => {
 
   it('on a terminal, one status line rewritten in place, closed when seated', async () => {
     const seat = await holdSeat();
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = start(['sessions', 'mint', '--persona', 'ava'], env, true);
     await r.stderr.until(/\r\x1b\[2Kqueued: position 1/);
     await release(seat);
@@ -163,7 +163,7 @@ describe('sessions mint: the queue wait', () => {
 
   it('--json prints only the final 201 body on stdout, nothing on stderr', async () => {
     const seat = await holdSeat();
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const admitted = onQueue('admit');
     const r = start(['--json', 'sessions', 'mint', '--persona', 'ava'], env);
     await admitted;

@@ -1,15 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar sessions mint` waits through the queue by itself; queue status/cancel; --no-wait. */
 const h = useEmulator({ seats: 1, queueRetryAfterS: 1, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 
 describe('avatar sessions mint', () => {
   it('mints at once when a seat is free (--json prints the 201)', async () => {

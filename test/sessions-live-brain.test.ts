@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -8,12 +8,7 @@ import { useEmulator } from './helpers/emulator.js';
  * NDJSON `turn` records and as a `brain:` line, over both protocols (docs/live.md).
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 const brainOnly = ['--config', '{"render": false}', '--say', 'Hello there', '--turns', '1'];
 const events = (out: string) =>
   out

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
 import { removeBox, runningBoxes } from '../src/emulator/fleet/spawn.js';
-import { isolatedEnv, watchedCli } from './helpers/cli.js';
+import { emulatorEnv, watchedCli } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -11,12 +11,7 @@ import { useEmulator } from './helpers/emulator.js';
  */
 const clock = new ManualClock(Date.now());
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, sessionCapS: 60, clock });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 
 const liveRun = (args: string[]) => watchedCli(args, env());
 

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { isolatedEnv } from './helpers/cli.js';
+import { emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** Ctrl-C during `sessions live` (docs/live.md "How it ends": reason `interrupted`, exit 130). */
@@ -32,12 +32,7 @@ async function until(
   }
 }
 
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 
 /** `sessions live` on a pretend terminal (80x30, a raw-mode stdin): what it wrote, and a wake per write. */
 function onTerminal(args: string[], extraEnv: Record<string, string>) {

@@ -1,7 +1,7 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { isolatedEnv } from './helpers/cli.js';
+import { emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { waitUntil } from './helpers/wait.js';
 
@@ -12,12 +12,7 @@ import { waitUntil } from './helpers/wait.js';
  * the pacing of turns against spoken replies is the --say tests' (sessions-live.test.ts).
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 const brainOnly = ['--config', '{"render": false}'];
 
 function collect() {

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { isolatedEnv } from './helpers/cli.js';
+import { emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** Tool events in the ink view of `sessions live` (docs/tools.md "CLI"): a pretend terminal. */
@@ -55,11 +55,7 @@ describe('sessions live on a terminal: tool events', () => {
         stderr,
         stdin: stdin as unknown as NodeJS.ReadStream,
         env: {
-          ...isolatedEnv({
-            AVATAR_BASE_URL: h.baseUrl,
-            AVATAR_API_KEY: h.emu.keys.secretKey,
-            AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-          }),
+          ...emulatorEnv(h, { workspace: true }),
           NO_COLOR: '1',
         },
       },

@@ -5,7 +5,7 @@ import { parseFile } from 'music-metadata';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runFfmpeg as ffmpeg } from '../src/media/ffmpeg.js';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
-import { cli, isolatedEnv, sharedRuns, watchedCli } from './helpers/cli.js';
+import { cli, emulatorEnv, sharedRuns, watchedCli } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -13,12 +13,7 @@ import { useEmulator } from './helpers/emulator.js';
  * question streamed from a file at real-time cadence, NDJSON events, the seat released.
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 const dir = mkdtempSync(join(tmpdir(), 'avatar-live-'));
 let question = '';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { openRecordedMic } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 
@@ -14,12 +14,7 @@ import { useEmulator } from './helpers/emulator.js';
  * to take curl on `/_emulator/sessions/{id}/recordings`, which docs/live.md never named.
  */
 const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ');
 
 describe('avatar sessions recordings', () => {

@@ -9,16 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultVoice, writeWav } from '../src/models/voice/index.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 const h = useEmulator({ boxes: 1, seats: 4, mintRatePerMinute: 0 });
-const env = () =>
-  isolatedEnv({
-    AVATAR_BASE_URL: h.baseUrl,
-    AVATAR_API_KEY: h.emu.keys.secretKey,
-    AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-  });
+const env = () => emulatorEnv(h, { workspace: true });
 const dir = mkdtempSync(join(tmpdir(), 'avatar-replay-'));
 const question = join(dir, 'q.wav');
 const spoken = join(dir, 'spoken.json');

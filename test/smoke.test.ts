@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/emulator/start.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, isolatedEnv, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar smoke` fails clearly: the step named, a non-zero exit, nothing left held. */
@@ -57,12 +57,7 @@ describe('avatar smoke failures', () => {
 
 describe('avatar smoke against a working emulator', () => {
   const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
-  const env = () =>
-    isolatedEnv({
-      AVATAR_BASE_URL: h.baseUrl,
-      AVATAR_API_KEY: h.emu.keys.secretKey,
-      AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId,
-    });
+  const env = () => emulatorEnv(h, { workspace: true });
 
   it('passes every step in order, one line each with its time, and leaves no seat held', async () => {
     const r = await cli(['smoke', '--persona', 'leo'], env());

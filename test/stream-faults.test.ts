@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UNRECOGNISED_REPLY } from '../src/edge/session/turn-loop.js';
 import { ManualClock } from '../src/emulator/clock.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
 import { useEmulator, type Minted } from './helpers/emulator.js';
 import { timings } from './helpers/fmp4-timing.js';
@@ -58,7 +58,7 @@ writeFileSync(
 );
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const h = useEmulator({ boxes: 2, seats: 4, mintRatePerMinute: 0, clock, seed });
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 
 interface FaultView {
   id: string;

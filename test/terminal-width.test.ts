@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { renderRecord, renderTable, wrap } from '../src/cli/output.js';
 import { StreamWrap, fitLines, wrapText } from '../src/cli/wrap.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -45,7 +45,7 @@ describe('terminal widths', () => {
 
 describe('avatar chat on a terminal', () => {
   it('wraps the streamed reply on word boundaries', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const r = await cli(
       ['chat', 'Tell me about the weather and the sea in a few sentences'],
       env,

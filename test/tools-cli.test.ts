@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { readSessionTools } from '../src/emulator/tools/gateway.js';
 import { toolGateway } from '../src/emulator/tools/gateway-routes.js';
-import { cli, isolatedEnv } from './helpers/cli.js';
+import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { startMcpServer } from './helpers/mcp-server.js';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   mcp = await startMcpServer();
 });
 afterAll(() => mcp.close());
-const env = () => isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+const env = () => emulatorEnv(h);
 
 describe('avatar mcp and avatar builtins', () => {
   it('add (live probe), list, get, refresh, disable, rm', async () => {

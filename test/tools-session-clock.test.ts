@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
-import { openSock, wsUrl } from './helpers/edge.js';
+import { openSock, roundTrip, wsUrl } from './helpers/edge.js';
 import { useEmulator } from './helpers/emulator.js';
 import { checkStockTool, startHookServer } from './helpers/hook-server.js';
-import { waitUntil } from './helpers/wait.js';
+import { settle, waitUntil } from './helpers/wait.js';
 
 /**
  * The lifecycle's timers in a live session (spec 6.2, 8) on a driven clock: the filler line,
@@ -39,7 +39,6 @@ const stock = (extra: Record<string, unknown>) => checkStockTool({ timeout_ms: 1
 const hookCalls = (m: Minted) =>
   hook.ops('tool_call').filter((r) => r.body.sid === m.session_id).length;
 const turns = (sock: { json: any[] }) => sock.json.filter((x) => x.type === 'turn');
-const settle = () => new Promise((r) => setTimeout(r, 30));
 
 describe('tool timers in a session on the clock', () => {
   it('a hook that never answers: the cover line after 2.5 s, then timeout_ms ends the call and the avatar apologises', async () => {
@@ -54,6 +53,7 @@ describe('tool timers in a session on the clock', () => {
     await waitUntil(() => hookCalls(m) === 1);
     clock.advance(2499);
     await settle();
+    await roundTrip(mic);
     expect(turns(mic)).toHaveLength(1);
     clock.advance(1);
     const filler = await mic.next((x) => x.type === 'turn' && x.text === '');
@@ -83,6 +83,7 @@ describe('tool timers in a session on the clock', () => {
     await waitUntil(() => hookCalls(m) === 1);
     clock.advance(799);
     await settle();
+    await roundTrip(mic);
     expect(turns(mic)).toHaveLength(0);
     clock.advance(1);
     const reply = await mic.next((x) => x.type === 'turn' && x.speech_id === ack.speech_id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSock, until, wsUrl } from './helpers/edge.js';
+import { openSock, roundTrip, until, wsUrl } from './helpers/edge.js';
 import { mintSession, useEmulator } from './helpers/emulator.js';
 import { checkStockTool, startHookServer } from './helpers/hook-server.js';
 import { startMcpServer } from './helpers/mcp-server.js';
@@ -73,7 +73,7 @@ describe('tools in a session driven by typed turns', () => {
     });
     expect(follow.greeting).toBeUndefined();
     // the follow-up (an avatar-initiated line) never dispatches a tool of its own (spec 6.2 step 6)
-    await new Promise((r) => setTimeout(r, 100));
+    await roundTrip(events);
     expect(events.json.filter((x) => x.kind === 'calling')).toHaveLength(1);
     // the ledger and the transcript
     const row = h.emu.ctx.db

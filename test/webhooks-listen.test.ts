@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { isolatedEnv } from './helpers/cli.js';
+import { emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**
@@ -28,7 +28,7 @@ let url = '';
 
 async function listener() {
   if (url) return url;
-  const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+  const env = emulatorEnv(h);
   done = run(['webhooks', 'listen', '--port', '0', '--secret', SECRET], {
     stdout,
     stderr,
@@ -114,7 +114,7 @@ describe('avatar webhooks listen', () => {
   });
 
   it('rejects a port that is not one', async () => {
-    const env = isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+    const env = emulatorEnv(h);
     const err = new Collect();
     const code = await run(['webhooks', 'listen', '--port', 'abc'], {
       stdout: new Collect(),

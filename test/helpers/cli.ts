@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { run } from '../../src/cli/main.js';
+import type { EmulatorHandle } from './emulator.js';
 
 export interface CliRun {
   code: number;
@@ -32,6 +33,22 @@ export function isolatedEnv(
     AVATAR_STATE_DIR: join(dir, 'state'),
     ...extra,
   };
+}
+
+/**
+ * `isolatedEnv` for a CLI that talks to this emulator with its workspace-bound secret key;
+ * `workspace` names the emulator's workspace too (AVATAR_WORKSPACE_ID), `env` adds or overrides.
+ */
+export function emulatorEnv(
+  h: Pick<EmulatorHandle, 'baseUrl' | 'emu'>,
+  opts: { workspace?: boolean; env?: Record<string, string | undefined> } = {},
+): Record<string, string | undefined> {
+  return isolatedEnv({
+    AVATAR_BASE_URL: h.baseUrl,
+    AVATAR_API_KEY: h.emu.keys.secretKey,
+    ...(opts.workspace ? { AVATAR_WORKSPACE_ID: h.emu.keys.workspaceId } : {}),
+    ...opts.env,
+  });
 }
 
 /**

@@ -94,6 +94,20 @@ export async function refusal(
   }
 }
 
+/**
+ * A round trip on this socket (a WebSocket ping and its pong): the box answers each message
+ * as it reads it and a pong after the messages before the ping, so once the pong is here,
+ * everything the box sent on this socket before it read the ping has arrived. What a test
+ * waits for before it asserts that nothing else came (no real-time pause).
+ */
+export function roundTrip(s: Sock, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no pong in ${timeoutMs} ms`)), timeoutMs);
+    s.ws.once('pong', () => (clearTimeout(t), resolve()));
+    s.ws.ping();
+  });
+}
+
 /** Poll an async condition (for effects that cross the box -> control plane hop). */
 export async function until<T>(
   fn: () => Promise<T> | T,

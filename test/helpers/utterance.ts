@@ -11,9 +11,12 @@ export async function utteranceFrames(text: string, silenceFrames = 10): Promise
     f.set(speech.samples.subarray(o, Math.min(o + 1600, speech.samples.length)));
     frames.push(Buffer.from(f.buffer));
   }
-  for (let i = 0; i < silenceFrames; i++) frames.push(Buffer.alloc(3200));
+  frames.push(...silence(silenceFrames));
   return frames;
 }
+
+/** `n` zeroed mic frames (100 ms each). */
+const silence = (n: number): Buffer[] => Array.from({ length: n }, () => Buffer.alloc(3200));
 
 /**
  * Send frames one per `paceMs` (default 100 ms: real-time cadence, as a microphone would);
@@ -37,3 +40,24 @@ export async function streamFrames(
 
 /** A mic pace five times real time (20 ms per 100 ms frame), for a session without pocketsphinx. */
 export const FAST_MIC_MS = 20;
+
+/**
+ * Say `text` on a mic socket and see a `partial` before the utterance ends: the speech
+ * frames at real-time cadence and 400 ms of silence (pocketsphinx ends its own utterance
+ * after 200 ms and prints the words; the box's turn needs 700 ms), then, once the box has
+ * sent a partial, the rest of the silence, which ends the utterance. The pocketsphinx stream
+ * sends partials as it catches up with the frames, and on a busy machine it may catch up
+ * only after the utterance ended (the turn then comes with no partial before it): waiting
+ * for the partial, not for time, makes the check independent of load. Resolves with it.
+ */
+export async function speakSeeingPartial(
+  s: Sock,
+  text: string,
+  tag?: number,
+  partialTimeoutMs = 30_000,
+): Promise<any> {
+  await streamFrames(s, await utteranceFrames(text, 4), tag);
+  const partial = await s.next((x) => x.type === 'partial', partialTimeoutMs);
+  await streamFrames(s, silence(6), tag);
+  return partial;
+}
