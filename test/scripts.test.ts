@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { scriptJsonSchema } from '../src/contract/resources/script.js';
 import { stockAvatarId } from '../src/emulator/avatars/stock.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/start.js';
+import { cli, isolatedEnv } from './helpers/cli.js';
 import { operatorInit, useEmulator, type EmulatorHandle } from './helpers/emulator.js';
 import { startMcpServer } from './helpers/mcp-server.js';
 
@@ -440,5 +442,101 @@ describe('the published JSON Schema', () => {
     expect(published, 'regenerate it: npm run build && npm run schema:script').toEqual(
       scriptJsonSchema(),
     );
+  });
+});
+
+describe('sessions replay FILE --to-script OUT (the conversion)', () => {
+  const h = useEmulator({ boxes: 0 });
+  /** A typed session as `sessions live --save-session` writes it, with a picture drawn on turn 1. */
+  const recording = {
+    format: 'avatar-session/1',
+    mint: {
+      persona: 'ava',
+      metadata: { script: 'demo', nested: { no: 1 } },
+      config: { render: false },
+    },
+    protocol: 1,
+    lang: 'en',
+    mic: null,
+    typed: [
+      { t: 0.5, text: 'Hi there.' },
+      { t: 3, text: 'Draw me a lighthouse.' },
+    ],
+    events: [
+      { t: 0.6, event: 'turn', seq: 1, text: 'Hi there.', reply: 'Hello! Nice to see you.' },
+      { t: 3.1, event: 'agent_event', kind: 'calling', tool: 'generate_image', call_id: 'call_1' },
+      { t: 3.2, event: 'turn', seq: 2, text: 'Draw me a lighthouse.', reply: 'Let me draw that.' },
+      { t: 3.5, event: 'agent_event', kind: 'calling', tool: 'check_stock', call_id: 'call_2' },
+      {
+        t: 4,
+        event: 'agent_event',
+        kind: 'image',
+        tool: 'generate_image',
+        call_id: 'call_1',
+        url: 'http://x/_box/images/a.png',
+        caption: 'a lighthouse at dusk',
+      },
+      { t: 4.1, event: 'turn', seq: 3, text: '', reply: 'Here it is: a lighthouse at dusk.' },
+    ],
+    transcript: [
+      { event: 'said', text: 'Hi there.' },
+      { event: 'turn', text: 'Hi there.', reply: 'Hello! Nice to see you.' },
+      { event: 'said', text: 'Draw me a lighthouse.' },
+      { event: 'agent_event', kind: 'calling', tool: 'generate_image' },
+      { event: 'turn', text: 'Draw me a lighthouse.', reply: 'Let me draw that.' },
+      { event: 'agent_event', kind: 'calling', tool: 'check_stock' },
+      { event: 'agent_event', kind: 'image', tool: 'generate_image' },
+      { event: 'turn', text: '', reply: 'Here it is: a lighthouse at dusk.' },
+    ],
+  };
+  const expected = {
+    name: 'demo-talk',
+    match: { persona: 'ava', metadata: { script: 'demo' } },
+    strict: true,
+    tools: ['check_stock'],
+    rules: [
+      { when: { turn: 0 }, then: [{ say: 'Hello! Nice to see you.' }] },
+      {
+        when: { turn: 1 },
+        then: [
+          { say: 'Let me draw that.' },
+          { tool: 'generate_image', args: { prompt: 'a lighthouse at dusk' } },
+          { tool: 'check_stock', args: {} },
+          { say: 'Here it is: a lighthouse at dusk.' },
+        ],
+      },
+    ],
+  };
+  const env = () =>
+    isolatedEnv({ AVATAR_BASE_URL: h.baseUrl, AVATAR_API_KEY: h.emu.keys.secretKey });
+
+  it('a rule per user turn: its reply, its tool calls (a picture’s prompt from its caption), later lines; strict; matched as recorded', async () => {
+    const rec = write('demo talk.json', JSON.stringify(recording));
+    for (const out of ['demo-talk.yaml', 'demo-talk.json']) {
+      const r = await cli(
+        ['--json', 'sessions', 'replay', rec, '--to-script', join(dir, out)],
+        env(),
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ name: 'demo-talk', rules: 2, tool_steps: 2 });
+      const text = readFileSync(join(dir, out), 'utf8');
+      const parsed = out.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+      expect(parsed).toEqual(expected);
+    }
+    // What it wrote loads as it is (check_stock is in its tools: a hook tool of the mint).
+    const load = await cli(
+      ['--json', 'emulator', 'scripts', 'load', join(dir, 'demo-talk.yaml')],
+      env(),
+    );
+    expect(load.code, load.stderr).toBe(0);
+    expect(load.json().loaded).toEqual(['demo-talk']);
+  });
+
+  it('a file that is not a saved session is a usage error, and nothing is written', async () => {
+    const bad = write('not-a-session.json', '{"format":"other"}');
+    const r = await cli(['sessions', 'replay', bad, '--to-script', join(dir, 'never.yaml')], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not a saved session/);
+    expect(() => readFileSync(join(dir, 'never.yaml'))).toThrow();
   });
 });
