@@ -454,6 +454,7 @@ describe('sessions replay FILE --to-script OUT (the conversion)', () => {
       persona: 'ava',
       metadata: { script: 'demo', nested: { no: 1 } },
       config: { render: false },
+      tools: { servers: ['svc.image'], inline: [{ name: 'check_stock', fast: true }] },
     },
     protocol: 1,
     lang: 'en',
@@ -461,12 +462,12 @@ describe('sessions replay FILE --to-script OUT (the conversion)', () => {
     typed: [
       { t: 0.5, text: 'Hi there.' },
       { t: 3, text: 'Draw me a lighthouse.' },
+      { t: 6, text: 'Is the kettle in stock?' },
     ],
     events: [
       { t: 0.6, event: 'turn', seq: 1, text: 'Hi there.', reply: 'Hello! Nice to see you.' },
-      { t: 3.1, event: 'agent_event', kind: 'calling', tool: 'generate_image', call_id: 'call_1' },
       { t: 3.2, event: 'turn', seq: 2, text: 'Draw me a lighthouse.', reply: 'Let me draw that.' },
-      { t: 3.5, event: 'agent_event', kind: 'calling', tool: 'check_stock', call_id: 'call_2' },
+      { t: 3.3, event: 'agent_event', kind: 'calling', tool: 'generate_image', call_id: 'call_1' },
       {
         t: 4,
         event: 'agent_event',
@@ -477,16 +478,28 @@ describe('sessions replay FILE --to-script OUT (the conversion)', () => {
         caption: 'a lighthouse at dusk',
       },
       { t: 4.1, event: 'turn', seq: 3, text: '', reply: 'Here it is: a lighthouse at dusk.' },
+      { t: 6.1, event: 'agent_event', kind: 'calling', tool: 'check_stock', call_id: 'call_2' },
+      {
+        t: 6.5,
+        event: 'turn',
+        seq: 4,
+        text: 'Is the kettle in stock?',
+        reply: 'Yes, two are left.',
+      },
     ],
     transcript: [
       { event: 'said', text: 'Hi there.' },
       { event: 'turn', text: 'Hi there.', reply: 'Hello! Nice to see you.' },
       { event: 'said', text: 'Draw me a lighthouse.' },
-      { event: 'agent_event', kind: 'calling', tool: 'generate_image' },
       { event: 'turn', text: 'Draw me a lighthouse.', reply: 'Let me draw that.' },
+      { event: 'said', text: 'Is the kettle in stock?' },
+      // A slow tool's call recorded after the next typed line: still the drawing turn's.
+      { event: 'agent_event', kind: 'calling', tool: 'generate_image' },
+      // A fast tool is called before its own turn's reply.
       { event: 'agent_event', kind: 'calling', tool: 'check_stock' },
       { event: 'agent_event', kind: 'image', tool: 'generate_image' },
       { event: 'turn', text: '', reply: 'Here it is: a lighthouse at dusk.' },
+      { event: 'turn', text: 'Is the kettle in stock?', reply: 'Yes, two are left.' },
     ],
   };
   const expected = {
@@ -501,9 +514,12 @@ describe('sessions replay FILE --to-script OUT (the conversion)', () => {
         then: [
           { say: 'Let me draw that.' },
           { tool: 'generate_image', args: { prompt: 'a lighthouse at dusk' } },
-          { tool: 'check_stock', args: {} },
           { say: 'Here it is: a lighthouse at dusk.' },
         ],
+      },
+      {
+        when: { turn: 2 },
+        then: [{ say: 'Yes, two are left.' }, { tool: 'check_stock', args: {} }],
       },
     ],
   };
@@ -518,7 +534,7 @@ describe('sessions replay FILE --to-script OUT (the conversion)', () => {
         env(),
       );
       expect(r.code, r.stderr).toBe(0);
-      expect(r.json()).toMatchObject({ name: 'demo-talk', rules: 2, tool_steps: 2 });
+      expect(r.json()).toMatchObject({ name: 'demo-talk', rules: 3, tool_steps: 2 });
       const text = readFileSync(join(dir, out), 'utf8');
       const parsed = out.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
       expect(parsed).toEqual(expected);

@@ -4,8 +4,9 @@
  * real model with `--llm-url`) turned into a conversation script that makes the emulator
  * answer as that recording did, with no model behind it. One rule per user turn, by its
  * index: the recorded reply as the first `say`, then in recorded order a `tool` step for
- * each tool the avatar called and a `say` for each avatar line after it (a tool's
- * follow-up). `match` is the recording's persona or avatar_id and the scalar keys of its
+ * each tool the avatar called on that turn and a `say` for each avatar line after it (a
+ * tool's follow-up). Order that depends on timing (a slow tool call recorded after the next
+ * typed line) is not reproduced: the call stays with the turn that made it. `match` is the recording's persona or avatar_id and the scalar keys of its
  * metadata; `strict`, so a turn the recording did not have says so instead of guessing.
  *
  * What a recording cannot give: the arguments of a call (the edge's `calling` event does
@@ -42,49 +43,66 @@ interface Segment {
   after: ScriptStep[];
 }
 
+/** The tools the recording's mint marked `fast` (their call comes before the turn's reply). */
+function fastTools(mint: Record<string, unknown>): Set<string> {
+  const inline = (mint.tools as { inline?: unknown } | undefined)?.inline;
+  return new Set(
+    (Array.isArray(inline) ? inline : [])
+      .filter(
+        (t): t is { name: string; fast: true } =>
+          !!t && typeof t === 'object' && t.fast === true && typeof t.name === 'string',
+      )
+      .map((t) => t.name),
+  );
+}
+
 /**
  * The user turns of a recording, each with what the avatar did: its reply, then its tool
- * calls and later lines. A typed line (`said`) opens its turn's segment (a tool can be
- * called before the turn's own record arrives); a spoken session's turns open their own.
+ * calls and later lines. A call belongs to the last user turn recorded before it, except a
+ * `fast` tool's, which comes before its own turn's reply: that one belongs to the typed
+ * line still waiting for its turn, when there is one.
  */
 function segments(rec: SessionFile): Segment[] {
   const entries: TranscriptEntry[] = rec.transcript;
-  const typed = entries.some((e) => e.event === 'said');
+  const fast = fastTools(rec.mint);
   const out: Segment[] = [];
-  let cur: Segment | null = null;
-  const open = () => {
-    cur = { reply: null, after: [] };
-    out.push(cur);
-    return cur;
+  /** Typed lines sent whose turn has not been recorded yet, each with its segment. */
+  const waiting: Segment[] = [];
+  let last: Segment | null = null;
+  const segment = (): Segment => {
+    const s: Segment = { reply: null, after: [] };
+    out.push(s);
+    return s;
   };
-  const events = rec.events;
+  const calling = rec.events.filter((x) => x.event === 'agent_event' && x.kind === 'calling');
   let calls = 0;
   for (const e of entries) {
     if (e.event === 'said') {
-      open();
+      waiting.push(segment());
       continue;
     }
     if (e.event === 'turn') {
       if (e.greeting) continue;
       if (e.text !== '') {
-        const s: Segment = typed && cur && (cur as Segment).reply === null ? cur : open();
+        const s = waiting.shift() ?? segment();
         s.reply = e.reply;
-      } else if (cur && e.reply) (cur as Segment).after.push({ say: e.reply });
+        last = s;
+      } else if (last && e.reply) last.after.push({ say: e.reply });
       continue;
     }
-    if (e.event !== 'agent_event' || e.kind !== 'calling' || !e.tool || !cur) continue;
+    if (e.event !== 'agent_event' || e.kind !== 'calling' || !e.tool) continue;
+    const owner = fast.has(e.tool) && waiting.length ? waiting[0]! : (last ?? waiting[0]);
     // The picture this call made, in the full event log, names its arguments (built-in tools).
-    const nth = calls++;
-    const calling = events.filter((x) => x.event === 'agent_event' && x.kind === 'calling')[nth];
-    const callId = calling?.event === 'agent_event' ? calling.call_id : undefined;
-    const made = events.find(
+    const c = calling[calls++];
+    const callId = c?.event === 'agent_event' ? c.call_id : undefined;
+    const made = rec.events.find(
       (x) =>
         x.event === 'agent_event' &&
         x.kind === 'image' &&
         (callId ? x.call_id === callId : x.tool === e.tool),
     );
     const caption = made?.event === 'agent_event' ? made.caption : undefined;
-    (cur as Segment).after.push({ tool: e.tool, args: argsFromCaption(e.tool, caption) });
+    owner?.after.push({ tool: e.tool, args: argsFromCaption(e.tool, caption) });
   }
   return out;
 }
