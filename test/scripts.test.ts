@@ -412,6 +412,13 @@ describe('scripts at start: the seed and --script', () => {
     );
   });
 
+  it('an unknown field of an inline seed script is named as a script field', async () => {
+    const seed = write('field-seed.yaml', 'scripts:\n  - name: ok\n    strcit: true\n');
+    await expect(startEmulator({ port: 0, inMemory: true, boxes: 0, seed })).rejects.toThrow(
+      /field-seed\.yaml:3: scripts\.0\.strcit: is not a script field/,
+    );
+  });
+
   it('a bad script file named by the seed names that file; a missing one says so', async () => {
     write('bad-child.yaml', 'name: c\nrules:\n  - when: { turn: -1 }\n    then: [{ say: x }]\n');
     const seed = write('child-seed.yaml', 'scripts:\n  - bad-child.yaml\n');

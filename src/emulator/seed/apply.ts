@@ -60,10 +60,11 @@ export function loadSeed(file: string): LoadedSeed {
     throw new SeedError((e as Error).message);
   }
   const r = SeedSchema.safeParse(value);
-  if (!r.success)
-    throw new SeedError(
-      locatedIssue(unionIssue(r.error.issues[0]!, value), value, at, 'seed').text,
-    );
+  if (!r.success) {
+    const issue = unionIssue(r.error.issues[0]!, value);
+    const noun = issue.path[0] === 'scripts' ? 'script' : 'seed';
+    throw new SeedError(locatedIssue(issue, value, at, noun).text);
+  }
   return { seed: r.data, file, at };
 }
 

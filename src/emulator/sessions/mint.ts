@@ -278,7 +278,6 @@ async function seat(
   // The token carries the tool names and settings; the definitions (MCP schemas can be
   // large) stay in the stored snapshot, where the box reads them (internal box API).
   const claims: Record<string, unknown> = { session: snapshot };
-  // The agent object too: the gateway presents its `tok` to the hook (spec 6.2).
   // The conversation script is frozen with the rest (a later load or clear changes only
   // later mints); the box reads it over the box API (boxScript), not from the token.
   const script = d.scripts.choose({
@@ -286,6 +285,7 @@ async function seat(
     avatarId: avatar.avatarId,
     metadata: (body.metadata as Record<string, unknown> | undefined) ?? null,
   });
+  // The agent object too: the gateway presents its `tok` to the hook (spec 6.2).
   const stored = {
     ...snapshot,
     script,
