@@ -26,12 +26,16 @@ import { registerTokens } from './tokens/routes.js';
 import { registerWorkspaces } from './workspaces/routes.js';
 import { registerBuiltinRoutes } from './tools/builtins.js';
 import { registerMcpRoutes } from './tools/registry.js';
+import type { ScriptRegistry } from './scripts/registry.js';
+import { registerScriptRoutes } from './scripts/routes.js';
 
 export const VERSION = '0.1.0';
 
 export interface AppDeps {
   signing: SigningKey;
   startedAt: number;
+  /** The loaded conversation scripts (built once by start.ts). */
+  scripts: ScriptRegistry;
 }
 
 /** The whole control plane as one Hono app; `app.request()` runs it in-process in tests. */
@@ -85,7 +89,8 @@ export function createApp(ctx: EmulatorContext, deps: AppDeps): App {
   registerGallery(app, ctx);
   registerAvatars(app, ctx);
   registerOperator(app, ctx, { version: VERSION, startedAt: deps.startedAt });
-  registerSessions(app, ctx, deps.signing);
+  registerScriptRoutes(app, ctx, deps.scripts);
+  registerSessions(app, ctx, deps.signing, deps.scripts);
   registerPlayground(app, ctx);
   registerGenerations(app, ctx);
   registerMcpRoutes(app, ctx);

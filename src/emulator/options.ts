@@ -53,6 +53,11 @@ export interface EmulatorOptions {
   orgPlan?: OrgPlan;
   /** A seed file (YAML or JSON, schemas/seed.schema.json) applied to a fresh store. */
   seed?: string;
+  /**
+   * Conversation script files (YAML or JSON, schemas/script.schema.json) loaded at start,
+   * after the seed's (`--script FILE`, repeatable; docs/testing.md "Conversation scripts").
+   */
+  scripts?: string[];
   /** HTTP faults from the start (src/emulator/operator/faults.ts; docs/testing.md "Faults"). */
   faults?: unknown[];
   /** Extra options set by later resources (timers, fleet shape); see each module. */

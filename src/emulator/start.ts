@@ -10,7 +10,7 @@ import {
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -18,7 +18,10 @@ import { bootstrap, type BootstrapKeys } from './bootstrap/bootstrap.js';
 import { DrivableClock } from './clock.js';
 import type { App, EmulatorContext } from './context.js';
 import { getSetting, openDatabase, type Db } from './db/database.js';
-import { applySeed, loadSeed, SeedError } from './seed/apply.js';
+import { applySeed, loadSeed, SeedError, type LoadedSeed } from './seed/apply.js';
+import { readScriptFile, ScriptError, type ReadScript } from './scripts/load.js';
+import { ScriptRegistry } from './scripts/registry.js';
+import { loadChecked } from './scripts/routes.js';
 import { operatorLog } from './operator/log.js';
 import { FaultList, faultsOf } from './operator/faults.js';
 import { operatorTokenFor } from './operator/operator-token.js';
@@ -88,6 +91,9 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     }
     // A seed is read and checked before anything starts: a bad one names file, line and field.
     const seed = options.seed ? loadSeedOrFail(String(options.seed)) : null;
+    // Scripts too (the seed's, then --script's); their tools are checked once the seed's
+    // MCP servers are registered.
+    const startScripts = scriptsOrFail(() => readStartScripts(seed, options.scripts ?? []));
     let blobDir: string;
     let dbFile: string;
     if (options.inMemory) {
@@ -155,7 +161,12 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     const baseUrl = `http://${host}:${address.port}`;
     ctx.options = { ...options, baseUrl };
     const signing = await loadSigningKey(db, baseUrl);
-    const app = createApp(ctx, { signing, startedAt: Math.floor(ctx.clock.now() / 1000) });
+    const scripts = new ScriptRegistry();
+    const app = createApp(ctx, {
+      signing,
+      startedAt: Math.floor(ctx.clock.now() / 1000),
+      scripts,
+    });
     holder.app = app;
     // Seeds describe a starting state: applied to a fresh store only (a data dir reused
     // keeps what it has; docs/testing.md "Seeds").
@@ -168,6 +179,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
       }
     } else if (seed)
       ctx.log(`seed ${String(options.seed)} not applied: the data dir already has state`);
+    scriptsOrFail(() => loadChecked(ctx, scripts, startScripts));
     await startFleet(ctx);
 
     let stopping: Promise<void> | null = null;
@@ -192,6 +204,32 @@ function loadSeedOrFail(file: string): ReturnType<typeof loadSeed> {
     return loadSeed(file);
   } catch (e) {
     if (e instanceof SeedError) throw new EmulatorStartError(e.message, 'ESEED', { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * The scripts a start loads: the seed's (inline, or files relative to the seed, loaded at
+ * every start, not only on a fresh store: scripts are not store state), then each
+ * `--script` file; a later one of the same name replaces an earlier one.
+ */
+function readStartScripts(seed: LoadedSeed | null, files: readonly string[]): ReadScript[] {
+  const read: ReadScript[] = [];
+  for (const [i, entry] of (seed?.seed.scripts ?? []).entries()) {
+    const source = `seed ${seed!.file}`;
+    if (typeof entry === 'string')
+      read.push(...readScriptFile(resolve(dirname(seed!.file), entry), source));
+    else read.push({ script: entry, path: ['scripts', i], at: seed!.at, source });
+  }
+  for (const f of files) read.push(...readScriptFile(f));
+  return read;
+}
+
+function scriptsOrFail<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof ScriptError) throw new EmulatorStartError(e.message, 'ESCRIPT', { cause: e });
     throw e;
   }
 }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { emulatorFlags } from './emulator-flags.js';
+import { collect } from './emulator-flag.js';
 
 /**
  * `avatar emulator exec [flags] -- CMD ARGS...` (issue 18 item 1; docs/testing.md): start an
@@ -202,6 +203,10 @@ export function registerExec(
     .usage('[flags] -- <command...>');
   for (const f of emulatorFlags) {
     if (f.option === 'inMemory') continue;
+    if (f.repeatable) {
+      cmd.option(f.flags, f.description, collect);
+      continue;
+    }
     cmd.option(
       f.flags,
       f.description,

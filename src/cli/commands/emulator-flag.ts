@@ -8,4 +8,12 @@ export interface EmulatorFlag {
   /** Throws an Error whose message names the flag. */
   parse?: (v: string) => unknown;
   default?: unknown;
+  /** May be given more than once: the option is the list of values, in order. */
+  repeatable?: true;
 }
+
+/** Commander's collector of a repeatable flag's values. */
+export const collect = (v: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  v,
+];

@@ -188,6 +188,14 @@ emulatorFlags.push({
 });
 
 emulatorFlags.push({
+  flags: '--script <file>',
+  description:
+    'a conversation script (YAML or JSON; schemas/script.schema.json) loaded at start; repeatable (docs/testing.md "Conversation scripts")',
+  option: 'scripts',
+  repeatable: true,
+});
+
+emulatorFlags.push({
   flags: '--faults <json|@file>',
   description:
     'HTTP faults from the start, a JSON array: [{"route":"POST /api/v1/sessions","status":503,"count":2}] (docs/testing.md "Faults")',

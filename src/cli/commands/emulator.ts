@@ -17,11 +17,13 @@ import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
+import { collect } from './emulator-flag.js';
 import { registerExec } from './emulator-exec.js';
 import { registerClock } from './emulator-clock.js';
 import { registerState } from './emulator-state.js';
 import { registerLogs } from './emulator-logs.js';
 import { registerFaults } from './emulator-faults.js';
+import { registerScripts } from './emulator-scripts.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
   const list: string[] = [];
@@ -60,7 +62,11 @@ function startOptions(opts: Record<string, unknown>): Record<string, unknown> {
     const v = opts[optionKey(f.flags)];
     if (v === undefined) continue;
     try {
-      options[f.option] = f.parse && typeof v === 'string' ? f.parse(v) : v;
+      options[f.option] = Array.isArray(v)
+        ? v.map((x: string) => (f.parse ? f.parse(x) : x))
+        : f.parse && typeof v === 'string'
+          ? f.parse(v)
+          : v;
     } catch (e) {
       throw new CliError((e as Error).message, ExitCode.usage);
     }
@@ -250,7 +256,8 @@ export const emulatorCommands: CommandModule = {
         'start the control plane (and its edge boxes) on this machine; prints where it listens and the keys',
       );
     for (const f of emulatorFlags)
-      startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
+      if (f.repeatable) startCmd.option(f.flags, f.description, collect);
+      else startCmd.option(f.flags, f.description, f.default as string | boolean | undefined);
     startCmd.option(
       '--json',
       'print one JSON line {base_url, workspace_id, org_id, secret_key, dashboard_key, operator_token} when ready',
@@ -264,6 +271,7 @@ export const emulatorCommands: CommandModule = {
     registerState(group, cli);
     registerLogs(group, cli);
     registerFaults(group, cli);
+    registerScripts(group, cli);
 
     group
       .command('status')

@@ -5,7 +5,7 @@
  * once the avatar is quiet, as `sessions live` types), end after as many user turns as
  * the recording had, and compare the transcripts.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -19,10 +19,12 @@ import {
   parseSessionFile,
   transcriptOf,
   type Difference,
+  type SessionFile,
   type TranscriptEntry,
 } from '../live/session-file.js';
 
-export async function runReplay(cli: CliContext, file: string): Promise<void> {
+/** A saved session, read and checked; a usage error saying what is wrong with it. */
+export function readRecording(cli: CliContext, file: string): SessionFile {
   const path = resolve(cli.io.cwd, file);
   let text: string;
   try {
@@ -33,12 +35,60 @@ export async function runReplay(cli: CliContext, file: string): Promise<void> {
       ExitCode.usage,
     );
   }
-  let rec;
   try {
-    rec = parseSessionFile(text, file);
+    return parseSessionFile(text, file);
   } catch (e) {
     throw new CliError((e as Error).message, ExitCode.usage);
   }
+}
+
+/**
+ * `--to-script OUT`: no replay; the recording becomes a conversation script (to-script.ts),
+ * written as YAML (OUT ending .yaml or .yml) or JSON.
+ */
+export async function writeToScript(cli: CliContext, file: string, out: string): Promise<void> {
+  const rec = readRecording(cli, file);
+  const { scriptFromSession, scriptName } = await import('./to-script.js');
+  let script;
+  try {
+    script = scriptFromSession(rec, scriptName(file));
+  } catch (e) {
+    throw new CliError(
+      `${file}: cannot be a script: ${(e as Error).message.split('\n')[0]}`,
+      ExitCode.usage,
+    );
+  }
+  const yaml = /\.ya?ml$/i.test(out);
+  const text = yaml
+    ? (await import('yaml')).stringify(script, { lineWidth: 0 })
+    : `${JSON.stringify(script, null, 2)}\n`;
+  const path = resolve(cli.io.cwd, out);
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new CliError(
+      `${out}: cannot write it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      ExitCode.usage,
+    );
+  }
+  const rules = script.rules ?? [];
+  const report = {
+    file,
+    out,
+    name: script.name,
+    match: script.match,
+    rules: rules.length,
+    tool_steps: rules.flatMap((r) => r.then.filter((s) => 'tool' in s)).length,
+  };
+  cli.print(
+    report,
+    () =>
+      `wrote ${out}: script ${report.name}, ${report.rules} rules (${report.tool_steps} tool steps), strict\nload it: avatar emulator scripts load ${out}  (or emulator start --script ${out})`,
+  );
+}
+
+export async function runReplay(cli: CliContext, file: string): Promise<void> {
+  const rec = readRecording(cli, file);
   const body = { ...rec.mint, ...(rec.protocol === 2 ? { protocol_versions: [2] } : {}) };
   const mic = rec.mic
     ? micFromPcm(Buffer.from(rec.mic.pcm16_base64, 'base64'), `${file} (recorded mic)`)

@@ -18,11 +18,16 @@ export const replayCommands: CommandModule = {
       )
       .addHelpText(
         'after',
-        '\nExamples:\n  $ avatar sessions live --persona ava --mic-file q.wav --save-session talk.json\n  $ avatar sessions replay talk.json --json',
+        '\nExamples:\n  $ avatar sessions live --persona ava --mic-file q.wav --save-session talk.json\n  $ avatar sessions replay talk.json --json\n  $ avatar sessions replay talk.json --to-script talk.yaml',
       )
-      .action(async (file: string) => {
-        const { runReplay } = await import('./replay-run.js');
-        await runReplay(cli, file);
+      .option(
+        '--to-script <out>',
+        'do not replay: write a conversation script (YAML when OUT ends .yaml/.yml, else JSON) that makes the emulator answer as this recording did (docs/testing.md "Conversation scripts")',
+      )
+      .action(async (file: string, opts: { toScript?: string }) => {
+        const { runReplay, writeToScript } = await import('./replay-run.js');
+        if (opts.toScript !== undefined) await writeToScript(cli, file, opts.toScript);
+        else await runReplay(cli, file);
       });
   },
 };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CHAT_TEXT_MAX } from '../edge/messages.js';
 import { ToolCallBody, ToolCallReportBody } from '../resources/tools.js';
 import { DealtStreamFault } from '../resources/operator.js';
+import { Script } from '../resources/script.js';
 import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
@@ -141,6 +142,9 @@ export const boxScript = internal(
   'The conversation script the mint chose for a session (null: none)',
   {
     params: BoxSessionParams,
+    responses: {
+      200: { description: '{ script }', schema: z.object({ script: Script.nullable() }) },
+    },
   },
 );
 export const boxToolCalls = internal(
@@ -309,6 +313,7 @@ export const boxOperations = [
   boxTurns,
   boxMedia,
   boxTools,
+  boxScript,
   boxToolCalls,
   boxToolCallsReport,
   boxFaultClaim,

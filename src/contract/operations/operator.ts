@@ -26,6 +26,7 @@ import {
   RecordingParams,
   RecordingsParams,
 } from '../resources/operator.js';
+import { LoadedScript } from '../resources/script.js';
 
 const Json = z.record(z.string(), z.unknown());
 
@@ -301,6 +302,51 @@ export const recording = operator(
   },
 );
 
+/** Conversation scripts (docs/testing.md "Conversation scripts"; contract/resources/script.ts). */
+export const scriptsList = operator(
+  'emulator.scripts',
+  'get',
+  '/_emulator/scripts',
+  'The loaded conversation scripts, in load order',
+  {
+    responses: {
+      200: {
+        description: '{ data: LoadedScript[] }',
+        schema: z.object({ data: z.array(LoadedScript) }),
+      },
+    },
+  },
+);
+export const scriptsLoad = operator(
+  'emulator.scriptsLoad',
+  'post',
+  '/_emulator/scripts',
+  'Load conversation scripts: one script, or { scripts: [...] }; all or nothing (400 naming request:line: field); a loaded name is replaced',
+  {
+    // Read as text with the line of every node, so a problem names its line in the body.
+    rawBody: { contentTypes: ['application/json'], maxBytes: Limits.jsonBodyBytes },
+    description:
+      'The body is one script or { scripts: [...] } (contract/resources/script.ts ScriptFile; schemas/script.schema.json).',
+    responses: {
+      200: {
+        description: '{ loaded: names, data: LoadedScript[] (every loaded script) }',
+        schema: z.object({ loaded: z.array(z.string()), data: z.array(LoadedScript) }),
+      },
+    },
+  },
+);
+export const scriptsClear = operator(
+  'emulator.scriptsClear',
+  'delete',
+  '/_emulator/scripts',
+  'Forget every loaded script (running sessions keep the one their mint chose)',
+  {
+    responses: {
+      200: { description: '{ cleared: n }', schema: z.object({ cleared: z.number().int() }) },
+    },
+  },
+);
+
 export const operatorOperations = [
   health,
   clock,
@@ -327,6 +373,9 @@ export const operatorOperations = [
   faultsAdd,
   faultsClear,
   faultsRemove,
+  scriptsList,
+  scriptsLoad,
+  scriptsClear,
   ui,
   uiScript,
   uiChat,

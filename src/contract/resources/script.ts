@@ -34,6 +34,17 @@ export const ScriptWhen = z
       .string()
       .min(1)
       .max(1000)
+      .superRefine((text, ctx) => {
+        // Compiled as the box compiles it: a bad one is refused at load, never met in a turn.
+        try {
+          new RegExp(text, 'i');
+        } catch (e) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `not a valid regular expression: ${(e as Error).message}`,
+          });
+        }
+      })
       .optional()
       .describe('a case-insensitive regular expression (JavaScript syntax) on the user turn'),
     turn: z.int().min(0).max(10_000).optional().describe("the user turn's index, from 0"),
@@ -93,3 +104,33 @@ export const Script = z
 export type Script = z.infer<typeof Script>;
 /** A script as written (defaults not yet applied). */
 export type ScriptInput = z.input<typeof Script>;
+
+/** Several scripts in one file or one `POST /_emulator/scripts` body. */
+export const ScriptList = z.object({ scripts: z.array(Script).min(1).max(100) }).strict();
+export type ScriptList = z.infer<typeof ScriptList>;
+
+/** A script file (schemas/script.schema.json): one script, or `{ scripts: [...] }`. */
+export const ScriptFile = z.union([Script, ScriptList]);
+
+/** The step kinds, by the key that names each (a step is an object with exactly one of them). */
+export const ScriptStepKinds = ['say', 'tool', 'wait_ms', 'fail', 'end'] as const;
+
+/** A loaded script as listed by `GET /_emulator/scripts` (and `avatar emulator scripts list`). */
+export const LoadedScript = z.object({
+  name: z.string(),
+  match: ScriptMatch,
+  strict: z.boolean(),
+  rules: z.number().int().describe('how many rules'),
+  source: z.string().describe('where it was loaded from: a file, `seed FILE`, or `request`'),
+  loaded_seq: z.number().int().describe('load order: later loads win ties (docs/testing.md)'),
+});
+export type LoadedScript = z.infer<typeof LoadedScript>;
+
+/** The JSON Schema editors read (draft 2020-12), as published in schemas/script.schema.json. */
+export function scriptJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ScriptFile, { io: 'input' }),
+    $id: 'https://avatar.local/schemas/script.schema.json',
+    title: 'avatar conversation script (one script, or { scripts: [...] })',
+  };
+}

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { App, EmulatorContext } from '../context.js';
 import type { BootstrapKeys } from '../bootstrap/bootstrap.js';
-import { issueMessage } from '../inference/shared/issues.js';
+import { locatedIssue, parseLocated, type Path } from './located.js';
+import { checkSteps, unionIssue } from '../scripts/load.js';
 import { insertKey } from '../tokens/store.js';
 import { faultsOf } from '../operator/faults.js';
 import { SeedSchema, type Seed } from './schema.js';
@@ -36,9 +36,7 @@ export class SeedError extends Error {
   }
 }
 
-type Path = (string | number)[];
-
-interface LoadedSeed {
+export interface LoadedSeed {
   seed: Seed;
   /** The seed file: files it names are relative to its directory. */
   file: string;
@@ -54,35 +52,18 @@ export function loadSeed(file: string): LoadedSeed {
   } catch (e) {
     throw new SeedError(`${file}: cannot read the seed file: ${(e as Error).message}`);
   }
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false }) as Document.Parsed;
-  const lineOf = (pos: number) => lines.linePos(pos).line;
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    throw new SeedError(
-      `${file}:${lineOf(e.pos[0])}: not valid YAML or JSON: ${e.message.split('\n')[0]}`,
-    );
+  const { value, at } = parseLocated(text, file, (m) => new SeedError(m));
+  const scripts = (value as { scripts?: unknown } | null)?.scripts;
+  try {
+    if (Array.isArray(scripts)) scripts.forEach((s, i) => checkSteps(s, ['scripts', i], at));
+  } catch (e) {
+    throw new SeedError((e as Error).message);
   }
-  const at = (path: Path): string => {
-    for (let p = [...path]; ; p = p.slice(0, -1)) {
-      const node =
-        p.length === 0
-          ? doc.contents
-          : (doc.getIn(p, true) as { range?: [number, number, number] } | undefined);
-      const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-      if (range) return `${file}:${lineOf(range[0])}`;
-      if (p.length === 0) return `${file}:1`;
-    }
-  };
-  const value = doc.toJS() ?? {};
   const r = SeedSchema.safeParse(value);
   if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-    const path = keys.length ? [...issue.path, keys[0]!] : issue.path;
-    const field = path.length ? path.join('.') : '(top level)';
-    const reason = keys.length ? 'is not a seed field' : issueMessage(issue, value);
-    throw new SeedError(`${at(path as Path)}: ${field}: ${reason}`);
+    const issue = unionIssue(r.error.issues[0]!, value);
+    const noun = issue.path[0] === 'scripts' ? 'script' : 'seed';
+    throw new SeedError(locatedIssue(issue, value, at, noun).text);
   }
   return { seed: r.data, file, at };
 }

@@ -7,6 +7,7 @@ import { CreateVoiceBody, CreateVoiceVersionBody } from '../../contract/resource
 import { RegisterMcpServerBody } from '../../contract/resources/tools.js';
 import { orgPlans } from '../option-limits.js';
 import { FaultSpec } from '../operator/faults.js';
+import { Script } from '../../contract/resources/script.js';
 
 /**
  * The seed file (issue 18 item 2; docs/testing.md "Seeds"): YAML or JSON that a fresh
@@ -122,6 +123,17 @@ export const SeedSchema = z
       .array(FaultSpec)
       .default([])
       .describe('HTTP and stream faults from the start, as POST /_emulator/faults'),
+    scripts: z
+      .array(
+        z.union([
+          SeedFile('a script file (YAML or JSON: one script or { scripts: [...] })'),
+          Script,
+        ]),
+      )
+      .default([])
+      .describe(
+        'conversation scripts loaded at every start (docs/testing.md "Conversation scripts"): inline, or files',
+      ),
   })
   .strict();
 

@@ -8,10 +8,12 @@ import {
   boxMedia,
   boxPresence,
   boxRegister,
+  boxScript,
   boxSeatEvents,
   boxTurns,
 } from '../../contract/operations/boxes.js';
 import type { Context } from 'hono';
+import type { Script } from '../../contract/resources/script.js';
 import { bearer } from '../auth/authenticate.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -93,6 +95,17 @@ export function registerBoxApi(app: App, ctx: EmulatorContext): void {
     rt.st.addTurn.run(row.id, turn.seq, turn.user_text, turn.reply_text, unixSeconds(ctx.clock));
     toolGateway(ctx).turnCommitted(row.id, turn);
     return { ok: true };
+  });
+
+  // The conversation script the mint chose and froze (docs/testing.md "Conversation scripts").
+  boxRoute(app, ctx, boxScript, ({ params }) => {
+    const row = getSessionRow(rt.st, params.sessionId);
+    if (!row || row.box_id !== params.boxId || row.status === 'deleted')
+      throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    const stored = row.snapshot_json
+      ? (JSON.parse(row.snapshot_json) as { script?: Script | null })
+      : {};
+    return { script: stored.script ?? null };
   });
 
   registerGatewayRoutes(app, ctx, boxRoute);

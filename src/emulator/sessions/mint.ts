@@ -14,6 +14,7 @@ import { Fleet, type BoxRecord } from '../fleet/fleet.js';
 import { ApiError } from '../http/api-error.js';
 import { reply, type Reply } from '../http/router.js';
 import type { Ticket, TicketNeeds } from '../queue/queue.js';
+import type { ScriptRegistry } from '../scripts/registry.js';
 import type { SigningKey } from '../signing/keys.js';
 import { resolveAvatar, type ResolvedAvatar } from './avatar-resolution.js';
 import { checkConcurrency, checkQuota, grantCap, MintRateGuard, quotaLeft } from './guards.js';
@@ -35,6 +36,8 @@ export interface MintDeps {
   rt: SessionRuntime;
   signing: () => SigningKey;
   guard: MintRateGuard;
+  /** The loaded conversation scripts: the mint chooses one and freezes it with the session. */
+  scripts: ScriptRegistry;
 }
 
 function mintWorkspace(
@@ -275,9 +278,17 @@ async function seat(
   // The token carries the tool names and settings; the definitions (MCP schemas can be
   // large) stay in the stored snapshot, where the box reads them (internal box API).
   const claims: Record<string, unknown> = { session: snapshot };
+  // The conversation script is frozen with the rest (a later load or clear changes only
+  // later mints); the box reads it over the box API (boxScript), not from the token.
+  const script = d.scripts.choose({
+    persona: avatar.persona,
+    avatarId: avatar.avatarId,
+    metadata: (body.metadata as Record<string, unknown> | undefined) ?? null,
+  });
   // The agent object too: the gateway presents its `tok` to the hook (spec 6.2).
   const stored = {
     ...snapshot,
+    script,
     agent: plan.agent ?? null,
     tools: s.tools.tools ? { ...snapshot.tools, definitions: s.tools.definitions } : null,
   };

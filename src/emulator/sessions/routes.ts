@@ -20,6 +20,7 @@ import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { implement, reply } from '../http/router.js';
+import type { ScriptRegistry } from '../scripts/registry.js';
 import type { SigningKey } from '../signing/keys.js';
 import { boxLog } from '../fleet/box-calls.js';
 import { eraseOnBox } from '../fleet/box-captures.js';
@@ -30,10 +31,15 @@ import { getSessionRow, isLive, toSessionRecord, type SessionRow } from './store
 import { workspaceSql } from '../workspaces/sql.js';
 import { toolSql } from '../tools/sql.js';
 
-export function registerSessionRoutes(app: App, ctx: EmulatorContext, signing: SigningKey): void {
+export function registerSessionRoutes(
+  app: App,
+  ctx: EmulatorContext,
+  signing: SigningKey,
+  scripts: ScriptRegistry,
+): void {
   const rt = sessionRuntime(ctx);
   const guard = new MintRateGuard(ctx.clock, () => rt.opts.mintRatePerMinute);
-  const deps = { ctx, rt, signing: () => signing, guard };
+  const deps = { ctx, rt, signing: () => signing, guard, scripts };
 
   /**
    * spec 1: sessions belong to a workspace and a workspace-bound key is confined to it. A

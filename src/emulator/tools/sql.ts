@@ -15,6 +15,7 @@ export const toolSql = statementTable((db) => ({
     'SELECT * FROM mcp_servers WHERE id = ? AND workspace_id = ?',
   ),
   getMcpServersById: db.prepare('SELECT * FROM mcp_servers WHERE id = ?'),
+  listMcpServers: db.prepare('SELECT * FROM mcp_servers ORDER BY created_at, rowid'),
   setMcpServerTools: db.prepare(
     'UPDATE mcp_servers SET status = ?, tools_json = ?, tools_cached_at = ?, last_error = NULL WHERE id = ?',
   ),
