@@ -304,7 +304,7 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
 
 export interface WalkthroughReport {
   pages: FileReport[];
-  /** Ready lines of the recommended start, for checks after the last page. */
+  /** The ready line of the recommended start running after the last page. */
   emulator?: { base_url: string; secret_key: string; dashboard_key: string };
   /** What the last page left in the emulator, read before it stops. */
   leftovers?: { avatars: string[]; orgPlan?: string };
@@ -346,6 +346,8 @@ export async function runWalkthrough(
         emulator = await startDocsEmulator(work, env, recommended);
       }
     }
+    // A restart on port 0 moved it: the running one's URL (the keys stay, the data dir's).
+    out.emulator = JSON.parse(emulator.ready);
     out.leftovers = await leftovers(out.emulator!);
   } catch (e) {
     pages[0]!.report.failures.push({
