@@ -542,6 +542,8 @@ async function refreshState() {
     const avatars = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars`), {
       data: [],
     });
+    // One row per avatar: `status` and `assets_status` (its current version's idle media)
+    // are the avatar's own fields (spec 2 "Avatar"); a version has neither.
     const rows: Record<string, unknown>[] = [];
     for (const a of avatars.data) {
       const versions = await safe(
@@ -552,26 +554,27 @@ async function refreshState() {
         api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/profiles`),
         { data: [] },
       );
-      for (const v of versions.data) {
-        rows.push({
-          avatar: `${a.name} (${a.id})`,
-          version: v.id,
-          status: v.status,
-          assets_status: v.assets_status,
-          profiles: profiles.data
-            .map((p) => `${p.id}${p.is_default ? ' (default)' : ''}`)
-            .join(', '),
-        });
-      }
-      if (versions.data.length === 0)
-        rows.push({ avatar: `${a.name} (${a.id})`, version: '', profiles: '' });
+      rows.push({
+        avatar: `${a.name} (${a.id})`,
+        status: a.status,
+        assets_status: a.assets_status,
+        current_version: a.current_version_id,
+        versions: [...versions.data]
+          .sort((x, y) => x.version_number - y.version_number)
+          .map(
+            (v) =>
+              `v${v.version_number} ${v.id}${v.published_at == null ? ' (not published)' : ''}`,
+          )
+          .join(', '),
+        profiles: profiles.data.map((p) => `${p.id}${p.is_default ? ' (default)' : ''}`).join(', '),
+      });
     }
     out.push(
       card(
         `Avatars · ${w.name}`,
         table(
           rows,
-          ['avatar', 'version', 'status', 'assets_status', 'profiles'],
+          ['avatar', 'status', 'assets_status', 'current_version', 'versions', 'profiles'],
           'No custom avatars yet: `avatar avatars create-custom --name N --face face.jpg --voice sample.wav --prompt prompt.txt` makes one (stock personas are always there).',
         ),
       ),

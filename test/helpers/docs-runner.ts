@@ -1,6 +1,6 @@
 /**
- * The docs runner (issue 24): every shell example in README.md and docs/*.md runs against a
- * throwaway emulator, in order per file, and its documented output or exit code is checked.
+ * The docs runner (issue 24): every shell example in README.md and docs/*.md runs against an
+ * emulator, in order per file, and its documented output or exit code is checked.
  *
  * Conventions (CONTRIBUTING.md "Examples in the docs run"):
  * - ```sh and ```bash fences: each line is a command (a trailing `\` continues it, a heredoc
@@ -9,14 +9,20 @@
  *   documented output line must appear in the command's stdout + stderr (looked for in
  *   order), where whitespace runs are equal, numbers, hex ids and `…` / `...` match anything.
  * - `<!-- skip-run: reason -->` on the line right before a fence skips that block (reported).
- * - `<!-- run-emulator-with: --flag ... -->` anywhere in a file adds flags to the emulator
- *   that serves it (what the file tells the reader to start theirs with).
- * - One bash per file runs its commands in order, so variables (`SESSION_ID=$(...)`), files
- *   and `cd` carry over from block to block, and one emulator per file serves them: started
- *   in memory on port 0 (loopback), found by the CLI without flags, its `--json` ready line
- *   saved as `emulator.json` in the work dir. The work dir also holds the reader's own
- *   files the docs assume (face.png, face.jpg, sample.wav, me.wav) and `bin/` of this
- *   checkout; `avatar` is on PATH.
+ * - The emulator every page assumes is the README's recommended start (its Quick start's
+ *   `npm start -- FLAGS` line; issue 32): the runner starts it with those flags.
+ * - `<!-- run-emulator-with: --flag ... -->` anywhere in a file: the page needs another start
+ *   (and tells the reader how to stop the recommended one first): these flags are added.
+ * - One bash per run executes the commands in order, so variables (`SESSION_ID=$(...)`),
+ *   files and `cd` carry over from block to block. The work dir holds the reader's own files
+ *   the docs assume (face.png, face.jpg, sample.wav, me.wav) and `bin/` of this checkout;
+ *   `avatar` is on PATH and finds the emulator without flags. Nothing else is there: a page
+ *   that reads a file (`emulator.json`) makes it first.
+ * - `runFile`: one page against an emulator of its own (in memory), as a reader who opens
+ *   just that page. `runWalkthrough`: every page in the README's order, in one shell and one
+ *   work dir, against one emulator with a data dir (as `npm start` keeps one), restarted
+ *   only for a page that needs another start: what each page leaves behind is what the next
+ *   one meets.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -24,6 +30,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -211,17 +218,45 @@ export interface RunOptions {
   commandTimeoutS?: number;
 }
 
-/** Runs the examples of one Markdown file; never throws for a failing example. */
-export async function runFile(path: string, opts: RunOptions = {}): Promise<FileReport> {
-  const t0 = performance.now();
+/** The flags of the README's recommended start: its Quick start's `npm start -- FLAGS`. */
+export function recommendedStartFlags(): string[] {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const m = /^npm ci && npm start(?: -- ([^#\n]*?))?\s*(?:#.*)?$/m.exec(readme);
+  if (!m) throw new Error('README.md: no `npm ci && npm start` line in the Quick start');
+  return (m[1] ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** A page's own start (`<!-- run-emulator-with: ... -->`), empty when it needs none. */
+export function pageStartFlags(text: string): string[] {
+  return [...text.matchAll(/<!--\s*run-emulator-with:\s*(.*?)\s*-->/g)].flatMap((m) =>
+    m[1]!.split(/\s+/).filter(Boolean),
+  );
+}
+
+/** The README's page order (its "Docs" list), then every other page, by name. */
+export function walkthroughOrder(): string[] {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const docs = readme.slice(readme.indexOf('\n## Docs'));
+  const listed = [...docs.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]!);
+  const all = readdirSync(join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`);
+  return ['README.md', ...new Set([...listed, ...all].filter((f) => all.includes(f)))];
+}
+
+interface Page {
+  file: string;
+  commands: Command[];
+  report: FileReport;
+  flags: string[];
+}
+
+function loadPage(path: string): Page {
   const file = relative(repoRoot, path) || basename(path);
   const text = readFileSync(path, 'utf8');
   const blocks = parseBlocks(file, text);
-  const extraFlags = [...text.matchAll(/<!--\s*run-emulator-with:\s*(.*?)\s*-->/g)].flatMap((m) =>
-    m[1]!.split(/\s+/).filter(Boolean),
-  );
   const report: FileReport = { file, ran: 0, skipped: [], failures: [], ms: 0, slowest: [] };
-  const times: { where: string; ms: number }[] = [];
   for (const b of blocks)
     if (b.skip !== undefined)
       report.skipped.push({
@@ -229,91 +264,237 @@ export async function runFile(path: string, opts: RunOptions = {}): Promise<File
         reason: b.skip,
         commands: b.commands.length,
       });
-  const commands = blocks.filter((b) => b.skip === undefined).flatMap((b) => b.commands);
-  if (commands.length === 0) {
+  return {
+    file,
+    commands: blocks.filter((b) => b.skip === undefined).flatMap((b) => b.commands),
+    report,
+    flags: pageStartFlags(text),
+  };
+}
+
+/** Runs the examples of one Markdown file; never throws for a failing example. */
+export async function runFile(path: string, opts: RunOptions = {}): Promise<FileReport> {
+  const t0 = performance.now();
+  const page = loadPage(path);
+  const report = page.report;
+  if (page.commands.length === 0) {
     report.ms = performance.now() - t0;
     return report;
   }
   const work = mkdtempSync(join(tmpdir(), 'avatar-docs-'));
   const env = await prepareWorkDir(work);
   let emulator: ChildProcess | undefined;
-  let shell: ChildProcess | undefined;
+  let shell: Shell | undefined;
   try {
-    emulator = spawn(
-      process.execPath,
-      [
-        join(repoRoot, 'bin/avatar.js'),
-        'emulator',
-        'start',
-        '--in-memory',
-        '--port',
-        '0',
-        '--host',
-        '127.0.0.1',
-        '--json',
-        ...extraFlags,
-      ],
-      { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const ready = await firstLine(emulator, 30_000);
-    writeFileSync(join(work, 'emulator.json'), ready + '\n');
-
-    shell = spawn('bash', ['--noprofile', '--norc'], {
-      cwd: join(work),
-      env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const done = markers(shell);
-    shell.stdin!.on('error', () => {}); // a shell that exited: reported by done.next
-    shell.stdin!.write('set -o pipefail\n');
-    for (const [i, c] of commands.entries()) {
-      const out = join(work, '.docs-run', `out.${i}`);
-      const started = performance.now();
-      shell.stdin!.write(
-        `{ ${c.text}\n} > '${out}' 2>&1 < /dev/null\necho "__DOCS_DONE ${i} $?"\n`,
-      );
-      const rc = await done.next(i, (opts.commandTimeoutS ?? 90) * 1000);
-      report.ran++;
-      const output = readOut(out);
-      const where = `${file}:${c.line}`;
-      times.push({ where, ms: performance.now() - started });
-      if (rc === undefined || rc === 'shell exited') {
-        const message =
-          rc === undefined
-            ? `did not finish in ${opts.commandTimeoutS ?? 90} s`
-            : `bash stopped here (a syntax error?): ${done.stderr().trim()}`;
-        report.failures.push({ where, command: c.text, message, output });
-        break; // the shell is stuck in it or gone: what follows cannot run
-      }
-      if (rc !== c.expectedExit) {
-        report.failures.push({
-          where,
-          command: c.text,
-          message: `exited ${rc}, the docs expect ${c.expectedExit}`,
-          output,
-        });
-        continue;
-      }
-      const missing = missingLine(c.output, output);
-      if (missing !== undefined)
-        report.failures.push({
-          where,
-          command: c.text,
-          message: `the output does not show the documented line: ${missing.trim()}`,
-          output,
-        });
-    }
+    emulator = (
+      await startDocsEmulator(work, env, ['--in-memory', ...recommendedStartFlags(), ...page.flags])
+    ).process;
+    shell = openShell(work, env);
+    await runCommands(shell, page, work, opts);
   } catch (e) {
-    report.failures.push({ where: file, command: '(set-up)', message: String(e), output: '' });
+    report.failures.push({ where: page.file, command: '(set-up)', message: String(e), output: '' });
   } finally {
-    for (const p of [shell, emulator]) if (p?.pid) killGroup(p.pid);
+    for (const p of [shell?.process, emulator]) if (p?.pid) killGroup(p.pid);
     await new Promise((r) => setTimeout(r, 200));
     rmSync(work, { recursive: true, force: true });
   }
   report.ms = performance.now() - t0;
-  report.slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 3);
   return report;
+}
+
+export interface WalkthroughReport {
+  pages: FileReport[];
+  /** The ready line of the recommended start running after the last page. */
+  emulator?: { base_url: string; secret_key: string; dashboard_key: string };
+  /** What the last page left in the emulator, read before it stops. */
+  leftovers?: { avatars: string[]; orgPlan?: string };
+}
+
+/**
+ * Every page in `files`' order, as one reader pastes them: one shell, one work dir, one
+ * emulator of the recommended start with a data dir (the Quick start's `npm start` keeps
+ * one), stopped and started again with a page's own flags only for a page that needs another
+ * start (and the recommended one again after it). The data dir keeps the keys across restarts.
+ */
+export async function runWalkthrough(
+  files: string[],
+  opts: RunOptions = {},
+): Promise<WalkthroughReport> {
+  const pages = files.map((f) => loadPage(join(repoRoot, f)));
+  const out: WalkthroughReport = { pages: pages.map((p) => p.report) };
+  const work = mkdtempSync(join(tmpdir(), 'avatar-walk-'));
+  const env = await prepareWorkDir(work);
+  const data = join(work, '.avatar-emulator');
+  const recommended = ['--data', data, ...recommendedStartFlags()];
+  let emulator: RunningDocsEmulator | undefined;
+  let shell: Shell | undefined;
+  try {
+    emulator = await startDocsEmulator(work, env, recommended);
+    out.emulator = JSON.parse(emulator.ready);
+    shell = openShell(work, env);
+    for (const page of pages) {
+      const t0 = performance.now();
+      if (page.flags.length > 0) {
+        await emulator.stop();
+        emulator = await startDocsEmulator(work, env, [...recommended, ...page.flags]);
+      }
+      const usable = await runCommands(shell, page, work, opts);
+      page.report.ms = performance.now() - t0;
+      if (!usable) break;
+      if (page.flags.length > 0) {
+        await emulator.stop();
+        emulator = await startDocsEmulator(work, env, recommended);
+      }
+    }
+    // A restart on port 0 moved it: the running one's URL (the keys stay, the data dir's).
+    out.emulator = JSON.parse(emulator.ready);
+    out.leftovers = await leftovers(out.emulator!);
+  } catch (e) {
+    pages[0]!.report.failures.push({
+      where: 'walk-through',
+      command: '(set-up)',
+      message: (e as Error).stack ?? String(e),
+      output: '',
+    });
+  } finally {
+    for (const p of [shell?.process, emulator?.process]) if (p?.pid) killGroup(p.pid);
+    await new Promise((r) => setTimeout(r, 200));
+    rmSync(work, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** The avatar names of the bootstrap workspace and the organisation's plan, after the last page. */
+async function leftovers(emu: {
+  base_url: string;
+  secret_key: string;
+  dashboard_key: string;
+}): Promise<WalkthroughReport['leftovers']> {
+  const get = async (path: string, key: string) =>
+    (await (
+      await fetch(`${emu.base_url}${path}`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as Record<string, any>;
+  const avatars = await get('/api/v1/avatars?limit=100', emu.secret_key);
+  const orgs = await get('/api/organizations', emu.secret_key);
+  const org = (orgs.data ?? [orgs])[0] as Record<string, unknown> | undefined;
+  return {
+    avatars: ((avatars.data ?? []) as { name: string }[]).map((a) => a.name),
+    orgPlan: typeof org?.plan === 'string' ? org.plan : undefined,
+  };
+}
+
+interface RunningDocsEmulator {
+  process: ChildProcess;
+  ready: string;
+  stop(): Promise<void>;
+}
+
+async function startDocsEmulator(
+  work: string,
+  env: Record<string, string>,
+  flags: string[],
+): Promise<RunningDocsEmulator> {
+  const p = spawn(
+    process.execPath,
+    [
+      join(repoRoot, 'bin/avatar.js'),
+      'emulator',
+      'start',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--json',
+      ...flags,
+    ],
+    { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const ready = await firstLine(p, 30_000);
+  return {
+    process: p,
+    ready,
+    stop: () =>
+      new Promise<void>((resolveStop) => {
+        if (p.exitCode !== null || p.signalCode !== null) return resolveStop();
+        p.once('exit', () => resolveStop());
+        killGroup(p.pid!);
+      }),
+  };
+}
+
+interface Shell {
+  process: ChildProcess;
+  done: ReturnType<typeof markers>;
+  /** Commands run so far (the markers' numbering). */
+  count: number;
+}
+
+function openShell(work: string, env: Record<string, string>): Shell {
+  const p = spawn('bash', ['--noprofile', '--norc'], {
+    cwd: work,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const done = markers(p);
+  p.stdin!.on('error', () => {}); // a shell that exited: reported by done.next
+  p.stdin!.write('set -o pipefail\n');
+  return { process: p, done, count: 0 };
+}
+
+/**
+ * One page's commands in `shell`, failures and times into its report; false when the shell
+ * is stuck in a command or gone (what follows cannot run).
+ */
+async function runCommands(
+  shell: Shell,
+  page: Page,
+  work: string,
+  opts: RunOptions,
+): Promise<boolean> {
+  const report = page.report;
+  const times: { where: string; ms: number }[] = [];
+  for (const c of page.commands) {
+    const i = shell.count++;
+    const out = join(work, '.docs-run', `out.${i}`);
+    const started = performance.now();
+    shell.process.stdin!.write(
+      `{ ${c.text}\n} > '${out}' 2>&1 < /dev/null\necho "__DOCS_DONE ${i} $?"\n`,
+    );
+    const rc = await shell.done.next(i, (opts.commandTimeoutS ?? 90) * 1000);
+    report.ran++;
+    const output = readOut(out);
+    const where = `${page.file}:${c.line}`;
+    times.push({ where, ms: performance.now() - started });
+    if (rc === undefined || rc === 'shell exited') {
+      const message =
+        rc === undefined
+          ? `did not finish in ${opts.commandTimeoutS ?? 90} s`
+          : `bash stopped here (a syntax error?): ${shell.done.stderr().trim()}`;
+      report.failures.push({ where, command: c.text, message, output });
+      report.slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 3);
+      return false;
+    }
+    if (rc !== c.expectedExit) {
+      report.failures.push({
+        where,
+        command: c.text,
+        message: `exited ${rc}, the docs expect ${c.expectedExit}`,
+        output,
+      });
+      continue;
+    }
+    const missing = missingLine(c.output, output);
+    if (missing !== undefined)
+      report.failures.push({
+        where,
+        command: c.text,
+        message: `the output does not show the documented line: ${missing.trim()}`,
+        output,
+      });
+  }
+  report.slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return true;
 }
 
 function killGroup(pid: number): void {

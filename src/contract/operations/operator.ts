@@ -180,6 +180,20 @@ export const uiScript = operator(
     responses: { 200: { description: 'The bundle', contentType: 'text/javascript' } },
   },
 );
+/**
+ * The emulator's icon at the conventional root path (not under /_emulator/: a browser asks
+ * for /favicon.ico on any page it opens here), so no page load logs a 404. Ours.
+ */
+export const favicon = defineOperation({
+  id: 'emulator.favicon',
+  method: 'get',
+  path: '/favicon.ico',
+  summary: "The emulator's icon (no credential)",
+  auth: 'public',
+  family: 'operator',
+  cli: false,
+  responses: { 200: { description: 'A 32x32 icon', contentType: 'image/x-icon' } },
+});
 export const uiChat = operator(
   'emulator.uiChat',
   'post',
@@ -378,6 +392,7 @@ export const operatorOperations = [
   scriptsClear,
   ui,
   uiScript,
+  favicon,
   uiChat,
   sessionsList,
   jobs,

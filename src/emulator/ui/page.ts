@@ -11,6 +11,7 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>avatar emulator · playground</title>
+<link rel="icon" href="/favicon.ico" type="image/x-icon">
 <style>${CSS}</style>
 <script type="application/json" id="config">${json}</script>
 <script type="module" src="/_emulator/ui/app.js"></script>
@@ -26,12 +27,14 @@ export function playgroundHtml(config: { apiKey: string; operatorToken: string }
 <main>
 <section id="talk" role="tabpanel" aria-labelledby="tab-talk">
   <div class="stage">
-    <form id="start" class="row">
+    <form id="start">
       <label>Avatar <select id="avatar" name="avatar" required></select></label>
       <label>Protocol <select id="protocol" name="protocol"><option value="1">v1 (three sockets)</option><option value="2">v2 (one socket)</option></select></label>
       <label>Tools <select id="tool-server" name="tools" aria-describedby="tools-hint"><option value="">no tools</option></select></label>
-      <button id="start-btn" type="submit">Start session</button>
-      <button id="release" type="button" disabled>Release</button>
+      <div class="actions">
+        <button id="start-btn" type="submit">Start session</button>
+        <button id="release" type="button" disabled>Release</button>
+      </div>
     </form>
     <p id="tools-hint" class="hint"></p>
     <p id="queue" role="status" aria-live="polite" hidden></p>
@@ -80,6 +83,15 @@ main { padding: 12px 16px; }
 #talk { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
 #talk[hidden], #state[hidden] { display: none; }
 .stage, .side { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px; min-width: 0; }
+.stage { container-type: inline-size; }
+/* The start form is a grid whatever the option names' lengths: Avatar | Protocol, then
+   Tools | the two buttons (which never part); a narrow stage stacks them. Selects take
+   their cell's width and cut a long name with an ellipsis. */
+#start { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 8px; align-items: end; margin: 0 0 10px; }
+#start select { width: 100%; }
+.actions { display: flex; gap: 8px; }
+.actions button { white-space: nowrap; }
+@container (max-width: 400px) { #start { grid-template-columns: minmax(0, 1fr); } }
 .side { max-height: calc(100vh - 90px); overflow: auto; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin: 0 0 10px; }
 label { display: flex; flex-direction: column; font-size: 13px; color: var(--muted); gap: 2px; min-width: 0; max-width: 100%; }

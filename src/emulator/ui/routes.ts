@@ -6,8 +6,9 @@
  * comes from the public API and the existing operator routes.
  */
 import { implement } from '../http/router.js';
-import { jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
+import { favicon, jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { edgeHttpUrl, trimTrailingSlashes } from '../../contract/edge/url.js';
 import type { App, EmulatorContext } from '../context.js';
 import { sessionRuntime } from '../sessions/runtime.js';
@@ -62,6 +63,17 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
         503,
       );
     }
+  });
+
+  // The icon (fixtures/favicon.ico, made by scripts/make-favicon.js): the page links it, and
+  // a browser asks for /favicon.ico on any page of the emulator it opens.
+  let icon: Promise<Buffer> | undefined;
+  implement(app, ctx, favicon, async ({ c }) => {
+    const bytes = await (icon ??= readFile(join(ctx.fixturesDir, 'favicon.ico')));
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': 'image/x-icon',
+      'cache-control': 'public, max-age=86400',
+    });
   });
 
   // v1 typed turns for the page: forwards { text } to the edge's POST /chat, only for a
