@@ -14,6 +14,7 @@
 import type { EndReason } from './live-session.js';
 import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
+import type { BrainReply } from './sourced-replies.js';
 
 /** An `agent_event` message of the contract without its `type` (the loop adds it). */
 export type AgentEventBody =
@@ -76,6 +77,8 @@ export interface CommittedTurn extends UserTurn {
   language: string;
   /** Its place in the transcript (the stored turn's `seq`). */
   seq: number;
+  /** A reply source other than the brain answered it (a script): the tools verdict does not run for it. */
+  scripted?: true;
 }
 
 /** What a post-commit stage may do with the session. */
@@ -147,4 +150,30 @@ export interface PreSpeechStage extends Stage {
     cut: AbortSignal,
     ctx: StageContext,
   ): Promise<GateOutcome | null>;
+}
+
+/** A user turn with words as a reply source sees it. */
+export interface SourceTurn {
+  text: string;
+  /** Its index among this session's user turns, from 0 (every user turn counts, answered or not). */
+  index: number;
+}
+
+/** What a reply source answers a turn with. */
+export interface SourcedReply {
+  /** The reply, in the brain's shape (it may fail as a brain does). */
+  made: BrainReply;
+  /** Who made it (the brain-only `turn` message's `brain.name`). */
+  by: string;
+  /** Called once the turn committed (its `turn` message is out and it is stored), as a post-commit stage is. */
+  committed?(turn: CommittedTurn): void;
+}
+
+/**
+ * A reply source (docs/turns.md "Reply sources"): tried in order for each user turn with
+ * words, before the pre-speech gates and the brain; the first that answers makes the reply
+ * (then no gate runs and the tools verdict skips the turn); null lets the next one try.
+ */
+export interface ReplySource extends Stage {
+  answer(turn: SourceTurn): Promise<SourcedReply | null>;
 }

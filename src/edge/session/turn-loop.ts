@@ -10,7 +10,7 @@
 import type { z } from 'zod';
 import type { TurnMessage } from '../../contract/edge/messages.js';
 import type { BrainUsage } from '../../models/brain.js';
-import type { Brain, VoiceShape } from '../../models/index.js';
+import type { VoiceShape } from '../../models/index.js';
 import { GreetingHold } from '../turns/index.js';
 import { type Clock } from '../../contract/clock.js';
 import { brainRequest, replyLanguage } from './conversation.js';
@@ -26,6 +26,8 @@ import {
   type GateOutcome,
   type PostCommitStage,
   type PreSpeechStage,
+  type ReplySource,
+  type SourcedReply,
   type Stage,
   type StageContext,
   type UserTurn,
@@ -34,32 +36,11 @@ import { Reply } from './reply.js';
 import { ReplySpeaker } from './reply-speaker.js';
 import { typedLanguage, warmTypedLanguage } from './typed-language.js';
 import { dealtOne, type SessionFaults } from './faults.js';
+import { failedReply, fixedReply, startingWith } from './sourced-replies.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
 export const UNRECOGNISED_REPLY =
   'Sorry, I could not make out what you said. Could you say it again, or type it?';
-
-type BrainReply = ReturnType<Brain['reply']>;
-
-function fixedReply(text: string): BrainReply {
-  return {
-    deltas: (async function* () {
-      yield text;
-    })(),
-    usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
-  };
-}
-
-/** A reply that starts with `line` (a coloured reply, StageContext.colour). */
-function startingWith(line: string, out: BrainReply): BrainReply {
-  return {
-    deltas: (async function* () {
-      yield `${line} `;
-      yield* out.deltas;
-    })(),
-    usage: out.usage,
-  };
-}
 
 /** A reply's request with what the gates brought: each note (and instruction) right after the user's words. */
 function withGated(
@@ -90,20 +71,12 @@ export interface TurnLoopDeps {
   faults?: SessionFaults | null;
 }
 
-/** A brain reply that fails at once, as an upstream that is down (a `brain_fail` fault). */
-function failedReply(id: string): BrainReply {
-  const err = new Error(`the brain failed (fault ${id} injected by the emulator's operator)`);
-  return {
-    deltas: { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(err) }) },
-    usage: Promise.resolve({ promptTokens: 0, completionTokens: 0 }),
-  };
-}
-
-/** What one reply answers: a user turn, the greeting, or a line a stage asked for. */
+/** What one reply answers: a user turn, the greeting, or a line a stage asked for (or an act queued after them). */
 type Cue =
   | { kind: 'user'; turn: UserTurn }
   | { kind: 'greeting' }
-  | { kind: 'line'; text: string; stillWanted?: () => boolean };
+  | { kind: 'line'; text: string; stillWanted?: () => boolean; fails?: string }
+  | { kind: 'act'; run: () => void };
 
 export class TurnLoop implements Stage {
   readonly name = 'turn-commit';
@@ -116,6 +89,9 @@ export class TurnLoop implements Stage {
   private readonly greeting: GreetingHold;
   private readonly postCommit: PostCommitStage[] = [];
   private readonly gates: PreSpeechStage[] = [];
+  private readonly sources: ReplySource[] = [];
+  /** User turns answered so far (a reply source's `index`). */
+  private userTurns = 0;
   /** A line the next user turn's reply starts with (StageContext.colour), taken once. */
   private colourNext: string | null = null;
   /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
@@ -145,6 +121,22 @@ export class TurnLoop implements Stage {
     this.bus.add(stage);
     if ('committed' in stage) this.postCommit.push(stage);
     if ('gate' in stage) this.gates.push(stage);
+  }
+
+  /** A reply source (a conversation script): tried, in the order added, before the gates and the brain. */
+  addSource(source: ReplySource): void {
+    this.bus.add(source);
+    this.sources.push(source);
+  }
+
+  /** Queue an avatar line that fails as a brain that is down (a script's `fail` step after a wait). */
+  failLine(message: string): void {
+    this.enqueue({ kind: 'line', text: '', fails: message }, this.nextSpeechId());
+  }
+
+  /** Run `run` once everything queued before it has been answered and played (a script's `end`). */
+  afterQueued(run: () => void): void {
+    this.enqueue({ kind: 'act', run }, this.nextSpeechId());
   }
 
   /** The first client socket is open: the greeting hold starts (a greeting needs someone to hear it). */
@@ -200,7 +192,7 @@ export class TurnLoop implements Stage {
   }
 
   /** What post-commit stages may do. */
-  private readonly ctx: StageContext = {
+  readonly ctx: StageContext = {
     emit: (event) => this.d.session.broadcast('events', { ...event, type: 'agent_event' }),
     say: (text, stillWanted) => {
       const id = this.nextSpeechId();
@@ -245,6 +237,18 @@ export class TurnLoop implements Stage {
     } finally {
       (guard as { cancel(): void } | null)?.cancel();
     }
+  }
+
+  /** The first reply source that answers this turn, if any (a source that fails is passed over, logged). */
+  private async fromSources(text: string, index: number): Promise<SourcedReply | null> {
+    for (const source of this.sources) {
+      const got = await source.answer({ text, index }).catch((e: unknown) => {
+        this.d.log(`reply source ${source.name} failed: ${(e as Error).message}`);
+        return null;
+      });
+      if (got) return got;
+    }
+    return null;
   }
 
   private takeColour(): string | null {
@@ -301,6 +305,8 @@ export class TurnLoop implements Stage {
   /** One reply: a user turn's answer, the greeting, or a stage's line. */
   private async answer(cue: Cue, speechId: string): Promise<void> {
     const s = this.d.session;
+    if (cue.kind === 'act') return cue.run();
+    const index = cue.kind === 'user' ? this.userTurns++ : -1;
     // A stage's line that is no longer wanted when its turn comes (a stale tool follow-up) is not said.
     if (cue.kind === 'line' && cue.stillWanted && !cue.stillWanted()) return;
     const user = cue.kind === 'user' ? cue.turn.text : null;
@@ -318,11 +324,17 @@ export class TurnLoop implements Stage {
       return;
     }
     const reply = this.open(speechId, language);
+    const worded = cue.kind === 'user' && !cue.turn.unrecognised && cue.turn.text.trim() !== '';
+    // The reply sources (a conversation script) first: one that answers makes the reply.
+    const sourced = worded ? await this.fromSources(cue.turn.text, index) : null;
     const colour = cue.kind === 'user' && !cue.turn.unrecognised ? this.takeColour() : null;
     // The pre-speech gates (a `fast` tool): the reply waits for them, boundedly, and is made with what they bring.
     const gated =
-      cue.kind === 'user' && !cue.turn.unrecognised ? await this.passGates(cue.turn, reply) : [];
-    const asksBrain = cue.kind !== 'line' && !(cue.kind === 'user' && cue.turn.unrecognised);
+      cue.kind === 'user' && !cue.turn.unrecognised && !sourced
+        ? await this.passGates(cue.turn, reply)
+        : [];
+    const asksBrain =
+      !sourced && cue.kind !== 'line' && !(cue.kind === 'user' && cue.turn.unrecognised);
     // Asked only when a fault may wait (an unarmed box answers at once, in this turn of the loop).
     const brainFault =
       asksBrain && this.d.faults?.armed('reply')
@@ -330,27 +342,36 @@ export class TurnLoop implements Stage {
         : null;
     const made =
       cue.kind === 'line'
-        ? fixedReply(cue.text)
-        : cue.kind === 'user' && cue.turn.unrecognised
-          ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
-            fixedReply(UNRECOGNISED_REPLY)
-          : brainFault
-            ? failedReply(brainFault.id)
-            : this.d.parts.brain.reply(
-                withGated(
-                  brainRequest(
-                    s.snapshot,
-                    s.log,
-                    user,
-                    language,
-                    reply.abort.signal,
-                    cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
-                    s.notes,
+        ? cue.fails
+          ? failedReply(cue.fails)
+          : fixedReply(cue.text)
+        : sourced
+          ? sourced.made
+          : cue.kind === 'user' && cue.turn.unrecognised
+            ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
+              fixedReply(UNRECOGNISED_REPLY)
+            : brainFault
+              ? failedReply(
+                  `the brain failed (fault ${brainFault.id} injected by the emulator's operator)`,
+                )
+              : this.d.parts.brain.reply(
+                  withGated(
+                    brainRequest(
+                      s.snapshot,
+                      s.log,
+                      user,
+                      language,
+                      reply.abort.signal,
+                      cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
+                      s.notes,
+                    ),
+                    gated,
                   ),
-                  gated,
-                ),
-              );
-    const leads = [colour, ...gated.map((g) => g.lead ?? null)].filter((l) => l !== null);
+                );
+    // A scripted reply is the script's words only (a late tool result's colour is dropped: its note stays).
+    const leads = [sourced ? null : colour, ...gated.map((g) => g.lead ?? null)].filter(
+      (l) => l !== null,
+    );
     const out = leads.length > 0 ? startingWith(leads.join(' '), made) : made;
     try {
       await reply.generate(out);
@@ -376,6 +397,7 @@ export class TurnLoop implements Stage {
       cue,
       language,
       await out.usage.catch(() => ({ promptTokens: 0, completionTokens: 0 })),
+      sourced,
     );
     this.close(reply);
   }
@@ -401,7 +423,13 @@ export class TurnLoop implements Stage {
   }
 
   /** The `turn` message and the stored turn; then, spoken, the rewrite a barge-in makes. */
-  private async deliver(reply: Reply, cue: Cue, asked: string, usage: BrainUsage): Promise<void> {
+  private async deliver(
+    reply: Reply,
+    cue: Cue,
+    asked: string,
+    usage: BrainUsage,
+    sourced: SourcedReply | null,
+  ): Promise<void> {
     const s = this.d.session;
     const user = cue.kind === 'user' ? cue.turn.text : null;
     const greeting = cue.kind === 'greeting';
@@ -419,7 +447,7 @@ export class TurnLoop implements Stage {
     };
     if (!reply.speaker) {
       msg.brain = {
-        name: this.d.parts.brain.name,
+        name: sourced?.by ?? this.d.parts.brain.name,
         reply: text,
         usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens },
       };
@@ -447,8 +475,10 @@ export class TurnLoop implements Stage {
         speechId: reply.speechId,
         language,
         seq: turn.seq,
+        ...(sourced ? { scripted: true as const } : {}),
       };
       for (const stage of this.postCommit) stage.committed(committed, this.ctx);
+      sourced?.committed?.(committed);
     }
     if (!reply.speaker) return;
     await reply.played();
