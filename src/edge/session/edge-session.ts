@@ -15,7 +15,7 @@ import { TurnLoop } from './turn-loop.js';
 import { attachTools, toolStageFor, type ToolLink } from '../tools/session-tools.js';
 import type { ToolStage } from '../tools/tool-stage.js';
 import type { Script } from '../../contract/resources/script.js';
-import type { SessionFaults } from './faults.js';
+import { delayedTurns, faultyBrain, faultyRecognizer, type SessionFaults } from './faults.js';
 import { ScriptSource } from './script-source.js';
 
 export interface EdgeSessionDeps {
@@ -96,17 +96,28 @@ export class EdgeSession {
     const voiceShape = s.stream && d.parts.voiceShape ? await d.parts.voiceShape(req) : undefined;
     s.loop = new TurnLoop({
       session: s.live,
-      parts: d.parts,
+      // Stream faults wrap the parts they fail (faults.ts): brain_fail the brain, delay_turn the turn channel.
+      parts: { ...d.parts, brain: faultyBrain(d.parts.brain, s.faults) },
       clock: d.clock,
       stream: s.stream,
       ...(voiceShape ? { voiceShape } : {}),
       store: (t) => d.store(snapshot.id, t),
       log,
-      faults: s.faults,
+      announce: delayedTurns(
+        (msg) => s.live.broadcast(['control', 'events'], msg),
+        s.faults,
+        d.clock,
+      ),
     });
     for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
+    // A recognizer_fail fault wraps the recogniser (faults.ts).
     if (d.parts.vad)
-      s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer, s.faults);
+      s.mic = new MicInput(
+        s.live,
+        s.loop,
+        await d.parts.vad(),
+        faultyRecognizer(d.parts.recognizer, s.faults),
+      );
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
     const toolDeps = {
       live: s.live,

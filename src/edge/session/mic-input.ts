@@ -11,7 +11,6 @@ import type { LiveSession } from './live-session.js';
 import type { ControlEvent, Stage } from './pipeline.js';
 import { RecognitionStage } from './recognition.js';
 import type { TurnLoop } from './turn-loop.js';
-import { dealtOne, type SessionFaults } from './faults.js';
 
 export class MicInput implements Stage {
   readonly name = 'mic';
@@ -19,35 +18,20 @@ export class MicInput implements Stage {
   private readonly bargeIn = new BargeIn();
   readonly recognition: RecognitionStage;
   private ended = false;
-  /** Fires when an utterance ends (bench: end of speech to `turn`). */
-  onSpeechEnd: (() => void) | null = null;
 
   constructor(
     private readonly session: LiveSession,
     private readonly loop: TurnLoop,
     vad: Vad,
     recognizer: Recognizer,
-    faults: SessionFaults | null = null,
   ) {
     this.detector = new UtteranceDetector(vad);
-    // A recognizer_fail fault fails the utterance as a recogniser that is down would.
-    const fails = faults
-      ? () =>
-          faults.armed('recognize')
-            ? dealtOne(faults, 'recognize', 'recognizer_fail').then((f) =>
-                f
-                  ? `the recogniser failed (fault ${f.id} injected by the emulator's operator)`
-                  : null,
-              )
-            : null
-      : undefined;
     this.recognition = new RecognitionStage(recognizer, {
       partial: (text) => {
         if (!session.ended) session.broadcast('control', { type: 'partial', text });
       },
       // A spoken turn enters turn commit the way a typed one does.
       turn: (turn) => loop.userTurn(turn),
-      ...(fails ? { fails } : {}),
     });
     loop.addStage(this);
     loop.addStage(this.recognition);
@@ -76,10 +60,7 @@ export class MicInput implements Stage {
   private handle(e: UtteranceEvent): void {
     if (e.type === 'speech-start') this.recognition.speechStart(e.samples);
     else if (e.type === 'partial-due') this.recognition.partialDue(e.samples, e.atMs);
-    else {
-      this.onSpeechEnd?.();
-      this.recognition.utteranceEnd(e.samples);
-    }
+    else this.recognition.utteranceEnd(e.samples);
   }
 }
 

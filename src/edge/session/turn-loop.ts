@@ -35,7 +35,6 @@ import {
 import { Reply } from './reply.js';
 import { ReplySpeaker } from './reply-speaker.js';
 import { typedLanguage, warmTypedLanguage } from './typed-language.js';
-import { dealtOne, type SessionFaults } from './faults.js';
 import { failedReply, fixedReply, startingWith } from './sourced-replies.js';
 
 /** The reply to speech the recogniser could not make out (the turn's text says why). */
@@ -67,8 +66,8 @@ export interface TurnLoopDeps {
   /** Store a committed turn on the control plane (spec 4.5 transcript, `source: store`). */
   store(turn: LoggedTurn): void;
   log(msg: string): void;
-  /** Stream faults (delay_turn, brain_fail; docs/testing.md "Faults inside live streams"). */
-  faults?: SessionFaults | null;
+  /** Where `turn` messages go (default: /mic_stream and /events; a `delay_turn` fault wraps it, faults.ts). */
+  announce?: (msg: z.input<typeof TurnMessage>) => void;
 }
 
 /** What one reply answers: a user turn, the greeting, or a line a stage asked for (or an act queued after them). */
@@ -94,8 +93,6 @@ export class TurnLoop implements Stage {
   private userTurns = 0;
   /** A line the next user turn's reply starts with (StageContext.colour), taken once. */
   private colourNext: string | null = null;
-  /** Fires when a spoken reply's first audio is queued (bench: /chat to first reply fragment). */
-  onFirstAudio: ((speechId: string) => void) | null = null;
 
   constructor(private readonly d: TurnLoopDeps) {
     const cfg = d.session.snapshot.config;
@@ -333,13 +330,6 @@ export class TurnLoop implements Stage {
       cue.kind === 'user' && !cue.turn.unrecognised && !sourced
         ? await this.passGates(cue.turn, reply)
         : [];
-    const asksBrain =
-      !sourced && cue.kind !== 'line' && !(cue.kind === 'user' && cue.turn.unrecognised);
-    // Asked only when a fault may wait (an unarmed box answers at once, in this turn of the loop).
-    const brainFault =
-      asksBrain && this.d.faults?.armed('reply')
-        ? await dealtOne(this.d.faults, 'reply', 'brain_fail')
-        : null;
     const made =
       cue.kind === 'line'
         ? cue.fails
@@ -350,24 +340,20 @@ export class TurnLoop implements Stage {
           : cue.kind === 'user' && cue.turn.unrecognised
             ? // Speech nobody could recognise is not sent to the brain as if it were words (issue 8: honest recogniser).
               fixedReply(UNRECOGNISED_REPLY)
-            : brainFault
-              ? failedReply(
-                  `the brain failed (fault ${brainFault.id} injected by the emulator's operator)`,
-                )
-              : this.d.parts.brain.reply(
-                  withGated(
-                    brainRequest(
-                      s.snapshot,
-                      s.log,
-                      user,
-                      language,
-                      reply.abort.signal,
-                      cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
-                      s.notes,
-                    ),
-                    gated,
+            : this.d.parts.brain.reply(
+                withGated(
+                  brainRequest(
+                    s.snapshot,
+                    s.log,
+                    user,
+                    language,
+                    reply.abort.signal,
+                    cue.kind === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
+                    s.notes,
                   ),
-                );
+                  gated,
+                ),
+              );
     // A scripted reply is the script's words only (a late tool result's colour is dropped: its note stays).
     const leads = [sourced ? null : colour, ...gated.map((g) => g.lead ?? null)].filter(
       (l) => l !== null,
@@ -406,10 +392,9 @@ export class TurnLoop implements Stage {
   private open(speechId: string, language: string): Reply {
     const render = this.d.session.snapshot.config.render && this.d.stream && this.d.parts.voice;
     const speaker = render
-      ? new ReplySpeaker(this.d.parts.voice!, this.d.stream!, language, this.d.voiceShape, () => {
-          this.setState('speaking');
-          this.onFirstAudio?.(speechId);
-        })
+      ? new ReplySpeaker(this.d.parts.voice!, this.d.stream!, language, this.d.voiceShape, () =>
+          this.setState('speaking'),
+        )
       : null;
     const reply = new Reply(speechId, speaker);
     this.current = reply;
@@ -506,17 +491,10 @@ export class TurnLoop implements Stage {
     }
   }
 
-  /** The `turn` message goes out now, or late when a `delay_turn` fault is dealt (the reply plays on time). */
+  /** The `turn` message goes out (late when a `delay_turn` fault wraps the channel; the reply plays on time). */
   private sendTurn(msg: z.input<typeof TurnMessage>): void {
-    const s = this.d.session;
-    const send = () => s.broadcast(['control', 'events'], msg);
-    if (!this.d.faults?.armed('turn')) return send();
-    // Late by ms from now, however long the control plane took to answer.
-    const asked = this.d.clock.now();
-    void dealtOne(this.d.faults, 'turn', 'delay_turn').then((f) => {
-      if (f?.ms) this.d.clock.setTimeout(send, f.ms - (this.d.clock.now() - asked));
-      else send();
-    });
+    if (this.d.announce) return this.d.announce(msg);
+    this.d.session.broadcast(['control', 'events'], msg);
   }
 
   /** A turn whose reply was cut before its `turn` message: stored with the words said (usually none). */
