@@ -11,7 +11,7 @@ import { MicInput } from './mic-input.js';
 import type { EdgeParts, MediaRequest, SessionStream } from './parts.js';
 import { Recorder } from './recorder.js';
 import type { SessionSnapshot } from './snapshot.js';
-import { TurnLoop } from './turn-loop.js';
+import { TurnQueue } from './turn-queue.js';
 import { attachTools, toolStageFor, type ToolLink } from '../tools/session-tools.js';
 import type { ToolStage } from '../tools/tool-stage.js';
 import type { Script } from '../../contract/resources/script.js';
@@ -39,7 +39,7 @@ export const STATUS_INTERVAL_MS = 100;
 
 export class EdgeSession {
   readonly live: LiveSession;
-  loop!: TurnLoop; // set in open(), after the media stream (whose fragments may already flow)
+  loop!: TurnQueue; // set in open(), after the media stream (whose fragments may already flow)
   mic: MicInput | null = null;
   stream: SessionStream | null = null;
   recorder: Recorder | null = null;
@@ -94,7 +94,7 @@ export class EdgeSession {
       });
     }
     const voiceShape = s.stream && d.parts.voiceShape ? await d.parts.voiceShape(req) : undefined;
-    s.loop = new TurnLoop({
+    s.loop = new TurnQueue({
       session: s.live,
       // Stream faults wrap the parts they fail (faults.ts): brain_fail the brain, delay_turn the turn channel.
       parts: { ...d.parts, brain: faultyBrain(d.parts.brain, s.faults) },

@@ -1,7 +1,7 @@
 /**
  * One session live on this box: its channels, its own transcript log (for `source: live`),
  * the cap, and its end (spec 3: active while connected; ended on release, socket loss, the
- * reaper or the cap). The turn loop (turn-loop.ts) does the talking; this holds the life.
+ * reaper or the cap). The turn queue and its stages (turn-queue.ts) do the talking; this holds the life.
  * A session no client socket holds (driven only by POST /chat) has no socket to lose: it
  * ends when idle instead, like a minted session nobody connects to (the reaper's 60 s).
  */

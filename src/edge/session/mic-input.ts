@@ -10,7 +10,7 @@ import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.
 import type { LiveSession } from './live-session.js';
 import type { ControlEvent, Stage } from './pipeline.js';
 import { RecognitionStage } from './recognition.js';
-import type { TurnLoop } from './turn-loop.js';
+import type { TurnQueue } from './turn-queue.js';
 
 export class MicInput implements Stage {
   readonly name = 'mic';
@@ -21,7 +21,7 @@ export class MicInput implements Stage {
 
   constructor(
     private readonly session: LiveSession,
-    private readonly loop: TurnLoop,
+    private readonly loop: TurnQueue,
     vad: Vad,
     recognizer: Recognizer,
   ) {

@@ -14,6 +14,7 @@
 import type { EndReason } from './live-session.js';
 import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
+import type { BrainUsage } from '../../models/brain.js';
 import type { BrainReply } from './sourced-replies.js';
 
 /** An `agent_event` message of the contract without its `type` (the loop adds it). */
@@ -58,6 +59,84 @@ export class ControlBus {
         /* the stage's own error reporting happens in the stage */
       }
     }
+  }
+}
+
+/**
+ * Data frames, in order through the stages that take them (`Pipeline.push`): what a reply
+ * answers (a user turn, the greeting, an avatar line, an act queued after them), then the
+ * reply's commit and its end.
+ */
+export type DataFrame =
+  | { type: 'user-turn'; turn: UserTurn; speechId: string }
+  | { type: 'greeting'; speechId: string }
+  /** An avatar line (a follow-up, a filler, a script's line): said if `stillWanted()` when its turn comes; `fails`: it fails as a brain that is down. */
+  | { type: 'line'; text: string; speechId: string; stillWanted?: () => boolean; fails?: string }
+  /** Run once everything queued before it has been answered and played (a script's `end`). */
+  | { type: 'act'; run: () => void }
+  | ReplyCommitted
+  | ReplyEnded;
+
+/** What a reply answers: the data frames the turn queue takes. */
+export type Cue = Extract<DataFrame, { type: 'user-turn' | 'greeting' | 'line' | 'act' }>;
+
+/** A reply is made: its `turn` message goes out and it is stored (the recorder stamps its `seq`). */
+export interface ReplyCommitted {
+  type: 'reply-committed';
+  speechId: string;
+  /** The user turn it answers (null: the greeting or an avatar line). */
+  user: UserTurn | null;
+  greeting: boolean;
+  text: string;
+  /** The language the reply is in. */
+  language: string;
+  usage: BrainUsage;
+  /** Spoken on the media (else brain-only: the `turn` message carries the brain payload). */
+  spoken: boolean;
+  /** Who made it (`brain.name` of a brain-only `turn`). */
+  by: string;
+  sourced: SourcedReply | null;
+  /** Its transcript seq, once stored (an avatar line is stored when it has played). */
+  seq?: number;
+}
+
+/** A reply is over: played out, cut, or never announced (the session ended, or the brain failed). */
+export interface ReplyEnded {
+  type: 'reply-ended';
+  speechId: string;
+  user: string | null;
+  language: string;
+  /** What the listener heard. */
+  said: string;
+  cutBy: 'barge-in' | 'end' | 'cancel' | null;
+  /** Its `turn` message went out (a `reply-committed` came before). */
+  announced: boolean;
+}
+
+/** A stage that takes data frames. */
+export interface FrameStage extends Stage {
+  process(frame: DataFrame): void;
+}
+
+const CONTROL = new Set(['barge-in', 'typed-turn', 'cancel', 'end']);
+
+/**
+ * The session's stages in order. `push` sends a data frame through every stage that takes
+ * frames, in the order they were added; a control event goes on the priority lane (the
+ * ControlBus): to every stage at once, never behind data.
+ */
+export class Pipeline {
+  readonly bus = new ControlBus();
+  private readonly stages: FrameStage[] = [];
+
+  add(stage: Stage | FrameStage): void {
+    this.bus.add(stage);
+    if ('process' in stage) this.stages.push(stage);
+  }
+
+  push(frame: DataFrame | ControlEvent): void {
+    if (CONTROL.has(frame.type)) return this.bus.send(frame as ControlEvent);
+    for (const s of this.stages) s.process(frame as DataFrame);
   }
 }
 

@@ -10,7 +10,7 @@ import { brainRequest, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
 import type { CommittedTurn } from '../session/pipeline.js';
-import type { TurnLoop } from '../session/turn-loop.js';
+import type { TurnQueue } from '../session/turn-queue.js';
 import { runBuiltin, type ImageShelf } from './builtin-tools.js';
 import { ToolStage, type StageAnswer, type StageCall, type StageTool } from './tool-stage.js';
 
@@ -31,7 +31,7 @@ export const HISTORY_TURNS = 6;
 
 interface SessionToolsDeps {
   live: LiveSession;
-  loop: TurnLoop;
+  loop: TurnQueue;
   parts: EdgeParts;
   clock: Clock;
   link: ToolLink;
