@@ -8,9 +8,15 @@
 import type { Recognizer, Vad } from '../../models/index.js';
 import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
-import type { ControlEvent, Stage } from './pipeline.js';
+import type { ControlEvent, Pipeline, Stage } from './pipeline.js';
 import { RecognitionStage } from './recognition.js';
-import type { TurnQueue } from './turn-queue.js';
+import type { TalkState } from './turn-queue.js';
+
+/** Where the mic stage pushes its frames (a recognised user turn, a barge-in), and the state it reads. */
+export interface MicOutlet {
+  readonly pipeline: Pipeline;
+  readonly state: TalkState;
+}
 
 export class MicInput implements Stage {
   readonly name = 'mic';
@@ -21,7 +27,7 @@ export class MicInput implements Stage {
 
   constructor(
     private readonly session: LiveSession,
-    private readonly loop: TurnQueue,
+    private readonly out: MicOutlet,
     vad: Vad,
     recognizer: Recognizer,
   ) {
@@ -31,10 +37,10 @@ export class MicInput implements Stage {
         if (!session.ended) session.broadcast('control', { type: 'partial', text });
       },
       // A spoken turn enters turn commit the way a typed one does.
-      turn: (turn) => loop.userTurn(turn),
+      turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
     });
-    loop.addStage(this);
-    loop.addStage(this.recognition);
+    out.pipeline.add(this);
+    out.pipeline.add(this.recognition);
   }
 
   setLang(lang: string | null): void {
@@ -48,8 +54,8 @@ export class MicInput implements Stage {
     // The frame belongs to the utterance under way (a new one takes it with its start).
     if (inUtterance) this.recognition.frame(frame, this.detector.speechRunMs > 0);
     // spec 4.6: barge-in is server-side.
-    if (this.bargeIn.update(this.detector.speechRunMs, this.loop.state !== 'listening'))
-      this.loop.bargeIn();
+    if (this.bargeIn.update(this.detector.speechRunMs, this.out.state !== 'listening'))
+      this.out.pipeline.push({ type: 'barge-in', by: 'speech' });
     for (const e of events) this.handle(e);
   }
 

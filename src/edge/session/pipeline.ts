@@ -68,7 +68,8 @@ export class ControlBus {
  * reply's commit and its end.
  */
 export type DataFrame =
-  | { type: 'user-turn'; turn: UserTurn; speechId: string }
+  /** A user turn, typed or recognised (`speechId`: its reply's, given by the turn queue when absent). */
+  | { type: 'user-turn'; turn: UserTurn; speechId?: string }
   | { type: 'greeting'; speechId: string }
   /** An avatar line (a follow-up, a filler, a script's line): said if `stillWanted()` when its turn comes; `fails`: it fails as a brain that is down. */
   | { type: 'line'; text: string; speechId: string; stillWanted?: () => boolean; fails?: string }

@@ -212,6 +212,8 @@ export class TurnQueue implements FrameStage {
   /** What the queue takes: what a reply answers, one at a time, in order. */
   process(f: DataFrame): void {
     if (f.type === 'reply-committed' || f.type === 'reply-ended') return;
+    const cue: Cue =
+      f.type === 'user-turn' && !f.speechId ? { ...f, speechId: this.nextSpeechId() } : f;
     if (f.type === 'user-turn') {
       // The user spoke first: no greeting.
       this.greeting.userTookTurn();
@@ -219,7 +221,7 @@ export class TurnQueue implements FrameStage {
     }
     // A failure is reported and the queue goes on.
     this.queue = this.queue
-      .then(() => this.answer(f))
+      .then(() => this.answer(cue))
       .catch((err: unknown) => {
         this.d.log(`turn failed: ${(err as Error).message}`);
         this.d.session.broadcast('control', {
@@ -260,7 +262,7 @@ export class TurnQueue implements FrameStage {
     if (cue.type === 'line' && cue.stillWanted && !cue.stillWanted()) return;
     const index = cue.type === 'user-turn' ? this.userTurns++ : -1;
     const user = cue.type === 'user-turn' ? cue.turn : null;
-    const speechId = cue.speechId;
+    const speechId = cue.speechId ?? this.nextSpeechId();
     const language = await this.languageOf(cue);
     const ended = (said: string, cutBy: Reply['cutBy']) =>
       this.pipeline.push({
