@@ -18,7 +18,6 @@ import type { LiveSession, LoggedTurn } from './live-session.js';
 import type { EdgeParts, SessionStream } from './parts.js';
 import {
   Pipeline,
-  type CommittedTurn,
   type ControlEvent,
   type Cue,
   type DataFrame,
@@ -30,6 +29,7 @@ import {
   type StageContext,
   type UserTurn,
 } from './pipeline.js';
+import { PostCommitSlot } from './post-commit-slot.js';
 import { Reply } from './reply.js';
 import { ReplySources } from './reply-sources.js';
 import { ReplySpeaker } from './reply-speaker.js';
@@ -53,27 +53,6 @@ export interface TurnQueueDeps {
   log(msg: string): void;
   /** Where `turn` messages go (default: /mic_stream and /events; a `delay_turn` fault wraps it, faults.ts). */
   announce?: TurnSend;
-}
-
-/** The post-commit slot: each committed user turn to every post-commit stage, then to the source that made its reply. */
-class PostCommitSlot implements FrameStage {
-  readonly name = 'post-commit';
-  readonly stages: PostCommitStage[] = [];
-  constructor(private readonly ctx: StageContext) {}
-  control(_e: ControlEvent): void {}
-  process(f: DataFrame): void {
-    if (f.type !== 'reply-committed' || f.user === null || f.seq === undefined) return;
-    const committed: CommittedTurn = {
-      ...f.user,
-      speechId: f.speechId,
-      language: f.language,
-      seq: f.seq,
-      ...(f.sourced ? { scripted: true as const } : {}),
-    };
-    // The loop never waits for a stage.
-    for (const stage of this.stages) stage.committed(committed, this.ctx);
-    f.sourced?.committed?.(committed);
-  }
 }
 
 export class TurnQueue implements FrameStage {
