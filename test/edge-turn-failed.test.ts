@@ -16,7 +16,7 @@ import type { Brain, BrainRequest, Voice } from '../src/models/index.js';
 
 /**
  * A reply the brain fails to finish (an --llm-url upstream down or cut mid-stream): the
- * user's turn still reaches the transcript (turn-loop.ts: every accepted user turn does),
+ * user's turn still reaches the transcript (turn-queue.ts: every accepted user turn does),
  * with the words actually said, the error goes out as `turn_failed`, nothing keeps
  * talking while the session reads `listening`, and the next turn is answered.
  */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNRECOGNISED_REPLY } from '../src/edge/session/turn-loop.js';
+import { UNRECOGNISED_REPLY } from '../src/edge/session/turn-queue.js';
 import { ManualClock } from '../src/emulator/clock.js';
 import { cli, emulatorEnv } from './helpers/cli.js';
 import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';

@@ -4,7 +4,7 @@ import type { Channel, Stream } from '../../src/edge/session/channel.js';
 import type { LiveSession, LoggedTurn } from '../../src/edge/session/live-session.js';
 import type { ReplyHandle, SessionStream } from '../../src/edge/session/parts.js';
 import type { SessionSnapshot } from '../../src/edge/session/snapshot.js';
-import { TurnLoop, type TurnLoopDeps } from '../../src/edge/session/turn-loop.js';
+import { TurnQueue, type TurnQueueDeps } from '../../src/edge/session/turn-queue.js';
 import { LocalBrain } from '../../src/models/brain/local.js';
 import type { Brain, BrainRequest, Speech, Voice } from '../../src/models/index.js';
 
@@ -106,10 +106,10 @@ export function wordTimedVoice(msPerWord = 300): Voice {
  */
 export function turnLoopOn(
   live: LiveSession,
-  d: Pick<TurnLoopDeps, 'parts' | 'clock'> & { stream?: TurnLoopDeps['stream'] },
-): { loop: TurnLoop; stored: LoggedTurn[] } {
+  d: Pick<TurnQueueDeps, 'parts' | 'clock'> & { stream?: TurnQueueDeps['stream'] },
+): { loop: TurnQueue; stored: LoggedTurn[] } {
   const stored: LoggedTurn[] = [];
-  const loop = new TurnLoop({
+  const loop = new TurnQueue({
     session: live,
     parts: d.parts,
     clock: d.clock,

@@ -39,6 +39,7 @@ import { bindPolicy, hostGuardedServer, refuseForeignUpgrade } from './host-guar
 import { boxToolLink } from '../tools/box-link.js';
 import { ImageShelf } from '../tools/builtin-tools.js';
 import { BoxFaults } from './stream-faults.js';
+import { boxScriptLink } from './script-link.js';
 
 export interface BoxOptions {
   controlPlaneUrl: string;
@@ -121,6 +122,7 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const sessions = new BoxSessions({
     faults: (id) => faults.forSession(id),
     toolLink: boxToolLink(cp, shelf),
+    script: boxScriptLink(cp, log),
     clock,
     parts: opts.parts,
     captureRoot: opts.captureRoot ?? null,
@@ -138,11 +140,16 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
       return r.status >= 200 && r.status < 300;
     },
     ended(id, reason: EndReason) {
+      // A script's end frees the seat as a closed socket does (the seat events have no `script` reason).
       if (reason !== 'released' && !crashed)
         void report(
           id,
           'close',
-          cp.must(boxSeatEvents, {}, { session_id: id, event: 'close', reason }),
+          cp.must(
+            boxSeatEvents,
+            {},
+            { session_id: id, event: 'close', reason: reason === 'script' ? 'closed' : reason },
+          ),
         );
     },
     store(id, t: LoggedTurn) {

@@ -11,9 +11,12 @@ import { MicInput } from './mic-input.js';
 import type { EdgeParts, MediaRequest, SessionStream } from './parts.js';
 import { Recorder } from './recorder.js';
 import type { SessionSnapshot } from './snapshot.js';
-import { TurnLoop } from './turn-loop.js';
-import { attachTools, type ToolLink } from '../tools/session-tools.js';
-import type { SessionFaults } from './faults.js';
+import { TurnQueue } from './turn-queue.js';
+import { attachTools, toolStageFor, type ToolLink } from '../tools/session-tools.js';
+import type { ToolStage } from '../tools/tool-stage.js';
+import type { Script } from '../../contract/resources/script.js';
+import { delayedTurns, faultyBrain, faultyRecognizer, type SessionFaults } from './faults.js';
+import { ScriptSource } from './script-source.js';
 
 export interface EdgeSessionDeps {
   parts: EdgeParts;
@@ -28,13 +31,15 @@ export interface EdgeSessionDeps {
   toolLink?: ToolLink;
   /** Stream faults of a session (absent: this box meets none; box/stream-faults.ts). */
   faults?: (sessionId: string) => SessionFaults;
+  /** The session's conversation script (null: none; absent: this box runs no scripts). */
+  script?: (sessionId: string) => Promise<Script | null>;
 }
 
 export const STATUS_INTERVAL_MS = 100;
 
 export class EdgeSession {
   readonly live: LiveSession;
-  loop!: TurnLoop; // set in open(), after the media stream (whose fragments may already flow)
+  loop!: TurnQueue; // set in open(), after the media stream (whose fragments may already flow)
   mic: MicInput | null = null;
   stream: SessionStream | null = null;
   recorder: Recorder | null = null;
@@ -57,6 +62,8 @@ export class EdgeSession {
   static async open(snapshot: SessionSnapshot, d: EdgeSessionDeps): Promise<EdgeSession> {
     const s = new EdgeSession(snapshot, d);
     const log = (m: string) => snapshot.sessionLogs && d.log(`[session ${snapshot.id}] ${m}`);
+    // Read while the media starts; a user turn that comes first waits for it (script-source.ts).
+    const script = d.script?.(snapshot.id).catch(() => null) ?? null;
     if (snapshot.recording && d.captureRoot) s.recorder = new Recorder(d.captureRoot, snapshot.id);
     const req: MediaRequest = {
       snapshot,
@@ -87,29 +94,61 @@ export class EdgeSession {
       });
     }
     const voiceShape = s.stream && d.parts.voiceShape ? await d.parts.voiceShape(req) : undefined;
-    s.loop = new TurnLoop({
+    s.loop = new TurnQueue({
       session: s.live,
-      parts: d.parts,
+      // Stream faults wrap the parts they fail (faults.ts): brain_fail the brain, delay_turn the turn channel.
+      parts: { ...d.parts, brain: faultyBrain(d.parts.brain, s.faults) },
       clock: d.clock,
       stream: s.stream,
       ...(voiceShape ? { voiceShape } : {}),
       store: (t) => d.store(snapshot.id, t),
       log,
-      faults: s.faults,
+      announce: delayedTurns(
+        (msg) => s.live.broadcast(['control', 'events'], msg),
+        s.faults,
+        d.clock,
+      ),
     });
     for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
+    // A recognizer_fail fault wraps the recogniser (faults.ts).
     if (d.parts.vad)
-      s.mic = new MicInput(s.live, s.loop, await d.parts.vad(), d.parts.recognizer, s.faults);
+      s.mic = new MicInput(
+        s.live,
+        s.loop,
+        await d.parts.vad(),
+        faultyRecognizer(d.parts.recognizer, s.faults),
+      );
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
+    const toolDeps = {
+      live: s.live,
+      loop: s.loop,
+      parts: d.parts,
+      clock: d.clock,
+      link: d.toolLink ?? null,
+      log,
+    };
+    let tools: ToolStage | null = null;
     if (snapshot.toolNames.length > 0 && d.toolLink) {
-      await attachTools({
-        live: s.live,
-        loop: s.loop,
-        parts: d.parts,
-        clock: d.clock,
-        link: d.toolLink,
-        log,
-      }).catch((e: unknown) => log(`tools unavailable: ${(e as Error).message}`));
+      tools = await attachTools({ ...toolDeps, link: d.toolLink }).catch((e: unknown) => {
+        log(`tools unavailable: ${(e as Error).message}`);
+        return null;
+      });
+    }
+    // The conversation script, the first reply source (docs/turns.md "Conversation scripts at run time").
+    if (script) {
+      const loop = s.loop;
+      loop.addSource(
+        new ScriptSource(script, {
+          clock: d.clock,
+          log,
+          // A session without tools still runs a script's tool step: it fails as `unknown_tool`.
+          tool: (seq, name, args) =>
+            (tools ??= toolStageFor(toolDeps, [])).scripted(seq, name, args),
+          say: (text, wanted) => loop.ctx.say(text, wanted),
+          fail: (message) => loop.failLine(message),
+          end: (reason) => loop.afterQueued(() => s.live.end('script', reason)),
+        }),
+      );
     }
     s.live.onEnd((reason) => {
       log(`ended: ${reason}`);

@@ -1,7 +1,7 @@
 /**
  * One session live on this box: its channels, its own transcript log (for `source: live`),
  * the cap, and its end (spec 3: active while connected; ended on release, socket loss, the
- * reaper or the cap). The turn loop (turn-loop.ts) does the talking; this holds the life.
+ * reaper or the cap). The turn queue and its stages (turn-queue.ts) do the talking; this holds the life.
  * A session no client socket holds (driven only by POST /chat) has no socket to lose: it
  * ends when idle instead, like a minted session nobody connects to (the reaper's 60 s).
  */
@@ -23,7 +23,18 @@ export interface LoggedTurn {
   outcome: 'spoken' | 'interrupted' | 'text' | 'unanswered';
 }
 
-export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping' | 'idle';
+/** `script`: a conversation script's `end` step (docs/fidelity.md). */
+export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping' | 'idle' | 'script';
+
+/** The longest WebSocket close reason (RFC 6455: 123 bytes of UTF-8). */
+const CLOSE_REASON_BYTES = 123;
+
+/** `text` cut to fit a close frame's reason, on a character boundary. */
+function closeReason(text: string): string {
+  let out = text;
+  while (Buffer.byteLength(out) > CLOSE_REASON_BYTES) out = out.slice(0, -1);
+  return out;
+}
 
 /**
  * How long a session with no client socket (only POST /chat) lives without a typed turn
@@ -112,7 +123,8 @@ export class LiveSession {
     return false;
   }
 
-  end(reason: EndReason): void {
+  /** End the session; `detail` (a script's reason) follows the close reason the clients see. */
+  end(reason: EndReason, detail?: string): void {
     if (this.ended) return;
     this.ended = reason;
     this.endedAt = this.clock.now();
@@ -136,8 +148,10 @@ export class LiveSession {
             ? [CloseCode.sessionEnded, 'session_ended: released']
             : reason === 'idle'
               ? [CloseCode.sessionEnded, 'session_ended: idle']
-              : [CloseCode.sessionEnded, 'session_ended: a client socket closed'];
-    for (const ch of this.channels) ch.close(code, why);
+              : reason === 'script'
+                ? [CloseCode.sessionEnded, `session_ended: script${detail ? `: ${detail}` : ''}`]
+                : [CloseCode.sessionEnded, 'session_ended: a client socket closed'];
+    for (const ch of this.channels) ch.close(code, closeReason(why));
     this.channels.clear();
     this.hooks.ended(this, reason);
   }

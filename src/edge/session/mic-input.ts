@@ -8,10 +8,15 @@
 import type { Recognizer, Vad } from '../../models/index.js';
 import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
-import type { ControlEvent, Stage } from './pipeline.js';
+import type { ControlEvent, Pipeline, Stage } from './pipeline.js';
 import { RecognitionStage } from './recognition.js';
-import type { TurnLoop } from './turn-loop.js';
-import { dealtOne, type SessionFaults } from './faults.js';
+import type { TalkState } from './turn-queue.js';
+
+/** Where the mic stage pushes its frames (a recognised user turn, a barge-in), and the state it reads. */
+export interface MicOutlet {
+  readonly pipeline: Pipeline;
+  readonly state: TalkState;
+}
 
 export class MicInput implements Stage {
   readonly name = 'mic';
@@ -19,38 +24,23 @@ export class MicInput implements Stage {
   private readonly bargeIn = new BargeIn();
   readonly recognition: RecognitionStage;
   private ended = false;
-  /** Fires when an utterance ends (bench: end of speech to `turn`). */
-  onSpeechEnd: (() => void) | null = null;
 
   constructor(
     private readonly session: LiveSession,
-    private readonly loop: TurnLoop,
+    private readonly out: MicOutlet,
     vad: Vad,
     recognizer: Recognizer,
-    faults: SessionFaults | null = null,
   ) {
     this.detector = new UtteranceDetector(vad);
-    // A recognizer_fail fault fails the utterance as a recogniser that is down would.
-    const fails = faults
-      ? () =>
-          faults.armed('recognize')
-            ? dealtOne(faults, 'recognize', 'recognizer_fail').then((f) =>
-                f
-                  ? `the recogniser failed (fault ${f.id} injected by the emulator's operator)`
-                  : null,
-              )
-            : null
-      : undefined;
     this.recognition = new RecognitionStage(recognizer, {
       partial: (text) => {
         if (!session.ended) session.broadcast('control', { type: 'partial', text });
       },
       // A spoken turn enters turn commit the way a typed one does.
-      turn: (turn) => loop.userTurn(turn),
-      ...(fails ? { fails } : {}),
+      turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
     });
-    loop.addStage(this);
-    loop.addStage(this.recognition);
+    out.pipeline.add(this);
+    out.pipeline.add(this.recognition);
   }
 
   setLang(lang: string | null): void {
@@ -64,8 +54,8 @@ export class MicInput implements Stage {
     // The frame belongs to the utterance under way (a new one takes it with its start).
     if (inUtterance) this.recognition.frame(frame, this.detector.speechRunMs > 0);
     // spec 4.6: barge-in is server-side.
-    if (this.bargeIn.update(this.detector.speechRunMs, this.loop.state !== 'listening'))
-      this.loop.bargeIn();
+    if (this.bargeIn.update(this.detector.speechRunMs, this.out.state !== 'listening'))
+      this.out.pipeline.push({ type: 'barge-in', by: 'speech' });
     for (const e of events) this.handle(e);
   }
 
@@ -76,10 +66,7 @@ export class MicInput implements Stage {
   private handle(e: UtteranceEvent): void {
     if (e.type === 'speech-start') this.recognition.speechStart(e.samples);
     else if (e.type === 'partial-due') this.recognition.partialDue(e.samples, e.atMs);
-    else {
-      this.onSpeechEnd?.();
-      this.recognition.utteranceEnd(e.samples);
-    }
+    else this.recognition.utteranceEnd(e.samples);
   }
 }
 

@@ -14,6 +14,8 @@
 import type { EndReason } from './live-session.js';
 import type { z } from 'zod';
 import type { AgentEventMessage } from '../../contract/edge/messages.js';
+import type { BrainUsage } from '../../models/brain.js';
+import type { BrainReply } from './sourced-replies.js';
 
 /** An `agent_event` message of the contract without its `type` (the loop adds it). */
 export type AgentEventBody =
@@ -60,6 +62,85 @@ export class ControlBus {
   }
 }
 
+/**
+ * Data frames, in order through the stages that take them (`Pipeline.push`): what a reply
+ * answers (a user turn, the greeting, an avatar line, an act queued after them), then the
+ * reply's commit and its end.
+ */
+export type DataFrame =
+  /** A user turn, typed or recognised (`speechId`: its reply's, given by the turn queue when absent). */
+  | { type: 'user-turn'; turn: UserTurn; speechId?: string }
+  | { type: 'greeting'; speechId: string }
+  /** An avatar line (a follow-up, a filler, a script's line): said if `stillWanted()` when its turn comes; `fails`: it fails as a brain that is down. */
+  | { type: 'line'; text: string; speechId: string; stillWanted?: () => boolean; fails?: string }
+  /** Run once everything queued before it has been answered and played (a script's `end`). */
+  | { type: 'act'; run: () => void }
+  | ReplyCommitted
+  | ReplyEnded;
+
+/** What a reply answers: the data frames the turn queue takes. */
+export type Cue = Extract<DataFrame, { type: 'user-turn' | 'greeting' | 'line' | 'act' }>;
+
+/** A reply is made: its `turn` message goes out and it is stored (the recorder stamps its `seq`). */
+export interface ReplyCommitted {
+  type: 'reply-committed';
+  speechId: string;
+  /** The user turn it answers (null: the greeting or an avatar line). */
+  user: UserTurn | null;
+  greeting: boolean;
+  text: string;
+  /** The language the reply is in. */
+  language: string;
+  usage: BrainUsage;
+  /** Spoken on the media (else brain-only: the `turn` message carries the brain payload). */
+  spoken: boolean;
+  /** Who made it (`brain.name` of a brain-only `turn`). */
+  by: string;
+  sourced: SourcedReply | null;
+  /** Its transcript seq, once stored (an avatar line is stored when it has played). */
+  seq?: number;
+}
+
+/** A reply is over: played out, cut, or never announced (the session ended, or the brain failed). */
+export interface ReplyEnded {
+  type: 'reply-ended';
+  speechId: string;
+  user: string | null;
+  language: string;
+  /** What the listener heard. */
+  said: string;
+  cutBy: 'barge-in' | 'end' | 'cancel' | null;
+  /** Its `turn` message went out (a `reply-committed` came before). */
+  announced: boolean;
+}
+
+/** A stage that takes data frames. */
+export interface FrameStage extends Stage {
+  process(frame: DataFrame): void;
+}
+
+const CONTROL = new Set(['barge-in', 'typed-turn', 'cancel', 'end']);
+
+/**
+ * The session's stages in order. `push` sends a data frame through every stage that takes
+ * frames, in the order they were added; a control event goes on the priority lane (the
+ * ControlBus): to every stage at once, never behind data.
+ */
+export class Pipeline {
+  readonly bus = new ControlBus();
+  private readonly stages: FrameStage[] = [];
+
+  add(stage: Stage | FrameStage): void {
+    this.bus.add(stage);
+    if ('process' in stage) this.stages.push(stage);
+  }
+
+  push(frame: DataFrame | ControlEvent): void {
+    if (CONTROL.has(frame.type)) return this.bus.send(frame as ControlEvent);
+    for (const s of this.stages) s.process(frame as DataFrame);
+  }
+}
+
 /** A user turn as it enters turn commit: the same shape typed or spoken. */
 export interface UserTurn {
   text: string;
@@ -76,6 +157,8 @@ export interface CommittedTurn extends UserTurn {
   language: string;
   /** Its place in the transcript (the stored turn's `seq`). */
   seq: number;
+  /** A reply source other than the brain answered it (a script): the tools verdict does not run for it. */
+  scripted?: true;
 }
 
 /** What a post-commit stage may do with the session. */
@@ -147,4 +230,30 @@ export interface PreSpeechStage extends Stage {
     cut: AbortSignal,
     ctx: StageContext,
   ): Promise<GateOutcome | null>;
+}
+
+/** A user turn with words as a reply source sees it. */
+export interface SourceTurn {
+  text: string;
+  /** Its index among this session's user turns, from 0 (every user turn counts, answered or not). */
+  index: number;
+}
+
+/** What a reply source answers a turn with. */
+export interface SourcedReply {
+  /** The reply, in the brain's shape (it may fail as a brain does). */
+  made: BrainReply;
+  /** Who made it (the brain-only `turn` message's `brain.name`). */
+  by: string;
+  /** Called once the turn committed (its `turn` message is out and it is stored), as a post-commit stage is. */
+  committed?(turn: CommittedTurn): void;
+}
+
+/**
+ * A reply source (docs/turns.md "Reply sources"): tried in order for each user turn with
+ * words, before the pre-speech gates and the brain; the first that answers makes the reply
+ * (then no gate runs and the tools verdict skips the turn); null lets the next one try.
+ */
+export interface ReplySource extends Stage {
+  answer(turn: SourceTurn): Promise<SourcedReply | null>;
 }

@@ -20,8 +20,6 @@ import type { ControlEvent, Stage, UserTurn } from './pipeline.js';
 export interface RecognitionOutput {
   partial(text: string): void;
   turn(turn: UserTurn): void;
-  /** A failure to make this utterance fail with (a recognizer_fail fault); null at once when none can be. */
-  fails?(): Promise<string | null> | null;
 }
 
 export class RecognitionStage implements Stage {
@@ -98,17 +96,6 @@ export class RecognitionStage implements Stage {
   }
 
   private async final(stream: RecognitionStream | null, samples: Int16Array): Promise<Recognition> {
-    // Asked only when a fault may wait: otherwise the stream ends now, in this turn of the loop.
-    const asking = this.out.fails?.();
-    const failed = asking ? await asking : null;
-    if (failed) {
-      // As a recogniser that is down: its stream is dropped, the utterance is not recognised.
-      if (stream) {
-        stream.close();
-        if (this.stream === stream) this.stream = null;
-      }
-      return { text: `[speech not recognised: ${failed}]`, recognised: false };
-    }
     if (stream) {
       try {
         return await stream.end();

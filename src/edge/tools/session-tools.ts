@@ -9,8 +9,8 @@ import { type Clock } from '../../contract/clock.js';
 import { brainRequest, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
-import type { CommittedTurn, StageContext } from '../session/pipeline.js';
-import type { TurnLoop } from '../session/turn-loop.js';
+import type { CommittedTurn } from '../session/pipeline.js';
+import type { TurnQueue } from '../session/turn-queue.js';
 import { runBuiltin, type ImageShelf } from './builtin-tools.js';
 import { ToolStage, type StageAnswer, type StageCall, type StageTool } from './tool-stage.js';
 
@@ -29,17 +29,57 @@ export interface ToolLink {
 /** How many recent turns go with a call as `history` (ours). */
 export const HISTORY_TURNS = 6;
 
-export async function attachTools(o: {
+interface SessionToolsDeps {
   live: LiveSession;
-  loop: TurnLoop;
+  loop: TurnQueue;
   parts: EdgeParts;
   clock: Clock;
   link: ToolLink;
   log: (m: string) => void;
-}): Promise<ToolStage | null> {
-  const { live, loop, parts, clock, link } = o;
-  const { tools } = await link.tools(live.id);
+}
+
+/**
+ * The session's tool stage, plugged into the turn loop's post-commit slot (and its
+ * pre-speech gate with a `fast` tool); null when the session has no tools.
+ */
+export async function attachTools(o: SessionToolsDeps): Promise<ToolStage | null> {
+  const { tools } = await o.link.tools(o.live.id);
   if (tools.length === 0) return null;
+  const stage = toolStageFor(o, tools);
+  // The post-commit slot (docs/turns.md): a committed user turn with words (never the
+  // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6), and never
+  // a turn a conversation script answered (the script decides its tools).
+  const committed = {
+    name: 'tools',
+    // A call in flight outlives a barge-in (its result colours the next reply); its timers check ended().
+    control: () => undefined,
+    committed: (turn: CommittedTurn) => {
+      if (!turn.unrecognised && !turn.scripted)
+        stage.afterCommit({ seq: turn.seq, text: turn.text });
+    },
+  };
+  // The fast lane (docs/tools.md): with a `fast` tool the stage is also a pre-speech gate,
+  // so the verdict runs before each reply is made and a fast call's answer can shape it.
+  o.loop.addStage(
+    stage.fastLane
+      ? {
+          ...committed,
+          gate: (turn: { seq: number; text: string }, cut: AbortSignal) => stage.gate(turn, cut),
+        }
+      : committed,
+  );
+  return stage;
+}
+
+/**
+ * The tool stage of a session with these tools (none: a session whose conversation script
+ * calls a tool it does not have, which then fails as `unknown_tool`).
+ */
+export function toolStageFor(
+  o: Omit<SessionToolsDeps, 'link'> & { link: ToolLink | null },
+  tools: StageTool[],
+): ToolStage {
+  const { live, loop, parts, clock, link } = o;
   const brain = parts.brain;
   /** What the brain is asked with: the session's context and log (and an instruction). */
   const sessionRequest = (instruction?: string, userText: string | null = null) =>
@@ -52,9 +92,8 @@ export async function attachTools(o: {
       instruction,
       live.notes,
     );
-  // The turn loop hands its StageContext with each committed turn; the stage acts only after one.
-  let ctx: StageContext | null = null;
-  const stage = new ToolStage({
+  const ctx = loop.ctx;
+  return new ToolStage({
     clock,
     sessionId: live.id,
     tools,
@@ -72,6 +111,7 @@ export async function attachTools(o: {
       return deterministicVerdict(text, tools);
     },
     dispatch: async (call, tool) => {
+      if (!link) throw new Error('this box runs no tools');
       if (tool.source !== 'builtin') return link.call(live.id, call);
       // Built-ins run here; the control plane records them, counts the budget and fires webhooks.
       const state = await link.tools(live.id);
@@ -98,7 +138,7 @@ export async function attachTools(o: {
     },
     broadcast: (m) => live.broadcast('events', m),
     say: (text, wanted) => {
-      ctx?.say(text, wanted);
+      ctx.say(text, wanted);
     },
     silent: () => loop.state === 'listening',
     userSpokeAfter: (seq) => live.log.some((t) => t.seq > seq && t.user_text !== ''),
@@ -109,8 +149,8 @@ export async function attachTools(o: {
           ...(t.user_text ? [{ role: 'user', content: t.user_text }] : []),
           ...(t.reply_text ? [{ role: 'assistant', content: t.reply_text }] : []),
         ]),
-    note: (text) => ctx?.note(text),
-    colour: (text) => ctx?.colour(text),
+    note: (text) => ctx.note(text),
+    colour: (text) => ctx.colour(text),
     ended: () => live.ended !== null,
     log: o.log,
     // An upstream brain words the follow-up itself, from the note and the tool's speak_hint.
@@ -129,29 +169,4 @@ export async function attachTools(o: {
         }
       : {}),
   });
-  // The post-commit slot (docs/turns.md): a committed user turn with words (never the
-  // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6).
-  const committed = {
-    name: 'tools',
-    // A call in flight outlives a barge-in (its result colours the next reply); its timers check ended().
-    control: () => undefined,
-    committed: (turn: CommittedTurn, c: StageContext) => {
-      ctx = c;
-      if (!turn.unrecognised) stage.afterCommit({ seq: turn.seq, text: turn.text });
-    },
-  };
-  // The fast lane (docs/tools.md): with a `fast` tool the stage is also a pre-speech gate,
-  // so the verdict runs before each reply is made and a fast call's answer can shape it.
-  loop.addStage(
-    stage.fastLane
-      ? {
-          ...committed,
-          gate: (turn: { seq: number; text: string }, cut: AbortSignal, c: StageContext) => {
-            ctx = c;
-            return stage.gate(turn, cut);
-          },
-        }
-      : committed,
-  );
-  return stage;
 }

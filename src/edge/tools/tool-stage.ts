@@ -104,6 +104,8 @@ interface InFlight {
   answered?: StageAnswer | 'held';
   /** Settles with the answer or the hold. */
   settled: Promise<StageAnswer | 'held'>;
+  /** Settles once the answer was delivered (its note, then the follow-up line or colour) or dropped. */
+  done: Promise<void>;
 }
 
 export class ToolStage {
@@ -182,6 +184,33 @@ export class ToolStage {
     }
   }
 
+  /**
+   * A conversation script's `tool` step (docs/turns.md "Conversation scripts at run time"):
+   * the script's tool and args instead of a verdict, dispatched as a brain-chosen call is
+   * (`calling`, the gateway or a built-in, the filler and the hold, the note, the follow-up
+   * line or colour) but never held back by the one-in-flight and cooldown rules (the script
+   * decides). A tool the session did not resolve fails as the gateway's `unknown_tool`
+   * would. Resolves once the answer is delivered.
+   */
+  async scripted(seq: number, name: string, args: Record<string, unknown>): Promise<void> {
+    if (this.d.ended()) return;
+    const tool = this.d.tools.find((t) => t.name === name);
+    if (!tool) this.d.log(`script tool ${name}: not a tool of this session (unknown_tool)`);
+    const unknown: StageAnswer = {
+      ok: false,
+      error: 'unknown_tool',
+      message: `no tool named ${name} in this session`,
+    };
+    const f = this.dispatch(
+      seq,
+      tool ?? { name, description: '', input_schema: {}, source: 'hook' },
+      args,
+      'background',
+      tool ? undefined : async () => unknown,
+    );
+    await f.done;
+  }
+
   private track(p: Promise<void>): void {
     const safe = p.catch((e: unknown) => this.d.log(`tool stage: ${(e as Error).message}`));
     this.idle = Promise.all([this.idle, safe]).then(() => undefined);
@@ -212,6 +241,8 @@ export class ToolStage {
     tool: StageTool,
     args: Record<string, unknown>,
     lane: InFlight['lane'],
+    /** Answer without the gateway (a script's unknown tool). */
+    local?: () => Promise<StageAnswer>,
   ): InFlight {
     const callId = `call_${this.d.sessionId.slice(0, 8)}_${++this.callSeq}`;
     // The same turn asking the same tool is the same call (spec 6.2 step 7: dedupe on idem).
@@ -227,6 +258,7 @@ export class ToolStage {
       hold: null,
       lane,
       settled: Promise.resolve('held'),
+      done: Promise.resolve(),
     };
     this.inFlight = f;
     this.d.broadcast({ type: 'agent_event', kind: 'calling', tool: tool.name, call_id: callId });
@@ -242,30 +274,29 @@ export class ToolStage {
     const held = new Promise<'held'>((resolve) => {
       f.hold = this.d.clock.setTimeout(() => resolve('held'), HOLD_MS);
     });
+    const call = { call_id: callId, idem, tool: tool.name, args, history: this.d.history() };
     f.settled = Promise.race([
-      this.d
-        .dispatch({ call_id: callId, idem, tool: tool.name, args, history: this.d.history() }, tool)
-        .catch(
-          (e: unknown): StageAnswer => ({
-            ok: false,
-            error: 'tool_error',
-            message: (e as Error).message,
-          }),
-        ),
+      (local ? local() : this.d.dispatch(call, tool)).catch(
+        (e: unknown): StageAnswer => ({
+          ok: false,
+          error: 'tool_error',
+          message: (e as Error).message,
+        }),
+      ),
       held,
     ]);
-    this.track(
-      f.settled.then(async (answer) => {
-        f.answered = answer;
-        f.filler?.cancel();
-        f.hold?.cancel();
-        if (this.inFlight === f) this.inFlight = null;
-        if (answer === 'held')
-          return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
-        // The gate takes an answer it is still holding the reply for; otherwise it is delivered here.
-        if (f.lane === 'background') await this.deliver(f, answer);
-      }),
-    );
+    f.done = f.settled.then(async (answer) => {
+      f.answered = answer;
+      f.filler?.cancel();
+      f.hold?.cancel();
+      if (this.inFlight === f) this.inFlight = null;
+      if (answer === 'held')
+        return this.d.log(`tool ${tool.name}: no answer within ${HOLD_MS} ms; dropped`);
+      // The gate takes an answer it is still holding the reply for; otherwise it is delivered here.
+      if (f.lane === 'background') await this.deliver(f, answer);
+    });
+    this.track(f.done);
+    f.done = f.done.catch(() => undefined);
     return f;
   }
 
