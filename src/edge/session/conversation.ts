@@ -25,6 +25,14 @@ export interface ConversationNote {
   text: string;
 }
 
+/** The session's tool definitions once the box has read them (src/edge/tools/session-tools.ts). */
+const sessionTools = new WeakMap<SessionSnapshot, NonNullable<BrainRequest['tools']>>();
+
+/** The brain is told the session's tools, so the local one words a turn on which one fires. */
+export function rememberTools(s: SessionSnapshot, tools: NonNullable<BrainRequest['tools']>): void {
+  sessionTools.set(s, tools);
+}
+
 /** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */
 export function brainRequest(
   s: SessionSnapshot,
@@ -57,6 +65,7 @@ export function brainRequest(
     persona: { name: s.avatar.persona ?? undefined, backstory: s.backstory, memory: s.memoryBlock },
     language,
     ...(signal ? { signal } : {}),
+    ...(sessionTools.has(s) ? { tools: sessionTools.get(s) } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { deterministicVerdict } from '../../models/brain/tool-verdict.js';
 import { type Clock } from '../../contract/clock.js';
-import { brainRequest, replyLanguage } from '../session/conversation.js';
+import { brainRequest, rememberTools, replyLanguage } from '../session/conversation.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { EdgeParts } from '../session/parts.js';
 import type { CommittedTurn, StageContext } from '../session/pipeline.js';
@@ -40,6 +40,7 @@ export async function attachTools(o: {
   const { live, loop, parts, clock, link } = o;
   const { tools } = await link.tools(live.id);
   if (tools.length === 0) return null;
+  rememberTools(live.snapshot, tools);
   const brain = parts.brain;
   /** What the brain is asked with: the session's context and log (and an instruction). */
   const sessionRequest = (instruction?: string, userText: string | null = null) =>

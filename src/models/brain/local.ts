@@ -100,8 +100,14 @@ export function composeReply(req: BrainRequest): string {
   // Sentences are joined by a space, except in Chinese, which puts none after 。
   const joined = (parts: (string | null | undefined)[]) =>
     parts.filter(Boolean).join(lang.code === 'zh' ? '' : ' ');
-  const last = req.messages[req.messages.length - 1];
-  if (!last || last.role !== 'user') return P.greet(k.name);
+  // The turn: the last message when it is the user's, or the user's right before the notes a
+  // pre-speech tool gate added after it ("[tool x result: ...]"); else this is the greeting.
+  let end = req.messages.length - 1;
+  while (end >= 0 && req.messages[end]!.role === 'system' && end > 0) end--;
+  const notes = req.messages.slice(end + 1).map((m) => m.content);
+  const last = req.messages[end];
+  if (!last || last.role !== 'user' || (notes.length > 0 && !notes.some(isToolNote)))
+    return P.greet(k.name);
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const replies = req.messages.filter((m) => m.role === 'assistant').map((m) => m.content);
   const said = replies.join('\n');
@@ -115,6 +121,8 @@ export function composeReply(req: BrainRequest): string {
   const intents = classifyAll(last.content);
   // A tool fires on this turn (the box's deterministic rule): the reply says so, never "I don't know".
   const tool = req.tools?.length ? firingTool(last.content, req.tools) : null;
+  // Its answer already in hand (the gate leads the reply with it): nothing to announce.
+  const inHand = tool !== null && notes.some((n) => n.startsWith(`[tool ${tool.name} `));
   const parts: string[] = [];
   /** Lines that are said again on purpose (courtesy, stories, the tool line): never "As I said". */
   const fixed = new Set<string>();
@@ -219,8 +227,9 @@ export function composeReply(req: BrainRequest): string {
     for (const p of parts) if (a && a.includes(p)) a = a.replace(p, '').trim();
     if (a && !parts.some((p) => p.includes(a!))) parts.push(a);
   }
-  if (tool) parts.push(keep(toolLine(tool, P, lang.code)));
-  if (parts.length === 0) return P.unknown(topicList(k, lang.code), unknowns);
+  if (tool && !inHand) parts.push(keep(toolLine(tool, P, lang.code)));
+  if (parts.length === 0)
+    return inHand ? P.anythingElse : P.unknown(topicList(k, lang.code), unknowns);
   // A line said before is said again as such ("As I said, ..."), never word for word.
   // (Said as an answer: a reply that was it, began or ended with it; not a fact a story told.)
   const answered = (r: string, p: string) => r.startsWith(p) || r.endsWith(p);
@@ -233,6 +242,9 @@ export function composeReply(req: BrainRequest): string {
   }
   return joined(parts);
 }
+
+/** A note the tool stage adds to the conversation (spec 6.2 step 4). */
+const isToolNote = (text: string) => /^\[tool \S+ (result|failed)/.test(text);
 
 type RequestTool = NonNullable<BrainRequest['tools']>[number];
 

@@ -43,6 +43,8 @@ export interface Phrases {
   asISaidLowers: boolean;
   /** A tool is being called this turn and has no `cover_line` in this language. */
   toolAck: string;
+  /** After a tool's answer that leads the reply: the conversation goes on. */
+  anythingElse: string;
   /** "Tell me a story (about a cat)": `subject` in the user's words, `setting` a fact of the persona. */
   tale: readonly ((subject: string | null, setting: string | null) => string)[];
   jokes: readonly string[];
@@ -116,6 +118,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     asISaid: [(l) => `As I said, ${l}`, (l) => `Like I mentioned, ${l}`, (l) => `Once more: ${l}`],
     asISaidLowers: true,
     toolAck: "One moment, I'll take care of that.",
+    anythingElse: 'Is there anything else I can help with?',
     tale: [
       (subject, setting) =>
         `Here is a short story${subject ? ` about ${subject}` : ' from my own life'}. ${setting ?? ''} One quiet morning, ${subject ?? 'something unexpected'} turned up right where I was working, as if it had an appointment. I stopped what I was doing, and we spent the whole day together. By evening I had a new friend and a story to tell. The end.`,
@@ -187,6 +190,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     ],
     asISaidLowers: true,
     toolAck: 'Un momento, me encargo de eso.',
+    anythingElse: '¿Hay algo más en lo que pueda ayudarte?',
     tale: [
       (subject, setting) =>
         `Aquí tienes una historia corta${subject ? ` sobre ${subject}` : ' de mi propia vida'}. ${setting ?? ''} Una mañana tranquila, apareció de repente justo donde yo estaba trabajando, como si tuviera una cita. Dejé lo que estaba haciendo y pasamos todo el día juntos. Al anochecer tenía un nuevo amigo y una historia que contar. Fin.`,
@@ -271,6 +275,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     ],
     asISaidLowers: true,
     toolAck: "Un instant, je m'en occupe.",
+    anythingElse: 'Puis-je vous aider pour autre chose ?',
     tale: [
       (subject, setting) =>
         `Voici une petite histoire${subject ? ` sur ${subject}` : ' de ma propre vie'}. ${setting ?? ''} Un matin tranquille, voilà qu'apparaît ${subject ?? 'une surprise'}, juste là où je travaillais, comme si nous avions rendez-vous. J'ai tout laissé de côté et nous avons passé la journée ensemble. Le soir venu, j'avais un nouvel ami et une histoire à raconter. Fin.`,
@@ -353,6 +358,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     ],
     asISaidLowers: false,
     toolAck: 'Einen Moment, ich kümmere mich darum.',
+    anythingElse: 'Kann ich dir sonst noch helfen?',
     tale: [
       (subject, setting) =>
         `Hier ist eine kurze Geschichte${subject ? ` über ${subject}` : ' aus meinem eigenen Leben'}. ${setting ?? ''} An einem ruhigen Morgen tauchte es plötzlich genau dort auf, wo ich gerade arbeitete, als hätten wir einen Termin. Ich ließ alles stehen und liegen, und wir verbrachten den ganzen Tag zusammen. Am Abend hatte ich einen neuen Freund und eine Geschichte zu erzählen. Ende.`,
@@ -428,6 +434,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     ],
     asISaidLowers: true,
     toolAck: 'Un attimo, me ne occupo io.',
+    anythingElse: "Posso aiutarti in qualcos'altro?",
     tale: [
       (subject, setting) =>
         `Ecco una breve storia${subject ? ` su ${subject}` : ' della mia vita'}. ${setting ?? ''} Una mattina tranquilla, comparve all'improvviso proprio dove stavo lavorando, come se avessimo un appuntamento. Lasciai perdere tutto e passammo l'intera giornata insieme. A sera avevo un nuovo amico e una storia da raccontare. Fine.`,
@@ -507,6 +514,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     ],
     asISaidLowers: true,
     toolAck: 'Um momento, vou cuidar disso.',
+    anythingElse: 'Posso ajudar em mais alguma coisa?',
     tale: [
       (subject, setting) =>
         `Aqui vai uma história curta${subject ? ` sobre ${subject}` : ' da minha própria vida'}. ${setting ?? ''} Numa manhã tranquila, apareceu de repente bem onde eu estava trabalhando, como se tivéssemos um compromisso. Larguei o que estava fazendo e passamos o dia inteiro juntos. À noite, eu tinha um novo amigo e uma história para contar. Fim.`,
@@ -563,6 +571,7 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     asISaid: [(l) => `我刚才说过，${l}`, (l) => `正如我所说，${l}`, (l) => `再说一遍：${l}`],
     asISaidLowers: false,
     toolAck: '稍等，我来处理。',
+    anythingElse: '还有什么我可以帮你的吗？',
     tale: [
       (subject, setting) =>
         `给你讲一个${subject ? `关于${subject}的` : '我自己的'}小故事。${setting ?? ''}一个安静的早晨，${subject ?? '一件意想不到的事'}突然出现在我工作的地方，好像我们约好了一样。我放下手里的事，和它一起度过了一整天。到了晚上，我多了一个新朋友，也多了一个可以讲的故事。讲完了。`,
