@@ -49,12 +49,12 @@ const isGoodbye = any(
   /\b(good ?bye|bye( bye)?|farewell|see (you|ya)( later| soon| tomorrow)?|talk (to you )?(later|soon)|take care|gotta go|i (have|need) to go|i'?m (off|leaving)|good ?night|have a (nice|good|great) (day|evening|one|night)|later)\b/,
   /\b(adios|hasta (luego|pronto|manana)|nos vemos|chao|chau|me voy|buenas noches|cuidate|que te vaya bien)\b/,
   /\b(au revoir|a bientot|a plus|a demain|bonne (journee|soiree|nuit)|je dois (y aller|partir)|adieu)\b/,
-  /\b(tschuss|auf wiedersehen|bis (bald|spater|morgen|dann)|mach'?s gut|gute nacht|schonen tag( noch)?|ich muss los)\b/,
+  /\b(tschuss|auf wiedersehen|bis (bald|spater|morgen|dann)|mach'?s gut|gute nacht|(einen )?schonen (tag|abend|feierabend|wochenende)( noch)?|ich muss los)\b/,
   /\b(arrivederci|ciao ciao|a presto|a dopo|ci vediamo|buona ?notte|buona (giornata|serata)|devo andare|addio)\b/,
   /\b(tchau|ate (logo|mais|breve|amanha)|adeus|boa noite|tenho que ir|falou)\b/,
 );
 const isThanks = any(
-  /(谢谢|多谢|感谢|谢啦|辛苦了)/,
+  /(谢谢|多谢|感谢|谢啦|辛苦了|这很有用|很有帮助|帮了大忙)/,
   /\b(thanks?( you| a lot| so much)?|thank u|thx|ty|cheers|much appreciated|(i )?appreciate (it|that|your help)|(that|this) (was|is|'s) (very |really |so |super )?(helpful|useful|great|perfect|awesome|kind of you|interesting))\b/,
   /\b(gracias|te lo agradezco|muy amable|(fue|eso fue|muy) util)\b/,
   /\b(merci|je (te|vous) remercie|c'est (tres )?gentil|(c'etait|c'est) (tres |vraiment )?utile)\b/,
@@ -71,7 +71,7 @@ const isHowAreYou = any(
   /\bhow (are|r) (you|u)\b|\bhow('s| is) (it going|your day|life|everything|things)\b|\bhow do you do\b|\bhow have you been\b|\bhow you doing\b|\bhow do you feel\b|\bwhat'?s up\b|^sup$|\bare you (ok|okay|well|doing well|good)$/,
   /\b(como estas|que tal|como te va|como va todo|como has estado|como andas|todo bien|como te encuentras)\b/,
   /\b(comment (ca va|allez vous|vas tu|tu vas)|ca va|tu vas bien|quoi de neuf|la forme)\b/,
-  /\b(wie geht'?s|wie geht es (dir|ihnen)|wie gehts|alles (gut|klar)|wie lauft'?s|was gibt'?s neues|geht'?s dir gut)\b/,
+  /\b(wie geht'?s|wie geht es (dir|ihnen)|wie gehts|alles gut|wie lauft'?s|was gibt'?s neues|geht'?s dir gut)\b/,
   /\b(come stai|come va|tutto bene|come te la passi|come sta|che si dice)\b/,
   /\b(como (vai|voce esta|esta|tem passado)|tudo (bem|bom|certo)|e ai|beleza)\b/,
 );
@@ -115,7 +115,7 @@ const isStory = any(
 const isTale = any(
   /(讲(一)?个.{0,10}故事|给我讲.{0,10}故事|说个故事|来个故事|讲故事)/,
   /\b((tell|read|make up|share|give|write) (me |us )?(a |an |another |one more )?((long|short|little|good|nice|interesting|funny|quick|bedtime|fun|true) )*(story|tale)|(know|have|got) any (good )?stories|story time)\b/,
-  /\b((cuentame|cuentanos|contame|cuenta|narrame|dime) (una|un|otra|otro) ((corta|pequena|breve|larga|bonita) )?(historia|cuento|historieta)|(sabes|tienes) (alguna|algun) (historia|cuento))\b/,
+  /\b((cuentame|cuentanos|contame|cuenta|me cuentas|narrame|dime) (una|un|otra|otro) ((corta|pequena|breve|larga|bonita) )?(historia|cuento|historieta)|(sabes|tienes) (alguna|algun) (historia|cuento))\b/,
   /\b((raconte(z)?|dis) (moi |nous )?(une|un) ((petite|courte|longue|belle) )?(histoire|conte)|tu (connais|as) une histoire)\b/,
   /\b((erzahl(e|en sie)?|lies) (mir |uns )?(mal )?(eine|ein) ((kurze|kleine|lange|lustige|schone) )?(geschichte|marchen)|(kennst|weisst) du eine geschichte)\b/,
   /\b((raccontami|raccontaci|racconta(mi)?|dimmi) (una|un) ((breve|piccola|lunga|bella) )?(storia|favola|racconto)|(conosci|sai) una storia)\b/,
@@ -148,11 +148,11 @@ const SMALL_TALK: [SmallTalk, (t: string) => boolean][] = [
     any(
       /^(我很好|我还好|我挺好|还不错|我也很好)/,
       /^(i'?m|i am) (fine|good|great|well|ok|okay|alright|doing (well|good|great|fine)|not bad)\b|^(not bad|pretty good|all good|doing (well|good|great|fine))\b/,
-      /^(estoy bien|bien( y tu)?$|muy bien$|todo bien por aqui)\b/,
-      /^(je vais (bien|tres bien)|ca va bien|tres bien$|pas mal)\b/,
-      /^(mir geht'?s gut|mir geht es (gut|sehr gut)|gut$|sehr gut$|ganz gut)\b/,
-      /^(sto bene|bene$|benissimo$|tutto bene qui)\b/,
-      /^(estou bem|tudo bem por aqui|bem$|muito bem$|tudo otimo)\b/,
+      /^(estoy (bien|muy bien)|todo bien por aqui)\b/,
+      /^(je vais (bien|tres bien)|ca va bien|pas mal)\b/,
+      /^(mir geht'?s gut|mir geht es (gut|sehr gut)|ganz gut)\b/,
+      /^(sto (bene|benissimo)|tutto bene qui)\b/,
+      /^(estou (bem|otimo|otima)|tudo bem por aqui|tudo otimo)\b/,
     ),
   ],
   [
@@ -184,11 +184,11 @@ const SMALL_TALK: [SmallTalk, (t: string) => boolean][] = [
     any(
       /^(好的|好吧|明白了|知道了|嗯|行|没问题|不错)$/,
       /^(ok|okay|k|cool|great|awesome|nice|perfect|i see|got it|alright|all right|sure|fine|good|wow|interesting|sounds good|makes sense|fair enough|no problem|understood|right|yes|yeah|yep|no|nope)( then| thanks?)?$/,
-      /^(vale|genial|perfecto|entiendo|entendido|claro|de acuerdo|bueno|ya veo|si|no)$/,
-      /^(d'accord|ok|super|parfait|je vois|compris|entendu|bien|oui|non|cool)$/,
-      /^(ok|okay|alles klar|verstanden|super|toll|prima|gut|ja|nein|aha|ach so|perfekt)$/,
-      /^(va bene|ok|capito|ho capito|perfetto|certo|benissimo|si|no|ottimo)$/,
-      /^(beleza|ok|entendi|certo|perfeito|otimo|legal|sim|nao|ta bom|show)$/,
+      /^(vale|genial|perfecto|entiendo|entendido|claro|de acuerdo|bueno|ya veo|si|no|bien|muy bien)$/,
+      /^(d'accord|ok|super|parfait|je vois|compris|entendu|bien|tres bien|oui|non|cool)$/,
+      /^(ok|okay|alles klar|verstanden|super|toll|prima|gut|sehr gut|ja|nein|aha|ach so|perfekt)$/,
+      /^(va bene|ok|capito|ho capito|perfetto|certo|bene|benissimo|si|no|ottimo)$/,
+      /^(beleza|ok|entendi|certo|perfeito|otimo|legal|sim|nao|ta bom|show|bem|muito bem)$/,
     ),
   ],
 ];
@@ -197,11 +197,12 @@ const SMALL_TALK: [SmallTalk, (t: string) => boolean][] = [
 const isAndYou = any(
   /^(你呢|您呢)/,
   /^((and|what about|how about) (you|yourself|u)|you)$/,
-  /^(y (tu|usted)|y a ti)$/,
-  /^et (toi|vous)$/,
-  /^(und (dir|ihnen|du|bei dir))$/,
-  /^e (tu|lei|a te)$/,
-  /^e (voce|tu|vc)$/,
+  // (" and " cuts a clause: "Et toi ?" reaches here as "toi".)
+  /^((y )?(tu|usted)|y a ti)$/,
+  /^(et )?(toi|vous)$/,
+  /^((und )?(dir|ihnen)|und du|und bei dir)$/,
+  /^(e )?(tu|lei|a te)$/,
+  /^(e )?(voce|vc)$/,
 );
 
 /** A question is being asked: a courtesy word does not make the turn a courtesy. */
@@ -267,12 +268,12 @@ export function classify(text: string): Intent {
 const TALE_SUBJECT = [
   /关于(.{1,12}?)的故事/u,
   /讲(?:一)?个(.{1,10}?)的故事/u,
-  /\b(?:story|tale)\s+(?:about|of|with|featuring|involving)\s+(.+)$/iu,
-  /\b(?:historia|cuento)\s+(?:sobre|acerca de|de|con)\s+(.+)$/iu,
-  /\b(?:histoire|conte)\s+(?:sur|à propos d['’]|avec|d['’]|de)\s*(.+)$/iu,
-  /\b(?:geschichte|märchen)\s+(?:über|von|mit)\s+(.+)$/iu,
-  /\b(?:storia|favola|racconto)\s+(?:su|sul|sulla|sullo|di|con)\s+(.+)$/iu,
-  /\b(?:história|historia|conto)\s+(?:sobre|de|com)\s+(.+)$/iu,
+  /\b(?:story|tale)(?:\s+\p{L}+){0,2}?\s+(?:about|of|with|featuring|involving)\s+(.+)$/iu,
+  /\b(?:historia|cuento)(?:\s+\p{L}+){0,2}?\s+(?:sobre|acerca de|de|con)\s+(.+)$/iu,
+  /\b(?:histoire|conte)(?:\s+\p{L}+){0,2}?\s+(?:sur|à propos d['’]|avec|d['’]|de)\s*(.+)$/iu,
+  /\b(?:geschichte|märchen)(?:\s+\p{L}+){0,2}?\s+(?:über|von|mit)\s+(.+)$/iu,
+  /\b(?:storia|favola|racconto)(?:\s+\p{L}+){0,2}?\s+(?:su|sul|sulla|sullo|di|con)\s+(.+)$/iu,
+  /\b(?:história|historia|conto)(?:\s+\p{L}+){0,2}?\s+(?:sobre|de|com)\s+(.+)$/iu,
 ];
 function taleSubject(text: string): string | null {
   for (const re of TALE_SUBJECT) {

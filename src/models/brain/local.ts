@@ -232,7 +232,8 @@ export function composeReply(req: BrainRequest): string {
     return inHand ? P.anythingElse : P.unknown(topicList(k, lang.code), unknowns);
   // A line said before is said again as such ("As I said, ..."), never word for word.
   // (Said as an answer: a reply that was it, began or ended with it; not a fact a story told.)
-  const answered = (r: string, p: string) => r.startsWith(p) || r.endsWith(p);
+  const answered = (r: string, p: string) =>
+    r.startsWith(p) || r.endsWith(p) || r.endsWith(midSentence(p, k.name));
   const again = parts.findIndex((p) => !fixed.has(p) && replies.some((r) => answered(r, p)));
   if (again >= 0) {
     const p = parts[again]!;

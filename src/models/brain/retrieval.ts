@@ -28,9 +28,22 @@ export interface Scored extends Passage {
   index: number;
 }
 
+/**
+ * Words the `stopword` lists lack that still say nothing about a persona: the accented verb
+ * forms of one letter ("é", "è", "à") and the Chinese function characters (a Chinese word is
+ * one character a term here, so "上" in "火星上" would otherwise find "河上").
+ */
+const EXTRA_STOP = [
+  ...'é è à ò ù ì ó'.split(' '),
+  ...'我你您他她它们是的了在有吗呢吧么什上下个和也都就不很会要这那多少哪谁怎为啊呀与或吧'.split(''),
+];
+
 /** English plus the reply language's list, per language that has one (others: English). */
 const stopSets = new Map<string, Set<string>>(
-  Object.entries(STOP_LISTS).map(([lang, list]) => [lang, new Set([...sw.eng, ...list])]),
+  Object.entries(STOP_LISTS).map(([lang, list]) => [
+    lang,
+    new Set([...sw.eng, ...list, ...EXTRA_STOP]),
+  ]),
 );
 
 function stopWords(lang: string): Set<string> {
