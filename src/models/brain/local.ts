@@ -149,9 +149,7 @@ export function composeReply(req: BrainRequest): string {
       }
       case 'tale': {
         // The persona's own work (else its first fact) sets the scene; the subject is the user's.
-        const hit = k.index
-          .search(ROLE_QUERY[lang.code])
-          .find((h) => h.source !== 'memory' && mine(h));
+        const hit = roleHit(k, lang.code, mine);
         const first = k.index.first();
         const setting = hit ?? (first && mine(first) ? first : null);
         const tell = P.tale[asked('tale') % P.tale.length]!;
@@ -174,9 +172,7 @@ export function composeReply(req: BrainRequest): string {
       }
       case 'role': {
         // What the persona does: the backstory sentence about its work, else its first one.
-        const hit = k.index
-          .search(ROLE_QUERY[lang.code])
-          .find((h) => h.source !== 'memory' && mine(h));
+        const hit = roleHit(k, lang.code, mine);
         const first = k.index.first();
         const line = hit ?? (first && mine(first) ? first : null);
         if (line) return line.text;
@@ -287,6 +283,20 @@ const ROLE_QUERY: Record<PhraseLanguage, string> = {
   pt: 'trabalho trabalha profissão emprego',
   zh: '工作 职业 导游 做',
 };
+
+/**
+ * The persona's sentence about its work: the work words themselves (not their topic group,
+ * where "living" is a job), in a sentence of the persona's own (not "She lives in Porto.",
+ * which a backstory says of somebody else).
+ */
+function roleHit(k: Knowledge, lang: PhraseLanguage, mine: (p: Passage) => boolean): Scored | null {
+  return (
+    k.index
+      .search(ROLE_QUERY[lang], false)
+      .find((h) => h.source !== 'memory' && mine(h) && !OTHERS.test(h.text)) ?? null
+  );
+}
+const OTHERS = /^(he|she|they|his|her|their)\b/i;
 
 /** `text` names the persona: its name as a whole word (any case). */
 function namesIn(text: string, name: string): boolean {

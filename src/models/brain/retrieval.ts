@@ -91,6 +91,9 @@ export function queryTerms(text: string, lang = 'en'): string[] {
   return [...out];
 }
 
+/** What a word of a query's topic group counts, beside a word of the query itself. */
+const GROUP_WEIGHT = 0.5;
+
 export class PassageIndex {
   private readonly docs: { passage: Passage }[];
   private readonly bm25: Bm25;
@@ -120,9 +123,19 @@ export class PassageIndex {
     return this.docs.length;
   }
 
-  /** Passages scoring above zero for `query`, best first (ties: memory first, then corpus order). */
-  search(query: string): Scored[] {
-    const scores = this.bm25.scores(queryTerms(query, this.lang));
+  /**
+   * Passages scoring above zero for `query`, best first (ties: memory first, then corpus
+   * order). A word of the query counts fully, a word only of its topic group (lexicon.ts) half
+   * ("where did you grow up" prefers "I grew up in Lisbon" to "I work at the city museum");
+   * `expand: false` leaves the groups out.
+   */
+  search(query: string, expand = true): Scored[] {
+    const literal = terms(query, this.lang);
+    const own = this.bm25.scores(literal);
+    const have = new Set(literal);
+    const more = expand ? queryTerms(query, this.lang).filter((t) => !have.has(t)) : [];
+    const wider = more.length ? this.bm25.scores(more) : null;
+    const scores = wider ? own.map((x, i) => x + GROUP_WEIGHT * wider[i]!) : own;
     const out: Scored[] = [];
     this.docs.forEach((d, index) => {
       const score = scores[index]!;
