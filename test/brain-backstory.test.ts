@@ -13,15 +13,10 @@ import { composeReply } from '../src/models/brain/local.js';
 const TABLE: { backstory: string; name: string | null; facts: string[]; named?: string }[] = [
   {
     // Issue 29's own: third person, one long sentence.
-    backstory:
-      'Robin grew up in Lisbon, works at the city map museum, and has a cat called Atlas.',
+    backstory: 'Robin grew up in Lisbon, works at the city map museum, and has a cat called Atlas.',
     name: null,
     named: 'Robin',
-    facts: [
-      'I grew up in Lisbon.',
-      'I work at the city map museum.',
-      'I have a cat called Atlas.',
-    ],
+    facts: ['I grew up in Lisbon.', 'I work at the city map museum.', 'I have a cat called Atlas.'],
   },
   {
     // The same in the first person.
@@ -131,7 +126,7 @@ const TABLE: { backstory: string; name: string | null; facts: string[]; named?: 
   },
 ];
 
-describe('a backstory becomes the persona\'s own facts, one clause each, in the first person', () => {
+describe("a backstory becomes the persona's own facts, one clause each, in the first person", () => {
   for (const row of TABLE) {
     it(row.backstory.slice(0, 70), () => {
       const got = backstoryFacts(row.backstory, row.name);

@@ -103,7 +103,7 @@ export function composeReply(req: BrainRequest): string {
   // The turn: the last message when it is the user's, or the user's right before the notes a
   // pre-speech tool gate added after it ("[tool x result: ...]"); else this is the greeting.
   let end = req.messages.length - 1;
-  while (end >= 0 && req.messages[end]!.role === 'system' && end > 0) end--;
+  while (end > 0 && req.messages[end]!.role === 'system') end--;
   const notes = req.messages.slice(end + 1).map((m) => m.content);
   const last = req.messages[end];
   if (!last || last.role !== 'user' || (notes.length > 0 && !notes.some(isToolNote)))
@@ -126,7 +126,10 @@ export function composeReply(req: BrainRequest): string {
   const parts: string[] = [];
   /** Lines that are said again on purpose (courtesy, stories, the tool line): never "As I said". */
   const fixed = new Set<string>();
-  const keep = (line: string) => (fixed.add(line), line);
+  const keep = (line: string) => {
+    fixed.add(line);
+    return line;
+  };
   const one = (intent: Intent): string | null => {
     switch (intent.kind) {
       case 'goodbye':
