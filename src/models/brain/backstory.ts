@@ -412,8 +412,8 @@ function openingName(first: string): string | null {
 /** The backstory's facts, one clause each, in the first person where they are about the persona. */
 export function backstoryFacts(text: string, givenName: string | null): BackstoryFacts {
   const sentences = units(text);
-  const english = sentences.filter((s) => textLanguage(s) === 'en').length;
-  if (sentences.length === 0 || english * 2 < sentences.length)
+  // English as a whole (one pass over the words; a sentence each would cost as much again).
+  if (sentences.length === 0 || textLanguage(text) !== 'en')
     return { name: null, facts: sentences.map((s) => s.replace(BULLET, '').trim()) };
   const noted = sentences
     .map((x) =>
