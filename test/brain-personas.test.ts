@@ -13,6 +13,7 @@ import { PHRASE_LANGUAGES, type PhraseLanguage } from '../src/models/brain/langu
 import { composeReply } from '../src/models/brain/local.js';
 import { PHRASES } from '../src/models/brain/phrases.js';
 import type { BrainMessage } from '../src/models/brain.js';
+import { OUTSIDE } from './helpers/brain-fixtures.js';
 
 interface Persona {
   id: string;
@@ -28,15 +29,6 @@ const PERSONAS = (
   }
 ).personas;
 
-const UNKNOWN: Record<PhraseLanguage, string> = {
-  en: 'What is the population of Mars?',
-  es: '¿Cuál es la población de Marte?',
-  fr: 'Quelle est la population de Mars ?',
-  de: 'Wie viele Menschen leben auf dem Mars?',
-  it: 'Qual è la popolazione di Marte?',
-  pt: 'Qual é a população de Marte?',
-  zh: '火星上有多少人口？',
-};
 /** What people say to a persona first; each line the persona answers with is checked. */
 const TURNS: Record<PhraseLanguage, string[]> = {
   en: [
@@ -126,7 +118,7 @@ describe('stock personas: every generated line, every language', () => {
       it(`${p.id} (${lang}): clean lines`, () => {
         // (French puts a space before ? ! : and ;.)
         const space = lang === 'fr' ? /\s[,.]/ : /\s[,.!?:;]/;
-        for (const line of conversation(p, lang, [...TURNS[lang], UNKNOWN[lang]])) {
+        for (const line of conversation(p, lang, [...TURNS[lang], OUTSIDE[lang]])) {
           expect(line).not.toMatch(/\b(null|undefined|NaN)\b|\s{2}|,,|\.\.|\{|\}/);
           expect(line).not.toMatch(space);
           expect(line.length).toBeGreaterThan(1);
@@ -136,7 +128,7 @@ describe('stock personas: every generated line, every language', () => {
 
   for (const p of PERSONAS) {
     it(`${p.id}: the topics it offers read well after "about" (issue 32 item 10)`, () => {
-      const [line] = conversation(p, 'en', [UNKNOWN.en]).slice(1);
+      const [line] = conversation(p, 'en', [OUTSIDE.en]).slice(1);
       const topics = offered(line!);
       expect(topics.length, line).toBeGreaterThanOrEqual(2);
       // Formatted as a list in English.
@@ -162,11 +154,11 @@ describe('stock personas: every generated line, every language', () => {
 
     it(`${p.id}: in a language its backstory is not written in, no English topic is offered`, () => {
       for (const lang of PHRASE_LANGUAGES.filter((l) => l !== 'en')) {
-        const [line] = conversation(p, lang, [UNKNOWN[lang]]).slice(1);
+        const [line] = conversation(p, lang, [OUTSIDE[lang]]).slice(1);
         const P = PHRASES[lang];
         const english = new Intl.DisplayNames([lang], { type: 'language' }).of('en')!;
         expect(line, lang).toContain(P.onlyIn(english));
-        for (const t of offered(conversation(p, 'en', [UNKNOWN.en])[1]!))
+        for (const t of offered(conversation(p, 'en', [OUTSIDE.en])[1]!))
           expect(line, lang).not.toContain(t);
       }
     });
