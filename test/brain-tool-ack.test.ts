@@ -4,13 +4,15 @@
  * deterministic verdict rule (src/models/brain/tool-verdict.ts), so the reply and the call
  * agree on every turn; the tool's `cover_line` is said when it is in the reply's language.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_SERVERS } from '../src/contract/builtins.js';
 import { PHRASE_LANGUAGES } from '../src/models/brain/language.js';
 import { composeReply } from '../src/models/brain/local.js';
 import { PHRASES } from '../src/models/brain/phrases.js';
 import { deterministicVerdict } from '../src/models/brain/tool-verdict.js';
 import type { BrainRequest } from '../src/models/brain.js';
+import { openSock, wsUrl } from './helpers/edge.js';
+import { mintSession, useEmulator } from './helpers/emulator.js';
 import { checkStockTool } from './helpers/hook-server.js';
 
 const IMAGE = BUILTIN_SERVERS['svc.image']!;
@@ -108,5 +110,29 @@ describe('the reply to a turn that fires a tool acknowledges it', () => {
 
   it('the same request twice, the same reply', () => {
     expect(ask('Can you draw me a red kite?')).toBe(ask('Can you draw me a red kite?'));
+  });
+});
+
+describe("on the box: the turn that fires svc.image says so, the picture's line follows", () => {
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+  beforeAll(async () => {
+    await h.api(`/api/v1/workspaces/${h.emu.keys.workspaceId}/builtin-servers/svc.image`, {
+      method: 'PUT',
+      body: { enabled: true },
+    });
+  });
+
+  it('issue 29: "Please draw a picture of a lighthouse at night." -> "Let me draw that for you."', async () => {
+    const m = await mintSession(h, { tools: { servers: ['svc.image'] } }, { render: false });
+    const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
+    const ack = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Please draw a picture of a lighthouse at night.' }),
+    }).then((r) => r.json() as Promise<{ speech_id: string }>);
+    const turn = await mic.next((x) => x.type === 'turn' && x.speech_id === ack.speech_id);
+    expect(turn.reply).toBe('Let me draw that for you.');
+    const follow = await mic.next((x) => x.type === 'turn' && x.speech_id !== ack.speech_id);
+    expect(follow.reply).toBe('Here is the picture: a lighthouse at night.');
+    mic.close();
   });
 });
