@@ -10,6 +10,7 @@ import { backstoryFacts } from '../src/models/brain/backstory.js';
 import { composeReply } from '../src/models/brain/local.js';
 
 /** Backstory, the name the session gives (null: a custom avatar with none), the facts. */
+/** `named`: the name the backstory itself gives (none: null). */
 const TABLE: { backstory: string; name: string | null; facts: string[]; named?: string }[] = [
   {
     // Issue 29's own: third person, one long sentence.
@@ -42,6 +43,7 @@ const TABLE: { backstory: string; name: string | null; facts: string[]; named?: 
     backstory:
       'Tom runs a bakery in Leeds. His wife Sara makes the cakes. She also paints. He has two sons.',
     name: 'Tom',
+    named: 'Tom',
     facts: [
       'I run a bakery in Leeds.',
       'My wife Sara makes the cakes.',
@@ -54,6 +56,7 @@ const TABLE: { backstory: string; name: string | null; facts: string[]; named?: 
     backstory:
       'Alex is a software engineer. They live in Berlin with their partner, and they play the cello on weekends.',
     name: 'Alex',
+    named: 'Alex',
     facts: [
       'I am a software engineer.',
       'I live in Berlin with my partner.',
@@ -119,6 +122,17 @@ const TABLE: { backstory: string; name: string | null; facts: string[]; named?: 
     facts: ['I keep things upbeat and honest about what a product can and cannot do.'],
   },
   {
+    // A first sentence that opens with a place or a thing is not a name.
+    backstory: 'Lisbon is where I grew up. Music is my life.',
+    name: null,
+    facts: ['Lisbon is where I grew up.', 'Music is my life.'],
+  },
+  {
+    backstory: 'Sailing is what Robin loves most.',
+    name: null,
+    facts: ['Sailing is what Robin loves most.'],
+  },
+  {
     // Another language: sentences as written (no re-conjugation).
     backstory: 'Soy Ava, guía del museo. Crecí junto al mar en Oporto.',
     name: 'Ava',
@@ -131,7 +145,7 @@ describe("a backstory becomes the persona's own facts, one clause each, in the f
     it(row.backstory.slice(0, 70), () => {
       const got = backstoryFacts(row.backstory, row.name);
       expect(got.facts).toEqual(row.facts);
-      if (row.named) expect(got.name).toBe(row.named);
+      expect(got.name).toBe(row.named ?? null);
     });
   }
 });

@@ -406,8 +406,24 @@ function openingName(first: string): string | null {
   const head = name.split(' ')[0]!;
   if (NOT_NAMES.test(head)) return null;
   const next = m[2]!.replace(/[.,;:!?]$/, '');
-  return isVerb(next) ? name : null;
+  if (!isVerb(next)) return null;
+  // "Robin is a nurse", not "Lisbon is where I grew up" or "Music is my life".
+  if (/^(is|was)$/i.test(next)) {
+    const after =
+      s
+        .slice(m.index + m[0].length)
+        .trim()
+        .split(/\s+/)[0] ?? '';
+    if (
+      !/^(a|an|the|from|born|originally|currently|now|still|also|\d+|\p{L}+(ing|ed))$/iu.test(after)
+    )
+      return null;
+  }
+  return name;
 }
+
+/** The persona speaks for itself somewhere ("I", "my"): the backstory is not about a third person. */
+const FIRST_PERSON_WORD = /(^|[^\p{L}'’])(I|I'm|I've|I'd|I'll|my|me|myself)(?=$|[^\p{L}'’])/u;
 
 /** The backstory's facts, one clause each, in the first person where they are about the persona. */
 export function backstoryFacts(text: string, givenName: string | null): BackstoryFacts {
@@ -422,7 +438,11 @@ export function backstoryFacts(text: string, givenName: string | null): Backstor
       ),
     )
     .find(Boolean);
-  const found = noted ? noted[1]! : openingName(sentences[0]!);
+  const found = noted
+    ? noted[1]!
+    : FIRST_PERSON_WORD.test(text)
+      ? null
+      : openingName(sentences[0]!);
   const named = givenName && sentences.some((s) => s.includes(givenName)) ? givenName : null;
   const reader = new BackstoryReader(named ?? found);
   const facts: string[] = [];
