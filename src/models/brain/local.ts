@@ -122,7 +122,8 @@ export function composeReply(req: BrainRequest): string {
   // A tool fires on this turn (the box's deterministic rule): the reply says so, never "I don't know".
   const tool = req.tools?.length ? firingTool(last.content, req.tools) : null;
   // Its answer already in hand (the gate leads the reply with it): nothing to announce.
-  const inHand = tool !== null && notes.some((n) => n.startsWith(`[tool ${tool.name} `));
+  // (A tool's note after the turn: a fast tool answered it before this reply, with or without `tools` here.)
+  const inHand = notes.some(isToolNote);
   const parts: string[] = [];
   /** Lines that are said again on purpose (courtesy, stories, the tool line): never "As I said". */
   const fixed = new Set<string>();
@@ -203,7 +204,7 @@ export function composeReply(req: BrainRequest): string {
       }
       case 'question': {
         // The turn asks for the tool: its line answers it (below).
-        if (tool) return null;
+        if (tool || inHand) return null;
         const q = intent.text ?? last.content;
         const hits = k.index.search(q);
         const here = hits.filter(mine);
