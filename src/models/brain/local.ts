@@ -1,18 +1,28 @@
 /**
- * The default brain (issue 8, ARCHITECTURE property 5): deterministic and offline, and still
- * worth talking to. It answers from what the session froze:
- * - greetings, "how are you", thanks and goodbyes from its phrase table (phrases.ts);
- * - "what is your name" from the persona name (or a name the system prompt gives), and
- *   "who are you" / "tell me about yourself" with the name and the backstory's first sentence;
+ * The default brain (issue 8, ARCHITECTURE property 5; issue 29 item 2): deterministic and
+ * offline, and still worth talking to. It answers from what the session froze:
+ * - greetings, "how are you", thanks, goodbyes and small talk from its phrase table
+ *   (phrases.ts), as such: never the persona's introduction;
+ * - "what is your name" from the persona name (or a name the system prompt or a third-person
+ *   backstory gives), and "who are you" / "tell me about yourself" with the name and the
+ *   backstory's first fact;
  * - "my name is Sam" / "what is my name" from the conversation history;
  * - "what can you do" with the topics its backstory covers; "what do you do" with the
- *   backstory's sentence about its work; "tell me a story" with the backstory, in order;
+ *   persona's fact about its work; "tell me your story" with the backstory, in order;
+ *   "tell me a story (about X)" with a phrase-table story set in its work; "tell me a joke"
+ *   with a phrase-table joke and its own topics;
  * - several intents in one turn ("what is your name and what do you do?"), each answered in
  *   the order asked (intents.ts classifyAll);
- * - any other question by BM25 retrieval (retrieval.ts) over the backstory, memory block
- *   and prompt facts: the best sentence, plus a second one that scores nearly as well; a
- *   sentence it already said is passed over while another one matches;
- * - and, when nothing matches, an honest "I don't know that".
+ * - any other question by BM25 retrieval (retrieval.ts) over the backstory's facts (one
+ *   clause each, in the first person: backstory.ts), memory block and prompt facts: the best
+ *   fact, plus a second one that scores nearly as well; a fact it already said is passed over
+ *   while another one answers nearly as well;
+ * - a tool that fires on the turn (the box's rule, tool-verdict.ts, over `req.tools`): its
+ *   `cover_line` or the phrase table's acknowledgement, never a refusal;
+ * - and, when nothing matches, an honest "I don't know that", with what it can talk about.
+ * A line said before is said again as such ("As I said, ..."); courtesy lines, stories,
+ * jokes and "I don't know" move on to the next wording. The variation comes from the
+ * conversation so far (how many times each was said or asked), never a clock or dice.
  * A request whose last message is not a user turn (the proactive greeting of
  * `greeting_enabled`) gets the opener; a user's greeting gets a shorter one back (not the
  * opener word for word), naming the persona only if it has not said who it is yet.
@@ -22,7 +32,7 @@
  * languages; what is only known in another language is said to be (`onlyIn`).
  * The name is said once: "who are you" skips the name line when the backstory sentence
  * already names the persona.
- * Same request, same reply: no clock, no randomness; `temperature` is ignored.
+ * Same conversation, same reply: no clock, no randomness; `temperature` is ignored.
  * Usage counts tokens with `countTokens` (text.ts): prompt = every message plus the persona
  * backstory and memory passed beside them; completion = the reply.
  */
