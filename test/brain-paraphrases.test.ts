@@ -11,70 +11,19 @@ import { classifyAll } from '../src/models/brain/intents.js';
 import { composeReply } from '../src/models/brain/local.js';
 import { PHRASES } from '../src/models/brain/phrases.js';
 import type { PhraseLanguage } from '../src/models/brain/language.js';
+import { BACKSTORY } from './helpers/brain-fixtures.js';
 
 type Kind =
   | 'ask_name'
   | 'about_self'
   | 'role'
   | 'story'
+  | 'tale'
   | 'abilities'
   | 'how_are_you'
   | 'thanks'
   | 'goodbye'
   | 'question';
-
-/** Five sentences: who, work, where from, food, weekends. */
-const BACKSTORY: Record<PhraseLanguage, string[]> = {
-  en: [
-    'I am Ava, a guide at the city museum in Lisbon.',
-    'I have worked as a tour guide for ten years.',
-    'I grew up by the sea in Porto.',
-    'My favourite food is grilled sardines.',
-    'On weekends I go sailing on the Tagus river.',
-  ],
-  es: [
-    'Soy Ava, guía del museo de la ciudad de Lisboa.',
-    'Trabajo como guía turística desde hace diez años.',
-    'Crecí junto al mar en Oporto.',
-    'Mi comida favorita son las sardinas a la parrilla.',
-    'Los fines de semana navego por el río Tajo.',
-  ],
-  fr: [
-    'Je suis Ava, guide au musée de la ville de Lisbonne.',
-    'Je travaille comme guide touristique depuis dix ans.',
-    "J'ai grandi au bord de la mer à Porto.",
-    'Mon plat préféré, ce sont les sardines grillées.',
-    'Le week-end, je fais de la voile sur le Tage.',
-  ],
-  de: [
-    'Ich bin Ava, Führerin im Stadtmuseum von Lissabon.',
-    'Ich arbeite seit zehn Jahren als Reiseleiterin.',
-    'Ich bin am Meer in Porto aufgewachsen.',
-    'Mein Lieblingsessen sind gegrillte Sardinen.',
-    'Am Wochenende segle ich auf dem Tejo.',
-  ],
-  it: [
-    'Sono Ava, guida al museo civico di Lisbona.',
-    'Lavoro come guida turistica da dieci anni.',
-    'Sono cresciuta vicino al mare a Porto.',
-    'Il mio piatto preferito sono le sardine alla griglia.',
-    'Nel fine settimana vado in barca a vela sul Tago.',
-  ],
-  pt: [
-    'Eu sou Ava, guia do museu da cidade de Lisboa.',
-    'Trabalho como guia turística há dez anos.',
-    'Cresci perto do mar no Porto.',
-    'A minha comida favorita é sardinha grelhada.',
-    'Nos fins de semana velejo no rio Tejo.',
-  ],
-  zh: [
-    '我是艾娃，里斯本城市博物馆的导游。',
-    '我做导游已经十年了。',
-    '我在波尔图的海边长大。',
-    '我最喜欢的食物是烤沙丁鱼。',
-    '周末我会在特茹河上航行。',
-  ],
-};
 
 /** [what a user says, the intents in it ('+' between several)]. */
 const TABLE: Record<PhraseLanguage, [string, string][]> = {
@@ -107,9 +56,9 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ['What kind of questions can I ask?', 'abilities'],
     ['What can we talk about?', 'abilities'],
     ['Can you help me?', 'abilities'],
-    ['Tell me a story.', 'story'],
-    ['Tell me a long story', 'story'],
-    ['Can you tell me a story?', 'story'],
+    ['Tell me a story.', 'tale'],
+    ['Tell me a long story', 'tale'],
+    ['Can you tell me a story?', 'tale'],
     ["What's your story?", 'story'],
     ['Tell me more about yourself', 'story'],
     ['Tell me about your life', 'story'],
@@ -171,13 +120,13 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ['¿Qué te puedo preguntar?', 'abilities'],
     ['¿De qué podemos hablar?', 'abilities'],
     ['¿Puedes ayudarme?', 'abilities'],
-    ['Cuéntame una historia', 'story'],
-    ['Cuéntame una historia larga', 'story'],
+    ['Cuéntame una historia', 'tale'],
+    ['Cuéntame una historia larga', 'tale'],
     ['Cuéntame tu historia', 'story'],
     ['¿Cuál es tu historia?', 'story'],
     ['Cuéntame más sobre ti', 'story'],
     ['Cuéntame de tu vida', 'story'],
-    ['Cuéntame un cuento', 'story'],
+    ['Cuéntame un cuento', 'tale'],
     ['¿Cómo estás?', 'how_are_you'],
     ['¿Qué tal?', 'how_are_you'],
     ['¿Cómo te va?', 'how_are_you'],
@@ -234,13 +183,13 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ["Tu peux m'aider ?", 'abilities'],
     ['Que puis-je te demander ?', 'abilities'],
     ['De quoi peut-on parler ?', 'abilities'],
-    ['Raconte-moi une histoire', 'story'],
-    ['Raconte-moi une longue histoire', 'story'],
+    ['Raconte-moi une histoire', 'tale'],
+    ['Raconte-moi une longue histoire', 'tale'],
     ['Raconte-moi ton histoire', 'story'],
     ['Quelle est ton histoire ?', 'story'],
     ['Raconte-moi ta vie', 'story'],
     ['Parle-moi de ton passé', 'story'],
-    ['Racontez-moi une histoire', 'story'],
+    ['Racontez-moi une histoire', 'tale'],
     ['Comment ça va ?', 'how_are_you'],
     ['Ça va ?', 'how_are_you'],
     ['Comment vas-tu ?', 'how_are_you'],
@@ -297,13 +246,13 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ['Was kann ich dich fragen?', 'abilities'],
     ['Kannst du mir helfen?', 'abilities'],
     ['Worüber können wir reden?', 'abilities'],
-    ['Erzähl mir eine Geschichte', 'story'],
-    ['Erzähl mir eine lange Geschichte', 'story'],
+    ['Erzähl mir eine Geschichte', 'tale'],
+    ['Erzähl mir eine lange Geschichte', 'tale'],
     ['Erzähl mir deine Geschichte', 'story'],
     ['Was ist deine Geschichte?', 'story'],
     ['Erzähl mir mehr über dich', 'story'],
     ['Erzähl mir von deinem Leben', 'story'],
-    ['Erzähl eine Geschichte', 'story'],
+    ['Erzähl eine Geschichte', 'tale'],
     ["Wie geht's?", 'how_are_you'],
     ['Wie geht es dir?', 'how_are_you'],
     ['Wie geht es Ihnen?', 'how_are_you'],
@@ -360,13 +309,13 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ['Puoi aiutarmi?', 'abilities'],
     ['Cosa posso chiederti?', 'abilities'],
     ['Di cosa possiamo parlare?', 'abilities'],
-    ['Raccontami una storia', 'story'],
-    ['Raccontami una storia lunga', 'story'],
+    ['Raccontami una storia', 'tale'],
+    ['Raccontami una storia lunga', 'tale'],
     ['Raccontami la tua storia', 'story'],
     ['Qual è la tua storia?', 'story'],
     ['Raccontami di più su di te', 'story'],
     ['Raccontami della tua vita', 'story'],
-    ['Racconta una storia', 'story'],
+    ['Racconta una storia', 'tale'],
     ['Come stai?', 'how_are_you'],
     ['Come va?', 'how_are_you'],
     ['Tutto bene?', 'how_are_you'],
@@ -423,9 +372,9 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ['Em que você pode me ajudar?', 'abilities'],
     ['O que posso te perguntar?', 'abilities'],
     ['Sobre o que podemos conversar?', 'abilities'],
-    ['Me conta uma história', 'story'],
-    ['Me conte uma história longa', 'story'],
-    ['Conte-me uma história', 'story'],
+    ['Me conta uma história', 'tale'],
+    ['Me conte uma história longa', 'tale'],
+    ['Conte-me uma história', 'tale'],
     ['Qual é a sua história?', 'story'],
     ['Me conta mais sobre você', 'story'],
     ['Conte sua história', 'story'],
@@ -486,9 +435,9 @@ const TABLE: Record<PhraseLanguage, [string, string][]> = {
     ['你能帮我吗？', 'abilities'],
     ['我可以问你什么？', 'abilities'],
     ['你有什么功能？', 'abilities'],
-    ['讲个故事', 'story'],
-    ['给我讲个故事吧', 'story'],
-    ['讲一个长故事', 'story'],
+    ['讲个故事', 'tale'],
+    ['给我讲个故事吧', 'tale'],
+    ['讲一个长故事', 'tale'],
     ['讲讲你的故事', 'story'],
     ['说说你的故事', 'story'],
     ['讲讲你的经历', 'story'],
@@ -544,10 +493,13 @@ describe('the local brain understands plain paraphrases', () => {
       story: (r) =>
         [who!, work!, rest[0]!].every((s) => r.includes(s)) &&
         r.indexOf(who!) < r.indexOf(rest[0]!),
+      // A story (issue 29): one of the phrase table's, set in the persona's work.
+      tale: (r) =>
+        P.tale.some((t) => r.startsWith(t(null, null).slice(0, 12))) && r.includes(work!),
       abilities: (r) => r.includes(P.abilities('\u0000').split('\u0000')[0]!),
-      how_are_you: (r) => r.includes(P.howAreYou),
-      thanks: (r) => r.includes(P.thanks),
-      goodbye: (r) => r.includes(P.goodbye),
+      how_are_you: (r) => P.howAreYou.some((l) => r.includes(l)),
+      thanks: (r) => P.thanks.some((l) => r.includes(l)),
+      goodbye: (r) => P.goodbye.some((l) => r.includes(l)),
       question: (r) => rest.some((s) => r.includes(s)),
     };
     it(`${lang}: at least 60 phrasings, each understood and answered`, () => {

@@ -14,6 +14,17 @@ export interface BrainRequest {
   messages: BrainMessage[];
   /** What the session froze, for a brain that answers from it (persona name, backstory, memory block). */
   persona?: { name?: string; backstory?: string | null; memory?: string | null };
+  /**
+   * The session's tools, when it has any. The local brain words a turn on which one fires
+   * ("Let me draw that for you.", the tool's `cover_line`) by the same deterministic verdict
+   * rule the box calls it by (brain/tool-verdict.ts), so the reply and the call agree.
+   */
+  tools?: readonly {
+    name: string;
+    description: string;
+    input_schema: Record<string, unknown>;
+    cover_line?: string;
+  }[];
   /** Reply language (BCP-47 or display name); a preference. */
   language?: string | null;
   model?: string;

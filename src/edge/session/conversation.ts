@@ -25,16 +25,27 @@ export interface ConversationNote {
   text: string;
 }
 
-/** `user` null is the greeting: the conversation ends on a system instruction, not a user turn. */
+/** What a brain request is made from: a live session's frozen snapshot, turns, notes and tools. */
+export interface Conversation {
+  snapshot: SessionSnapshot;
+  log: readonly LoggedTurn[];
+  notes: readonly ConversationNote[];
+  /** The session's tool definitions, once the box has read them (src/edge/tools/session-tools.ts). */
+  tools: BrainRequest['tools'] | null;
+}
+
+/**
+ * `user` null is the greeting (or a stage's own request): the conversation then ends on
+ * `instruction`, a system line, instead of a user turn.
+ */
 export function brainRequest(
-  s: SessionSnapshot,
-  log: readonly LoggedTurn[],
+  c: Conversation,
   user: string | null,
   language: string,
-  signal?: AbortSignal,
-  greeting?: string,
-  notes: readonly ConversationNote[] = [],
+  opts: { signal?: AbortSignal; instruction?: string } = {},
 ): BrainRequest {
+  const { snapshot: s, log, notes, tools } = c;
+  const { signal, instruction } = opts;
   // The backstory and memory travel in `persona`: the local brain retrieves from them and the
   // OpenAI-compatible brain folds them into its system message (src/models/brain/openai.ts).
   const messages: BrainMessage[] = [];
@@ -51,12 +62,13 @@ export function brainRequest(
   }
   noteAt(log.length);
   if (user !== null) messages.push({ role: 'user', content: user });
-  else if (greeting) messages.push({ role: 'system', content: greeting });
+  else if (instruction) messages.push({ role: 'system', content: instruction });
   return {
     messages,
     persona: { name: s.avatar.persona ?? undefined, backstory: s.backstory, memory: s.memoryBlock },
     language,
     ...(signal ? { signal } : {}),
+    ...(tools ? { tools } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { EdgeSentMessage } from '../../contract/edge/messages.js';
 import { type Clock, type TimerHandle } from '../../contract/clock.js';
 import { CloseCode, type Channel, type Stream } from './channel.js';
 import type { SessionSnapshot } from './snapshot.js';
+import type { BrainRequest } from '../../models/brain.js';
 
 export interface LoggedTurn {
   seq: number;
@@ -52,6 +53,8 @@ export class LiveSession {
   readonly log: LoggedTurn[] = [];
   /** Bracketed tool notes for the brain, never spoken (spec 6.2 step 4): after turn `afterSeq`. */
   readonly notes: { afterSeq: number; text: string }[] = [];
+  /** The session's tool definitions once the box has read them; the brain is told them (conversation.ts). */
+  tools: BrainRequest['tools'] | null = null;
   readonly startedAt: number;
   ended: EndReason | null = null;
   endedAt: number | null = null;

@@ -81,15 +81,10 @@ export class ReplySources {
     // The pre-speech gates (a `fast` tool): the reply waits for them, boundedly, and is made with what they bring.
     const gated = user ? await this.passGates(user.text, reply) : [];
     const s = this.d.session;
-    const req = brainRequest(
-      s.snapshot,
-      s.log,
-      user?.text ?? null,
-      language,
-      reply.abort.signal,
-      cue.type === 'greeting' ? greetingPrompt(s.snapshot, language) : undefined,
-      s.notes,
-    );
+    const req = brainRequest(s, user?.text ?? null, language, {
+      signal: reply.abort.signal,
+      ...(cue.type === 'greeting' ? { instruction: greetingPrompt(s.snapshot, language) } : {}),
+    });
     // Each gate's note (and instruction) right after the user's words.
     const extra = gated.flatMap((g) => [
       { role: 'system' as const, content: g.note },

@@ -45,6 +45,8 @@ interface SessionToolsDeps {
 export async function attachTools(o: SessionToolsDeps): Promise<ToolStage | null> {
   const { tools } = await o.link.tools(o.live.id);
   if (tools.length === 0) return null;
+  // The brain is told them too: the local one words a turn on which one fires (docs/turns.md).
+  o.live.tools = tools;
   const stage = toolStageFor(o, tools);
   // The post-commit slot (docs/turns.md): a committed user turn with words (never the
   // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6), and never
@@ -83,15 +85,7 @@ export function toolStageFor(
   const brain = parts.brain;
   /** What the brain is asked with: the session's context and log (and an instruction). */
   const sessionRequest = (instruction?: string, userText: string | null = null) =>
-    brainRequest(
-      live.snapshot,
-      live.log,
-      userText,
-      replyLanguage(live.snapshot, null),
-      undefined,
-      instruction,
-      live.notes,
-    );
+    brainRequest(live, userText, replyLanguage(live.snapshot, null), { instruction });
   const ctx = loop.ctx;
   return new ToolStage({
     clock,

@@ -9,6 +9,7 @@
 import { LRUCache } from 'lru-cache';
 import type { BrainRequest } from '../brain.js';
 import { PassageIndex, type Passage } from './retrieval.js';
+import { backstoryFacts } from './backstory.js';
 import { splitSentences } from './text.js';
 import { mainLanguage, textLanguage } from './text-language.js';
 
@@ -116,7 +117,10 @@ function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowle
   };
   const memory = splitSentences(req.persona?.memory ?? '');
   for (const s of memory) add(s, 'memory');
-  for (const s of splitSentences(req.persona?.backstory ?? '')) add(s, 'backstory');
+  // Clauses in the first person (backstory.ts): "Robin ... has a cat" -> "I have a cat."
+  const given = displayName(req.persona?.name);
+  const story = backstoryFacts(req.persona?.backstory ?? '', given);
+  for (const s of story.facts) add(s, 'backstory');
   for (const sentence of splitSentences(prompt)) {
     const s = sentence.replace(LABEL, '');
     if (INSTRUCTION.test(s) || s.endsWith('?')) continue;
@@ -124,7 +128,7 @@ function buildKnowledge(req: BrainRequest, prompt: string, lang: string): Knowle
   }
   const about = passages.filter((p) => p.source !== 'memory').map((p) => p.text);
   return {
-    name: personaName(req, prompt),
+    name: personaName(req, prompt) ?? story.name,
     index: new PassageIndex(passages, lang),
     memory,
     lang: mainLanguage(about),

@@ -1,18 +1,28 @@
 /**
- * The default brain (issue 8, ARCHITECTURE property 5): deterministic and offline, and still
- * worth talking to. It answers from what the session froze:
- * - greetings, "how are you", thanks and goodbyes from its phrase table (phrases.ts);
- * - "what is your name" from the persona name (or a name the system prompt gives), and
- *   "who are you" / "tell me about yourself" with the name and the backstory's first sentence;
+ * The default brain (issue 8, ARCHITECTURE property 5; issue 29 item 2): deterministic and
+ * offline, and still worth talking to. It answers from what the session froze:
+ * - greetings, "how are you", thanks, goodbyes and small talk from its phrase table
+ *   (phrases.ts), as such: never the persona's introduction;
+ * - "what is your name" from the persona name (or a name the system prompt or a third-person
+ *   backstory gives), and "who are you" / "tell me about yourself" with the name and the
+ *   backstory's first fact;
  * - "my name is Sam" / "what is my name" from the conversation history;
  * - "what can you do" with the topics its backstory covers; "what do you do" with the
- *   backstory's sentence about its work; "tell me a story" with the backstory, in order;
+ *   persona's fact about its work; "tell me your story" with the backstory, in order;
+ *   "tell me a story (about X)" with a phrase-table story set in its work; "tell me a joke"
+ *   with a phrase-table joke and its own topics;
  * - several intents in one turn ("what is your name and what do you do?"), each answered in
  *   the order asked (intents.ts classifyAll);
- * - any other question by BM25 retrieval (retrieval.ts) over the backstory, memory block
- *   and prompt facts: the best sentence, plus a second one that scores nearly as well; a
- *   sentence it already said is passed over while another one matches;
- * - and, when nothing matches, an honest "I don't know that".
+ * - any other question by BM25 retrieval (retrieval.ts) over the backstory's facts (one
+ *   clause each, in the first person: backstory.ts), memory block and prompt facts: the best
+ *   fact, plus a second one that scores nearly as well; a fact it already said is passed over
+ *   while another one answers nearly as well;
+ * - a tool that fires on the turn (the box's rule, tool-verdict.ts, over `req.tools`): its
+ *   `cover_line` or the phrase table's acknowledgement, never a refusal;
+ * - and, when nothing matches, an honest "I don't know that", with what it can talk about.
+ * A line said before is said again as such ("As I said, ..."); courtesy lines, stories,
+ * jokes and "I don't know" move on to the next wording. The variation comes from the
+ * conversation so far (how many times each was said or asked), never a clock or dice.
  * A request whose last message is not a user turn (the proactive greeting of
  * `greeting_enabled`) gets the opener; a user's greeting gets a shorter one back (not the
  * opener word for word), naming the persona only if it has not said who it is yet.
@@ -22,12 +32,13 @@
  * languages; what is only known in another language is said to be (`onlyIn`).
  * The name is said once: "who are you" skips the name line when the backstory sentence
  * already names the persona.
- * Same request, same reply: no clock, no randomness; `temperature` is ignored.
+ * Same conversation, same reply: no clock, no randomness; `temperature` is ignored.
  * Usage counts tokens with `countTokens` (text.ts): prompt = every message plus the persona
  * backstory and memory passed beside them; completion = the reply.
  */
 import type { Brain, BrainRequest, BrainUsage } from '../brain.js';
-import { classifyAll, userNameFrom, type Intent } from './intents.js';
+import { classify, classifyAll, userNameFrom, type Intent } from './intents.js';
+import { deterministicVerdict } from './tool-verdict.js';
 import { gatherKnowledge, type Knowledge } from './knowledge.js';
 import { resolveLanguage, type PhraseLanguage } from './language.js';
 import { textLanguage } from './text-language.js';
@@ -38,6 +49,8 @@ import type { Passage, Scored } from './retrieval.js';
 
 /** A second retrieved sentence joins the first when it scores at least this share of it. */
 const SECOND_SENTENCE_SHARE = 0.7;
+/** Asked again, the answer moves on to a sentence not said yet if it scores at least this share of the best. */
+const MOVE_ON_SHARE = 0.5;
 
 export class LocalBrain implements Brain {
   readonly name = 'local';
@@ -97,26 +110,70 @@ export function composeReply(req: BrainRequest): string {
   // Sentences are joined by a space, except in Chinese, which puts none after 。
   const joined = (parts: (string | null | undefined)[]) =>
     parts.filter(Boolean).join(lang.code === 'zh' ? '' : ' ');
-  const last = req.messages[req.messages.length - 1];
-  if (!last || last.role !== 'user') return P.greet(k.name);
+  // The turn: the last message when it is the user's, or the user's right before the notes a
+  // pre-speech tool gate added after it ("[tool x result: ...]"); else this is the greeting.
+  let end = req.messages.length - 1;
+  while (end > 0 && req.messages[end]!.role === 'system') end--;
+  const notes = req.messages.slice(end + 1).map((m) => m.content);
+  const last = req.messages[end];
+  if (!last || last.role !== 'user' || (notes.length > 0 && !notes.some(isToolNote)))
+    return P.greet(k.name);
   const userTurns = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
-  const said = req.messages
-    .filter((m) => m.role === 'assistant')
-    .map((m) => m.content)
-    .join('\n');
+  const replies = req.messages.filter((m) => m.role === 'assistant').map((m) => m.content);
+  const said = replies.join('\n');
+  // The next of `lines`: how many earlier replies said one of them picks it (variation from
+  // the conversation so far, never from a clock or dice).
+  const next = (lines: readonly string[]) =>
+    lines[replies.filter((r) => lines.some((l) => r.includes(l))).length % lines.length]!;
+  // How many earlier user turns asked for this kind (the stories and jokes move on).
+  const asked = (kind: Intent['kind']) =>
+    userTurns.slice(0, -1).filter((u) => classify(u).kind === kind).length;
   const intents = classifyAll(last.content);
+  // A tool fires on this turn (the box's deterministic rule): the reply says so, never "I don't know".
+  const tool = req.tools?.length ? firingTool(last.content, req.tools) : null;
+  // Its answer already in hand (the gate leads the reply with it): nothing to announce.
+  // (A tool's note after the turn: a fast tool answered it before this reply, with or without `tools` here.)
+  const inHand = notes.some(isToolNote);
   const parts: string[] = [];
+  /** Lines that are said again on purpose (courtesy, stories, the tool line): never "As I said". */
+  const fixed = new Set<string>();
+  const keep = (line: string) => {
+    fixed.add(line);
+    return line;
+  };
   const one = (intent: Intent): string | null => {
     switch (intent.kind) {
       case 'goodbye':
-        return P.goodbye;
+        return keep(next(P.goodbye));
       case 'thanks':
-        return P.thanks;
-      case 'greeting':
+        return keep(next(P.thanks));
+      case 'greeting': {
         // The persona names itself only if nothing it said so far did.
-        return P.greetBack(k.name && !namesIn(said, k.name) ? k.name : null);
+        const named = k.name && !namesIn(said, k.name) ? k.name : null;
+        return keep(named ? P.greetBack(named) : next(P.greetAgain));
+      }
       case 'how_are_you':
-        return P.howAreYou;
+        return keep(next(P.howAreYou));
+      case 'small_talk':
+        return keep(next(P.smallTalk[intent.about]));
+      case 'joke': {
+        const joke = P.jokes[asked('joke') % P.jokes.length]!;
+        const topics = elsewhere ? null : topicList(k, lang.code);
+        return keep(joined([joke, topics ? P.jokeTopics(topics) : null]));
+      }
+      case 'tale': {
+        // The persona's own work (else its first fact) sets the scene; the subject is the user's.
+        const hit = roleHit(k, lang.code, mine);
+        const first = k.index.first();
+        const setting = hit ?? (first && mine(first) ? first : null);
+        const tell = P.tale[asked('tale') % P.tale.length]!;
+        return keep(
+          tell(intent.subject, setting?.text ?? null).replace(
+            /\s+/g,
+            lang.code === 'zh' ? '' : ' ',
+          ),
+        );
+      }
       case 'ask_name':
         return P.name(k.name);
       case 'about_self': {
@@ -129,9 +186,7 @@ export function composeReply(req: BrainRequest): string {
       }
       case 'role': {
         // What the persona does: the backstory sentence about its work, else its first one.
-        const hit = k.index
-          .search(ROLE_QUERY[lang.code])
-          .find((h) => h.source !== 'memory' && mine(h));
+        const hit = roleHit(k, lang.code, mine);
         const first = k.index.first();
         const line = hit ?? (first && mine(first) ? first : null);
         if (line) return line.text;
@@ -158,6 +213,8 @@ export function composeReply(req: BrainRequest): string {
         return joined([P.memory(false), ...here.map((p) => p.text)]);
       }
       case 'question': {
+        // The turn asks for the tool: its line answers it (below).
+        if (tool || inHand) return null;
         const q = intent.text ?? last.content;
         const hits = k.index.search(q);
         const here = hits.filter(mine);
@@ -166,17 +223,65 @@ export function composeReply(req: BrainRequest): string {
         if (hits.length > 0 && here.length === 0) return onlyIn(hits[0].lang!);
         if (hits.length === 0 && elsewhere) return joined([P.unknown(null), onlyIn(elsewhere)]);
         // What this reply already says counts as said: the answer moves on from it.
-        return answer(here, k, [said, ...parts].join('\n'), P, lang.code, joined);
+        return answer(here, k, [said, ...parts].join('\n'), P, lang.code, joined, unknowns);
       }
     }
   };
+  // How many times this conversation said it does not know (the wording moves on).
+  const unknowns = replies.filter((r) =>
+    [0, 1, 2].some((i) => r.includes(P.unknown(null, i).replace(/[.。]$/u, ''))),
+  ).length;
   // Each intent's answer in the order asked; a sentence already given is not said twice.
   for (const intent of intents) {
     let a = one(intent);
     for (const p of parts) if (a && a.includes(p)) a = a.replace(p, '').trim();
     if (a && !parts.some((p) => p.includes(a!))) parts.push(a);
   }
-  return joined(parts) || P.unknown(topicList(k, lang.code));
+  if (tool && !inHand) parts.push(keep(toolLine(tool, P, lang.code)));
+  if (parts.length === 0)
+    return inHand ? P.anythingElse : P.unknown(topicList(k, lang.code), unknowns);
+  // A line said before is said again as such ("As I said, ..."), never word for word.
+  // (Said as an answer: a reply that was it, began or ended with it; not a fact a story told.)
+  const answered = (r: string, p: string) =>
+    r.startsWith(p) || r.endsWith(p) || r.endsWith(midSentence(p, k.name));
+  const again = parts.findIndex((p) => !fixed.has(p) && replies.some((r) => answered(r, p)));
+  if (again >= 0) {
+    const p = parts[again]!;
+    const times = replies.filter((r) => answered(r, p)).length;
+    const line = P.asISaidLowers ? midSentence(p, k.name) : p;
+    parts[again] = P.asISaid[(times - 1) % P.asISaid.length]!(line);
+  }
+  return joined(parts);
+}
+
+/** A note the tool stage adds to the conversation (spec 6.2 step 4). */
+const isToolNote = (text: string) => /^\[tool \S+ (result|failed)/.test(text);
+
+type RequestTool = NonNullable<BrainRequest['tools']>[number];
+
+/** The tool the box's rule fires for this turn, or null (tool-verdict.ts: the one rule). */
+function firingTool(turn: string, tools: readonly RequestTool[]): RequestTool | null {
+  const v = deterministicVerdict(turn, tools);
+  return v ? (tools.find((t) => t.name === v.tool) ?? null) : null;
+}
+
+/** The tool's own `cover_line` when it is in the reply's language, else the phrase table's. */
+function toolLine(tool: RequestTool, P: Phrases, lang: string): string {
+  const cover = tool.cover_line?.trim();
+  if (cover) {
+    const written = textLanguage(cover);
+    if (written === lang || (written === null && lang === 'en')) return cover;
+  }
+  return P.toolAck;
+}
+
+/** A sentence continued after "As I said, ": its first letter lower case, unless it is "I" or a name. */
+function midSentence(line: string, name: string | null): string {
+  const first = /^[\p{L}'’]+/u.exec(line)?.[0] ?? '';
+  if (!first || /^I(['’].*)?$/.test(first) || first === name) return line;
+  // A word written with a capital inside the reply too is a name ("Lisbon"), kept as is.
+  if (new RegExp(`[^.!?]\\s${first}\\b`, 'u').test(line.slice(first.length))) return line;
+  return line.charAt(0).toLowerCase() + line.slice(1);
 }
 
 /** Backstory sentences told for "tell me a story". */
@@ -193,6 +298,20 @@ const ROLE_QUERY: Record<PhraseLanguage, string> = {
   zh: '工作 职业 导游 做',
 };
 
+/**
+ * The persona's sentence about its work: the work words themselves (not their topic group,
+ * where "living" is a job), in a sentence of the persona's own (not "She lives in Porto.",
+ * which a backstory says of somebody else).
+ */
+function roleHit(k: Knowledge, lang: PhraseLanguage, mine: (p: Passage) => boolean): Scored | null {
+  return (
+    k.index
+      .search(ROLE_QUERY[lang], false)
+      .find((h) => h.source !== 'memory' && mine(h) && !OTHERS.test(h.text)) ?? null
+  );
+}
+const OTHERS = /^(he|she|they|his|her|their)\b/i;
+
 /** `text` names the persona: its name as a whole word (any case). */
 function namesIn(text: string, name: string): boolean {
   return new RegExp(`(^|[^\\p{L}])${escape(name)}($|[^\\p{L}])`, 'iu').test(text);
@@ -206,10 +325,14 @@ function answer(
   P: Phrases,
   lang: string,
   joined: (parts: string[]) => string,
+  unknowns: number,
 ): string {
-  if (hits.length === 0) return P.unknown(topicList(k, lang));
-  // Prefer what has not been said yet, so asking again moves the conversation on.
-  const fresh = hits.filter((h) => !said.includes(h.text));
+  if (hits.length === 0) return P.unknown(topicList(k, lang), unknowns);
+  // Prefer what has not been said yet, so asking again moves the conversation on, as long as
+  // it answers nearly as well; else the best answer again (said as such by composeReply).
+  const fresh = hits.filter(
+    (h) => !said.includes(h.text) && h.score >= MOVE_ON_SHARE * hits[0]!.score,
+  );
   const pool = fresh.length ? fresh : hits;
   const best = pool[0];
   const second = pool[1];
