@@ -279,7 +279,7 @@ describe('script steps', () => {
     r.es.live.end('closed');
   });
 
-  it('a tool step dispatches the script tool and args as a brain-chosen call is: calling, the gateway, the note, the follow-up; the verdict never runs for that turn', async () => {
+  it('a tool step dispatches the script tool and args as a brain-chosen call is: calling, the gateway, the note, the follow-up (the say right after it); the verdict never runs for that turn', async () => {
     const r = await scripted(
       {
         name: 'tool',
@@ -288,6 +288,7 @@ describe('script steps', () => {
             { text: 'order' },
             { say: 'Let me check.' },
             { tool: 'lookup_order', args: { order_id: 'A-9' } },
+            { say: 'Your order is on its way.' },
             { say: 'Anything else?' },
           ),
         ],
@@ -308,9 +309,10 @@ describe('script steps', () => {
     expect(replies(r)).toEqual([['Can you look up order 5?', 'Let me check.']]);
     r.answers.shift()!('Order A-9 ships today.');
     await waitUntil(() => r.turns().length === 3);
-    // The follow-up line, then the script's line after the tool step.
+    // The say right after the tool step is its follow-up line (said with the result, not the
+    // worded result), then the script's next line.
     expect(replies(r).slice(1)).toEqual([
-      ['', 'Order A-9 ships today.'],
+      ['', 'Your order is on its way.'],
       ['', 'Anything else?'],
     ]);
     // The note is in the conversation the brain reads next.
@@ -320,6 +322,27 @@ describe('script steps', () => {
     r.clock.advance(25_000);
     await settle();
     expect(r.calls).toHaveLength(1); // no verdict-made call of its own
+    r.es.live.end('closed');
+  });
+
+  it('a tool step with no say right after it is followed by the worded result, as a brain-chosen call is', async () => {
+    const r = await scripted(
+      {
+        name: 'tool-worded',
+        rules: [
+          rule({ text: 'order' }, { say: 'Let me check.' }, { tool: 'lookup_order', args: {} }),
+        ],
+      },
+      { tools: [lookupOrder] },
+    );
+    r.es.loop.typedTurn('Where is my order?');
+    await waitUntil(() => r.calls.length === 1);
+    r.answers.shift()!('Order A-9 ships today.');
+    await waitUntil(() => r.turns().length === 2);
+    expect(replies(r)).toEqual([
+      ['Where is my order?', 'Let me check.'],
+      ['', 'Order A-9 ships today.'],
+    ]);
     r.es.live.end('closed');
   });
 

@@ -142,8 +142,8 @@ export class EdgeSession {
           clock: d.clock,
           log,
           // A session without tools still runs a script's tool step: it fails as `unknown_tool`.
-          tool: (seq, name, args) =>
-            (tools ??= toolStageFor(toolDeps, [])).scripted(seq, name, args),
+          tool: (seq, name, args, followUp) =>
+            (tools ??= toolStageFor(toolDeps, [])).scripted(seq, name, args, followUp),
           say: (text, wanted) => loop.ctx.say(text, wanted),
           fail: (message) => loop.failLine(message),
           end: (reason) => loop.afterQueued(() => s.live.end('script', reason)),

@@ -16,8 +16,11 @@ import { fixedReply, failedReply } from './sourced-replies.js';
 export interface ScriptDeps {
   clock: Clock;
   log(line: string): void;
-  /** Dispatch a tool as a brain-chosen call is (ToolStage.scripted); resolves once its answer is delivered. */
-  tool(seq: number, name: string, args: Record<string, unknown>): Promise<void>;
+  /**
+   * Dispatch a tool as a brain-chosen call is (ToolStage.scripted), with the script's own
+   * follow-up line when it wrote one; resolves once its answer is delivered.
+   */
+  tool(seq: number, name: string, args: Record<string, unknown>, followUp?: string): Promise<void>;
   /** Queue an avatar line after what is queued, said if `stillWanted()` then. */
   say(text: string, stillWanted: () => boolean): void;
   /** Queue an avatar line that fails as a brain that is down (a `fail: brain` step after a wait or a tool). */
@@ -98,13 +101,21 @@ export class ScriptRun {
   }
 
   async run(): Promise<void> {
-    for (const step of this.steps) {
+    for (let i = 0; i < this.steps.length; i++) {
+      const step = this.steps[i]!;
       if (this.cut) return;
       if ('say' in step) this.d.say(step.say, () => !this.cut);
       else if ('wait_ms' in step) await this.wait(step.wait_ms);
-      else if ('tool' in step)
-        await Promise.race([this.d.tool(this.seq, step.tool, step.args ?? {}), this.cutP]);
-      else if ('fail' in step) {
+      else if ('tool' in step) {
+        // A `say` right after a `tool` is that call's follow-up line, said with its result.
+        const next = this.steps[i + 1];
+        const followUp = next && 'say' in next ? next.say : undefined;
+        if (followUp !== undefined) i++;
+        await Promise.race([
+          this.d.tool(this.seq, step.tool, step.args ?? {}, followUp),
+          this.cutP,
+        ]);
+      } else if ('fail' in step) {
         this.d.fail(SCRIPT_FAIL);
         return;
       } else {

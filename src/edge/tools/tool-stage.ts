@@ -106,6 +106,8 @@ interface InFlight {
   settled: Promise<StageAnswer | 'held'>;
   /** Settles once the answer was delivered (its note, then the follow-up line or colour) or dropped. */
   done: Promise<void>;
+  /** The follow-up line a conversation script wrote for this call (instead of the worded result). */
+  followUp?: string;
 }
 
 export class ToolStage {
@@ -190,9 +192,16 @@ export class ToolStage {
    * (`calling`, the gateway or a built-in, the filler and the hold, the note, the follow-up
    * line or colour) but never held back by the one-in-flight and cooldown rules (the script
    * decides). A tool the session did not resolve fails as the gateway's `unknown_tool`
-   * would. Resolves once the answer is delivered.
+   * would. `followUp` (a `say` step right after the `tool` step) is the line said with the
+   * result, in place of the worded result, under the same rules (fresh, the user silent,
+   * else it colours the next reply). Resolves once the answer is delivered.
    */
-  async scripted(seq: number, name: string, args: Record<string, unknown>): Promise<void> {
+  async scripted(
+    seq: number,
+    name: string,
+    args: Record<string, unknown>,
+    followUp?: string,
+  ): Promise<void> {
     if (this.d.ended()) return;
     const tool = this.d.tools.find((t) => t.name === name);
     if (!tool) this.d.log(`script tool ${name}: not a tool of this session (unknown_tool)`);
@@ -207,6 +216,7 @@ export class ToolStage {
       args,
       'background',
       tool ? undefined : async () => unknown,
+      followUp,
     );
     await f.done;
   }
@@ -243,6 +253,7 @@ export class ToolStage {
     lane: InFlight['lane'],
     /** Answer without the gateway (a script's unknown tool). */
     local?: () => Promise<StageAnswer>,
+    followUp?: string,
   ): InFlight {
     const callId = `call_${this.d.sessionId.slice(0, 8)}_${++this.callSeq}`;
     // The same turn asking the same tool is the same call (spec 6.2 step 7: dedupe on idem).
@@ -259,6 +270,7 @@ export class ToolStage {
       lane,
       settled: Promise.resolve('held'),
       done: Promise.resolve(),
+      ...(followUp !== undefined ? { followUp } : {}),
     };
     this.inFlight = f;
     this.d.broadcast({ type: 'agent_event', kind: 'calling', tool: tool.name, call_id: callId });
@@ -351,13 +363,13 @@ export class ToolStage {
 
   private async deliver(f: InFlight, a: StageAnswer): Promise<void> {
     const note = this.noteFor(f, a);
-    let line = this.lineFor(f, a);
+    let line = f.followUp ?? this.lineFor(f, a);
     this.d.note(note);
     // spec 6.2 step 4: dropped from speech when stale or the session ended (hook and webhooks already have it).
     if (this.d.ended()) return;
     const fresh = () => !this.d.ended() && this.d.clock.now() - f.at < FOLLOW_UP_MAX_AGE_MS;
     if (!fresh()) return;
-    if (this.d.phrase) {
+    if (this.d.phrase && f.followUp === undefined) {
       line = await this.d.phrase(line, note, f.tool).then(
         (l) => l.trim() || line,
         () => line,
