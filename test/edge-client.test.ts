@@ -352,6 +352,35 @@ describe('mic pump (spec 4.6 cadence)', () => {
     expect(levels[0]).toBeGreaterThan(-20);
   });
 
+  it('a file said one utterance at a time: held after each utterance (not at a short pause inside one) until released', () => {
+    const frames: Buffer[] = [];
+    const pump = new MicPump({
+      send: (f) => frames.push(Buffer.from(f)),
+      pauseAfterUtteranceMs: 500,
+    });
+    // a question with a 200 ms pause inside it, then 1 s of quiet, then the next question
+    pump.feed(
+      Buffer.concat([tone(200), Buffer.alloc(6400), tone(200), Buffer.alloc(32_000), tone(200)]),
+    );
+    pump.end();
+    for (let i = 0; i < 6; i++) pump.tick(); // the whole first question, its short pause included
+    expect(pump.paused).toBe(false);
+    for (let i = 0; i < 20; i++) pump.tick(); // held after it: zeroed frames, the rest kept
+    expect(pump.paused).toBe(true);
+    expect(pump.pendingMs).toBe(1200);
+    pump.hold(false);
+    for (let i = 0; i < 12; i++) pump.tick();
+    const loud = frames.map((f) => f.some((b) => b !== 0));
+    expect(loud.slice(0, 6)).toEqual([true, true, false, false, true, true]);
+    expect(loud.slice(6, 26).every((l) => !l)).toBe(true);
+    // released: the quiet between the questions, then the next question
+    expect(loud.slice(26)).toEqual([...Array(10).fill(false), true, true]);
+    // after the last question only quiet is left: held again until released
+    expect(pump.paused).toBe(false);
+    pump.tick();
+    expect(pump.paused).toBe(true);
+  });
+
   it('a held source stops at its next quiet frame, never inside an utterance, and keeps its audio', () => {
     const frames: Buffer[] = [];
     const pump = new MicPump({ send: (f) => frames.push(Buffer.from(f)) });

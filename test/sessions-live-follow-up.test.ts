@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +12,7 @@ import {
 import { LiveRunner } from '../src/cli/live/live-runner.js';
 import { textLine, type Stamped } from '../src/cli/live/live-log.js';
 import { run } from '../src/cli/main.js';
+import { defaultVoice, writeWav } from '../src/models/voice/index.js';
 import { isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 import { checkStockTool, startHookServer } from './helpers/hook-server.js';
@@ -113,6 +117,59 @@ describe('sessions live --say with a tool call (the README example)', () => {
     // two turns asked: the avatar line is not counted as one of them
     expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', turns: 2 });
   }, 60_000);
+});
+
+describe('sessions live --mic-file with a tool call', () => {
+  it("a file's next question waits for the picture's follow-up line: one utterance at a time", async () => {
+    const voice = defaultVoice();
+    const ask = await voice.synthesize('Please generate an image of a boat.');
+    const thanks = await voice.synthesize('Thank you very much.');
+    // With the voice's own quiet at each end, about 0.75 s between the questions: longer than
+    // the edge's 700 ms hangover, shorter than it takes to answer the first, so a file streamed
+    // straight on would have its second question heard before the follow-up line.
+    const gap = new Int16Array(ask.sampleRate * 0.35);
+    const samples = new Int16Array(ask.samples.length + gap.length + thanks.samples.length);
+    samples.set(ask.samples);
+    samples.set(thanks.samples, ask.samples.length + gap.length);
+    const file = join(mkdtempSync(join(tmpdir(), 'avatar-follow-up-')), 'two.wav');
+    writeFileSync(file, writeWav(samples, ask.sampleRate));
+    const r = await live([
+      '--tools',
+      '{"servers":["svc.image"]}',
+      '--config',
+      '{"greeting_enabled":false}',
+      '--mic-file',
+      file,
+      '--turns',
+      '2',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const ev = r.events;
+    const t = turns(ev);
+    const user = t.filter((e) => e.text !== '');
+    expect(user, JSON.stringify(t)).toHaveLength(2);
+    expect(ev.find((e) => e.event === 'agent_event' && e.kind === 'calling')).toMatchObject({
+      tool: 'generate_image',
+    });
+    // The follow-up line is spoken whole before the file's second question is even heard.
+    const followUp = ev.findIndex(
+      (e) => e.event === 'turn' && e.avatar_line && e.tool_line?.kind === 'follow_up',
+    );
+    expect(followUp, JSON.stringify(t)).toBeGreaterThan(ev.indexOf(user[0]!));
+    const spoken = ev.findIndex(
+      (e, i) => i > followUp && e.event === 'reply_media' && e.seq === ev[followUp]!.seq,
+    );
+    expect(ev[spoken]).toMatchObject({ spoken: true, avatar_line: true });
+    const heardSecond = ev.findIndex(
+      (e) =>
+        (e.event === 'partial' || e.event === 'turn') &&
+        e.text &&
+        e !== user[0] &&
+        ev.indexOf(e) > ev.indexOf(user[0]!),
+    );
+    expect(spoken).toBeLessThan(heardSecond);
+    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done' });
+  }, 90_000);
 });
 
 /** A mint body with the hook's `check_stock` tool (plus `extra` on the tool). */

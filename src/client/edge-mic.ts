@@ -46,6 +46,12 @@ export interface MicPumpOptions {
   onFrame?(info: MicFrameInfo): void;
   /** Audio buffered beyond this is dropped (oldest first) to keep a live mic's latency low; default unlimited (files). */
   maxBufferedMs?: number;
+  /**
+   * A file said one utterance at a time (`sessions live --mic-file`): once the source has
+   * spoken and then has at least this much quiet ahead, it is held (zeroed frames close the
+   * utterance at the edge) until `hold(false)`, so the next question waits for the answer.
+   */
+  pauseAfterUtteranceMs?: number;
 }
 
 /** Quieter than this (dBFS over 100 ms) is a pause in the source, where a hold may begin. */
@@ -58,6 +64,8 @@ export class MicPump {
   private holding = false;
   private held = false;
   private sourceEnded = false;
+  /** The source has sent speech since the last utterance hold. */
+  private spoke = false;
   private sent = 0;
   private readonly clock: PacerClock;
 
@@ -126,6 +134,10 @@ export class MicPump {
 
   /** Send exactly one frame now (the cadence loop calls this every 100 ms). */
   tick(): void {
+    if (this.spoke && !this.holding && this.utteranceEnded()) {
+      this.spoke = false;
+      this.holding = true;
+    }
     if (this.holding && !this.held) {
       const next = this.peek(MIC_FRAME_BYTES);
       if (next.length === 0 || levelDb(next) < PAUSE_DB) this.held = true;
@@ -134,6 +146,7 @@ export class MicPump {
       !this.held && (this.buffered >= MIC_FRAME_BYTES || (this.sourceEnded && this.buffered > 0));
     const src = fromSource ? this.take(Math.min(MIC_FRAME_BYTES, this.buffered)) : undefined;
     const frame = Buffer.alloc(MIC_FRAME_BYTES);
+    if (src && levelDb(src) >= PAUSE_DB) this.spoke = true;
     if (src && !this.gated) src.copy(frame);
     this.opts.send(frame);
     this.sent++;
@@ -143,6 +156,18 @@ export class MicPump {
       gated: this.gated,
       sent: this.sent,
     });
+  }
+
+  /** With pauseAfterUtteranceMs: the source has that much quiet ahead (or only quiet until its end). */
+  private utteranceEnded(): boolean {
+    const ms = this.opts.pauseAfterUtteranceMs;
+    if (ms === undefined) return false;
+    const frames = Math.ceil(ms / MIC_FRAME_MS);
+    const ahead = this.peek(frames * MIC_FRAME_BYTES);
+    if (ahead.length < frames * MIC_FRAME_BYTES && !this.sourceEnded) return false;
+    for (let o = 0; o < ahead.length; o += MIC_FRAME_BYTES)
+      if (levelDb(ahead.subarray(o, o + MIC_FRAME_BYTES)) >= PAUSE_DB) return false;
+    return true;
   }
 
   /** Up to `n` bytes of the source, left in place. */

@@ -59,6 +59,13 @@ export interface LiveRunOptions {
 
 /** Silence after a --mic-file's end for the edge's VAD to close the last utterance. */
 const MIC_FILE_SETTLE_MS = 3000;
+/**
+ * A --mic-file is said one utterance at a time: quiet this long in the file ends one, and
+ * the next waits until the avatar has answered it (and said any tool follow-up it owes).
+ */
+const MIC_FILE_UTTERANCE_GAP_MS = 500;
+/** A held --mic-file goes on when the edge has shown nothing of its utterance for this long (it heard none). */
+const MIC_FILE_UNHEARD_MS = 10_000;
 
 export interface LiveSummary {
   reason: EndReason;
@@ -135,6 +142,8 @@ export class LiveRunner {
   private lastMediaLog = -Infinity;
   private pump: MicPump | undefined;
   private micFileDrainedAt: number | undefined;
+  /** Since when a held --mic-file has seen the edge listen with nothing heard. */
+  private micFileQuietSince: number | undefined;
   /** Tool calls whose follow-up line is due: pacing holds the next line meanwhile. */
   private readonly followUps: FollowUps;
   /** The call the view has been told pacing waits for. */
@@ -282,6 +291,9 @@ export class LiveRunner {
       },
       clock: this.clock,
       maxBufferedMs: this.opts.mic?.kind === 'mic' ? 500 : undefined,
+      ...(this.opts.mic?.kind === 'file'
+        ? { pauseAfterUtteranceMs: MIC_FILE_UTTERANCE_GAP_MS }
+        : {}),
       onFrame: (i) => {
         const s = this.store.getSnapshot();
         if (this.opts.mic && s.mic.gated !== i.gated)
@@ -373,11 +385,36 @@ export class LiveRunner {
     // The edge enforces the cap (spec 4.5); this side ends too if it has not within a grace.
     if (elapsedS >= this.opts.minted.cap_seconds + 3)
       this.end('cap_reached', `${this.opts.minted.cap_seconds} s`);
+    this.releaseUnheardMicFile();
     if (this.opts.endAfterMicFile && this.micStarted && this.pump?.drained) {
       this.micFileDrainedAt ??= this.clock.now();
       if (this.clock.now() - this.micFileDrainedAt >= MIC_FILE_SETTLE_MS)
         this.inputEnded('the mic file');
     }
+  }
+
+  /**
+   * A --mic-file held after an utterance that the edge never took up (no partial, no turn,
+   * no reply while it listened for MIC_FILE_UNHEARD_MS): the file goes on.
+   */
+  private releaseUnheardMicFile(): void {
+    const quiet =
+      this.pump?.paused &&
+      !this.reply &&
+      !this.hearing &&
+      !this.followUps.due &&
+      (this.edgeState === undefined || this.edgeState === 'listening');
+    if (!quiet) {
+      this.micFileQuietSince = undefined;
+      return;
+    }
+    this.micFileQuietSince ??= this.clock.now();
+    if (this.clock.now() - this.micFileQuietSince < MIC_FILE_UNHEARD_MS) return;
+    this.micFileQuietSince = undefined;
+    this.notice(
+      `the edge heard nothing of the mic file's last utterance in ${MIC_FILE_UNHEARD_MS / 1000} s: going on`,
+    );
+    this.pump?.hold(false);
   }
 
   private onSpeaking(speaking: boolean, _pump: MicPump): void {
