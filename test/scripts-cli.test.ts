@@ -24,6 +24,21 @@ const flat = (s: string) => s.replace(/\s+/g, ' ');
 const BIN = join(import.meta.dirname, '..', 'bin', 'avatar.js');
 
 describe('avatar emulator scripts', () => {
+  it('on an 80-column terminal the table fits (what does not is named below it); clear counts in words', async () => {
+    write(
+      'wide.yaml',
+      'name: checkout-with-a-long-name\nmatch:\n  persona: ava\n  metadata: { script: checkout, suite: payments }\nrules:\n  - then: [{ say: Hello. }]\n',
+    );
+    const load = await cli(['emulator', 'scripts', 'load', 'wide.yaml'], env(), dir, 80);
+    expect(load.code, load.stderr).toBe(0);
+    const list = await cli(['emulator', 'scripts'], env(), dir, 80);
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(list.stdout).toContain('checkout-with-a-long-name');
+    const clear = await cli(['emulator', 'scripts', 'clear'], env(), dir, 80);
+    expect(clear.stdout.trim()).toBe('cleared 1 script');
+  });
+
   it('load FILE... loads every script of every file; list shows them; clear forgets them', async () => {
     write(
       'a.yaml',

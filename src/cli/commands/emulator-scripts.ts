@@ -6,6 +6,7 @@ import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderTable } from '../output.js';
 import { operatorCall, operatorPath } from './emulator-operator.js';
+import { termWidth } from './inference-common.js';
 
 /**
  * `avatar emulator scripts [load FILE... | clear]` (issue 29; docs/testing.md "Conversation
@@ -13,7 +14,8 @@ import { operatorCall, operatorPath } from './emulator-operator.js';
  * `load` reads each file here first (so a problem names the file and its line), then sends
  * them all in one request: all of them load, or none.
  */
-const table = (data: LoadedScript[]) =>
+/** The loaded scripts as a table that fits the terminal (columns that do not are named below it). */
+const table = (data: LoadedScript[], width: number | undefined) =>
   data.length
     ? renderTable(
         data.map((s) => ({
@@ -23,6 +25,8 @@ const table = (data: LoadedScript[]) =>
           rules: s.rules,
           source: s.source,
         })),
+        undefined,
+        width,
       )
     : 'no scripts';
 
@@ -49,7 +53,7 @@ export function registerScripts(group: Command, cli: CliContext): void {
         'GET',
         await operatorPath('scriptsList'),
       );
-      cli.print(r, () => table(r.data));
+      cli.print(r, () => table(r.data, termWidth(cli)));
     });
 
   scripts
@@ -76,7 +80,10 @@ export function registerScripts(group: Command, cli: CliContext): void {
         });
       if (r.status === 200) {
         const body = r.body as { loaded: string[]; data: LoadedScript[] };
-        cli.print(body, () => `loaded ${body.loaded.join(', ')}\n${table(body.data)}`);
+        cli.print(
+          body,
+          () => `loaded ${body.loaded.join(', ')}\n${table(body.data, termWidth(cli))}`,
+        );
         return;
       }
       // A problem only the emulator can see (an unknown tool): named in the file it came from.
@@ -109,6 +116,7 @@ export function registerScripts(group: Command, cli: CliContext): void {
           `DELETE /_emulator/scripts answered ${r.status}`,
           ExitCode.apiClientError,
         );
-      cli.print(r.body, () => `cleared ${(r.body as { cleared: number }).cleared} scripts`);
+      const n = (r.body as { cleared: number }).cleared;
+      cli.print(r.body, () => `cleared ${n} script${n === 1 ? '' : 's'}`);
     });
 }
