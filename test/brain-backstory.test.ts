@@ -178,6 +178,18 @@ describe('the fact asked for, in the first person, without the name or the rest'
     ]);
   });
 
+  it("a sentence that opens with her possessive keeps the chain: the fact after it is the persona's; plurals find their topic", () => {
+    const rosa =
+      'Rosa runs a small bakery by the harbour in Porto. She opens at seven every morning except Mondays. Her favourite pastry is the pastel de nata. She has a cat called Miso who sleeps in the window.';
+    expect(
+      ask(rosa, ['What is your favourite pastry?', 'Do you have any pets?', 'Where do you work?']),
+    ).toEqual([
+      'My favourite pastry is the pastel de nata.',
+      'I have a cat called Miso who sleeps in the window.',
+      'I run a small bakery by the harbour in Porto.',
+    ]);
+  });
+
   it('a list of notes answers the same questions the same way', () => {
     const notes =
       '- Name: Robin\n- Grew up in Lisbon\n- Works at the city map museum\n- Pet: a cat called Atlas';

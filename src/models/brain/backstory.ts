@@ -71,6 +71,10 @@ const ADVERBS = new Set(
   ),
 );
 /** A part that starts so is not a clause of its own: it goes with the next one. */
+/** Words for people a possessive brings in ("her sister", "his wife"): a later pronoun may be theirs. */
+const PEOPLE =
+  /^(?:\w+\s+)?(?:sister|brother|mother|father|mum|mom|dad|parent|parents|wife|husband|partner|son|daughter|child|children|kids?|friend|friends|boss|colleague|colleagues|neighbou?r|cousin|aunt|uncle|grandmother|grandfather|grandparents|girlfriend|boyfriend|fianc[eé]e?|twin|family)\b/i;
+
 const SUBORDINATE =
   /^(when|whenever|if|because|although|though|while|after|before|since|as|once|until|unless|whether)\b/i;
 /** Labels that only say what follows is the backstory. */
@@ -334,10 +338,19 @@ export class BackstoryReader {
     if (bare) s = `I ${conjugate(`${s.charAt(0).toLowerCase()}${s.slice(1)}`)}`;
     // "His wife Sara ..." right after a sentence about the persona: his is the persona's.
     const possessive = /^(his|her|their)\s/i.exec(s);
-    if (possessive && this.chain && this.pronoun === null)
-      this.pronoun = ({ his: 'he', her: 'she', their: 'they' } as const)[
-        possessive[1]!.toLowerCase() as 'his' | 'her' | 'their'
-      ];
+    const owner = possessive
+      ? ({ his: 'he', her: 'she', their: 'they' } as const)[
+          possessive[1]!.toLowerCase() as 'his' | 'her' | 'their'
+        ]
+      : null;
+    if (owner && this.chain && this.pronoun === null) this.pronoun = owner;
+    // "Her favourite pastry is ..." is still about the persona: the sentence after it goes on
+    // the chain; "Her sister Ana is ..." brings in someone a later "she" may mean, so it ends it.
+    const persona =
+      owner !== null &&
+      this.chain &&
+      this.pronoun === owner &&
+      !PEOPLE.test(s.slice(possessive![0].length));
     const facts: string[] = [];
     let third = false;
     for (const clause of this.clauses(s)) {
@@ -357,7 +370,7 @@ export class BackstoryReader {
         facts.push(this.chain || third ? this.ownForms(this.aside(clause)) : this.aside(clause));
       }
     }
-    this.chain = third;
+    this.chain = third || persona;
     return facts.map(finish);
   }
 }

@@ -5,6 +5,7 @@
  * should find "My favourite food is ..."). Query terms are expanded with their group;
  * passages are indexed as written. English only: other languages match word for word.
  */
+import { stemmer } from 'stemmer';
 import { own } from '../../contract/own.js';
 export const IRREGULAR: Record<string, string> = {
   grew: 'grow',
@@ -127,11 +128,15 @@ const GROUPS: string[][] = [
 
 const groupOf = new Map<string, string[]>();
 for (const g of GROUPS) for (const w of g) groupOf.set(w, [...(groupOf.get(w) ?? []), ...g]);
+/** The same groups by Porter stem, so "pets" and "animals" find the group of "pet" and "animal". */
+const groupOfStem = new Map<string, string[]>();
+for (const g of GROUPS)
+  for (const w of g) groupOfStem.set(stemmer(w), [...(groupOfStem.get(stemmer(w)) ?? []), ...g]);
 
 /** The base form of an English word before stemming. */
 export const baseForm = (w: string): string => own(IRREGULAR, w) ?? w;
 
 /** The word and the other words of its topic groups (base forms). */
 export function related(w: string): string[] {
-  return [...new Set([w, ...(groupOf.get(w) ?? [])])];
+  return [...new Set([w, ...(groupOf.get(w) ?? groupOfStem.get(stemmer(w)) ?? [])])];
 }
