@@ -168,6 +168,16 @@ describe('bad scripts: file:line: field: message at load, never a crash', () => 
       /uf\.yaml:2: strcit: is not a script field/,
     ],
     [
+      'an unknown key whose value starts on the next line: the line of the key',
+      'name: uk\nstrict: true\nrule:\n  - then: [{ say: hi }]\n',
+      /uk\.yaml:3: rule: is not a script field/,
+    ],
+    [
+      'a misspelt then: the misspelling, not the missing then',
+      'name: ms\nrules:\n  - when: { text: hi }\n    than:\n      - say: hi\n',
+      /ms\.yaml:4: rules\.0\.than: is not a script field/,
+    ],
+    [
       'a wrong value of a known step',
       'name: wv\nrules:\n  - then:\n      - fail: box\n',
       /wv\.yaml:4: rules\.0\.then\.0\.fail: /,
@@ -188,6 +198,8 @@ describe('bad scripts: file:line: field: message at load, never a crash', () => 
     'a wrong value of a known step': 'wv.yaml',
     'not YAML': 'ny.yaml',
     'a name twice in one file': 'tw.yaml',
+    'an unknown key whose value starts on the next line: the line of the key': 'uk.yaml',
+    'a misspelt then: the misspelling, not the missing then': 'ms.yaml',
   };
   for (const [what, text, message] of cases)
     it(`${what}: the start fails with ESCRIPT naming the file and line`, async () => {

@@ -109,7 +109,9 @@ export function scriptIssue(
   at: (p: Path) => string,
   noun = 'script',
 ): ScriptError {
-  const l = locatedIssue(unionIssue(error.issues[0]!, value), value, at, noun);
+  // An unknown key ("than" for "then") says more than the required key it left missing.
+  const first = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!;
+  const l = locatedIssue(unionIssue(first, value), value, at, noun);
   return new ScriptError(l.text, l.field, l.reason);
 }
 

@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { issueMessage } from '../inference/shared/issues.js';
 
@@ -29,6 +29,16 @@ export function parseLocated(
     throw fail(`${file}:${lineOf(e.pos[0])}: not valid YAML or JSON: ${e.message.split('\n')[0]}`);
   }
   const at = (path: Path): string => {
+    // A key of a map is named where the key is written (its value may start on the next line).
+    const key = path.at(-1);
+    if (typeof key === 'string') {
+      const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+      const pair = isMap(parent)
+        ? parent.items.find((i) => isScalar(i.key) && i.key.value === key)
+        : undefined;
+      const range = isScalar(pair?.key) ? pair.key.range : undefined;
+      if (range) return `${file}:${lineOf(range[0])}`;
+    }
     for (let p = [...path]; ; p = p.slice(0, -1)) {
       const node =
         p.length === 0
