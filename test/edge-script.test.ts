@@ -64,14 +64,21 @@ async function scripted(script: ScriptInput | null, o: Opts = {}) {
   const local = new LocalBrain();
   const brain: Brain = { name: 'local', reply: (req) => (asked.push(req), local.reply(req)) };
   const calls: StageCall[] = [];
-  const answers: ((text: string) => void)[] = [];
+  /** Answer the next call: its result text, or null for a failed call (the hook answered 500). */
+  const answers: ((text: string | null) => void)[] = [];
   const link: ToolLink = {
     shelf: new ImageShelf(clock),
     tools: async () => ({ tools: o.tools ?? [], left: 20, disabled: null }),
     call: (_id, c) =>
       new Promise((r) => {
         calls.push(c);
-        answers.push((text) => r({ ok: true, status: 'done', result: { kind: 'tool', text } }));
+        answers.push((text) =>
+          r(
+            text === null
+              ? { ok: false, error: 'tool_error', message: 'the hook answered 500' }
+              : { ok: true, status: 'done', result: { kind: 'tool', text } },
+          ),
+        );
       }),
     report: async () => ({ ok: false, error: 'unused' }),
   };
@@ -342,6 +349,39 @@ describe('script steps', () => {
     expect(replies(r)).toEqual([
       ['Where is my order?', 'Let me check.'],
       ['', 'Order A-9 ships today.'],
+    ]);
+    r.es.live.end('closed');
+  });
+
+  it('two tool steps of one tool in a rule are two calls (each its own idem); a follow-up written for a call that fails gives way to the apology', async () => {
+    const r = await scripted(
+      {
+        name: 'two-calls',
+        rules: [
+          rule(
+            { text: 'orders' },
+            { say: 'Checking both.' },
+            { tool: 'lookup_order', args: { order_id: 'A-1' } },
+            { say: 'A-1 is on its way.' },
+            { tool: 'lookup_order', args: { order_id: 'A-2' } },
+            { say: 'A-2 is on its way.' },
+          ),
+        ],
+      },
+      { tools: [lookupOrder] },
+    );
+    r.es.loop.typedTurn('Where are my orders?');
+    await waitUntil(() => r.calls.length === 1);
+    r.answers.shift()!('A-1 ships today.');
+    await waitUntil(() => r.calls.length === 2);
+    expect(r.calls.map((c) => c.args)).toEqual([{ order_id: 'A-1' }, { order_id: 'A-2' }]);
+    expect(new Set(r.calls.map((c) => c.idem)).size).toBe(2);
+    r.answers.shift()!(null);
+    await waitUntil(() => r.turns().length === 3);
+    expect(replies(r)).toEqual([
+      ['Where are my orders?', 'Checking both.'],
+      ['', 'A-1 is on its way.'],
+      ['', FAILURE_LINE],
     ]);
     r.es.live.end('closed');
   });

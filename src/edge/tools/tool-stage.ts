@@ -114,6 +114,8 @@ export class ToolStage {
   private inFlight: InFlight | null = null;
   private lastDispatchAt: number | null = null;
   private callSeq = 0;
+  /** How many calls a conversation script has made for the turn `seq` (each its own idem). */
+  private scriptCalls = { seq: -1, n: 0 };
   /** The turn the pre-speech gate judged last, and its verdict (the commit reuses it, never judges twice). */
   private gated: { seq: number; verdict: Promise<Verdict>; dispatched: boolean } | null = null;
   /** Resolves when every judged turn so far is done with (tests await it). */
@@ -217,6 +219,8 @@ export class ToolStage {
       'background',
       tool ? undefined : async () => unknown,
       followUp,
+      (this.scriptCalls =
+        this.scriptCalls.seq === seq ? { seq, n: this.scriptCalls.n + 1 } : { seq, n: 1 }).n,
     );
     await f.done;
   }
@@ -254,10 +258,12 @@ export class ToolStage {
     /** Answer without the gateway (a script's unknown tool). */
     local?: () => Promise<StageAnswer>,
     followUp?: string,
+    /** A script's n-th call of this turn: its own idem, so two scripted calls are two calls. */
+    scriptCall?: number,
   ): InFlight {
     const callId = `call_${this.d.sessionId.slice(0, 8)}_${++this.callSeq}`;
     // The same turn asking the same tool is the same call (spec 6.2 step 7: dedupe on idem).
-    const idem = `${this.d.sessionId}:${seq}:${tool.name}`;
+    const idem = `${this.d.sessionId}:${seq}:${tool.name}${scriptCall && scriptCall > 1 ? `:${scriptCall}` : ''}`;
     const now = this.d.clock.now();
     this.lastDispatchAt = now;
     const f: InFlight = {
@@ -363,13 +369,14 @@ export class ToolStage {
 
   private async deliver(f: InFlight, a: StageAnswer): Promise<void> {
     const note = this.noteFor(f, a);
-    let line = f.followUp ?? this.lineFor(f, a);
+    // A script's own follow-up line is for a result; a failed call gets the apology.
+    let line = a.ok && f.followUp !== undefined ? f.followUp : this.lineFor(f, a);
     this.d.note(note);
     // spec 6.2 step 4: dropped from speech when stale or the session ended (hook and webhooks already have it).
     if (this.d.ended()) return;
     const fresh = () => !this.d.ended() && this.d.clock.now() - f.at < FOLLOW_UP_MAX_AGE_MS;
     if (!fresh()) return;
-    if (this.d.phrase && f.followUp === undefined) {
+    if (this.d.phrase && !(a.ok && f.followUp !== undefined)) {
       line = await this.d.phrase(line, note, f.tool).then(
         (l) => l.trim() || line,
         () => line,
