@@ -31,7 +31,7 @@ describe('avatar emulator scripts', () => {
     );
     const load = await cli(['emulator', 'scripts', 'load', 'wide.yaml'], env(), dir, 80);
     expect(load.code, load.stderr).toBe(0);
-    const list = await cli(['emulator', 'scripts'], env(), dir, 80);
+    const list = await cli(['emulator', 'scripts', 'list'], env(), dir, 80);
     const lines = list.stdout.trimEnd().split('\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
     expect(list.stdout).toContain('checkout-with-a-long-name');

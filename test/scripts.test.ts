@@ -125,6 +125,18 @@ describe('operator API: load, list, clear', () => {
       ),
     );
     expect(await names(h)).toEqual(['kept']);
+    // An alias bomb (each level ten of the one before): 400, never a 500.
+    let bomb = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i <= 8; i++)
+      bomb += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
+    const boom = await h.op('/_emulator/scripts', { method: 'POST', body: bomb });
+    expect(boom.status).toBe(400);
+    expect(((await boom.json()) as { detail: string }).detail).toMatch(
+      /^request:1: not valid YAML or JSON/,
+    );
+    expect(await names(h)).toEqual(['kept']);
     // Not JSON at all: 400 too, nothing changes.
     const junk = await h.op('/_emulator/scripts', { method: 'POST', body: '{"name": ' });
     expect(junk.status).toBe(400);

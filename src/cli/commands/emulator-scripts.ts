@@ -47,14 +47,19 @@ export function registerScripts(group: Command, cli: CliContext): void {
     .description(
       'conversation scripts: what the avatar says and does, rule by rule (list; load FILE...; clear)',
     )
-    .action(async () => {
-      const r = await operatorCall<{ data: LoadedScript[] }>(
-        cli,
-        'GET',
-        await operatorPath('scriptsList'),
-      );
-      cli.print(r, () => table(r.data, termWidth(cli)));
-    });
+    .action(() => list());
+  async function list(): Promise<void> {
+    const r = await operatorCall<{ data: LoadedScript[] }>(
+      cli,
+      'GET',
+      await operatorPath('scriptsList'),
+    );
+    cli.print(r, () => table(r.data, termWidth(cli)));
+  }
+  scripts
+    .command('list')
+    .description('the loaded scripts (the same as `avatar emulator scripts`)')
+    .action(() => list());
 
   scripts
     .command('load')

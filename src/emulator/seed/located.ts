@@ -49,7 +49,14 @@ export function parseLocated(
       if (p.length === 0) return `${file}:1`;
     }
   };
-  return { value: doc.toJS() ?? {}, at };
+  let value: unknown;
+  try {
+    // A document whose aliases expand beyond the yaml package's bound (an alias bomb) is refused.
+    value = doc.toJS() ?? {};
+  } catch (e) {
+    throw fail(`${file}:1: not valid YAML or JSON: ${(e as Error).message}`);
+  }
+  return { value, at };
 }
 
 /**
