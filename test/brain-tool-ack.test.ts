@@ -133,6 +133,14 @@ describe("on the box: the turn that fires svc.image says so, the picture's line 
     expect(turn.reply).toBe('Let me draw that for you.');
     const follow = await mic.next((x) => x.type === 'turn' && x.speech_id !== ack.speech_id);
     expect(follow.reply).toBe('Here is the picture: a lighthouse at night.');
+    // At once again: the box holds a second call back (20 s cooldown, spec 8), so the reply
+    // does not promise a picture that will not come.
+    const again = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Please draw a picture of a red kite.' }),
+    }).then((r) => r.json() as Promise<{ speech_id: string }>);
+    const second = await mic.next((x) => x.type === 'turn' && x.speech_id === again.speech_id);
+    expect(second.reply).not.toMatch(/draw that/i);
     mic.close();
   });
 });

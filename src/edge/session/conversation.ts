@@ -30,8 +30,11 @@ export interface Conversation {
   snapshot: SessionSnapshot;
   log: readonly LoggedTurn[];
   notes: readonly ConversationNote[];
-  /** The session's tool definitions, once the box has read them (src/edge/tools/session-tools.ts). */
-  tools: BrainRequest['tools'] | null;
+  /**
+   * The session's tool definitions while a call could go out now (src/edge/tools/session-tools.ts):
+   * the local brain acknowledges a call only when one will be made.
+   */
+  toolsNow(): BrainRequest['tools'] | null;
 }
 
 /**
@@ -44,7 +47,8 @@ export function brainRequest(
   language: string,
   opts: { signal?: AbortSignal; instruction?: string } = {},
 ): BrainRequest {
-  const { snapshot: s, log, notes, tools } = c;
+  const { snapshot: s, log, notes } = c;
+  const tools = c.toolsNow();
   const { signal, instruction } = opts;
   // The backstory and memory travel in `persona`: the local brain retrieves from them and the
   // OpenAI-compatible brain folds them into its system message (src/models/brain/openai.ts).

@@ -53,8 +53,11 @@ export class LiveSession {
   readonly log: LoggedTurn[] = [];
   /** Bracketed tool notes for the brain, never spoken (spec 6.2 step 4): after turn `afterSeq`. */
   readonly notes: { afterSeq: number; text: string }[] = [];
-  /** The session's tool definitions once the box has read them; the brain is told them (conversation.ts). */
-  tools: BrainRequest['tools'] | null = null;
+  /**
+   * The tools the brain is told of for the next reply (conversation.ts): the session's,
+   * while its tool stage would dispatch a call now; none before the box has read them.
+   */
+  toolsNow: () => BrainRequest['tools'] | null = () => null;
   readonly startedAt: number;
   ended: EndReason | null = null;
   endedAt: number | null = null;

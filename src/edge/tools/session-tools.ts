@@ -45,9 +45,10 @@ interface SessionToolsDeps {
 export async function attachTools(o: SessionToolsDeps): Promise<ToolStage | null> {
   const { tools } = await o.link.tools(o.live.id);
   if (tools.length === 0) return null;
-  // The brain is told them too: the local one words a turn on which one fires (docs/turns.md).
-  o.live.tools = tools;
   const stage = toolStageFor(o, tools);
+  // The brain is told them too, while a call could go out now: the local one words a turn
+  // on which one fires (docs/turns.md), never one the stage would hold back (in flight, cooldown).
+  o.live.toolsNow = () => (stage.canDispatch() ? tools : null);
   // The post-commit slot (docs/turns.md): a committed user turn with words (never the
   // greeting, a stage's own line or unrecognised speech: spec 6.2 steps 1 and 6), and never
   // a turn a conversation script answered (the script decides its tools).

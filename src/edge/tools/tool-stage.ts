@@ -230,6 +230,11 @@ export class ToolStage {
     this.idle = Promise.all([this.idle, safe]).then(() => undefined);
   }
 
+  /** Whether a verdict now could dispatch (nothing in flight, no cooldown, the session live). */
+  canDispatch(): boolean {
+    return !this.d.ended() && this.busy() === null;
+  }
+
   private busy(): string | null {
     if (this.inFlight) return 'a call is in flight';
     if (this.lastDispatchAt !== null && this.d.clock.now() - this.lastDispatchAt < COOLDOWN_MS)
