@@ -119,6 +119,32 @@ describe('sessions live --say with a tool call (the README example)', () => {
   }, 60_000);
 });
 
+describe('sessions live --say with a tool call, brain-only', () => {
+  it('the next line waits for the follow-up there too (a reply is over when its text is here, the call is announced just after)', async () => {
+    const r = await live([
+      '--tools',
+      '{"servers":["svc.image"]}',
+      '--config',
+      '{"greeting_enabled":false,"render":false}',
+      '--say',
+      'Please draw a picture of a red kite',
+      'Thanks',
+      '--turns',
+      '2',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const ev = r.events;
+    const followUp = ev.findIndex(
+      (e) => e.event === 'turn' && e.reply === 'Here is the picture: a red kite.',
+    );
+    expect(followUp, JSON.stringify(turns(ev))).toBeGreaterThan(0);
+    expect(followUp).toBeLessThan(said(ev, 'Thanks'));
+    expect(ev[followUp]).toMatchObject({ avatar_line: true, tool_line: { kind: 'follow_up' } });
+    expect(ev.some((e) => e.event === 'notice' && /within 35 s/.test(e.message))).toBe(false);
+    expect(ev.at(-1)).toMatchObject({ event: 'ended', reason: 'turns_done', turns: 2 });
+  }, 60_000);
+});
+
 describe('sessions live --mic-file with a tool call', () => {
   it("a file's next question waits for the picture's follow-up line: one utterance at a time", async () => {
     const voice = defaultVoice();

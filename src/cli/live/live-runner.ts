@@ -425,9 +425,26 @@ export class LiveRunner {
     else if (this.reply.loud && !this.reply.edgeSpeaking) this.closeReply();
   }
 
+  /** A brain-only reply closes after this many more status frames (closeTextReplyAfterStatus). */
+  private textReplyFrames = 0;
+  private textReplyFallback: NodeJS.Timeout | undefined;
+
+  private closeTextReplyAfterStatus(r: NonNullable<typeof this.reply>): void {
+    this.textReplyFrames = 2;
+    clearTimeout(this.textReplyFallback);
+    // No status frames (an edge that sends none): close it anyway, a moment later.
+    this.textReplyFallback = setTimeout(() => {
+      if (this.reply === r) this.closeReply();
+    }, 1000);
+  }
+
   /** Edge status frames (docs/edge.md: `state`, `speech_id` at about 10 Hz). */
   private onStatus(f: Record<string, unknown>): void {
     if (f.type === 'status' && typeof f.state === 'string') this.edgeState = f.state;
+    if (f.type === 'status' && this.textReplyFrames > 0 && --this.textReplyFrames === 0) {
+      clearTimeout(this.textReplyFallback);
+      this.closeReply();
+    }
     const r = this.reply;
     if (!r?.speechId || f.type !== 'status' || typeof f.state !== 'string') return;
     const mine = f.speech_id === r.speechId && f.state === 'speaking';
@@ -589,7 +606,10 @@ export class LiveRunner {
           edgeSpeaking: false,
           spoke: false,
         };
-        if (this.textOnly) this.closeReply();
+        // Brain-only: the reply is over when its text is here, but a tool the turn fires is
+        // announced (`calling`, on /events) just after: pacing goes on after two status
+        // frames of /events (about 0.2 s), by when a call this turn fires has been seen.
+        if (this.textOnly) this.closeTextReplyAfterStatus(this.reply);
         else if (!greeting && this.opts.turns !== undefined && this.userTurns >= this.opts.turns) {
           // Never wait forever for audible speech (a silent voice, a lost decoder).
           this.replyDeadline = setTimeout(() => this.closeReply(), this.opts.replyWaitMs ?? 30_000);
@@ -671,6 +691,7 @@ export class LiveRunner {
     if (this.replyGrace) clearTimeout(this.replyGrace);
     this.followUps.clear();
     clearTimeout(this.micFallback);
+    clearTimeout(this.textReplyFallback);
     ctrl.abort();
     this.opts.mic?.stop();
     this.closeReplyQuietly();
