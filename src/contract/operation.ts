@@ -47,6 +47,7 @@ export interface Operation<
   P extends z.ZodObject = z.ZodObject,
   Q extends z.ZodObject = z.ZodObject,
   B extends z.ZodType = z.ZodType,
+  R extends Responses = Responses,
 > {
   /** operationId: `<group>.<verb>`, e.g. `tokens.create`. */
   id: string;
@@ -63,7 +64,7 @@ export interface Operation<
   body?: B;
   /** Raw (non-JSON) request body, e.g. an image upload. */
   rawBody?: RawBodySpec;
-  responses: Record<number, ResponseSpec>;
+  responses: R;
   /**
    * The generated CLI command `avatar <group> <verb>`; `false` hides it from the CLI. `verb`
    * may be two words (`queue status`): a command of a sub-group of `group`.
@@ -71,13 +72,43 @@ export interface Operation<
   cli?: { group: string; verb: string; positional?: readonly string[] } | false;
 }
 
-export function defineOperation<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
-  op: Operation<P, Q, B>,
-): Operation<P, Q, B> {
+export type Responses = Record<number, ResponseSpec>;
+
+/** Keeps the literal types of `op` (its schemas and its responses), so InputOf/OutputOf can read them. */
+export function defineOperation<
+  P extends z.ZodObject,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+  const R extends Responses,
+>(op: Operation<P, Q, B, R>): Operation<P, Q, B, R> {
   return op;
 }
 
-export type AnyOperation = Operation<z.ZodObject, z.ZodObject, z.ZodType>;
+export type AnyOperation = Operation<z.ZodObject, z.ZodObject, z.ZodType, Responses>;
+
+type SuccessCode = 200 | 201 | 202 | 203 | 204 | 206;
+
+/** What a caller sends: the zod *input* types of params, query and body. */
+export type InputOf<O> =
+  O extends Operation<infer P, infer Q, infer B, Responses>
+    ? { params?: z.input<P>; query?: z.input<Q>; body?: z.input<B> }
+    : never;
+
+/**
+ * What a successful call returns: the parsed JSON body of the operation's 2xx responses
+ * (a union when there are several), `undefined` for an empty 2xx (204), `Uint8Array` for a
+ * non-JSON body (`contentType`).
+ */
+export type OutputOf<O> =
+  O extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R>
+    ? { [S in keyof R & SuccessCode]: BodyOf<R[S]> }[keyof R & SuccessCode]
+    : never;
+
+type BodyOf<S> = S extends { schema: infer Z extends z.ZodType }
+  ? z.output<Z>
+  : S extends { contentType: string }
+    ? Uint8Array
+    : undefined;
 
 /** `/api/v1/tokens/{tokenId}` to `/api/v1/tokens/:tokenId` (Hono's syntax). */
 export function toRouterPath(path: string): string {

@@ -9,6 +9,7 @@ import { ToolCallBody, ToolCallReportBody } from '../resources/tools.js';
 import { DealtStreamFault } from '../resources/operator.js';
 import { Script } from '../resources/script.js';
 import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
+import type { Responses } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
 const BoxParams = z.object({ boxId: z.string().min(1) });
@@ -25,7 +26,7 @@ function internal<
   summary: string,
   more: Partial<Operation<P, Q, B>> = {},
 ): Operation<P, Q, B> {
-  return defineOperation<P, Q, B>({
+  return defineOperation<P, Q, B, Responses>({
     id,
     method,
     path,

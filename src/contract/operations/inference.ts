@@ -12,6 +12,7 @@ import {
   type Operation,
   type ResponseSpec,
 } from '../operation.js';
+import type { Responses } from '../operation.js';
 import type { Scope } from '../scopes.js';
 import {
   BatchCreateBody,
@@ -52,7 +53,7 @@ function inference<P extends z.ZodObject, Q extends z.ZodObject, B extends z.Zod
   const responses: Record<number, ResponseSpec> = more.responses ?? {
     200: { description: 'OK', schema: JsonObject },
   };
-  return defineOperation<P, Q, B>({
+  return defineOperation<P, Q, B, Responses>({
     id,
     method,
     path,

@@ -12,6 +12,7 @@ import {
   type Operation,
   type ResponseSpec,
 } from '../operation.js';
+import type { Responses } from '../operation.js';
 import {
   ClockAdvanceBody,
   FaultParams,
@@ -40,7 +41,7 @@ export function operator<P extends z.ZodObject, Q extends z.ZodObject, B extends
   const responses: Record<number, ResponseSpec> = more.responses ?? {
     200: { description: 'OK', schema: Json },
   };
-  return defineOperation<P, Q, B>({
+  return defineOperation<P, Q, B, Responses>({
     id,
     method,
     path,
