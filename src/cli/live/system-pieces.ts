@@ -3,27 +3,10 @@
  * Installing `avatar` never needs them; asking for a missing one says exactly what to
  * install on this OS, and the file and text modes keep working without them.
  */
-import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
 
-/** The first directory of PATH holding an executable `cmd`, or undefined. */
-export function which(
-  cmd: string,
-  env: Record<string, string | undefined> = process.env,
-): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, cmd);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
-}
+export { which } from '../../models/which.js';
+import { which } from '../../models/which.js';
 
 /** Whether an npm package can be loaded from here (optional dependencies may be absent or unbuilt). */
 export function hasPackage(name: string): boolean {
