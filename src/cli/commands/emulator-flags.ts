@@ -243,4 +243,10 @@ emulatorFlags.push(
     option: 'llmUrl',
   },
   { flags: '--llm-model <name>', description: 'model name sent to --llm-url', option: 'llmModel' },
+  {
+    flags: '--tts-url <url>',
+    description:
+      'OpenAI-compatible /audio/speech base URL every edge reply is spoken by (key from AVATAR_TTS_API_KEY; a failed call falls back to the local voice; docs/media.md)',
+    option: 'ttsUrl',
+  },
 );

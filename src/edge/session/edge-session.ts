@@ -93,6 +93,7 @@ export class EdgeSession {
         }
       });
     }
+    d.parts.opened?.(snapshot);
     const voiceShape = s.stream && d.parts.voiceShape ? await d.parts.voiceShape(req) : undefined;
     s.loop = new TurnQueue({
       session: s.live,

@@ -54,4 +54,6 @@ export interface EdgeParts {
   media?: (req: MediaRequest) => Promise<SessionStream>;
   /** The post-commit stages of a session as it opens (docs/turns.md "The post-commit slot"; e.g. the tools lifecycle). */
   stages?: (snapshot: SessionSnapshot) => PostCommitStage[];
+  /** Told as each session opens (the parts' once-per-language notices; default-parts.ts). */
+  opened?: (snapshot: SessionSnapshot) => void;
 }

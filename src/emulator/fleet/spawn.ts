@@ -84,6 +84,9 @@ function edgeParts(ctx: EmulatorContext): Promise<EdgeParts> {
           llmUrl: (o.llmUrl as string | undefined) ?? null,
           llmModel: (o.llmModel as string | undefined) ?? null,
           llmApiKey: process.env.AVATAR_LLM_API_KEY ?? null,
+          ttsUrl: (o.ttsUrl as string | undefined) ?? null,
+          ttsApiKey: process.env.AVATAR_TTS_API_KEY ?? null,
+          log: ctx.log,
         });
     partsOf.set(ctx, p);
   }
