@@ -88,7 +88,7 @@ describe('espeak-ng phonemes -> visemes', () => {
 const probe = probeEspeak();
 
 describe.skipIf(!probe)(
-  'the espeak-ng voice (skipped: espeak-ng is not installed; apt-get install espeak-ng)',
+  'the espeak-ng voice (needs espeak-ng, else skipped: apt-get install espeak-ng)',
   () => {
     const voice = new EspeakVoice(probe!);
 
