@@ -4,7 +4,7 @@ import { defaultParts, recognitionNotice } from '../src/edge/default-parts.js';
 import { mouthTrack } from '../src/media/lip-sync.js';
 import type { Speech, SynthesizeOptions, Voice } from '../src/models/voice.js';
 import { languageVoice, OpenAIVoice, upstreamFirst, writeWav } from '../src/models/voice/index.js';
-import { openSock, until, wsUrl } from './helpers/edge.js';
+import { openSock, until, wsUrl, type Sock } from './helpers/edge.js';
 import { mintSession, useEmulator, type Minted } from './helpers/emulator.js';
 import { decodeAudio, voicedMs } from './helpers/media-audio.js';
 import { json, startOpenAIStub, type OpenAIStub } from './helpers/openai-stub.js';
@@ -225,28 +225,37 @@ describe('the once-only notices', () => {
 describe("--tts-url on a box: replies on /mse are the upstream's audio", () => {
   const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, edgeParts: ttsParts });
 
-  async function ask(m: Minted, text: string) {
-    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
-    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+  /** A typed turn on a session: its `turn` event. */
+  async function turnOf(m: Minted, events: Sock, text: string) {
     const r = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
       method: 'POST',
       body: JSON.stringify({ text }),
     });
     const id = ((await r.json()) as { speech_id: string }).speech_id;
-    const turn = await events.next((x) => x.type === 'turn' && x.speech_id === id, 30_000);
-    return { mse, events, turn };
+    return events.next((x) => x.type === 'turn' && x.speech_id === id, 30_000);
   }
+
+  /** A rendering session asked `text`: its sockets and the turn. */
+  async function ask(m: Minted, text: string) {
+    const mse = await openSock(wsUrl(m.connect_url, '/mse', m.session_token));
+    const events = await openSock(wsUrl(m.connect_url, '/events', m.session_token));
+    return { mse, events, turn: await turnOf(m, events, text) };
+  }
+
+  /** The /mse audio once it holds `ms` of sound. */
+  const sound = (mse: Sock, ms: number) =>
+    until(
+      async () => decodeAudio(Buffer.concat(mse.bin)),
+      (p) => voicedMs(p) >= ms,
+      30_000,
+    );
 
   it("the reply is the stub's tone, not flite", async () => {
     stub.handler = (_req, res) => answerWav(res, 1000);
     const m = await mintSession(h, {}, { render: true });
     const { mse, events, turn } = await ask(m, 'Where did you grow up?');
     expect(turn.reply.length).toBeGreaterThan(0);
-    const pcm = await until(
-      async () => decodeAudio(Buffer.concat(mse.bin)),
-      (p) => voicedMs(p) >= 700,
-      30_000,
-    );
+    const pcm = await sound(mse, 700);
     expect(Math.abs(toneHz(pcm) - 440)).toBeLessThan(40);
     expect(stub.requests.some((r) => r.path === '/v1/audio/speech')).toBe(true);
     mse.close();
@@ -259,25 +268,14 @@ describe("--tts-url on a box: replies on /mse are the upstream's audio", () => {
     const m = await mintSession(h, {}, { render: true });
     const { mse, events, turn } = await ask(m, 'Where did you grow up?');
     expect(turn.reply.length).toBeGreaterThan(0);
-    const pcm = await until(
-      async () => decodeAudio(Buffer.concat(mse.bin)),
-      (p) => voicedMs(p) >= 500,
-      30_000,
-    );
+    const pcm = await sound(mse, 500);
     // flite's voice, not the stub's tone.
     expect(Math.abs(toneHz(pcm) - 440)).toBeGreaterThan(80);
     const failed = lines.slice(before).filter((l) => l.startsWith('--tts-url failed'));
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]).toMatch(/upstream_failed: .*500: tts down/);
     // The next turn on the same session is answered too.
-    const again = await fetch(`${m.connect_url}/chat?token=${m.session_token}`, {
-      method: 'POST',
-      body: JSON.stringify({ text: 'What do you do?' }),
-    });
-    const id = ((await again.json()) as { speech_id: string }).speech_id;
-    expect(
-      (await events.next((x) => x.type === 'turn' && x.speech_id === id, 30_000)).reply.length,
-    ).toBeGreaterThan(0);
+    expect((await turnOf(m, events, 'What do you do?')).reply.length).toBeGreaterThan(0);
     mse.close();
     events.close();
   }, 60_000);

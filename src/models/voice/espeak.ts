@@ -14,13 +14,14 @@
  * tone digits of its own pinyin out in English ("ni three hao three"; espeak-ng issues
  * #1028, #1370); `cmn-latn-pinyin` says the same characters as Mandarin.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { languageCode } from '../brain/language.js';
 import type { Speech, SynthesizeOptions, Voice } from '../voice.js';
 import { Limiter } from '../limit.js';
+import { runProgram } from '../run-program.js';
 import { which } from '../which.js';
 import { parseEspeakPhonemes, timePhones, voicedRegions } from './espeak-phones.js';
 import { wordTokens } from './marks.js';
@@ -140,35 +141,10 @@ export class EspeakVoice implements Voice {
     const dir = await mkdtemp(join(tmpdir(), 'avatar-tts-'));
     const file = join(dir, 'o.wav');
     try {
-      const phonemes = await new Promise<string>((resolve, reject) => {
-        const child = spawn(this.opts.binary, [...args, '-w', file, '--stdin'], {
-          stdio: ['pipe', 'pipe', 'pipe'],
-          ...(signal ? { signal } : {}),
-          timeout: this.opts.timeoutMs ?? 30_000,
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-500)));
-        child.stdin.on('error', () => {}); // a child that died early: its close says why
-        child.stdin.end(text);
-        child.on('error', (e) =>
-          reject(
-            signal?.aborted
-              ? signal.reason
-              : new Error(`cannot run ${this.opts.binary}: ${e.message}`),
-          ),
-        );
-        child.on('close', (code, sig) => {
-          if (signal?.aborted) reject(signal.reason);
-          else if (code === 0) resolve(stdout);
-          else
-            reject(
-              new Error(
-                `${this.opts.binary} failed (${sig ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim()}` : ''}`,
-              ),
-            );
-        });
+      const phonemes = await runProgram(this.opts.binary, [...args, '-w', file, '--stdin'], {
+        stdin: text,
+        ...(signal ? { signal } : {}),
+        timeoutMs: this.opts.timeoutMs ?? 30_000,
       });
       return { wav: await readFile(file), phonemes };
     } finally {
