@@ -32,7 +32,12 @@ type Plant = (
 async function proxy(
   upstream: () => string,
   plant: Plant,
-  inject: (path: string, frame: WebSocket.RawData, binary: boolean, send: (s: string) => void) => void,
+  inject: (
+    path: string,
+    frame: WebSocket.RawData,
+    binary: boolean,
+    send: (s: string) => void,
+  ) => void,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     void (async () => {
@@ -44,13 +49,18 @@ async function proxy(
       const up = await fetch(upstream() + req.url, {
         method: req.method,
         headers,
-        body: body.length ? body : undefined,
+        body: body.length ? new Uint8Array(body) : undefined,
       });
       let out = Buffer.from(await up.arrayBuffer());
       let status = up.status;
       const type = up.headers.get('content-type') ?? '';
       if (type.includes('json') && out.length) {
-        const changed = plant(req.method!, new URL(req.url!, 'http://x').pathname, status, JSON.parse(out.toString()));
+        const changed = plant(
+          req.method!,
+          new URL(req.url!, 'http://x').pathname,
+          status,
+          JSON.parse(out.toString()),
+        );
         if (changed) {
           status = changed.status;
           out = Buffer.from(JSON.stringify(changed.body));
@@ -153,7 +163,12 @@ describe('avatar doctor finds planted deviations', () => {
     // What the proxy left alone still matches.
     expect(r.stdout).toMatch(/^gallery\.list +ok {4}200, body matches$/m);
     expect(r.stdout).toMatch(/\d+ ok, 2 mismatched, \d+ skipped against /);
-    expect(r.stdout.trimEnd().split('\n').every((l) => l.length <= 80)).toBe(true);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .every((l) => l.length <= 80),
+    ).toBe(true);
     expect(r.stderr).toBe('');
   });
 

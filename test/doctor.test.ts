@@ -23,7 +23,9 @@ describe('avatar doctor against the emulator', () => {
     expect(r.stdout).toMatch(/^internal \(\d+ GETs\) +skip {2}skipped: the box API/m);
     expect(r.stdout).toMatch(/^live +skip {2}skipped: writes a session; --live$/m);
     expect(r.stdout).not.toMatch(/FAIL/);
-    expect(lines.at(-1)).toMatch(/^\d+ ok, 0 mismatched, \d+ skipped against http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines.at(-1)).toMatch(
+      /^\d+ ok, 0 mismatched, \d+ skipped against http:\/\/127\.0\.0\.1:\d+$/,
+    );
   });
 
   it('--json: ok, counts and one record per check; the operator routes with the operator credential', async () => {

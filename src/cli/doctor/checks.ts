@@ -113,8 +113,9 @@ export function firstMismatch(
 
 /** A schema that accepts any object (`JsonObject`): it checks nothing, and the row says so. */
 export function isAnyObject(schema: z.ZodType): boolean {
-  const def = (schema as unknown as { def?: { type?: string; valueType?: { def?: { type?: string } } } })
-    .def;
+  const def = (
+    schema as unknown as { def?: { type?: string; valueType?: { def?: { type?: string } } } }
+  ).def;
   return (
     def?.type === 'record' &&
     (def.valueType?.def?.type === 'unknown' || def.valueType?.def?.type === 'any')
@@ -167,7 +168,10 @@ export function judgeAnswer(op: AnyOperation, a: Answer): Omit<CheckRow, 'check'
     const envelope = envelopeOf(op.family);
     const m =
       a.body === undefined || a.body instanceof Uint8Array
-        ? { path: '$', message: `expected the ${op.family ?? 'control'} error envelope (JSON), got ${a.body === undefined ? 'an empty body' : (a.headers['content-type'] ?? 'bytes')}` }
+        ? {
+            path: '$',
+            message: `expected the ${op.family ?? 'control'} error envelope (JSON), got ${a.body === undefined ? 'an empty body' : (a.headers['content-type'] ?? 'bytes')}`,
+          }
         : firstMismatch(envelope, a.body);
     if (m) return fail(m.path, `${a.status} answer: ${m.message}`);
     const code = errorCode(a.body);
@@ -202,8 +206,7 @@ export function judgeAnswer(op: AnyOperation, a: Answer): Omit<CheckRow, 'check'
     const n = a.body instanceof Uint8Array ? a.body.length : 0;
     return { ...base, result: 'ok', detail: `${a.status}, ${declared.contentType}, ${n} bytes` };
   }
-  if (a.body !== undefined && a.status === 204)
-    return fail('$', 'expected an empty body (204)');
+  if (a.body !== undefined && a.status === 204) return fail('$', 'expected an empty body (204)');
   return {
     ...base,
     result: 'ok',
@@ -259,7 +262,11 @@ export function judgeFrame(
   }
   const candidates = socket.sends
     .filter((n) => !BINARY_MESSAGES.has(n))
-    .map((n) => ({ name: n, schema: edgeMessages[n] as z.ZodType, type: typeLiteral(edgeMessages[n] as z.ZodType) }));
+    .map((n) => ({
+      name: n,
+      schema: edgeMessages[n] as z.ZodType,
+      type: typeLiteral(edgeMessages[n] as z.ZodType),
+    }));
   const type = (value as { type?: unknown } | null)?.type;
   const same = candidates.filter((c) =>
     c.type === undefined ? type === undefined : c.type === type,

@@ -20,24 +20,20 @@ Examples:
   $ AVATAR_API_KEY=sk_... avatar doctor --base-url https://api.example.com
   $ avatar doctor --live --json | jq '.checks[] | select(.result == "fail")'`;
 
-export interface DoctorOptions {
-  live?: boolean;
-  say?: string;
-  timeout?: string;
-}
-
 export const doctorCommand: CommandModule = {
   register(program, cli) {
     const cmd = program
       .command('doctor')
-      .description('Check a deployment against the contract: every GET, and with --live the sockets')
+      .description(
+        'Check a deployment against the contract: every GET, and with --live the sockets',
+      )
       .option('--live', 'also mint one session per protocol, send one typed turn, release it')
       .option('--say <text>', 'the typed turn of --live', 'Hello, who are you?')
       .option('--timeout <s>', "seconds to wait for --live's turn, per protocol", '30')
       .addHelpText('after', EXAMPLES);
     cmd.action(async () => {
       const { runDoctor } = await import('./run.js');
-      await runDoctor(cli, cmd.opts<DoctorOptions>());
+      await runDoctor(cli, cmd.opts());
     });
   },
 };

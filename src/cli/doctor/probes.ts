@@ -82,7 +82,8 @@ export async function probeHttp(
       return e as Error;
     }
   };
-  const push = (op: AnyOperation, row: Omit<CheckRow, 'check'>) => rows.push({ check: op.id, ...row });
+  const push = (op: AnyOperation, row: Omit<CheckRow, 'check'>) =>
+    rows.push({ check: op.id, ...row });
   for (const [family, why] of Object.entries(SKIPPED_FAMILIES)) {
     const n = gets.filter((o) => o.family === family).length;
     if (n) rows.push({ check: `${family} (${n} GETs)`, result: 'skip', detail: `skipped: ${why}` });
@@ -161,7 +162,13 @@ export async function probeHttp(
     }
     const row = judgeAnswer(op, a);
     if ((op.id === 'openapi.get' || op.id === 'asyncapi.get') && a.status === 404) {
-      push(op, { ...row, path, result: 'skip', detail: 'skipped: not served here (404)', mismatch: undefined });
+      push(op, {
+        ...row,
+        path,
+        result: 'skip',
+        detail: 'skipped: not served here (404)',
+        mismatch: undefined,
+      });
       continue;
     }
     push(op, { ...row, path });
@@ -232,8 +239,7 @@ export async function probeLive(
     minted = await mintLive(cli, client, { persona: o.persona, protocol_versions: [protocol] });
   } catch (e) {
     if (isNetwork(e)) throw e;
-    const detail =
-      e instanceof ApiResponseError ? `${e.status} ${e.code}` : (e as Error).message;
+    const detail = e instanceof ApiResponseError ? `${e.status} ${e.code}` : (e as Error).message;
     rows.push({ check: `${tag} mint`, result: 'fail', detail: `mint failed: ${detail}` });
     return rows;
   }
@@ -361,6 +367,10 @@ async function release(client: AvatarClient, minted: Minted, tag: string): Promi
       ...judgeAnswer(releaseSession, a),
     };
   } catch (e) {
-    return { check: `${tag} release`, result: 'fail', detail: `release failed: ${(e as Error).message}` };
+    return {
+      check: `${tag} release`,
+      result: 'fail',
+      detail: `release failed: ${(e as Error).message}`,
+    };
   }
 }

@@ -5,8 +5,13 @@ import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { wrapText } from '../wrap.js';
 import { countRows, renderReport, type CheckRow } from './checks.js';
-import type { DoctorOptions } from './command.js';
 import { probeHttp, probeLive } from './probes.js';
+
+export interface DoctorOptions {
+  live?: boolean;
+  say?: string;
+  timeout?: string;
+}
 
 export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void> {
   const timeoutS = Number(o.timeout ?? 30);
@@ -28,7 +33,11 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
       );
     if (o.live) {
       if (!http.persona)
-        rows.push({ check: 'live', result: 'fail', detail: 'no persona in the gallery to talk to' });
+        rows.push({
+          check: 'live',
+          result: 'fail',
+          detail: 'no persona in the gallery to talk to',
+        });
       else
         for (const protocol of [1, 2] as const)
           rows.push(
@@ -38,14 +47,17 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
               timeoutMs: timeoutS * 1000,
             })),
           );
-    } else rows.push({ check: 'live', result: 'skip', detail: 'skipped: writes a session; --live' });
+    } else
+      rows.push({ check: 'live', result: 'skip', detail: 'skipped: writes a session; --live' });
   } finally {
     await client.close();
   }
   const counts = countRows(rows);
   const ok = counts.fail === 0;
   if (cli.globals().json)
-    cli.io.stdout.write(JSON.stringify({ ok, base_url: conn.baseUrl, counts, checks: rows }) + '\n');
+    cli.io.stdout.write(
+      JSON.stringify({ ok, base_url: conn.baseUrl, counts, checks: rows }) + '\n',
+    );
   else {
     const out = cli.io.stdout;
     const width = out.isTTY && (out.columns ?? 0) >= 40 ? out.columns! : 80;
