@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { judgeAnswer, judgeFrame, firstMismatch } from '../src/cli/doctor/checks.js';
+import {
+  documentedStatuses,
+  judgeAnswer,
+  judgeFrame,
+  firstMismatch,
+} from '../src/cli/doctor/checks.js';
 import { edgeSockets } from '../src/contract/edge/messages.js';
 import { listWorkspaces } from '../src/contract/operations/core.js';
 import { operationById } from '../src/contract/operations/index.js';
@@ -49,6 +54,22 @@ describe('judgeAnswer', () => {
     expect(judgeAnswer(models, { status: 401, headers: json, body: refused })).toMatchObject({
       result: 'skip',
       detail: 'the key may not call it: 401 invalid_api_key',
+    });
+  });
+
+  it('a 4xx in a good envelope is ok only where the OpenAPI document lists it (404: ids in the path)', () => {
+    const documented = documentedStatuses([op, operationById('versions.voice-sample')!]);
+    const notFound = { status: 404, headers: json, body: { error: 'not_found' } };
+    expect(
+      judgeAnswer(
+        operationById('versions.voice-sample')!,
+        notFound,
+        documented.get('versions.voice-sample'),
+      ),
+    ).toMatchObject({ result: 'ok', detail: '404 not_found (documented)' });
+    expect(judgeAnswer(op, notFound, documented.get(op.id))).toMatchObject({
+      result: 'fail',
+      detail: '$: status 404 not_found is not documented',
     });
   });
 

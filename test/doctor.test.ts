@@ -1,12 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { cli, emulatorEnv, isolatedEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /** `avatar doctor` against the emulator itself: the contract's own server matches it. */
+/** An avatar with a version and a profile, so the ids of nested routes come from their lists. */
+const seed = join(mkdtempSync(join(tmpdir(), 'doctor-seed-')), 'seed.yaml');
+writeFileSync(
+  seed,
+  [
+    'default_workspace:',
+    '  avatars:',
+    '    - name: Leo for the doctor',
+    '      source_persona: leo',
+    '      system_prompt: You are Leo.',
+    '      profiles:',
+    '        - system_prompt: You are Leo at night.',
+  ].join('\n'),
+);
+
 describe('avatar doctor against the emulator', () => {
-  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0 });
+  const h = useEmulator({ boxes: 1, seats: 2, mintRatePerMinute: 0, seed });
 
   it('every probed GET matches, a table in 80 columns, exit 0', async () => {
     const r = await cli(['doctor'], emulatorEnv(h));
@@ -16,6 +34,13 @@ describe('avatar doctor against the emulator', () => {
     expect(lines.every((l) => l.length <= 80)).toBe(true);
     expect(r.stdout).toMatch(/^gallery\.list +ok {4}200, body matches$/m);
     expect(r.stdout).toMatch(/^workspaces\.get +ok {4}200, body matches$/m);
+    // Ids in paths come from the list one level up: avatar, its version, its profile.
+    for (const id of ['avatars.get', 'versions.get.ws', 'profiles.show'])
+      expect(r.stdout).toMatch(
+        new RegExp(`^${id.replace(/\./g, '\\.')} +ok {4}200, body matches$`, 'm'),
+      );
+    // A version without a voice sample: its documented 404 in the envelope is no mismatch.
+    expect(r.stdout).toMatch(/^versions\.voice-sample +ok {4}404 not_found \(documented\)$/m);
     // A binary answer is checked by its declared content type.
     expect(r.stdout).toMatch(/^gallery\.face +ok {4}200, image\/png, \d+ bytes$/m);
     // Nothing passes silently: a skip says why.

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { AnyOperation, OperationFamily } from '../../contract/operation.js';
+import { buildOpenApiDocument } from '../../contract/openapi.js';
 import { ErrorBodySchema } from '../../contract/resources/common.js';
 import { InferenceErrorSchema } from '../../contract/resources/inference.js';
 import {
@@ -127,6 +128,28 @@ export function envelopeOf(family: OperationFamily | undefined): z.ZodType {
   return family === 'inference' ? InferenceErrorSchema : ErrorBodySchema;
 }
 
+/**
+ * The statuses the OpenAPI document lists for each operation (its own responses and the
+ * generic failures that apply to it: 404 where it has path parameters, ...), by id.
+ */
+export function documentedStatuses(ops: readonly AnyOperation[]): Map<string, Set<number>> {
+  const doc = buildOpenApiDocument(ops, { version: 'doctor' }) as {
+    paths: Record<string, Record<string, { operationId: string; responses: object }>>;
+  };
+  const out = new Map<string, Set<number>>();
+  for (const item of Object.values(doc.paths))
+    for (const o of Object.values(item))
+      out.set(
+        o.operationId,
+        new Set(
+          Object.keys(o.responses)
+            .filter((k) => /^\d+$/.test(k))
+            .map(Number),
+        ),
+      );
+  return out;
+}
+
 /** What an HTTP probe got back. */
 export interface Answer {
   status: number;
@@ -154,9 +177,14 @@ function typeMatches(declared: string, served: string | undefined): boolean {
 /**
  * Judge one answer of `op`: a documented 2xx and its body (schema, content type or empty),
  * or a 4xx/5xx in the family's envelope. A 401/403 in a good envelope is a skip (the key
- * may not call it); a 5xx is a failure whatever its shape.
+ * may not call it); another 4xx is ok when `documented` (documentedStatuses) lists it for
+ * the operation (a 404 for an absent sub-resource); a 5xx is a failure whatever its shape.
  */
-export function judgeAnswer(op: AnyOperation, a: Answer): Omit<CheckRow, 'check'> {
+export function judgeAnswer(
+  op: AnyOperation,
+  a: Answer,
+  documented?: ReadonlySet<number>,
+): Omit<CheckRow, 'check'> {
   const base = { method: op.method.toUpperCase(), status: a.status };
   const fail = (path: string, message: string) => ({
     ...base,
@@ -177,7 +205,9 @@ export function judgeAnswer(op: AnyOperation, a: Answer): Omit<CheckRow, 'check'
     const code = errorCode(a.body);
     if (a.status === 401 || a.status === 403)
       return { ...base, result: 'skip', detail: `the key may not call it: ${a.status} ${code}` };
-    return fail('$', `status ${a.status} ${code}`);
+    if (a.status < 500 && documented?.has(a.status))
+      return { ...base, result: 'ok', detail: `${a.status} ${code} (documented)` };
+    return fail('$', `status ${a.status} ${code}${a.status < 500 ? ' is not documented' : ''}`);
   }
   const declared = op.responses[a.status];
   if (!declared) {

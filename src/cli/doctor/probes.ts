@@ -19,7 +19,14 @@ import { edgeHttpUrl, edgeSocketUrl } from '../../contract/edge/url.js';
 import { fillPath, pathParamNames, type AnyOperation } from '../../contract/operation.js';
 import type { CliContext } from '../context.js';
 import { mintLive, type Minted } from '../live/mint.js';
-import { firstMismatch, judgeAnswer, judgeFrame, type Answer, type CheckRow } from './checks.js';
+import {
+  documentedStatuses,
+  firstMismatch,
+  judgeAnswer,
+  judgeFrame,
+  type Answer,
+  type CheckRow,
+} from './checks.js';
 
 /** The families a key's GETs are probed in; the others get one skip row each. */
 const SKIPPED_FAMILIES = {
@@ -73,6 +80,7 @@ export async function probeHttp(
   const rows: CheckRow[] = [];
   const lists = new Map<string, unknown>();
   const gets = (opts.ops ?? allOperations).filter((o) => o.method === 'get');
+  const documented = documentedStatuses(gets);
   const send = async (op: AnyOperation, path: string, query?: Record<string, string>) => {
     try {
       const res = await client.raw(op.method.toUpperCase(), path, { query });
@@ -160,7 +168,7 @@ export async function probeHttp(
       keyed++;
       if (a.status === 401) refused++;
     }
-    const row = judgeAnswer(op, a);
+    const row = judgeAnswer(op, a, documented.get(op.id));
     if ((op.id === 'openapi.get' || op.id === 'asyncapi.get') && a.status === 404) {
       push(op, {
         ...row,
