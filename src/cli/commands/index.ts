@@ -108,7 +108,7 @@ export const commandGroups: CommandGroup[] = [
   {
     section: START,
     name: 'doctor',
-    description: 'check a deployment against the contract: every GET; --live the sockets',
+    description: 'check every answer of a deployment against the contract',
     load: [doctor],
   },
   {

@@ -23,15 +23,12 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
   const conn = cli.connection();
   const client = cli.client();
   const rows: CheckRow[] = [];
+  let refused = false;
   try {
     const http = await probeHttp(client, { workspaceId: conn.workspaceId });
     rows.push(...http.rows);
-    if (http.keyRefused)
-      throw new CliError(
-        `${conn.baseUrl} refused ${conn.apiKey ? 'the key' : 'to answer without a key'} (401) on every keyed route: pass --api-key or set AVATAR_API_KEY`,
-        ExitCode.apiClientError,
-      );
-    if (o.live) {
+    if (http.keyRefused) refused = true;
+    else if (o.live) {
       if (!http.persona)
         rows.push({
           check: 'live',
@@ -66,6 +63,11 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
       `\n${counts.ok} ok, ${counts.fail} mismatched, ${counts.skip} skipped against ${conn.baseUrl}\n`,
     );
   }
+  if (refused)
+    throw new CliError(
+      `${conn.baseUrl} refused ${conn.apiKey ? 'the key' : 'to answer without a key'} (401) on every keyed route: pass --api-key or set AVATAR_API_KEY`,
+      ExitCode.apiClientError,
+    );
   if (!ok)
     throw new CliError(
       `${counts.fail} check${counts.fail === 1 ? '' : 's'} differ from the contract`,
