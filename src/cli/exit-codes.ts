@@ -16,6 +16,8 @@ export const ExitCode = {
   network: 5,
   /** A check the command ran failed (`load-test --slo`, `sessions replay` found a difference). */
   checkFailed: 6,
+  /** `avatar doctor`: the service answered something the contract does not say. */
+  contractMismatch: 7,
   /** Interrupted by Ctrl-C. */
   interrupted: 130,
 } as const;

@@ -69,6 +69,7 @@ const workflows = async () => (await import('./workflows.js')).workflowsCommands
 const orgs = async () => (await import('./orgs.js')).orgsCommands;
 const toolServers = async () => (await import('./tool-servers.js')).toolServerCommands;
 const hooks = async () => (await import('./hooks-serve.js')).hooksCommands;
+const doctor = async () => (await import('../doctor/command.js')).doctorCommand;
 
 /** The headings of `avatar --help`, in order (grouped as `gh --help` groups its commands). */
 const START = 'Start here:';
@@ -103,6 +104,12 @@ export const commandGroups: CommandGroup[] = [
     name: 'smoke',
     description: 'CI check of a deployment or the emulator, one line per step',
     load: [smoke],
+  },
+  {
+    section: START,
+    name: 'doctor',
+    description: 'check every answer of a deployment against the contract',
+    load: [doctor],
   },
   {
     section: START,
