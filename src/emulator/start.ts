@@ -22,8 +22,8 @@ import { applySeed, loadSeed, SeedError, type LoadedSeed } from './seed/apply.js
 import { readScriptFile, ScriptError, type ReadScript } from './scripts/load.js';
 import { ScriptRegistry } from './scripts/registry.js';
 import { loadChecked } from './scripts/routes.js';
-import { operatorLog } from './operator/log.js';
-import { FaultList, faultsOf } from './operator/faults.js';
+import { FaultList } from './operator/faults.js';
+import { buildServices, servicesNotBuilt } from './services.js';
 import { operatorTokenFor } from './operator/operator-token.js';
 import { answerClientError, closeServer, trackRequests } from './http/server.js';
 import { cryptoIds } from './ids.js';
@@ -146,6 +146,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
       log: (line) => process.stderr.write(`[emulator] ${line}\n`),
       operatorToken: operatorTokenFor(options, options.ids ?? cryptoIds),
       onStop: (fn) => stops.push(fn),
+      services: servicesNotBuilt,
     };
     const fresh = getSetting(db, 'bootstrap') === undefined;
     const keys = bootstrap(ctx);
@@ -160,6 +161,8 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
     ctx.options = { ...options, baseUrl };
+    // Every service, once, in order (src/emulator/services.ts); stopped in reverse.
+    ctx.services = buildServices(ctx);
     const signing = await loadSigningKey(db, baseUrl);
     const scripts = new ScriptRegistry();
     const app = createApp(ctx, {
@@ -245,13 +248,13 @@ function listen(
   ctx: EmulatorContext,
   hosts: HostPolicy,
 ): Promise<ServerType> {
-  const log = operatorLog(ctx);
-  const faults = faultsOf(ctx);
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
         fetch: async (req: Request, env: unknown) => {
           if (!holder.app) return new Response('{"error":"starting"}', { status: 503 });
+          // The services are built before the app is set (buildServices, above).
+          const { faults, log } = ctx.services;
           const started = ctx.clock.now();
           const path = new URL(req.url).pathname;
           // Faults (issue 18 item 6): a status and/or latency on the routes a fault names.
