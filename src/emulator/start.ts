@@ -25,7 +25,7 @@ import { loadChecked } from './scripts/routes.js';
 import { FaultList } from './operator/faults.js';
 import { buildServices, servicesNotBuilt } from './services.js';
 import { operatorTokenFor } from './operator/operator-token.js';
-import { answerClientError, closeServer, trackRequests } from './http/server.js';
+import { answerClientError, closeServer, trackRequests, type RequestCount } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
 import { optionProblems } from './option-limits.js';
@@ -154,8 +154,8 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // until the app is set, which happens before this function returns, requests get 503.
     const holder: { app: App | null } = { app: null };
     const hosts = new HostPolicy(options.allowedHosts ?? []);
-    const server = await listen(holder, options, ctx, hosts);
-    stops.push(() => closeServer(server, options.shutdownGraceMs ?? 5_000));
+    const { server, requests } = await listen(holder, options, ctx, hosts);
+    stops.push(() => closeServer(server, requests, options.shutdownGraceMs ?? 5_000));
     bindPolicy(hosts, server as Server, options.host);
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -247,7 +247,7 @@ function listen(
   options: EmulatorOptions,
   ctx: EmulatorContext,
   hosts: HostPolicy,
-): Promise<ServerType> {
+): Promise<{ server: ServerType; requests: RequestCount }> {
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
@@ -270,7 +270,7 @@ function listen(
         // The Host check runs before any route (DNS rebinding; docs/security.md).
         createServer: hostGuardedServer(hosts) as never,
       },
-      () => resolvePromise(server),
+      () => resolvePromise({ server, requests }),
     );
     server.on('error', (e: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`;
@@ -288,7 +288,7 @@ function listen(
             ),
       );
     });
-    trackRequests(server);
+    const requests = trackRequests(server);
     server.on('clientError', answerClientError);
   });
 }
