@@ -5,14 +5,22 @@
  * cannot read an upgrade refusal's HTTP status: a socket that closes before it opened is
  * reported `refused` with what the edge can have meant.
  */
-import { EdgeEmitter, parseFrame, reasonForClose } from '../contract/edge/emitter.js';
-import type { ClosedEvent, EdgeEvent } from '../contract/edge/events.js';
-import { errorText, mapControl } from '../contract/edge/frames.js';
-import { TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL } from '../contract/edge/protocol.js';
+import {
+  V1_SOCKETS,
+  v1Decoder,
+  v2Decoder,
+  type EdgeFrame,
+  type V1Socket,
+} from '../contract/edge/decode.js';
+import { EdgeEmitter, reasonForClose } from '../contract/edge/emitter.js';
+import type { ClosedEvent } from '../contract/edge/events.js';
+import { TAG_MIC, V2_SUBPROTOCOL } from '../contract/edge/protocol.js';
 import { edgeSocketUrl } from '../contract/edge/url.js';
 
 export { V2_SUBPROTOCOL };
-const V1_SOCKETS = ['/mse', '/mic_stream', '/events'] as const;
+/** A page's message data (`binaryType` is `arraybuffer`) as the shared decoder's frame. */
+const frameOf = (data: string | ArrayBuffer): EdgeFrame =>
+  typeof data === 'string' ? data : new Uint8Array(data);
 
 /** What a browser cannot tell apart when an upgrade is refused (docs/edge.md lists them). */
 const REFUSED =
@@ -87,44 +95,10 @@ export function openV1(opts: SocketOptions): EdgeSockets {
   const em = new EdgeEmitter();
   const state = { closing: false };
   const sockets = new Map<string, WebSocket>();
-  let total = 0;
-  let segments = 0;
-  let mimeSeen = false;
   em.emit({ type: 'status', state: 'connecting', protocol: 1 });
-  const onMessage = (path: string, data: string | ArrayBuffer) => {
-    if (typeof data !== 'string') {
-      if (path !== '/mse') return; // nothing binary is defined downstream on the others
-      total += data.byteLength;
-      segments++;
-      return em.emit({ type: 'media', bytes: new Uint8Array(data), total, segments });
-    }
-    const f = parseFrame(data);
-    if (!f)
-      return em.emit({
-        type: 'error',
-        error: `unreadable ${path} message: ${data.slice(0, 200)}`,
-        socket: path,
-      });
-    if (path === '/mse') {
-      if (typeof f.mime === 'string' && !mimeSeen) {
-        mimeSeen = true;
-        return em.emit({ type: 'media_init', mime: f.mime });
-      }
-      return em.emit({
-        type: 'error',
-        error: f.type === 'error' ? errorText(f) : `unexpected /mse message: ${data.slice(0, 200)}`,
-        socket: path,
-      });
-    }
-    // /events carries agent_event, speech and telemetry; its turn is telemetry (/mic_stream has it).
-    if (path === '/events') {
-      return em.emit(
-        f.type === 'agent_event' || f.type === 'speech'
-          ? mapControl(f, path)
-          : { type: 'telemetry', frame: f },
-      );
-    }
-    em.emit(mapControl(f, path));
+  const decode = v1Decoder();
+  const onMessage = (path: V1Socket, data: string | ArrayBuffer) => {
+    for (const e of decode(path, frameOf(data))) em.emit(e);
   };
   const opened = V1_SOCKETS.map((path) => {
     const s = openSocket(
@@ -168,43 +142,10 @@ export function openV1(opts: SocketOptions): EdgeSockets {
 export function openV2(opts: SocketOptions): EdgeSockets {
   const em = new EdgeEmitter();
   const state = { closing: false };
-  let total = 0;
-  let segments = 0;
   em.emit({ type: 'status', state: 'connecting', protocol: 2 });
+  const decode = v2Decoder();
   const onMessage = (data: string | ArrayBuffer) => {
-    if (typeof data !== 'string') {
-      const all = new Uint8Array(data);
-      if (all[0] !== TAG_MEDIA)
-        return em.emit({
-          type: 'error',
-          error: `unknown binary tag 0x${(all[0] ?? 0).toString(16)}`,
-          socket: '/v2/session',
-        });
-      const bytes = all.subarray(1);
-      total += bytes.byteLength;
-      segments++;
-      return em.emit({ type: 'media', bytes, total, segments });
-    }
-    const f = parseFrame(data);
-    if (!f)
-      return em.emit({
-        type: 'error',
-        error: `unreadable /v2/session message: ${data.slice(0, 200)}`,
-        socket: '/v2/session',
-      });
-    if (f.type === 'session') {
-      em.emit({ type: 'telemetry', frame: f });
-      if (typeof f.mime === 'string') em.emit({ type: 'media_init', mime: f.mime });
-      else if (f.render === false)
-        em.emit({
-          type: 'error',
-          error: 'render_disabled: this session is brain-only (no media)',
-          socket: '/v2/session',
-        });
-      return;
-    }
-    if (f.type === 'chat_ack' || f.type === 'pong') return;
-    em.emit(mapControl(f, '/v2/session') as EdgeEvent);
+    for (const e of decode(frameOf(data))) em.emit(e);
   };
   const { ws, opened } = openSocket(
     em,

@@ -11,9 +11,10 @@ import type { z } from 'zod';
 import type { V1Hello } from '../contract/edge/messages.js';
 import { edgeChat } from '../contract/operations/boxes.js';
 import WebSocket from 'ws';
+import { V1_SOCKETS, v1Decoder, type V1Socket } from '../contract/edge/decode.js';
 import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
-import { errorText, mapControl, refusal } from './edge-frames.js';
+import { refusal } from './edge-frames.js';
 import { edgeHttpUrl, edgeSocketUrl } from './edge-url.js';
 
 export interface EdgeConnectOptions {
@@ -31,15 +32,10 @@ export interface EdgeConnectOptions {
   origin?: string;
 }
 
-const SOCKETS = ['/mse', '/mic_stream', '/events'] as const;
-
 export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
   const em = new EdgeEmitter();
   const sockets = new Map<string, WebSocket>();
   let closing = false;
-  let mediaTotal = 0;
-  let segments = 0;
-  let mimeSeen = false;
 
   const endAll = (e: ClosedEvent) => {
     em.emit(e);
@@ -50,7 +46,7 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
   };
 
   em.emit({ type: 'status', state: 'connecting', protocol: 1 });
-  const opened = SOCKETS.map(
+  const opened = V1_SOCKETS.map(
     (path) =>
       new Promise<void>((resolve, reject) => {
         const ws = new WebSocket(edgeSocketUrl(opts.connectUrl, path, opts.token), {
@@ -107,46 +103,9 @@ export function connectV1(opts: EdgeConnectOptions): EdgeConnection {
       }),
   );
 
-  function onMessage(path: string, data: Buffer, isBinary: boolean): void {
-    if (path === '/mse') {
-      if (isBinary) {
-        mediaTotal += data.length;
-        segments++;
-        em.emit({ type: 'media', bytes: data, total: mediaTotal, segments });
-        return;
-      }
-      const f = parseFrame(data);
-      if (f && typeof f.mime === 'string' && !mimeSeen) {
-        mimeSeen = true;
-        em.emit({ type: 'media_init', mime: f.mime });
-      } else if (f?.type === 'error') em.emit({ type: 'error', error: errorText(f), socket: path });
-      else
-        em.emit({
-          type: 'error',
-          error: `unexpected /mse text message: ${String(data).slice(0, 200)}`,
-          socket: path,
-        });
-      return;
-    }
-    if (isBinary) return; // nothing binary is defined downstream on these sockets
-    const f = parseFrame(data);
-    if (!f)
-      return em.emit({
-        type: 'error',
-        error: `unreadable ${path} message: ${String(data).slice(0, 200)}`,
-        socket: path,
-      });
-    // /mic_stream (spec 6.1); /events carries agent_event, speech (docs/edge.md) and telemetry
-    // (a turn there is telemetry: /mic_stream has it).
-    if (path === '/events') {
-      em.emit(
-        f.type === 'agent_event' || f.type === 'speech'
-          ? mapControl(f, path)
-          : { type: 'telemetry', frame: f },
-      );
-      return;
-    }
-    em.emit(mapControl(f, path));
+  const decode = v1Decoder();
+  function onMessage(path: V1Socket, data: Buffer, isBinary: boolean): void {
+    for (const e of decode(path, isBinary ? data : data.toString('utf8'))) em.emit(e);
   }
 
   const ready = Promise.all(opened).then(() =>

@@ -5,20 +5,14 @@
  * PCM16 mic frame from the client. Typed text is a `chat` message, not POST /chat.
  */
 import type { z } from 'zod';
-import {
-  TAG_MEDIA,
-  TAG_MIC,
-  V2_SUBPROTOCOL,
-  V2SessionMessage,
-  type V2Chat,
-  type V2Hello,
-} from '../contract/edge/messages.js';
+import { TAG_MIC, V2_SUBPROTOCOL, type V2Chat, type V2Hello } from '../contract/edge/messages.js';
 import WebSocket from 'ws';
-import { EdgeEmitter, parseFrame, reasonForClose } from './edge-emitter.js';
+import { v2Decoder } from '../contract/edge/decode.js';
+import { EdgeEmitter, reasonForClose } from './edge-emitter.js';
 import type { ClosedEvent, EdgeConnection } from './edge-events.js';
 import { edgeSocketUrl } from './edge-url.js';
 import { EdgeClosedError, type EdgeConnectOptions } from './edge-v1.js';
-import { mapControl, refusal } from './edge-frames.js';
+import { refusal } from './edge-frames.js';
 
 export { V2_SUBPROTOCOL };
 
@@ -26,8 +20,6 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
   const em = new EdgeEmitter();
   let closing = false;
   let open = false;
-  let mediaTotal = 0;
-  let segments = 0;
   em.emit({ type: 'status', state: 'connecting', protocol: 2 });
   const ws = new WebSocket(
     edgeSocketUrl(opts.connectUrl, '/v2/session', opts.token),
@@ -87,46 +79,9 @@ export function connectV2(opts: EdgeConnectOptions): EdgeConnection {
   });
   ready.catch(() => undefined);
 
+  const decode = v2Decoder();
   ws.on('message', (data: Buffer, isBinary) => {
-    if (isBinary) {
-      if (data[0] !== TAG_MEDIA)
-        return em.emit({
-          type: 'error',
-          error: `unknown binary tag 0x${(data[0] ?? 0).toString(16)}`,
-          socket: '/v2/session',
-        });
-      const bytes = data.subarray(1);
-      mediaTotal += bytes.length;
-      segments++;
-      return em.emit({ type: 'media', bytes, total: mediaTotal, segments });
-    }
-    const f = parseFrame(data);
-    if (!f)
-      return em.emit({
-        type: 'error',
-        error: `unreadable /v2/session message: ${String(data).slice(0, 200)}`,
-        socket: '/v2/session',
-      });
-    if (f.type === 'session') {
-      const sess = V2SessionMessage.safeParse(f);
-      if (!sess.success)
-        return em.emit({
-          type: 'error',
-          error: `unreadable session message: ${JSON.stringify(f).slice(0, 200)}`,
-          socket: '/v2/session',
-        });
-      if (sess.data.mime !== null) em.emit({ type: 'media_init', mime: sess.data.mime });
-      else if (!sess.data.render)
-        em.emit({
-          type: 'error',
-          error: 'render_disabled: this session is brain-only (no media)',
-          socket: '/v2/session',
-        });
-      return;
-    }
-    if (f.type === 'chat_ack' || f.type === 'pong') return;
-    const e = mapControl(f, '/v2/session');
-    em.emit(e);
+    for (const e of decode(isBinary ? data : data.toString('utf8'))) em.emit(e);
   });
 
   return {

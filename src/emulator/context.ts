@@ -22,8 +22,10 @@ export interface EmulatorContext {
    * (the playground) may have it injected at load. Never put it in a URL (docs/security.md).
    */
   operatorToken: string;
-  /** Hooks run on stop (workers, timers). */
+  /** Hooks run on stop (workers, timers), last registered first. */
   onStop: (fn: () => void | Promise<void>) => void;
+  // `services` (the emulator's services, built once in order) is added to this interface by
+  // src/emulator/services.ts, so this module imports none of them (no import ring).
 }
 
 export type AppEnv = { Variables: { auth: AuthContext | null } };

@@ -22,10 +22,10 @@ import { applySeed, loadSeed, SeedError, type LoadedSeed } from './seed/apply.js
 import { readScriptFile, ScriptError, type ReadScript } from './scripts/load.js';
 import { ScriptRegistry } from './scripts/registry.js';
 import { loadChecked } from './scripts/routes.js';
-import { operatorLog } from './operator/log.js';
-import { FaultList, faultsOf } from './operator/faults.js';
+import { FaultList } from './operator/faults.js';
+import { buildServices, servicesNotBuilt } from './services.js';
 import { operatorTokenFor } from './operator/operator-token.js';
-import { answerClientError, closeServer, trackRequests } from './http/server.js';
+import { answerClientError, closeServer, trackRequests, type RequestCount } from './http/server.js';
 import { cryptoIds } from './ids.js';
 import { defaultOptions, type EmulatorOptions } from './options.js';
 import { optionProblems } from './option-limits.js';
@@ -146,6 +146,7 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
       log: (line) => process.stderr.write(`[emulator] ${line}\n`),
       operatorToken: operatorTokenFor(options, options.ids ?? cryptoIds),
       onStop: (fn) => stops.push(fn),
+      services: servicesNotBuilt,
     };
     const fresh = getSetting(db, 'bootstrap') === undefined;
     const keys = bootstrap(ctx);
@@ -153,13 +154,15 @@ export async function startEmulator(opts: Partial<EmulatorOptions> = {}): Promis
     // until the app is set, which happens before this function returns, requests get 503.
     const holder: { app: App | null } = { app: null };
     const hosts = new HostPolicy(options.allowedHosts ?? []);
-    const server = await listen(holder, options, ctx, hosts);
-    stops.push(() => closeServer(server, options.shutdownGraceMs ?? 5_000));
+    const { server, requests } = await listen(holder, options, ctx, hosts);
+    stops.push(() => closeServer(server, requests, options.shutdownGraceMs ?? 5_000));
     bindPolicy(hosts, server as Server, options.host);
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
     ctx.options = { ...options, baseUrl };
+    // Every service, once, in order (src/emulator/services.ts); stopped in reverse.
+    ctx.services = buildServices(ctx);
     const signing = await loadSigningKey(db, baseUrl);
     const scripts = new ScriptRegistry();
     const app = createApp(ctx, {
@@ -244,14 +247,14 @@ function listen(
   options: EmulatorOptions,
   ctx: EmulatorContext,
   hosts: HostPolicy,
-): Promise<ServerType> {
-  const log = operatorLog(ctx);
-  const faults = faultsOf(ctx);
+): Promise<{ server: ServerType; requests: RequestCount }> {
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
         fetch: async (req: Request, env: unknown) => {
           if (!holder.app) return new Response('{"error":"starting"}', { status: 503 });
+          // The services are built before the app is set (buildServices, above).
+          const { faults, log } = ctx.services;
           const started = ctx.clock.now();
           const path = new URL(req.url).pathname;
           // Faults (issue 18 item 6): a status and/or latency on the routes a fault names.
@@ -267,7 +270,7 @@ function listen(
         // The Host check runs before any route (DNS rebinding; docs/security.md).
         createServer: hostGuardedServer(hosts) as never,
       },
-      () => resolvePromise(server),
+      () => resolvePromise({ server, requests }),
     );
     server.on('error', (e: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`;
@@ -285,7 +288,7 @@ function listen(
             ),
       );
     });
-    trackRequests(server);
+    const requests = trackRequests(server);
     server.on('clientError', answerClientError);
   });
 }

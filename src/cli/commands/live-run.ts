@@ -13,7 +13,7 @@ import {
   ndjsonLine,
   textLine,
   wrapLogLine,
-  type EndReason,
+  type LiveEndReason,
   type Stamped,
 } from '../live/live-log.js';
 import { coverLinesOf } from '../live/follow-ups.js';
@@ -293,7 +293,7 @@ export function checkWritable(file: string, flag: string): string {
   return file;
 }
 
-export function exitCodeFor(reason: EndReason): ExitCodeValue {
+export function exitCodeFor(reason: LiveEndReason): ExitCodeValue {
   switch (reason) {
     case 'interrupted':
       return ExitCode.interrupted;

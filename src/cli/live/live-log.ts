@@ -1,5 +1,8 @@
-import type { BrainPayload } from '../../client/edge-events.js';
+import type { BrainPayload, EdgeEvent } from '../../client/edge-events.js';
 import { wrapText } from '../wrap.js';
+
+/** The edge's event of one type (the contract's message, as the decoder reads it). */
+type EdgeOf<T extends EdgeEvent['type']> = Extract<EdgeEvent, { type: T }>;
 
 /**
  * What `sessions live` reports, one record per event: NDJSON with `--json`, one line per
@@ -15,29 +18,24 @@ export type LiveLogEvent =
       connect_url: string;
     }
   | { event: 'connected'; connect_ms: number }
-  | { event: 'media_init'; mime: string }
+  | ({ event: 'media_init' } & Omit<EdgeOf<'media_init'>, 'type'>)
   /** `ms_since_connect`: since the connect began (media can arrive before every socket is open). */
   | { event: 'first_media'; bytes: number; ms_since_connect: number }
   | { event: 'media'; bytes: number; segments: number }
-  | { event: 'partial'; text: string }
+  | ({ event: 'partial' } & Omit<EdgeOf<'partial'>, 'type'>)
   /**
    * `greeting: true`: the avatar's opening line (the edge marks it). `avatar_line: true`: a
    * line the avatar began itself (no user text, not the greeting): a tool's follow-up, filler
    * or apology; `tool_line` names the call it belongs to when one was due (docs/live.md).
    * `brain`: the edge's payload in a brain-only session (`name`, `reply`, `usage`; docs/edge.md).
    */
-  | {
+  | (Omit<EdgeOf<'turn'>, 'type' | 'greeting'> & {
       event: 'turn';
       seq: number;
-      text: string;
-      reply: string;
-      language?: string;
-      speech_id?: string;
       greeting?: boolean;
       avatar_line?: boolean;
       tool_line?: { kind: 'follow_up' | 'filler'; tool: string; call_id: string };
-      brain?: BrainPayload;
-    }
+    })
   /** `greeting: true` / `avatar_line: true`: the media of the opening line / of a line the avatar began, not a reply to the user. */
   | {
       event: 'reply_media';
@@ -48,14 +46,7 @@ export type LiveLogEvent =
       greeting?: boolean;
       avatar_line?: boolean;
     }
-  | {
-      event: 'agent_event';
-      kind: string;
-      tool?: string;
-      call_id?: string;
-      url?: string;
-      caption?: string;
-    }
+  | ({ event: 'agent_event' } & Omit<EdgeOf<'agent_event'>, 'type'>)
   | { event: 'said'; text: string }
   /** The mic is gated (zeroed frames) while the avatar is heard through the speakers, or open again. */
   | { event: 'mic_gate'; gated: boolean }
@@ -65,7 +56,7 @@ export type LiveLogEvent =
   | { event: 'recorded'; path: string; bytes: number; remuxed: boolean; error?: string }
   | {
       event: 'ended';
-      reason: EndReason;
+      reason: LiveEndReason;
       detail?: string;
       duration_s: number;
       turns: number;
@@ -75,14 +66,15 @@ export type LiveLogEvent =
     };
 
 /**
- * Why a live session ended (printed, and in the `ended` record):
+ * Why `sessions live` ended, as the CLI reports it (printed, and in the `ended` record);
+ * not the edge's `EndReason` (src/contract/edge/messages.ts), which reaches it as a close:
  * - `interrupted`: Ctrl-C;  - `turns_done`: `--turns N` reached and the last reply spoken;
  * - `cap_reached`: the session clock reached `cap_seconds`;
  * - `edge_closed`: the edge ended the session (released elsewhere, box stopping);
  * - `socket_lost`: a socket dropped without a close;  - `refused`: the edge refused the connect;
  * - `error`: something failed on this side.
  */
-export type EndReason =
+export type LiveEndReason =
   | 'interrupted'
   | 'turns_done'
   | 'cap_reached'
@@ -166,7 +158,7 @@ export function brainLine(b: BrainPayload): string {
     : b.name;
 }
 
-export function endSentence(reason: EndReason, detail?: string): string {
+export function endSentence(reason: LiveEndReason, detail?: string): string {
   const base = {
     interrupted: 'interrupted (Ctrl-C)',
     turns_done: 'the requested turns are done',

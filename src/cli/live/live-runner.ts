@@ -10,7 +10,12 @@ import { MicPump, type PacerClock } from '../../client/edge-mic.js';
 import type { MintReady } from '../../contract/resources/session.js';
 import type { AudioOutChoice } from './audio-out.js';
 import { coverLinesOf, FollowUps, type Settled } from './follow-ups.js';
-import { interruptedNote, type EndReason, type LiveLogEvent, type Stamped } from './live-log.js';
+import {
+  interruptedNote,
+  type LiveEndReason,
+  type LiveLogEvent,
+  type Stamped,
+} from './live-log.js';
 import { LiveStore } from './live-state.js';
 import type { MicSource } from './mic-source.js';
 import { ReplyAudio } from './reply-audio.js';
@@ -68,7 +73,7 @@ const MIC_FILE_UTTERANCE_GAP_MS = 500;
 const MIC_FILE_UNHEARD_MS = 10_000;
 
 export interface LiveSummary {
-  reason: EndReason;
+  reason: LiveEndReason;
   detail?: string;
   durationS: number;
   turns: number;
@@ -111,7 +116,7 @@ export class LiveRunner {
   private lastTyped: string | undefined;
   /** The greeting's speech_id, to name it when barge-in cuts it. */
   private greetingSpeechId: string | undefined;
-  private ending: { reason: EndReason; detail?: string } | undefined;
+  private ending: { reason: LiveEndReason; detail?: string } | undefined;
   private wake!: () => void;
   private readonly woken = new Promise<void>((r) => (this.wake = r));
   private readonly clock: PacerClock;
@@ -244,7 +249,7 @@ export class LiveRunner {
   }
 
   /** End the session for this reason (the first reason wins). */
-  end(reason: EndReason, detail?: string): void {
+  end(reason: LiveEndReason, detail?: string): void {
     if (!this.ending) this.ending = { reason, detail };
     this.wake();
   }

@@ -1,4 +1,4 @@
-import type { EndReason } from './live-log.js';
+import type { LiveEndReason } from './live-log.js';
 
 /**
  * What the live view shows, as one immutable snapshot behind subscribe/getSnapshot (React's
@@ -29,7 +29,7 @@ export interface LiveState {
   speaking: boolean;
   media: { bytes: number; segments: number };
   output: string | null;
-  ended: { reason: EndReason; detail?: string } | null;
+  ended: { reason: LiveEndReason; detail?: string } | null;
   /** Where `--record` put the file, once it is written. */
   recorded: { path: string; bytes: number; remuxed: boolean; error?: string } | null;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 export { CHAT_TEXT_MAX, TAG_MEDIA, TAG_MIC, V2_SUBPROTOCOL } from './protocol.js';
 import { CHAT_TEXT_MAX, V2_SUBPROTOCOL } from './protocol.js';
+import { textOfAtMost } from '../resources/common.js';
 
 const lang = z
   .string()
@@ -24,13 +25,63 @@ export const V1Hello = z
 export const V2Hello = z
   .object({ type: z.literal('hello'), lang })
   .describe('v2: session context, before the first audio frame');
+/** A typed turn's text: not blank, at most CHAT_TEXT_MAX characters (code points). */
+export const ChatText = textOfAtMost(CHAT_TEXT_MAX, 1)
+  .refine((s) => s.trim() !== '', { message: 'not blank' })
+  .meta({ maxLength: CHAT_TEXT_MAX });
 export const V2Chat = z
-  .object({ type: z.literal('chat'), text: z.string().min(1).max(CHAT_TEXT_MAX) })
+  .object({ type: z.literal('chat'), text: ChatText })
   .describe('v2: a typed user turn');
 export const V2Ping = z
   .object({ type: z.literal('ping') })
   .describe('v2: asks for a pong with the session clock');
 export const V2ClientMessage = z.discriminatedUnion('type', [V2Hello, V2Chat, V2Ping]);
+
+/**
+ * A client text message as the edge reads it (docs/edge.md, docs/protocol-v2.md): parsed
+ * by the schemas above, or the `error` message's code and `detail` to answer it with (the
+ * socket and the session go on). One detail per message kind, so a client learns which
+ * rule it broke: not a JSON object, an unknown `op`/`type`, a bad `lang`, a bad chat text.
+ */
+export type Inbound<T> =
+  | { ok: true; msg: T }
+  | { ok: false; error: 'invalid_message'; detail: string };
+const refuse = (detail: string) => ({ ok: false, error: 'invalid_message', detail }) as const;
+const NOT_OBJECT = 'text messages are JSON objects';
+const BAD_LANG = 'hello.lang is a language tag such as "en" or "de-DE"';
+const BAD_CHAT = `chat.text is a non-empty string of at most ${CHAT_TEXT_MAX} characters`;
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const o: unknown = JSON.parse(text);
+    return o && typeof o === 'object' && !Array.isArray(o)
+      ? (o as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** v1 /mic_stream: the only text message is the hello (spec 6.1). */
+export function readV1ClientText(text: string): Inbound<z.output<typeof V1Hello>> {
+  const o = jsonObject(text);
+  if (!o) return refuse(NOT_OBJECT);
+  if (o.op !== 'hello')
+    return refuse('the only text message on /mic_stream is { "op": "hello", "lang": "..." }');
+  const r = V1Hello.safeParse(o);
+  return r.success ? { ok: true, msg: r.data } : refuse(BAD_LANG);
+}
+
+/** v2 /v2/session: hello, chat or ping (docs/protocol-v2.md). */
+export function readV2ClientText(text: string): Inbound<z.output<typeof V2ClientMessage>> {
+  const o = jsonObject(text);
+  if (!o) return refuse(NOT_OBJECT);
+  const r = V2ClientMessage.safeParse(o);
+  if (r.success) return { ok: true, msg: r.data };
+  if (o.type === 'hello') return refuse(BAD_LANG);
+  if (o.type === 'chat') return refuse(BAD_CHAT);
+  return refuse('client messages are hello, chat and ping (docs/protocol-v2.md)');
+}
 
 // Edge to client
 export const MseInit = z
@@ -118,6 +169,17 @@ export const V2ChatAck = z
 export const V2Pong = z
   .object({ type: z.literal('pong'), session_ms: z.number() })
   .describe('v2: answer to ping');
+
+/**
+ * Why the edge ended a live session; each reaches the client as a close code and reason
+ * (docs/protocol-v2.md "Closing", docs/edge.md): `closed` every client socket closed,
+ * `cap` cap_seconds reached (4001 `session_cap`), `released` released or ended on the
+ * control plane (4002 `session_ended: released`), `box_stopping` (1001), `idle` a
+ * /chat-only session left idle (4002), `script` a conversation script's `end` step (4002).
+ * The seat event to the control plane carries it, `released` and `script` excepted.
+ */
+export const EndReason = z.enum(['closed', 'cap', 'released', 'box_stopping', 'idle', 'script']);
+export type EndReason = z.infer<typeof EndReason>;
 
 /** Binary payloads (described as bytes; the schema documents them). */
 export const MicFrame = z

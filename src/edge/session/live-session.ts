@@ -5,7 +5,7 @@
  * A session no client socket holds (driven only by POST /chat) has no socket to lose: it
  * ends when idle instead, like a minted session nobody connects to (the reaper's 60 s).
  */
-import type { EdgeSentMessage } from '../../contract/edge/messages.js';
+import type { EdgeSentMessage, EndReason } from '../../contract/edge/messages.js';
 import { type Clock, type TimerHandle } from '../../contract/clock.js';
 import { CloseCode, type Channel, type Stream } from './channel.js';
 import type { SessionSnapshot } from './snapshot.js';
@@ -24,8 +24,8 @@ export interface LoggedTurn {
   outcome: 'spoken' | 'interrupted' | 'text' | 'unanswered';
 }
 
-/** `script`: a conversation script's `end` step (docs/fidelity.md). */
-export type EndReason = 'closed' | 'cap' | 'released' | 'box_stopping' | 'idle' | 'script';
+/** Why a session ended: the contract's one `EndReason` (`script`: a script's `end` step, docs/fidelity.md). */
+export type { EndReason };
 
 /** The longest WebSocket close reason (RFC 6455: 123 bytes of UTF-8). */
 const CLOSE_REASON_BYTES = 123;

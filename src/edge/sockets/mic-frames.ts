@@ -1,6 +1,7 @@
 /**
  * The uplink rules shared by /mic_stream (v1) and the v2 socket (spec 4.6, 8): a `hello`
- * first, then 16 kHz mono PCM16 frames of exactly 1600 samples (3200 bytes). Every
+ * first, then 16 kHz mono PCM16 frames of exactly 1600 samples (3200 bytes); text messages
+ * are read by the contract's schemas (`readV1ClientText`, `readV2ClientText`). Every
  * violation is answered with an `error` message (spec 6.1) and the offending message is
  * dropped; the socket stays open and the session goes on.
  */
@@ -8,7 +9,6 @@ export const FRAME_SAMPLES = 1600;
 export const FRAME_BYTES = FRAME_SAMPLES * 2;
 
 export type Uplink =
-  | { kind: 'hello'; lang: string | null }
   | { kind: 'frame'; samples: Int16Array }
   | { kind: 'error'; error: string; detail: string };
 
@@ -45,32 +45,4 @@ export function micFrame(bytes: Buffer, helloSeen: boolean, protocol: 1 | 2): Up
   const samples = new Int16Array(FRAME_SAMPLES);
   Buffer.from(samples.buffer).set(bytes);
   return { kind: 'frame', samples };
-}
-
-/** A JSON text message: an object, or the error to answer it with. */
-export function parseObject(
-  text: string,
-): { msg: Record<string, unknown> } | { kind: 'error'; error: string; detail: string } {
-  let o: unknown;
-  try {
-    o = JSON.parse(text);
-  } catch {
-    return { kind: 'error', error: 'invalid_message', detail: 'text messages are JSON objects' };
-  }
-  if (!o || typeof o !== 'object' || Array.isArray(o))
-    return { kind: 'error', error: 'invalid_message', detail: 'text messages are JSON objects' };
-  return { msg: o as Record<string, unknown> };
-}
-
-/** `lang` of a hello: a BCP-47-looking tag or display name, at most 64 characters. */
-export function helloLang(o: Record<string, unknown>): Uplink {
-  if (o.lang === undefined || o.lang === null) return { kind: 'hello', lang: null };
-  if (typeof o.lang !== 'string' || o.lang.length === 0 || o.lang.length > 64) {
-    return {
-      kind: 'error',
-      error: 'invalid_message',
-      detail: 'hello.lang is a language tag such as "en" or "de-DE"',
-    };
-  }
-  return { kind: 'hello', lang: o.lang };
 }

@@ -5,7 +5,8 @@
  */
 import type { WebSocket } from 'ws';
 import type { EdgeSession } from '../session/edge-session.js';
-import { helloLang, micFrame, parseObject, type Uplink } from './mic-frames.js';
+import { readV1ClientText } from '../../contract/edge/messages.js';
+import { micFrame } from './mic-frames.js';
 import { withMediaFaults } from './media-faults.js';
 import { messageBytes, wsChannel } from './ws-channel.js';
 
@@ -51,19 +52,10 @@ export function attachMic(ws: WebSocket, s: EdgeSession): void {
       if (f.kind === 'frame') s.micFrame(f.samples);
       return;
     }
-    const p = parseObject(buf.toString('utf8'));
-    if ('kind' in p) return fail(p);
-    if (p.msg.op !== 'hello')
-      return fail({
-        error: 'invalid_message',
-        detail: 'the only text message on /mic_stream is { "op": "hello", "lang": "..." }',
-      });
-    const h: Uplink = helloLang(p.msg);
-    if (h.kind === 'error') return fail(h);
-    if (h.kind === 'hello') {
-      hello = true;
-      s.hello(h.lang);
-    }
+    const m = readV1ClientText(buf.toString('utf8'));
+    if (!m.ok) return fail(m);
+    hello = true;
+    s.hello(m.msg.lang ?? null);
   });
   s.attach(ch);
 }

@@ -4,9 +4,8 @@
  * one-byte tag: 0x01 fMP4 media (box to client), 0x02 one PCM16 mic frame (client to box).
  */
 import type { WebSocket } from 'ws';
-import { charCount } from '../../contract/limits.js';
 import {
-  CHAT_TEXT_MAX,
+  readV2ClientText,
   TAG_MEDIA,
   TAG_MIC,
   V2_SUBPROTOCOL,
@@ -16,7 +15,7 @@ import {
 } from '../../contract/edge/messages.js';
 import type { z } from 'zod';
 import type { EdgeSession } from '../session/edge-session.js';
-import { helloLang, micFrame, parseObject } from './mic-frames.js';
+import { micFrame } from './mic-frames.js';
 import { withMediaFaults } from './media-faults.js';
 import { messageBytes, wsChannel } from './ws-channel.js';
 
@@ -58,40 +57,20 @@ export function attachV2(ws: WebSocket, s: EdgeSession, chat: (text: string) => 
       if (f.kind === 'frame') s.micFrame(f.samples);
       return;
     }
-    const p = parseObject(buf.toString('utf8'));
-    if ('kind' in p) return fail(p);
-    switch (p.msg.type) {
-      case 'hello': {
-        const h = helloLang(p.msg);
-        if (h.kind === 'error') return fail(h);
-        if (h.kind === 'hello') {
-          hello = true;
-          s.hello(h.lang);
-        }
-        return;
-      }
-      case 'chat': {
-        const text = p.msg.text;
-        if (typeof text !== 'string' || !text.trim() || charCount(text) > CHAT_TEXT_MAX) {
-          return fail({
-            error: 'invalid_message',
-            detail: `chat.text is a non-empty string of at most ${CHAT_TEXT_MAX} characters`,
-          });
-        }
-        ch.sendJson({ type: 'chat_ack', speech_id: chat(text) } satisfies z.input<
+    const m = readV2ClientText(buf.toString('utf8'));
+    if (!m.ok) return fail(m);
+    switch (m.msg.type) {
+      case 'hello':
+        hello = true;
+        return s.hello(m.msg.lang ?? null);
+      case 'chat':
+        return ch.sendJson({ type: 'chat_ack', speech_id: chat(m.msg.text) } satisfies z.input<
           typeof V2ChatAck
         >);
-        return;
-      }
       case 'ping':
         return ch.sendJson({ type: 'pong', session_ms: s.live.clockMs } satisfies z.input<
           typeof V2Pong
         >);
-      default:
-        return fail({
-          error: 'invalid_message',
-          detail: 'client messages are hello, chat and ping (docs/protocol-v2.md)',
-        });
     }
   });
   s.attach(ch);

@@ -154,16 +154,9 @@ export class Fleet {
   }
 }
 
-const fleets = new WeakMap<EmulatorContext, Fleet>();
-
-/** The context's fleet (the boxes that registered and their seats), created on first use. */
+/** The emulator's fleet (the boxes that registered and their seats; built once by src/emulator/services.ts). */
 export function fleetOf(ctx: EmulatorContext): Fleet {
-  let fleet = fleets.get(ctx);
-  if (!fleet) {
-    fleets.set(ctx, (fleet = new Fleet()));
-    fleet.loadCredentials(ctx.db);
-  }
-  return fleet;
+  return ctx.services.fleet;
 }
 
 /** Settings key of the external boxes' credentials: `{ box_id: sha256(secret) hex }`, newest last. */

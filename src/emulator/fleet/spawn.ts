@@ -11,11 +11,35 @@ import type { EmulatorContext } from '../context.js';
 import { sessionOptions, type BoxCapabilities } from '../session-options.js';
 import { fleetOf } from './fleet.js';
 
-const fleets = new WeakMap<EmulatorContext, RunningBox[]>();
+/**
+ * The boxes this emulator starts in-process, in start order, and the parts they share
+ * (`edgeParts` when given (tests), else the defaults from the flags), made for the first box.
+ */
+export class InProcessBoxes {
+  readonly list: RunningBox[] = [];
+  private partsMade: Promise<EdgeParts> | null = null;
+
+  constructor(private readonly ctx: EmulatorContext) {}
+
+  parts(): Promise<EdgeParts> {
+    const o = this.ctx.options;
+    return (this.partsMade ??= o.edgeParts
+      ? Promise.resolve(o.edgeParts as EdgeParts)
+      : defaultParts({
+          asrUrl: (o.asrUrl as string | undefined) ?? null,
+          llmUrl: (o.llmUrl as string | undefined) ?? null,
+          llmModel: (o.llmModel as string | undefined) ?? null,
+          llmApiKey: process.env.AVATAR_LLM_API_KEY ?? null,
+          ttsUrl: (o.ttsUrl as string | undefined) ?? null,
+          ttsApiKey: process.env.AVATAR_TTS_API_KEY ?? null,
+          log: this.ctx.log,
+        }));
+  }
+}
 
 /** Boxes started by this emulator, in start order. */
 export function runningBoxes(ctx: EmulatorContext): RunningBox[] {
-  return fleets.get(ctx) ?? [];
+  return ctx.services.boxes.list;
 }
 
 /**
@@ -54,7 +78,7 @@ export async function addBox(
     maxCapSeconds: caps.maxCapSeconds ?? null,
     host: ctx.options.host,
     allowedHosts: ctx.options.allowedHosts,
-    parts: await edgeParts(ctx),
+    parts: await ctx.services.boxes.parts(),
     clock: ctx.clock,
     // spec 4.5 recording: captures live beside the blobs, where DELETE erases them.
     captureRoot: join(ctx.blobDir, 'captures'),
@@ -64,38 +88,13 @@ export async function addBox(
         ? (line) => process.stderr.write(`[edge ${boxId}] ${line}\n`)
         : undefined),
   });
-  const list = fleets.get(ctx) ?? [];
-  list.push(box);
-  fleets.set(ctx, list);
+  ctx.services.boxes.list.push(box);
   return box;
-}
-
-const partsOf = new WeakMap<EmulatorContext, Promise<EdgeParts>>();
-
-/** The parts every in-process box shares: `edgeParts` when given (tests), else the defaults from the flags. */
-function edgeParts(ctx: EmulatorContext): Promise<EdgeParts> {
-  let p = partsOf.get(ctx);
-  if (!p) {
-    const o = ctx.options;
-    p = o.edgeParts
-      ? Promise.resolve(o.edgeParts as EdgeParts)
-      : defaultParts({
-          asrUrl: (o.asrUrl as string | undefined) ?? null,
-          llmUrl: (o.llmUrl as string | undefined) ?? null,
-          llmModel: (o.llmModel as string | undefined) ?? null,
-          llmApiKey: process.env.AVATAR_LLM_API_KEY ?? null,
-          ttsUrl: (o.ttsUrl as string | undefined) ?? null,
-          ttsApiKey: process.env.AVATAR_TTS_API_KEY ?? null,
-          log: ctx.log,
-        });
-    partsOf.set(ctx, p);
-  }
-  return p;
 }
 
 /** Stop one in-process box (it deregisters; its sessions end). */
 export async function removeBox(ctx: EmulatorContext, boxId: string): Promise<void> {
-  const list = fleets.get(ctx) ?? [];
+  const list = ctx.services.boxes.list;
   const i = list.findIndex((b) => b.id === boxId);
   if (i < 0) return;
   const [box] = list.splice(i, 1);
@@ -107,7 +106,7 @@ export async function startFleet(ctx: EmulatorContext): Promise<void> {
   const opts = sessionOptions(ctx.options);
   ctx.onStop(async () => {
     for (const b of [...runningBoxes(ctx)].reverse()) await b.stop();
-    fleets.delete(ctx);
+    ctx.services.boxes.list.length = 0;
   });
   for (let i = 0; i < opts.boxes; i++) {
     try {

@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { EmulatorContext } from '../context.js';
-import { sessionRuntime } from '../sessions/runtime.js';
+import type { SessionRuntime } from '../sessions/runtime.js';
 import type { Recognition, Recognizer } from '../../models/recognizer.js';
 import { createRecognizer } from '../../models/recognizer/index.js';
 import type { VoiceShape } from '../../models/voice.js';
@@ -46,64 +46,62 @@ export interface GenerationState {
   fault: { stage: 'tts' | 'video'; remaining: number } | null;
 }
 
-const states = new WeakMap<EmulatorContext, GenerationState>();
-
+/** The emulator's generation state (built once by src/emulator/services.ts). */
 export function generationState(ctx: EmulatorContext): GenerationState {
-  let s = states.get(ctx);
-  if (!s) {
-    const opts = generationOptions(ctx.options);
-    const rt = sessionRuntime(ctx);
-    let recognizer: Recognizer | null = null;
-    const running = new Set<Promise<void>>();
-    const transcripts = new LRUCache<string, VoiceTranscript>({ max: 256 });
-    let stopped = false;
-    const state: GenerationState = {
-      opts,
-      cells: new RenderCells(rt.fleet, opts.renderCells, opts.speakRetryAfterS),
-      media: new MediaCache(),
-      voices: new LRUCache<string, VoiceAnalysis>({ max: 256 }),
-      transcripts,
-      fault: null,
-      recognizer: () =>
-        (recognizer ??= createRecognizer({
-          asrUrl: typeof ctx.options.asrUrl === 'string' ? ctx.options.asrUrl : undefined,
-          asrModel: typeof ctx.options.asrModel === 'string' ? ctx.options.asrModel : undefined,
-        })),
-      transcribeInBackground(key, samples) {
-        if (stopped || !opts.transcribeVoiceRefs || transcripts.has(key)) return;
-        const entry: VoiceTranscript = { source: 'recognized', text: null, recognised: null };
-        transcripts.set(key, entry);
-        // Whole milliseconds only: pocketsphinx.ts derives a child-process timeout from the
-        // audio length and Node refuses a fractional one. 16 samples = 1 ms at 16 kHz.
-        const whole = samples.subarray(0, samples.length - (samples.length % 16));
-        const job = state
-          .recognizer()
-          .transcribe(whole)
-          .then(
-            (r: Recognition) => {
-              entry.text = r.text;
-              entry.recognised = r.recognised;
-            },
-            (e: Error) => {
-              entry.text = `[not recognised: ${e.message}]`;
-              entry.recognised = false;
-            },
-          )
-          .finally(() => running.delete(job));
-        running.add(job);
-      },
-      transcribing: async () => {
-        while (running.size > 0) await Promise.allSettled([...running]);
-      },
-    };
-    ctx.onStop(async () => {
-      stopped = true;
-      await state.transcribing();
-    });
-    s = state;
-    states.set(ctx, s);
-  }
-  return s;
+  return ctx.services.generations;
+}
+
+/** The generation state over the session runtime's fleet; its transcriptions end with the emulator. */
+export function createGenerationState(ctx: EmulatorContext, rt: SessionRuntime): GenerationState {
+  const opts = generationOptions(ctx.options);
+  let recognizer: Recognizer | null = null;
+  const running = new Set<Promise<void>>();
+  const transcripts = new LRUCache<string, VoiceTranscript>({ max: 256 });
+  let stopped = false;
+  const state: GenerationState = {
+    opts,
+    cells: new RenderCells(rt.fleet, opts.renderCells, opts.speakRetryAfterS),
+    media: new MediaCache(),
+    voices: new LRUCache<string, VoiceAnalysis>({ max: 256 }),
+    transcripts,
+    fault: null,
+    recognizer: () =>
+      (recognizer ??= createRecognizer({
+        asrUrl: typeof ctx.options.asrUrl === 'string' ? ctx.options.asrUrl : undefined,
+        asrModel: typeof ctx.options.asrModel === 'string' ? ctx.options.asrModel : undefined,
+      })),
+    transcribeInBackground(key, samples) {
+      if (stopped || !opts.transcribeVoiceRefs || transcripts.has(key)) return;
+      const entry: VoiceTranscript = { source: 'recognized', text: null, recognised: null };
+      transcripts.set(key, entry);
+      // Whole milliseconds only: pocketsphinx.ts derives a child-process timeout from the
+      // audio length and Node refuses a fractional one. 16 samples = 1 ms at 16 kHz.
+      const whole = samples.subarray(0, samples.length - (samples.length % 16));
+      const job = state
+        .recognizer()
+        .transcribe(whole)
+        .then(
+          (r: Recognition) => {
+            entry.text = r.text;
+            entry.recognised = r.recognised;
+          },
+          (e: Error) => {
+            entry.text = `[not recognised: ${e.message}]`;
+            entry.recognised = false;
+          },
+        )
+        .finally(() => running.delete(job));
+      running.add(job);
+    },
+    transcribing: async () => {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+  ctx.onStop(async () => {
+    stopped = true;
+    await state.transcribing();
+  });
+  return state;
 }
 
 /** Throws when the operator armed a fault for this stage (counts down). */

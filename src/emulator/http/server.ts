@@ -8,27 +8,34 @@ import { ErrorCode } from '../../contract/errors.js';
  * parser refuses answered in the spec's envelope.
  */
 
-/** Requests being answered per server, and what to do when the count drops to zero. */
-const inFlight = new WeakMap<Server, { count: number; idle: (() => void) | null }>();
+/** Requests being answered on one server, and what to do when the count drops to zero. */
+export interface RequestCount {
+  count: number;
+  idle: (() => void) | null;
+}
 
-export function trackRequests(server: ServerType): void {
-  const state = { count: 0, idle: null as (() => void) | null };
-  inFlight.set(server as Server, state);
+/** Count the server's requests in flight (for `closeServer`). */
+export function trackRequests(server: ServerType): RequestCount {
+  const state: RequestCount = { count: 0, idle: null };
   (server as Server).on('request', (_req, res) => {
     state.count++;
     res.once('close', () => {
       if (--state.count === 0) state.idle?.();
     });
   });
+  return state;
 }
 
 /**
  * Stop accepting connections, let requests in flight finish (at most `graceMs`), then
  * close every connection (idle keep-alive sockets included).
  */
-export function closeServer(server: ServerType, graceMs: number): Promise<void> {
+export function closeServer(
+  server: ServerType,
+  state: RequestCount,
+  graceMs: number,
+): Promise<void> {
   const s = server as Server;
-  const state = inFlight.get(s)!;
   return new Promise<void>((done) => {
     s.close(() => done());
     s.closeIdleConnections();

@@ -51,16 +51,9 @@ export interface IdleMediaWorker {
 
 type IdleStatus = 'missing' | 'building' | 'ready';
 
-const workers = new WeakMap<EmulatorContext, IdleMediaWorker>();
-
-/** The context's worker, created on first use; stops with the emulator (ctx.onStop). */
+/** The emulator's idle media worker (built once by src/emulator/services.ts). */
 export function idleMediaFor(ctx: EmulatorContext): IdleMediaWorker {
-  let w = workers.get(ctx);
-  if (!w) {
-    w = createWorker(ctx);
-    workers.set(ctx, w);
-  }
-  return w;
+  return ctx.services.idleMedia;
 }
 
 /** Persona style (fixtures/personas/personas.json) as the renderer's FaceStyle. */
@@ -80,7 +73,8 @@ export function personaStyle(ctx: EmulatorContext, key: string): FaceStyle | nul
   };
 }
 
-function createWorker(ctx: EmulatorContext): IdleMediaWorker {
+/** The idle media worker; stops with the emulator (ctx.onStop). */
+export function createIdleMediaWorker(ctx: EmulatorContext): IdleMediaWorker {
   const { db } = ctx;
   const enabled = ctx.options.idleMedia !== false;
   const seconds = typeof ctx.options.idleSeconds === 'number' ? ctx.options.idleSeconds : 4;

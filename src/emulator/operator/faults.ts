@@ -213,15 +213,16 @@ export class Faults {
   }
 }
 
-const registry = new WeakMap<EmulatorContext, Faults>();
-
-export function faultsOf(ctx: EmulatorContext): Faults {
-  let f = registry.get(ctx);
-  if (!f) {
-    registry.set(ctx, (f = new Faults(ctx)));
-    for (const spec of FaultList.parse(ctx.options.faults ?? [])) f.add(spec);
-  }
+/** The faults armed at start (`faults` option), as the emulator's Faults. */
+export function startFaults(ctx: EmulatorContext): Faults {
+  const f = new Faults(ctx);
+  for (const spec of FaultList.parse(ctx.options.faults ?? [])) f.add(spec);
   return f;
+}
+
+/** The emulator's faults (built once by src/emulator/services.ts). */
+export function faultsOf(ctx: EmulatorContext): Faults {
+  return ctx.services.faults;
 }
 
 export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {

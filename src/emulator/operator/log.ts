@@ -77,13 +77,9 @@ export class OperatorLog {
   }
 }
 
-const logs = new WeakMap<EmulatorContext, OperatorLog>();
-
-/** The context's operator log, created on first use. */
+/** The emulator's operator log (built once by src/emulator/services.ts). */
 export function operatorLog(ctx: EmulatorContext): OperatorLog {
-  let log = logs.get(ctx);
-  if (!log) logs.set(ctx, (log = new OperatorLog(() => ctx.clock.now())));
-  return log;
+  return ctx.services.log;
 }
 
 /** Hook the log to the session runtime and serve `GET /_emulator/logs?after=SEQ&session=ID`. */

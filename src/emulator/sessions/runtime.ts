@@ -13,7 +13,7 @@
  */
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
-import { Fleet, fleetOf, type BoxRecord } from '../fleet/fleet.js';
+import { Fleet, type BoxRecord } from '../fleet/fleet.js';
 import { SessionQueue, type Ticket, type TicketNeeds } from '../queue/queue.js';
 import { Turnover } from '../queue/turnover.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -41,10 +41,13 @@ export class SessionRuntime {
   /** Measured seat turnover behind `eta_seconds`; before a sample: default cap / seats per box. */
   readonly turnover: Turnover;
 
-  constructor(private readonly ctx: EmulatorContext) {
+  constructor(
+    private readonly ctx: EmulatorContext,
+    fleet: Fleet,
+  ) {
     this.opts = sessionOptions(ctx.options);
     this.st = sessionSql(ctx.db);
-    this.fleet = fleetOf(ctx);
+    this.fleet = fleet;
     this.seats = new LiveSeats(
       ctx.clock,
       this.opts.pendingIdleS,
@@ -91,11 +94,13 @@ export class SessionRuntime {
     const now = unixSeconds(ctx.clock);
     for (const r of this.st.liveIds.all() as { id: string }[])
       this.st.setEnded.run(now, 'restart', r.id);
-    ctx.onStop(async () => {
-      this.queue.stop();
-      this.seats.stop();
-      await this.webhooks.stop();
-    });
+  }
+
+  /** Stop the queue, the seats' timers and the webhook deliveries (the emulator's stop). */
+  async stop(): Promise<void> {
+    this.queue.stop();
+    this.seats.stop();
+    await this.webhooks.stop();
   }
 
   /** A box registered (or re-registered): its free seats go to waiters first. */
@@ -248,11 +253,7 @@ export class SessionRuntime {
   }
 }
 
-const runtimes = new WeakMap<EmulatorContext, SessionRuntime>();
-
-/** The context's session runtime, created on first use. */
+/** The emulator's session runtime (built once by src/emulator/services.ts). */
 export function sessionRuntime(ctx: EmulatorContext): SessionRuntime {
-  let rt = runtimes.get(ctx);
-  if (!rt) runtimes.set(ctx, (rt = new SessionRuntime(ctx)));
-  return rt;
+  return ctx.services.sessions;
 }

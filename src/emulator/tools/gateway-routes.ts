@@ -11,15 +11,9 @@ import { getSessionRow } from '../sessions/store.js';
 import { readSessionTools, ToolGateway } from './gateway.js';
 import { boxToolCalls, boxToolCallsReport, boxTools } from '../../contract/operations/boxes.js';
 
-const gateways = new WeakMap<EmulatorContext, ToolGateway>();
+/** The emulator's tool gateway (built once by src/emulator/services.ts). */
 export function toolGateway(ctx: EmulatorContext): ToolGateway {
-  let g = gateways.get(ctx);
-  if (!g) {
-    const made = new ToolGateway(ctx);
-    gateways.set(ctx, (g = made));
-    ctx.onStop(() => made.close());
-  }
-  return g;
+  return ctx.services.tools;
 }
 
 /** The box API's `implement`: the box's secret checked before the operation's validation. */

@@ -160,11 +160,9 @@ export class McpRegistry {
   }
 }
 
-const registries = new WeakMap<EmulatorContext, McpRegistry>();
+/** The emulator's MCP registry (built once by src/emulator/services.ts). */
 export function mcpRegistry(ctx: EmulatorContext): McpRegistry {
-  let r = registries.get(ctx);
-  if (!r) registries.set(ctx, (r = new McpRegistry(ctx)));
-  return r;
+  return ctx.services.mcp;
 }
 
 export function registerMcpRoutes(app: App, ctx: EmulatorContext): void {
