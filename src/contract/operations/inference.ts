@@ -6,12 +6,7 @@
  * `InferenceClient` fills their paths, the OpenAPI document lists them.
  */
 import type { z } from 'zod';
-import {
-  defineOperation,
-  type HttpMethod,
-  type Operation,
-  type Responses,
-} from '../operation.js';
+import { defineOperation, type HttpMethod, type Operation, type Responses } from '../operation.js';
 import type { Scope } from '../scopes.js';
 import {
   BatchCreateBody,
@@ -85,7 +80,10 @@ export const model = inference(
   '/compat-a/v1/models/{model}',
   'user:read',
   'One model',
-  { params: ModelParams, responses: { 200: { description: 'The model', schema: Res.ModelSchema } } },
+  {
+    params: ModelParams,
+    responses: { 200: { description: 'The model', schema: Res.ModelSchema } },
+  },
 );
 export const chatCompletions = inference(
   'compatA.chat',
@@ -123,7 +121,9 @@ export const rerank = inference(
   'Rerank documents for a query (BM25)',
   {
     body: RerankBody,
-    responses: { 200: { description: 'The documents by relevance', schema: Res.RerankResultSchema } },
+    responses: {
+      200: { description: 'The documents by relevance', schema: Res.RerankResultSchema },
+    },
   },
 );
 export const score = inference(
@@ -220,7 +220,10 @@ export const getFile = inference(
   '/compat-a/v1/files/{id}',
   'user:read',
   'One file',
-  { params: IdParams, responses: { 200: { description: 'The file', schema: Res.FileObjectSchema } } },
+  {
+    params: IdParams,
+    responses: { 200: { description: 'The file', schema: Res.FileObjectSchema } },
+  },
 );
 export const fileContent = inference(
   'compatA.fileContent',
@@ -239,7 +242,10 @@ export const deleteFile = inference(
   '/compat-a/v1/files/{id}',
   'user:write',
   'Delete a file',
-  { params: IdParams, responses: { 200: { description: 'Deleted', schema: Res.FileDeletedSchema } } },
+  {
+    params: IdParams,
+    responses: { 200: { description: 'Deleted', schema: Res.FileDeletedSchema } },
+  },
 );
 export const createBatch = inference(
   'compatA.createBatch',
@@ -308,7 +314,10 @@ export const request = inference(
   {
     params: IdParams,
     responses: {
-      200: { description: 'The request: status, result or error', schema: Res.CompatBRequestSchema },
+      200: {
+        description: 'The request: status, result or error',
+        schema: Res.CompatBRequestSchema,
+      },
     },
   },
 );
@@ -378,7 +387,9 @@ export const cancelExecution = inference(
   'Cancel an execution',
   {
     params: ExecParams,
-    responses: { 200: { description: 'The execution (cancelled)', schema: Res.ExecutionOneSchema } },
+    responses: {
+      200: { description: 'The execution (cancelled)', schema: Res.ExecutionOneSchema },
+    },
   },
 );
 export const createWorkflow = inference(
@@ -515,7 +526,9 @@ export const voiceModels = inference(
   'user:read',
   'Voice models',
   {
-    responses: { 200: { description: 'TTS models and their voices', schema: Res.VoiceModelsSchema } },
+    responses: {
+      200: { description: 'TTS models and their voices', schema: Res.VoiceModelsSchema },
+    },
   },
 );
 export const promptRewrite = inference(
