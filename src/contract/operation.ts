@@ -107,7 +107,9 @@ export type InputOf<O> =
  */
 export type OutputOf<O> =
   O extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R>
-    ? { [S in keyof R & SuccessCode]: BodyOf<R[S]> }[keyof R & SuccessCode]
+    ? number extends keyof R
+      ? unknown // an operation typed only as AnyOperation: its answer is not known statically
+      : { [S in keyof R & SuccessCode]: BodyOf<R[S]> }[keyof R & SuccessCode]
     : never;
 
 type BodyOf<S> = S extends { schema: infer Z extends z.ZodType }
