@@ -1,11 +1,6 @@
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
-import {
-  fillPath,
-  type AnyOperation,
-  type InputOf,
-  type OutputOf,
-} from '../contract/operation.js';
+import { fillPath, type AnyOperation, type InputOf, type OutputOf } from '../contract/operation.js';
 import { operationById } from '../contract/operations/index.js';
 
 export interface ClientOptions {
