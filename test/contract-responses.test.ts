@@ -3,7 +3,11 @@ import { z } from 'zod';
 import type { AnyOperation } from '../src/contract/operation.js';
 import { allOperations } from '../src/contract/operations/index.js';
 import * as I from '../src/contract/operations/inference.js';
-import { listGallery as gallery, listTokens, listWorkspaces } from '../src/contract/operations/core.js';
+import {
+  listGallery as gallery,
+  listTokens,
+  listWorkspaces,
+} from '../src/contract/operations/core.js';
 import { getSession, mintSession, releaseSession } from '../src/contract/operations/sessions.js';
 import { health } from '../src/contract/operations/operator.js';
 import { ChatCompletionChunkSchema } from '../src/contract/resources/inference-responses.js';

@@ -68,7 +68,6 @@ export class ApiResponseError extends Error {
  * The body of an answer the contract cannot type statically: a call by operationId string,
  * or `send` (success or error envelope). Pass the operation object to `call` for a typed one.
  */
-// biome-ignore lint: deliberately loose, see above
 export type Untyped = any;
 
 /** What `call` and `send` take beside the contract's input: raw bytes, headers, a signal. */
