@@ -148,9 +148,10 @@ export function registerGeneratedCommands(
           }
           // On stdout, as speak, tts and images report the file they wrote (issue 24 item 12).
           const type = String(res.headers['content-type'] ?? '').split(';')[0];
+          const bytes = res.body.length;
           cli.print(
-            { file: opts.out, bytes: res.body.length, content_type: type },
-            () => `wrote ${String(opts.out)} (${res.body.length} bytes, ${type})`,
+            { file: opts.out, bytes, content_type: type },
+            () => `wrote ${String(opts.out)} (${bytes} bytes, ${type})`,
           );
         } else if (cli.io.stdout.isTTY) {
           throw new CliError(

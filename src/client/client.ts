@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { z } from 'zod';
-import { fillPath, type AnyOperation, type Operation } from '../contract/operation.js';
+import { fillPath, type AnyOperation, type InputOf, type OutputOf } from '../contract/operation.js';
 import { operationById } from '../contract/operations/index.js';
 
 export interface ClientOptions {
@@ -65,13 +64,17 @@ export class ApiResponseError extends Error {
   }
 }
 
-type InputOf<O> =
-  O extends Operation<infer P, infer Q, infer B>
-    ? { params?: z.input<P>; query?: z.input<Q>; body?: z.input<B> } & Omit<
-        CallInput,
-        'params' | 'query' | 'body'
-      >
-    : CallInput;
+/**
+ * The body of an answer the contract cannot type statically: a call by operationId string,
+ * or `send` (success or error envelope). Pass the operation object to `call` for a typed one.
+ */
+export type Untyped = any;
+
+/** What `call` and `send` take beside the contract's input: raw bytes, headers, a signal. */
+export type CallOptions = Omit<CallInput, 'params' | 'query' | 'body'>;
+
+/** The input of a call of `op`: the contract's params, query and body (zod input types), plus options. */
+export type CallInputOf<O extends AnyOperation> = InputOf<O> & CallOptions;
 
 /**
  * Typed client of the whole service. Every operation of the contract is callable through
@@ -86,26 +89,36 @@ export class AvatarClient {
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
   }
 
-  /** Call a contract operation (object or operationId); throws ApiResponseError on 4xx/5xx. */
-  async call<T = any>(
-    op: AnyOperation | string,
-    input: InputOf<typeof op> | CallInput = {},
-  ): Promise<CallResult<T>> {
-    const res = await this.send<T>(op, input as CallInput);
+  /**
+   * Call a contract operation; throws ApiResponseError on 4xx/5xx. With the operation object
+   * the input and the answer are typed from the contract (`OutputOf<typeof op>`). An
+   * operationId string (the generated CLI, `avatar api`) is not typed: its body is `Untyped`.
+   */
+  call<O extends AnyOperation>(op: O, input?: CallInputOf<O>): Promise<CallResult<OutputOf<O>>>;
+  call(op: string, input?: CallInput): Promise<CallResult<Untyped>>;
+  async call(op: AnyOperation | string, input: CallInput = {}): Promise<CallResult<unknown>> {
+    const res = await this.send(op as string, input);
     if (res.status >= 400) throw new ApiResponseError(res.status, res.body, res.headers);
     return res;
   }
 
-  /** Like `call` but returns 4xx/5xx answers instead of throwing. */
-  async send<T = any>(op: AnyOperation | string, input: CallInput = {}): Promise<CallResult<T>> {
+  /**
+   * Like `call` but returns 4xx/5xx answers instead of throwing, so its body is the success
+   * answer or an error envelope, by `status`: `Untyped` (narrow it by status yourself).
+   */
+  async send(op: AnyOperation | string, input: CallInput = {}): Promise<CallResult<Untyped>> {
     const operation = typeof op === 'string' ? operationById(op) : op;
     if (!operation) throw new Error(`unknown operation ${String(op)}`);
     const path = fillPath(operation.path, (input.params ?? {}) as Record<string, string>);
-    return this.raw<T>(operation.method.toUpperCase(), path, input);
+    return this.raw(operation.method.toUpperCase(), path, input);
   }
 
   /** Any method and path (the `avatar api` escape hatch). */
-  async raw<T = any>(method: string, path: string, input: CallInput = {}): Promise<CallResult<T>> {
+  async raw<T = Untyped>(
+    method: string,
+    path: string,
+    input: CallInput = {},
+  ): Promise<CallResult<T>> {
     const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
     for (const [k, v] of Object.entries(input.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));

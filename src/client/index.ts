@@ -3,7 +3,10 @@ export {
   ApiResponseError,
   type ClientOptions,
   type CallInput,
+  type CallInputOf,
+  type CallOptions,
   type CallResult,
+  type Untyped,
 } from './client.js';
 export {
   speak,
@@ -15,7 +18,13 @@ export {
   type DesignAnswer,
   type PrebuildAnswer,
 } from './generations.js';
-export { InferenceClient, multipart, type ChatMessage } from './inference.js';
+export {
+  InferenceClient,
+  multipart,
+  type BodyOf,
+  type ChatCompletionChunk,
+  type ChatMessage,
+} from './inference.js';
 export { mintAndWait, type MintWaitOptions } from './mint-queue.js';
 export { connectEdge, type ConnectOptions } from './edge-connect.js';
 export { EdgeClosedError, EdgeChatError } from './edge-v1.js';

@@ -1,8 +1,10 @@
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
-import { fillPath } from '../contract/operation.js';
+import type { z } from 'zod';
+import type { AnyOperation, InputOf, OutputOf } from '../contract/operation.js';
 import * as I from '../contract/operations/inference.js';
-import { ApiResponseError, type AvatarClient, type CallResult } from './client.js';
+import type { ChatCompletionChunkSchema } from '../contract/resources/inference-responses.js';
+import { ApiResponseError, type AvatarClient, type CallOptions } from './client.js';
 
 /** A multipart form as bytes + content type (the platform's own FormData serializer). */
 export async function multipart(
@@ -30,36 +32,38 @@ export interface ChatMessage {
   content: string;
 }
 
+/** The request body of an operation, as the contract declares it (zod input type). */
+export type BodyOf<O> = NonNullable<InputOf<O>['body']>;
+
+/** One `data:` event of a streamed chat completion (the contract's ChatCompletionChunk). */
+export type ChatCompletionChunk = z.output<typeof ChatCompletionChunkSchema>;
+
 /**
  * The inference family (spec 4.12) for the CLI and app code: compat-a, compat-b, jobs,
- * workflows and organisations on top of AvatarClient.raw (same auth, same errors). Every
- * path is the contract's (`src/contract/operations/inference.ts`), filled by `fillPath`.
+ * workflows and organisations on top of `AvatarClient.call` (same auth, same errors). Every
+ * method is one contract operation (`src/contract/operations/inference.ts`): its body type is
+ * the operation's request schema and it resolves with the operation's typed answer.
  */
 export class InferenceClient {
   constructor(readonly client: AvatarClient) {}
 
-  private async ok<T>(p: Promise<CallResult<T>>): Promise<T> {
-    const r = await p;
-    if (r.status >= 400) throw new ApiResponseError(r.status, r.body, r.headers);
-    return r.body;
-  }
-  private post<T = any>(path: string, body: unknown) {
-    return this.ok<T>(this.client.raw<T>('POST', path, { body }));
-  }
-  private get<T = any>(path: string, query?: Record<string, string | number | undefined>) {
-    return this.ok<T>(this.client.raw<T>('GET', path, { query }));
+  private async body<O extends AnyOperation>(
+    op: O,
+    input: InputOf<O> & CallOptions = {} as InputOf<O> & CallOptions,
+  ): Promise<OutputOf<O>> {
+    return (await this.client.call(op, input)).body;
   }
 
   // compat-a
   models() {
-    return this.get(I.models.path);
+    return this.body(I.models);
   }
-  chat(body: { model: string; messages: ChatMessage[]; max_tokens?: number }) {
-    return this.post(I.chatCompletions.path, body);
+  chat(body: BodyOf<typeof I.chatCompletions>) {
+    return this.body(I.chatCompletions, { body: { ...body, stream: false } });
   }
   /** Streams the reply: `onDelta` gets each piece of text; resolves with usage and finish reason. */
   async chatStream(
-    body: { model: string; messages: ChatMessage[]; max_tokens?: number },
+    body: BodyOf<typeof I.chatCompletions>,
     onDelta: (text: string) => void,
     signal?: AbortSignal,
   ) {
@@ -84,19 +88,14 @@ export class InferenceClient {
       }
       throw new ApiResponseError(res.statusCode, parsed, {});
     }
-    let usage:
-      | { prompt_tokens: number; completion_tokens: number; total_tokens: number }
-      | undefined;
+    let usage: ChatCompletionChunk['usage'];
     let finish: string | undefined;
     let failure: unknown;
     const parser = createParser({
       onEvent: (ev) => {
         if (ev.data === '[DONE]') return;
-        const chunk = JSON.parse(ev.data) as {
-          error?: unknown;
-          usage?: typeof usage;
-          choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
-        };
+        // A chunk, or a mid-stream `{ error }` event (the status was already 200).
+        const chunk = JSON.parse(ev.data) as Partial<ChatCompletionChunk> & { error?: unknown };
         if (chunk.error) failure = chunk.error;
         if (chunk.usage) usage = chunk.usage;
         const c = chunk.choices?.[0];
@@ -107,20 +106,16 @@ export class InferenceClient {
     for await (const part of res.body)
       parser.feed(Buffer.from(part as Uint8Array).toString('utf8'));
     if (failure) throw new ApiResponseError(500, { error: failure }, {});
-    return { usage, finish_reason: finish };
+    return { usage: usage ?? undefined, finish_reason: finish };
   }
-  embed(body: { model: string; input: string | string[]; dimensions?: number }) {
-    return this.post(I.embeddings.path, { ...body, encoding_format: 'float' });
+  embed(body: BodyOf<typeof I.embeddings>) {
+    return this.body(I.embeddings, { body: { encoding_format: 'float', ...body } });
   }
-  async speech(body: {
-    model: string;
-    input: string;
-    voice: string;
-    response_format?: string;
-    speed?: number;
-  }): Promise<Buffer> {
-    return this.ok<Buffer>(this.client.raw('POST', I.speech.path, { body }));
+  /** The audio file's bytes. */
+  speech(body: BodyOf<typeof I.speech>) {
+    return this.body(I.speech, { body });
   }
+  /** `json` and `verbose_json` answer a transcript object; `text`, `srt` and `vtt` the text itself. */
   async transcribe(
     file: { bytes: Uint8Array; filename: string },
     opts: { model: string; response_format?: string; language?: string },
@@ -131,102 +126,102 @@ export class InferenceClient {
     };
     if (opts.response_format) fields.response_format = opts.response_format;
     if (opts.language) fields.language = opts.language;
-    return this.ok(
-      this.client.raw('POST', I.transcriptions.path, { raw: await multipart(fields) }),
-    );
+    return this.body(I.transcriptions, { raw: await multipart(fields) });
   }
-  imagesGenerate(body: {
-    model?: string;
-    prompt: string;
-    size?: string;
-    n?: number;
-    response_format?: 'url' | 'b64_json';
-  }) {
-    return this.post(I.imagesGenerate.path, body);
+  imagesGenerate(body: BodyOf<typeof I.imagesGenerate>) {
+    return this.body(I.imagesGenerate, { body });
   }
-  rerank(body: { model: string; query: string; documents: string[]; top_n?: number }) {
-    return this.post(I.rerank.path, body);
+  rerank(body: BodyOf<typeof I.rerank>) {
+    return this.body(I.rerank, { body });
   }
   async uploadFile(bytes: Uint8Array, filename: string, purpose: string) {
-    return this.ok(
-      this.client.raw('POST', I.uploadFile.path, {
-        raw: await multipart({ purpose, file: { bytes, filename } }),
-      }),
-    );
+    return this.body(I.uploadFile, {
+      raw: await multipart({ purpose, file: { bytes, filename } }),
+    });
   }
   files() {
-    return this.get(I.uploadFile.path);
+    return this.body(I.listFiles);
   }
   file(id: string) {
-    return this.get(fillPath(I.getFile.path, { id }));
+    return this.body(I.getFile, { params: { id } });
   }
-  fileContent(id: string): Promise<unknown> {
-    return this.get(fillPath(I.fileContent.path, { id }));
+  /** The file's bytes. */
+  fileContent(id: string) {
+    return this.body(I.fileContent, { params: { id } });
   }
   deleteFile(id: string) {
-    return this.ok(this.client.raw('DELETE', fillPath(I.getFile.path, { id })));
+    return this.body(I.deleteFile, { params: { id } });
   }
-  createBatch(body: { input_file_id: string; endpoint: string; completion_window?: string }) {
-    return this.post(I.createBatch.path, { completion_window: '24h', ...body });
+  createBatch(
+    body: Omit<BodyOf<typeof I.createBatch>, 'completion_window'> & { completion_window?: '24h' },
+  ) {
+    return this.body(I.createBatch, { body: { completion_window: '24h', ...body } });
   }
   batches() {
-    return this.get(I.createBatch.path);
+    return this.body(I.listBatches);
   }
   batch(id: string) {
-    return this.get(fillPath(I.getBatch.path, { id }));
+    return this.body(I.getBatch, { params: { id } });
   }
   cancelBatch(id: string) {
-    return this.post(fillPath(I.cancelBatch.path, { id }), {});
+    return this.body(I.cancelBatch, { params: { id } });
   }
 
   // compat-b and jobs
-  submit(slug: string, body: Record<string, unknown>) {
-    return this.ok(this.client.raw('POST', fillPath(I.submit.path, { slug }), { body }));
+  /** 200 with the finished request (sync_mode), or 202 `{ request_id, status, status_url }`. */
+  submit(slug: string, body: BodyOf<typeof I.submit>) {
+    return this.body(I.submit, { params: { slug }, body });
   }
   request(id: string) {
-    return this.get(fillPath(I.request.path, { id }));
+    return this.body(I.request, { params: { id } });
   }
-  createJob(body: { model_id: string; task: string; payload?: Record<string, unknown> }) {
-    return this.post<{ id: string; queue_id: string }>(I.createJob.path, body);
+  createJob(body: BodyOf<typeof I.createJob>) {
+    return this.body(I.createJob, { body });
   }
   job(id: string) {
-    return this.get(fillPath(I.getJob.path, { id }));
+    return this.body(I.getJob, { params: { id } });
   }
   cancelJob(id: string) {
-    return this.post(fillPath(I.cancelJob.path, { id }), {});
+    return this.body(I.cancelJob, { params: { id } });
   }
   modelStatus() {
-    return this.get(I.modelStatus.path);
+    return this.body(I.modelStatus);
   }
 
   // workflows
-  createWorkflow(body: { name: string; dag: unknown }) {
-    return this.post(I.createWorkflow.path, body);
+  createWorkflow(body: BodyOf<typeof I.createWorkflow>) {
+    return this.body(I.createWorkflow, { body });
   }
   execute(workflowId: string, input_params: Record<string, unknown>) {
-    return this.post(fillPath(I.execute.path, { id: workflowId }), { input_params });
+    return this.body(I.execute, { params: { id: workflowId }, body: { input_params } });
   }
   execution(id: string) {
-    return this.get(fillPath(I.getExecution.path, { execId: id }));
+    return this.body(I.getExecution, { params: { execId: id } });
   }
   cancelExecution(id: string) {
-    return this.post(fillPath(I.cancelExecution.path, { execId: id }), {});
+    return this.body(I.cancelExecution, { params: { execId: id } });
   }
 
   // organisations
   organizations() {
-    return this.get<{ data: { id: string; name: string; plan: string }[] }>(I.organizations.path);
+    return this.body(I.organizations);
   }
-  createOrgToken(orgId: string, body: { name: string; scopes: string[] }) {
-    return this.post(fillPath(I.orgTokens.path, { orgId }), body);
+  createOrgToken(orgId: string, body: BodyOf<typeof I.createOrgToken>) {
+    return this.body(I.createOrgToken, { params: { orgId }, body });
   }
   orgTokens(orgId: string) {
-    return this.get(fillPath(I.orgTokens.path, { orgId }));
+    return this.body(I.orgTokens, { params: { orgId } });
   }
   revokeOrgToken(orgId: string, tokenId: string) {
-    return this.post(fillPath(I.revokeOrgToken.path, { orgId, tokenId }), {});
+    return this.body(I.revokeOrgToken, { params: { orgId, tokenId } });
   }
+  /** Usage over [start, end) in Unix seconds (default: the last 30 days). */
   usage(orgId: string, query: { start?: number; end?: number } = {}) {
-    return this.get(fillPath(I.orgUsage.path, { orgId }), query);
+    const q = Object.fromEntries(
+      Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
+    return this.body(I.orgUsage, { params: { orgId }, query: q });
   }
 }

@@ -22,6 +22,7 @@ export * from './resources/voice.js';
 export * from './resources/profile.js';
 export { operations, allOperations, operationById } from './operations/index.js';
 export * from './resources/inference.js';
+export * from './resources/inference-responses.js';
 export * from './resources/operator.js';
 export * as inferenceOps from './operations/inference.js';
 export * as operatorOps from './operations/operator.js';

@@ -131,6 +131,15 @@ export function buildOpenApiDocument(
         res.content = {
           [r.contentType]: { schema: { type: 'string', contentMediaType: r.contentType } },
         };
+      if (r.stream) {
+        // OpenAPI 3.1 has no schema for one event; `x-event-data` is each `data:` line's JSON.
+        const content = (res.content ?? {}) as Json;
+        res.content = content;
+        content[r.stream.contentType] = {
+          schema: { type: 'string', contentMediaType: r.stream.contentType },
+          'x-event-data': toSchema(r.stream.schema, 'output', defs),
+        };
+      }
       if (r.headers) {
         res.headers = Object.fromEntries(
           Object.entries(r.headers).map(([h, d]) => [

@@ -29,6 +29,12 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Non-JSON media type (image/png, video/mp4, ...). */
   contentType?: string;
+  /**
+   * The same status may answer a stream instead (compat-a `stream: true`): its media type and
+   * the schema of each event's `data` (server-sent events). OutputOf ignores it: `call()`
+   * reads the JSON answer; a stream is read by its own client method.
+   */
+  stream?: { contentType: 'text/event-stream'; schema: z.ZodType };
   /** Response headers worth documenting (Retry-After, ...). */
   headers?: Record<string, string>;
 }
@@ -101,7 +107,9 @@ export type InputOf<O> =
  */
 export type OutputOf<O> =
   O extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R>
-    ? { [S in keyof R & SuccessCode]: BodyOf<R[S]> }[keyof R & SuccessCode]
+    ? number extends keyof R
+      ? unknown // an operation typed only as AnyOperation: its answer is not known statically
+      : { [S in keyof R & SuccessCode]: BodyOf<R[S]> }[keyof R & SuccessCode]
     : never;
 
 type BodyOf<S> = S extends { schema: infer Z extends z.ZodType }

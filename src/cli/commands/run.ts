@@ -18,7 +18,13 @@ export const runCommands: CommandModule = {
         const input = jsonArg(cli, o.input, '--input');
         if (!input || typeof input !== 'object' || Array.isArray(input))
           throw new CliError('--input must be a JSON object', ExitCode.usage);
-        const r = await inference(cli).submit(slug, {
+        // 200 (sync_mode, finished) or 202 (queued): one shape with what either may carry.
+        const r: {
+          request_id: string;
+          status: string;
+          result?: unknown;
+          error?: { code: string; message: string };
+        } = await inference(cli).submit(slug, {
           ...(input as object),
           ...(o.sync ? { sync_mode: true } : {}),
         });

@@ -4,8 +4,13 @@ import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { inference, writeFileArg } from './inference-common.js';
+import type { BodyOf } from '../../client/inference.js';
+import type { speech } from '../../contract/operations/inference.js';
 
-const FORMATS = ['wav', 'mp3', 'opus', 'flac', 'aac', 'pcm'];
+type Format = NonNullable<BodyOf<typeof speech>['response_format']>;
+
+const FORMATS: readonly Format[] = ['wav', 'mp3', 'opus', 'flac', 'aac', 'pcm'];
+const isFormat = (f: string): f is Format => (FORMATS as readonly string[]).includes(f);
 
 export const ttsCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
@@ -26,8 +31,8 @@ export const ttsCommands: CommandModule = {
           o: { out: string; voice: string; format?: string; speed?: string; model: string },
         ) => {
           const ext = extname(o.out).slice(1).toLowerCase();
-          const format = o.format ?? (FORMATS.includes(ext) ? ext : ext === 'ogg' ? 'opus' : 'mp3');
-          if (!FORMATS.includes(format))
+          const format = o.format ?? (isFormat(ext) ? ext : ext === 'ogg' ? 'opus' : 'mp3');
+          if (!isFormat(format))
             throw new CliError(`--format must be one of ${FORMATS.join(', ')}`, ExitCode.usage);
           const speed = o.speed === undefined ? undefined : Number(o.speed);
           if (speed !== undefined && !(speed >= 0.25 && speed <= 4))

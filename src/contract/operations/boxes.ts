@@ -8,10 +8,10 @@ import { CHAT_TEXT_MAX } from '../edge/messages.js';
 import { ToolCallBody, ToolCallReportBody } from '../resources/tools.js';
 import { DealtStreamFault } from '../resources/operator.js';
 import { Script } from '../resources/script.js';
-import { defineOperation, type HttpMethod, type Operation } from '../operation.js';
-import type { Responses } from '../operation.js';
+import { defineOperation, type HttpMethod, type Operation, type Responses } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
+const OK = { 200: { description: 'OK', schema: Json } } as const;
 const BoxParams = z.object({ boxId: z.string().min(1) });
 const BoxSessionParams = z.object({ boxId: z.string().min(1), sessionId: z.string().min(1) });
 
@@ -19,14 +19,15 @@ function internal<
   P extends z.ZodObject = typeof BoxParams,
   Q extends z.ZodObject = z.ZodObject,
   B extends z.ZodType = typeof Json,
+  const R extends Responses = typeof OK,
 >(
   id: string,
   method: HttpMethod,
   path: `/_internal/${string}`,
   summary: string,
-  more: Partial<Operation<P, Q, B>> = {},
-): Operation<P, Q, B> {
-  return defineOperation<P, Q, B, Responses>({
+  more: Partial<Operation<P, Q, B, R>> = {},
+): Operation<P, Q, B, R> {
+  return defineOperation<P, Q, B, R>({
     id,
     method,
     path,
@@ -37,8 +38,8 @@ function internal<
     // The defaults stand for P and B when `more` names none (the type parameters' defaults).
     params: BoxParams as unknown as P,
     body: (method === 'post' ? Json : undefined) as B | undefined,
-    responses: { 200: { description: 'OK', schema: Json } },
     ...more,
+    responses: more.responses ?? (OK as unknown as R),
   });
 }
 
@@ -221,14 +222,19 @@ export const edgeChat = defineOperation({
 });
 
 /** A box's own routes beside /chat: its health, and what only the control plane calls (box secret). */
-function box(
+function box<
+  P extends z.ZodObject,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+  const R extends Responses = typeof OK,
+>(
   id: string,
   method: HttpMethod,
   path: string,
   summary: string,
-  more: Partial<Operation> = {},
-): Operation {
-  return defineOperation({
+  more: Partial<Operation<P, Q, B, R>> = {},
+): Operation<P, Q, B, R> {
+  return defineOperation<P, Q, B, R>({
     id,
     method,
     path,
@@ -236,8 +242,8 @@ function box(
     auth: 'public',
     family: 'edge',
     cli: false,
-    responses: { 200: { description: 'OK', schema: Json } },
     ...more,
+    responses: more.responses ?? (OK as unknown as R),
   });
 }
 const BoxSession = z.object({ id: z.string().min(1) });

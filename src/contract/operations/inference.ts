@@ -6,13 +6,7 @@
  * `InferenceClient` fills their paths, the OpenAPI document lists them.
  */
 import type { z } from 'zod';
-import {
-  defineOperation,
-  type HttpMethod,
-  type Operation,
-  type ResponseSpec,
-} from '../operation.js';
-import type { Responses } from '../operation.js';
+import { defineOperation, type HttpMethod, type Operation, type Responses } from '../operation.js';
 import type { Scope } from '../scopes.js';
 import {
   BatchCreateBody,
@@ -23,7 +17,6 @@ import {
   IdParams,
   ImageGenerateBody,
   JobBody,
-  JsonObject,
   MediaParams,
   ModelParams,
   OrgParams,
@@ -39,21 +32,28 @@ import {
   WorkflowCreateBody,
   WorkflowExecuteBody,
 } from '../resources/inference.js';
+import * as Res from '../resources/inference-responses.js';
 
 const MULTIPART = { contentTypes: ['multipart/form-data'], maxBytes: 50 * 1024 * 1024 } as const;
 
-function inference<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+/**
+ * One inference operation: public or one scope, the family's envelope, no CLI command. Every
+ * call states its `responses` (generic over them, so OutputOf reads the literal schemas).
+ */
+function inference<
+  P extends z.ZodObject,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+  const R extends Responses,
+>(
   id: string,
   method: HttpMethod,
   path: string,
   scope: Scope | 'public',
   summary: string,
-  more: Partial<Operation<P, Q, B>> = {},
-): Operation<P, Q, B> {
-  const responses: Record<number, ResponseSpec> = more.responses ?? {
-    200: { description: 'OK', schema: JsonObject },
-  };
-  return defineOperation<P, Q, B, Responses>({
+  more: Partial<Omit<Operation<P, Q, B, R>, 'responses'>> & { responses: R },
+): Operation<P, Q, B, R> {
+  return defineOperation<P, Q, B, R>({
     id,
     method,
     path,
@@ -62,7 +62,6 @@ function inference<P extends z.ZodObject, Q extends z.ZodObject, B extends z.Zod
     family: 'inference',
     cli: false,
     ...more,
-    responses,
   });
 }
 
@@ -73,6 +72,7 @@ export const models = inference(
   '/compat-a/v1/models',
   'user:read',
   'List the models',
+  { responses: { 200: { description: 'The models', schema: Res.ModelListSchema } } },
 );
 export const model = inference(
   'compatA.model',
@@ -80,7 +80,10 @@ export const model = inference(
   '/compat-a/v1/models/{model}',
   'user:read',
   'One model',
-  { params: ModelParams },
+  {
+    params: ModelParams,
+    responses: { 200: { description: 'The model', schema: Res.ModelSchema } },
+  },
 );
 export const chatCompletions = inference(
   'compatA.chat',
@@ -93,7 +96,8 @@ export const chatCompletions = inference(
     responses: {
       200: {
         description: 'The completion, or server-sent chunks when stream is true',
-        schema: JsonObject,
+        schema: Res.ChatCompletionSchema,
+        stream: { contentType: 'text/event-stream', schema: Res.ChatCompletionChunkSchema },
       },
     },
   },
@@ -104,7 +108,10 @@ export const embeddings = inference(
   '/compat-a/v1/embeddings',
   'user:write',
   'Embed texts',
-  { body: EmbeddingsBody },
+  {
+    body: EmbeddingsBody,
+    responses: { 200: { description: 'One embedding per input', schema: Res.EmbeddingListSchema } },
+  },
 );
 export const rerank = inference(
   'compatA.rerank',
@@ -112,7 +119,12 @@ export const rerank = inference(
   '/compat-a/v1/rerank',
   'user:write',
   'Rerank documents for a query (BM25)',
-  { body: RerankBody },
+  {
+    body: RerankBody,
+    responses: {
+      200: { description: 'The documents by relevance', schema: Res.RerankResultSchema },
+    },
+  },
 );
 export const score = inference(
   'compatA.score',
@@ -120,7 +132,10 @@ export const score = inference(
   '/compat-a/v1/score',
   'user:write',
   'Score text pairs (vLLM shape)',
-  { body: ScoreBody },
+  {
+    body: ScoreBody,
+    responses: { 200: { description: 'One score per pair', schema: Res.ScoreResultSchema } },
+  },
 );
 export const imagesGenerate = inference(
   'compatA.imagesGenerate',
@@ -128,7 +143,12 @@ export const imagesGenerate = inference(
   '/compat-a/v1/images/generations',
   'user:write',
   'Generate images',
-  { body: ImageGenerateBody },
+  {
+    body: ImageGenerateBody,
+    responses: {
+      200: { description: 'The images (url or b64_json)', schema: Res.ImagesResultSchema },
+    },
+  },
 );
 export const imagesEdit = inference(
   'compatA.imagesEdit',
@@ -136,7 +156,12 @@ export const imagesEdit = inference(
   '/compat-a/v1/images/edits',
   'user:write',
   'Edit an image (multipart: image, mask, prompt)',
-  { rawBody: MULTIPART },
+  {
+    rawBody: MULTIPART,
+    responses: {
+      200: { description: 'The edited images (url or b64_json)', schema: Res.ImagesResultSchema },
+    },
+  },
 );
 export const speech = inference(
   'compatA.speech',
@@ -165,7 +190,7 @@ export const transcriptions = inference(
     responses: {
       200: {
         description: 'The transcript (json, verbose_json) or text (text, srt, vtt)',
-        schema: JsonObject,
+        schema: Res.TranscriptionSchema,
       },
     },
   },
@@ -176,7 +201,10 @@ export const uploadFile = inference(
   '/compat-a/v1/files',
   'user:write',
   'Upload a file (multipart: purpose, file)',
-  { rawBody: MULTIPART },
+  {
+    rawBody: MULTIPART,
+    responses: { 200: { description: 'The file', schema: Res.FileObjectSchema } },
+  },
 );
 export const listFiles = inference(
   'compatA.listFiles',
@@ -184,6 +212,7 @@ export const listFiles = inference(
   '/compat-a/v1/files',
   'user:read',
   'List files',
+  { responses: { 200: { description: 'A page of files', schema: Res.FileListSchema } } },
 );
 export const getFile = inference(
   'compatA.getFile',
@@ -191,7 +220,10 @@ export const getFile = inference(
   '/compat-a/v1/files/{id}',
   'user:read',
   'One file',
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: { 200: { description: 'The file', schema: Res.FileObjectSchema } },
+  },
 );
 export const fileContent = inference(
   'compatA.fileContent',
@@ -210,7 +242,10 @@ export const deleteFile = inference(
   '/compat-a/v1/files/{id}',
   'user:write',
   'Delete a file',
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: { 200: { description: 'Deleted', schema: Res.FileDeletedSchema } },
+  },
 );
 export const createBatch = inference(
   'compatA.createBatch',
@@ -218,7 +253,10 @@ export const createBatch = inference(
   '/compat-a/v1/batches',
   'user:write',
   'Create a batch over a JSONL file',
-  { body: BatchCreateBody },
+  {
+    body: BatchCreateBody,
+    responses: { 200: { description: 'The batch (validating)', schema: Res.BatchSchema } },
+  },
 );
 export const listBatches = inference(
   'compatA.listBatches',
@@ -226,6 +264,7 @@ export const listBatches = inference(
   '/compat-a/v1/batches',
   'user:read',
   'List batches',
+  { responses: { 200: { description: 'A page of batches', schema: Res.BatchListSchema } } },
 );
 export const getBatch = inference(
   'compatA.getBatch',
@@ -233,7 +272,7 @@ export const getBatch = inference(
   '/compat-a/v1/batches/{id}',
   'user:read',
   'One batch',
-  { params: IdParams },
+  { params: IdParams, responses: { 200: { description: 'The batch', schema: Res.BatchSchema } } },
 );
 export const cancelBatch = inference(
   'compatA.cancelBatch',
@@ -241,7 +280,12 @@ export const cancelBatch = inference(
   '/compat-a/v1/batches/{id}/cancel',
   'user:write',
   'Cancel a batch',
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: {
+      200: { description: 'The batch (cancelling or cancelled)', schema: Res.BatchSchema },
+    },
+  },
 );
 
 // compat-b: queue-style. The two fixed paths come before `{slug}`, as the router matches them.
@@ -251,7 +295,15 @@ export const requestsBatch = inference(
   '/compat-b/requests/batch',
   'user:read',
   'Status of many requests',
-  { body: RequestsBatchBody },
+  {
+    body: RequestsBatchBody,
+    responses: {
+      200: {
+        description: 'One status per id (not_found for an unknown one)',
+        schema: Res.CompatBStatusesSchema,
+      },
+    },
+  },
 );
 export const request = inference(
   'compatB.request',
@@ -259,7 +311,15 @@ export const request = inference(
   '/compat-b/requests/{id}',
   'user:read',
   'Status (and result) of one request',
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: {
+      200: {
+        description: 'The request: status, result or error',
+        schema: Res.CompatBRequestSchema,
+      },
+    },
+  },
 );
 export const submit = inference(
   'compatB.submit',
@@ -271,8 +331,8 @@ export const submit = inference(
     params: SlugParams,
     body: CompatBSubmitBody,
     responses: {
-      200: { description: 'The finished request (sync_mode)', schema: JsonObject },
-      202: { description: 'Queued: request_id and status_url', schema: JsonObject },
+      200: { description: 'The finished request (sync_mode)', schema: Res.CompatBRequestSchema },
+      202: { description: 'Queued: request_id and status_url', schema: Res.CompatBQueuedSchema },
     },
   },
 );
@@ -284,10 +344,14 @@ export const createJob = inference(
   '/api/jobs',
   'user:write',
   'Submit a job',
-  { body: JobBody, responses: { 201: { description: '{ id, queue_id }', schema: JsonObject } } },
+  {
+    body: JobBody,
+    responses: { 201: { description: '{ id, queue_id }', schema: Res.JobCreatedSchema } },
+  },
 );
 export const getJob = inference('jobs.get', 'get', '/api/jobs/{id}', 'user:read', 'One job', {
   params: IdParams,
+  responses: { 200: { description: 'The job', schema: Res.JobSchema } },
 });
 export const cancelJob = inference(
   'jobs.cancel',
@@ -295,7 +359,10 @@ export const cancelJob = inference(
   '/api/jobs/{id}/cancel',
   'user:write',
   'Cancel a job',
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: { 200: { description: 'The job (cancelled)', schema: Res.JobSchema } },
+  },
 );
 
 // workflows (the fixed executions paths before `{id}`)
@@ -305,7 +372,12 @@ export const getExecution = inference(
   '/api/workflows/executions/{execId}',
   'user:read',
   'One execution',
-  { params: ExecParams },
+  {
+    params: ExecParams,
+    responses: {
+      200: { description: 'The execution with its nodes', schema: Res.ExecutionOneSchema },
+    },
+  },
 );
 export const cancelExecution = inference(
   'workflows.cancelExecution',
@@ -313,7 +385,12 @@ export const cancelExecution = inference(
   '/api/workflows/executions/{execId}/cancel',
   'user:write',
   'Cancel an execution',
-  { params: ExecParams },
+  {
+    params: ExecParams,
+    responses: {
+      200: { description: 'The execution (cancelled)', schema: Res.ExecutionOneSchema },
+    },
+  },
 );
 export const createWorkflow = inference(
   'workflows.create',
@@ -323,7 +400,7 @@ export const createWorkflow = inference(
   'Create a workflow from a DAG',
   {
     body: WorkflowCreateBody,
-    responses: { 201: { description: '{ workflow }', schema: JsonObject } },
+    responses: { 201: { description: '{ workflow }', schema: Res.WorkflowOneSchema } },
   },
 );
 export const listWorkflows = inference(
@@ -332,6 +409,11 @@ export const listWorkflows = inference(
   '/api/workflows',
   'user:read',
   'List workflows',
+  {
+    responses: {
+      200: { description: "The organisation's workflows", schema: Res.WorkflowListSchema },
+    },
+  },
 );
 export const getWorkflow = inference(
   'workflows.get',
@@ -339,7 +421,10 @@ export const getWorkflow = inference(
   '/api/workflows/{id}',
   'user:read',
   'One workflow',
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: { 200: { description: 'The workflow', schema: Res.WorkflowOneSchema } },
+  },
 );
 export const listExecutions = inference(
   'workflows.executions',
@@ -347,7 +432,12 @@ export const listExecutions = inference(
   '/api/workflows/{id}/executions',
   'user:read',
   "A workflow's executions",
-  { params: IdParams },
+  {
+    params: IdParams,
+    responses: {
+      200: { description: 'Its executions (without nodes)', schema: Res.ExecutionListSchema },
+    },
+  },
 );
 export const execute = inference(
   'workflows.execute',
@@ -358,7 +448,7 @@ export const execute = inference(
   {
     params: IdParams,
     body: WorkflowExecuteBody,
-    responses: { 201: { description: '{ execution }', schema: JsonObject } },
+    responses: { 201: { description: '{ execution }', schema: Res.ExecutionOneSchema } },
   },
 );
 
@@ -369,6 +459,7 @@ export const organizations = inference(
   '/api/organizations',
   'user:read',
   'The organisation the key acts for',
+  { responses: { 200: { description: 'The organisation', schema: Res.OrganizationListSchema } } },
 );
 export const createOrgToken = inference(
   'orgs.createToken',
@@ -379,7 +470,9 @@ export const createOrgToken = inference(
   {
     params: OrgParams,
     body: OrgTokenBody,
-    responses: { 201: { description: 'The token and its secret', schema: JsonObject } },
+    responses: {
+      201: { description: 'The token and its secret', schema: Res.OrgTokenCreatedSchema },
+    },
   },
 );
 export const orgTokens = inference(
@@ -388,7 +481,10 @@ export const orgTokens = inference(
   '/api/organizations/{orgId}/tokens',
   'admin:read',
   'List organisation tokens',
-  { params: OrgParams },
+  {
+    params: OrgParams,
+    responses: { 200: { description: 'The tokens (no secrets)', schema: Res.OrgTokenListSchema } },
+  },
 );
 export const revokeOrgToken = inference(
   'orgs.revokeToken',
@@ -396,7 +492,10 @@ export const revokeOrgToken = inference(
   '/api/organizations/{orgId}/tokens/{tokenId}/revoke',
   'admin:write',
   'Revoke an organisation token',
-  { params: OrgTokenParams },
+  {
+    params: OrgTokenParams,
+    responses: { 200: { description: 'Revoked (idempotent)', schema: Res.OrgTokenRevokedSchema } },
+  },
 );
 export const orgUsage = inference(
   'orgs.usage',
@@ -404,7 +503,11 @@ export const orgUsage = inference(
   '/api/organizations/{orgId}/usage',
   'admin:read',
   'Usage aggregates (start, end: Unix seconds)',
-  { params: OrgParams, query: UsageQuery },
+  {
+    params: OrgParams,
+    query: UsageQuery,
+    responses: { 200: { description: 'Usage aggregates', schema: Res.OrgUsageSchema } },
+  },
 );
 
 // other
@@ -414,6 +517,7 @@ export const modelStatus = inference(
   '/api/model-status',
   'user:read',
   'Model status (warm/cold, queue)',
+  { responses: { 200: { description: 'Every model', schema: Res.ModelStatusSchema } } },
 );
 export const voiceModels = inference(
   'voice.models',
@@ -421,6 +525,11 @@ export const voiceModels = inference(
   '/api/voice/models',
   'user:read',
   'Voice models',
+  {
+    responses: {
+      200: { description: 'TTS models and their voices', schema: Res.VoiceModelsSchema },
+    },
+  },
 );
 export const promptRewrite = inference(
   'prompts.rewrite',
@@ -428,7 +537,10 @@ export const promptRewrite = inference(
   '/api/prompt-rewrite',
   'user:write',
   'Rewrite a prompt for a target',
-  { body: PromptRewriteBody },
+  {
+    body: PromptRewriteBody,
+    responses: { 200: { description: 'The rewritten prompt', schema: Res.PromptRewriteSchema } },
+  },
 );
 
 /** Media the family's answers link to (image URLs, audio), public by unguessable id. */

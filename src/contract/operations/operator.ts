@@ -6,13 +6,7 @@
  */
 import { z } from 'zod';
 import { Limits } from '../limits.js';
-import {
-  defineOperation,
-  type HttpMethod,
-  type Operation,
-  type ResponseSpec,
-} from '../operation.js';
-import type { Responses } from '../operation.js';
+import { defineOperation, type HttpMethod, type Operation, type Responses } from '../operation.js';
 import {
   ClockAdvanceBody,
   FaultParams,
@@ -31,17 +25,25 @@ import { LoadedScript } from '../resources/script.js';
 
 const Json = z.record(z.string(), z.unknown());
 
-export function operator<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+const OK = { 200: { description: 'OK', schema: Json } } as const;
+
+/**
+ * One operator route. Generic over its responses (`OK`, a loose JSON object, when it names
+ * none), so OutputOf reads the literal schemas.
+ */
+export function operator<
+  P extends z.ZodObject,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+  const R extends Responses = typeof OK,
+>(
   id: string,
   method: HttpMethod,
   path: `/_emulator/${string}`,
   summary: string,
-  more: Partial<Operation<P, Q, B>> = {},
-): Operation<P, Q, B> {
-  const responses: Record<number, ResponseSpec> = more.responses ?? {
-    200: { description: 'OK', schema: Json },
-  };
-  return defineOperation<P, Q, B, Responses>({
+  more: Partial<Operation<P, Q, B, R>> = {},
+): Operation<P, Q, B, R> {
+  return defineOperation<P, Q, B, R>({
     id,
     method,
     path,
@@ -50,7 +52,7 @@ export function operator<P extends z.ZodObject, Q extends z.ZodObject, B extends
     family: 'operator',
     cli: false,
     ...more,
-    responses,
+    responses: more.responses ?? (OK as unknown as R),
   });
 }
 

@@ -11,11 +11,16 @@ import {
   type Operation,
   type OperationAuth,
   type RawBodySpec,
-  type ResponseSpec,
+  type Responses,
 } from '../operation.js';
 import { WorkspaceRef } from '../resources/avatar.js';
 
-export interface TwoShapeDef<S extends z.ZodRawShape, Q extends z.ZodObject, B extends z.ZodType> {
+export interface TwoShapeDef<
+  S extends z.ZodRawShape,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+  R extends Responses = Responses,
+> {
   /** `<group>.<verb>` of the token-relative operation. */
   id: string;
   method: Operation['method'];
@@ -28,13 +33,17 @@ export interface TwoShapeDef<S extends z.ZodRawShape, Q extends z.ZodObject, B e
   query?: Q;
   body?: B;
   rawBody?: RawBodySpec;
-  responses: Record<number, ResponseSpec>;
+  responses: R;
   cli?: { group: string; verb: string } | false;
 }
 
-export function twoShapes<S extends z.ZodRawShape, Q extends z.ZodObject, B extends z.ZodType>(
-  def: TwoShapeDef<S, Q, B>,
-) {
+/** Generic over the responses too, so OutputOf reads both operations' literal schemas. */
+export function twoShapes<
+  S extends z.ZodRawShape,
+  Q extends z.ZodObject,
+  B extends z.ZodType,
+  const R extends Responses,
+>(def: TwoShapeDef<S, Q, B, R>) {
   const { rel, params, cli, ...rest } = def;
   const token = defineOperation({
     ...rest,
