@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { readBodyLimited } from '../../http/body.js';
+import { readBodyLimited } from '../../../server/body.js';
 import { invalid } from '../shared/errors.js';
 
 /** A multipart form read within a byte limit, keeping the raw bytes (for an upstream). */

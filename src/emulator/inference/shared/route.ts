@@ -4,7 +4,7 @@ import { Limits } from '../../../contract/limits.js';
 import { toRouterPath, type AnyOperation } from '../../../contract/operation.js';
 import type { Scope } from '../../../contract/scopes.js';
 import type { App } from '../../context.js';
-import { readJsonBody } from '../../http/body.js';
+import { readJsonBody } from '../../../server/body.js';
 import { classify } from '../rate-limit/limiter.js';
 import type { InferenceServices } from '../services.js';
 import { authenticateInference, type InferenceCaller, type InferenceScope } from './caller.js';
