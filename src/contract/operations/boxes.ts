@@ -221,14 +221,18 @@ export const edgeChat = defineOperation({
 });
 
 /** A box's own routes beside /chat: its health, and what only the control plane calls (box secret). */
-function box(
+function box<
+  P extends z.ZodObject = z.ZodObject,
+  Q extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType = z.ZodType,
+>(
   id: string,
   method: HttpMethod,
   path: string,
   summary: string,
-  more: Partial<Operation> = {},
-): Operation {
-  return defineOperation({
+  more: Partial<Operation<P, Q, B>> = {},
+): Operation<P, Q, B> {
+  return defineOperation<P, Q, B, Responses>({
     id,
     method,
     path,
