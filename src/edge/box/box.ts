@@ -172,15 +172,14 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const chat = (s: EdgeSession, text: string) => s.loop.typedTurn(text);
 
   const app = new Hono();
-  app.get(edgeHealth.path, (c) =>
-    c.json({
-      ok: true,
-      box_id: opts.boxId,
-      seats: opts.seats,
-      protocols: opts.protocols,
-      connected: sessions.live().length,
-    }),
-  );
+  const open = boxFamily(() => null);
+  bind(app, open, edgeHealth, () => ({
+    ok: true,
+    box_id: opts.boxId,
+    seats: opts.seats,
+    protocols: opts.protocols,
+    connected: sessions.live().length,
+  }));
   registerChat(app, verify, sessions, chat);
   // Internal (control plane only): the callback secret it was given at registration.
   const fromControlPlane = boxFamily((c) => {
