@@ -60,12 +60,28 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(models|media|contract)/' },
     },
     {
+      name: 'server-below-emulator-and-edge',
+      severity: 'error',
+      comment:
+        'src/server (the operation binder, the body reader, the constant-time compare) is shared by the emulator, the edge and the CLI: of ours it imports only the contract.',
+      from: { path: '^src/server/' },
+      to: { path: '^src/', pathNot: '^src/(server|contract)/' },
+    },
+    {
+      name: 'server-is-node-side',
+      severity: 'error',
+      comment:
+        'src/server runs in Node: the contract, the client and the browser (exported for app developers and pages) never import it.',
+      from: { path: '^src/(contract|client|browser)/' },
+      to: { path: '^src/server/' },
+    },
+    {
       name: 'edge-not-emulator',
       severity: 'error',
       comment:
         'The edge reaches the control plane over HTTP, never by import (a second box runs in another process).',
       from: { path: '^src/edge/' },
-      to: { path: '^src/', pathNot: '^src/(edge|contract|models|media)/' },
+      to: { path: '^src/', pathNot: '^src/(edge|server|contract|models|media)/' },
     },
     {
       name: 'emulator-not-cli',
@@ -73,7 +89,7 @@ module.exports = {
       comment:
         'The emulator imports contract, models, media and edge (to start boxes in-process), never the CLI or the clients.',
       from: { path: '^src/emulator/' },
-      to: { path: '^src/', pathNot: '^src/(emulator|edge|contract|models|media)/' },
+      to: { path: '^src/', pathNot: '^src/(emulator|edge|server|contract|models|media)/' },
     },
     {
       name: 'only-cli-and-bin-import-cli',

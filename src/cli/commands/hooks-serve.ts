@@ -11,7 +11,7 @@
  * (`tool`, `args`, `history`, ...). A result is wrapped as `{ ok: true, status: done,
  * result }`; a throw or a missing tool answers `{ ok: false, error }`.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,7 @@ import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parsePort } from './webhooks-listen.js';
+import { sameSecret } from '../../server/safe-equal.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 type Handler = (call: Record<string, unknown>) => unknown;
@@ -30,7 +31,7 @@ export function bearerMatches(header: string | undefined, tok: string): boolean 
   const given = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1] ?? '';
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(tok).digest();
-  return timingSafeEqual(a, b) && given.length > 0;
+  return sameSecret(a, b) && given.length > 0;
 }
 
 export async function loadHandler(cli: CliContext, file: string | undefined): Promise<Handler> {

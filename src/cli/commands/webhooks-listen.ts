@@ -6,20 +6,19 @@
  * request, however malformed, is printed and answered; none stops the receiver. Runs until
  * Ctrl-C.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { sameSecret } from '../../server/safe-equal.js';
 
 /** Largest delivery the receiver reads (queue and tool webhooks are a few hundred bytes). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export function verifySignature(secret: string, raw: Buffer, header: string | undefined): boolean {
   if (!header) return false;
-  const want = Buffer.from('sha256=' + createHmac('sha256', secret).update(raw).digest('hex'));
-  const got = Buffer.from(header);
-  return want.length === got.length && timingSafeEqual(want, got);
+  return sameSecret('sha256=' + createHmac('sha256', secret).update(raw).digest('hex'), header);
 }
 
 type Signature = 'valid' | 'INVALID' | 'MISSING' | 'unsigned' | 'not checked';

@@ -223,9 +223,9 @@ export const edgeChat = defineOperation({
 
 /** A box's own routes beside /chat: its health, and what only the control plane calls (box secret). */
 function box<
-  P extends z.ZodObject,
-  Q extends z.ZodObject,
-  B extends z.ZodType,
+  P extends z.ZodObject = z.ZodObject,
+  Q extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType = z.ZodType,
   const R extends Responses = typeof OK,
 >(
   id: string,

@@ -2,7 +2,7 @@
  * The inference family (spec 4.12): compat-a (OpenAI-compatible), compat-b (queue-style),
  * jobs, workflows, organisations, model status, voice models and prompt rewrite. Every
  * route answers failures in the family's own envelope (`InferenceErrorSchema`), never the
- * control plane's. The emulator registers each with `inferenceRoute(app, svc, op, ...)`,
+ * control plane's. The emulator registers each with `implementInference(app, svc, op, ...)`,
  * `InferenceClient` fills their paths, the OpenAPI document lists them.
  */
 import type { z } from 'zod';

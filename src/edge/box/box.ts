@@ -4,7 +4,6 @@
  * open on the first authenticated connect (spec 3: pending -> active) and end on socket
  * loss, release, the reaper or the cap; turns are reported as they commit.
  */
-import { toRouterPath } from '../../contract/operation.js';
 import {
   ArmBody,
   boxDeregister,
@@ -19,7 +18,7 @@ import {
   edgeSessionLog,
   type StreamFaultEvent,
 } from '../../contract/operations/boxes.js';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -31,6 +30,10 @@ import type { EdgeParts } from '../session/parts.js';
 import { BoxSessions } from './box-sessions.js';
 import { registerCaptures } from './captures-route.js';
 import { registerChat } from './chat-route.js';
+import { boxErrors, boxFamily } from './box-family.js';
+import { ApiError } from '../../server/api-error.js';
+import { bind } from '../../server/binder.js';
+import { sameSecret } from '../../server/safe-equal.js';
 import { ControlPlaneLink } from './control-plane.js';
 import { sessionTokenVerifier, type SessionClaims, TokenRefused } from './session-token.js';
 import { upgradeHandler } from './upgrade.js';
@@ -169,69 +172,60 @@ export async function startBox(opts: BoxOptions): Promise<RunningBox> {
   const chat = (s: EdgeSession, text: string) => s.loop.typedTurn(text);
 
   const app = new Hono();
-  app.get(edgeHealth.path, (c) =>
-    c.json({
-      ok: true,
-      box_id: opts.boxId,
-      seats: opts.seats,
-      protocols: opts.protocols,
-      connected: sessions.live().length,
-    }),
-  );
+  const open = boxFamily(() => null);
+  bind(app, open, edgeHealth, () => ({
+    ok: true,
+    box_id: opts.boxId,
+    seats: opts.seats,
+    protocols: opts.protocols,
+    connected: sessions.live().length,
+  }));
   registerChat(app, verify, sessions, chat);
-  // Internal (control plane only): a session's own log, and the end of a session it decided.
-  const fromControlPlane = (auth: string | undefined) => {
-    const given = Buffer.from(auth?.replace(/^Bearer\s+/i, '') ?? '');
-    const want = Buffer.from(callbackSecret);
-    return given.length === want.length && timingSafeEqual(given, want);
-  };
-  app.get(toRouterPath(edgeSessionLog.path), (c) => {
-    if (!fromControlPlane(c.req.header('authorization')))
-      return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get(c.req.param('id') ?? '');
-    if (!s) return c.json({ error: 'not_found', message: 'no such session on this box' }, 404);
-    return c.json({
+  // Internal (control plane only): the callback secret it was given at registration.
+  const fromControlPlane = boxFamily((c) => {
+    const given = c.req.header('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
+    if (!sameSecret(given, callbackSecret))
+      throw new ApiError(401, 'unauthorized', { message: 'control plane only' });
+  });
+  // A session's own log, and the end of a session the control plane decided.
+  bind(app, fromControlPlane, edgeSessionLog, ({ params }) => {
+    const s = sessions.get(params.id);
+    if (!s) throw new ApiError(404, 'not_found', { message: 'no such session on this box' });
+    return {
       session_id: s.live.id,
       ended: s.live.ended,
       turns: s.live.log.map(({ seq, user_text, reply_text }) => ({ seq, user_text, reply_text })),
-    });
+    };
   });
-  app.post(toRouterPath(edgeSessionEnd.path), (c) => {
-    if (!fromControlPlane(c.req.header('authorization')))
-      return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const s = sessions.get(c.req.param('id') ?? '');
-    const reason = c.req.query('reason') === 'cap' ? 'cap' : 'released';
-    s?.live.end(reason);
-    return c.json({ ok: true });
+  bind(app, fromControlPlane, edgeSessionEnd, ({ params, query }) => {
+    sessions.get(params.id)?.live.end(query.reason === 'cap' ? 'cap' : 'released');
+    return { ok: true };
   });
   // The stream-fault events armed now (docs/testing.md "Faults inside live streams").
-  app.post(edgeFaults.path, async (c) => {
-    if (!fromControlPlane(c.req.header('authorization')))
-      return c.json({ error: 'unauthorized', message: 'control plane only' }, 401);
-    const body = ArmBody.safeParse(await c.req.json().catch(() => null));
-    if (!body.success)
-      return c.json({ error: 'invalid_request', detail: 'events: a list of fault events' }, 400);
-    faults.arm(body.data.events, body.data.version);
-    return c.json({ ok: true });
+  bind(app, fromControlPlane, edgeFaults, ({ body }) => {
+    faults.arm(body.events, body.version);
+    return { ok: true };
   });
   registerCaptures(app, opts.captureRoot ?? null, fromControlPlane);
   // Built-in tool pictures (svc.image): public by their unguessable id, gone after an hour (spec 8).
-  app.get(toRouterPath(edgeImage.path), (c) => {
-    const m = /^([0-9a-f]{32})\.png$/.exec(c.req.param('file') ?? '');
-    const png = m ? shelf.get(m[1]!) : null;
-    if (!png)
-      return c.json(
-        {
-          error: 'not_found',
+  bind(
+    app,
+    boxFamily(() => null),
+    edgeImage,
+    ({ params, c }) => {
+      const m = /^([0-9a-f]{32})\.png$/.exec(params.file);
+      const png = m ? shelf.get(m[1]!) : null;
+      if (!png)
+        throw new ApiError(404, 'not_found', {
           message: 'no such picture, or it expired (built-in image URLs last one hour)',
-        },
-        404,
-      );
-    return c.body(new Uint8Array(png), 200, {
-      'content-type': 'image/png',
-      'cache-control': 'private, max-age=3600',
-    });
-  });
+        });
+      return c.body(new Uint8Array(png), 200, {
+        'content-type': 'image/png',
+        'cache-control': 'private, max-age=3600',
+      });
+    },
+  );
+  app.onError(boxErrors(log));
   app.notFound((c) =>
     c.json(
       { error: 'not_found', message: `no route ${c.req.method} ${c.req.path} on this box` },

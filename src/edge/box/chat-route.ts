@@ -2,91 +2,74 @@
  * POST /chat?token=<session_token> (spec 4.6): `{ text }` injects a typed user turn. The
  * edge sets no CORS headers (call it from a server or a same-origin relay). Answers
  * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
+ * Registered through the binder (server/binder.ts): the session token is the family's auth,
+ * the body is the contract's ChatBody.
  */
-import type { Context, Hono } from 'hono';
-import { boundText } from '../../contract/echo.js';
-import { CHAT_TEXT_MAX } from '../../contract/edge/messages.js';
+import type { Context } from 'hono';
 import { charCount } from '../../contract/limits.js';
+import { CHAT_TEXT_MAX } from '../../contract/edge/messages.js';
 import { edgeChat } from '../../contract/operations/boxes.js';
+import { ApiError, apiRefusals } from '../../server/api-error.js';
+import { bind, type Family, type Routes } from '../../server/binder.js';
 import type { EdgeSession } from '../session/edge-session.js';
 import { SessionRefused, type BoxSessions } from './box-sessions.js';
 import { checkOrigin, OriginRefused } from './origin.js';
-import { TokenRefused, tokenOf, type TokenVerifier } from './session-token.js';
+import { TokenRefused, tokenOf, type SessionClaims, type TokenVerifier } from './session-token.js';
 
 /** Bytes of body read at most: 4096 characters of text, JSON-escaped, fit well inside. */
 export const CHAT_BODY_MAX = 64 * 1024;
 
-/** The body as text, or null once it passes `max` bytes (the rest is not read into memory). */
-async function readLimited(req: Request, max: number): Promise<string | null> {
-  if (Number(req.headers.get('content-length') ?? 0) > max) return null;
-  const reader = req.body?.getReader();
-  if (!reader) return '';
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
+/** The family of /chat: the session token (query or bearer) verified, its Origin allowed. */
+function sessionTokenFamily(verify: TokenVerifier, sessions: BoxSessions): Family<SessionClaims> {
+  return {
+    ...apiRefusals,
+    maxBodyBytes: CHAT_BODY_MAX,
+    async auth(c: Context): Promise<SessionClaims> {
+      const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));
+      if (!token)
+        throw new ApiError(401, 'unauthorized', {
+          message:
+            'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>',
+        });
+      try {
+        const open = sessions.get(peekSub(token) ?? '');
+        const claims = await verify(token, { allowExpired: !!open && !open.live.ended });
+        checkOrigin(claims, c.req.header('origin'));
+        return claims;
+      } catch (e) {
+        if (e instanceof TokenRefused)
+          throw new ApiError(e.code === 'wrong_box' ? 403 : 401, e.code, { message: e.message });
+        if (e instanceof OriginRefused) throw new ApiError(403, e.code, { message: e.message });
+        throw e;
+      }
+    },
+  };
 }
 
 export function registerChat(
-  app: Hono,
+  app: Routes,
   verify: TokenVerifier,
   sessions: BoxSessions,
   chat: (s: EdgeSession, text: string) => string,
 ): void {
-  const err = (c: Context, status: number, error: string, message: string) =>
-    c.json({ error, message: boundText(message) }, status as 400);
-
-  app.post(edgeChat.path, async (c) => {
-    const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));
-    if (!token)
-      return err(
-        c,
-        401,
-        'unauthorized',
-        'missing session token: pass ?token=<session_token> or Authorization: Bearer <session_token>',
-      );
+  bind(app, sessionTokenFamily(verify, sessions), edgeChat, async ({ auth, body }) => {
+    // What ChatBody cannot say: blank text is no turn; the limit counts characters, not UTF-16 units.
+    if (body.text.trim() === '')
+      throw new ApiError(400, 'invalid_request', {
+        message: 'text: a non-empty string is required',
+      });
+    if (charCount(body.text) > CHAT_TEXT_MAX)
+      throw new ApiError(400, 'invalid_request', {
+        message: `text: at most ${CHAT_TEXT_MAX} characters`,
+      });
     let s: EdgeSession;
     try {
-      const open = sessions.get(peekSub(token) ?? '');
-      const claims = await verify(token, { allowExpired: !!open && !open.live.ended });
-      checkOrigin(claims, c.req.header('origin'));
-      const body = await readLimited(c.req.raw, CHAT_BODY_MAX);
-      if (body === null)
-        return err(
-          c,
-          413,
-          'payload_too_large',
-          `request body over ${CHAT_BODY_MAX} bytes; send { "text": "..." } with at most ${CHAT_TEXT_MAX} characters`,
-        );
-      let raw: unknown;
-      try {
-        raw = JSON.parse(body);
-      } catch {
-        return err(c, 400, 'invalid_json', 'the body is not valid JSON; send { "text": "..." }');
-      }
-      const text = (raw as { text?: unknown } | null)?.text;
-      if (typeof text !== 'string' || text.trim() === '')
-        return err(c, 400, 'invalid_request', 'text: a non-empty string is required');
-      if (charCount(text) > CHAT_TEXT_MAX)
-        return err(c, 400, 'invalid_request', `text: at most ${CHAT_TEXT_MAX} characters`);
-      s = await sessions.open(claims);
-      return c.json({ ok: true, speech_id: chat(s, text) });
+      s = await sessions.open(auth);
     } catch (e) {
-      if (e instanceof TokenRefused)
-        return err(c, e.code === 'wrong_box' ? 403 : 401, e.code, e.message);
-      if (e instanceof SessionRefused) return err(c, e.status, e.code, e.message);
-      if (e instanceof OriginRefused) return err(c, 403, e.code, e.message);
+      if (e instanceof SessionRefused) throw new ApiError(e.status, e.code, { message: e.message });
       throw e;
     }
+    return { ok: true as const, speech_id: chat(s, body.text) };
   });
 }
 

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { hasScope, type ScopeRequirement } from '../../contract/scopes.js';
 import type { KeyKind } from '../../contract/keys.js';
 import { serializeOrigin } from '../../contract/resources/token.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import type { Db } from '../db/database.js';
 import { findKey } from './credentials.js';
 import { deviceSql } from '../devices/sql.js';

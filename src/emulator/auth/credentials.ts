@@ -1,8 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { formatKey, parseKey, tokenPrefix, type KeyKind } from '../../contract/keys.js';
 import type { Db } from '../db/database.js';
 import type { IdSource } from '../ids.js';
 import { tokenSql } from '../tokens/sql.js';
+import { sameSecret } from '../../server/safe-equal.js';
 
 /**
  * Keys are stored as SHA-256 of the whole raw token (they are 256-bit random, so a
@@ -55,5 +56,5 @@ export function findKey(db: Db, raw: string): KeyRow | null {
   const row = tokenSql(db).getApiKeysByLookup.get(parsed.lookup) as KeyRow | undefined;
   if (!row || row.kind !== parsed.kind) return null;
   const given = hashKey(raw);
-  return timingSafeEqual(given, row.secret_hash) ? row : null;
+  return sameSecret(given, row.secret_hash) ? row : null;
 }

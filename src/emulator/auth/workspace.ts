@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import type { AuthContext } from './authenticate.js';
 import { workspaceSql } from '../workspaces/sql.js';
 

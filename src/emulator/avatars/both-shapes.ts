@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { Operation } from '../../contract/operation.js';
+import type { Operation, Responses } from '../../contract/operation.js';
+import type { OpResult, SuccessOf } from '../../server/binder.js';
 import type { App, EmulatorContext } from '../context.js';
-import { implement, type OpRequest, type OpResult } from '../http/router.js';
+import { implement, type OpRequest } from '../http/router.js';
 
 /**
  * Register one handler for both route shapes of spec 4 (token-relative and explicit
@@ -12,11 +13,17 @@ export function implementBoth<
   W extends z.ZodObject,
   Q extends z.ZodObject,
   B extends z.ZodType,
+  const R extends Responses,
 >(
   app: App,
   ctx: EmulatorContext,
-  ops: readonly [Operation<S, Q, B>, Operation<W, Q, B>],
-  handler: (req: OpRequest<S, Q, B>, wsId: string | undefined) => OpResult | Promise<OpResult>,
+  ops: readonly [Operation<S, Q, B, R>, Operation<W, Q, B>],
+  handler: (
+    req: OpRequest<S, Q, B>,
+    wsId: string | undefined,
+  ) =>
+    | OpResult<SuccessOf<Operation<S, Q, B, R>, R>>
+    | Promise<OpResult<SuccessOf<Operation<S, Q, B, R>, R>>>,
 ): void {
   implement(app, ctx, ops[0], (req) => handler(req, undefined));
   implement(app, ctx, ops[1], (req) => {

@@ -8,7 +8,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
 import { charCount, Limits } from '../../contract/limits.js';
 import { FACE_TYPES, VOICE_TYPES } from '../../contract/operations/avatars.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { decodePhoto } from '../../media/photo.js';
 
 const declaredType = (header: string | undefined) =>

@@ -13,7 +13,7 @@ import {
 } from '../auth/workspace.js';
 import type { EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { workspaceSql } from '../workspaces/sql.js';
 import { avatarSql } from './sql.js';
 

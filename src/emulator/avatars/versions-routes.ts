@@ -27,7 +27,7 @@ import { validateConfig } from '../../contract/validators/config.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { serveBytes } from '../gallery/routes.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { reply } from '../http/router.js';
 import { throwIfInvalid } from '../http/validation.js';
 import { extensionOf, personaBlobKey, putBlob, readBlob } from './blobs.js';

@@ -9,7 +9,7 @@ import { mintKey } from '../auth/credentials.js';
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { insertKey } from '../tokens/store.js';
 import { tokenSql } from '../tokens/sql.js';

@@ -4,10 +4,11 @@
  * session, or reserved for a claimable queue ticket. A freed seat is offered to the queue
  * first (spec 3: "a seat frees -> claimable, seat reserved for this ticket").
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 import { getSetting, setSetting, type Db } from '../db/database.js';
 import type { TicketNeeds } from '../queue/queue.js';
+import { sameSecret } from '../../server/safe-equal.js';
 
 export interface BoxRecord {
   id: string;
@@ -63,7 +64,7 @@ export class Fleet {
 
   checkCredential(boxId: string, secret: string | null): boolean {
     const want = this.credentials.get(boxId);
-    return !!want && secret !== null && timingSafeEqual(want, hash(secret));
+    return !!want && secret !== null && sameSecret(want, hash(secret));
   }
 
   register(id: string, reg: BoxRegistration, now: number): BoxRecord {

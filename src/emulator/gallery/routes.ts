@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import rangeParser from 'range-parser';
 import { galleryFace, galleryIntro, listGallery } from '../../contract/operations/core.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement } from '../http/router.js';
 import { loadPersonas, toGalleryEntry } from './personas.js';
 

@@ -9,7 +9,7 @@
  */
 import { DesignBody, GenerationLimits as L } from '../../contract/resources/generations.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { designVoice } from './design-voice.js';
 import { parseJsonObject, requireFields } from './json-body.js';
 import { requireWords, speakVoice, toWav24k } from './speech-parts.js';

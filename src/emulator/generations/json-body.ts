@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 
 /**
  * The JSON object of a route that reads its own body (speak, design): not UTF-8 or not

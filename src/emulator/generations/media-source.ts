@@ -8,7 +8,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { Clock } from '../clock.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 
 export interface MediaFetchOptions {
   allowRemote: boolean;

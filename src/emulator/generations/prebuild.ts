@@ -13,7 +13,7 @@
  * - `error_build_failed`: the version's build failed (versions are immutable: it is not
  *   retried until the emulator restarts).
  */
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { EmulatorContext } from '../context.js';
 import { getVersionRow, readableAvatar } from '../avatars/store.js';

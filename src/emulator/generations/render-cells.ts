@@ -6,7 +6,7 @@
  * is 429 `at_capacity` with `Retry-After`.
  */
 import type { Fleet } from '../fleet/fleet.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 
 export interface Cell {
   boxId: string;

@@ -5,7 +5,7 @@
  * of range is 400 `invalid_request` with the field in `detail`.
  */
 import { SpeakBody, type SpeakRequest } from '../../contract/resources/generations.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { requireFields } from './json-body.js';
 import { own } from '../../contract/own.js';
 

@@ -18,7 +18,7 @@ import type { Speech } from '../../models/voice.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { workspaceForKey } from '../auth/workspace.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { parseJsonObject } from './json-body.js';
 import { loadMedia, type MediaFetchOptions } from './media-source.js';
 import { requireWords, speakVoice, voiceShapeOf } from './speech-parts.js';

@@ -4,7 +4,7 @@
  * offline MP4 come from src/media: faceFromPhoto, renderSpeechClip.)
  */
 import type { Speech, Voice, VoiceShape } from '../../models/voice.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import {
   defaultVoice,
   resample,

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { boundText } from '../../contract/echo.js';
 import { toRouterPath } from '../../contract/operation.js';
 import { operations } from '../../contract/operations/index.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../../server/api-error.js';
 
 /**
  * The methods each known path answers, for the 405's `Allow` (docs/architecture.md "Errors

@@ -1,5 +1,5 @@
 import type { Validation } from '../../contract/validators/result.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../../server/api-error.js';
 
 /**
  * A contract validator's result as the spec envelope: the accepted value, or an ApiError

@@ -17,6 +17,6 @@ export interface InferenceServices {
   jobs: JobQueue;
   /** Authenticates the emulator's in-process requests to itself (shared/internal.ts). */
   internalSecret: string;
-  /** Every route of the family, for the 405's `Allow` (inferenceRoute adds them). */
+  /** Every route of the family, for the 405's `Allow` (implementInference adds them). */
   routes: KnownRoutes;
 }

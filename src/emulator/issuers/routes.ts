@@ -1,8 +1,10 @@
 import { createIssuer, deleteIssuer, listIssuers } from '../../contract/operations/core.js';
+import type { z } from 'zod';
+import type { IssuerAlg } from '../../contract/resources/issuer.js';
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { issuerSql } from './sql.js';
 
@@ -16,7 +18,10 @@ interface IssuerRow {
   created_at: number;
 }
 
-const toIssuer = (r: IssuerRow) => ({ ...r, algs: JSON.parse(r.algs) as string[] });
+const toIssuer = (r: IssuerRow) => ({
+  ...r,
+  algs: JSON.parse(r.algs) as z.output<typeof IssuerAlg>[],
+});
 
 export function registerIssuers(app: App, ctx: EmulatorContext): void {
   const { db } = ctx;

@@ -13,7 +13,6 @@
  *   POST, which a browser sends without a preflight, never changes anything;
  * - no CORS header is ever sent here (app.ts answers CORS on /api/* only).
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { hostName, HostPolicy } from '../../contract/hosts.js';
 import { bearer } from '../auth/authenticate.js';
@@ -21,8 +20,9 @@ import { findKey } from '../auth/credentials.js';
 import type { BootstrapKeys } from '../bootstrap/bootstrap.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { getSetting } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { staleTokenHint } from './operator-token.js';
+import { sameSecret } from '../../server/safe-equal.js';
 
 /** The shape of an operator token (`op_` and 48 hex digits). */
 const OP_TOKEN = /^op_[0-9a-f]{48}$/;
@@ -31,19 +31,13 @@ const OPEN = /^\/_emulator\/health\/?$/;
 /** The playground page and its assets: navigated to, so no header can be sent (GET/HEAD only). */
 const PAGE = /^\/_emulator\/ui(\/app\.js)?$/;
 
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /** True when `raw` is this emulator's operator token, or one of its bootstrap keys still active. */
 export function isOperatorCredential(ctx: EmulatorContext, raw: string): boolean {
-  if (same(raw, ctx.operatorToken)) return true;
+  if (sameSecret(raw, ctx.operatorToken)) return true;
   const stored = getSetting(ctx.db, 'bootstrap');
   if (!stored) return false;
   const keys = JSON.parse(stored) as BootstrapKeys;
-  if (!same(raw, keys.secretKey) && !same(raw, keys.dashboardKey)) return false;
+  if (!sameSecret(raw, keys.secretKey) && !sameSecret(raw, keys.dashboardKey)) return false;
   return findKey(ctx.db, raw)?.status === 'active';
 }
 

@@ -17,7 +17,7 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     secret_key: k.secretKey,
     dashboard_key: k.dashboardKey,
   });
-  implement(app, ctx, stateExport, () => exportState(ctx, version));
+  implement(app, ctx, stateExport, () => ({ ...exportState(ctx, version) }));
   implement(app, ctx, stateImport, ({ raw, c }) => {
     const doc = parseJson(raw);
     try {

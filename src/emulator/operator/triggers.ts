@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, zodDetail } from '../http/router.js';
 import { trigger } from '../../contract/operations/operator.js';
 import { z } from 'zod';

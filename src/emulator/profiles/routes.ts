@@ -15,7 +15,7 @@ import { validateConfig } from '../../contract/validators/config.js';
 import { validateTools } from '../../contract/validators/tools.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { reply } from '../http/router.js';
 import { throwIfInvalid } from '../http/validation.js';
 import { implementBoth } from '../avatars/both-shapes.js';

@@ -10,7 +10,7 @@ import type { Profile } from '../../contract/resources/profile.js';
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { getAvatarRow, getVersionRow, isStock, type AvatarRow } from '../avatars/store.js';
 import { uuidV5 } from '../avatars/stock.js';
 import { avatarSql } from '../avatars/sql.js';

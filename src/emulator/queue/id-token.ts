@@ -14,7 +14,7 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from '
 import { isAllowedUrl, liftedByInsecureUrls } from '../../contract/validators/https-url.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { issuerSql } from '../issuers/sql.js';
 
 /** Three base64url segments: a JWS compact serialization (API keys have one dot). */

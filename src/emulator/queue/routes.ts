@@ -15,7 +15,7 @@ import { QueueQuery, TicketParams } from '../../contract/resources/session.js';
 import { bearer, type AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, type WorkspaceRow } from '../auth/workspace.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { IdTokenVerifier, looksLikeJwt } from './id-token.js';
 import type { SessionQueue } from './queue.js';

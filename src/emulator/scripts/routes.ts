@@ -7,7 +7,7 @@
 import { BUILTIN_SERVERS } from '../../contract/builtins.js';
 import { scriptsClear, scriptsList, scriptsLoad } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement } from '../http/router.js';
 import { operatorLog } from '../operator/log.js';
 import { offeredTools, type McpRow } from '../tools/registry.js';

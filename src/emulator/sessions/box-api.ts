@@ -17,7 +17,7 @@ import type { Script } from '../../contract/resources/script.js';
 import { bearer } from '../auth/authenticate.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement } from '../http/router.js';
 import { sessionRuntime } from './runtime.js';
 import { getSessionRow } from './store.js';

@@ -6,7 +6,7 @@
 import { ErrorCode } from '../../contract/errors.js';
 import { Limits } from '../../contract/limits.js';
 import type { Clock } from '../clock.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { SlidingWindow } from '../http/sliding-window.js';
 import { planLimit, type SessionOptions } from '../session-options.js';
 import type { SessionStatements } from './store.js';

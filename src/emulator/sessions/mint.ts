@@ -11,7 +11,7 @@ import { workspaceForKey, workspaceFromPath, type WorkspaceRow } from '../auth/w
 import { unixSeconds } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { Fleet, type BoxRecord } from '../fleet/fleet.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { reply, type Reply } from '../http/router.js';
 import type { Ticket, TicketNeeds } from '../queue/queue.js';
 import type { ScriptRegistry } from '../scripts/registry.js';

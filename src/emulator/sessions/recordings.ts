@@ -14,7 +14,7 @@ import { implement } from '../http/router.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { unixSeconds } from '../clock.js';
 import { sessionRuntime } from './runtime.js';
 import { boxCaptureFile, boxCaptureList, boxGone } from '../fleet/box-captures.js';

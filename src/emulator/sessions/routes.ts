@@ -1,7 +1,7 @@
 /**
  * Session routes of spec 4.5: mint, get, transcript, delete (erasure), heartbeat, release.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'hono';
@@ -18,7 +18,7 @@ import { authenticate, type AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, type WorkspaceRow } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, reply } from '../http/router.js';
 import type { ScriptRegistry } from '../scripts/registry.js';
 import type { SigningKey } from '../signing/keys.js';
@@ -30,6 +30,7 @@ import { sessionRuntime } from './runtime.js';
 import { getSessionRow, isLive, toSessionRecord, type SessionRow } from './store.js';
 import { workspaceSql } from '../workspaces/sql.js';
 import { toolSql } from '../tools/sql.js';
+import { sameSecret } from '../../server/safe-equal.js';
 
 export function registerSessionRoutes(
   app: App,
@@ -154,7 +155,7 @@ export function registerSessionRoutes(
       return visible(authenticate(ctx.db, c, { anyOf: ['sessions:write'] }), id);
     const row = getSessionRow(rt.st, id);
     const given = createHash('sha256').update(seatToken).digest();
-    if (!row || !row.seat_token_hash || !timingSafeEqual(given, row.seat_token_hash)) {
+    if (!row || !row.seat_token_hash || !sameSecret(given, row.seat_token_hash)) {
       throw new ApiError(401, ErrorCode.unauthorized, {
         message: 'invalid seat_token for this session',
       });

@@ -11,7 +11,7 @@
 import { boxFaultClaim } from '../../contract/operations/boxes.js';
 import type { TimerHandle } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { faultsOf } from '../operator/faults.js';
 import { operatorLog } from '../operator/log.js';
 import type { implement } from '../http/router.js';

@@ -16,7 +16,7 @@ import {
   type ToolsObject,
 } from '../../contract/validators/tools.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { builtinEnabled } from '../tools/builtins.js';
 import { mcpRegistry, offeredTools } from '../tools/registry.js';
 import { fail } from './validate-mint.js';

@@ -20,7 +20,7 @@ import {
 } from '../../contract/validators/tools.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { WorkspaceRow } from '../auth/workspace.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import type { NotifyTarget } from '../queue/queue.js';
 
 export type AvatarSelection =

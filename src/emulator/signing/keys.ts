@@ -9,7 +9,7 @@ import { getSetting, setSetting } from '../db/database.js';
  */
 export interface SigningKey {
   kid: string;
-  publicJwk: JWK & { kid: string; alg: 'EdDSA'; use: 'sig' };
+  publicJwk: JWK & { kty: string; crv: string; x: string; kid: string; alg: 'EdDSA'; use: 'sig' };
   /** Sign claims as an EdDSA JWT valid `ttlSeconds` from `nowSeconds`. */
   sign(
     claims: Record<string, unknown>,
@@ -42,7 +42,13 @@ export async function loadSigningKey(db: Db, issuer: string): Promise<SigningKey
   );
   return {
     kid,
-    publicJwk: { ...pub, kid, alg: 'EdDSA', use: 'sig' },
+    // An Ed25519 public JWK (RFC 8037): kty OKP, crv Ed25519, x.
+    publicJwk: {
+      ...(pub as JWK & { kty: string; crv: string; x: string }),
+      kid,
+      alg: 'EdDSA',
+      use: 'sig',
+    },
     // A compact JWS (RFC 7515 7.1) signed with node:crypto's Ed25519 in its callback form,
     // which runs the signature on the thread pool like WebCrypto but without jose's
     // WebCrypto wrapping (the largest single cost of a mint on the main thread, issue 7

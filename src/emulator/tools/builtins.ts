@@ -9,7 +9,7 @@ import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement } from '../http/router.js';
 import { toolSql } from './sql.js';
 import { own } from '../../contract/own.js';

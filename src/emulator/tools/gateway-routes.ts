@@ -4,7 +4,7 @@
  * with the gateway's JSON text (spec 7: wire-level tool errors in the body).
  */
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import type { implement } from '../http/router.js';
 import { sessionRuntime } from '../sessions/runtime.js';
 import { getSessionRow } from '../sessions/store.js';

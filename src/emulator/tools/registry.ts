@@ -18,7 +18,7 @@ import {
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, reply } from '../http/router.js';
 import { errorLine, probeMcp, type McpAuth, type McpToolDef } from './mcp-client.js';
 import { toolSql } from './sql.js';

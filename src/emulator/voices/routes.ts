@@ -28,7 +28,7 @@ import { STOCK_WORKSPACE_ID } from '../../contract/resources/avatar.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
 import { serveBytes } from '../gallery/routes.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { reply } from '../http/router.js';
 import { extensionOf, putBlob, readBlob } from '../avatars/blobs.js';
 import { implementBoth } from '../avatars/both-shapes.js';

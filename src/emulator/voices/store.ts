@@ -4,7 +4,7 @@ import type { Voice } from '../../contract/resources/voice.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { canAccessWorkspace, workspaceFromPath, type WorkspaceRow } from '../auth/workspace.js';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { workspaceSql } from '../workspaces/sql.js';
 import { voiceSql } from './sql.js';
 

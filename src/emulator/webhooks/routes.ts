@@ -9,7 +9,7 @@ import { isAllowedUrl, liftedByInsecureUrls } from '../../contract/validators/ht
 import { workspaceFromPath } from '../auth/workspace.js';
 import { unixSeconds } from '../clock.js';
 import type { App, EmulatorContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement, reply } from '../http/router.js';
 import type { SessionQueue } from '../queue/queue.js';
 import { subscribes } from '../../contract/resources/webhook.js';

@@ -1,10 +1,9 @@
-import { BatchCreateBody } from '../../../contract/resources/inference.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 import { BatchRunner, batchView, type BatchRecord } from './batch-runner.js';
 import { getFile } from './files.js';
 
@@ -16,8 +15,6 @@ export const BATCH_ENDPOINTS = [
   '/v1/images/generations',
   '/v1/audio/speech',
 ];
-
-const Create = BatchCreateBody;
 
 /**
  * Spec 4.12 /compat-a/v1/batches (payload not shown): OpenAI's Batch API. The input is a
@@ -34,8 +31,7 @@ export function registerBatches(app: App, svc: InferenceServices): void {
     if (!rec || rec.org_id !== caller.orgId) throw notFound(`batch ${id}`);
     return rec;
   };
-  inferenceRoute(app, svc, inference.createBatch, async ({ c, caller }) => {
-    const b = await jsonBody(c, Create);
+  implementInference(app, svc, inference.createBatch, async ({ body: b, auth: { caller } }) => {
     if (!BATCH_ENDPOINTS.includes(b.endpoint))
       throw invalid(`endpoint: one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
     const file = getFile(svc, caller.orgId, b.input_file_id);
@@ -50,7 +46,7 @@ export function registerBatches(app: App, svc: InferenceServices): void {
       );
     return json(batchView(runner.create(caller, b.input_file_id, b.endpoint, b.metadata ?? null)));
   });
-  inferenceRoute(app, svc, inference.listBatches, ({ c, caller }) => {
+  implementInference(app, svc, inference.listBatches, ({ c, auth: { caller } }) => {
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 20) || 20));
     const all = runner.list(caller.orgId);
     const after = c.req.query('after');
@@ -64,11 +60,11 @@ export function registerBatches(app: App, svc: InferenceServices): void {
       last_id: page.at(-1)?.id ?? null,
     });
   });
-  inferenceRoute(app, svc, inference.getBatch, ({ c, caller }) =>
-    json(batchView(own(caller, param(c, 'id')))),
+  implementInference(app, svc, inference.getBatch, ({ params, auth: { caller } }) =>
+    json(batchView(own(caller, params.id))),
   );
-  inferenceRoute(app, svc, inference.cancelBatch, ({ c, caller }) => {
-    const rec = own(caller, param(c, 'id'));
+  implementInference(app, svc, inference.cancelBatch, ({ params, auth: { caller } }) => {
+    const rec = own(caller, params.id);
     if (!['validating', 'in_progress', 'finalizing'].includes(rec.status)) {
       throw new InferenceError(
         409,

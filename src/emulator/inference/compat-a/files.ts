@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { invalid, notFound } from '../shared/errors.js';
-import { inferenceRoute, json, param } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 import { formFile, formString, readForm } from './multipart.js';
 import { batchSql } from './sql.js';
 
@@ -77,8 +77,8 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     if (!f) throw notFound(`file ${id}`);
     return f;
   };
-  inferenceRoute(app, svc, inference.uploadFile, async ({ c, caller }) => {
-    const form = await readForm(c, FILE_BYTES + 64 * 1024);
+  implementInference(app, svc, inference.uploadFile, async ({ c, raw, auth: { caller } }) => {
+    const form = await readForm(c, raw, FILE_BYTES + 64 * 1024);
     const purpose = formString(form, 'purpose');
     if (!purpose || !PURPOSES.includes(purpose))
       throw invalid(`purpose: one of ${PURPOSES.join(', ')}`, 'purpose');
@@ -87,7 +87,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     if (file.bytes.length === 0) throw invalid('file: is empty', 'file');
     return json(fileView(saveFile(svc, caller.orgId, file.name || 'upload', purpose, file.bytes)));
   });
-  inferenceRoute(app, svc, inference.listFiles, ({ c, caller }) => {
+  implementInference(app, svc, inference.listFiles, ({ c, auth: { caller } }) => {
     const purpose = c.req.query('purpose');
     const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 10_000) || 10_000));
     const sql = batchSql(svc.ctx.db);
@@ -108,11 +108,11 @@ export function registerFiles(app: App, svc: InferenceServices): void {
       last_id: page.at(-1)?.id ?? null,
     });
   });
-  inferenceRoute(app, svc, inference.getFile, ({ c, caller }) =>
-    json(fileView(own(caller, param(c, 'id')))),
+  implementInference(app, svc, inference.getFile, ({ params, auth: { caller } }) =>
+    json(fileView(own(caller, params.id))),
   );
-  inferenceRoute(app, svc, inference.fileContent, ({ c, caller }) => {
-    const f = own(caller, param(c, 'id'));
+  implementInference(app, svc, inference.fileContent, ({ params, auth: { caller } }) => {
+    const f = own(caller, params.id);
     return new Response(new Uint8Array(f.bytes), {
       headers: {
         'content-type': f.filename.endsWith('.jsonl')
@@ -122,8 +122,8 @@ export function registerFiles(app: App, svc: InferenceServices): void {
       },
     });
   });
-  inferenceRoute(app, svc, inference.deleteFile, ({ c, caller }) => {
-    const f = own(caller, param(c, 'id'));
+  implementInference(app, svc, inference.deleteFile, ({ params, auth: { caller } }) => {
+    const f = own(caller, params.id);
     batchSql(svc.ctx.db).deleteInferenceFilesById.run(f.id);
     return json({ id: f.id, object: 'file', deleted: true });
   });

@@ -3,7 +3,7 @@ import type { InferenceServices } from '../services.js';
 import { json } from '../shared/route.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
-import { inferenceRoute, param } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { notFound } from '../shared/errors.js';
 
 /** Spec 4.12 GET /compat-a/v1/models: every model of the catalog (and each upstream stand-in). */
@@ -15,9 +15,11 @@ export function registerModels(app: App, svc: InferenceServices): void {
     owned_by: 'avatar-emulator',
   });
   const ids = () => [...new Set([...catalog.map((m) => m.id), ...Object.keys(svc.upstreams)])];
-  inferenceRoute(app, svc, inference.models, () => json({ object: 'list', data: ids().map(view) }));
-  inferenceRoute(app, svc, inference.model, ({ c }) => {
-    const id = param(c, 'model');
+  implementInference(app, svc, inference.models, () =>
+    json({ object: 'list', data: ids().map(view) }),
+  );
+  implementInference(app, svc, inference.model, ({ params }) => {
+    const id = params.model;
     if (!ids().includes(id)) throw notFound(`model ${id}`);
     return json(view(id));
   });

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { readBodyLimited } from '../../http/body.js';
+import { tooLarge } from '../../../server/body.js';
 import { invalid } from '../shared/errors.js';
 
 /** A multipart form read within a byte limit, keeping the raw bytes (for an upstream). */
@@ -9,12 +9,16 @@ export interface Form {
   contentType: string;
 }
 
-export async function readForm(c: Context, maxBytes: number): Promise<Form> {
+/**
+ * The multipart form of an operation with `rawBody` (the binder read its bytes within the
+ * contract's limit); `maxBytes` is this route's own, smaller limit (413 past it).
+ */
+export async function readForm(c: Context, raw: Uint8Array, maxBytes: number): Promise<Form> {
   const contentType = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(contentType)) {
     throw invalid('send multipart/form-data (fields and a file)');
   }
-  const raw = await readBodyLimited(c, maxBytes);
+  if (raw.byteLength > maxBytes) throw tooLarge(maxBytes);
   let data: FormData;
   try {
     data = await new Response(Buffer.from(raw), {

@@ -1,15 +1,11 @@
-import { RerankBody, ScoreBody } from '../../../contract/resources/inference.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { bm25Scores, relevance } from '../tasks/bm25.js';
 import { countTokens } from '../tasks/text.js';
 import { invalid } from '../shared/errors.js';
-import { inferenceRoute, json, readJson, validate } from '../shared/route.js';
-import { forward, resolveModel } from './resolve.js';
-
-const Rerank = RerankBody;
-const Score = ScoreBody;
+import { implementInference, json } from '../shared/route.js';
+import { localModel, passToUpstream } from './resolve.js';
 
 /**
  * Spec 4.12 POST /compat-a/v1/rerank (BM25 over the documents sent) and /score, whose
@@ -18,49 +14,54 @@ const Score = ScoreBody;
  * `{ id, object: list, created, model, data: [ { index, object: score, score } ], usage }`.
  */
 export function registerRerank(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, inference.rerank, async ({ c, usage }) => {
-    const raw = await readJson(c);
-    const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'rerank');
-    if (target.kind === 'upstream')
-      return forward(target.upstream, '/rerank', { json: raw as Record<string, unknown> });
-    const b = validate(Rerank, raw);
-    const scores = bm25Scores(b.query, b.documents);
-    const ranked = scores
-      .map((s, index) => ({ index, relevance_score: relevance(s) }))
-      .sort((x, y) => y.relevance_score - x.relevance_score || x.index - y.index)
-      .slice(0, b.top_n ?? b.documents.length);
-    usage.modelId = target.model.id;
-    usage.promptTokens = countTokens(b.query) + b.documents.reduce((s, d) => s + countTokens(d), 0);
-    return json({
-      id: svc.ctx.ids.uuid(),
-      object: 'list',
-      model: b.model,
-      data: ranked.map((r) =>
-        b.return_documents === false ? r : { ...r, document: b.documents[r.index] },
-      ),
-      usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
-    });
-  });
+  implementInference(
+    app,
+    svc,
+    inference.rerank,
+    async ({ body: b, auth: { usage } }) => {
+      const target = { model: localModel(svc, b.model, 'rerank') };
+      const scores = bm25Scores(b.query, b.documents);
+      const ranked = scores
+        .map((s, index) => ({ index, relevance_score: relevance(s) }))
+        .sort((x, y) => y.relevance_score - x.relevance_score || x.index - y.index)
+        .slice(0, b.top_n ?? b.documents.length);
+      usage.modelId = target.model.id;
+      usage.promptTokens =
+        countTokens(b.query) + b.documents.reduce((s, d) => s + countTokens(d), 0);
+      return json({
+        id: svc.ctx.ids.uuid(),
+        object: 'list',
+        model: b.model,
+        data: ranked.map((r) =>
+          b.return_documents === false ? r : { ...r, document: b.documents[r.index] },
+        ),
+        usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
+      });
+    },
+    { before: passToUpstream(svc, 'rerank', '/rerank') },
+  );
 
-  inferenceRoute(app, svc, inference.score, async ({ c, usage }) => {
-    const raw = await readJson(c);
-    const target = resolveModel(svc, (raw as { model?: unknown } | null)?.model, 'score');
-    if (target.kind === 'upstream')
-      return forward(target.upstream, '/score', { json: raw as Record<string, unknown> });
-    const b = validate(Score, raw);
-    const scores = scorePairs(b.text_1, b.text_2);
-    usage.modelId = target.model.id;
-    const all = [b.text_1, b.text_2].flat();
-    usage.promptTokens = all.reduce((s, t) => s + countTokens(t), 0);
-    return json({
-      id: svc.ctx.ids.uuid(),
-      object: 'list',
-      created: Math.floor(svc.ctx.clock.now() / 1000),
-      model: b.model,
-      data: scores.map((score, index) => ({ index, object: 'score', score })),
-      usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
-    });
-  });
+  implementInference(
+    app,
+    svc,
+    inference.score,
+    async ({ body: b, auth: { usage } }) => {
+      const target = { model: localModel(svc, b.model, 'score') };
+      const scores = scorePairs(b.text_1, b.text_2);
+      usage.modelId = target.model.id;
+      const all = [b.text_1, b.text_2].flat();
+      usage.promptTokens = all.reduce((s, t) => s + countTokens(t), 0);
+      return json({
+        id: svc.ctx.ids.uuid(),
+        object: 'list',
+        created: Math.floor(svc.ctx.clock.now() / 1000),
+        model: b.model,
+        data: scores.map((score, index) => ({ index, object: 'score', score })),
+        usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
+      });
+    },
+    { before: passToUpstream(svc, 'score', '/score') },
+  );
 }
 
 /**

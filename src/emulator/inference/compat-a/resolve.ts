@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { catalog, findModel, type CatalogModel, type Task } from '../catalog.js';
 import type { Upstream } from '../models/local-models.js';
 import type { InferenceServices } from '../services.js';
@@ -74,4 +75,36 @@ export async function forward(
     if (v) out.set(h, v);
   }
   return new Response(res.body, { status: res.status, headers: out });
+}
+
+/**
+ * The binder's `before` (server/binder.ts) of a compat-a JSON operation: the model is
+ * resolved before the body is validated (an unknown model is a 404 whatever the rest), and a
+ * body for an upstream model is passed on as sent: the upstream judges it. `fallback` is the
+ * model when the body names none.
+ */
+export function passToUpstream(
+  svc: InferenceServices,
+  task: Task,
+  path: string,
+  fallback?: string,
+) {
+  return (raw: unknown, c: Context): Promise<Response> | undefined => {
+    const id = (raw as { model?: unknown } | null)?.model ?? fallback;
+    const target = resolveModel(svc, id, task);
+    if (target.kind === 'local') return undefined;
+    return forward(
+      target.upstream,
+      path,
+      { json: raw as Record<string, unknown> },
+      c.req.raw.signal,
+    );
+  };
+}
+
+/** The local model of a request `passToUpstream` kept here. */
+export function localModel(svc: InferenceServices, id: string, task: Task): CatalogModel {
+  const target = resolveModel(svc, id, task);
+  if (target.kind !== 'local') throw new Error(`model ${id} is an upstream's (passToUpstream)`);
+  return target.model;
 }

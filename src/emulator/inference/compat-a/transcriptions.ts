@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { toSrt, toVtt, transcribe } from '../tasks/transcribe.js';
 import { invalid } from '../shared/errors.js';
-import { inferenceRoute, json } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 import { formFile, formString, readForm } from './multipart.js';
 import { forward, resolveModel } from './resolve.js';
 
@@ -16,8 +16,8 @@ const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'];
  * `verbose_json`: `{ task, language, duration, text, segments: [ { id, start, end, text } ] }`.
  */
 export function registerTranscriptions(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, inference.transcriptions, async ({ c, usage }) => {
-    const form = await readForm(c, AUDIO_BYTES + 64 * 1024);
+  implementInference(app, svc, inference.transcriptions, async ({ c, raw, auth: { usage } }) => {
+    const form = await readForm(c, raw, AUDIO_BYTES + 64 * 1024);
     const target = resolveModel(svc, formString(form, 'model'), 'speech-to-text');
     if (target.kind === 'upstream')
       return forward(

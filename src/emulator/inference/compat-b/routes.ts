@@ -4,7 +4,7 @@ import { findModel } from '../catalog.js';
 import { jobView, TERMINAL, type JobRow } from '../jobs/store.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { param, inferenceRoute, json, jsonBody, readJson } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 import { payloadProblem } from '../tasks/payloads.js';
 
 /** Spec 8: compat-b sync mode blocks up to 120 s; batch status takes at most 50 ids. */
@@ -25,8 +25,7 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
   const statusUrl = (id: string) =>
     `${String(svc.ctx.options.baseUrl ?? '')}/compat-b/requests/${id}`;
 
-  inferenceRoute(app, svc, inference.requestsBatch, async ({ c, caller }) => {
-    const b = await jsonBody(c, inference.requestsBatch.body!);
+  implementInference(app, svc, inference.requestsBatch, async ({ body: b, auth: { caller } }) => {
     if (b.request_ids.length > BATCH_STATUS_MAX)
       throw invalid(`request_ids: at most ${BATCH_STATUS_MAX} ids per query`, 'request_ids');
     return json({
@@ -39,49 +38,49 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
     });
   });
 
-  inferenceRoute(app, svc, inference.request, ({ c, caller }) => {
-    const row = svc.jobs.get(param(c, 'id'));
-    if (!row || row.org_id !== caller.orgId) throw notFound(`request ${param(c, 'id')}`);
+  implementInference(app, svc, inference.request, ({ params, auth: { caller } }) => {
+    const row = svc.jobs.get(params.id);
+    if (!row || row.org_id !== caller.orgId) throw notFound(`request ${params.id}`);
     return json(view(row));
   });
 
-  inferenceRoute(app, svc, inference.submit, async ({ c, caller, usage }) => {
-    const slug = param(c, 'slug');
-    const model = findModel(slug);
-    if (!model)
-      throw new InferenceError(
-        404,
-        'not_found',
-        `no model with slug ${slug} (GET /api/model-status lists them)`,
-      );
-    const raw = await readJson(c);
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-      throw invalid('body must be a JSON object');
-    const { sync_mode: sync, task: askedTask, ...payload } = raw as Record<string, unknown>;
-    if (sync !== undefined && typeof sync !== 'boolean')
-      throw invalid('sync_mode: must be a boolean', 'sync_mode');
-    const task = askedTask ?? model.tasks[0];
-    if (typeof task !== 'string' || !model.tasks.includes(task as never)) {
-      throw invalid(`task: ${model.id} does ${model.tasks.join(', ')}`, 'task');
-    }
-    const problem = payloadProblem(task, payload, '');
-    if (problem) throw invalid(problem.message, problem.param);
-    usage.modelId = model.id;
-    const row = svc.jobs.submit({
-      orgId: caller.orgId,
-      keyId: caller.keyId,
-      source: 'compat-b',
-      modelId: model.id,
-      task,
-      payload,
-    });
-    let now: JobRow = row;
-    if (sync === true) {
-      await svc.jobs.wait(row.id, SYNC_WAIT_MS);
-      now = svc.jobs.get(row.id) ?? row;
-      // Past 120 s the request turns async: the caller polls like any other (ours).
-      if (TERMINAL.includes(now.status)) return json(view(now));
-    }
-    return json({ request_id: row.id, status: now.status, status_url: statusUrl(row.id) }, 202);
-  });
+  implementInference(
+    app,
+    svc,
+    inference.submit,
+    async ({ params, body, auth: { caller, usage } }) => {
+      const slug = params.slug;
+      const model = findModel(slug);
+      if (!model)
+        throw new InferenceError(
+          404,
+          'not_found',
+          `no model with slug ${slug} (GET /api/model-status lists them)`,
+        );
+      const { sync_mode: sync, task: askedTask, ...payload } = body;
+      const task = askedTask ?? model.tasks[0];
+      if (typeof task !== 'string' || !model.tasks.includes(task as never)) {
+        throw invalid(`task: ${model.id} does ${model.tasks.join(', ')}`, 'task');
+      }
+      const problem = payloadProblem(task, payload, '');
+      if (problem) throw invalid(problem.message, problem.param);
+      usage.modelId = model.id;
+      const row = svc.jobs.submit({
+        orgId: caller.orgId,
+        keyId: caller.keyId,
+        source: 'compat-b',
+        modelId: model.id,
+        task,
+        payload,
+      });
+      let now: JobRow = row;
+      if (sync === true) {
+        await svc.jobs.wait(row.id, SYNC_WAIT_MS);
+        now = svc.jobs.get(row.id) ?? row;
+        // Past 120 s the request turns async: the caller polls like any other (ours).
+        if (TERMINAL.includes(now.status)) return json(view(now));
+      }
+      return json({ request_id: row.id, status: now.status, status_url: statusUrl(row.id) }, 202);
+    },
+  );
 }

@@ -1,10 +1,9 @@
-import { JobBody } from '../../../contract/resources/inference.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import { findModel } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { param, inferenceRoute, json, jsonBody } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { jobView } from './store.js';
 import { payloadProblem } from '../tasks/payloads.js';
@@ -32,28 +31,32 @@ export function ownJob(svc: InferenceServices, caller: InferenceCaller, id: stri
 
 /** Spec 4.12 Jobs: POST /api/jobs -> { id, queue_id }; GET /api/jobs/{id}; POST /api/jobs/{id}/cancel. */
 export function registerJobs(app: App, svc: InferenceServices): void {
-  inferenceRoute(app, svc, inference.createJob, async ({ c, caller, usage }) => {
-    const b = await jsonBody(c, JobBody);
-    checkModelTask(b.model_id, b.task);
-    const problem = payloadProblem(b.task, b.payload ?? {});
-    if (problem) throw invalid(problem.message, problem.param);
-    usage.modelId = b.model_id;
-    const row = svc.jobs.submit({
-      orgId: caller.orgId,
-      keyId: caller.keyId,
-      source: 'jobs',
-      modelId: b.model_id,
-      task: b.task,
-      payload: b.payload ?? {},
-    });
-    return json({ id: row.id, queue_id: row.queue_id }, 201);
-  });
-  inferenceRoute(app, svc, inference.getJob, ({ c, caller }) => {
-    const row = ownJob(svc, caller, param(c, 'id'));
+  implementInference(
+    app,
+    svc,
+    inference.createJob,
+    async ({ body: b, auth: { caller, usage } }) => {
+      checkModelTask(b.model_id, b.task);
+      const problem = payloadProblem(b.task, b.payload ?? {});
+      if (problem) throw invalid(problem.message, problem.param);
+      usage.modelId = b.model_id;
+      const row = svc.jobs.submit({
+        orgId: caller.orgId,
+        keyId: caller.keyId,
+        source: 'jobs',
+        modelId: b.model_id,
+        task: b.task,
+        payload: b.payload ?? {},
+      });
+      return json({ id: row.id, queue_id: row.queue_id }, 201);
+    },
+  );
+  implementInference(app, svc, inference.getJob, ({ params, auth: { caller } }) => {
+    const row = ownJob(svc, caller, params.id);
     return json(jobView(row, svc.jobs.position(row.id)));
   });
-  inferenceRoute(app, svc, inference.cancelJob, ({ c, caller }) => {
-    const row = ownJob(svc, caller, param(c, 'id'));
+  implementInference(app, svc, inference.cancelJob, ({ params, auth: { caller } }) => {
+    const row = ownJob(svc, caller, params.id);
     if (row.status === 'completed' || row.status === 'failed') {
       throw new InferenceError(
         409,

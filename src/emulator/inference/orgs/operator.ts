@@ -1,5 +1,5 @@
 import { orgPlan } from '../../../contract/operations/operator.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../../server/api-error.js';
 import { implement } from '../../http/router.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';

@@ -1,9 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { hashKey } from '../../auth/credentials.js';
 import { unixSeconds } from '../../clock.js';
 import type { EmulatorContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { orgSql } from './sql.js';
+import { sameSecret } from '../../../server/safe-equal.js';
 
 /**
  * Organisation tokens (spec 4.12 POST /api/organizations/{orgId}/tokens): inference keys of
@@ -30,7 +30,7 @@ export function findOrgToken(db: Db, raw: string): OrgTokenRow | null {
   if (!m) return null;
   const row = orgSql(db).getOrgTokensByLookup.get(m[1]) as OrgTokenRow | undefined;
   if (!row) return null;
-  return timingSafeEqual(hashKey(raw), row.secret_hash) ? row : null;
+  return sameSecret(hashKey(raw), row.secret_hash) ? row : null;
 }
 
 export function insertOrgToken(

@@ -1,10 +1,9 @@
-import { PromptRewriteBody } from '../../../contract/resources/inference.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import { catalog, type CatalogModel } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
 import { rewritePrompt } from '../tasks/prompt-rewrite.js';
-import { inferenceRoute, json, jsonBody } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 
 /** Spec 4.12 "Other": model status, the voices the emulator really has, prompt rewrite. */
 export function registerOther(app: App, svc: InferenceServices): void {
@@ -18,7 +17,7 @@ export function registerOther(app: App, svc: InferenceServices): void {
           ? !!svc.models.recognizer?.available
           : true);
 
-  inferenceRoute(app, svc, inference.modelStatus, () =>
+  implementInference(app, svc, inference.modelStatus, () =>
     json({
       models: catalog.map((m) => ({
         model_id: m.id,
@@ -30,7 +29,7 @@ export function registerOther(app: App, svc: InferenceServices): void {
   );
 
   // Shape not shown: one entry per TTS model with the base voices of its Voice (Voice.voices).
-  inferenceRoute(app, svc, inference.voiceModels, () => {
+  implementInference(app, svc, inference.voiceModels, () => {
     const voice = svc.models.voice;
     return json({
       data: catalog
@@ -49,8 +48,7 @@ export function registerOther(app: App, svc: InferenceServices): void {
     });
   });
 
-  inferenceRoute(app, svc, inference.promptRewrite, async ({ c }) => {
-    const b = await jsonBody(c, PromptRewriteBody);
+  implementInference(app, svc, inference.promptRewrite, async ({ body: b }) => {
     return json(rewritePrompt(b.prompt, b.target ?? 'image'));
   });
 }

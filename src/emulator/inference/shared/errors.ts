@@ -1,5 +1,5 @@
 import { boundText } from '../../../contract/echo.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../../server/api-error.js';
 
 /**
  * The inference family's error format (spec 7): `{ error: { code, message, type } }`,

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from './caller.js';
+import { sameSecret } from '../../../server/safe-equal.js';
 
 /**
  * In-process requests the emulator makes to itself (batch lines): they carry a secret made
@@ -24,9 +24,7 @@ export function internalCaller(
 ): InferenceCaller | null {
   if (!value) return null;
   const dot = value.indexOf('.');
-  const given = Buffer.from(value.slice(0, Math.max(0, dot)));
-  const want = Buffer.from(svc.internalSecret);
-  if (given.length !== want.length || !timingSafeEqual(given, want)) return null;
+  if (!sameSecret(value.slice(0, Math.max(0, dot)), svc.internalSecret)) return null;
   try {
     return JSON.parse(
       Buffer.from(value.slice(dot + 1), 'base64url').toString('utf8'),

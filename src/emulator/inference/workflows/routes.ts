@@ -1,11 +1,10 @@
-import { WorkflowCreateBody, WorkflowExecuteBody } from '../../../contract/resources/inference.js';
 import { unixSeconds } from '../../clock.js';
 import * as inference from '../../../contract/operations/inference.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { inferenceRoute, json, jsonBody, param } from '../shared/route.js';
+import { implementInference, json } from '../shared/route.js';
 import { WorkflowEngine } from './engine.js';
 import {
   executionView,
@@ -17,9 +16,6 @@ import {
 } from './store.js';
 import { missingInput, validateDag } from './validate.js';
 import { workflowSql } from './sql.js';
-
-const Create = WorkflowCreateBody;
-const Execute = WorkflowExecuteBody;
 
 /**
  * Spec 4.12 workflows: POST /api/workflows `{ name, dag }`, POST /api/workflows/{id}/execute
@@ -41,11 +37,11 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     return e;
   };
 
-  inferenceRoute(app, svc, inference.getExecution, ({ c, caller }) =>
-    json({ execution: executionView(ownExecution(caller, param(c, 'execId'))) }),
+  implementInference(app, svc, inference.getExecution, ({ params, auth: { caller } }) =>
+    json({ execution: executionView(ownExecution(caller, params.execId)) }),
   );
-  inferenceRoute(app, svc, inference.cancelExecution, ({ c, caller }) => {
-    const e = ownExecution(caller, param(c, 'execId'));
+  implementInference(app, svc, inference.cancelExecution, ({ params, auth: { caller } }) => {
+    const e = ownExecution(caller, params.execId);
     if (e.status !== 'pending' && e.status !== 'running') {
       throw new InferenceError(409, 'conflict', `execution ${e.id} already ${e.status}`);
     }
@@ -53,8 +49,7 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     return json({ execution: executionView(getExecution(db, e.id)!) });
   });
 
-  inferenceRoute(app, svc, inference.createWorkflow, async ({ c, caller }) => {
-    const b = await jsonBody(c, Create);
+  implementInference(app, svc, inference.createWorkflow, async ({ body: b, auth: { caller } }) => {
     const { dag } = validateDag(b.dag);
     const id = svc.ctx.ids.uuid();
     workflowSql(db).insertWorkflows.run(
@@ -66,22 +61,21 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     );
     return json({ workflow: workflowView(ownWorkflow(caller, id)) }, 201);
   });
-  inferenceRoute(app, svc, inference.listWorkflows, ({ caller }) => {
+  implementInference(app, svc, inference.listWorkflows, ({ auth: { caller } }) => {
     const rows = workflowSql(db).listWorkflowsByOrgId.all(caller.orgId) as WorkflowRow[];
     return json({ data: rows.map(workflowView) });
   });
-  inferenceRoute(app, svc, inference.getWorkflow, ({ c, caller }) =>
-    json({ workflow: workflowView(ownWorkflow(caller, param(c, 'id'))) }),
+  implementInference(app, svc, inference.getWorkflow, ({ params, auth: { caller } }) =>
+    json({ workflow: workflowView(ownWorkflow(caller, params.id)) }),
   );
-  inferenceRoute(app, svc, inference.listExecutions, ({ c, caller }) => {
-    const w = ownWorkflow(caller, param(c, 'id'));
+  implementInference(app, svc, inference.listExecutions, ({ params, auth: { caller } }) => {
+    const w = ownWorkflow(caller, params.id);
     const rows = workflowSql(db).listWorkflowExecutionsByWorkflowId.all(w.id) as ExecutionRow[];
     return json({ data: rows.map((r) => executionView(r, false)) });
   });
 
-  inferenceRoute(app, svc, inference.execute, async ({ c, caller }) => {
-    const w = ownWorkflow(caller, param(c, 'id'));
-    const b = await jsonBody(c, Execute);
+  implementInference(app, svc, inference.execute, async ({ params, body: b, auth: { caller } }) => {
+    const w = ownWorkflow(caller, params.id);
     const { dag, deps } = validateDag(JSON.parse(w.dag));
     const lack = missingInput(dag, b.input_params ?? {});
     if (lack)

@@ -10,9 +10,11 @@ const DRAIN_CAP = 256 * 1024 * 1024;
  * discarded) before the 413 is sent, so the client gets the spec's envelope instead of a
  * reset connection mid-upload.
  */
+/** The 413 of a body over `maxBytes`. */
+export const tooLarge = (maxBytes: number) =>
+  new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
+
 export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new ApiError(413, 'payload_too_large', { message: `request body over ${maxBytes} bytes` });
   const declared = Number(c.req.header('content-length') ?? NaN);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (
@@ -21,12 +23,7 @@ export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uin
     incoming.readableFlowing === null &&
     !incoming.readableDidRead
   ) {
-    return readIncoming(
-      incoming,
-      maxBytes,
-      Number.isFinite(declared) && declared > maxBytes,
-      tooLarge,
-    );
+    return readIncoming(incoming, maxBytes, Number.isFinite(declared) && declared > maxBytes);
   }
   const stream = c.req.raw.body;
   if (!stream) return new Uint8Array();
@@ -58,7 +55,7 @@ export async function readBodyLimited(c: Context, maxBytes: number): Promise<Uin
     }
     chunks.push(value);
   }
-  if (over) throw tooLarge();
+  if (over) throw tooLarge(maxBytes);
   const out = new Uint8Array(total);
   let off = 0;
   for (const ch of chunks) {
@@ -77,7 +74,6 @@ function readIncoming(
   incoming: IncomingMessage,
   maxBytes: number,
   declaredOver: boolean,
-  tooLarge: () => ApiError,
 ): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -104,10 +100,10 @@ function readIncoming(
       chunks.length = 0;
       if (total > DRAIN_CAP) {
         incoming.destroy();
-        finish(tooLarge());
+        finish(tooLarge(maxBytes));
       }
     };
-    const onEnd = () => finish(over ? tooLarge() : null);
+    const onEnd = () => finish(over ? tooLarge(maxBytes) : null);
     // The client went away mid-body: nothing to store and nobody to answer; not our failure.
     const onCut = () =>
       finish(
