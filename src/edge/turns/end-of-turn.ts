@@ -64,7 +64,7 @@ const LISTS: Record<string, WordLists> = {
       avec pour par très`),
     question: set('que quoi où qui quand pourquoi comment quel quelle quels quelles'),
     auxiliary: set('est sont était es êtes as avez peux pouvez'),
-    alone: set('oui non bonjour salut merci ok daccord d’accord d\'accord pardon bien'),
+    alone: set("oui non bonjour salut merci ok daccord d’accord d'accord pardon bien"),
   },
   de: {
     continues: set(`und oder aber also weil denn dass wenn ob als obwohl sondern äh ähm öhm
@@ -79,7 +79,7 @@ const LISTS: Record<string, WordLists> = {
       eh cioè il lo la i gli le un uno una mio mia tuo tua suo sua di a da in con su per molto`),
     question: set('che cosa dove chi quando perché come quale quali quanto'),
     auxiliary: set('è sono era sei puoi può hai ha'),
-    alone: set('sì si no ciao grazie ok va bene prego scusa certo'),
+    alone: set('sì si no ciao grazie ok bene prego scusa certo'),
   },
   pt: {
     continues: set(`e ou mas porque porquê que se quando embora como então pois tipo hum
