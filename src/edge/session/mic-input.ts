@@ -8,7 +8,12 @@
  * later after "and" or "um", from the words the streaming recogniser heard.
  */
 import type { Recognizer, Vad } from '../../models/index.js';
-import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
+import {
+  BargeIn,
+  UtteranceDetector,
+  type EndOfTurnTunables,
+  type UtteranceEvent,
+} from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
 import { EndOfTurnStage } from './end-of-turn.js';
 import type { ControlEvent, Pipeline, Stage } from './pipeline.js';
@@ -26,7 +31,7 @@ export class MicInput implements Stage {
   private readonly detector: UtteranceDetector;
   private readonly bargeIn = new BargeIn();
   readonly recognition: RecognitionStage;
-  readonly endOfTurn = new EndOfTurnStage();
+  readonly endOfTurn: EndOfTurnStage;
   private ended = false;
 
   constructor(
@@ -34,7 +39,10 @@ export class MicInput implements Stage {
     private readonly out: MicOutlet,
     vad: Vad,
     recognizer: Recognizer,
+    /** The end-of-turn waits (END_OF_TURN_DEFAULTS; the bench sets them to the hangover to compare). */
+    endOfTurn: Partial<EndOfTurnTunables> = {},
   ) {
+    this.endOfTurn = new EndOfTurnStage(endOfTurn);
     this.detector = new UtteranceDetector(vad, {}, this.endOfTurn);
     this.recognition = new RecognitionStage(recognizer, {
       partial: (text) => {
