@@ -171,11 +171,6 @@ export class EndOfTurnRule implements EndOfTurnPolicy {
     this.judged = 'unknown';
   }
 
-  /** What the words heard since the last speech frame say, if any came. */
-  get judgement(): Completeness {
-    return this.judged;
-  }
-
   waitMs(hangoverMs: number): number {
     if (this.judged === 'complete') return Math.min(this.tunables.completeMs, hangoverMs);
     if (this.judged === 'incomplete') return Math.max(this.tunables.incompleteMs, hangoverMs);
