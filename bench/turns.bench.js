@@ -4,6 +4,8 @@
 //   openai brain first delta  vs  a plain JSON fetch from the same loopback server
 //   VAD per 100 ms frame      vs  a bare loop over the same samples (sum of squares)
 //   pocketsphinx (if present) real-time factor  vs  its start-up on 0.2 s of audio
+//   end of speech -> turn (the mic stage with pocketsphinx streaming, real-time cadence)
+//     with the end-of-turn rule  vs  the same stage waiting the plain hangover, alternating
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,6 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WASI } from 'node:wasi';
 import wavefile from 'wavefile';
+import { systemClock } from '../dist/contract/clock.js';
+import { LiveSession } from '../dist/edge/session/live-session.js';
+import { MicInput } from '../dist/edge/session/mic-input.js';
+import { Pipeline } from '../dist/edge/session/pipeline.js';
+import { UTTERANCE_DEFAULTS } from '../dist/edge/turns/index.js';
 import { LocalBrain, OpenAIBrain } from '../dist/models/brain/index.js';
 import { createRecognizer, encodeWav, probePocketsphinx } from '../dist/models/recognizer/index.js';
 import { createWebRtcVad } from '../dist/models/vad/index.js';
@@ -195,6 +202,142 @@ for (let at = 0; at + 1600 <= speech.length; at += 1600)
       `pocketsphinx: ${audioS.toFixed(1)} s utterance, real-time factor`,
       `${(wall / audioS).toFixed(2)} (${wall.toFixed(2)} s)`,
       `start-up on 0.2 s audio ${(pct(start, 0.5) / 1000).toFixed(2)} s`,
+    );
+  }
+}
+
+// 5. End of speech -> turn: the session's mic stage (VAD, end-of-turn stage, pocketsphinx
+// streaming) fed real-time 100 ms frames of a flite question with its trailing silence
+// trimmed, then zeroed frames until the spoken turn leaves the stage. Two stages in the same
+// run, one question each in turn: the end-of-turn rule, and the plain hangover (its waits set
+// to the hangover: the stage as it was). Also: a sentence with a 500 ms pause after "and"
+// must give one turn, after the rest (a turn at the pause is a cut).
+{
+  const probe = probePocketsphinx();
+  if (!probe.binary || !probe.modelDir) {
+    console.log('end of speech -> turn: pocketsphinx not installed, skipped');
+  } else {
+    const rounds = Number(process.env.BENCH_TURNS_EOT ?? 8);
+    const verbose = Boolean(process.env.BENCH_VERBOSE);
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    const trimmed = (samples) => {
+      let end = samples.length;
+      while (end > 0 && Math.abs(samples[end - 1]) < 300) end--;
+      return samples.subarray(0, end);
+    };
+    const framesOf = (samples) => {
+      const out = [];
+      for (let o = 0; o < samples.length; o += 1600) {
+        const f = new Int16Array(1600);
+        f.set(samples.subarray(o, Math.min(o + 1600, samples.length)));
+        out.push(f);
+      }
+      return out;
+    };
+    const questions = [
+      'Where did you grow up',
+      'What is your name',
+      'Can you invite a new member to my team',
+      'How do I change my password',
+      'What can you help me with',
+      'Do you like music',
+      'Tell me about your family',
+      'Where do you live',
+    ];
+    const clips = [];
+    for (const q of questions) clips.push(framesOf(trimmed(await speak(q))));
+    const paused = [
+      ...framesOf(trimmed(await speak('I want to invite my friend and'))),
+      ...Array.from({ length: 5 }, () => new Int16Array(1600)),
+      ...framesOf(trimmed(await speak('my sister to the team'))),
+    ];
+    const hang = UTTERANCE_DEFAULTS.hangoverMs;
+    const snapshot = {
+      id: 'sess-bench-eot-0001',
+      avatar: { persona: 'ava', language: 'en' },
+      history: [],
+      config: { greeting_enabled: false, greeting_hold_ms: 0, render: false },
+      responseLanguage: null,
+      capSeconds: 3600,
+      systemPrompt: null,
+      backstory: null,
+      memoryBlock: null,
+    };
+    const rec = createRecognizer();
+    const stage = async (endOfTurn) => {
+      const live = new LiveSession(snapshot, systemClock, { ended: () => undefined });
+      live.attach({
+        streams: new Set(['control']),
+        sendJson: () => undefined,
+        sendMime: () => undefined,
+        sendMedia: () => undefined,
+        close: () => undefined,
+      });
+      const pipeline = new Pipeline();
+      const turns = [];
+      pipeline.add({
+        name: 'bench',
+        control: () => undefined,
+        process: (f) => f.type === 'user-turn' && turns.push({ at: performance.now(), ...f.turn }),
+      });
+      const mic = new MicInput(
+        live,
+        { pipeline, state: 'listening' },
+        await createWebRtcVad(),
+        rec,
+        endOfTurn,
+      );
+      mic.setLang('en');
+      // What the stage heard last in each utterance (BENCH_VERBOSE=1 lists it per turn).
+      const heard = mic.endOfTurn.heard.bind(mic.endOfTurn);
+      let words = '';
+      mic.endOfTurn.heard = (text) => ((words = text), heard(text));
+      pipeline.add({
+        name: 'bench-words',
+        control: () => undefined,
+        process: (f) => f.type === 'user-turn' && ((turns.at(-1).words = words), (words = '')),
+      });
+      return { live, mic, turns };
+    };
+    /** Real-time frames, then zeroed frames until a turn; ms from the clip's last frame to the turn, and the turns made. */
+    const speakTo = async (s, frames) => {
+      const before = s.turns.length;
+      let end = 0;
+      for (const f of frames) s.mic.push(f), (end = performance.now()), await sleep(100);
+      while (s.turns.length === before) s.mic.push(new Int16Array(1600)), await sleep(100);
+      // Quiet until the utterance is surely over, so a late second turn is counted.
+      for (let i = 0; i < 14; i++) s.mic.push(new Int16Array(1600)), await sleep(100);
+      return { ms: s.turns[before].at - end, turns: s.turns.slice(before) };
+    };
+    const arms = {
+      rule: await stage({}),
+      plain: await stage({ completeMs: hang, incompleteMs: hang }),
+    };
+    // Warm both decoders (model load) on a question not timed.
+    for (const a of Object.values(arms)) await speakTo(a, clips[0]);
+    const ms = { rule: [], plain: [] };
+    const cuts = { rule: 0, plain: 0 };
+    for (let i = 0; i < rounds; i++)
+      for (const name of ['rule', 'plain']) {
+        const r = await speakTo(arms[name], clips[i % clips.length]);
+        ms[name].push(r.ms);
+        if (verbose)
+          console.log(
+            `  ${name}: ${r.ms.toFixed(0)} ms, "${r.turns[0].text}" (words heard at the pause: "${r.turns[0].words}")`,
+          );
+        if ((await speakTo(arms[name], paused)).turns.length > 1) cuts[name]++;
+      }
+    for (const a of Object.values(arms)) a.live.end('closed');
+    const f = (xs) => `${pct(xs, 0.5).toFixed(0)} / ${pct(xs, 0.95).toFixed(0)} ms`;
+    line(
+      'end of speech -> turn, end-of-turn rule (p50 / p95)',
+      f(ms.rule),
+      `plain ${hang} ms hangover, same run: ${f(ms.plain)}`,
+    );
+    line(
+      `  "... and" + 500 ms pause + rest, cut at the pause`,
+      `${cuts.rule} of ${rounds}`,
+      `plain hangover: ${cuts.plain} of ${rounds}`,
     );
   }
 }

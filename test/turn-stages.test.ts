@@ -309,8 +309,10 @@ describe('the recognition stage with a streaming recogniser', () => {
   it('hears the utterance while it is spoken: its start, each frame, then the end; partials from the stream; no batch run', async () => {
     const r = streamingRecognizer(async () => ({ text: 'where do you live', recognised: true }));
     const { live, ch, mic } = micSession(r.recognizer);
-    for (let i = 0; i < 6; i++) mic.push(loud());
+    for (let i = 0; i < 5; i++) mic.push(loud());
+    // A partial while the user still speaks (words after it may follow: the plain hangover ends the turn).
     r.stream.onPartial?.('where do');
+    mic.push(loud());
     for (let i = 0; i < 7; i++) mic.push(quiet());
     // begin with the pre-roll and the first speech (the detector's history), then frame by frame.
     expect(r.fed[0]).toMatch(/^begin \d+$/);

@@ -3,11 +3,19 @@
  * partial/turn): 100 ms mic frames go through the utterance detector (VAD) of
  * src/edge/turns; utterances go to the recognition stage (recognition.ts), frame by frame
  * while they are spoken; the barge-in rule (user speech while the avatar talks) sends a
- * `barge-in` control event to every stage (server-side, spec 4.6).
+ * `barge-in` control event to every stage (server-side, spec 4.6). How long a pause ends the
+ * turn is the end-of-turn stage's call (end-of-turn.ts): sooner after a complete question,
+ * later after "and" or "um", from the words the streaming recogniser heard.
  */
 import type { Recognizer, Vad } from '../../models/index.js';
-import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
+import {
+  BargeIn,
+  UtteranceDetector,
+  type EndOfTurnTunables,
+  type UtteranceEvent,
+} from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
+import { EndOfTurnStage } from './end-of-turn.js';
 import type { ControlEvent, Pipeline, Stage } from './pipeline.js';
 import { RecognitionStage } from './recognition.js';
 import type { TalkState } from './turn-queue.js';
@@ -23,6 +31,7 @@ export class MicInput implements Stage {
   private readonly detector: UtteranceDetector;
   private readonly bargeIn = new BargeIn();
   readonly recognition: RecognitionStage;
+  readonly endOfTurn: EndOfTurnStage;
   private ended = false;
 
   constructor(
@@ -30,21 +39,27 @@ export class MicInput implements Stage {
     private readonly out: MicOutlet,
     vad: Vad,
     recognizer: Recognizer,
+    /** The end-of-turn waits (END_OF_TURN_DEFAULTS; the bench sets them to the hangover to compare). */
+    endOfTurn: Partial<EndOfTurnTunables> = {},
   ) {
-    this.detector = new UtteranceDetector(vad);
+    this.endOfTurn = new EndOfTurnStage(endOfTurn);
+    this.detector = new UtteranceDetector(vad, {}, this.endOfTurn);
     this.recognition = new RecognitionStage(recognizer, {
       partial: (text) => {
         if (!session.ended) session.broadcast('control', { type: 'partial', text });
       },
+      words: (text) => this.endOfTurn.heard(text),
       // A spoken turn enters turn commit the way a typed one does.
       turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
     });
     out.pipeline.add(this);
+    out.pipeline.add(this.endOfTurn);
     out.pipeline.add(this.recognition);
   }
 
   setLang(lang: string | null): void {
     this.recognition.setLang(lang);
+    this.endOfTurn.setLang(lang);
   }
 
   push(frame: Int16Array): void {

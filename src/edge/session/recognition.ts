@@ -19,6 +19,8 @@ import type { ControlEvent, Stage, UserTurn } from './pipeline.js';
 
 export interface RecognitionOutput {
   partial(text: string): void;
+  /** The utterance's words so far, as a streaming recogniser hears them (the end-of-turn stage reads them). */
+  words?(text: string): void;
   turn(turn: UserTurn): void;
 }
 
@@ -52,7 +54,10 @@ export class RecognitionStage implements Stage {
     // The stream is opened at the first utterance (a session that never speaks holds no decoder).
     this.stream ??= this.recognizer.stream?.(this.lang ? { lang: this.lang } : {}) ?? null;
     if (this.stream) {
-      this.stream.onPartial = (text) => this.partial(text);
+      this.stream.onPartial = (text) => {
+        if (!this.ended) this.out.words?.(text);
+        this.partial(text);
+      };
       this.stream.begin(samples);
       this.partials.onSpeechStart();
       return;

@@ -9,6 +9,15 @@ export {
   type UtteranceEvent,
   type UtteranceTunables,
 } from './utterance-detector.js';
+export {
+  completeness,
+  EndOfTurnRule,
+  END_OF_TURN_DEFAULTS,
+  HANGOVER_ONLY,
+  type Completeness,
+  type EndOfTurnPolicy,
+  type EndOfTurnTunables,
+} from './end-of-turn.js';
 export { PartialPolicy, PARTIAL_PLACEHOLDER, type PartialPolicyOptions } from './partials.js';
 export {
   GreetingHold,

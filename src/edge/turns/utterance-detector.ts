@@ -8,13 +8,15 @@
  *   not clipped. A streaming recogniser gets that audio, then each frame as it comes.
  * - `partial-due` every `partialEveryMs` of utterance while it lasts, with the audio so far
  *   (the partial policy decides what, if anything, to send: partials.ts).
- * - `utterance-end` after `hangoverMs` of non-speech (reason `silence`), at `maxUtteranceMs`
+ * - `utterance-end` after the end-of-turn policy's wait of non-speech (reason `silence`; the
+ *   plain `hangoverMs` by default, sooner or later from the words heard: end-of-turn.ts), at `maxUtteranceMs`
  *   (reason `max-length`, so a user who never pauses still gets answered), or on `flush()`
  *   (reason `flush`: the mic closed). Its samples run from the pre-roll to the last speech
  *   frame plus the hangover.
  * Defaults are in UTTERANCE_DEFAULTS (docs/turns.md explains each).
  */
 import type { Vad } from '../../models/vad.js';
+import { HANGOVER_ONLY, type EndOfTurnPolicy } from './end-of-turn.js';
 import { FRAME_MS, FRAME_SAMPLES } from './frames.js';
 
 export interface UtteranceTunables {
@@ -64,6 +66,8 @@ export class UtteranceDetector {
   constructor(
     private readonly vad: Vad,
     tunables: Partial<UtteranceTunables> = {},
+    /** How long a silence ends the turn (end-of-turn.ts); the plain hangover by default. */
+    private readonly endOfTurn: EndOfTurnPolicy = HANGOVER_ONLY,
   ) {
     this.tunables = { ...UTTERANCE_DEFAULTS, ...tunables };
   }
@@ -100,6 +104,7 @@ export class UtteranceDetector {
         this.silentFrames = 0;
         this.speechFrames = this.run;
         this.sincePartial = 0;
+        this.endOfTurn.reset();
         out.push({ type: 'speech-start', atMs, samples: join(this.history) });
       }
       return out;
@@ -108,9 +113,11 @@ export class UtteranceDetector {
     if (speech) {
       this.speechFrames++;
       this.silentFrames = 0;
+      this.endOfTurn.speech();
     } else this.silentFrames++;
     this.sincePartial++;
-    if (this.silentFrames >= frames(t.hangoverMs)) return [this.end('silence', atMs)];
+    if (this.silentFrames >= frames(this.endOfTurn.waitMs(t.hangoverMs)))
+      return [this.end('silence', atMs)];
     if (this.history.length >= frames(t.maxUtteranceMs)) return [this.end('max-length', atMs)];
     if (this.sincePartial >= frames(t.partialEveryMs)) {
       this.sincePartial = 0;
@@ -129,6 +136,7 @@ export class UtteranceDetector {
     this.history = [];
     this.run = 0;
     this.inUtterance = false;
+    this.endOfTurn.reset();
     this.vad.reset();
   }
 
@@ -137,6 +145,7 @@ export class UtteranceDetector {
     const speechMs = this.speechFrames * FRAME_MS;
     this.history = [];
     this.inUtterance = false;
+    this.endOfTurn.reset();
     // Cut at max length mid-speech: the next speech frame starts the next utterance at once.
     if (reason !== 'max-length') this.run = 0;
     return { type: 'utterance-end', atMs, samples, reason, speechMs };
