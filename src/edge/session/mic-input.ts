@@ -5,7 +5,7 @@
  * while they are spoken; the barge-in rule (user speech while the avatar talks) sends a
  * `barge-in` control event to every stage (server-side, spec 4.6).
  */
-import type { Recognizer, Vad } from '../../models/index.js';
+import type { RecognitionContext, Recognizer, Vad } from '../../models/index.js';
 import { BargeIn, UtteranceDetector, type UtteranceEvent } from '../turns/index.js';
 import type { LiveSession } from './live-session.js';
 import type { ControlEvent, Pipeline, Stage } from './pipeline.js';
@@ -30,15 +30,20 @@ export class MicInput implements Stage {
     private readonly out: MicOutlet,
     vad: Vad,
     recognizer: Recognizer,
+    context?: RecognitionContext,
   ) {
     this.detector = new UtteranceDetector(vad);
-    this.recognition = new RecognitionStage(recognizer, {
+    this.recognition = new RecognitionStage(
+      recognizer,
+      {
       partial: (text) => {
         if (!session.ended) session.broadcast('control', { type: 'partial', text });
       },
       // A spoken turn enters turn commit the way a typed one does.
       turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
-    });
+      },
+      context,
+    );
     out.pipeline.add(this);
     out.pipeline.add(this.recognition);
   }

@@ -54,6 +54,10 @@ export interface PocketsphinxStreamOptions {
   timers?: StreamTimers;
   /** Called once when the process is gone (the recogniser frees its slot). */
   onClose?: () => void;
+  /** Acoustic model dir (`-hmm`): the warm one (warm-model.ts). */
+  hmm?: string;
+  /** The session's language model (lm/session-lm.ts): a private file, removed once loaded. */
+  lm?: () => Promise<{ path: string; remove: () => Promise<void> }>;
 }
 
 interface Utterance {
@@ -82,6 +86,7 @@ export class PocketsphinxStream implements RecognitionStream {
   /** The model is loaded and pocketsphinx reads the stream. */
   private decoding = false;
   private readonly timers: StreamTimers;
+  private removeLm: (() => Promise<void>) | null = null;
 
   constructor(private readonly opts: PocketsphinxStreamOptions) {
     this.timers = opts.timers ?? realTimers;
@@ -89,6 +94,8 @@ export class PocketsphinxStream implements RecognitionStream {
   }
 
   private async start(): Promise<void> {
+    const lm = this.opts.lm ? await this.opts.lm() : null;
+    this.removeLm = lm ? lm.remove : null;
     const dir = await mkdtemp(join(tmpdir(), 'avatar-asr-stream-'));
     let reader: FileHandle;
     try {
@@ -111,7 +118,16 @@ export class PocketsphinxStream implements RecognitionStream {
     // Its log goes to stderr: the line continuous.c prints as it starts reading says the model is loaded.
     const child = spawn(
       this.opts.binary,
-      ['-infile', '/dev/fd/3', '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)],
+      [
+        '-infile',
+        '/dev/fd/3',
+        '-time',
+        'yes',
+        '-vad_postspeech',
+        String(POSTSPEECH_FRAMES),
+        ...(this.opts.hmm ? ['-hmm', this.opts.hmm] : []),
+        ...(lm ? ['-lm', lm.path] : []),
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe', reader.fd],
       },
@@ -125,6 +141,7 @@ export class PocketsphinxStream implements RecognitionStream {
       log = (log + c).slice(-4000);
       if (/continuous\.c\(\d+\)/.test(log)) {
         this.decoding = true;
+        void this.dropLm(); // loaded: the file is not needed any more
         this.wake();
       }
     });
@@ -296,7 +313,14 @@ export class PocketsphinxStream implements RecognitionStream {
     this.opts.onClose?.();
   }
 
+  private async dropLm(): Promise<void> {
+    const remove = this.removeLm;
+    this.removeLm = null;
+    await remove?.().catch(() => undefined);
+  }
+
   private async dispose(): Promise<void> {
+    await this.dropLm();
     const child = this.child;
     this.child = null;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
