@@ -109,7 +109,9 @@ function bareRun(samples) {
     );
     // `times`: the shell's own line, then its children's "0m1.234s 0m0.056s".
     const kids = r.stdout.trim().split('\n').pop() ?? '';
-    const secs = [...kids.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+    const secs = [...kids.matchAll(/(\d+)m([\d.]+)s/g)].map(
+      (m) => Number(m[1]) * 60 + Number(m[2]),
+    );
     return secs.length === 2 ? secs[0] + secs[1] : NaN;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -177,7 +179,11 @@ async function emulator() {
   const ready = JSON.parse(
     await new Promise((res) => createInterface({ input: p.stdout }).once('line', res)),
   );
-  return { ...ready, pid: p.pid, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))) };
+  return {
+    ...ready,
+    pid: p.pid,
+    stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGINT'))),
+  };
 }
 
 async function mint(emu, config) {

@@ -56,8 +56,20 @@ describe('the session language model (ARPA)', () => {
 
   it('is a well-formed trigram model: counts match, log10 probabilities <= 0, back-offs on histories', () => {
     const arpa = buildArpa([
-      { sentences: [['hello', 'there'], ['how', 'are', 'you']], weight: 1 },
-      { sentences: [['i', 'am', 'fine'], ['how', 'are', 'you']], weight: 3 },
+      {
+        sentences: [
+          ['hello', 'there'],
+          ['how', 'are', 'you'],
+        ],
+        weight: 1,
+      },
+      {
+        sentences: [
+          ['i', 'am', 'fine'],
+          ['how', 'are', 'you'],
+        ],
+        weight: 3,
+      },
     ]);
     expect(arpa.startsWith('\\data\\\n')).toBe(true);
     expect(arpa.trimEnd().endsWith('\\end\\')).toBe(true);
@@ -66,7 +78,9 @@ describe('the session language model (ARPA)', () => {
     expect(sections).toHaveLength(3);
     // Unigrams: every word, <s> and </s>; probabilities sum to 1 (10^log).
     expect(sections[0]!.map((e) => e[1]).sort()).toEqual(['</s>', '<s>', ...[...words].sort()]);
-    const sum = sections[0]!.filter((e) => e[1] !== '<s>').reduce((a, e) => a + 10 ** Number(e[0]), 0);
+    const sum = sections[0]!
+      .filter((e) => e[1] !== '<s>')
+      .reduce((a, e) => a + 10 ** Number(e[0]), 0);
     expect(sum).toBeCloseTo(1, 4);
     for (const [order, entries] of sections.entries())
       for (const e of entries) {
@@ -79,19 +93,16 @@ describe('the session language model (ARPA)', () => {
     expect(grams.get('how')![2]).toBeDefined();
     expect(grams.get('how are')![2]).toBeDefined();
     expect(grams.get('<s> how')![2]).toBeDefined();
-    for (const e of sections[2]!) expect(grams.has(e[1]!.split(' ').slice(0, 2).join(' '))).toBe(true);
+    for (const e of sections[2]!)
+      expect(grams.has(e[1]!.split(' ').slice(0, 2).join(' '))).toBe(true);
     // The weighted sentence is more probable after its history than the other.
     expect(Number(grams.get('<s> i')![0])).toBeGreaterThan(Number(grams.get('<s> hello')![0]));
   });
 
   it('keeps only dictionary words and never joins words across one it dropped', () => {
-    expect(sentencesOf('Hello Zyxwv there! How are you? I’m fine, 42 am', new Set([...words, "i'm"]))).toEqual([
-      ['hello'],
-      ['there'],
-      ['how', 'are', 'you'],
-      ["i'm", 'fine'],
-      ['am'],
-    ]);
+    expect(
+      sentencesOf('Hello Zyxwv there! How are you? I’m fine, 42 am', new Set([...words, "i'm"])),
+    ).toEqual([['hello'], ['there'], ['how', 'are', 'you'], ["i'm", 'fine'], ['am']]);
   });
 
   it.skipIf(!probe.modelDir)('is built once per context and kept in a bounded cache', () => {
@@ -104,7 +115,12 @@ describe('the session language model (ARPA)', () => {
     expect(other).not.toBe(first);
     expect(other).toMatch(/\tdraw picture\t/);
     for (let i = 0; i < LM_CACHE_SIZE + 2; i++)
-      sessionArpa(ctx({ backstory: `I am number ${'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen'.split(' ')[i]}.` }), DICT);
+      sessionArpa(
+        ctx({
+          backstory: `I am number ${'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen'.split(' ')[i]}.`,
+        }),
+        DICT,
+      );
     expect(lmCacheInfo().size).toBe(LM_CACHE_SIZE);
     expect(lmCacheInfo(a).has).toBe(false); // the oldest went first
   });
@@ -162,7 +178,9 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx with the session
     'hears the first utterance of a session as it hears the same one later (warm decoder)',
     async () => {
       const question = await espeak('How do I send an invitation to a colleague');
-      const stream = rec().stream({ context: ctx({ persona: 'ava', backstory: 'I help with team invitations.' }) })!;
+      const stream = rec().stream({
+        context: ctx({ persona: 'ava', backstory: 'I help with team invitations.' }),
+      })!;
       opened.push(stream);
       const first = await utter(stream, question);
       await utter(stream, await espeak('Where can I change my password'));

@@ -36,11 +36,11 @@ export class MicInput implements Stage {
     this.recognition = new RecognitionStage(
       recognizer,
       {
-      partial: (text) => {
-        if (!session.ended) session.broadcast('control', { type: 'partial', text });
-      },
-      // A spoken turn enters turn commit the way a typed one does.
-      turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
+        partial: (text) => {
+          if (!session.ended) session.broadcast('control', { type: 'partial', text });
+        },
+        // A spoken turn enters turn commit the way a typed one does.
+        turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
       },
       context,
     );

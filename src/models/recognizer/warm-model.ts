@@ -10,7 +10,14 @@
  * from its `cmn_live.c ... Update to` log lines; docs/turns.md "Warm decoder").
  * Made once per process, removed when it exits.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

@@ -68,7 +68,10 @@ export function buildArpa(parts: readonly WeightedSentences[], order = 3): strin
       const rest = k === 0 ? '' : k === 1 ? '' : h.slice(h.indexOf(SEP) + 1) + SEP;
       for (const [w, c] of node.next) {
         const lower = k === 0 ? uniform : p[k - 1]!.get(rest + w)!;
-        level.set(k === 0 ? w : h + SEP + w, (c + node.next.size * lower) / (node.total + node.next.size));
+        level.set(
+          k === 0 ? w : h + SEP + w,
+          (c + node.next.size * lower) / (node.total + node.next.size),
+        );
       }
     }
     p.push(level);
@@ -79,7 +82,10 @@ export function buildArpa(parts: readonly WeightedSentences[], order = 3): strin
   const uni: string[] = [];
   for (const w of [BOS, EOS, ...words]) {
     // A word only ever seen first in a sentence has no unigram count: the uniform share.
-    const prob = w === BOS ? '-99.000000' : lg(p[0]!.get(w) ?? (u.next.size * uniform) / (u.total + u.next.size));
+    const prob =
+      w === BOS
+        ? '-99.000000'
+        : lg(p[0]!.get(w) ?? (u.next.size * uniform) / (u.total + u.next.size));
     const b = backoff(1, w);
     uni.push(b === null ? `${prob}\t${w}` : `${prob}\t${w}\t${lg(b)}`);
   }

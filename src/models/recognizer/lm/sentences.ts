@@ -31,7 +31,10 @@ export function sentencesOf(text: string, dict: ReadonlySet<string>): string[][]
       const w = tok.replace(/^'+|'+$/g, '');
       if (!w) continue;
       if (dict.has(w)) cur.push(w);
-      else if (cur.length) out.push(cur), (cur = []);
+      else if (cur.length) {
+        out.push(cur);
+        cur = [];
+      }
     }
     if (cur.length) out.push(cur);
   }
