@@ -18,6 +18,7 @@ import { UTTERANCE_DEFAULTS } from '../dist/edge/turns/index.js';
 import { PHRASES } from '../dist/models/brain/phrases.js';
 import { defaultVoice, readWav, resample, writeWav } from '../dist/models/voice/index.js';
 
+/** Turns timed per conversation (0: only the recogniser's figures). */
 const TURNS = Number(process.env.BENCH_EDGE_MIC_TURNS ?? 8);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
@@ -245,7 +246,7 @@ for (const q of QUESTIONS)
 
 // End of mic speech -> turn (brain-only) and -> first reply audio on /mse, one conversation
 // each, real-time cadence, a different question each turn.
-for (const render of [false, true]) {
+for (const render of TURNS > 0 ? [false, true] : []) {
   const m = await mint(emu, { render });
   const mic = await sock(m, '/mic_stream');
   const ev = await sock(m, '/events');
@@ -303,31 +304,37 @@ for (const render of [false, true]) {
     );
 }
 
-// Word accuracy and "don't know": every question in both voices through one live session's
-// mic (brain-only, the default persona), the turn's text against the question; audio at 4x
-// real time (recognition is not timed here). The session's decoder CPU is read from /proc
-// before the session ends; the bare run hears the same clips, 1 s of silence apart.
+// Word accuracy and "don't know": the questions of each voice through one live session's mic
+// (a session per voice, as a user speaks with one voice; brain-only, the default persona),
+// the turn's text against the question; audio at 4x real time (recognition is not timed
+// here). Each session's decoder CPU is read from /proc before it ends; the bare run hears the
+// same clips, 1 s of silence apart.
 {
-  const before = new Set(decoders(emu.pid));
-  const m = await mint(emu, { render: false });
-  const mic = await sock(m, '/mic_stream');
-  mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
   const errs = { flite: [0, 0], 'espeak-ng': [0, 0] };
   const dontKnow = { flite: 0, 'espeak-ng': 0 };
   const misses = [];
-  for (const c of clips) {
-    const turn = waitFor(mic, (x) => x.type === 'turn');
-    await speak(mic, c.samples, turn, 4);
-    const { text, reply } = await turn;
-    const e = wordErrors(words(c.q), words(text));
-    errs[c.by][0] += e;
-    errs[c.by][1] += words(c.q).length;
-    if (DONT_KNOW.test(reply)) dontKnow[c.by]++;
-    if (e || DONT_KNOW.test(reply)) misses.push(`${c.by}: "${c.q}" -> "${text}" -> "${reply}"`);
+  let sessionCpu = 0;
+  let decoded = 0;
+  for (const by of ['flite', 'espeak-ng']) {
+    const before = new Set(decoders(emu.pid));
+    const m = await mint(emu, { render: false });
+    const mic = await sock(m, '/mic_stream');
+    mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
+    for (const c of clips.filter((x) => x.by === by)) {
+      const turn = waitFor(mic, (x) => x.type === 'turn');
+      await speak(mic, c.samples, turn, 4);
+      const { text, reply } = await turn;
+      const e = wordErrors(words(c.q), words(text));
+      errs[c.by][0] += e;
+      errs[c.by][1] += words(c.q).length;
+      if (DONT_KNOW.test(reply)) dontKnow[c.by]++;
+      if (e || DONT_KNOW.test(reply)) misses.push(`${c.by}: "${c.q}" -> "${text}" -> "${reply}"`);
+    }
+    const mine = decoders(emu.pid).filter((p) => !before.has(p));
+    sessionCpu += mine.reduce((a, p) => a + (cpuS(p) ?? 0), 0);
+    decoded += mine.length;
+    mic.ws.close();
   }
-  const mine = decoders(emu.pid).filter((p) => !before.has(p));
-  const sessionCpu = mine.reduce((a, p) => a + (cpuS(p) ?? 0), 0);
-  mic.ws.close();
   const audioS = clips.reduce((a, c) => a + c.samples.length, 0) / 16000;
   const gap = new Int16Array(16000);
   const all = new Int16Array(clips.reduce((a, c) => a + c.samples.length + gap.length, 0));
@@ -351,7 +358,7 @@ for (const render of [false, true]) {
   }
   line(
     'recogniser CPU per audio second: session / bare',
-    `${mine.length ? (sessionCpu / audioS).toFixed(3) : '-'} / ${(bareCpu / audioS).toFixed(3)} s`,
+    `${decoded ? (sessionCpu / audioS).toFixed(3) : '-'} / ${(bareCpu / audioS).toFixed(3)} s`,
     `(${audioS.toFixed(1)} s of speech; each includes one model load; bare = pocketsphinx_continuous -infile, default model, same audio), load average ${loadavg()}`,
   );
   if (process.env.BENCH_VERBOSE) for (const x of misses) console.log(`  ${x}`);

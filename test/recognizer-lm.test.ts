@@ -10,7 +10,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecognitionContext, RecognitionStream } from '../src/models/recognizer.js';
+import type { SessionClaims } from '../src/edge/box/session-token.js';
+import { RecognitionStage, recognitionContext } from '../src/edge/session/recognition.js';
+import { readSnapshot } from '../src/edge/session/snapshot.js';
+import type {
+  RecognitionContext,
+  RecognitionStream,
+  Recognizer,
+} from '../src/models/recognizer.js';
 import { PocketsphinxRecognizer, probePocketsphinx } from '../src/models/recognizer/index.js';
 import { buildArpa } from '../src/models/recognizer/lm/arpa.js';
 import {
@@ -133,6 +140,44 @@ describe('the session language model (ARPA)', () => {
     expect(statSync(lm.path).mode & 0o077).toBe(0);
     await lm.remove();
     expect(() => statSync(lm.path)).toThrow();
+  });
+});
+
+describe('the recognition stage', () => {
+  it("opens the session's stream with what the mint froze: persona, prompt, backstory, tools", () => {
+    const snapshot = readSnapshot({
+      sub: 'ses_1',
+      session: {
+        avatar: { kind: 'stock', persona: 'ava' },
+        system_prompt: 'You are Ava.',
+        backstory: 'I help with team invitations.',
+        tools: { resolved: ['draw_picture'] },
+      },
+    } as unknown as SessionClaims);
+    const asked: unknown[] = [];
+    const recognizer: Recognizer = {
+      name: 'fake',
+      available: true,
+      transcribe: async () => ({ text: '', recognised: false }),
+      stream: (opts) => (asked.push(opts), null),
+    };
+    const stage = new RecognitionStage(
+      recognizer,
+      { partial: () => undefined, turn: () => undefined },
+      recognitionContext(snapshot),
+    );
+    stage.speechStart(new Int16Array(1600));
+    expect(asked).toEqual([
+      {
+        context: {
+          persona: 'ava',
+          versionId: null,
+          systemPrompt: 'You are Ava.',
+          backstory: 'I help with team invitations.',
+          tools: [{ name: 'draw_picture' }],
+        },
+      },
+    ]);
   });
 });
 
