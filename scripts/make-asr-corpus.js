@@ -364,6 +364,11 @@ expand(
   ['How do I send', 'Can I send', 'I want to send', 'Please send'],
   ['my team', 'a friend', 'a colleague', 'my manager', 'a new member', 'someone by email'],
 );
+expand(
+  '{0} a new {1}',
+  ['How do I create', 'How do I open', 'I want to start', 'Can I make', 'I need'],
+  ['account', 'project', 'team', 'workspace', 'password', 'profile', 'invitation', 'plan'],
+);
 expand('Can I {0}', [
   'invite people by email',
   'have more than one account',

@@ -112,17 +112,17 @@ describe('the session language model (ARPA)', () => {
     ).toEqual([['hello'], ['there'], ['how', 'are', 'you'], ["i'm", 'fine'], ['am']]);
   });
 
-  it.skipIf(!probe.modelDir)('is built once per context and kept in a bounded cache', () => {
+  it.skipIf(!probe.modelDir)('is built once per context and kept in a bounded cache', async () => {
     const a = ctx({ persona: 'ava', backstory: 'I help with team invitations.' });
-    const first = sessionArpa(a, DICT);
+    const first = await sessionArpa(a, DICT);
     const size = lmCacheInfo().size;
-    expect(sessionArpa({ ...a }, DICT)).toBe(first); // the same object: not built again
+    expect(await sessionArpa({ ...a }, DICT)).toBe(first); // the same model, and no second one in the cache
     expect(lmCacheInfo().size).toBe(size);
-    const other = sessionArpa({ ...a, tools: [{ name: 'draw_picture' }] }, DICT);
+    const other = await sessionArpa({ ...a, tools: [{ name: 'draw_picture' }] }, DICT);
     expect(other).not.toBe(first);
     expect(other).toMatch(/\tdraw picture\t/);
     for (let i = 0; i < LM_CACHE_SIZE + 2; i++)
-      sessionArpa(
+      await sessionArpa(
         ctx({
           backstory: `I am number ${'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen'.split(' ')[i]}.`,
         }),

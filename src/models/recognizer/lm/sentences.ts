@@ -4,12 +4,10 @@
  * a typo) splits the sentence there (an n-gram is never built across it: the decoder could
  * not hear it anyway). Curly apostrophes are straightened ("don’t" is "don't").
  */
-import { readFileSync } from 'node:fs';
-
-/** Words of Debian's CMU dictionary (`word` and `word(2)` alternates are one word). */
-export function readDictionaryWords(path: string): Set<string> {
+/** Words of Debian's CMU dictionary, from its text (`word` and `word(2)` alternates are one word). */
+export function dictionaryWordsOf(text: string): Set<string> {
   const words = new Set<string>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     const sp = line.indexOf(' ');
     if (sp <= 0) continue;
     const w = line.slice(0, sp);

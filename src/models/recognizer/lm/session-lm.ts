@@ -13,8 +13,7 @@
  * pocketsphinx has loaded it, or when it closes.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +21,7 @@ import type { Intent } from '../../brain/intents.js';
 import { PHRASES } from '../../brain/phrases.js';
 import type { RecognitionContext } from '../../recognizer.js';
 import { buildArpa } from './arpa.js';
-import { readDictionaryWords, sentencesOf } from './sentences.js';
+import { dictionaryWordsOf, sentencesOf } from './sentences.js';
 
 /** How many times a sentence of the session's own text counts against one of the general corpus. */
 export const DOMAIN_WEIGHT = 4;
@@ -63,14 +62,22 @@ export const INTENT_QUESTIONS: Record<Intent['kind'], readonly string[]> = {
   question: ['Can I ask you a question?', 'I have a question.', 'Can you explain that?'],
 };
 
-let dict: Set<string> | null = null;
-let general: string[][] | null = null;
+let dict: Promise<Set<string>> | null = null;
+let general: Promise<string[][]> | null = null;
 let brainText: string | null = null;
 const cache = new Map<string, string>();
 
-/** The dictionary pocketsphinx decodes with (its words are the only ones it can hear). */
-export function dictionaryWords(dictPath: string): Set<string> {
-  return (dict ??= readDictionaryWords(dictPath));
+/**
+ * The dictionary pocketsphinx decodes with (its words are the only ones it can hear), and the
+ * general corpus in its words: read once per process, without blocking the event loop.
+ */
+async function sources(dictPath: string): Promise<{ words: Set<string>; corpus: string[][] }> {
+  dict ??= readFile(dictPath, 'utf8').then(dictionaryWordsOf);
+  dict.catch(() => (dict = null));
+  const words = await dict;
+  general ??= readFile(GENERAL_CORPUS, 'utf8').then((t) => sentencesOf(t, words));
+  general.catch(() => (general = null));
+  return { words, corpus: await general };
 }
 
 /** The English phrase table's lines, the lists and templates with their slots empty. */
@@ -98,7 +105,7 @@ function keyOf(c: RecognitionContext): string {
 }
 
 /** The ARPA text of the session's model (cached). `dictPath`: pocketsphinx's dictionary. */
-export function sessionArpa(context: RecognitionContext, dictPath: string): string {
+export async function sessionArpa(context: RecognitionContext, dictPath: string): Promise<string> {
   const key = keyOf(context);
   const hit = cache.get(key);
   if (hit !== undefined) {
@@ -106,8 +113,9 @@ export function sessionArpa(context: RecognitionContext, dictPath: string): stri
     cache.set(key, hit); // most recent last
     return hit;
   }
-  const words = dictionaryWords(dictPath);
-  general ??= sentencesOf(readFileSync(GENERAL_CORPUS, 'utf8'), words);
+  const { words, corpus } = await sources(dictPath);
+  const again = cache.get(key); // built by another session meanwhile
+  if (again !== undefined) return again;
   const domain = [
     context.systemPrompt ?? '',
     context.backstory ?? '',
@@ -116,7 +124,7 @@ export function sessionArpa(context: RecognitionContext, dictPath: string): stri
     phraseText(),
   ].join('\n');
   const arpa = buildArpa([
-    { sentences: general, weight: 1 },
+    { sentences: corpus, weight: 1 },
     { sentences: sentencesOf(domain, words), weight: DOMAIN_WEIGHT },
   ]);
   cache.set(key, arpa);
@@ -134,7 +142,7 @@ export async function writeSessionLm(
   context: RecognitionContext,
   dictPath: string,
 ): Promise<{ path: string; remove: () => Promise<void> }> {
-  const arpa = sessionArpa(context, dictPath);
+  const arpa = await sessionArpa(context, dictPath);
   const dir = await mkdtemp(join(tmpdir(), 'avatar-lm-')); // 0700
   const path = join(dir, 'session.arpa'); // pocketsphinx reads a .arpa name as ARPA text
   await writeFile(path, arpa, { mode: 0o600 });
