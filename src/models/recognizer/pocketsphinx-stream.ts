@@ -9,8 +9,9 @@
  * yes`) at once, so by the time the turn detector's 700 ms hangover ends the words are in.
  * The stream carries only utterance audio (pre-roll, speech, hangover) and a short pad of
  * zeros after each end; times are positions in it, so each utterance takes the words timed
- * inside its own span. The decoder's cepstral mean adapts over the session, which helps the
- * later utterances. Interim hypotheses (a pause inside the utterance) are the partials.
+ * inside its own span. The decoder starts from a speech-like cepstral mean (warm-model.ts)
+ * and adapts it over the session; it decodes with the session's language model when given one
+ * (lm/session-lm.ts: the file is removed once loaded). Interim hypotheses (a pause inside the utterance) are the partials.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
