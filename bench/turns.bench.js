@@ -285,7 +285,7 @@ for (let at = 0; at + 1600 <= speech.length; at += 1600)
         { pipeline, state: 'listening' },
         await createWebRtcVad(),
         rec,
-        endOfTurn,
+        { endOfTurn },
       );
       mic.setLang('en');
       // What the stage heard last in each utterance (BENCH_VERBOSE=1 lists it per turn).

@@ -33,7 +33,23 @@ export interface Recognizer {
    * session, keeping its model loaded), so the final text is ready when the utterance ends.
    * Absent, or null for this language or when no stream is free: the caller uses `transcribe`.
    */
-  stream?(opts?: { lang?: string }): RecognitionStream | null;
+  stream?(opts?: { lang?: string; context?: RecognitionContext }): RecognitionStream | null;
+}
+
+/**
+ * What a session can be about, handed to its recognition stream when it opens (issue 30): a
+ * recogniser may expect these words (pocketsphinx builds a language model from them; the
+ * OpenAI one passes them on as its `prompt`).
+ */
+export interface RecognitionContext {
+  /** Stock persona id, or null for a custom avatar. */
+  persona: string | null;
+  /** The avatar version (custom avatars), or null. */
+  versionId: string | null;
+  systemPrompt: string | null;
+  backstory: string | null;
+  /** The session's tools; descriptions when known. */
+  tools: { name: string; description?: string }[];
 }
 
 /**

@@ -16,6 +16,7 @@ import { attachTools, toolStageFor, type ToolLink } from '../tools/session-tools
 import type { ToolStage } from '../tools/tool-stage.js';
 import type { Script } from '../../contract/resources/script.js';
 import { delayedTurns, faultyBrain, faultyRecognizer, type SessionFaults } from './faults.js';
+import { recognitionContext } from './recognition.js';
 import { ScriptSource } from './script-source.js';
 
 export interface EdgeSessionDeps {
@@ -118,6 +119,7 @@ export class EdgeSession {
         s.loop,
         await d.parts.vad(),
         faultyRecognizer(d.parts.recognizer, s.faults),
+        { context: recognitionContext(snapshot) },
       );
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
     const toolDeps = {

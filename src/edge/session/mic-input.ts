@@ -7,7 +7,7 @@
  * turn is the end-of-turn stage's call (end-of-turn.ts): sooner after a complete question,
  * later after "and" or "um", from the words the streaming recogniser heard.
  */
-import type { Recognizer, Vad } from '../../models/index.js';
+import type { RecognitionContext, Recognizer, Vad } from '../../models/index.js';
 import {
   BargeIn,
   UtteranceDetector,
@@ -39,19 +39,27 @@ export class MicInput implements Stage {
     private readonly out: MicOutlet,
     vad: Vad,
     recognizer: Recognizer,
-    /** The end-of-turn waits (END_OF_TURN_DEFAULTS; the bench sets them to the hangover to compare). */
-    endOfTurn: Partial<EndOfTurnTunables> = {},
+    opts: {
+      /** What this session can be about: the recogniser's per-session language model. */
+      context?: RecognitionContext;
+      /** The end-of-turn waits (END_OF_TURN_DEFAULTS; the bench sets them to the hangover to compare). */
+      endOfTurn?: Partial<EndOfTurnTunables>;
+    } = {},
   ) {
-    this.endOfTurn = new EndOfTurnStage(endOfTurn);
+    this.endOfTurn = new EndOfTurnStage(opts.endOfTurn ?? {});
     this.detector = new UtteranceDetector(vad, {}, this.endOfTurn);
-    this.recognition = new RecognitionStage(recognizer, {
-      partial: (text) => {
-        if (!session.ended) session.broadcast('control', { type: 'partial', text });
+    this.recognition = new RecognitionStage(
+      recognizer,
+      {
+        partial: (text) => {
+          if (!session.ended) session.broadcast('control', { type: 'partial', text });
+        },
+        words: (text) => this.endOfTurn.heard(text),
+        // A spoken turn enters turn commit the way a typed one does.
+        turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
       },
-      words: (text) => this.endOfTurn.heard(text),
-      // A spoken turn enters turn commit the way a typed one does.
-      turn: (turn) => out.pipeline.push({ type: 'user-turn', turn }),
-    });
+      opts.context,
+    );
     out.pipeline.add(this);
     out.pipeline.add(this.endOfTurn);
     out.pipeline.add(this.recognition);

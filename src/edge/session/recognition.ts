@@ -10,12 +10,14 @@
 import {
   StreamBehind,
   type Recognition,
+  type RecognitionContext,
   type RecognitionStream,
   type Recognizer,
 } from '../../models/recognizer.js';
 import { nothingHeardText } from '../../models/recognizer/index.js';
 import { PartialPolicy } from '../turns/index.js';
 import type { ControlEvent, Stage, UserTurn } from './pipeline.js';
+import type { SessionSnapshot } from './snapshot.js';
 
 export interface RecognitionOutput {
   partial(text: string): void;
@@ -35,6 +37,8 @@ export class RecognitionStage implements Stage {
   constructor(
     private readonly recognizer: Recognizer,
     private readonly out: RecognitionOutput,
+    /** What the session can be about: the stream is opened with it (issue 30, a recogniser may expect these words). */
+    private readonly context?: RecognitionContext,
   ) {
     this.partials = new PartialPolicy({ recognizer });
   }
@@ -52,7 +56,11 @@ export class RecognitionStage implements Stage {
     if (this.ended) return;
     this.lastPartial = '';
     // The stream is opened at the first utterance (a session that never speaks holds no decoder).
-    this.stream ??= this.recognizer.stream?.(this.lang ? { lang: this.lang } : {}) ?? null;
+    this.stream ??=
+      this.recognizer.stream?.({
+        ...(this.lang ? { lang: this.lang } : {}),
+        ...(this.context ? { context: this.context } : {}),
+      }) ?? null;
     if (this.stream) {
       this.stream.onPartial = (text) => {
         if (!this.ended) this.out.words?.(text);
@@ -126,4 +134,15 @@ export class RecognitionStage implements Stage {
     this.lastPartial = text;
     this.out.partial(text);
   }
+}
+
+/** The recognition context of a session: what its mint froze (persona, prompt, backstory, tools). */
+export function recognitionContext(s: SessionSnapshot): RecognitionContext {
+  return {
+    persona: s.avatar.persona,
+    versionId: s.avatar.versionId,
+    systemPrompt: s.systemPrompt,
+    backstory: s.backstory,
+    tools: s.toolNames.map((name) => ({ name })),
+  };
 }

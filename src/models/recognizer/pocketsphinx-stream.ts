@@ -9,8 +9,9 @@
  * yes`) at once, so by the time the turn detector's 700 ms hangover ends the words are in.
  * The stream carries only utterance audio (pre-roll, speech, hangover) and a short pad of
  * zeros after each end; times are positions in it, so each utterance takes the words timed
- * inside its own span. The decoder's cepstral mean adapts over the session, which helps the
- * later utterances. Interim hypotheses (a pause inside the utterance) are the partials.
+ * inside its own span. The decoder starts from a speech-like cepstral mean (warm-model.ts)
+ * and adapts it over the session; it decodes with the session's language model when given one
+ * (lm/session-lm.ts: the file is removed once loaded). Interim hypotheses (a pause inside the utterance) are the partials.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -54,6 +55,10 @@ export interface PocketsphinxStreamOptions {
   timers?: StreamTimers;
   /** Called once when the process is gone (the recogniser frees its slot). */
   onClose?: () => void;
+  /** Acoustic model dir (`-hmm`): the warm one (warm-model.ts). */
+  hmm?: string;
+  /** The session's language model (lm/session-lm.ts): a private file, removed once loaded. */
+  lm?: () => Promise<{ path: string; remove: () => Promise<void> }>;
 }
 
 interface Utterance {
@@ -82,6 +87,7 @@ export class PocketsphinxStream implements RecognitionStream {
   /** The model is loaded and pocketsphinx reads the stream. */
   private decoding = false;
   private readonly timers: StreamTimers;
+  private removeLm: (() => Promise<void>) | null = null;
 
   constructor(private readonly opts: PocketsphinxStreamOptions) {
     this.timers = opts.timers ?? realTimers;
@@ -89,6 +95,8 @@ export class PocketsphinxStream implements RecognitionStream {
   }
 
   private async start(): Promise<void> {
+    const lm = this.opts.lm ? await this.opts.lm() : null;
+    this.removeLm = lm ? lm.remove : null;
     const dir = await mkdtemp(join(tmpdir(), 'avatar-asr-stream-'));
     let reader: FileHandle;
     try {
@@ -111,7 +119,16 @@ export class PocketsphinxStream implements RecognitionStream {
     // Its log goes to stderr: the line continuous.c prints as it starts reading says the model is loaded.
     const child = spawn(
       this.opts.binary,
-      ['-infile', '/dev/fd/3', '-time', 'yes', '-vad_postspeech', String(POSTSPEECH_FRAMES)],
+      [
+        '-infile',
+        '/dev/fd/3',
+        '-time',
+        'yes',
+        '-vad_postspeech',
+        String(POSTSPEECH_FRAMES),
+        ...(this.opts.hmm ? ['-hmm', this.opts.hmm] : []),
+        ...(lm ? ['-lm', lm.path] : []),
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe', reader.fd],
       },
@@ -125,6 +142,7 @@ export class PocketsphinxStream implements RecognitionStream {
       log = (log + c).slice(-4000);
       if (/continuous\.c\(\d+\)/.test(log)) {
         this.decoding = true;
+        void this.dropLm(); // loaded: the file is not needed any more
         this.wake();
       }
     });
@@ -296,7 +314,14 @@ export class PocketsphinxStream implements RecognitionStream {
     this.opts.onClose?.();
   }
 
+  private async dropLm(): Promise<void> {
+    const remove = this.removeLm;
+    this.removeLm = null;
+    await remove?.().catch(() => undefined);
+  }
+
   private async dispose(): Promise<void> {
+    await this.dropLm();
     const child = this.child;
     this.child = null;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -19,11 +19,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { languageCode } from '../brain/language.js';
-import type { Recognition, RecognitionStream, Recognizer } from '../recognizer.js';
+import type {
+  Recognition,
+  RecognitionContext,
+  RecognitionStream,
+  Recognizer,
+} from '../recognizer.js';
 import { PocketsphinxStream, type StreamTimers } from './pocketsphinx-stream.js';
 import type { SpeechRegion } from '../vad/index.js';
 import { groupWords, parseTimedWords, vadRegions, type TimedWord } from './segments.js';
 import { ASR_SAMPLE_RATE, encodeWav } from './wav.js';
+import { writeSessionLm } from './lm/session-lm.js';
+import { warmModel } from './warm-model.js';
 
 export const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
 export const POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -68,6 +75,13 @@ export interface PocketsphinxOptions {
    */
   maxStreams?: number;
   timers?: StreamTimers;
+  /**
+   * The model dir (default POCKETSPHINX_MODEL_DIR): `en-us/` (acoustic model, made warm:
+   * warm-model.ts) and `cmudict-en-us.dict` (the words a session's language model may use).
+   */
+  modelDir?: string;
+  /** false: streams decode with the default model (en-us.lm.bin), cold (benchmarks compare). */
+  sessionModel?: false;
 }
 
 export class PocketsphinxRecognizer implements Recognizer {
@@ -80,12 +94,19 @@ export class PocketsphinxRecognizer implements Recognizer {
   constructor(private readonly opts: PocketsphinxOptions) {}
 
   /** A session's stream (pocketsphinx-stream.ts); null for another language or when every stream is taken. */
-  stream(opts: { lang?: string } = {}): RecognitionStream | null {
+  stream(opts: { lang?: string; context?: RecognitionContext } = {}): RecognitionStream | null {
     const lang = languageCode(opts.lang);
     if ((lang && lang !== 'en') || this.streams >= (this.opts.maxStreams ?? 8)) return null;
     this.streams++;
+    const modelDir = this.opts.modelDir ?? POCKETSPHINX_MODEL_DIR;
+    const own = this.opts.sessionModel !== false;
+    const context = opts.context;
     return new PocketsphinxStream({
       binary: this.opts.binary,
+      ...(own ? { hmm: warmModel(join(modelDir, 'en-us')) } : {}),
+      ...(own && context
+        ? { lm: () => writeSessionLm(context, join(modelDir, 'cmudict-en-us.dict')) }
+        : {}),
       ...(this.opts.timers ? { timers: this.opts.timers } : {}),
       onClose: () => this.streams--,
     });
