@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { commandGroups } from '../src/cli/commands/index.js';
+import { commandGroups } from '../src/cli/groups.js';
 import { run } from '../src/cli/main.js';
 import { realSleep } from '../src/client/mint-queue.js';
 import { operations } from '../src/contract/operations/index.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
-import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
+import { commandGroups, commandModules, HELP_SECTION } from './groups.js';
 import { createContext, type CliContext } from './context.js';
 import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';

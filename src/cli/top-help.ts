@@ -4,7 +4,7 @@
  * main.ts builds: the same global options and groups, the same layout;
  * test/cli-output.test.ts compares the two.
  */
-import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
+import { commandGroups, commandModules, HELP_SECTION } from './groups.js';
 import { helpWidth, MIN_DESCRIPTION, wrapText } from './wrap.js';
 
 export const PROGRAM_DESCRIPTION = 'CLI and local emulator of the live avatar service';

@@ -9,9 +9,9 @@ import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { fitLine } from '../live/queue-line.js';
 import { decodeToMicPcm } from '../live/mic-source.js';
-import { runLoad, type LoadProgress } from '../load/load-run.js';
-import { checkSlo, parseSlo, TIMINGS, type SloResult, type SloRule } from '../load/stats.js';
-import { mintBodyFromOptions } from './sessions.js';
+import { runLoad, type LoadProgress } from './load-run.js';
+import { checkSlo, parseSlo, TIMINGS, type SloResult, type SloRule } from './stats.js';
+import { mintBodyFromOptions } from '../sessions/sessions.js';
 
 function num(flag: string, v: unknown, min: number, integer: boolean): number {
   const n = Number(v);

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
  */
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../exit-codes.js';
-import { chooseAudioOut, missingAudioOutMessage, type AudioOutChoice } from '../live/audio-out.js';
+import { chooseAudioOut, missingAudioOutMessage, type AudioOutChoice } from './audio-out.js';
 import {
   endSentence,
   ndjsonLine,
@@ -15,20 +15,20 @@ import {
   wrapLogLine,
   type EndReason,
   type Stamped,
-} from '../live/live-log.js';
-import { coverLinesOf } from '../live/follow-ups.js';
-import { LiveRunner, type LiveSummary } from '../live/live-runner.js';
+} from './live-log.js';
+import { coverLinesOf } from './follow-ups.js';
+import { LiveRunner, type LiveSummary } from './live-runner.js';
 import {
   micAvailable,
   micFromDevice,
   micFromFile,
   MissingPieceError,
   type MicSource,
-} from '../live/mic-source.js';
-import { mintLive, releaseSeat } from '../live/mint.js';
-import { SessionRecorder } from '../live/session-file.js';
-import { installHint } from '../live/system-pieces.js';
-import { mintBodyFromOptions } from './sessions.js';
+} from './mic-source.js';
+import { mintLive, releaseSeat } from './mint.js';
+import { SessionRecorder } from './session-file.js';
+import { installHint } from './system-pieces.js';
+import { mintBodyFromOptions } from '../sessions/sessions.js';
 
 type Mode = 'ink' | 'lines' | 'ndjson';
 

@@ -1,4 +1,4 @@
-import type { CommandModule } from '../context.js';
+import type { CommandModule } from './context.js';
 
 /**
  * The top-level words of `avatar`, in the order `avatar --help` lists them. Each entry is
@@ -13,7 +13,7 @@ import type { CommandModule } from '../context.js';
  * `register(program, cli)` adds `program.command('<group>')` and its verbs (reuse an
  * existing group with `program.commands.find(c => c.name() === '<group>')`), then append
  *
- *   { name: '<group>', description: '...', load: [async () => (await import('./<group>.js')).myCommands] },
+ *   { name: '<group>', description: '...', load: [async () => (await import('./commands/<group>.js')).myCommands] },
  *
  * to `commandGroups`. To add verbs to an existing group (`sessions live`), append your
  * loader to that entry's `load` list instead. A group that only has generated commands (an operation with
@@ -37,38 +37,38 @@ export interface CommandGroup {
   wholeTree?: boolean;
 }
 
-const emulator = async () => (await import('./emulator.js')).emulatorCommands;
-const trigger = async () => (await import('./trigger.js')).triggerCommands;
-const loadTest = async () => (await import('./load-test.js')).loadTestCommands;
-const config = async () => (await import('./config.js')).configCommands;
-const api = async () => (await import('./api.js')).apiCommand;
-const avatars = async () => (await import('./avatars.js')).avatarCommands;
-const tools = async () => (await import('./tools.js')).toolsCommands;
-const sessions = async () => (await import('./sessions.js')).sessionCommands;
-const live = async () => (await import('./live.js')).liveCommands;
-const recordings = async () => (await import('./recordings.js')).recordingCommands;
-const replay = async () => (await import('./replay.js')).replayCommands;
-const smoke = async () => (await import('./smoke.js')).smokeCommands;
-const demo = async () => (await import('./demo.js')).demoCommands;
-const completion = async () => (await import('./completion.js')).completionCommands;
-const edge = async () => (await import('./edge.js')).edgeCommands;
-const generations = async () => (await import('./generations.js')).generationCommands;
+const emulator = async () => (await import('./emulator/emulator.js')).emulatorCommands;
+const trigger = async () => (await import('./emulator/trigger.js')).triggerCommands;
+const loadTest = async () => (await import('./load/load-test.js')).loadTestCommands;
+const config = async () => (await import('./config/config.js')).configCommands;
+const api = async () => (await import('./api/api.js')).apiCommand;
+const avatars = async () => (await import('./avatars/avatars.js')).avatarCommands;
+const tools = async () => (await import('./tools/tools.js')).toolsCommands;
+const sessions = async () => (await import('./sessions/sessions.js')).sessionCommands;
+const live = async () => (await import('./live/live.js')).liveCommands;
+const recordings = async () => (await import('./sessions/recordings.js')).recordingCommands;
+const replay = async () => (await import('./sessions/replay.js')).replayCommands;
+const smoke = async () => (await import('./smoke/smoke.js')).smokeCommands;
+const demo = async () => (await import('./demo/demo.js')).demoCommands;
+const completion = async () => (await import('./completion/completion.js')).completionCommands;
+const edge = async () => (await import('./edge/edge.js')).edgeCommands;
+const generations = async () => (await import('./generations/generations.js')).generationCommands;
 // The inference family (issue 11), one module per group.
-const chat = async () => (await import('./chat.js')).chatCommands;
-const embed = async () => (await import('./embed.js')).embedCommands;
-const tts = async () => (await import('./tts.js')).ttsCommands;
-const transcribe = async () => (await import('./transcribe.js')).transcribeCommands;
-const images = async () => (await import('./images.js')).imagesCommands;
-const rerank = async () => (await import('./rerank.js')).rerankCommands;
-const models = async () => (await import('./models.js')).modelsCommands;
-const files = async () => (await import('./files.js')).filesCommands;
-const batches = async () => (await import('./batches.js')).batchesCommands;
-const run = async () => (await import('./run.js')).runCommands;
-const jobs = async () => (await import('./jobs.js')).jobsCommands;
-const workflows = async () => (await import('./workflows.js')).workflowsCommands;
-const orgs = async () => (await import('./orgs.js')).orgsCommands;
-const toolServers = async () => (await import('./tool-servers.js')).toolServerCommands;
-const hooks = async () => (await import('./hooks-serve.js')).hooksCommands;
+const chat = async () => (await import('./inference/chat.js')).chatCommands;
+const embed = async () => (await import('./inference/embed.js')).embedCommands;
+const tts = async () => (await import('./inference/tts.js')).ttsCommands;
+const transcribe = async () => (await import('./inference/transcribe.js')).transcribeCommands;
+const images = async () => (await import('./inference/images.js')).imagesCommands;
+const rerank = async () => (await import('./inference/rerank.js')).rerankCommands;
+const models = async () => (await import('./inference/models.js')).modelsCommands;
+const files = async () => (await import('./inference/files.js')).filesCommands;
+const batches = async () => (await import('./inference/batches.js')).batchesCommands;
+const run = async () => (await import('./inference/run.js')).runCommands;
+const jobs = async () => (await import('./inference/jobs.js')).jobsCommands;
+const workflows = async () => (await import('./inference/workflows.js')).workflowsCommands;
+const orgs = async () => (await import('./inference/orgs.js')).orgsCommands;
+const toolServers = async () => (await import('./tools/tool-servers.js')).toolServerCommands;
+const hooks = async () => (await import('./hooks/hooks-serve.js')).hooksCommands;
 
 /** The headings of `avatar --help`, in order (grouped as `gh --help` groups its commands). */
 const START = 'Start here:';

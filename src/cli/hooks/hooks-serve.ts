@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { parsePort } from './webhooks-listen.js';
+import { parsePort } from '../sessions/webhooks-listen.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 type Handler = (call: Record<string, unknown>) => unknown;

@@ -13,7 +13,7 @@ import type { CliContext, CommandModule } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderTable } from '../output.js';
 import { mediaArg } from './media-arg.js';
-import { progressBar } from './upload.js';
+import { progressBar } from '../avatars/upload.js';
 
 const number =
   (flag: string, integer = false) =>

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandModule } from '../context.js';
-import { addMintOptions } from './sessions.js';
+import { addMintOptions } from '../sessions/sessions.js';
 
 const EXAMPLES = `
 Examples:

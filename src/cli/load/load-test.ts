@@ -4,7 +4,7 @@
  * that set the exit code. The body is in load-test-run.ts, loaded only when it runs.
  */
 import type { CommandModule } from '../context.js';
-import { addMintOptions } from './sessions.js';
+import { addMintOptions } from '../sessions/sessions.js';
 
 const EXAMPLES = `
 Examples:

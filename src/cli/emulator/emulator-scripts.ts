@@ -6,7 +6,7 @@ import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderTable } from '../output.js';
 import { operatorCall, operatorPath } from './emulator-operator.js';
-import { termWidth } from './inference-common.js';
+import { termWidth } from '../inference/inference-common.js';
 
 /**
  * `avatar emulator scripts [load FILE... | clear]` (issue 29; docs/testing.md "Conversation

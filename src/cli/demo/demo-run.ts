@@ -11,7 +11,7 @@ import { LiveRunner } from '../live/live-runner.js';
 import { micFromPcm } from '../live/mic-source.js';
 import { mintLive, releaseSeat } from '../live/mint.js';
 import { WaitLine } from '../live/wait-line.js';
-import { checkWritable, exitCodeFor } from './live-run.js';
+import { checkWritable, exitCodeFor } from '../live/live-run.js';
 
 export interface DemoOptions {
   persona?: string;
