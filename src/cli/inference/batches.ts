@@ -1,8 +1,7 @@
 /** `avatar batches create|list|get|cancel`: compat-a batches (spec 4.12). */
-import type { Command } from 'commander';
-import type { CliContext, CommandModule } from '../context.js';
+import { defineCommand } from '../define.js';
 import { renderTable } from '../output.js';
-import { group, inference, termWidth } from './inference-common.js';
+import { inference, termWidth } from './inference-common.js';
 
 const row = (b: Record<string, any>) => ({
   id: b.id,
@@ -14,43 +13,42 @@ const row = (b: Record<string, any>) => ({
   error_file_id: b.error_file_id ?? '',
 });
 
-export const batchesCommands: CommandModule = {
-  register(program: Command, cli: CliContext) {
-    const batches = group(
-      program,
-      'batches',
-      'batches of requests from a JSONL file  [/compat-a/v1/batches]',
-    );
-    batches
-      .command('create')
-      .description(
-        'Run every line of an uploaded JSONL file (avatar files upload FILE) through an endpoint',
-      )
-      .requiredOption('--input <fileId>', 'input file id')
-      .option('--endpoint <path>', 'endpoint of every line', '/v1/chat/completions')
-      .action(async (o: { input: string; endpoint: string }) => {
-        const b = await inference(cli).createBatch({
-          input_file_id: o.input,
-          endpoint: o.endpoint,
-        });
-        cli.print(b, () => renderTable([row(b)], undefined, termWidth(cli)));
-      });
-    batches
-      .command('list')
-      .description('List batches')
-      .action(async () => {
-        const r = await inference(cli).batches();
-        cli.print(r, () => renderTable(r.data.map(row), undefined, termWidth(cli)));
-      });
-    batches
-      .command('get')
-      .argument('<id>')
-      .description('Show a batch (status, counts, output and error files)')
-      .action(async (id: string) => cli.print(await inference(cli).batch(id)));
-    batches
-      .command('cancel')
-      .argument('<id>')
-      .description('Cancel a running batch')
-      .action(async (id: string) => cli.print(await inference(cli).cancelBatch(id)));
-  },
-};
+export const batchesCommands = [
+  defineCommand({
+    name: 'create',
+    summary:
+      'Run every line of an uploaded JSONL file (avatar files upload FILE) through an endpoint',
+    options: {
+      input: { flags: '--input <fileId>', description: 'input file id', required: true },
+      endpoint: {
+        flags: '--endpoint <path>',
+        description: 'endpoint of every line',
+        default: '/v1/chat/completions',
+      },
+    },
+    async run({ options: o, cli }) {
+      const b = await inference(cli).createBatch({ input_file_id: o.input, endpoint: o.endpoint });
+      cli.print(b, () => renderTable([row(b)], undefined, termWidth(cli)));
+    },
+  }),
+  defineCommand({
+    name: 'list',
+    summary: 'List batches',
+    async run({ cli }) {
+      const r = await inference(cli).batches();
+      cli.print(r, () => renderTable(r.data.map(row), undefined, termWidth(cli)));
+    },
+  }),
+  defineCommand({
+    name: 'get',
+    summary: 'Show a batch (status, counts, output and error files)',
+    args: { id: '<id>' },
+    run: async ({ args: { id }, cli }) => cli.print(await inference(cli).batch(id)),
+  }),
+  defineCommand({
+    name: 'cancel',
+    summary: 'Cancel a running batch',
+    args: { id: '<id>' },
+    run: async ({ args: { id }, cli }) => cli.print(await inference(cli).cancelBatch(id)),
+  }),
+];

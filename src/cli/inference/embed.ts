@@ -1,37 +1,34 @@
 /** `avatar embed TEXT...`: compat-a embeddings (spec 4.12). */
-import type { Command } from 'commander';
-import type { CliContext, CommandModule } from '../context.js';
+import { defineCommand } from '../define.js';
 import { inference, positiveInt, termWidth } from './inference-common.js';
 
-export const embedCommands: CommandModule = {
-  register(program: Command, cli: CliContext) {
-    program
-      .command('embed')
-      .description(
-        'Embed texts; prints each vector (size, norm, first non-zero values) and their cosines; --json prints the vectors whole  [POST /compat-a/v1/embeddings]',
-      )
-      .argument('<text...>', 'one or more texts')
-      .option('--model <id>', 'model id', 'avatar-embed')
-      .option('--dimensions <n>', 'vector size')
-      .action(async (texts: string[], o: { model: string; dimensions?: string }) => {
-        const r = await inference(cli).embed({
-          model: o.model,
-          input: texts,
-          ...(o.dimensions ? { dimensions: positiveInt(o.dimensions, '--dimensions') } : {}),
-        });
-        const vectors = (r.data as { index: number; embedding: number[] }[]).map((d) => ({
-          index: d.index,
-          v: d.embedding,
-        }));
-        cli.print(
-          r,
-          () =>
-            describeVectors(texts, vectors, termWidth(cli) ?? 80) +
-            `\n${r.usage.prompt_tokens} token${r.usage.prompt_tokens === 1 ? '' : 's'}`,
-        );
-      });
+export const embedCommand = defineCommand({
+  name: 'embed',
+  summary:
+    'Embed texts; prints each vector (size, norm, first non-zero values) and their cosines; --json prints the vectors whole  [POST /compat-a/v1/embeddings]',
+  args: { texts: { usage: '<text...>', description: 'one or more texts' } },
+  options: {
+    model: { flags: '--model <id>', description: 'model id', default: 'avatar-embed' },
+    dimensions: { flags: '--dimensions <n>', description: 'vector size' },
   },
-};
+  async run({ args: { texts }, options: o, cli }) {
+    const r = await inference(cli).embed({
+      model: o.model,
+      input: texts,
+      ...(o.dimensions ? { dimensions: positiveInt(o.dimensions, '--dimensions') } : {}),
+    });
+    const vectors = (r.data as { index: number; embedding: number[] }[]).map((d) => ({
+      index: d.index,
+      v: d.embedding,
+    }));
+    cli.print(
+      r,
+      () =>
+        describeVectors(texts, vectors, termWidth(cli) ?? 80) +
+        `\n${r.usage.prompt_tokens} token${r.usage.prompt_tokens === 1 ? '' : 's'}`,
+    );
+  },
+});
 
 /**
  * One block per text: its size, how many components are not zero, its norm, then the

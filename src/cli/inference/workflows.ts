@@ -6,10 +6,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import type { InferenceClient } from '../../client/inference.js';
-import type { CliContext, CommandModule } from '../context.js';
+import type { CliContext } from '../context.js';
+import { defineCommand } from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderRecord } from '../output.js';
-import { group, inference, jsonArg } from './inference-common.js';
+import { inference, jsonArg } from './inference-common.js';
 
 interface NodeState {
   status: string;
@@ -123,52 +124,72 @@ function report(cli: CliContext, ex: Execution): void {
     throw new CliError(ex.error?.message ?? 'execution failed', ExitCode.apiClientError);
 }
 
-export const workflowsCommands: CommandModule = {
-  register(program: Command, cli: CliContext) {
-    const wf = group(program, 'workflows', 'DAGs of model tasks  [/api/workflows]');
-    wf.command('create')
-      .argument('<file>', 'JSON file { name, dag: { nodes, edges } }')
-      .description('Create a workflow (the DAG is checked: cycles and bad references are refused)')
-      .action(async (file: string) => {
-        const w = readWorkflow(cli, file);
-        cli.print(await inference(cli).createWorkflow({ name: w.name, dag: w.dag }));
-      });
-    wf.command('execute')
-      .argument('<workflowId>')
-      .option('--input <json>', 'input_params: inline JSON, @file or @-', '{}')
-      .option('--follow', 'follow the nodes until the execution ends')
-      .description('Execute a workflow; prints the execution record')
-      .action(async (id: string, o: { input: string; follow?: boolean }) => {
-        const client = inference(cli);
-        const r = await client.execute(
-          id,
-          jsonArg(cli, o.input, '--input') as Record<string, unknown>,
-        );
-        if (!o.follow) return cli.print(r);
-        report(cli, await follow(cli, client, r.execution.id));
-      });
-    wf.command('get')
-      .argument('<executionId>')
-      .description('Show an execution: status and every node')
-      .action(async (id: string) => cli.print(await inference(cli).execution(id)));
-    wf.command('cancel')
-      .argument('<executionId>')
-      .description('Cancel a running execution')
-      .action(async (id: string) => cli.print(await inference(cli).cancelExecution(id)));
-    wf.command('run')
-      .argument('<file>', 'JSON file { name, dag, input_params? }')
-      .option('--input <json>', "input_params (overrides the file's): inline JSON, @file or @-")
-      .description("Create, execute and follow a workflow live, then print each node's result")
-      .action(async (file: string, o: { input?: string }) => {
-        const w = readWorkflow(cli, file);
-        const client = inference(cli);
-        const created = await client.createWorkflow({ name: w.name, dag: w.dag });
-        const input = o.input
-          ? (jsonArg(cli, o.input, '--input') as Record<string, unknown>)
-          : (w.input_params ?? {});
-        const r = await client.execute(created.workflow.id, input);
-        cli.note(`workflow ${created.workflow.id}, execution ${r.execution.id}`);
-        report(cli, await follow(cli, client, r.execution.id));
-      });
-  },
-};
+export const workflowsCommands = [
+  defineCommand({
+    name: 'create',
+    summary: 'Create a workflow (the DAG is checked: cycles and bad references are refused)',
+    args: { file: { usage: '<file>', description: 'JSON file { name, dag: { nodes, edges } }' } },
+    async run({ args: { file }, cli }) {
+      const w = readWorkflow(cli, file);
+      cli.print(await inference(cli).createWorkflow({ name: w.name, dag: w.dag }));
+    },
+  }),
+  defineCommand({
+    name: 'execute',
+    summary: 'Execute a workflow; prints the execution record',
+    args: { workflowId: '<workflowId>' },
+    options: {
+      input: {
+        flags: '--input <json>',
+        description: 'input_params: inline JSON, @file or @-',
+        default: '{}',
+      },
+      follow: { flags: '--follow', description: 'follow the nodes until the execution ends' },
+    },
+    async run({ args: { workflowId }, options: o, cli }) {
+      const client = inference(cli);
+      const r = await client.execute(
+        workflowId,
+        jsonArg(cli, o.input, '--input') as Record<string, unknown>,
+      );
+      if (!o.follow) return cli.print(r);
+      report(cli, await follow(cli, client, r.execution.id));
+    },
+  }),
+  defineCommand({
+    name: 'get',
+    summary: 'Show an execution: status and every node',
+    args: { executionId: '<executionId>' },
+    run: async ({ args: { executionId }, cli }) =>
+      cli.print(await inference(cli).execution(executionId)),
+  }),
+  defineCommand({
+    name: 'cancel',
+    summary: 'Cancel a running execution',
+    args: { executionId: '<executionId>' },
+    run: async ({ args: { executionId }, cli }) =>
+      cli.print(await inference(cli).cancelExecution(executionId)),
+  }),
+  defineCommand({
+    name: 'run',
+    summary: "Create, execute and follow a workflow live, then print each node's result",
+    args: { file: { usage: '<file>', description: 'JSON file { name, dag, input_params? }' } },
+    options: {
+      input: {
+        flags: '--input <json>',
+        description: "input_params (overrides the file's): inline JSON, @file or @-",
+      },
+    },
+    async run({ args: { file }, options: o, cli }) {
+      const w = readWorkflow(cli, file);
+      const client = inference(cli);
+      const created = await client.createWorkflow({ name: w.name, dag: w.dag });
+      const input = o.input
+        ? (jsonArg(cli, o.input, '--input') as Record<string, unknown>)
+        : (w.input_params ?? {});
+      const r = await client.execute(created.workflow.id, input);
+      cli.note(`workflow ${created.workflow.id}, execution ${r.execution.id}`);
+      report(cli, await follow(cli, client, r.execution.id));
+    },
+  }),
+];
