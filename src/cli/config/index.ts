@@ -9,6 +9,6 @@ export const groups = [
     section: SECTION.start,
     rank: 2,
     description: 'named connection profiles (stored under the XDG config dir)',
-    commands: [configCommands],
+    commands: configCommands,
   }),
 ];

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { defineCommand } from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { operatorCall, operatorPath } from './emulator-operator.js';
 
@@ -46,39 +46,41 @@ function show(cli: CliContext, s: ClockState): void {
   );
 }
 
-export function registerClock(group: Command, cli: CliContext): void {
-  const clock = group
-    .command('clock')
-    .description(
-      "read or drive the emulator's clock: freeze, resume, advance (timers due fire in order)",
-    )
-    .action(async () =>
-      show(cli, await operatorCall<ClockState>(cli, 'GET', await operatorPath('clock'))),
-    );
-  clock
-    .command('freeze')
-    .description('stop time: nothing expires until advance or resume')
-    .action(async () =>
-      show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockFreeze'))),
-    );
-  clock
-    .command('resume')
-    .description('let time run again from where it stands')
-    .action(async () =>
-      show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockResume'))),
-    );
-  clock
-    .command('advance')
-    .argument('<duration>', 'how far: 90s, 5m, 2h, 1d, 1500ms (a bare number is seconds)')
-    .description(
-      'move time forward, firing every timer that falls due (token expiry, claim windows, reapers, caps)',
-    )
-    .action(async (duration: string) =>
-      show(
-        cli,
-        await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockAdvance'), {
-          ms: parseDuration(duration),
-        }),
-      ),
-    );
-}
+export const clockCommand = defineCommand({
+  name: 'clock',
+  summary: "read or drive the emulator's clock: freeze, resume, advance (timers due fire in order)",
+  run: async ({ cli }) =>
+    show(cli, await operatorCall<ClockState>(cli, 'GET', await operatorPath('clock'))),
+  commands: [
+    defineCommand({
+      name: 'freeze',
+      summary: 'stop time: nothing expires until advance or resume',
+      run: async ({ cli }) =>
+        show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockFreeze'))),
+    }),
+    defineCommand({
+      name: 'resume',
+      summary: 'let time run again from where it stands',
+      run: async ({ cli }) =>
+        show(cli, await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockResume'))),
+    }),
+    defineCommand({
+      name: 'advance',
+      summary:
+        'move time forward, firing every timer that falls due (token expiry, claim windows, reapers, caps)',
+      args: {
+        duration: {
+          usage: '<duration>',
+          description: 'how far: 90s, 5m, 2h, 1d, 1500ms (a bare number is seconds)',
+        },
+      },
+      run: async ({ args: { duration }, cli }) =>
+        show(
+          cli,
+          await operatorCall<ClockState>(cli, 'POST', await operatorPath('clockAdvance'), {
+            ms: parseDuration(duration),
+          }),
+        ),
+    }),
+  ],
+});

@@ -18,11 +18,12 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
 import { collect } from './emulator-flag.js';
+import { addCommand } from '../define.js';
 import { registerExec } from './emulator-exec.js';
-import { registerClock } from './emulator-clock.js';
+import { clockCommand } from './emulator-clock.js';
 import { registerState } from './emulator-state.js';
 import { registerLogs } from './emulator-logs.js';
-import { registerFaults } from './emulator-faults.js';
+import { faultsCommand } from './emulator-faults.js';
 import { registerScripts } from './emulator-scripts.js';
 
 function relaxations(opts: Record<string, unknown>): string[] {
@@ -267,10 +268,10 @@ export const emulatorCommands: CommandModule = {
     );
 
     registerExec(group, cli, startOptions);
-    registerClock(group, cli);
+    addCommand(group, clockCommand, cli);
     registerState(group, cli);
     registerLogs(group, cli);
-    registerFaults(group, cli);
+    addCommand(group, faultsCommand, cli);
     registerScripts(group, cli);
 
     group
