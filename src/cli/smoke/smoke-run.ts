@@ -5,6 +5,7 @@
 import { ApiResponseError } from '../../client/client.js';
 import { connectEdge } from '../../client/edge-connect.js';
 import type { EdgeConnection, EdgeEvent } from '../../client/edge-events.js';
+import type { OutputOf } from '../../contract/operation.js';
 import { listGallery } from '../../contract/operations/core.js';
 import { getTranscript } from '../../contract/operations/sessions.js';
 import type { CliContext } from '../context.js';
@@ -96,7 +97,7 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
   let conn: EdgeConnection | undefined;
   try {
     const persona = await step('gallery', async () => {
-      const g = (await client.call(listGallery)).body as { avatars: { id: string }[] };
+      const g: OutputOf<typeof listGallery> = (await client.call(listGallery)).body;
       const ids = g.avatars.map((a) => a.id);
       if (ids.length === 0) throw new Error('the gallery is empty');
       const pick = o.persona ?? ids[0]!;
@@ -183,8 +184,9 @@ export async function runSmoke(cli: CliContext, o: SmokeOptions): Promise<void> 
     const released = minted;
     minted = undefined;
     await step('transcript', async () => {
-      const t = (await client.call(getTranscript, { params: { sessionId: released.session_id } }))
-        .body as { turns: { user_text: string }[]; source: string };
+      const t: OutputOf<typeof getTranscript> = (
+        await client.call(getTranscript, { params: { sessionId: released.session_id } })
+      ).body;
       if (!t.turns.some((x) => x.user_text === said))
         throw new Error(
           `the typed turn is not in the transcript (${t.turns.length} turns, source ${t.source})`,
