@@ -1,7 +1,6 @@
 /** Shared bits of the inference command groups (chat, embed, tts, ..., workflows, orgs). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseJsonFlag } from '../read-data.js';
@@ -12,10 +11,6 @@ export const inference = (cli: CliContext) => cli.inference();
 /** The terminal's width for tables (none for pipes and files: they get every column). */
 export const termWidth = (cli: CliContext): number | undefined =>
   cli.io.stdout.isTTY ? cli.io.stdout.columns : undefined;
-
-export const group = (program: Command, name: string, description: string): Command =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
-  program.command(name).description(description);
 
 /** A JSON argument: inline JSON, @file or @- (stdin). */
 export function jsonArg(cli: CliContext, value: string, flag: string): unknown {

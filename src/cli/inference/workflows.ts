@@ -4,7 +4,6 @@
  * prints every node's result; a failed node is named with its error.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
 import type { InferenceClient } from '../../client/inference.js';
 import type { CliContext } from '../context.js';
 import { defineCommand } from '../define.js';
