@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { commandGroups } from '../src/cli/commands/index.js';
+import { loadRegistry } from '../src/cli/groups.js';
 import { run } from '../src/cli/main.js';
 import { realSleep } from '../src/client/mint-queue.js';
 import { operations } from '../src/contract/operations/index.js';
@@ -221,12 +221,13 @@ describe('flags and failures (item 10)', () => {
           cwd: process.cwd(),
         }),
       ).toBe(0);
-      expect(topHelp({ stdout: { isTTY: true, columns } })).toBe(stdout.text);
+      expect(topHelp({ stdout: { isTTY: true, columns } }, await loadRegistry())).toBe(stdout.text);
     },
   );
 
   it('help fits 80 columns for every command, and every generated group is listed for `avatar --help`', async () => {
     const groups = new Set(operations.flatMap((o) => (o.cli ? [o.cli.group] : [])));
+    const commandGroups = await loadRegistry();
     for (const g of groups) expect(commandGroups.map((c) => c.name)).toContain(g);
     const top = await cli(['--help'], isolatedEnv());
     for (const g of commandGroups) expect(top.stdout).toContain(`  ${g.name}`);

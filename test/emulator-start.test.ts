@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { bindNotes } from '../src/cli/commands/emulator.js';
+import { bindNotes } from '../src/cli/emulator/emulator.js';
 
 /** `avatar emulator start` on the built binary (npm test builds first). */
 const BIN = join(import.meta.dirname, '..', 'bin', 'avatar.js');

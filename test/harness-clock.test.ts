@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DrivableClock, ManualClock } from '../src/emulator/clock.js';
-import { parseDuration } from '../src/cli/commands/emulator-clock.js';
+import { parseDuration } from '../src/cli/emulator/emulator-clock.js';
 import { cli, emulatorEnv } from './helpers/cli.js';
 import { useEmulator } from './helpers/emulator.js';
 

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/emulator/clock.js';
-import { emulatorFlags } from '../src/cli/commands/emulator-flags.js';
+import { emulatorFlags } from '../src/cli/emulator/emulator-flags.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**

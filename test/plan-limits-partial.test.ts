@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorFlags } from '../src/cli/commands/emulator-flags.js';
+import { emulatorFlags } from '../src/cli/emulator/emulator-flags.js';
 import { useEmulator } from './helpers/emulator.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { Command as CommandClass, CommanderError } from './commander.js';
-import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
+import { folderGroups, HELP_SECTION, loadRegistry } from './groups.js';
+import { registerGroup } from './define.js';
 import { createContext, type CliContext } from './context.js';
 import { cliName } from './cli-name.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -9,7 +10,6 @@ import { configureHelpOutput } from './help.js';
 import { fitLines } from './wrap.js';
 import { globalOptions, PROGRAM_DESCRIPTION } from './top-help.js';
 import type { Io } from './output.js';
-import type { CommandModule } from './context.js';
 
 import { CLI_VERSION } from './version.js';
 
@@ -56,23 +56,19 @@ export async function buildProgram(
   configureHelpOutput(program, io, jsonArg);
   const cli = createContext(program, io);
   const word = commandWord(argv);
+  const commandGroups = await loadRegistry();
   const known = commandGroups.find((g) => g.name === word);
   const wanted = word === undefined ? [] : known && !known.wholeTree ? [known] : commandGroups;
   // The generated commands as data (and the mint flags of sessions mint/live, demo):
   // help and usage errors never load the contract's schemas (src/cli/command-manifest.ts).
   const manifest =
     word === undefined ? [] : await (await import('./command-manifest.js')).loadManifest();
-  const registered = new Set<CommandModule>();
-  for (const m of commandModules) {
-    registered.add(m);
-    m.register(program, cli);
-  }
+  // Each wanted group's definitions, from the folders that define it (src/cli/groups.ts).
+  const registered = new Set<unknown>();
   for (const g of wanted) {
-    for (const load of g.load) {
-      const m = await load();
-      if (registered.has(m)) continue;
-      registered.add(m);
-      m.register(program, cli);
+    for (const folder of g.folders) {
+      for (const def of await folderGroups(folder))
+        if (def.name === g.name) registerGroup(program, def, cli, registered);
     }
   }
   if (word !== undefined) {

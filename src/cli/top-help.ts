@@ -4,7 +4,7 @@
  * main.ts builds: the same global options and groups, the same layout;
  * test/cli-output.test.ts compares the two.
  */
-import { commandGroups, commandModules, HELP_SECTION } from './commands/index.js';
+import { builtRegistry, HELP_SECTION, type CommandGroup } from './groups.js';
 import { helpWidth, MIN_DESCRIPTION, wrapText } from './wrap.js';
 
 export const PROGRAM_DESCRIPTION = 'CLI and local emulator of the live avatar service';
@@ -29,11 +29,14 @@ export const globalOptions: [string, string][] = [
 ];
 
 /**
- * The text of `avatar --help` at this terminal's width; null when an eagerly registered
- * module (commandModules) may add groups only commander knows about.
+ * The text of `avatar --help` at this terminal's width, for these groups (default: the built
+ * registry); null without a built registry (main.ts then derives it and commander prints).
  */
-export function topHelp(io: { stdout: { isTTY?: boolean; columns?: number } }): string | null {
-  if (commandModules.length > 0) return null;
+export function topHelp(
+  io: { stdout: { isTTY?: boolean; columns?: number } },
+  commandGroups: CommandGroup[] | undefined = builtRegistry(),
+): string | null {
+  if (!commandGroups) return null;
   const width = helpWidth(io);
   const options: [string, string][] = [
     ['-V, --version', 'output the version number'],
@@ -58,12 +61,15 @@ export function topHelp(io: { stdout: { isTTY?: boolean; columns?: number } }): 
     'Options:',
     ...options.map(item),
     '',
-    ...sections(help).flatMap(([heading, list]) => [heading, ...list.map(item), '']),
+    ...sections(commandGroups, help).flatMap(([heading, list]) => [heading, ...list.map(item), '']),
   ].join('\n');
 }
 
 /** The commands under their headings, in the order commander prints them (help last in its section). */
-function sections(help: [string, string]): [string, [string, string][]][] {
+function sections(
+  commandGroups: CommandGroup[],
+  help: [string, string],
+): [string, [string, string][]][] {
   const out = new Map<string, [string, string][]>();
   for (const g of commandGroups) {
     if (!out.has(g.section)) out.set(g.section, []);

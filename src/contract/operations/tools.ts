@@ -64,7 +64,7 @@ export const patchMcpServer = defineOperation({
   params: McpServerParams,
   body: PatchMcpServerBody,
   responses: { 200: { description: 'The server', schema: McpServerSchema } },
-  // `avatar mcp disable <id>` (src/cli/commands/tool-servers.ts) sends the body.
+  // `avatar mcp disable <id>` (src/cli/tools/tool-servers.ts) sends the body.
   cli: false,
 });
 
@@ -112,7 +112,7 @@ export const putBuiltinServer = defineOperation({
   params: BuiltinServerParams,
   body: PutBuiltinServerBody,
   responses: { 200: { description: 'The built-in server', schema: BuiltinServerSchema } },
-  // `avatar builtins enable|disable <key>` (src/cli/commands/tool-servers.ts).
+  // `avatar builtins enable|disable <key>` (src/cli/tools/tool-servers.ts).
   cli: false,
 });
 

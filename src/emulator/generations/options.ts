@@ -1,6 +1,6 @@
 /**
  * Options of the generation routes (EmulatorOptions fields; `avatar emulator start` flags
- * in src/cli/commands/emulator-flags.ts). Everything observable is configurable
+ * in src/cli/emulator/emulator-flags.ts). Everything observable is configurable
  * (ARCHITECTURE property 2).
  */
 export interface GenerationOptions {
