@@ -381,6 +381,26 @@ describe('mic pump (spec 4.6 cadence)', () => {
     expect(pump.paused).toBe(true);
   });
 
+  it("an utterance's turn is under way from its first loud frame until the edge commits it, partial or not", () => {
+    const pump = new MicPump({ send: () => undefined, pauseAfterUtteranceMs: 500 });
+    pump.feed(Buffer.concat([Buffer.alloc(3200), tone(200), Buffer.alloc(32_000), tone(200)]));
+    pump.end();
+    pump.tick(); // quiet lead-in: nothing said yet
+    expect(pump.utterancePending).toBe(false);
+    pump.tick(); // the question starts
+    expect(pump.utterancePending).toBe(true);
+    for (let i = 0; i < 10; i++) pump.tick(); // held after it, no turn yet: still under way
+    expect(pump.paused).toBe(true);
+    expect(pump.utterancePending).toBe(true);
+    pump.turnArrived(); // the edge's turn for it
+    expect(pump.utterancePending).toBe(false);
+    pump.hold(false);
+    for (let i = 0; i < 10; i++) pump.tick(); // released: the quiet between the questions
+    expect(pump.utterancePending).toBe(false);
+    for (let i = 0; i < 3; i++) pump.tick(); // the next question
+    expect(pump.utterancePending).toBe(true);
+  });
+
   it('a held source stops at its next quiet frame, never inside an utterance, and keeps its audio', () => {
     const frames: Buffer[] = [];
     const pump = new MicPump({ send: (f) => frames.push(Buffer.from(f)) });

@@ -66,6 +66,8 @@ export class MicPump {
   private sourceEnded = false;
   /** The source has sent speech since the last utterance hold. */
   private spoke = false;
+  /** The edge's turn for that speech has come (turnArrived). */
+  private answered = false;
   private sent = 0;
   private readonly clock: PacerClock;
 
@@ -103,6 +105,20 @@ export class MicPump {
   hold(on: boolean): void {
     this.holding = on;
     if (!on) this.held = false;
+  }
+
+  /**
+   * The source has said something whose answer has not released it yet: speech sent since
+   * the last hold, or an utterance hold still on (`sessions live --mic-file`). The user's turn
+   * is under way even when no partial of it has arrived (a busy recogniser sends none).
+   */
+  get utterancePending(): boolean {
+    return (this.spoke || this.holding) && !this.answered;
+  }
+
+  /** The edge committed the user turn of what the source said (utterancePending turns false). */
+  turnArrived(): void {
+    this.answered = true;
   }
 
   /** The hold has begun: the source is paused at a quiet frame. */
@@ -146,7 +162,10 @@ export class MicPump {
       !this.held && (this.buffered >= MIC_FRAME_BYTES || (this.sourceEnded && this.buffered > 0));
     const src = fromSource ? this.take(Math.min(MIC_FRAME_BYTES, this.buffered)) : undefined;
     const frame = Buffer.alloc(MIC_FRAME_BYTES);
-    if (src && levelDb(src) >= PAUSE_DB) this.spoke = true;
+    if (src && levelDb(src) >= PAUSE_DB && !this.spoke) {
+      this.spoke = true;
+      this.answered = false;
+    }
     if (src && !this.gated) src.copy(frame);
     this.opts.send(frame);
     this.sent++;

@@ -576,6 +576,7 @@ export class LiveRunner {
           this.summary.firstTurnMs ??= Math.round(this.clock.now() - this.t0);
           // The user spoke: a result still to come colours the next reply, no line follows.
           this.followUps.userSpoke();
+          this.pump?.turnArrived();
           this.store.update({ partial: '' });
           // A typed line is already on screen; the turn repeats it.
           if (e.text !== this.lastTyped) this.store.addLine('user', e.text);
@@ -623,7 +624,14 @@ export class LiveRunner {
       }
       case 'agent_event':
         if (e.kind === 'calling' && e.call_id) {
-          this.followUps.calling(e.call_id, e.tool ?? 'tool', this.awaitingTurn || this.hearing);
+          this.followUps.calling(
+            e.call_id,
+            e.tool ?? 'tool',
+            // A file's utterance with no partial yet is a turn under way all the same.
+            this.awaitingTurn ||
+              this.hearing ||
+              (this.opts.mic?.kind === 'file' && !!this.pump?.utterancePending),
+          );
           // A mic file waits too: it stops at its next pause until the follow-up has been spoken.
           if (this.opts.mic?.kind === 'file') this.pump?.hold(true);
         } else if (e.call_id && (e.kind === 'image' || e.kind === 'image_pending'))
