@@ -39,7 +39,7 @@ async function hummedTurn(h: EmulatorHandle): Promise<{ turn: any; mic: Sock }> 
   const mic = await openSock(wsUrl(m.connect_url, '/mic_stream', m.session_token));
   mic.ws.send(JSON.stringify({ op: 'hello', lang: 'en' }));
   await streamFrames(mic, humFrames(1500));
-  const turn = await mic.next((x) => x.type === 'turn', 20_000);
+  const turn = await mic.next((x) => x.type === 'turn', 60_000);
   return { turn, mic };
 }
 
@@ -55,7 +55,7 @@ describe.skipIf(probePocketsphinx(process.env).missing.length > 0)(
       expect(mic.json.filter((x) => x.type === 'turn')).toHaveLength(1);
       mic.close();
       await mic.closed;
-    }, 30_000);
+    }, 90_000);
   },
 );
 
