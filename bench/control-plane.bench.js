@@ -86,6 +86,12 @@ const quiet = {
 };
 const mintBody = { persona: 'ava' };
 
+/** One mint on `emu` with its secret key; anything but a 201 stops the bench. */
+const mintOn = (emu) => async () => {
+  const r = await call(emu.baseUrl, 'POST', '/api/v1/sessions', emu.keys.secretKey, mintBody);
+  if (r.status !== 201) throw new Error(`mint answered ${r.status}: ${JSON.stringify(r.body)}`);
+};
+
 /** An emulator with one big in-process box and `live` sessions already on it. */
 async function emulatorWithLive(live) {
   const emu = await startEmulator({ port: 0, inMemory: true, boxes: 0, ...quiet });
@@ -127,10 +133,7 @@ async function emulatorWithLive(live) {
       });
     }
   })();
-  const mint = async () => {
-    const r = await call(emu.baseUrl, 'POST', '/api/v1/sessions', emu.keys.secretKey, mintBody);
-    if (r.status !== 201) throw new Error(`mint answered ${r.status}: ${JSON.stringify(r.body)}`);
-  };
+  const mint = mintOn(emu);
   return { emu, mint, live: () => box.held.size };
 }
 
@@ -171,10 +174,7 @@ if (PARTS.includes('start')) {
     seats: 10_000,
     ...quiet,
   });
-  const mint = async () => {
-    const r = await call(emu.baseUrl, 'POST', '/api/v1/sessions', emu.keys.secretKey, mintBody);
-    if (r.status !== 201) throw new Error(`mint answered ${r.status}: ${JSON.stringify(r.body)}`);
-  };
+  const mint = mintOn(emu);
   const startFloorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintBody);
   const n = Math.max(50, Math.round(MINTS / 4));
   const t0 = performance.now();
