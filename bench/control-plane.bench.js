@@ -17,6 +17,10 @@ const READS = Number(process.env.BENCH_READS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const LIVE_SMALL = 1_000;
 const LIVE_LARGE = Number(process.env.BENCH_LIVE ?? 100_000);
+// Which parts run (all by default): `mint` (floor vs 1,000 live), `live` (100,000 live too),
+// `start` (the first seconds after a start with 20 boxes), `queue`. BENCH_CP_PARTS=mint
+// is the quick loop while working on the mint's hot path.
+const PARTS = (process.env.BENCH_CP_PARTS ?? 'mint,live,start,queue').split(',');
 
 const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
 
@@ -82,6 +86,12 @@ const quiet = {
 };
 const mintBody = { persona: 'ava' };
 
+/** One mint on `emu` with its secret key; anything but a 201 stops the bench. */
+const mintOn = (emu) => async () => {
+  const r = await call(emu.baseUrl, 'POST', '/api/v1/sessions', emu.keys.secretKey, mintBody);
+  if (r.status !== 201) throw new Error(`mint answered ${r.status}: ${JSON.stringify(r.body)}`);
+};
+
 /** An emulator with one big in-process box and `live` sessions already on it. */
 async function emulatorWithLive(live) {
   const emu = await startEmulator({ port: 0, inMemory: true, boxes: 0, ...quiet });
@@ -123,10 +133,7 @@ async function emulatorWithLive(live) {
       });
     }
   })();
-  const mint = async () => {
-    const r = await call(emu.baseUrl, 'POST', '/api/v1/sessions', emu.keys.secretKey, mintBody);
-    if (r.status !== 201) throw new Error(`mint answered ${r.status}: ${JSON.stringify(r.body)}`);
-  };
+  const mint = mintOn(emu);
   return { emu, mint, live: () => box.held.size };
 }
 
@@ -134,27 +141,55 @@ const floor = await startFloor();
 const floorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintBody);
 
 // 1. Mints: the floor, the emulator with 1,000 live sessions and with 100,000, alternating.
-{
+if (PARTS.includes('mint') || PARTS.includes('live')) {
+  const withLarge = PARTS.includes('live');
   const small = await emulatorWithLive(LIVE_SMALL);
-  const large = await emulatorWithLive(LIVE_LARGE);
-  for (const f of [floorMint, small.mint, large.mint]) await pool(200, f); // warm-up
-  const [s0, s1] = [small.live(), large.live()];
-  const [f, m, l] = await rounds([floorMint, small.mint, large.mint], MINTS);
+  const large = withLarge ? await emulatorWithLive(LIVE_LARGE) : null;
+  const targets = [floorMint, small.mint, ...(large ? [large.mint] : [])];
+  for (const f of targets) await pool(200, f); // warm-up
+  const [s0, s1] = [small.live(), large?.live()];
+  const [f, m, l] = await rounds(targets, MINTS);
   line(`floor: Hono + sqlite insert + EdDSA sign (jose), c=${CONCURRENCY}`, f, floorMint);
   line(`mints (201, persona, EdDSA token), ${s0}-${small.live()} live`, m, small.mint);
-  line(`mints, ${s1}-${large.live()} live sessions`, l, large.mint);
+  if (large) line(`mints, ${s1}-${large.live()} live sessions`, l, large.mint);
   console.log(
     `  mint / floor: ${pct(m, f)} by rate, ${((100 * cpu(floorMint)) / cpu(small.mint)).toFixed(0)}% by CPU per call (target: at least 50%)`,
   );
-  console.log(
-    `  ${s1} vs ${s0} live: ${median(m.map((x, i) => x / l[i])).toFixed(2)}x slower by rate, ${(cpu(large.mint) / cpu(small.mint)).toFixed(2)}x by CPU per call (target: within 1.5x)`,
-  );
+  if (large)
+    console.log(
+      `  ${s1} vs ${s0} live: ${median(m.map((x, i) => x / l[i])).toFixed(2)}x slower by rate, ${(cpu(large.mint) / cpu(small.mint)).toFixed(2)}x by CPU per call (target: within 1.5x)`,
+    );
   await small.emu.stop();
-  await large.emu.stop();
+  await large?.emu.stop();
+}
+
+// 1b. The first seconds after a start with 20 in-process boxes (their parts warm up: flite's
+// workers, the language detector, each box registering): short alternating rounds of mints
+// and floor mints from the moment startEmulator resolves.
+if (PARTS.includes('start')) {
+  const emu = await startEmulator({
+    port: 0,
+    inMemory: true,
+    boxes: 20,
+    seats: 10_000,
+    ...quiet,
+  });
+  const mint = mintOn(emu);
+  const startFloorMint = () => call(floor.baseUrl, 'POST', '/mint', floor.apiKey, mintBody);
+  const n = Math.max(50, Math.round(MINTS / 4));
+  const t0 = performance.now();
+  const [f, m] = await rounds([startFloorMint, mint], n);
+  const s = ((performance.now() - t0) / 1000).toFixed(1);
+  line(`floor, while the emulator below starts`, f, startFloorMint);
+  line(`mints, the first ${s} s after a start with 20 boxes`, m, mint);
+  console.log(
+    `  mint / floor after a start: ${pct(m, f)} by rate, ${((100 * cpu(startFloorMint)) / cpu(mint)).toFixed(0)}% by CPU per call`,
+  );
+  await emu.stop();
 }
 
 // 2. Queue: one seat, 10,000 waiters, then status reads spread over the line.
-{
+if (PARTS.includes('queue')) {
   const emu = await startEmulator({
     port: 0,
     inMemory: true,

@@ -262,7 +262,7 @@ function listen(
           const injected = fault ? await faults.apply(fault, path) : null;
           const res = injected ?? (await holder.app.fetch(req, env));
           // The operator log (issue 18 item 9): every request, with its status and time.
-          await log.request(req.method, path, started, res);
+          log.request(req, path, started, res);
           return res;
         },
         port: options.port,

@@ -10,6 +10,14 @@ import { DIR_MODE, FILE_MODE } from '../../edge/private-files.js';
  */
 const PERSONA_PREFIX = 'persona/';
 
+/** Resolved roots, by the directory named (a few per process: resolved once, not per mint). */
+const roots = new Map<string, string>();
+const rootOf = (dir: string): string => {
+  let r = roots.get(dir);
+  if (r === undefined) roots.set(dir, (r = resolve(dir)));
+  return r;
+};
+
 /**
  * The file of a blob key. Keys are built by the emulator from validated ids, but the
  * resolved path is still checked to stay inside its root (blobs/, or the persona
@@ -17,7 +25,7 @@ const PERSONA_PREFIX = 'persona/';
  */
 export function blobPath(ctx: EmulatorContext, key: string): string {
   const persona = key.startsWith(PERSONA_PREFIX);
-  const root = resolve(persona ? join(ctx.fixturesDir, 'personas') : ctx.blobDir);
+  const root = persona ? rootOf(join(ctx.fixturesDir, 'personas')) : rootOf(ctx.blobDir);
   const path = resolve(root, persona ? key.slice(PERSONA_PREFIX.length) : key);
   if (isAbsolute(key) || key.includes('\0') || !path.startsWith(root + sep))
     throw new Error(`bad blob key ${key}`);

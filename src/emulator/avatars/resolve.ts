@@ -202,7 +202,8 @@ export function resolveAvatar(
     | { status: 'missing' | 'building' | 'ready'; blob_key: string | null }
     | undefined;
   const idleKey = idle?.status === 'ready' ? idle.blob_key : null;
-  const def = resolveProfile(ctx, avatar.id);
+  // The avatar row is already read and its profiles seeded: not read again (the mint's hot path).
+  const def = profileOf(ctx, avatar);
   return {
     ok: true,
     value: {
@@ -257,10 +258,18 @@ export function resolveProfile(
   avatarId: string,
   profileId?: string,
 ): Resolution<ResolvedProfile> {
-  const { db } = ctx;
-  const avatar = getAvatarRow(db, avatarId);
+  const avatar = getAvatarRow(ctx.db, avatarId);
   if (!avatar) return notFound(`avatar ${avatarId}`);
-  const a = ensureProfiles(ctx, avatar);
+  return profileOf(ctx, ensureProfiles(ctx, avatar), profileId);
+}
+
+/** `resolveProfile` of an avatar row already read, its profiles seeded (`ensureProfiles`). */
+function profileOf(
+  ctx: EmulatorContext,
+  a: AvatarRow,
+  profileId?: string,
+): Resolution<ResolvedProfile> {
+  const { db } = ctx;
   const id = profileId ?? a.default_profile_id;
   if (!id) return { ok: true, value: { profile: null, source: 'none' } };
   const row = profileSql(db).getLiveAvatarProfileById.get(id) as ProfileRow | undefined;

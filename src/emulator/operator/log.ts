@@ -47,25 +47,24 @@ export class OperatorLog {
     return this.seq;
   }
 
-  /** One request, with the session it concerns (from the path, or a mint's answer). */
-  async request(method: string, path: string, started: number, res: Response): Promise<void> {
+  /** What a handler said its request concerns (a mint's session or ticket), read by `request`. */
+  private readonly concerned = new WeakMap<Request, { session?: string; ticket?: string }>();
+
+  /**
+   * A handler names the session or ticket its request concerns when the path does not (a
+   * mint's answer): the log takes it from here instead of reading the response body again.
+   */
+  concerns(req: Request, what: { session?: string; ticket?: string }): void {
+    this.concerned.set(req, what);
+  }
+
+  /** One request, with the session it concerns (from the path, or what its handler named). */
+  request(req: Request, path: string, started: number, res: Response): void {
     if (path === '/_emulator/logs') return; // reading the log is not news
-    let session = SESSION_IN_PATH.exec(path)?.[1];
-    let ticket: string | undefined;
-    if (
-      !session &&
-      method === 'POST' &&
-      /^\/api\/v1\/sessions\/?$/.test(path) &&
-      res.status < 300
-    ) {
-      try {
-        const body = (await res.clone().json()) as { session_id?: string; queue_ticket?: string };
-        session = body.session_id;
-        ticket = body.queue_ticket;
-      } catch {
-        // not JSON: nothing to add
-      }
-    }
+    const method = req.method;
+    const named = this.concerned.get(req);
+    const session = SESSION_IN_PATH.exec(path)?.[1] ?? named?.session;
+    const ticket = named?.ticket;
     this.add('request', {
       method,
       path: echo(path, LOG_PATH_CHARS),

@@ -26,6 +26,7 @@ import { boxLog } from '../fleet/box-calls.js';
 import { eraseOnBox } from '../fleet/box-captures.js';
 import { MintRateGuard } from './guards.js';
 import { mintSession } from './mint.js';
+import { operatorLog } from '../operator/log.js';
 import { sessionRuntime } from './runtime.js';
 import { getSessionRow, isLive, toSessionRecord, type SessionRow } from './store.js';
 import { workspaceSql } from '../workspaces/sql.js';
@@ -67,7 +68,14 @@ export function registerSessionRoutes(
     return row;
   };
 
-  implement(app, ctx, mintOp, ({ auth, body }) => mintSession(deps, auth, body));
+  const log = operatorLog(ctx);
+  implement(app, ctx, mintOp, async ({ auth, body, c }) => {
+    const answer = await mintSession(deps, auth, body);
+    // The operator log names the session (or ticket) a mint made; its path does not.
+    const made = answer.body as { session_id?: string; queue_ticket?: string };
+    log.concerns(c.req.raw, { session: made.session_id, ticket: made.queue_ticket });
+    return answer;
+  });
 
   implement(app, ctx, getSession, ({ auth, params }) =>
     toSessionRecord(visible(auth, params.sessionId)),
