@@ -89,7 +89,7 @@ export const EdgeHealthSchema = z.object({
 });
 export const EdgeSessionLogSchema = z.object({
   session_id: z.string(),
-  ended: z.boolean(),
+  ended: EndReason.nullable().describe('why it ended; null while live'),
   turns: z.array(
     z.object({ seq: z.number().int(), user_text: z.string(), reply_text: z.string() }),
   ),
