@@ -50,6 +50,30 @@ const OkBody = {
   200: { description: '{ ok: true }', schema: z.object({ ok: z.literal(true) }) },
 } as const;
 
+/** What a box announces when it registers. */
+export const BoxRegistration = z.object({
+  base_url: z.url({ protocol: /^https?$/ }),
+  seats: z.number().int().min(0).max(10_000),
+  protocols: z.array(z.number().int().min(1)).min(1),
+  custom_avatars: z.boolean(),
+  verified: z.boolean(),
+  max_cap_seconds: z.number().int().min(1).nullable().optional(),
+  callback_secret: z.string().min(16).max(200).nullable().optional(),
+});
+/** A seat connected, or ended by the box. */
+export const BoxSeatEvent = z.object({
+  session_id: z.string().min(1),
+  event: z.enum(['connect', 'close']),
+  /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
+  reason: EndReason.exclude(['released', 'script']).optional(),
+});
+/** A finished turn. */
+export const BoxTurn = z.object({
+  seq: z.number().int().min(0),
+  user_text: z.string(),
+  reply_text: z.string(),
+});
+
 // The internal box API (`/_internal/boxes/*`).
 export const BoxRegisteredSchema = z.object({
   ok: z.literal(true),
@@ -90,37 +114,11 @@ export const EdgeHealthSchema = z.object({
 export const EdgeSessionLogSchema = z.object({
   session_id: z.string(),
   ended: EndReason.nullable().describe('why it ended; null while live'),
-  turns: z.array(
-    z.object({ seq: z.number().int(), user_text: z.string(), reply_text: z.string() }),
-  ),
+  turns: z.array(BoxTurn),
 });
 export const EdgeCaptureListSchema = z.object({
   session_id: z.string(),
   data: z.array(z.object({ name: z.string(), bytes: z.number().int() })),
-});
-
-/** What a box announces when it registers. */
-export const BoxRegistration = z.object({
-  base_url: z.url({ protocol: /^https?$/ }),
-  seats: z.number().int().min(0).max(10_000),
-  protocols: z.array(z.number().int().min(1)).min(1),
-  custom_avatars: z.boolean(),
-  verified: z.boolean(),
-  max_cap_seconds: z.number().int().min(1).nullable().optional(),
-  callback_secret: z.string().min(16).max(200).nullable().optional(),
-});
-/** A seat connected, or ended by the box. */
-export const BoxSeatEvent = z.object({
-  session_id: z.string().min(1),
-  event: z.enum(['connect', 'close']),
-  /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
-  reason: EndReason.exclude(['released', 'script']).optional(),
-});
-/** A finished turn. */
-export const BoxTurn = z.object({
-  seq: z.number().int().min(0),
-  user_text: z.string(),
-  reply_text: z.string(),
 });
 
 export const boxRegister = internal(
