@@ -9,7 +9,10 @@ import {
   listWorkspaces,
 } from '../src/contract/operations/core.js';
 import { getSession, mintSession, releaseSession } from '../src/contract/operations/sessions.js';
-import { health } from '../src/contract/operations/operator.js';
+import * as O from '../src/contract/operations/operator.js';
+import { edgeCaptures, edgeHealth, edgeSessionLog } from '../src/contract/operations/boxes.js';
+import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
+import { openRecordedMic, until } from './helpers/edge.js';
 import { ChatCompletionChunkSchema } from '../src/contract/resources/inference-responses.js';
 import { AvatarClient, type CallResult } from '../src/client/client.js';
 import { multipart } from '../src/client/inference.js';
@@ -59,6 +62,19 @@ describe('every operation describes its answers', () => {
     expect(untyped).toEqual([]);
   });
 
+  it('no operator, box API or edge answer is an untyped JSON object any more', () => {
+    const ours = allOperations.filter((op) =>
+      ['operator', 'internal', 'edge'].includes(op.family ?? 'control'),
+    );
+    expect(ours.length).toBeGreaterThan(50);
+    const untyped = ours.flatMap((op) =>
+      success(op)
+        .filter(([, r]) => r.schema instanceof z.ZodRecord)
+        .map(([s]) => `${op.id} ${s}`),
+    );
+    expect(untyped).toEqual([]);
+  });
+
   it('the compat-a streaming chunk is in the contract and the OpenAPI document', async () => {
     expect(I.chatCompletions.responses[200].stream.schema).toBe(ChatCompletionChunkSchema);
     const doc = (await (await h.fetch('/api/v1/openapi.json')).json()) as {
@@ -81,7 +97,7 @@ describe('the emulator answers what the contract describes', () => {
     expectDescribed(gallery, await c.call(gallery));
     expectDescribed(listWorkspaces, await c.call(listWorkspaces));
     expectDescribed(listTokens, await c.call(listTokens));
-    expectDescribed(health, await c.call(health));
+    expectDescribed(O.health, await c.call(O.health));
     const minted = await c.call(mintSession, {
       body: { persona: 'ava', config: { greeting_enabled: false, render: false } },
     });
@@ -245,5 +261,67 @@ describe('the emulator answers what the contract describes', () => {
       I.promptRewrite,
       await c.call(I.promptRewrite, { body: { prompt: 'a cat', target: 'image' } }),
     );
+  });
+
+  it('operator routes: clock, state, logs, a trigger, faults, fleet, queue, sessions, webhooks, jobs, generations', async () => {
+    const c = h.as(h.emu.operatorToken);
+    for (const op of [O.clock, O.stateExport, O.faultsList, O.boxes, O.queue, O.webhookDeliveries])
+      expectDescribed(op, await c.call(op as typeof O.clock));
+    expectDescribed(O.logs, await c.call(O.logs, { query: { after: 0 } }));
+    expectDescribed(
+      O.sessionsList,
+      await c.call(O.sessionsList, { query: { all: 'true', limit: 20 } }),
+    );
+    await inf().call(I.createJob, {
+      body: { model_id: 'avatar-embed', task: 'embedding', payload: { input: 'hi' } },
+    });
+    const jobs = await c.call(O.jobs);
+    expect(jobs.body.jobs.length).toBeGreaterThan(0);
+    expectDescribed(O.jobs, jobs);
+    expectDescribed(O.generations, await c.call(O.generations));
+    expectDescribed(O.generationVoices, await c.call(O.generationVoices));
+    expectDescribed(
+      O.trigger,
+      await c.call(O.trigger, { params: { name: 'drain-queue' }, body: {} }),
+    );
+    expectDescribed(O.queueDrain, await c.call(O.queueDrain, { body: {} }));
+    const fault = await c.call(O.faultsAdd, {
+      body: { route: 'GET /api/v1/none', status: 503, count: 1 },
+    });
+    expectDescribed(O.faultsAdd, fault);
+    expect(fault.body.remaining).toBe(1);
+    expectDescribed(
+      O.faultsRemove,
+      await c.call(O.faultsRemove, { params: { id: fault.body.id }, body: {} }),
+    );
+    expectDescribed(O.faultsClear, await c.call(O.faultsClear, { body: {} }));
+  });
+
+  it("a box's own routes (health, a session's log, captures) and the operator's recordings", async () => {
+    const c = h.as(h.emu.operatorToken);
+    const { m, mic } = await openRecordedMic(h.api);
+    const box = sessionRuntime(h.emu.ctx)
+      .fleet.list()
+      .find((b) => m.connect_url.startsWith(b.baseUrl))!;
+    // The box's routes beside /chat answer the control plane only (its callback secret).
+    const boxClient = new AvatarClient({ baseUrl: box.baseUrl, apiKey: box.callbackSecret ?? '' });
+    try {
+      expectDescribed(edgeHealth, await boxClient.call(edgeHealth));
+      expectDescribed(
+        edgeSessionLog,
+        await boxClient.call(edgeSessionLog, { params: { id: m.session_id } }),
+      );
+      mic.close();
+      await until(
+        () => c.call(O.recordings, { params: { id: m.session_id } }).catch(() => null),
+        (r) => r !== null && r.body.data.some((f) => f.name === 'mic.wav'),
+      );
+      expectDescribed(O.recordings, await c.call(O.recordings, { params: { id: m.session_id } }));
+      const captures = await boxClient.call(edgeCaptures, { params: { id: m.session_id } });
+      expectDescribed(edgeCaptures, captures);
+      expect(captures.body.data.map((f) => f.name)).toContain('mic.wav');
+    } finally {
+      await boxClient.close();
+    }
   });
 });

@@ -6,7 +6,25 @@
  * for what only the emulator knows (sessions list, queue, boxes, webhook deliveries) and the
  * v1 typed-turn relay. Credentials come from the page's HTML, in headers, never in URLs.
  */
+import type { z } from 'zod';
 import { connect, mintSession, type AvatarSession, type SessionEvent } from '../browser/index.js';
+import { callOperation } from '../browser/call.js';
+import { fillPath, type AnyOperation, type InputOf, type OutputOf } from '../contract/operation.js';
+import { listGallery, listTokens, listWorkspaces } from '../contract/operations/core.js';
+import { downloadFaceWs, listAvatarsWs, listVersionsWs } from '../contract/operations/avatars.js';
+import { listProfilesWs } from '../contract/operations/profiles.js';
+import { listVoicesWs } from '../contract/operations/voices.js';
+import { getTranscript, releaseSession } from '../contract/operations/sessions.js';
+import { listBuiltinServers, listMcpServers } from '../contract/operations/tools.js';
+import {
+  boxes as boxesOp,
+  jobs as jobsOp,
+  queue as queueOp,
+  sessionsList,
+  uiChat,
+  webhookDeliveries,
+} from '../contract/operations/operator.js';
+import type { MintReadySchema } from '../contract/resources/session.js';
 
 interface Config {
   apiKey: string;
@@ -16,40 +34,11 @@ const config = JSON.parse(document.getElementById('config')!.textContent ?? '{}'
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** A public API call with the page's key (same origin: the emulator's control plane). */
-async function api<T = any>(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  return call(path, config.apiKey, init);
-}
+const api = <O extends AnyOperation>(op: O, input: InputOf<O> = {} as InputOf<O>) =>
+  callOperation(op, input, { key: config.apiKey });
 /** An operator call (`/_emulator/*`). */
-async function operator<T = any>(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  return call(path, config.operatorToken, init);
-}
-async function call<T>(
-  path: string,
-  key: string,
-  init: { method?: string; body?: unknown },
-): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  if (!res.ok)
-    throw new Error(
-      `${init.method ?? 'GET'} ${path}: ${res.status} ${String(json.error ?? '')}${json.detail ? `: ${String(json.detail)}` : json.message ? ` (${String(json.message)})` : ''}`,
-    );
-  return json as T;
-}
+const operator = <O extends AnyOperation>(op: O, input: InputOf<O> = {} as InputOf<O>) =>
+  callOperation(op, input, { key: config.operatorToken });
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -115,9 +104,7 @@ async function loadAvatars() {
   choices.clear();
   forgetFaces();
   try {
-    const g = await api<{ avatars: { id: string; name?: string; poster?: string }[] }>(
-      '/api/gallery',
-    );
+    const g = await api(listGallery);
     for (const p of g.avatars) {
       choices.set(`persona:${p.id}`, {
         label: p.name ?? p.id,
@@ -128,18 +115,22 @@ async function loadAvatars() {
         el('option', { value: `persona:${p.id}`, textContent: `${p.name ?? p.id} (${p.id})` }),
       );
     }
-    const ws = await api<{ data: { id: string; name: string }[] }>('/api/v1/workspaces');
+    const ws = await api(listWorkspaces);
     await loadToolServers(ws.data);
     for (const w of ws.data) {
-      const av = await api<{
-        data: { id: string; name: string; current_version_id: string | null }[];
-      }>(`/api/v1/workspaces/${w.id}/avatars`).catch(() => ({ data: [] }));
+      const av = await api(listAvatarsWs, { params: { wsId: w.id } }).catch(() => ({
+        data: [],
+      }));
       for (const a of av.data) {
         choices.set(`avatar:${a.id}`, {
           label: a.name,
           body: { avatar_id: a.id, workspace_id: w.id },
           face: a.current_version_id
-            ? `/api/v1/workspaces/${w.id}/avatars/${a.id}/versions/${a.current_version_id}/upload`
+            ? fillPath(downloadFaceWs.path, {
+                wsId: w.id,
+                avatarId: a.id,
+                versionId: a.current_version_id,
+              })
             : undefined,
         });
         custom.append(
@@ -204,12 +195,9 @@ async function loadToolServers(workspaces: { id: string; name: string }[]) {
   toolChoices.clear();
   const options: HTMLOptionElement[] = [el('option', { value: '', textContent: 'no tools' })];
   for (const w of workspaces) {
-    const builtins = await api<{ data: { key: string; enabled: boolean }[] }>(
-      `/api/v1/workspaces/${w.id}/builtin-servers`,
-    ).catch(() => ({ data: [] }));
-    const mcp = await api<{ data: { id: string; name: string; status: string }[] }>(
-      `/api/v1/workspaces/${w.id}/mcp-servers`,
-    ).catch(() => ({ data: [] }));
+    const params = { wsId: w.id };
+    const builtins = await api(listBuiltinServers, { params }).catch(() => ({ data: [] }));
+    const mcp = await api(listMcpServers, { params }).catch(() => ({ data: [] }));
     const servers = [
       ...builtins.data.filter((b) => b.enabled).map((b) => ({ id: b.key, label: b.key })),
       ...mcp.data
@@ -231,10 +219,12 @@ async function loadToolServers(workspaces: { id: string; name: string }[]) {
 }
 
 // ---- one live session
+/** A mint's 201 (`mintSession` waits out the queue's 202s). */
+type Minted = z.output<typeof MintReadySchema>;
 let live:
   | {
       session: AvatarSession;
-      mint: Record<string, any>;
+      mint: Minted;
       capSeconds: number;
     }
   | undefined;
@@ -385,7 +375,7 @@ $('start').addEventListener(
     const q = $('queue');
     $('state-badge').textContent = 'minting';
     try {
-      const mint = await mintSession<Record<string, any>>({
+      const mint = await mintSession<Minted>({
         baseUrl: location.origin,
         key: config.apiKey,
         body,
@@ -400,10 +390,10 @@ $('start').addEventListener(
       $('transcript').replaceChildren();
       $('tools').replaceChildren();
       cuts.clear();
-      const session = connect(mint as any, {
+      const session = connect(mint, {
         video: $<HTMLVideoElement>('video'),
         lang: 'en',
-        chatRelay: (req) => operator('/_emulator/ui/chat', { body: req }).then(() => undefined),
+        chatRelay: (req) => operator(uiChat, { body: req }).then(() => undefined),
       });
       live = { session, mint, capSeconds: mint.cap_seconds ?? 0 };
       document.body.dataset.sessionId = mint.session_id;
@@ -437,7 +427,8 @@ $('release').addEventListener(
     const l = live;
     if (!l) return;
     try {
-      await api(`/api/v1/sessions/${l.mint.session_id}/release`, {
+      await api(releaseSession, {
+        params: { sessionId: l.mint.session_id },
         body: { seat_token: l.mint.seat_token },
       });
     } catch (e) {
@@ -520,9 +511,9 @@ const safe = async <T>(p: Promise<T>, fallback: T): Promise<T> =>
 
 async function refreshState() {
   const out: HTMLElement[] = [];
-  const ws = await safe(api<{ data: any[] }>('/api/v1/workspaces'), { data: [] });
+  const ws = await safe(api(listWorkspaces), { data: [] });
   out.push(card('Workspaces', table(ws.data, ['id', 'name', 'plan', 'created_at'])));
-  const keys = await safe(api<{ data: any[] }>('/api/v1/tokens'), { data: [] });
+  const keys = await safe(api(listTokens), { data: [] });
   out.push(
     card(
       'Keys (prefixes only)',
@@ -539,21 +530,17 @@ async function refreshState() {
     ),
   );
   for (const w of ws.data) {
-    const avatars = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars`), {
-      data: [],
-    });
+    const avatars = await safe(api(listAvatarsWs, { params: { wsId: w.id } }), { data: [] });
     // One row per avatar: `status` and `assets_status` (its current version's idle media)
     // are the avatar's own fields (spec 2 "Avatar"); a version has neither.
     const rows: Record<string, unknown>[] = [];
     for (const a of avatars.data) {
-      const versions = await safe(
-        api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/versions`),
-        { data: [] },
-      );
-      const profiles = await safe(
-        api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/avatars/${a.id}/profiles`),
-        { data: [] },
-      );
+      const params = { wsId: w.id, avatarId: a.id };
+      const versions = await safe(api(listVersionsWs, { params }), { data: [] });
+      const profiles = await safe(api(listProfilesWs, { params }), {
+        data: [],
+        default_profile_id: null,
+      });
       rows.push({
         avatar: `${a.name} (${a.id})`,
         status: a.status,
@@ -579,9 +566,7 @@ async function refreshState() {
         ),
       ),
     );
-    const voices = await safe(api<{ data: any[] }>(`/api/v1/workspaces/${w.id}/voices`), {
-      data: [],
-    });
+    const voices = await safe(api(listVoicesWs, { params: { wsId: w.id } }), { data: [] });
     out.push(
       card(
         `Voices · ${w.name}`,
@@ -593,7 +578,7 @@ async function refreshState() {
       ),
     );
   }
-  const sessions = await safe(operator<{ data: any[] }>('/_emulator/sessions?all=true&limit=200'), {
+  const sessions = await safe(operator(sessionsList, { query: { all: 'true', limit: 200 } }), {
     data: [],
   });
   const sTable = table(
@@ -603,14 +588,14 @@ async function refreshState() {
   );
   out.push(card('Sessions', sTable));
   sTable.querySelectorAll('tbody tr').forEach((tr, i) => {
-    const s = sessions.data[i];
+    const s = sessions.data[i]!;
     const b = el('button', { type: 'button', textContent: 'transcript' });
     b.setAttribute('aria-label', `transcript of session ${s.id}`);
     b.addEventListener(
       'click',
       handle(async () => {
-        const t = await safe(api<any>(`/api/v1/sessions/${s.id}/transcript`), null);
-        const turns = (t?.turns ?? t?.data ?? []) as any[];
+        const t = await safe(api(getTranscript, { params: { sessionId: s.id } }), null);
+        const turns = t?.turns ?? [];
         tr.after(
           el(
             'tr',
@@ -620,12 +605,7 @@ async function refreshState() {
               { colSpan: 7 },
               el('pre', {
                 textContent: turns.length
-                  ? turns
-                      .map(
-                        (x) =>
-                          `You: ${x.user_text ?? x.text ?? ''}\nAvatar: ${x.reply_text ?? x.reply ?? ''}`,
-                      )
-                      .join('\n')
+                  ? turns.map((x) => `You: ${x.user_text}\nAvatar: ${x.reply_text}`).join('\n')
                   : JSON.stringify(t, null, 1),
               }),
             ),
@@ -635,10 +615,7 @@ async function refreshState() {
     );
     tr.firstElementChild?.append(' ', b);
   });
-  const queue = await safe(
-    operator<{ tickets?: number; waiting?: number }>('/_emulator/queue'),
-    {},
-  );
+  const queue = await safe<Partial<OutputOf<typeof queueOp>>>(operator(queueOp), {});
   out.push(
     card(
       'Queue',
@@ -652,16 +629,14 @@ async function refreshState() {
       }),
     ),
   );
-  const boxes = await safe(operator<{ data: any[] }>('/_emulator/boxes'), { data: [] });
+  const boxes = await safe(operator(boxesOp), { data: [] });
   out.push(
     card(
       'Boxes',
       table(boxes.data, ['id', 'base_url', 'live', 'seats', 'held', 'free', 'protocols']),
     ),
   );
-  const hooks = await safe(operator<{ data: any[] }>('/_emulator/webhooks/deliveries'), {
-    data: [],
-  });
+  const hooks = await safe(operator(webhookDeliveries), { data: [] });
   out.push(
     card(
       'Webhook deliveries',
@@ -672,10 +647,7 @@ async function refreshState() {
       ),
     ),
   );
-  const jobs = await safe(operator<{ jobs: any[]; executions: any[] }>('/_emulator/jobs'), {
-    jobs: [],
-    executions: [],
-  });
+  const jobs = await safe(operator(jobsOp), { jobs: [], executions: [] });
   out.push(
     card(
       'Inference jobs',
@@ -687,7 +659,7 @@ async function refreshState() {
     ),
   );
   const nodes = jobs.executions.flatMap((x) =>
-    Object.entries((x.nodes ?? {}) as Record<string, any>).map(([node, n]) => ({
+    Object.entries(x.nodes ?? {}).map(([node, n]) => ({
       execution: x.id,
       workflow: x.workflow_id,
       execution_status: x.status,

@@ -4,14 +4,13 @@
  * own `POST /chat` (spec 4.6), served by a box at the session's `ws_url` host.
  */
 import { z } from 'zod';
-import { CHAT_TEXT_MAX } from '../edge/messages.js';
-import { ToolCallBody, ToolCallReportBody } from '../resources/tools.js';
+import { CHAT_TEXT_MAX, EndReason } from '../edge/messages.js';
+import { ToolCallBody, ToolCallReportBody, ToolWireErrors } from '../resources/tools.js';
 import { DealtStreamFault } from '../resources/operator.js';
 import { Script } from '../resources/script.js';
 import { defineOperation, type HttpMethod, type Operation, type Responses } from '../operation.js';
 
 const Json = z.record(z.string(), z.unknown());
-const OK = { 200: { description: 'OK', schema: Json } } as const;
 const BoxParams = z.object({ boxId: z.string().min(1) });
 const BoxSessionParams = z.object({ boxId: z.string().min(1), sessionId: z.string().min(1) });
 
@@ -19,13 +18,13 @@ function internal<
   P extends z.ZodObject = typeof BoxParams,
   Q extends z.ZodObject = z.ZodObject,
   B extends z.ZodType = typeof Json,
-  const R extends Responses = typeof OK,
+  const R extends Responses = Responses,
 >(
   id: string,
   method: HttpMethod,
   path: `/_internal/${string}`,
   summary: string,
-  more: Partial<Operation<P, Q, B, R>> = {},
+  more: Partial<Operation<P, Q, B, R>> & { responses: R },
 ): Operation<P, Q, B, R> {
   return defineOperation<P, Q, B, R>({
     id,
@@ -39,9 +38,17 @@ function internal<
     params: BoxParams as unknown as P,
     body: (method === 'post' ? Json : undefined) as B | undefined,
     ...more,
-    responses: more.responses ?? (OK as unknown as R),
+    responses: more.responses,
   });
 }
+
+/** Where a box meets live-stream faults (docs/testing.md "Faults inside live streams"). */
+export const StreamFaultEvents = ['media_open', 'turn', 'recognize', 'reply'] as const;
+export type StreamFaultEvent = (typeof StreamFaultEvents)[number];
+
+const OkBody = {
+  200: { description: '{ ok: true }', schema: z.object({ ok: z.literal(true) }) },
+} as const;
 
 /** What a box announces when it registers. */
 export const BoxRegistration = z.object({
@@ -58,7 +65,7 @@ export const BoxSeatEvent = z.object({
   session_id: z.string().min(1),
   event: z.enum(['connect', 'close']),
   /** Why the box ended it: every client socket closed, the cap, the box stopping, or idle (a /chat-only session). */
-  reason: z.enum(['closed', 'cap', 'box_stopping', 'idle']).optional(),
+  reason: EndReason.exclude(['released', 'script']).optional(),
 });
 /** A finished turn. */
 export const BoxTurn = z.object({
@@ -67,19 +74,74 @@ export const BoxTurn = z.object({
   reply_text: z.string(),
 });
 
+// The internal box API (`/_internal/boxes/*`).
+export const BoxRegisteredSchema = z.object({
+  ok: z.literal(true),
+  box_id: z.string(),
+  fault_events: z.array(z.enum(StreamFaultEvents)),
+  fault_version: z.number().int(),
+});
+export const BoxToolsSchema = z.object({
+  tools: z.array(
+    z.looseObject({
+      name: z.string(),
+      source: z.enum(['hook', 'mcp', 'builtin']),
+      server: z.string().nullable(),
+    }),
+  ),
+  max_calls: z.number().int(),
+  history: z.boolean(),
+  spent: z.number().int(),
+  left: z.number().int(),
+  disabled: z.string().nullable().describe('why the tool channel is off, or null'),
+});
+/** The gateway's answer to a tool call: the result, or a wire-level tool error (still a 200). */
+export const ToolCallReplySchema = z.union([
+  z.object({ ok: z.literal(true), status: z.literal('done'), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.enum(ToolWireErrors), message: z.string() }),
+]);
+
+// A box's own routes.
+/** `POST /chat` (spec 4.6). */
+export const ChatReplySchema = z.object({ ok: z.literal(true), speech_id: z.string() });
+export const EdgeHealthSchema = z.object({
+  ok: z.literal(true),
+  box_id: z.string(),
+  seats: z.number().int(),
+  protocols: z.array(z.number().int()),
+  connected: z.number().int(),
+});
+export const EdgeSessionLogSchema = z.object({
+  session_id: z.string(),
+  ended: EndReason.nullable().describe('why it ended; null while live'),
+  turns: z.array(BoxTurn),
+});
+export const EdgeCaptureListSchema = z.object({
+  session_id: z.string(),
+  data: z.array(z.object({ name: z.string(), bytes: z.number().int() })),
+});
+
 export const boxRegister = internal(
   'boxes.register',
   'post',
   '/_internal/boxes/{boxId}/register',
   'A box announces its seats and protocols',
-  { body: BoxRegistration },
+  {
+    body: BoxRegistration,
+    responses: {
+      200: {
+        description: 'Registered; the stream-fault events armed now',
+        schema: BoxRegisteredSchema,
+      },
+    },
+  },
 );
 export const boxDeregister = internal(
   'boxes.deregister',
   'post',
   '/_internal/boxes/{boxId}/deregister',
   'A box leaves the fleet',
-  { body: undefined },
+  { body: undefined, responses: OkBody },
 );
 /**
  * Whether the control plane has this box in its fleet now: a box asks it every few seconds
@@ -102,7 +164,7 @@ export const boxSeatEvents = internal(
   'post',
   '/_internal/boxes/{boxId}/seats/events',
   'A seat was taken, connected or released',
-  { body: BoxSeatEvent },
+  { body: BoxSeatEvent, responses: OkBody },
 );
 export const boxTurns = internal(
   'boxes.turns',
@@ -112,6 +174,7 @@ export const boxTurns = internal(
   {
     params: BoxSessionParams,
     body: BoxTurn,
+    responses: OkBody,
   },
 );
 export const boxMedia = internal(
@@ -131,6 +194,9 @@ export const boxTools = internal(
   "A session's resolved tools, budget left and disabled state",
   {
     params: BoxSessionParams,
+    responses: {
+      200: { description: "The session's tools, budget and channel state", schema: BoxToolsSchema },
+    },
   },
 );
 /**
@@ -157,6 +223,9 @@ export const boxToolCalls = internal(
   {
     params: BoxSessionParams,
     body: ToolCallBody,
+    responses: {
+      200: { description: 'The result, or a wire-level tool error', schema: ToolCallReplySchema },
+    },
   },
 );
 export const boxToolCallsReport = internal(
@@ -167,12 +236,10 @@ export const boxToolCallsReport = internal(
   {
     params: BoxSessionParams,
     body: ToolCallReportBody,
+    responses: { 200: { description: 'The result as recorded', schema: ToolCallReplySchema } },
   },
 );
 
-/** Where a box meets live-stream faults (docs/testing.md "Faults inside live streams"). */
-export const StreamFaultEvents = ['media_open', 'turn', 'recognize', 'reply'] as const;
-export type StreamFaultEvent = (typeof StreamFaultEvents)[number];
 /**
  * What the control plane tells a box is armed: the events, and a version that rises with
  * each change, so a box that hears two arm messages out of order keeps the newer.
@@ -216,7 +283,7 @@ export const edgeChat = defineOperation({
   responses: {
     200: {
       description: '{ ok: true, speech_id }',
-      schema: z.object({ ok: z.literal(true), speech_id: z.string() }),
+      schema: ChatReplySchema,
     },
   },
 });
@@ -226,13 +293,13 @@ function box<
   P extends z.ZodObject = z.ZodObject,
   Q extends z.ZodObject = z.ZodObject,
   B extends z.ZodType = z.ZodType,
-  const R extends Responses = typeof OK,
+  const R extends Responses = Responses,
 >(
   id: string,
   method: HttpMethod,
   path: string,
   summary: string,
-  more: Partial<Operation<P, Q, B, R>> = {},
+  more: Partial<Operation<P, Q, B, R>> & { responses: R },
 ): Operation<P, Q, B, R> {
   return defineOperation<P, Q, B, R>({
     id,
@@ -243,7 +310,7 @@ function box<
     family: 'edge',
     cli: false,
     ...more,
-    responses: more.responses ?? (OK as unknown as R),
+    responses: more.responses,
   });
 }
 const BoxSession = z.object({ id: z.string().min(1) });
@@ -252,13 +319,24 @@ export const edgeHealth = box(
   'get',
   '/health',
   "The box's id, seats, protocols and connected sessions",
+  {
+    responses: {
+      200: {
+        description: "The box's id, seats, protocols and connected sessions",
+        schema: EdgeHealthSchema,
+      },
+    },
+  },
 );
 export const edgeSessionLog = box(
   'edge.sessionLog',
   'get',
   '/_box/sessions/{id}/log',
   "A session's turns as the box logged them (control plane only)",
-  { params: BoxSession },
+  {
+    params: BoxSession,
+    responses: { 200: { description: "The session's turns", schema: EdgeSessionLogSchema } },
+  },
 );
 export const edgeSessionEnd = box(
   'edge.sessionEnd',
@@ -268,6 +346,7 @@ export const edgeSessionEnd = box(
   {
     params: BoxSession,
     query: z.object({ reason: z.enum(['cap', 'released']).optional() }),
+    responses: OkBody,
   },
 );
 export const edgeFaults = box(
@@ -275,14 +354,17 @@ export const edgeFaults = box(
   'post',
   '/_box/faults',
   'The stream-fault events armed now: the box asks the control plane only at those (control plane only)',
-  { body: ArmBody },
+  { body: ArmBody, responses: OkBody },
 );
 export const edgeCaptures = box(
   'edge.captures',
   'get',
   '/_box/sessions/{id}/captures',
   "A recorded session's capture files on this box",
-  { params: BoxSession },
+  {
+    params: BoxSession,
+    responses: { 200: { description: 'The capture files', schema: EdgeCaptureListSchema } },
+  },
 );
 export const edgeCapture = box(
   'edge.capture',
@@ -309,7 +391,7 @@ export const edgeCapturesDelete = box(
   'delete',
   '/_box/sessions/{id}/captures',
   "Delete a session's captures (retention sweep)",
-  { params: BoxSession },
+  { params: BoxSession, responses: OkBody },
 );
 
 export const boxOperations = [

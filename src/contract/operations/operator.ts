@@ -22,26 +22,49 @@ import {
   RecordingsParams,
 } from '../resources/operator.js';
 import { LoadedScript } from '../resources/script.js';
+import {
+  BoxCredentialSchema,
+  BoxListSchema,
+  ClockStateSchema,
+  FaultListSchema,
+  FaultsRemovedSchema,
+  FaultViewSchema,
+  GenerationFaultSetSchema,
+  GenerationsSchema,
+  GenerationVoicesSchema,
+  HealthSchema,
+  LogsSchema,
+  OperatorJobsSchema,
+  OperatorSessionListSchema,
+  OrgPlanSetSchema,
+  QueueDrainedSchema,
+  QueueStateSchema,
+  RecordingListSchema,
+  StateDocumentSchema,
+  StateImportedSchema,
+  StateResetSchema,
+  TriggerResultSchema,
+  WebhookDeliveryListSchema,
+} from '../resources/operator-responses.js';
+import { ChatReplySchema } from './boxes.js';
 
 const Json = z.record(z.string(), z.unknown());
 
-const OK = { 200: { description: 'OK', schema: Json } } as const;
-
 /**
- * One operator route. Generic over its responses (`OK`, a loose JSON object, when it names
- * none), so OutputOf reads the literal schemas.
+ * One operator route. Its responses are required (contract/resources/operator-responses.ts)
+ * and generic, so OutputOf reads the literal schemas.
  */
 export function operator<
   P extends z.ZodObject,
   Q extends z.ZodObject,
   B extends z.ZodType,
-  const R extends Responses = typeof OK,
+  const R extends Responses,
 >(
   id: string,
   method: HttpMethod,
   path: `/_emulator/${string}`,
   summary: string,
-  more: Partial<Operation<P, Q, B, R>> = {},
+  more: Partial<Operation<P, Q, B, R>> & { responses: R },
 ): Operation<P, Q, B, R> {
   return defineOperation<P, Q, B, R>({
     id,
@@ -52,7 +75,7 @@ export function operator<
     family: 'operator',
     cli: false,
     ...more,
-    responses: more.responses ?? (OK as unknown as R),
+    responses: more.responses,
   });
 }
 
@@ -61,25 +84,28 @@ export const health = operator(
   'get',
   '/_emulator/health',
   'Liveness, version, start time (no credential)',
-  { auth: 'public' },
+  { auth: 'public', responses: { 200: { description: 'Alive', schema: HealthSchema } } },
 );
 export const clock = operator(
   'emulator.clock',
   'get',
   '/_emulator/clock',
   'The clock: now_ms, now, frozen, drivable, manual',
+  { responses: { 200: { description: 'The clock', schema: ClockStateSchema } } },
 );
 export const clockFreeze = operator(
   'emulator.clockFreeze',
   'post',
   '/_emulator/clock/freeze',
   'Freeze the clock (409 clock_not_drivable for a clock of its own)',
+  { responses: { 200: { description: 'The clock, frozen', schema: ClockStateSchema } } },
 );
 export const clockResume = operator(
   'emulator.clockResume',
   'post',
   '/_emulator/clock/resume',
   'Let a frozen clock run again (409 clock_manual for a ManualClock)',
+  { responses: { 200: { description: 'The clock, running', schema: ClockStateSchema } } },
 );
 export const clockAdvance = operator(
   'emulator.clockAdvance',
@@ -88,6 +114,7 @@ export const clockAdvance = operator(
   'Advance the clock by ms, firing every timer that falls due, in order',
   {
     body: ClockAdvanceBody,
+    responses: { 200: { description: 'The clock, advanced', schema: ClockStateSchema } },
   },
 );
 export const stateExport = operator(
@@ -95,6 +122,7 @@ export const stateExport = operator(
   'get',
   '/_emulator/state/export',
   'The state document: every table and blob',
+  { responses: { 200: { description: 'The state document', schema: StateDocumentSchema } } },
 );
 export const stateImport = operator(
   'emulator.stateImport',
@@ -104,6 +132,9 @@ export const stateImport = operator(
   {
     // A JSON document, larger than any other body (its blobs are base64).
     rawBody: { contentTypes: ['application/json'], maxBytes: Limits.stateDocumentBytes },
+    responses: {
+      200: { description: 'Imported; the bootstrap keys', schema: StateImportedSchema },
+    },
   },
 );
 export const stateReset = operator(
@@ -113,6 +144,7 @@ export const stateReset = operator(
   'Empty the state, keeping the bootstrap keys unless keep_keys is false',
   {
     body: StateResetBody,
+    responses: { 200: { description: 'Emptied; the bootstrap keys', schema: StateResetSchema } },
   },
 );
 export const logs = operator(
@@ -122,6 +154,9 @@ export const logs = operator(
   'The operator log: sessions ended, events, faults hit (after a seq, of a session)',
   {
     query: LogsQuery,
+    responses: {
+      200: { description: 'Entries after `after`, and the last seq', schema: LogsSchema },
+    },
   },
 );
 export const trigger = operator(
@@ -132,6 +167,7 @@ export const trigger = operator(
   {
     params: TriggerParams,
     body: Json.optional(),
+    responses: { 200: { description: 'What the trigger did', schema: TriggerResultSchema } },
   },
 );
 export const faultsList = operator(
@@ -139,6 +175,7 @@ export const faultsList = operator(
   'get',
   '/_emulator/faults',
   'The HTTP faults, with their hits and what is left of their count',
+  { responses: { 200: { description: 'The faults', schema: FaultListSchema } } },
 );
 export const faultsAdd = operator(
   'emulator.faultsAdd',
@@ -147,7 +184,7 @@ export const faultsAdd = operator(
   'Add an HTTP fault (status and/or latency on the routes it names)',
   {
     body: FaultSpec,
-    responses: { 201: { description: 'The fault, with its id', schema: Json } },
+    responses: { 201: { description: 'The fault, with its id', schema: FaultViewSchema } },
   },
 );
 export const faultsClear = operator(
@@ -155,13 +192,17 @@ export const faultsClear = operator(
   'delete',
   '/_emulator/faults',
   'Remove every HTTP fault',
+  { responses: { 200: { description: 'How many were removed', schema: FaultsRemovedSchema } } },
 );
 export const faultsRemove = operator(
   'emulator.faultsRemove',
   'delete',
   '/_emulator/faults/{id}',
   'Remove one HTTP fault',
-  { params: FaultParams },
+  {
+    params: FaultParams,
+    responses: { 200: { description: 'How many were removed (1)', schema: FaultsRemovedSchema } },
+  },
 );
 export const ui = operator(
   'emulator.ui',
@@ -204,6 +245,7 @@ export const uiChat = operator(
   "The playground's v1 typed-turn relay to a box's POST /chat (this emulator's boxes only)",
   {
     body: UiChatBody,
+    responses: { 200: { description: "The box's answer to POST /chat", schema: ChatReplySchema } },
   },
 );
 export const sessionsList = operator(
@@ -222,6 +264,9 @@ export const sessionsList = operator(
         .optional()
         .describe('at most this many (default 50)'),
     }),
+    responses: {
+      200: { description: 'Sessions, newest first', schema: OperatorSessionListSchema },
+    },
   },
 );
 export const jobs = operator(
@@ -229,12 +274,14 @@ export const jobs = operator(
   'get',
   '/_emulator/jobs',
   "The inference family's jobs and workflow executions (newest 100 each), every organisation",
+  { responses: { 200: { description: 'Jobs and executions', schema: OperatorJobsSchema } } },
 );
 export const boxes = operator(
   'emulator.boxes',
   'get',
   '/_emulator/boxes',
   'The fleet: boxes, seats, protocols',
+  { responses: { 200: { description: 'The boxes', schema: BoxListSchema } } },
 );
 export const boxCredential = operator(
   'emulator.boxCredential',
@@ -242,7 +289,7 @@ export const boxCredential = operator(
   '/_emulator/boxes',
   'Issue a credential for a box in another process',
   {
-    responses: { 201: { description: '{ box_id, secret }', schema: Json } },
+    responses: { 201: { description: '{ box_id, secret }', schema: BoxCredentialSchema } },
   },
 );
 export const queueDrain = operator(
@@ -250,18 +297,25 @@ export const queueDrain = operator(
   'post',
   '/_emulator/queue/drain',
   'Drop every waiting and claimable ticket (queue.dropped, reason drained)',
+  {
+    responses: {
+      200: { description: 'How many tickets were dropped', schema: QueueDrainedSchema },
+    },
+  },
 );
 export const queue = operator(
   'emulator.queue',
   'get',
   '/_emulator/queue',
   'Queue size and waiting count',
+  { responses: { 200: { description: 'The queue', schema: QueueStateSchema } } },
 );
 export const webhookDeliveries = operator(
   'emulator.webhookDeliveries',
   'get',
   '/_emulator/webhooks/deliveries',
   'The webhook delivery log',
+  { responses: { 200: { description: 'The delivery log', schema: WebhookDeliveryListSchema } } },
 );
 export const generationFaults = operator(
   'emulator.generationFaults',
@@ -270,6 +324,9 @@ export const generationFaults = operator(
   'Fail the next count speak/design renders at a stage (null clears)',
   {
     body: GenerationFaultBody,
+    responses: {
+      200: { description: 'The fault now set (null: none)', schema: GenerationFaultSetSchema },
+    },
   },
 );
 export const generationVoices = operator(
@@ -277,12 +334,21 @@ export const generationVoices = operator(
   'get',
   '/_emulator/generations/voices',
   'Voice references kept: measured shape, transcript',
+  {
+    responses: {
+      200: {
+        description: 'Voice references, least recently used first',
+        schema: GenerationVoicesSchema,
+      },
+    },
+  },
 );
 export const generations = operator(
   'emulator.generations',
   'get',
   '/_emulator/generations',
   'Render cells, remote media switch, fault',
+  { responses: { 200: { description: 'Render state', schema: GenerationsSchema } } },
 );
 export const orgPlan = operator(
   'emulator.orgPlan',
@@ -292,6 +358,7 @@ export const orgPlan = operator(
   {
     params: OrgPlanParams,
     body: OrgPlanBody,
+    responses: { 200: { description: 'The plan set', schema: OrgPlanSetSchema } },
   },
 );
 export const recordings = operator(
@@ -301,6 +368,9 @@ export const recordings = operator(
   "A session's recordings (after it ended)",
   {
     params: RecordingsParams,
+    responses: {
+      200: { description: "The session's recording files", schema: RecordingListSchema },
+    },
   },
 );
 export const recording = operator(

@@ -171,7 +171,7 @@ export class Faults {
     return removed;
   }
 
-  view(): Record<string, unknown>[] {
+  view(): { [k: string]: unknown; id: string; hits: number; remaining: number | null }[] {
     return this.list.map((f) => {
       const { pattern: _p, method: _m, ...shown } = f as HttpFault;
       return { ...shown, remaining: f.count === undefined ? null : f.count - f.hits };

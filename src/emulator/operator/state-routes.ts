@@ -29,6 +29,6 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     }
   });
   implement(app, ctx, stateReset, ({ body }) => {
-    return { reset: true, keys: keysBody(resetState(ctx, body.keep_keys ?? true)) };
+    return { reset: true as const, keys: keysBody(resetState(ctx, body.keep_keys ?? true)) };
   });
 }

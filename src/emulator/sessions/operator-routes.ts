@@ -11,6 +11,7 @@ import {
   sessionsList,
   webhookDeliveries,
 } from '../../contract/operations/operator.js';
+import type { OutputOf } from '../../contract/operation.js';
 import type { App, EmulatorContext } from '../context.js';
 import { implement, reply } from '../http/router.js';
 import { sessionRuntime } from './runtime.js';
@@ -48,7 +49,11 @@ export function registerFleetOperator(app: App, ctx: EmulatorContext): void {
 
   // `avatar sessions list`: spec 4.5 has no session list; the emulator's operator has one.
   implement(app, ctx, sessionsList, ({ query }) => ({
-    data: rt.st.recent.all({ all: query.all === 'true' ? 1 : 0, limit: query.limit ?? 50 }),
+    // The SELECT's columns are the schema's fields (SQLite rows come back untyped).
+    data: rt.st.recent.all({
+      all: query.all === 'true' ? 1 : 0,
+      limit: query.limit ?? 50,
+    }) as OutputOf<typeof sessionsList>['data'],
   }));
 
   implement(app, ctx, webhookDeliveries, () => ({ data: rt.webhooks.deliveries() }));

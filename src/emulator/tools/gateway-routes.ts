@@ -43,7 +43,7 @@ export function registerGatewayRoutes(
   boxRoute(app, ctx, boxTools, ({ params }) => {
     const s = sessionOf(params);
     return {
-      tools: s.definitions,
+      tools: s.definitions.map((d) => ({ ...d })),
       max_calls: s.maxCalls,
       history: s.history,
       ...gw.state(s.sessionId, s.maxCalls),
