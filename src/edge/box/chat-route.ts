@@ -3,11 +3,9 @@
  * edge sets no CORS headers (call it from a server or a same-origin relay). Answers
  * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
  * Registered through the binder (server/binder.ts): the session token is the family's auth,
- * the body is the contract's ChatBody.
+ * the body is the contract's ChatBody (ChatText: 1 to 4,096 characters, not blank).
  */
 import type { Context } from 'hono';
-import { charCount } from '../../contract/limits.js';
-import { CHAT_TEXT_MAX } from '../../contract/edge/messages.js';
 import { edgeChat } from '../../contract/operations/boxes.js';
 import { ApiError, apiRefusals } from '../../server/api-error.js';
 import { bind, type Family, type Routes } from '../../server/binder.js';
@@ -53,15 +51,6 @@ export function registerChat(
   chat: (s: EdgeSession, text: string) => string,
 ): void {
   bind(app, sessionTokenFamily(verify, sessions), edgeChat, async ({ auth, body }) => {
-    // What ChatBody cannot say: blank text is no turn; the limit counts characters, not UTF-16 units.
-    if (body.text.trim() === '')
-      throw new ApiError(400, 'invalid_request', {
-        message: 'text: a non-empty string is required',
-      });
-    if (charCount(body.text) > CHAT_TEXT_MAX)
-      throw new ApiError(400, 'invalid_request', {
-        message: `text: at most ${CHAT_TEXT_MAX} characters`,
-      });
     let s: EdgeSession;
     try {
       s = await sessions.open(auth);
