@@ -12,7 +12,9 @@ import { useEmulator } from './helpers/emulator.js';
 const h = useEmulator({ mintRatePerMinute: 0 });
 
 async function chat(text: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const m = await h.api('/api/v1/sessions', { body: { persona: 'ava', config: { render: false } } });
+  const m = await h.api('/api/v1/sessions', {
+    body: { persona: 'ava', config: { render: false } },
+  });
   expect(m.status).toBe(201);
   const r = await fetch(`${m.body.connect_url}/chat?token=${m.body.session_token}`, {
     method: 'POST',

@@ -80,10 +80,16 @@ describe('hostile bodies on inference routes', () => {
         body,
         headers: { 'content-type': 'application/json' },
       });
-      return { status: r.status, error: ((await r.json()) as { error: Record<string, unknown> }).error };
+      return {
+        status: r.status,
+        error: ((await r.json()) as { error: Record<string, unknown> }).error,
+      };
     };
     const bad = await post('/api/workflows/nope/execute', '{"input_params":5}');
-    expect(bad).toMatchObject({ status: 400, error: { code: 'invalid_request', param: 'input_params' } });
+    expect(bad).toMatchObject({
+      status: 400,
+      error: { code: 'invalid_request', param: 'input_params' },
+    });
     expect(await post('/api/workflows/nope/execute', '{}')).toMatchObject({
       status: 404,
       error: { code: 'not_found' },

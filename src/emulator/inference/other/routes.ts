@@ -18,12 +18,12 @@ export function registerOther(app: App, svc: InferenceServices): void {
           : true);
 
   implementInference(app, svc, inference.modelStatus, () => ({
-      models: catalog.map((m) => ({
-        model_id: m.id,
-        spec_id: m.spec_id,
-        enabled: enabled(m),
-        tasks: m.tasks,
-      })),
+    models: catalog.map((m) => ({
+      model_id: m.id,
+      spec_id: m.spec_id,
+      enabled: enabled(m),
+      tasks: m.tasks,
+    })),
   }));
 
   // Shape not shown: one entry per TTS model with the base voices of its Voice (Voice.voices).

@@ -37,9 +37,9 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     return e;
   };
 
-  implementInference(app, svc, inference.getExecution, ({ params, auth: { caller } }) =>
-    ({ execution: executionView(ownExecution(caller, params.execId)) }),
-  );
+  implementInference(app, svc, inference.getExecution, ({ params, auth: { caller } }) => ({
+    execution: executionView(ownExecution(caller, params.execId)),
+  }));
   implementInference(app, svc, inference.cancelExecution, ({ params, auth: { caller } }) => {
     const e = ownExecution(caller, params.execId);
     if (e.status !== 'pending' && e.status !== 'running') {
@@ -65,9 +65,9 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     const rows = workflowSql(db).listWorkflowsByOrgId.all(caller.orgId) as WorkflowRow[];
     return { data: rows.map(workflowView) };
   });
-  implementInference(app, svc, inference.getWorkflow, ({ params, auth: { caller } }) =>
-    ({ workflow: workflowView(ownWorkflow(caller, params.id)) }),
-  );
+  implementInference(app, svc, inference.getWorkflow, ({ params, auth: { caller } }) => ({
+    workflow: workflowView(ownWorkflow(caller, params.id)),
+  }));
   implementInference(app, svc, inference.listExecutions, ({ params, auth: { caller } }) => {
     const w = ownWorkflow(caller, params.id);
     const rows = workflowSql(db).listWorkflowExecutionsByWorkflowId.all(w.id) as ExecutionRow[];
