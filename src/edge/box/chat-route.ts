@@ -17,6 +17,10 @@ import { TokenRefused, tokenOf, type SessionClaims, type TokenVerifier } from '.
 /** Bytes of body read at most: 4096 characters of text, JSON-escaped, fit well inside. */
 export const CHAT_BODY_MAX = 64 * 1024;
 
+/** A refused token as /chat answers it: 403 for another box's token, else 401. */
+const tokenRefusal = (e: TokenRefused) =>
+  new ApiError(e.code === 'wrong_box' ? 403 : 401, e.code, { message: e.message });
+
 /** The family of /chat: the session token (query or bearer) verified, its Origin allowed. */
 function sessionTokenFamily(verify: TokenVerifier, sessions: BoxSessions): Family<SessionClaims> {
   return {
@@ -35,8 +39,7 @@ function sessionTokenFamily(verify: TokenVerifier, sessions: BoxSessions): Famil
         checkOrigin(claims, c.req.header('origin'));
         return claims;
       } catch (e) {
-        if (e instanceof TokenRefused)
-          throw new ApiError(e.code === 'wrong_box' ? 403 : 401, e.code, { message: e.message });
+        if (e instanceof TokenRefused) throw tokenRefusal(e);
         if (e instanceof OriginRefused) throw new ApiError(403, e.code, { message: e.message });
         throw e;
       }
@@ -56,6 +59,8 @@ export function registerChat(
       s = await sessions.open(auth);
     } catch (e) {
       if (e instanceof SessionRefused) throw new ApiError(e.status, e.code, { message: e.message });
+      // The control plane refused the seat's connect: a token expired since the mint (401).
+      if (e instanceof TokenRefused) throw tokenRefusal(e);
       throw e;
     }
     return { ok: true as const, speech_id: chat(s, body.text) };
