@@ -72,6 +72,39 @@ describe('hostile bodies on inference routes', () => {
     }
   });
 
+  it('checks the body before what the path names (docs/fidelity.md "Order of refusals")', async () => {
+    const post = async (path: string, body: string) => {
+      const r = await h.fetch(path, {
+        method: 'POST',
+        key: h.emu.keys.dashboardKey,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      return {
+        status: r.status,
+        error: ((await r.json()) as { error: Record<string, unknown> }).error,
+      };
+    };
+    const bad = await post('/api/workflows/nope/execute', '{"input_params":5}');
+    expect(bad).toMatchObject({
+      status: 400,
+      error: { code: 'invalid_request', param: 'input_params' },
+    });
+    expect(await post('/api/workflows/nope/execute', '{}')).toMatchObject({
+      status: 404,
+      error: { code: 'not_found' },
+    });
+    expect(await post('/compat-b/no-such-slug', 'not json')).toMatchObject({
+      status: 400,
+      error: { code: 'invalid_json' },
+    });
+    expect((await post('/compat-b/no-such-slug', '{"sync_mode":"yes"}')).status).toBe(400);
+    expect(await post('/compat-b/no-such-slug', '{}')).toMatchObject({
+      status: 404,
+      error: { code: 'not_found' },
+    });
+  });
+
   it('a multipart route refuses a JSON body and a form without its file', async () => {
     const form = new FormData();
     form.append('model', 'avatar-asr');

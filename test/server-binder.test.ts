@@ -24,6 +24,7 @@ const create = defineOperation({
   body: z.object({ name: z.string().min(1) }),
   responses: {
     201: { description: 'made', schema: z.object({ id: z.string(), name: z.string() }) },
+    202: { description: 'asked back', schema: z.object({ who: z.string() }) },
   },
 });
 
@@ -47,7 +48,7 @@ function app(before?: (json: unknown) => Response | undefined) {
     keyed,
     create,
     ({ params, body, auth }) => {
-      if (body.name === 'teapot') return reply(418, { who: auth });
+      if (body.name === 'teapot') return reply(202, { who: auth });
       return { id: params.id, name: body.name };
     },
     before ? { before } : {},
@@ -94,8 +95,17 @@ describe('the operation binder', () => {
     expect(made.status).toBe(201);
     expect(await made.json()).toEqual({ id: 't_1', name: 'kettle' });
     const tea = await post(a, '/things/t_1', '{"name":"teapot"}');
-    expect(tea.status).toBe(418);
+    expect(tea.status).toBe(202);
     expect(await tea.json()).toEqual({ who: 'sesame' });
+  });
+
+  it("types a handler's answer, bare or in a Reply, as one of the operation's success bodies", () => {
+    const routes = new Hono() as unknown as Routes;
+    // @ts-expect-error `made` is not a success body of test.create
+    bind(routes, keyed, create, () => ({ made: true }));
+    // @ts-expect-error a Reply's body is checked the same way
+    bind(routes, keyed, create, () => reply(202, { who: 7 }));
+    bind(routes, keyed, create, () => reply(202, { who: 'x' }));
   });
 
   it('lets `before` answer with the JSON as sent, ahead of validation (an upstream judges it)', async () => {

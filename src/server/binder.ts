@@ -34,20 +34,30 @@ export interface OpRequest<
   c: Context;
 }
 
-/** A reply with an explicit status (201 vs 200, 202, 204...) or headers. */
-export class Reply {
+/**
+ * A reply with an explicit status (201 vs 200, 202, 204...) or headers. Its body is
+ * checked like a bare one: one of the operation's success bodies (`T`).
+ */
+export class Reply<T = unknown> {
   constructor(
     readonly status: number,
-    readonly body?: unknown,
+    readonly body?: T,
     readonly headers: Record<string, string> = {},
   ) {}
 }
 
-export const reply = (status: number, body?: unknown, headers?: Record<string, string>) =>
-  new Reply(status, body, headers);
+export function reply(status: number): Reply<undefined>;
+export function reply<T>(status: number, body: T, headers?: Record<string, string>): Reply<T>;
+export function reply<T>(status: number, body?: T, headers?: Record<string, string>): Reply<T> {
+  return new Reply(status, body, headers);
+}
 
-/** A handler's answer: the success body of its operation, or a Reply/Response for anything else. */
-export type OpResult<T = unknown> = T | Reply | Response;
+/**
+ * A handler's answer: a success body of its operation (sent with its first 2xx), a Reply of
+ * one (another 2xx, or headers), or a Response where the binder cannot express the answer
+ * (a stream, binary media).
+ */
+export type OpResult<T = unknown> = T | Reply<T> | Response;
 
 /**
  * The success body a handler returns: OutputOf the operation; `unknown` while the

@@ -4,7 +4,7 @@
  * own `POST /chat` (spec 4.6), served by a box at the session's `ws_url` host.
  */
 import { z } from 'zod';
-import { CHAT_TEXT_MAX, EndReason } from '../edge/messages.js';
+import { CHAT_TEXT_MAX, ChatText, EndReason } from '../edge/messages.js';
 import { ToolCallBody, ToolCallReportBody, ToolWireErrors } from '../resources/tools.js';
 import { DealtStreamFault } from '../resources/operator.js';
 import { Script } from '../resources/script.js';
@@ -265,7 +265,7 @@ export const boxFaultClaim = internal(
   },
 );
 
-export const ChatBody = z.object({ text: z.string().min(1).max(CHAT_TEXT_MAX) });
+export const ChatBody = z.object({ text: ChatText });
 export const ChatQuery = z.object({
   token: z.string().optional().describe('the session token (or Authorization: Bearer)'),
 });

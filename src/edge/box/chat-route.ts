@@ -3,11 +3,9 @@
  * edge sets no CORS headers (call it from a server or a same-origin relay). Answers
  * `{ ok: true, speech_id }` at once; the turn and the spoken reply follow on the sockets.
  * Registered through the binder (server/binder.ts): the session token is the family's auth,
- * the body is the contract's ChatBody.
+ * the body is the contract's ChatBody (ChatText: 1 to 4,096 characters, not blank).
  */
 import type { Context } from 'hono';
-import { charCount } from '../../contract/limits.js';
-import { CHAT_TEXT_MAX } from '../../contract/edge/messages.js';
 import { edgeChat } from '../../contract/operations/boxes.js';
 import { ApiError, apiRefusals } from '../../server/api-error.js';
 import { bind, type Family, type Routes } from '../../server/binder.js';
@@ -18,6 +16,10 @@ import { TokenRefused, tokenOf, type SessionClaims, type TokenVerifier } from '.
 
 /** Bytes of body read at most: 4096 characters of text, JSON-escaped, fit well inside. */
 export const CHAT_BODY_MAX = 64 * 1024;
+
+/** A refused token as /chat answers it: 403 for another box's token, else 401. */
+const tokenRefusal = (e: TokenRefused) =>
+  new ApiError(e.code === 'wrong_box' ? 403 : 401, e.code, { message: e.message });
 
 /** The family of /chat: the session token (query or bearer) verified, its Origin allowed. */
 function sessionTokenFamily(verify: TokenVerifier, sessions: BoxSessions): Family<SessionClaims> {
@@ -37,8 +39,7 @@ function sessionTokenFamily(verify: TokenVerifier, sessions: BoxSessions): Famil
         checkOrigin(claims, c.req.header('origin'));
         return claims;
       } catch (e) {
-        if (e instanceof TokenRefused)
-          throw new ApiError(e.code === 'wrong_box' ? 403 : 401, e.code, { message: e.message });
+        if (e instanceof TokenRefused) throw tokenRefusal(e);
         if (e instanceof OriginRefused) throw new ApiError(403, e.code, { message: e.message });
         throw e;
       }
@@ -53,20 +54,13 @@ export function registerChat(
   chat: (s: EdgeSession, text: string) => string,
 ): void {
   bind(app, sessionTokenFamily(verify, sessions), edgeChat, async ({ auth, body }) => {
-    // What ChatBody cannot say: blank text is no turn; the limit counts characters, not UTF-16 units.
-    if (body.text.trim() === '')
-      throw new ApiError(400, 'invalid_request', {
-        message: 'text: a non-empty string is required',
-      });
-    if (charCount(body.text) > CHAT_TEXT_MAX)
-      throw new ApiError(400, 'invalid_request', {
-        message: `text: at most ${CHAT_TEXT_MAX} characters`,
-      });
     let s: EdgeSession;
     try {
       s = await sessions.open(auth);
     } catch (e) {
       if (e instanceof SessionRefused) throw new ApiError(e.status, e.code, { message: e.message });
+      // The control plane refused the seat's connect: a token expired since the mint (401).
+      if (e instanceof TokenRefused) throw tokenRefusal(e);
       throw e;
     }
     return { ok: true as const, speech_id: chat(s, body.text) };

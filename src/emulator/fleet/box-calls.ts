@@ -38,10 +38,13 @@ async function call(
  */
 export async function endOnBox(box: BoxRecord, sessionId: string, reason: string): Promise<void> {
   if (!box.callbackSecret || !box.live) return;
+  // The box tells only the cap apart (its close code); every other end is `released` to it
+  // (idle, script, ...): the box's query takes cap|released and refuses anything else.
+  const told = reason === 'cap' ? 'cap' : 'released';
   await call(
     box,
     'POST',
-    `/_box/sessions/${encodeURIComponent(sessionId)}/end?reason=${encodeURIComponent(reason)}`,
+    `/_box/sessions/${encodeURIComponent(sessionId)}/end?reason=${told}`,
   ).catch(() => undefined);
 }
 

@@ -1,3 +1,4 @@
+import { ApiError } from '../../server/api-error.js';
 import { implement } from '../http/router.js';
 import {
   clock as clockOp,
@@ -25,29 +26,28 @@ export function registerClockRoutes(app: App, ctx: EmulatorContext): void {
     drivable: clock instanceof ManualClock || clock instanceof DrivableClock,
     manual: clock instanceof ManualClock,
   });
-  const notDrivable = {
-    error: 'clock_not_drivable',
-    message:
-      'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
-  };
+  const notDrivable = () =>
+    new ApiError(409, 'clock_not_drivable', {
+      message:
+        'this emulator was started with a clock of its own that cannot be driven (startEmulator({ clock }))',
+    });
   implement(app, ctx, clockOp, () => state());
-  implement(app, ctx, clockFreeze, ({ c }) => {
+  implement(app, ctx, clockFreeze, () => {
     if (clock instanceof DrivableClock) clock.freeze();
-    else if (!(clock instanceof ManualClock)) return c.json(notDrivable, 409);
-    return c.json(state());
+    else if (!(clock instanceof ManualClock)) throw notDrivable();
+    return state();
   });
-  implement(app, ctx, clockResume, ({ c }) => {
+  implement(app, ctx, clockResume, () => {
     if (clock instanceof ManualClock) {
-      return c.json({ error: 'clock_manual', message: 'a ManualClock only moves by advance' }, 409);
+      throw new ApiError(409, 'clock_manual', { message: 'a ManualClock only moves by advance' });
     }
-    if (!(clock instanceof DrivableClock)) return c.json(notDrivable, 409);
+    if (!(clock instanceof DrivableClock)) throw notDrivable();
     clock.resume();
-    return c.json(state());
+    return state();
   });
-  implement(app, ctx, clockAdvance, ({ body, c }) => {
-    if (!(clock instanceof ManualClock || clock instanceof DrivableClock))
-      return c.json(notDrivable, 409);
+  implement(app, ctx, clockAdvance, ({ body }) => {
+    if (!(clock instanceof ManualClock || clock instanceof DrivableClock)) throw notDrivable();
     clock.advance(body.ms);
-    return c.json(state());
+    return state();
   });
 }

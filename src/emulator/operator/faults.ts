@@ -232,10 +232,8 @@ export function registerFaultRoutes(app: App, ctx: EmulatorContext): void {
   implement(app, ctx, faultsAdd, async ({ body }) => {
     const f = faults.add(body);
     await faults.armedOnBoxes();
-    return reply(
-      201,
-      faults.view().find((v) => v.id === f.id),
-    );
+    // The fault just added is in the view (a box that failed to arm it is logged, not dropped).
+    return reply(201, faults.view().find((v) => v.id === f.id)!);
   });
   implement(app, ctx, faultsClear, async () => {
     const removed = faults.remove();

@@ -1,3 +1,4 @@
+import { ApiError } from '../../server/api-error.js';
 import { implement, parseJson } from '../http/router.js';
 import { stateExport, stateImport, stateReset } from '../../contract/operations/operator.js';
 import type { App, EmulatorContext } from '../context.js';
@@ -18,13 +19,13 @@ export function registerStateRoutes(app: App, ctx: EmulatorContext, version: str
     dashboard_key: k.dashboardKey,
   });
   implement(app, ctx, stateExport, () => ({ ...exportState(ctx, version) }));
-  implement(app, ctx, stateImport, ({ raw, c }) => {
+  implement(app, ctx, stateImport, ({ raw }) => {
     const doc = parseJson(raw);
     try {
-      return c.json({ imported: true, keys: keysBody(importState(ctx, doc)) });
+      return { imported: true as const, keys: keysBody(importState(ctx, doc)) };
     } catch (e) {
       if (e instanceof StateError)
-        return c.json({ error: e.code, detail: e.detail }, e.code === 'state_too_new' ? 409 : 400);
+        throw new ApiError(e.code === 'state_too_new' ? 409 : 400, e.code, { detail: e.detail });
       throw e;
     }
   });

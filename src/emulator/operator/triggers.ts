@@ -74,7 +74,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
     return r.data;
   };
 
-  implement(app, ctx, trigger, async ({ params, body, c }) => {
+  implement(app, ctx, trigger, async ({ params, body }) => {
     const name = params.name;
     const raw = body ?? {};
     switch (name) {
@@ -87,7 +87,7 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
           }
         }
         log.add('event', { event: 'trigger.fill-seats', data: { held } });
-        return c.json({ trigger: name, held });
+        return { trigger: name, held };
       }
       case 'free-seats': {
         let freed = 0;
@@ -98,10 +98,10 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
           if (box.live) rt.offerSeats(box, null);
         }
         log.add('event', { event: 'trigger.free-seats', data: { freed } });
-        return c.json({ trigger: name, freed });
+        return { trigger: name, freed };
       }
       case 'drain-queue':
-        return c.json({ trigger: name, dropped: rt.queue.drain() });
+        return { trigger: name, dropped: rt.queue.drain() };
       case 'webhook': {
         const r = { data: parse(WebhookBody, raw) };
         const boot = JSON.parse(getSetting(ctx.db, 'bootstrap') ?? '{}') as {
@@ -109,62 +109,49 @@ export function registerTriggers(app: App, ctx: EmulatorContext): void {
         };
         const ws = r.data.workspace_id ?? boot.workspaceId ?? null;
         rt.webhooks.emit(r.data.event, ws, r.data.data, null);
-        return c.json({ trigger: name, event: r.data.event, workspace_id: ws });
+        return { trigger: name, event: r.data.event, workspace_id: ws };
       }
       case 'end-session': {
         const r = { data: parse(EndBody, raw) };
         if (!rt.isLiveSeat(r.data.session_id)) {
-          return c.json(
-            {
-              error: 'not_found',
-              message: `no live session ${r.data.session_id} (pending or active)`,
-            },
-            404,
-          );
+          throw new ApiError(404, 'not_found', {
+            message: `no live session ${r.data.session_id} (pending or active)`,
+          });
         }
         void rt.endSession(r.data.session_id, r.data.reason);
-        return c.json({ trigger: name, session_id: r.data.session_id, reason: r.data.reason });
+        return { trigger: name, session_id: r.data.session_id, reason: r.data.reason };
       }
       case 'expire-token': {
         const r = { data: parse(ExpireBody, raw) };
         const id = r.data.session_id;
         const done = rt.expireToken(id);
         if (done === 'unknown')
-          return c.json(
-            { error: 'not_found', message: `no live session ${id} (pending or active)` },
-            404,
-          );
+          throw new ApiError(404, 'not_found', {
+            message: `no live session ${id} (pending or active)`,
+          });
         if (done === 'connected')
-          return c.json(
-            {
-              error: 'conflict',
-              message: `session ${id} is already connected: its token's expiry no longer matters (expires_at is a connect deadline)`,
-            },
-            409,
-          );
+          throw new ApiError(409, 'conflict', {
+            message: `session ${id} is already connected: its token's expiry no longer matters (expires_at is a connect deadline)`,
+          });
         log.add('event', { event: 'trigger.expire-token', session: id, data: {} });
-        return c.json({ trigger: name, session_id: id });
+        return { trigger: name, session_id: id };
       }
       case 'drop-ticket': {
         const r = { data: parse(DropBody, raw) };
         const t = rt.queue.drop(r.data.ticket ?? null, r.data.reason);
         if (!t)
-          return c.json(
-            {
-              error: 'not_found',
-              message: r.data.ticket
-                ? `no waiting or claimable ticket ${r.data.ticket}`
-                : 'the queue is empty: no ticket to drop',
-            },
-            404,
-          );
-        return c.json({ trigger: name, ticket: t.id, reason: r.data.reason });
+          throw new ApiError(404, 'not_found', {
+            message: r.data.ticket
+              ? `no waiting or claimable ticket ${r.data.ticket}`
+              : 'the queue is empty: no ticket to drop',
+          });
+        return { trigger: name, ticket: t.id, reason: r.data.reason };
       }
       case 'fail-speak': {
         const r = { data: parse(FailSpeakBody, raw) };
         generationState(ctx).fault = { stage: r.data.stage, remaining: r.data.count };
         log.add('event', { event: 'trigger.fail-speak', data: r.data });
-        return c.json({ trigger: name, stage: r.data.stage, count: r.data.count });
+        return { trigger: name, stage: r.data.stage, count: r.data.count };
       }
       default:
         // The contract's TriggerParams lists every trigger: the switch is exhaustive.

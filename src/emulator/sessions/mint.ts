@@ -101,7 +101,7 @@ function fleetNeeds(rt: SessionRuntime, body: MintSessionInput, custom: boolean)
   return needs;
 }
 
-function queued(rt: SessionRuntime, t: Ticket): Reply {
+function queued(rt: SessionRuntime, t: Ticket): Reply<MintQueued> {
   const v = rt.queue.view(t);
   const body: MintQueued = {
     status: 'queued',
@@ -119,7 +119,7 @@ export async function mintSession(
   d: MintDeps,
   auth: AuthContext,
   sent: MintSessionInput,
-): Promise<Reply> {
+): Promise<Reply<MintQueued | MintReady>> {
   const { ctx, rt } = d;
   const body = dropUnsetGroups(sent);
   checkCredentialFields(body, auth);

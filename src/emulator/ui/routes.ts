@@ -5,6 +5,8 @@
  * lists the public API has no route for (sessions; jobs and workflow executions). Everything else the page shows
  * comes from the public API and the existing operator routes.
  */
+import type { OutputOf } from '../../contract/operation.js';
+import { ApiError } from '../../server/api-error.js';
 import { implement } from '../http/router.js';
 import { favicon, jobs, ui, uiChat, uiScript } from '../../contract/operations/operator.js';
 import { readFile } from 'node:fs/promises';
@@ -29,14 +31,10 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     // DNS name) and by the peer's address (a LAN client of an emulator started with
     // --host 0.0.0.0 can claim `Host: localhost`, but not a loopback source address).
     if (!loopbackRequest(c.req.header('host')) || !loopbackPeer(c.env as PeerEnv | undefined)) {
-      return c.json(
-        {
-          error: 'forbidden',
-          message:
-            'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui',
-        },
-        403,
-      );
+      throw new ApiError(403, 'forbidden', {
+        message:
+          'the playground is served on loopback only: open it at http://127.0.0.1:<port>/_emulator/ui',
+      });
     }
     c.header('cache-control', 'no-store');
     c.header(
@@ -55,13 +53,9 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
       });
     } catch {
       bundle = undefined;
-      return c.json(
-        {
-          error: 'not_built',
-          message: 'the playground is built by `npm run build` (dist/ui/playground.js is missing)',
-        },
-        503,
-      );
+      throw new ApiError(503, 'not_built', {
+        message: 'the playground is built by `npm run build` (dist/ui/playground.js is missing)',
+      });
     }
   });
 
@@ -82,14 +76,10 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
     const { connect_url: url, session_token: token, text } = body;
     const boxes = sessionRuntime(ctx).fleet.list();
     if (!boxes.some((b) => b.baseUrl === trimTrailingSlashes(url))) {
-      return c.json(
-        {
-          error: 'invalid_request',
-          message: 'not a box of this emulator',
-          detail: 'connect_url: not a box of this emulator',
-        },
-        400,
-      );
+      throw new ApiError(400, 'invalid_request', {
+        message: 'not a box of this emulator',
+        detail: 'connect_url: not a box of this emulator',
+      });
     }
     const res = await fetch(edgeHttpUrl(url, '/chat', token), {
       method: 'POST',
@@ -105,16 +95,18 @@ export function registerPlayground(app: App, ctx: EmulatorContext): void {
 
   // The inference family's jobs and workflow executions (node by node), every organisation:
   // the public routes read one job or execution by id, with an inference key.
-  implement(app, ctx, jobs, ({ c }) => {
-    const jobs = jobSql(ctx.db).listRecentJobs.all() as Record<string, unknown>[];
+  implement(app, ctx, jobs, () => {
+    // The SELECT's columns are the row schema's fields (SQLite rows come back untyped).
+    type JobRow = OutputOf<typeof jobs>['jobs'][number];
+    const rows = jobSql(ctx.db).listRecentJobs.all() as JobRow[];
     const executions = workflowSql(ctx.db).listRecentExecutions.all() as ExecutionRow[];
-    return c.json({
-      jobs: jobs.map((j) => ({
+    return {
+      jobs: rows.map((j) => ({
         ...j,
-        error: typeof j.error === 'string' ? JSON.parse(j.error) : j.error,
+        error: typeof j.error === 'string' ? (JSON.parse(j.error) as unknown) : j.error,
       })),
       executions: executions.map((e) => executionView(e)),
-    });
+    };
   });
 }
 

@@ -43,7 +43,7 @@ export interface BatchRecord {
 
 export const batchView = (r: BatchRecord) => {
   const { org_id: _o, key_id: _k, ...rest } = r;
-  return { object: 'batch', completion_window: '24h', expired_at: null, ...rest };
+  return { object: 'batch' as const, completion_window: '24h', expired_at: null, ...rest };
 };
 
 interface Line {

@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { BatchRunner, batchView, type BatchRecord } from './batch-runner.js';
 import { getFile } from './files.js';
 
@@ -44,7 +44,7 @@ export function registerBatches(app: App, svc: InferenceServices): void {
         `input_file_id: file ${file.id} has purpose ${file.purpose}, not batch`,
         'input_file_id',
       );
-    return json(batchView(runner.create(caller, b.input_file_id, b.endpoint, b.metadata ?? null)));
+    return batchView(runner.create(caller, b.input_file_id, b.endpoint, b.metadata ?? null));
   });
   implementInference(app, svc, inference.listBatches, ({ c, auth: { caller } }) => {
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 20) || 20));
@@ -52,16 +52,16 @@ export function registerBatches(app: App, svc: InferenceServices): void {
     const after = c.req.query('after');
     const rest = after ? all.slice(all.findIndex((r) => r.id === after) + 1) : all;
     const page = rest.slice(0, limit);
-    return json({
-      object: 'list',
+    return {
+      object: 'list' as const,
       data: page.map(batchView),
       has_more: rest.length > page.length,
       first_id: page[0]?.id ?? null,
       last_id: page.at(-1)?.id ?? null,
-    });
+    };
   });
   implementInference(app, svc, inference.getBatch, ({ params, auth: { caller } }) =>
-    json(batchView(own(caller, params.id))),
+    batchView(own(caller, params.id)),
   );
   implementInference(app, svc, inference.cancelBatch, ({ params, auth: { caller } }) => {
     const rec = own(caller, params.id);
@@ -72,6 +72,6 @@ export function registerBatches(app: App, svc: InferenceServices): void {
         `batch ${rec.id} is ${rec.status}; only a running batch can be cancelled`,
       );
     }
-    return json(batchView(runner.cancel(rec.id)!));
+    return batchView(runner.cancel(rec.id)!);
   });
 }

@@ -6,7 +6,7 @@ import { wordDeltas } from '../../../models/brain/index.js';
 import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { localModel, passToUpstream } from './resolve.js';
 
 /** OpenAI roles onto the Brain's three: developer is a system prompt, a tool result is told as user text. */
@@ -77,21 +77,21 @@ export function registerChat(app: App, svc: InferenceServices): void {
         let text = '';
         for await (const d of deltas) text += d;
         const u = await usageOf();
-        return json({
+        return {
           id,
-          object: 'chat.completion',
+          object: 'chat.completion' as const,
           created,
           model: b.model,
           choices: [
             {
               index: 0,
-              message: { role: 'assistant', content: text },
+              message: { role: 'assistant' as const, content: text },
               finish_reason: finishReason(u),
               logprobs: null,
             },
           ],
           usage: u,
-        });
+        };
       }
 
       usage.deferred = true;

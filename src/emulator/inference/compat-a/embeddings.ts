@@ -5,7 +5,7 @@ import type { InferenceServices } from '../services.js';
 import { embed, toBase64 } from '../tasks/embedding.js';
 import { countTokens } from '../tasks/text.js';
 import { invalid } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { localModel, passToUpstream } from './resolve.js';
 
 /** Spec 4.12 POST /compat-a/v1/embeddings (token-id arrays are not accepted: ours). */
@@ -22,19 +22,19 @@ export function registerEmbeddings(app: App, svc: InferenceServices): void {
       const tokens = inputs.reduce((s, t) => s + countTokens(t), 0);
       usage.modelId = target.model.id;
       usage.promptTokens = tokens;
-      return json({
-        object: 'list',
+      return {
+        object: 'list' as const,
         data: inputs.map((text, index) => {
           const v = embed(text, body.dimensions);
           return {
-            object: 'embedding',
+            object: 'embedding' as const,
             index,
             embedding: body.encoding_format === 'base64' ? toBase64(v) : v,
           };
         }),
         model: body.model,
         usage: { prompt_tokens: tokens, total_tokens: tokens },
-      });
+      };
     },
     { before: passToUpstream(svc, 'embedding', '/embeddings') },
   );

@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { invalid, notFound } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { formFile, formString, readForm } from './multipart.js';
 import { batchSql } from './sql.js';
 
@@ -36,7 +36,7 @@ export interface FileRow {
 
 export const fileView = (f: Omit<FileRow, 'bytes'>) => ({
   id: f.id,
-  object: 'file',
+  object: 'file' as const,
   bytes: f.size,
   created_at: f.created_at,
   filename: f.filename,
@@ -85,7 +85,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     const file = await formFile(form, 'file');
     if (!file) throw invalid('file: required', 'file');
     if (file.bytes.length === 0) throw invalid('file: is empty', 'file');
-    return json(fileView(saveFile(svc, caller.orgId, file.name || 'upload', purpose, file.bytes)));
+    return fileView(saveFile(svc, caller.orgId, file.name || 'upload', purpose, file.bytes));
   });
   implementInference(app, svc, inference.listFiles, ({ c, auth: { caller } }) => {
     const purpose = c.req.query('purpose');
@@ -100,16 +100,16 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     }) as Omit<FileRow, 'bytes'>[];
     if (after) rows = rows.slice(rows.findIndex((r) => r.id === after) + 1);
     const page = rows.slice(0, limit);
-    return json({
-      object: 'list',
+    return {
+      object: 'list' as const,
       data: page.map(fileView),
       has_more: rows.length > page.length,
       first_id: page[0]?.id ?? null,
       last_id: page.at(-1)?.id ?? null,
-    });
+    };
   });
   implementInference(app, svc, inference.getFile, ({ params, auth: { caller } }) =>
-    json(fileView(own(caller, params.id))),
+    fileView(own(caller, params.id)),
   );
   implementInference(app, svc, inference.fileContent, ({ params, auth: { caller } }) => {
     const f = own(caller, params.id);
@@ -125,6 +125,6 @@ export function registerFiles(app: App, svc: InferenceServices): void {
   implementInference(app, svc, inference.deleteFile, ({ params, auth: { caller } }) => {
     const f = own(caller, params.id);
     batchSql(svc.ctx.db).deleteInferenceFilesById.run(f.id);
-    return json({ id: f.id, object: 'file', deleted: true });
+    return { id: f.id, object: 'file' as const, deleted: true as const };
   });
 }

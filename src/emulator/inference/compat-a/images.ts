@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { decodeRgba, editPng, generatePng, parseSize } from '../../../models/image/procedural.js';
 import { invalid } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { readForm, formFile, formString } from './multipart.js';
 import { forward, localModel, passToUpstream, resolveModel } from './resolve.js';
 
@@ -38,7 +38,7 @@ export function registerImages(app: App, svc: InferenceServices): void {
         pngs.push(await generatePng(b.prompt, size.width, size.height, i));
       usage.modelId = target.model.id;
       usage.images = pngs.length;
-      return json(answer(caller.orgId, pngs, b.response_format));
+      return answer(caller.orgId, pngs, b.response_format);
     },
     { before: passToUpstream(svc, 'text-to-image', '/images/generations', DEFAULT_MODEL) },
   );
@@ -80,7 +80,7 @@ export function registerImages(app: App, svc: InferenceServices): void {
       for (let i = 0; i < n; i++) pngs.push(await editPng(image, mask, prompt, i));
       usage.modelId = target.model.id;
       usage.images = n;
-      return json(answer(caller.orgId, pngs, format));
+      return answer(caller.orgId, pngs, format);
     },
   );
 }

@@ -4,7 +4,7 @@ import type { InferenceServices } from '../services.js';
 import { bm25Scores, relevance } from '../tasks/bm25.js';
 import { countTokens } from '../tasks/text.js';
 import { invalid } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { localModel, passToUpstream } from './resolve.js';
 
 /**
@@ -28,15 +28,15 @@ export function registerRerank(app: App, svc: InferenceServices): void {
       usage.modelId = target.model.id;
       usage.promptTokens =
         countTokens(b.query) + b.documents.reduce((s, d) => s + countTokens(d), 0);
-      return json({
+      return {
         id: svc.ctx.ids.uuid(),
-        object: 'list',
+        object: 'list' as const,
         model: b.model,
         data: ranked.map((r) =>
           b.return_documents === false ? r : { ...r, document: b.documents[r.index] },
         ),
         usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
-      });
+      };
     },
     { before: passToUpstream(svc, 'rerank', '/rerank') },
   );
@@ -51,14 +51,14 @@ export function registerRerank(app: App, svc: InferenceServices): void {
       usage.modelId = target.model.id;
       const all = [b.text_1, b.text_2].flat();
       usage.promptTokens = all.reduce((s, t) => s + countTokens(t), 0);
-      return json({
+      return {
         id: svc.ctx.ids.uuid(),
-        object: 'list',
+        object: 'list' as const,
         created: Math.floor(svc.ctx.clock.now() / 1000),
         model: b.model,
-        data: scores.map((score, index) => ({ index, object: 'score', score })),
+        data: scores.map((score, index) => ({ index, object: 'score' as const, score })),
         usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
-      });
+      };
     },
     { before: passToUpstream(svc, 'score', '/score') },
   );

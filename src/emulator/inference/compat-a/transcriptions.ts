@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import { toSrt, toVtt, transcribe } from '../tasks/transcribe.js';
 import { invalid } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { formFile, formString, readForm } from './multipart.js';
 import { forward, resolveModel } from './resolve.js';
 
@@ -54,14 +54,14 @@ export function registerTranscriptions(app: App, svc: InferenceServices): void {
     if (format === 'vtt')
       return new Response(toVtt(t), { headers: { 'content-type': 'text/vtt; charset=utf-8' } });
     if (format === 'json')
-      return json({ text: t.text, usage: { type: 'duration', seconds: Math.ceil(t.duration) } });
-    return json({
-      task: 'transcribe',
+      return { text: t.text, usage: { type: 'duration' as const, seconds: Math.ceil(t.duration) } };
+    return {
+      task: 'transcribe' as const,
       language: t.language,
       duration: t.duration,
       text: t.text,
       segments: t.segments.map((s, id) => ({ id, start: s.startS, end: s.endS, text: s.text })),
-      usage: { type: 'duration', seconds: Math.ceil(t.duration) },
-    });
+      usage: { type: 'duration' as const, seconds: Math.ceil(t.duration) },
+    };
   });
 }

@@ -4,7 +4,8 @@ import { findModel } from '../catalog.js';
 import { jobView, TERMINAL, type JobRow } from '../jobs/store.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { reply } from '../../../server/binder.js';
+import { implementInference } from '../shared/route.js';
 import { payloadProblem } from '../tasks/payloads.js';
 
 /** Spec 8: compat-b sync mode blocks up to 120 s; batch status takes at most 50 ids. */
@@ -28,20 +29,20 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
   implementInference(app, svc, inference.requestsBatch, async ({ body: b, auth: { caller } }) => {
     if (b.request_ids.length > BATCH_STATUS_MAX)
       throw invalid(`request_ids: at most ${BATCH_STATUS_MAX} ids per query`, 'request_ids');
-    return json({
+    return {
       data: b.request_ids.map((id) => {
         const row = svc.jobs.get(id);
         return row && row.org_id === caller.orgId
           ? view(row)
-          : { request_id: id, status: 'not_found' };
+          : { request_id: id, status: 'not_found' as const };
       }),
-    });
+    };
   });
 
   implementInference(app, svc, inference.request, ({ params, auth: { caller } }) => {
     const row = svc.jobs.get(params.id);
     if (!row || row.org_id !== caller.orgId) throw notFound(`request ${params.id}`);
-    return json(view(row));
+    return view(row);
   });
 
   implementInference(
@@ -78,9 +79,9 @@ export function registerCompatB(app: App, svc: InferenceServices): void {
         await svc.jobs.wait(row.id, SYNC_WAIT_MS);
         now = svc.jobs.get(row.id) ?? row;
         // Past 120 s the request turns async: the caller polls like any other (ours).
-        if (TERMINAL.includes(now.status)) return json(view(now));
+        if (TERMINAL.includes(now.status)) return view(now);
       }
-      return json({ request_id: row.id, status: now.status, status_url: statusUrl(row.id) }, 202);
+      return reply(202, { request_id: row.id, status: now.status, status_url: statusUrl(row.id) });
     },
   );
 }

@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import { findModel } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { jobView } from './store.js';
 import { payloadProblem } from '../tasks/payloads.js';
@@ -48,12 +48,12 @@ export function registerJobs(app: App, svc: InferenceServices): void {
         task: b.task,
         payload: b.payload ?? {},
       });
-      return json({ id: row.id, queue_id: row.queue_id }, 201);
+      return { id: row.id, queue_id: row.queue_id };
     },
   );
   implementInference(app, svc, inference.getJob, ({ params, auth: { caller } }) => {
     const row = ownJob(svc, caller, params.id);
-    return json(jobView(row, svc.jobs.position(row.id)));
+    return jobView(row, svc.jobs.position(row.id));
   });
   implementInference(app, svc, inference.cancelJob, ({ params, auth: { caller } }) => {
     const row = ownJob(svc, caller, params.id);
@@ -64,6 +64,6 @@ export function registerJobs(app: App, svc: InferenceServices): void {
         `job ${row.id} already ${row.status}; only pending or processing jobs can be cancelled`,
       );
     }
-    return json(jobView(svc.jobs.cancel(row.id)!));
+    return jobView(svc.jobs.cancel(row.id)!);
   });
 }

@@ -4,7 +4,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { insertOrgToken, tokenView, type OrgTokenRow } from './token-store.js';
 import { usageAggregates } from './usage.js';
 import { orgSql } from './sql.js';
@@ -21,8 +21,13 @@ function ownOrg(svc: InferenceServices, caller: InferenceCaller, orgId: string):
 export function registerOrgs(app: App, svc: InferenceServices): void {
   // Ours: the organisation the key acts for (its id is needed by the routes below).
   implementInference(app, svc, inference.organizations, ({ auth: { caller } }) => {
-    const org = orgSql(svc.ctx.db).getOrgsById.get(caller.orgId);
-    return json({ data: [org] });
+    const org = orgSql(svc.ctx.db).getOrgsById.get(caller.orgId) as {
+      id: string;
+      name: string;
+      plan: string;
+      created_at: number;
+    };
+    return { data: [org] };
   });
   implementInference(
     app,
@@ -40,13 +45,13 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
         throw invalid(`scopes: ${bad} ${why} (use ${INFERENCE_SCOPES.join(', ')})`, 'scopes');
       }
       const { row, secret } = insertOrgToken(svc.ctx, caller.orgId, b.name, b.scopes);
-      return json({ token: tokenView(row), secret }, 201);
+      return { token: tokenView(row), secret };
     },
   );
   implementInference(app, svc, inference.orgTokens, ({ params, auth: { caller } }) => {
     ownOrg(svc, caller, params.orgId);
     const rows = orgSql(svc.ctx.db).listOrgTokensByOrgId.all(caller.orgId) as OrgTokenRow[];
-    return json({ data: rows.map(tokenView) });
+    return { data: rows.map(tokenView) };
   });
   implementInference(app, svc, inference.revokeOrgToken, ({ params, auth: { caller } }) => {
     ownOrg(svc, caller, params.orgId);
@@ -61,7 +66,7 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
     const after = orgSql(svc.ctx.db).getOrgTokensRevokedAtById.get(id) as {
       revoked_at: number;
     };
-    return json({ ok: true, revoked_at: after.revoked_at });
+    return { ok: true, revoked_at: after.revoked_at };
   });
   implementInference(app, svc, inference.orgUsage, ({ c, params, auth: { caller } }) => {
     ownOrg(svc, caller, params.orgId);
@@ -79,6 +84,6 @@ export function registerOrgs(app: App, svc: InferenceServices): void {
       throw new InferenceError(400, 'invalid_request', 'a usage window is at most 366 days', {
         param: 'start',
       });
-    return json(usageAggregates(svc.ctx.db, caller.orgId, start, end));
+    return usageAggregates(svc.ctx.db, caller.orgId, start, end);
   });
 }

@@ -8,8 +8,8 @@ type Row = Record<string, number | null>;
  * One usage table over [start, end) in Unix seconds for an organisation: the totals, one
  * entry per `group` key (its columns first) and one per UTC day, each through `shape`.
  */
-function aggregate<S>(
-  q: { totals: Statement; grouped: Statement; byDay: Statement; group: string[] },
+function aggregate<S, G extends string>(
+  q: { totals: Statement; grouped: Statement; byDay: Statement; group: readonly G[] },
   shape: (r: Row) => S,
   orgId: string,
   start: number,
@@ -21,7 +21,8 @@ function aggregate<S>(
   return {
     totals: shape(totals),
     grouped: grouped.map((r) => ({
-      ...Object.fromEntries(q.group.map((k) => [k, r[k]])),
+      // The group's columns (model_id; server, tool) are text, null where none was recorded.
+      ...(Object.fromEntries(q.group.map((k) => [k, r[k]])) as Record<G, string | null>),
       ...shape(r),
     })),
     byDay: byDay.map((r) => ({
@@ -45,7 +46,7 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
       totals: sql.usageTotals,
       grouped: sql.usageByModel,
       byDay: sql.usageByDay,
-      group: ['model_id'],
+      group: ['model_id'] as const,
     },
     (r) => ({
       requests: r.requests ?? 0,
@@ -68,7 +69,7 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
       totals: sql.toolUsageTotals,
       grouped: sql.toolUsageByTool,
       byDay: sql.toolUsageByDay,
-      group: ['server', 'tool'],
+      group: ['server', 'tool'] as const,
     },
     (r) => ({
       calls: r.calls ?? 0,
@@ -82,7 +83,7 @@ export function usageAggregates(db: Db, orgId: string, start: number, end: numbe
     end,
   );
   return {
-    object: 'usage',
+    object: 'usage' as const,
     org_id: orgId,
     start,
     end,

@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import { catalog, type CatalogModel } from '../catalog.js';
 import type { InferenceServices } from '../services.js';
 import { rewritePrompt } from '../tasks/prompt-rewrite.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 
 /** Spec 4.12 "Other": model status, the voices the emulator really has, prompt rewrite. */
 export function registerOther(app: App, svc: InferenceServices): void {
@@ -17,21 +17,19 @@ export function registerOther(app: App, svc: InferenceServices): void {
           ? !!svc.models.recognizer?.available
           : true);
 
-  implementInference(app, svc, inference.modelStatus, () =>
-    json({
-      models: catalog.map((m) => ({
-        model_id: m.id,
-        spec_id: m.spec_id,
-        enabled: enabled(m),
-        tasks: m.tasks,
-      })),
-    }),
-  );
+  implementInference(app, svc, inference.modelStatus, () => ({
+    models: catalog.map((m) => ({
+      model_id: m.id,
+      spec_id: m.spec_id,
+      enabled: enabled(m),
+      tasks: m.tasks,
+    })),
+  }));
 
   // Shape not shown: one entry per TTS model with the base voices of its Voice (Voice.voices).
   implementInference(app, svc, inference.voiceModels, () => {
     const voice = svc.models.voice;
-    return json({
+    return {
       data: catalog
         .filter((m) => m.tasks.includes('text-to-speech'))
         .map((m) => ({
@@ -45,10 +43,10 @@ export function registerOther(app: App, svc: InferenceServices): void {
           })),
           response_formats: ['wav', 'mp3', 'opus', 'flac', 'aac', 'pcm'],
         })),
-    });
+    };
   });
 
   implementInference(app, svc, inference.promptRewrite, async ({ body: b }) => {
-    return json(rewritePrompt(b.prompt, b.target ?? 'image'));
+    return rewritePrompt(b.prompt, b.target ?? 'image');
   });
 }

@@ -4,7 +4,7 @@ import type { App } from '../../context.js';
 import type { InferenceServices } from '../services.js';
 import type { InferenceCaller } from '../shared/caller.js';
 import { InferenceError, invalid, notFound } from '../shared/errors.js';
-import { implementInference, json } from '../shared/route.js';
+import { implementInference } from '../shared/route.js';
 import { WorkflowEngine } from './engine.js';
 import {
   executionView,
@@ -37,16 +37,16 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     return e;
   };
 
-  implementInference(app, svc, inference.getExecution, ({ params, auth: { caller } }) =>
-    json({ execution: executionView(ownExecution(caller, params.execId)) }),
-  );
+  implementInference(app, svc, inference.getExecution, ({ params, auth: { caller } }) => ({
+    execution: executionView(ownExecution(caller, params.execId)),
+  }));
   implementInference(app, svc, inference.cancelExecution, ({ params, auth: { caller } }) => {
     const e = ownExecution(caller, params.execId);
     if (e.status !== 'pending' && e.status !== 'running') {
       throw new InferenceError(409, 'conflict', `execution ${e.id} already ${e.status}`);
     }
     engine.cancel(e.id);
-    return json({ execution: executionView(getExecution(db, e.id)!) });
+    return { execution: executionView(getExecution(db, e.id)!) };
   });
 
   implementInference(app, svc, inference.createWorkflow, async ({ body: b, auth: { caller } }) => {
@@ -59,19 +59,19 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
       JSON.stringify(dag),
       unixSeconds(svc.ctx.clock),
     );
-    return json({ workflow: workflowView(ownWorkflow(caller, id)) }, 201);
+    return { workflow: workflowView(ownWorkflow(caller, id)) };
   });
   implementInference(app, svc, inference.listWorkflows, ({ auth: { caller } }) => {
     const rows = workflowSql(db).listWorkflowsByOrgId.all(caller.orgId) as WorkflowRow[];
-    return json({ data: rows.map(workflowView) });
+    return { data: rows.map(workflowView) };
   });
-  implementInference(app, svc, inference.getWorkflow, ({ params, auth: { caller } }) =>
-    json({ workflow: workflowView(ownWorkflow(caller, params.id)) }),
-  );
+  implementInference(app, svc, inference.getWorkflow, ({ params, auth: { caller } }) => ({
+    workflow: workflowView(ownWorkflow(caller, params.id)),
+  }));
   implementInference(app, svc, inference.listExecutions, ({ params, auth: { caller } }) => {
     const w = ownWorkflow(caller, params.id);
     const rows = workflowSql(db).listWorkflowExecutionsByWorkflowId.all(w.id) as ExecutionRow[];
-    return json({ data: rows.map((r) => executionView(r, false)) });
+    return { data: rows.map((r) => executionView(r, false)) };
   });
 
   implementInference(app, svc, inference.execute, async ({ params, body: b, auth: { caller } }) => {
@@ -97,6 +97,6 @@ export function registerWorkflows(app: App, svc: InferenceServices): void {
     );
     const exec = getExecution(db, id)!;
     engine.start(exec, dag, deps);
-    return json({ execution: executionView(exec, false) }, 201);
+    return { execution: executionView(exec, false) };
   });
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { JobError } from '../jobs/store.js';
-import type { Dag } from './validate.js';
+import type { z } from 'zod';
+import type { WorkflowSchema } from '../../../contract/resources/inference-responses.js';
 import { workflowSql } from './sql.js';
 
 /** Node states: pending, running, completed, failed, skipped (never ran), cancelled (ours). */
@@ -43,7 +44,8 @@ export interface ExecutionRow {
 export const workflowView = (w: WorkflowRow) => ({
   id: w.id,
   name: w.name,
-  dag: JSON.parse(w.dag) as Dag,
+  // The DAG validateDag accepted, as the contract shows it (nodes as plain objects).
+  dag: JSON.parse(w.dag) as z.output<typeof WorkflowSchema>['dag'],
   created_at: w.created_at,
 });
 
