@@ -21,6 +21,7 @@ import type {
 import { PocketsphinxRecognizer, probePocketsphinx } from '../src/models/recognizer/index.js';
 import { buildArpa } from '../src/models/recognizer/lm/arpa.js';
 import {
+  GENERAL_CORPUS,
   LM_CACHE_SIZE,
   lmCacheInfo,
   sessionArpa,
@@ -202,6 +203,11 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx with the session
     persona: 'one',
     backstory: 'I restore old accordions in my workshop. Accordions are my life.',
   });
+  const ava = ctx({
+    persona: 'ava',
+    systemPrompt: 'You are Ava, a friendly support assistant.',
+    backstory: 'I help with new accounts in apps, explain settings and team invitations.',
+  });
   const saxophones = ctx({
     persona: 'two',
     backstory: 'I restore old saxophones in my workshop. Saxophones are my life.',
@@ -217,6 +223,16 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx with the session
     expect(a.text).not.toMatch(/saxophone/);
     // The other session's model was built from its own backstory: this word is not in it.
     expect(b.text).not.toMatch(/accordion/);
+  });
+
+  it('keeps reach for common words the session text and the corpus never have', async () => {
+    const corpus = readFileSync(GENERAL_CORPUS, 'utf8').toLowerCase();
+    const news = ['bread', 'kitchen', 'window'];
+    for (const w of news) expect(corpus).not.toMatch(new RegExp(`\\b${w}\\b`));
+    const stream = rec().stream({ context: ava })!;
+    opened.push(stream);
+    const heard = await utter(stream, await speak('The bread is in the kitchen by the window.', 'slt'));
+    for (const w of news) expect(heard.text.split(' ')).toContain(w);
   });
 
   it.skipIf(!hasEspeak || !hasSox)(

@@ -31,6 +31,24 @@ export const LM_CACHE_SIZE = 16;
 export const GENERAL_CORPUS = fileURLToPath(
   new URL('../../../../fixtures/asr/conversation-en.txt', import.meta.url),
 );
+/**
+ * The general English vocabulary kept within reach (scripts/make-asr-words.js): the 5,000
+ * most probable words of the CMU model pocketsphinx ships (BSD-2-Clause), with their
+ * unigram probabilities, `logprob<TAB>word` a line.
+ */
+export const GENERAL_WORDS = fileURLToPath(
+  new URL('../../../../fixtures/asr/general-words-en.txt', import.meta.url),
+);
+
+/** `logprob<TAB>word` lines -> word -> probability (words outside `dict` left out). */
+export function generalWordsOf(text: string, dict: ReadonlySet<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const [lp, w] = line.split('\t');
+    if (w && dict.has(w) && Number.isFinite(Number(lp))) out.set(w, 10 ** Number(lp));
+  }
+  return out;
+}
 
 /** What users say to the local brain, by intent (brain/intents.ts): the questions it is built for. */
 export const INTENT_QUESTIONS: Record<Intent['kind'], readonly string[]> = {
@@ -64,6 +82,7 @@ export const INTENT_QUESTIONS: Record<Intent['kind'], readonly string[]> = {
 
 let dict: Promise<Set<string>> | null = null;
 let general: Promise<string[][]> | null = null;
+let vocabulary: Promise<Map<string, number>> | null = null;
 let brainText: string | null = null;
 const cache = new Map<string, string>();
 
@@ -71,13 +90,17 @@ const cache = new Map<string, string>();
  * The dictionary pocketsphinx decodes with (its words are the only ones it can hear), and the
  * general corpus in its words: read once per process, without blocking the event loop.
  */
-async function sources(dictPath: string): Promise<{ words: Set<string>; corpus: string[][] }> {
+async function sources(
+  dictPath: string,
+): Promise<{ words: Set<string>; corpus: string[][]; reach: Map<string, number> }> {
   dict ??= readFile(dictPath, 'utf8').then(dictionaryWordsOf);
   dict.catch(() => (dict = null));
   const words = await dict;
   general ??= readFile(GENERAL_CORPUS, 'utf8').then((t) => sentencesOf(t, words));
   general.catch(() => (general = null));
-  return { words, corpus: await general };
+  vocabulary ??= readFile(GENERAL_WORDS, 'utf8').then((t) => generalWordsOf(t, words));
+  vocabulary.catch(() => (vocabulary = null));
+  return { words, corpus: await general, reach: await vocabulary };
 }
 
 /** The English phrase table's lines, the lists and templates with their slots empty. */
@@ -113,7 +136,7 @@ export async function sessionArpa(context: RecognitionContext, dictPath: string)
     cache.set(key, hit); // most recent last
     return hit;
   }
-  const { words, corpus } = await sources(dictPath);
+  const { words, corpus, reach } = await sources(dictPath);
   const again = cache.get(key); // built by another session meanwhile
   if (again !== undefined) return again;
   const domain = [
@@ -123,10 +146,14 @@ export async function sessionArpa(context: RecognitionContext, dictPath: string)
     ...Object.values(INTENT_QUESTIONS).flat(),
     phraseText(),
   ].join('\n');
-  const arpa = buildArpa([
-    { sentences: corpus, weight: 1 },
-    { sentences: sentencesOf(domain, words), weight: DOMAIN_WEIGHT },
-  ]);
+  const arpa = buildArpa(
+    [
+      { sentences: corpus, weight: 1 },
+      { sentences: sentencesOf(domain, words), weight: DOMAIN_WEIGHT },
+    ],
+    3,
+    reach,
+  );
   cache.set(key, arpa);
   while (cache.size > LM_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return arpa;
