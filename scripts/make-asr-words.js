@@ -21,7 +21,13 @@ import { fileURLToPath } from 'node:url';
 const GENERAL_WORDS = 5000;
 const MODEL = process.argv[2] ?? '/usr/share/pocketsphinx/model/en-us/en-us.lm.bin';
 const DICT = join(dirname(MODEL), 'cmudict-en-us.dict');
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'asr', 'general-words-en.txt');
+const out = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'asr',
+  'general-words-en.txt',
+);
 
 const d = readFileSync(MODEL);
 const HEADER = 'Trie Language Model';
@@ -42,7 +48,10 @@ for (let n = 0; n < 12 && start > 0; ) {
   if (d[start - 1] === 0) n++;
   const len = start >= 4 ? d.readUInt32LE(start - 4) : 0;
   if (len > 0 && start + len <= d.length && d[start + len - 1] === 0) {
-    const words = d.toString('latin1', start, start + len).split('\0').slice(0, counts[0]);
+    const words = d
+      .toString('latin1', start, start + len)
+      .split('\0')
+      .slice(0, counts[0]);
     if (words.length === counts[0] && words.includes('the')) {
       const dict = new Set(
         readFileSync(DICT, 'utf8')

@@ -182,6 +182,81 @@ describe('the recognition stage', () => {
   });
 });
 
+describe('the session model is made when the session opens (issue 30: the first turn does not wait for it)', () => {
+  const context = ctx({ persona: 'ava', backstory: 'I help with team invitations.' });
+
+  it('the recognition stage asks the recogniser to prepare before any audio', () => {
+    const calls: string[] = [];
+    const recognizer: Recognizer = {
+      name: 'fake',
+      available: true,
+      transcribe: async () => ({ text: '', recognised: false }),
+      prepare: (c) => calls.push(`prepare ${c.backstory}`),
+      stream: () => (calls.push('stream'), null),
+    };
+    const stage = new RecognitionStage(
+      recognizer,
+      { partial: () => undefined, turn: () => undefined },
+      context,
+    );
+    expect(calls).toEqual(['prepare I help with team invitations.']);
+    stage.speechStart(new Int16Array(1600));
+    expect(calls).toEqual(['prepare I help with team invitations.', 'stream']);
+  });
+
+  it('pocketsphinx starts the build at prepare, and the stream takes that build (never a second one)', async () => {
+    let builds = 0;
+    let finish!: (arpa: string) => void;
+    const slow = new Promise<string>((r) => (finish = r));
+    const rec = new PocketsphinxRecognizer({
+      binary: '/nonexistent/pocketsphinx_continuous',
+      modelDir: '/nonexistent',
+      arpa: () => (builds++, slow),
+    });
+    const stage = new RecognitionStage(
+      rec,
+      { partial: () => undefined, turn: () => undefined },
+      context,
+    );
+    expect(builds).toBe(1); // under way before the session's first audio
+    stage.speechStart(new Int16Array(1600)); // the build is still running
+    expect(builds).toBe(1);
+    finish('\\data\\\n');
+    await slow;
+    stage.control({ type: 'end', reason: 'closed' });
+    expect(builds).toBe(1);
+  });
+});
+
+describe("the tools' descriptions (issue 30: names and descriptions)", () => {
+  it('go into the context the box reads them with, and the session model has their words', async () => {
+    const snapshot = readSnapshot({
+      sub: 'ses_2',
+      session: { avatar: { kind: 'stock', persona: 'ava' }, tools: { resolved: ['tune', 'x'] } },
+    } as unknown as SessionClaims);
+    const prepared: RecognitionContext[] = [];
+    const stage = new RecognitionStage(
+      {
+        name: 'fake',
+        available: true,
+        transcribe: async () => ({ text: '', recognised: false }),
+        prepare: (c) => prepared.push(c),
+      },
+      { partial: () => undefined, turn: () => undefined },
+    );
+    const context = recognitionContext(snapshot, [
+      { name: 'tune', description: 'Tunes the accordion of the user.' },
+    ]);
+    stage.setContext(context);
+    expect(prepared.map((c) => c.tools)).toEqual([
+      [{ name: 'tune', description: 'Tunes the accordion of the user.' }, { name: 'x' }],
+    ]);
+    if (!probe.modelDir) return;
+    expect(await sessionArpa(context, DICT)).toMatch(/\tthe accordion\b/);
+    expect(await sessionArpa(recognitionContext(snapshot), DICT)).not.toMatch(/\tthe accordion\b/);
+  });
+});
+
 const opened: RecognitionStream[] = [];
 afterEach(() => opened.splice(0).forEach((s) => s.close()));
 
@@ -231,7 +306,10 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx with the session
     for (const w of news) expect(corpus).not.toMatch(new RegExp(`\\b${w}\\b`));
     const stream = rec().stream({ context: ava })!;
     opened.push(stream);
-    const heard = await utter(stream, await speak('The bread is in the kitchen by the window.', 'slt'));
+    const heard = await utter(
+      stream,
+      await speak('The bread is in the kitchen by the window.', 'slt'),
+    );
     for (const w of news) expect(heard.text.split(' ')).toContain(w);
   });
 

@@ -85,6 +85,8 @@ let general: Promise<string[][]> | null = null;
 let vocabulary: Promise<Map<string, number>> | null = null;
 let brainText: string | null = null;
 const cache = new Map<string, string>();
+/** Builds under way, by key: a second caller (the stream after `prepare`) waits for the same one. */
+const building = new Map<string, Promise<string>>();
 
 /**
  * The dictionary pocketsphinx decodes with (its words are the only ones it can hear), and the
@@ -136,9 +138,15 @@ export async function sessionArpa(context: RecognitionContext, dictPath: string)
     cache.set(key, hit); // most recent last
     return hit;
   }
+  const under = building.get(key);
+  if (under) return under;
+  const made = build(context, dictPath, key).finally(() => building.delete(key));
+  building.set(key, made);
+  return made;
+}
+
+async function build(context: RecognitionContext, dictPath: string, key: string): Promise<string> {
   const { words, corpus, reach } = await sources(dictPath);
-  const again = cache.get(key); // built by another session meanwhile
-  if (again !== undefined) return again;
   const domain = [
     context.systemPrompt ?? '',
     context.backstory ?? '',
@@ -169,7 +177,13 @@ export async function writeSessionLm(
   context: RecognitionContext,
   dictPath: string,
 ): Promise<{ path: string; remove: () => Promise<void> }> {
-  const arpa = await sessionArpa(context, dictPath);
+  return writeArpa(await sessionArpa(context, dictPath));
+}
+
+/** A private temporary file (0700 directory, 0600 file) holding `arpa`; `remove` deletes it. */
+export async function writeArpa(
+  arpa: string,
+): Promise<{ path: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'avatar-lm-')); // 0700
   const path = join(dir, 'session.arpa'); // pocketsphinx reads a .arpa name as ARPA text
   await writeFile(path, arpa, { mode: 0o600 });
