@@ -144,6 +144,26 @@ describe('the session language model (ARPA)', () => {
   });
 });
 
+describe('the general corpus (fixtures/asr/conversation-en.txt)', () => {
+  it("has a few thousand sentences and none of the edge-mic bench's questions", () => {
+    const lines = readFileSync(GENERAL_CORPUS, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2000);
+    const norm = (t: string) =>
+      t
+        .toLowerCase()
+        .replace(/[^a-z' ]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    const bench = readFileSync(new URL('../bench/edge-mic.bench.js', import.meta.url), 'utf8');
+    const questions = [
+      .../'([^']+)'/g[Symbol.matchAll](/export const QUESTIONS = \[([\s\S]*?)\];/.exec(bench)![1]!),
+    ].map((m) => norm(m[1]!));
+    expect(questions).toHaveLength(8);
+    const corpus = new Set(lines.map(norm));
+    expect(questions.filter((q) => corpus.has(q))).toEqual([]);
+  });
+});
+
 describe('the recognition stage', () => {
   it("opens the session's stream with what the mint froze: persona, prompt, backstory, tools", () => {
     const snapshot = readSnapshot({
