@@ -21,6 +21,7 @@ import type {
 import { PocketsphinxRecognizer, probePocketsphinx } from '../src/models/recognizer/index.js';
 import { buildArpa } from '../src/models/recognizer/lm/arpa.js';
 import {
+  GENERAL_CORPUS,
   LM_CACHE_SIZE,
   lmCacheInfo,
   sessionArpa,
@@ -143,6 +144,26 @@ describe('the session language model (ARPA)', () => {
   });
 });
 
+describe('the general corpus (fixtures/asr/conversation-en.txt)', () => {
+  it("has a few thousand sentences and none of the edge-mic bench's questions", () => {
+    const lines = readFileSync(GENERAL_CORPUS, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2000);
+    const norm = (t: string) =>
+      t
+        .toLowerCase()
+        .replace(/[^a-z' ]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    const bench = readFileSync(new URL('../bench/edge-mic.bench.js', import.meta.url), 'utf8');
+    const questions = [
+      .../'([^']+)'/g[Symbol.matchAll](/export const QUESTIONS = \[([\s\S]*?)\];/.exec(bench)![1]!),
+    ].map((m) => norm(m[1]!));
+    expect(questions).toHaveLength(8);
+    const corpus = new Set(lines.map(norm));
+    expect(questions.filter((q) => corpus.has(q))).toEqual([]);
+  });
+});
+
 describe('the recognition stage', () => {
   it("opens the session's stream with what the mint froze: persona, prompt, backstory, tools", () => {
     const snapshot = readSnapshot({
@@ -181,6 +202,81 @@ describe('the recognition stage', () => {
   });
 });
 
+describe('the session model is made when the session opens (issue 30: the first turn does not wait for it)', () => {
+  const context = ctx({ persona: 'ava', backstory: 'I help with team invitations.' });
+
+  it('the recognition stage asks the recogniser to prepare before any audio', () => {
+    const calls: string[] = [];
+    const recognizer: Recognizer = {
+      name: 'fake',
+      available: true,
+      transcribe: async () => ({ text: '', recognised: false }),
+      prepare: (c) => calls.push(`prepare ${c.backstory}`),
+      stream: () => (calls.push('stream'), null),
+    };
+    const stage = new RecognitionStage(
+      recognizer,
+      { partial: () => undefined, turn: () => undefined },
+      context,
+    );
+    expect(calls).toEqual(['prepare I help with team invitations.']);
+    stage.speechStart(new Int16Array(1600));
+    expect(calls).toEqual(['prepare I help with team invitations.', 'stream']);
+  });
+
+  it('pocketsphinx starts the build at prepare, and the stream takes that build (never a second one)', async () => {
+    let builds = 0;
+    let finish!: (arpa: string) => void;
+    const slow = new Promise<string>((r) => (finish = r));
+    const rec = new PocketsphinxRecognizer({
+      binary: '/nonexistent/pocketsphinx_continuous',
+      modelDir: '/nonexistent',
+      arpa: () => (builds++, slow),
+    });
+    const stage = new RecognitionStage(
+      rec,
+      { partial: () => undefined, turn: () => undefined },
+      context,
+    );
+    expect(builds).toBe(1); // under way before the session's first audio
+    stage.speechStart(new Int16Array(1600)); // the build is still running
+    expect(builds).toBe(1);
+    finish('\\data\\\n');
+    await slow;
+    stage.control({ type: 'end', reason: 'closed' });
+    expect(builds).toBe(1);
+  });
+});
+
+describe("the tools' descriptions (issue 30: names and descriptions)", () => {
+  it('go into the context the box reads them with, and the session model has their words', async () => {
+    const snapshot = readSnapshot({
+      sub: 'ses_2',
+      session: { avatar: { kind: 'stock', persona: 'ava' }, tools: { resolved: ['tune', 'x'] } },
+    } as unknown as SessionClaims);
+    const prepared: RecognitionContext[] = [];
+    const stage = new RecognitionStage(
+      {
+        name: 'fake',
+        available: true,
+        transcribe: async () => ({ text: '', recognised: false }),
+        prepare: (c) => prepared.push(c),
+      },
+      { partial: () => undefined, turn: () => undefined },
+    );
+    const context = recognitionContext(snapshot, [
+      { name: 'tune', description: 'Tunes the accordion of the user.' },
+    ]);
+    stage.setContext(context);
+    expect(prepared.map((c) => c.tools)).toEqual([
+      [{ name: 'tune', description: 'Tunes the accordion of the user.' }, { name: 'x' }],
+    ]);
+    if (!probe.modelDir) return;
+    expect(await sessionArpa(context, DICT)).toMatch(/\tthe accordion\b/);
+    expect(await sessionArpa(recognitionContext(snapshot), DICT)).not.toMatch(/\tthe accordion\b/);
+  });
+});
+
 const opened: RecognitionStream[] = [];
 afterEach(() => opened.splice(0).forEach((s) => s.close()));
 
@@ -202,6 +298,11 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx with the session
     persona: 'one',
     backstory: 'I restore old accordions in my workshop. Accordions are my life.',
   });
+  const ava = ctx({
+    persona: 'ava',
+    systemPrompt: 'You are Ava, a friendly support assistant.',
+    backstory: 'I help with new accounts in apps, explain settings and team invitations.',
+  });
   const saxophones = ctx({
     persona: 'two',
     backstory: 'I restore old saxophones in my workshop. Saxophones are my life.',
@@ -217,6 +318,19 @@ describe.skipIf(!probe.binary || !probe.modelDir)('pocketsphinx with the session
     expect(a.text).not.toMatch(/saxophone/);
     // The other session's model was built from its own backstory: this word is not in it.
     expect(b.text).not.toMatch(/accordion/);
+  });
+
+  it('keeps reach for common words the session text and the corpus never have', async () => {
+    const corpus = readFileSync(GENERAL_CORPUS, 'utf8').toLowerCase();
+    const news = ['bread', 'kitchen', 'window'];
+    for (const w of news) expect(corpus).not.toMatch(new RegExp(`\\b${w}\\b`));
+    const stream = rec().stream({ context: ava })!;
+    opened.push(stream);
+    const heard = await utter(
+      stream,
+      await speak('The bread is in the kitchen by the window.', 'slt'),
+    );
+    for (const w of news) expect(heard.text.split(' ')).toContain(w);
   });
 
   it.skipIf(!hasEspeak || !hasSox)(

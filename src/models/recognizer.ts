@@ -34,6 +34,11 @@ export interface Recognizer {
    * Absent, or null for this language or when no stream is free: the caller uses `transcribe`.
    */
   stream?(opts?: { lang?: string; context?: RecognitionContext }): RecognitionStream | null;
+  /**
+   * A session opened with this context: get ready for its stream now (pocketsphinx builds the
+   * session's language model), so its first utterance does not wait for that. Never throws.
+   */
+  prepare?(context: RecognitionContext): void;
 }
 
 /**

@@ -112,14 +112,16 @@ export class EdgeSession {
       ),
     });
     for (const stage of d.parts.stages?.(snapshot) ?? []) s.loop.addStage(stage);
-    // A recognizer_fail fault wraps the recogniser (faults.ts).
+    // A recognizer_fail fault wraps the recogniser (faults.ts). With tools to read, the
+    // recognition context (its language model) waits for their descriptions, below.
+    const toolsToRead = snapshot.toolNames.length > 0 && !!d.toolLink;
     if (d.parts.vad)
       s.mic = new MicInput(
         s.live,
         s.loop,
         await d.parts.vad(),
         faultyRecognizer(d.parts.recognizer, s.faults),
-        { context: recognitionContext(snapshot) },
+        toolsToRead ? {} : { context: recognitionContext(snapshot) },
       );
     // spec 6.2: the tool lifecycle, a post-commit stage of the turn loop (src/edge/tools).
     const toolDeps = {
@@ -131,11 +133,12 @@ export class EdgeSession {
       log,
     };
     let tools: ToolStage | null = null;
-    if (snapshot.toolNames.length > 0 && d.toolLink) {
+    if (toolsToRead && d.toolLink) {
       tools = await attachTools({ ...toolDeps, link: d.toolLink }).catch((e: unknown) => {
         log(`tools unavailable: ${(e as Error).message}`);
         return null;
       });
+      s.mic?.recognition.setContext(recognitionContext(snapshot, tools?.tools ?? []));
     }
     // The conversation script, the first reply source (docs/turns.md "Conversation scripts at run time").
     if (script) {

@@ -81,8 +81,10 @@ export function faultyRecognizer(recognizer: Recognizer, faults: SessionFaults |
       : null;
   };
   const openStream = recognizer.stream?.bind(recognizer);
+  const prepare = recognizer.prepare?.bind(recognizer);
   return {
     name: recognizer.name,
+    ...(prepare ? { prepare } : {}),
     get available() {
       return recognizer.available;
     },

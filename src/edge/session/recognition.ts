@@ -38,9 +38,20 @@ export class RecognitionStage implements Stage {
     private readonly recognizer: Recognizer,
     private readonly out: RecognitionOutput,
     /** What the session can be about: the stream is opened with it (issue 30, a recogniser may expect these words). */
-    private readonly context?: RecognitionContext,
+    private context?: RecognitionContext,
   ) {
     this.partials = new PartialPolicy({ recognizer });
+    // The session's model is made now, while the session opens, not at its first utterance.
+    if (context) recognizer.prepare?.(context);
+  }
+
+  /**
+   * What the session can be about, once the tools' descriptions are read (edge-session.ts):
+   * the recogniser prepares for it; a stream already open keeps its own.
+   */
+  setContext(context: RecognitionContext): void {
+    this.context = context;
+    this.recognizer.prepare?.(context);
   }
 
   /** The mic `hello` language: a stream for another language is opened at the next utterance. */
@@ -136,13 +147,23 @@ export class RecognitionStage implements Stage {
   }
 }
 
-/** The recognition context of a session: what its mint froze (persona, prompt, backstory, tools). */
-export function recognitionContext(s: SessionSnapshot): RecognitionContext {
+/**
+ * The recognition context of a session: what its mint froze (persona, prompt, backstory,
+ * tool names), with the tools' descriptions when the box has read them (`tools`).
+ */
+export function recognitionContext(
+  s: SessionSnapshot,
+  tools: readonly { name: string; description?: string }[] = [],
+): RecognitionContext {
+  const described = new Map(tools.map((t) => [t.name, t.description]));
   return {
     persona: s.avatar.persona,
     versionId: s.avatar.versionId,
     systemPrompt: s.systemPrompt,
     backstory: s.backstory,
-    tools: s.toolNames.map((name) => ({ name })),
+    tools: s.toolNames.map((name) => {
+      const description = described.get(name);
+      return description ? { name, description } : { name };
+    }),
   };
 }

@@ -123,6 +123,11 @@ export class ToolStage {
 
   constructor(private readonly d: ToolStageDeps) {}
 
+  /** The session's tools (their descriptions feed the recogniser's model: edge-session.ts). */
+  get tools(): readonly StageTool[] {
+    return this.d.tools;
+  }
+
   /** Whether the session has a `fast` tool (only then does the gate hold replies). */
   get fastLane(): boolean {
     return this.d.tools.some((t) => t.fast === true);

@@ -124,6 +124,20 @@ const GROUPS: string[][] = [
   ['travel', 'trip', 'visit', 'journey', 'abroad'],
   ['book', 'read', 'novel', 'author', 'write'],
   ['sport', 'team', 'play', 'football', 'soccer', 'tennis', 'run', 'swim'],
+  // An app's account and its settings (a product guide's backstory says "settings", users ask
+  // for the one they want changed).
+  [
+    'setting',
+    'account',
+    'password',
+    'profile',
+    'login',
+    'preference',
+    'notification',
+    'privacy',
+    'security',
+    'email',
+  ],
 ];
 
 const groupOf = new Map<string, string[]>();

@@ -29,7 +29,7 @@ import { PocketsphinxStream, type StreamTimers } from './pocketsphinx-stream.js'
 import type { SpeechRegion } from '../vad/index.js';
 import { groupWords, parseTimedWords, vadRegions, type TimedWord } from './segments.js';
 import { ASR_SAMPLE_RATE, encodeWav } from './wav.js';
-import { writeSessionLm } from './lm/session-lm.js';
+import { sessionArpa, writeArpa } from './lm/session-lm.js';
 import { warmModel } from './warm-model.js';
 
 export const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
@@ -82,6 +82,8 @@ export interface PocketsphinxOptions {
   modelDir?: string;
   /** false: streams decode with the default model (en-us.lm.bin), cold (benchmarks compare). */
   sessionModel?: false;
+  /** The session's model text (default: sessionArpa, cached per context; tests inject a slow one). */
+  arpa?: (context: RecognitionContext) => Promise<string>;
 }
 
 export class PocketsphinxRecognizer implements Recognizer {
@@ -90,8 +92,26 @@ export class PocketsphinxRecognizer implements Recognizer {
   private running = 0;
   private streams = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Each session's model, asked for once (at `prepare`, else at its stream's open). */
+  private readonly models = new WeakMap<RecognitionContext, Promise<string>>();
 
   constructor(private readonly opts: PocketsphinxOptions) {}
+
+  /** The session's language model, built now (and cached) so its stream opens at once. */
+  prepare(context: RecognitionContext): void {
+    if (this.opts.sessionModel !== false) this.model(context).catch(() => undefined);
+  }
+
+  private model(context: RecognitionContext): Promise<string> {
+    let m = this.models.get(context);
+    if (!m) {
+      const dict = join(this.opts.modelDir ?? POCKETSPHINX_MODEL_DIR, 'cmudict-en-us.dict');
+      m = this.opts.arpa ? this.opts.arpa(context) : sessionArpa(context, dict);
+      this.models.set(context, m);
+      m.catch(() => this.models.delete(context));
+    }
+    return m;
+  }
 
   /** A session's stream (pocketsphinx-stream.ts); null for another language or when every stream is taken. */
   stream(opts: { lang?: string; context?: RecognitionContext } = {}): RecognitionStream | null {
@@ -104,9 +124,7 @@ export class PocketsphinxRecognizer implements Recognizer {
     return new PocketsphinxStream({
       binary: this.opts.binary,
       ...(own ? { hmm: warmModel(join(modelDir, 'en-us')) } : {}),
-      ...(own && context
-        ? { lm: () => writeSessionLm(context, join(modelDir, 'cmudict-en-us.dict')) }
-        : {}),
+      ...(own && context ? { lm: () => this.model(context).then(writeArpa) } : {}),
       ...(this.opts.timers ? { timers: this.opts.timers } : {}),
       onClose: () => this.streams--,
     });

@@ -6,8 +6,11 @@
  *   p(w | h) = (c(h w) + T(h) p(w | h')) / (c(h) + T(h))
  *
  * where T(h) is the number of distinct words seen after h and h' is h without its first
- * word; the unigrams are interpolated with a uniform distribution over the vocabulary, so
- * every word in it keeps some probability. In ARPA terms a seen n-gram is written with this
+ * word; the unigrams are interpolated with a base distribution over the vocabulary, so
+ * every word in it keeps some probability: uniform over the words, or, given a general
+ * vocabulary (word -> probability, e.g. the general English model's unigrams), half uniform
+ * and half that vocabulary's own probabilities; its words join the vocabulary, so a word the
+ * sentences never had stays reachable with a small share of the back-off mass. In ARPA terms a seen n-gram is written with this
  * probability and a history's back-off weight is T(h) / (c(h) + T(h)) (the interpolated
  * model is exactly its back-off form). Probabilities are log10, as ARPA wants.
  */
@@ -31,7 +34,11 @@ interface Node {
 }
 
 /** The ARPA text of a trigram model over the given sentences. */
-export function buildArpa(parts: readonly WeightedSentences[], order = 3): string {
+export function buildArpa(
+  parts: readonly WeightedSentences[],
+  order = 3,
+  general?: ReadonlyMap<string, number>,
+): string {
   // histories[k]: history of k words (joined) -> its continuations.
   const histories: Map<string, Node>[] = Array.from({ length: order }, () => new Map());
   const vocab = new Set<string>();
@@ -53,8 +60,15 @@ export function buildArpa(parts: readonly WeightedSentences[], order = 3): strin
       }
     }
   }
+  let generalMass = 0;
+  for (const [w, pw] of general ?? []) {
+    vocab.add(w);
+    generalMass += pw;
+  }
   const words = [...vocab].sort();
-  const uniform = 1 / (words.length + 1); // the words and </s>
+  const flat = 1 / (words.length + 1); // the words and </s>
+  const base = (w: string): number =>
+    general && generalMass > 0 ? flat / 2 + (general.get(w) ?? 0) / generalMass / 2 : flat;
   // A seen n-gram's lower order (its last n-1 words) is seen too, so each order's
   // probabilities come from the one below by lookup: p[k] maps "h w" -> p(w | h).
   const p: Map<string, number>[] = [];
@@ -67,7 +81,7 @@ export function buildArpa(parts: readonly WeightedSentences[], order = 3): strin
     for (const [h, node] of histories[k]!) {
       const rest = k === 0 ? '' : k === 1 ? '' : h.slice(h.indexOf(SEP) + 1) + SEP;
       for (const [w, c] of node.next) {
-        const lower = k === 0 ? uniform : p[k - 1]!.get(rest + w)!;
+        const lower = k === 0 ? base(w) : p[k - 1]!.get(rest + w)!;
         level.set(
           k === 0 ? w : h + SEP + w,
           (c + node.next.size * lower) / (node.total + node.next.size),
@@ -81,11 +95,12 @@ export function buildArpa(parts: readonly WeightedSentences[], order = 3): strin
   const grams: string[][] = [];
   const uni: string[] = [];
   for (const w of [BOS, EOS, ...words]) {
-    // A word only ever seen first in a sentence has no unigram count: the uniform share.
+    // A word never seen after another (first in a sentence, or only in the general
+    // vocabulary) has no unigram count: its share of the back-off mass.
     const prob =
       w === BOS
         ? '-99.000000'
-        : lg(p[0]!.get(w) ?? (u.next.size * uniform) / (u.total + u.next.size));
+        : lg(p[0]!.get(w) ?? (u.next.size * base(w)) / (u.total + u.next.size));
     const b = backoff(1, w);
     uni.push(b === null ? `${prob}\t${w}` : `${prob}\t${w}\t${lg(b)}`);
   }

@@ -31,6 +31,24 @@ export const LM_CACHE_SIZE = 16;
 export const GENERAL_CORPUS = fileURLToPath(
   new URL('../../../../fixtures/asr/conversation-en.txt', import.meta.url),
 );
+/**
+ * The general English vocabulary kept within reach (scripts/make-asr-words.js): the 5,000
+ * most probable words of the CMU model pocketsphinx ships (BSD-2-Clause), with their
+ * unigram probabilities, `logprob<TAB>word` a line.
+ */
+export const GENERAL_WORDS = fileURLToPath(
+  new URL('../../../../fixtures/asr/general-words-en.txt', import.meta.url),
+);
+
+/** `logprob<TAB>word` lines -> word -> probability (words outside `dict` left out). */
+export function generalWordsOf(text: string, dict: ReadonlySet<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const [lp, w] = line.split('\t');
+    if (w && dict.has(w) && Number.isFinite(Number(lp))) out.set(w, 10 ** Number(lp));
+  }
+  return out;
+}
 
 /** What users say to the local brain, by intent (brain/intents.ts): the questions it is built for. */
 export const INTENT_QUESTIONS: Record<Intent['kind'], readonly string[]> = {
@@ -64,20 +82,27 @@ export const INTENT_QUESTIONS: Record<Intent['kind'], readonly string[]> = {
 
 let dict: Promise<Set<string>> | null = null;
 let general: Promise<string[][]> | null = null;
+let vocabulary: Promise<Map<string, number>> | null = null;
 let brainText: string | null = null;
 const cache = new Map<string, string>();
+/** Builds under way, by key: a second caller (the stream after `prepare`) waits for the same one. */
+const building = new Map<string, Promise<string>>();
 
 /**
  * The dictionary pocketsphinx decodes with (its words are the only ones it can hear), and the
  * general corpus in its words: read once per process, without blocking the event loop.
  */
-async function sources(dictPath: string): Promise<{ words: Set<string>; corpus: string[][] }> {
+async function sources(
+  dictPath: string,
+): Promise<{ words: Set<string>; corpus: string[][]; reach: Map<string, number> }> {
   dict ??= readFile(dictPath, 'utf8').then(dictionaryWordsOf);
   dict.catch(() => (dict = null));
   const words = await dict;
   general ??= readFile(GENERAL_CORPUS, 'utf8').then((t) => sentencesOf(t, words));
   general.catch(() => (general = null));
-  return { words, corpus: await general };
+  vocabulary ??= readFile(GENERAL_WORDS, 'utf8').then((t) => generalWordsOf(t, words));
+  vocabulary.catch(() => (vocabulary = null));
+  return { words, corpus: await general, reach: await vocabulary };
 }
 
 /** The English phrase table's lines, the lists and templates with their slots empty. */
@@ -113,9 +138,15 @@ export async function sessionArpa(context: RecognitionContext, dictPath: string)
     cache.set(key, hit); // most recent last
     return hit;
   }
-  const { words, corpus } = await sources(dictPath);
-  const again = cache.get(key); // built by another session meanwhile
-  if (again !== undefined) return again;
+  const under = building.get(key);
+  if (under) return under;
+  const made = build(context, dictPath, key).finally(() => building.delete(key));
+  building.set(key, made);
+  return made;
+}
+
+async function build(context: RecognitionContext, dictPath: string, key: string): Promise<string> {
+  const { words, corpus, reach } = await sources(dictPath);
   const domain = [
     context.systemPrompt ?? '',
     context.backstory ?? '',
@@ -123,10 +154,14 @@ export async function sessionArpa(context: RecognitionContext, dictPath: string)
     ...Object.values(INTENT_QUESTIONS).flat(),
     phraseText(),
   ].join('\n');
-  const arpa = buildArpa([
-    { sentences: corpus, weight: 1 },
-    { sentences: sentencesOf(domain, words), weight: DOMAIN_WEIGHT },
-  ]);
+  const arpa = buildArpa(
+    [
+      { sentences: corpus, weight: 1 },
+      { sentences: sentencesOf(domain, words), weight: DOMAIN_WEIGHT },
+    ],
+    3,
+    reach,
+  );
   cache.set(key, arpa);
   while (cache.size > LM_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return arpa;
@@ -142,7 +177,13 @@ export async function writeSessionLm(
   context: RecognitionContext,
   dictPath: string,
 ): Promise<{ path: string; remove: () => Promise<void> }> {
-  const arpa = await sessionArpa(context, dictPath);
+  return writeArpa(await sessionArpa(context, dictPath));
+}
+
+/** A private temporary file (0700 directory, 0600 file) holding `arpa`; `remove` deletes it. */
+export async function writeArpa(
+  arpa: string,
+): Promise<{ path: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'avatar-lm-')); // 0700
   const path = join(dir, 'session.arpa'); // pocketsphinx reads a .arpa name as ARPA text
   await writeFile(path, arpa, { mode: 0o600 });
