@@ -4,7 +4,7 @@
  * own `POST /chat` (spec 4.6), served by a box at the session's `ws_url` host.
  */
 import { z } from 'zod';
-import { CHAT_TEXT_MAX, ChatText, EndReason } from '../edge/messages.js';
+import { ChatText, EndReason } from '../edge/messages.js';
 import { ToolCallBody, ToolCallReportBody, ToolWireErrors } from '../resources/tools.js';
 import { DealtStreamFault } from '../resources/operator.js';
 import { Script } from '../resources/script.js';
