@@ -3,7 +3,6 @@
  * The other verbs (`mcp add|list|get|refresh|rm`, `builtins list`) are generated from the
  * operation table (src/contract/operations/tools.ts).
  */
-import type { Command } from 'commander';
 import { groupCommand } from '../define.js';
 import type { CommandModule } from '../context.js';
 
