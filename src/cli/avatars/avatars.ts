@@ -212,60 +212,48 @@ export const avatarCommands: CommandModule = {
       );
     imageUpload('upload-face', 'upload the face image of a version (publishes it)', 'uploadFace');
     imageUpload('add-face', 'add one more face image to a version', 'uploadExtraFace');
-    addCommand(
-      versions,
+    /** An audio sample upload of `<owner> <versionId> <file>` (a version's voice, a voice's sample). */
+    const sampleUpload = (
+      name: string,
+      summary: string,
+      owner: 'avatarId' | 'voiceId',
+      op: () => Promise<Parameters<typeof uploadFile>[1]>,
+    ) =>
       defineCommand({
-        name: 'upload-voice',
-        summary: 'upload the voice sample of a version (5 to 30 s of mpeg or wav)',
+        name,
+        summary,
         args: {
-          avatarId: '<avatarId>',
+          owner: `<${owner}>`,
           versionId: '<versionId>',
           file: { usage: '<file>', description: 'audio file (.wav, .mp3)' },
         },
         options: { refText: REF_TEXT, contentType: CONTENT_TYPE },
-        async run({ args: { avatarId, versionId, file }, options: o }) {
+        async run({ args: { owner: id, versionId, file }, options: o }) {
           const upload = readUpload(cli, file, 'audio', o.contentType);
-          const { uploadVoice } = await avatarOps();
-          cli.print(
-            await uploadFile(
-              cli,
-              uploadVoice,
-              { avatarId, versionId },
-              upload,
-              refHeader(o.refText),
-            ),
-          );
+          const params = { [owner]: id, versionId };
+          cli.print(await uploadFile(cli, await op(), params, upload, refHeader(o.refText)));
         },
-      }),
+      });
+    addCommand(
+      versions,
+      sampleUpload(
+        'upload-voice',
+        'upload the voice sample of a version (5 to 30 s of mpeg or wav)',
+        'avatarId',
+        async () => (await avatarOps()).uploadVoice,
+      ),
       cli,
     );
 
     const voices = groupCommand(program, 'voices', 'voices (/api/v1/voices...)');
     addCommand(
       voices,
-      defineCommand({
-        name: 'upload-sample',
-        summary: 'upload the audio sample of a voice version (makes it current)',
-        args: {
-          voiceId: '<voiceId>',
-          versionId: '<versionId>',
-          file: { usage: '<file>', description: 'audio file (.wav, .mp3)' },
-        },
-        options: { refText: REF_TEXT, contentType: CONTENT_TYPE },
-        async run({ args: { voiceId, versionId, file }, options: o }) {
-          const upload = readUpload(cli, file, 'audio', o.contentType);
-          const { uploadVoiceSample } = await import('../../contract/operations/voices.js');
-          cli.print(
-            await uploadFile(
-              cli,
-              uploadVoiceSample,
-              { voiceId, versionId },
-              upload,
-              refHeader(o.refText),
-            ),
-          );
-        },
-      }),
+      sampleUpload(
+        'upload-sample',
+        'upload the audio sample of a voice version (makes it current)',
+        'voiceId',
+        async () => (await import('../../contract/operations/voices.js')).uploadVoiceSample,
+      ),
       cli,
     );
   },
