@@ -8,13 +8,16 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Limits } from '../../contract/limits.js';
 import type { CliContext, CommandModule } from '../context.js';
+import {
+  addCommand,
+  defineCommand,
+  groupCommand,
+  type OptionSpec,
+  type OptionsOf,
+} from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { checkFaceFile, checkVoiceFile } from '../local-media.js';
 import { readUpload, uploadFile } from './upload.js';
-
-const group = (program: Command, name: string, description: string) =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
-  program.command(name).description(description);
 
 function readText(cli: CliContext, file: string): string {
   try {
@@ -27,17 +30,45 @@ function readText(cli: CliContext, file: string): string {
 const refHeader = (text: string | undefined): Record<string, string> =>
   text === undefined ? {} : { 'x-ref-text': encodeURIComponent(text) };
 
-interface CreateCustomOptions {
-  name: string;
-  face: string;
-  voice: string;
-  prompt: string;
-  backstory?: string;
-  refText?: string;
-  language?: string;
-  wait: boolean;
-  timeout: string;
-}
+/** `avatar avatars create-custom`'s options (its type is inferred: CreateCustomOptions). */
+const createCustomOptions = {
+  name: { flags: '--name <name>', description: 'avatar name', required: true },
+  face: {
+    flags: '--face <file>',
+    description: 'face image (.jpg, .png, .webp; at most 10 MB)',
+    required: true,
+  },
+  voice: {
+    flags: '--voice <file>',
+    description: 'voice sample (.wav, .mp3; 5 to 30 s; at most 25 MB)',
+    required: true,
+  },
+  prompt: {
+    flags: '--prompt <file>',
+    description: 'text file with the system prompt',
+    required: true,
+  },
+  backstory: { flags: '--backstory <file>', description: 'text file with the backstory' },
+  refText: { flags: '--ref-text <text>', description: 'transcript of the voice sample' },
+  language: { flags: '--language <tag>', description: 'native language (BCP-47)' },
+  wait: { flags: '--no-wait', description: 'return at once instead of waiting for the idle media' },
+  timeout: {
+    flags: '--timeout <seconds>',
+    description: 'how long to wait for the idle media',
+    default: '120',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+type CreateCustomOptions = OptionsOf<typeof createCustomOptions>;
+
+const CONTENT_TYPE = {
+  flags: '--content-type <type>',
+  description: 'override the type guessed from the extension',
+} as const;
+const REF_TEXT = {
+  flags: '--ref-text <text>',
+  description: 'transcript of the sample (sent as X-Ref-Text)',
+} as const;
 
 async function createCustom(cli: CliContext, o: CreateCustomOptions) {
   // Check and read everything first: a bad flag or a missing file is a usage error
@@ -137,43 +168,36 @@ async function finishCustom(
 
 export const avatarCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    const avatars = group(program, 'avatars', 'avatars (/api/v1/avatars...)');
-    avatars
-      .command('create-custom')
-      .description(
-        'create a ready custom avatar from a face image, a voice sample and a prompt file',
-      )
-      .requiredOption('--name <name>', 'avatar name')
-      .requiredOption('--face <file>', 'face image (.jpg, .png, .webp; at most 10 MB)')
-      .requiredOption('--voice <file>', 'voice sample (.wav, .mp3; 5 to 30 s; at most 25 MB)')
-      .requiredOption('--prompt <file>', 'text file with the system prompt')
-      .option('--backstory <file>', 'text file with the backstory')
-      .option('--ref-text <text>', 'transcript of the voice sample')
-      .option('--language <tag>', 'native language (BCP-47)')
-      .option('--no-wait', 'return at once instead of waiting for the idle media')
-      .option('--timeout <seconds>', 'how long to wait for the idle media', '120')
-      .action((opts: CreateCustomOptions) => createCustom(cli, opts));
+    const avatars = groupCommand(program, 'avatars', 'avatars (/api/v1/avatars...)');
+    addCommand(
+      avatars,
+      defineCommand({
+        name: 'create-custom',
+        summary: 'create a ready custom avatar from a face image, a voice sample and a prompt file',
+        options: createCustomOptions,
+        run: ({ options }) => createCustom(cli, options),
+      }),
+      cli,
+    );
 
-    const versions = group(
+    const versions = groupCommand(
       program,
       'versions',
       'avatar versions (/api/v1/avatars/{avatarId}/versions...)',
     );
     const imageUpload = (verb: string, desc: string, op: 'uploadFace' | 'uploadExtraFace') =>
-      versions
-        .command(verb)
-        .description(desc)
-        .argument('<avatarId>')
-        .argument('<versionId>')
-        .argument('<file>', 'image file (.jpg, .png, .webp)')
-        .option('--content-type <type>', 'override the type guessed from the extension')
-        .action(
-          async (
-            avatarId: string,
-            versionId: string,
-            file: string,
-            o: { contentType?: string },
-          ) => {
+      addCommand(
+        versions,
+        defineCommand({
+          name: verb,
+          summary: desc,
+          args: {
+            avatarId: '<avatarId>',
+            versionId: '<versionId>',
+            file: { usage: '<file>', description: 'image file (.jpg, .png, .webp)' },
+          },
+          options: { contentType: CONTENT_TYPE },
+          async run({ args: { avatarId, versionId, file }, options: o }) {
             cli.print(
               await uploadFile(
                 cli,
@@ -183,66 +207,54 @@ export const avatarCommands: CommandModule = {
               ),
             );
           },
-        );
+        }),
+        cli,
+      );
     imageUpload('upload-face', 'upload the face image of a version (publishes it)', 'uploadFace');
     imageUpload('add-face', 'add one more face image to a version', 'uploadExtraFace');
-    versions
-      .command('upload-voice')
-      .description('upload the voice sample of a version (5 to 30 s of mpeg or wav)')
-      .argument('<avatarId>')
-      .argument('<versionId>')
-      .argument('<file>', 'audio file (.wav, .mp3)')
-      .option('--ref-text <text>', 'transcript of the sample (sent as X-Ref-Text)')
-      .option('--content-type <type>', 'override the type guessed from the extension')
-      .action(
-        async (
-          avatarId: string,
-          versionId: string,
-          file: string,
-          o: { refText?: string; contentType?: string },
-        ) => {
-          const upload = readUpload(cli, file, 'audio', o.contentType);
-          const { uploadVoice } = await avatarOps();
-          cli.print(
-            await uploadFile(
-              cli,
-              uploadVoice,
-              { avatarId, versionId },
-              upload,
-              refHeader(o.refText),
-            ),
-          );
+    /** An audio sample upload of `<owner> <versionId> <file>` (a version's voice, a voice's sample). */
+    const sampleUpload = (
+      name: string,
+      summary: string,
+      owner: 'avatarId' | 'voiceId',
+      op: () => Promise<Parameters<typeof uploadFile>[1]>,
+    ) =>
+      defineCommand({
+        name,
+        summary,
+        args: {
+          owner: `<${owner}>`,
+          versionId: '<versionId>',
+          file: { usage: '<file>', description: 'audio file (.wav, .mp3)' },
         },
-      );
+        options: { refText: REF_TEXT, contentType: CONTENT_TYPE },
+        async run({ args: { owner: id, versionId, file }, options: o }) {
+          const upload = readUpload(cli, file, 'audio', o.contentType);
+          const params = { [owner]: id, versionId };
+          cli.print(await uploadFile(cli, await op(), params, upload, refHeader(o.refText)));
+        },
+      });
+    addCommand(
+      versions,
+      sampleUpload(
+        'upload-voice',
+        'upload the voice sample of a version (5 to 30 s of mpeg or wav)',
+        'avatarId',
+        async () => (await avatarOps()).uploadVoice,
+      ),
+      cli,
+    );
 
-    const voices = group(program, 'voices', 'voices (/api/v1/voices...)');
-    voices
-      .command('upload-sample')
-      .description('upload the audio sample of a voice version (makes it current)')
-      .argument('<voiceId>')
-      .argument('<versionId>')
-      .argument('<file>', 'audio file (.wav, .mp3)')
-      .option('--ref-text <text>', 'transcript of the sample (sent as X-Ref-Text)')
-      .option('--content-type <type>', 'override the type guessed from the extension')
-      .action(
-        async (
-          voiceId: string,
-          versionId: string,
-          file: string,
-          o: { refText?: string; contentType?: string },
-        ) => {
-          const upload = readUpload(cli, file, 'audio', o.contentType);
-          const { uploadVoiceSample } = await import('../../contract/operations/voices.js');
-          cli.print(
-            await uploadFile(
-              cli,
-              uploadVoiceSample,
-              { voiceId, versionId },
-              upload,
-              refHeader(o.refText),
-            ),
-          );
-        },
-      );
+    const voices = groupCommand(program, 'voices', 'voices (/api/v1/voices...)');
+    addCommand(
+      voices,
+      sampleUpload(
+        'upload-sample',
+        'upload the audio sample of a voice version (makes it current)',
+        'voiceId',
+        async () => (await import('../../contract/operations/voices.js')).uploadVoiceSample,
+      ),
+      cli,
+    );
   },
 };

@@ -7,7 +7,7 @@ import { CliError, ExitCode } from '../exit-codes.js';
  * Bearer header and a JSON body (both required of state-changing operator routes). A
  * non-2xx answer becomes a CliError naming the route and the emulator's message.
  */
-export async function operatorCall<T = any>(
+export async function operatorCall<T = unknown>(
   cli: CliContext,
   method: 'GET' | 'POST',
   path: string,

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import { listEmulators, writeEmulatorState } from '../config.js';
 import type { CliContext } from '../context.js';
+import { defineCommand } from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { operatorCall, operatorPath } from './emulator-operator.js';
 
@@ -44,14 +44,18 @@ function showKeys(cli: CliContext, body: KeysAnswer, what: string): void {
   );
 }
 
-export function registerState(group: Command, cli: CliContext): void {
-  group
-    .command('export')
-    .argument('<file>', 'where to write the state document (JSON); - for stdout')
-    .description(
+export const stateCommands = [
+  defineCommand({
+    name: 'export',
+    summary:
       "write the emulator's whole state (every workspace, key, avatar, voice, session record, blob) to a file",
-    )
-    .action(async (file: string) => {
+    args: {
+      file: {
+        usage: '<file>',
+        description: 'where to write the state document (JSON); - for stdout',
+      },
+    },
+    async run({ args: { file }, cli }) {
       const doc = await operatorCall<{
         tables: Record<string, { rows: unknown[] }>;
         blobs: Record<string, string>;
@@ -67,17 +71,19 @@ export function registerState(group: Command, cli: CliContext): void {
         { file, rows, blobs: Object.keys(doc.blobs).length, bytes: Buffer.byteLength(text) },
         () => `wrote ${file}: ${rows} rows, ${Object.keys(doc.blobs).length} blobs`,
       );
-    });
-  group
-    .command('import')
-    .argument(
-      '<file>',
-      'a state document written by `emulator export` (this version or an older one)',
-    )
-    .description(
+    },
+  }),
+  defineCommand({
+    name: 'import',
+    summary:
       "replace the emulator's state with an export; live sessions end; the keys become the export's",
-    )
-    .action(async (file: string) => {
+    args: {
+      file: {
+        usage: '<file>',
+        description: 'a state document written by `emulator export` (this version or an older one)',
+      },
+    },
+    async run({ args: { file }, cli }) {
       let doc: unknown;
       try {
         doc = JSON.parse(readFileSync(resolve(cli.io.cwd, file), 'utf8'));
@@ -89,14 +95,19 @@ export function registerState(group: Command, cli: CliContext): void {
         await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateImport'), doc),
         `imported ${file}`,
       );
-    });
-  group
-    .command('reset')
-    .option('--new-keys', 'also replace the bootstrap keys (default: they keep working)')
-    .description(
+    },
+  }),
+  defineCommand({
+    name: 'reset',
+    summary:
       'empty the emulator: every workspace, avatar, voice, key, session and job goes (the stock catalog stays)',
-    )
-    .action(async (opts: { newKeys?: boolean }) => {
+    options: {
+      newKeys: {
+        flags: '--new-keys',
+        description: 'also replace the bootstrap keys (default: they keep working)',
+      },
+    },
+    async run({ options: opts, cli }) {
       showKeys(
         cli,
         await operatorCall<KeysAnswer>(cli, 'POST', await operatorPath('stateReset'), {
@@ -104,5 +115,6 @@ export function registerState(group: Command, cli: CliContext): void {
         }),
         'reset',
       );
-    });
-}
+    },
+  }),
+];

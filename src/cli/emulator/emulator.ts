@@ -18,10 +18,10 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { formatTime, renderTable } from '../output.js';
 import { emulatorFlags } from './emulator-flags.js';
 import { collect } from './emulator-flag.js';
-import { addCommand } from '../define.js';
+import { addCommand, defineCommand } from '../define.js';
 import { registerExec } from './emulator-exec.js';
 import { clockCommand } from './emulator-clock.js';
-import { registerState } from './emulator-state.js';
+import { stateCommands } from './emulator-state.js';
 import { registerLogs } from './emulator-logs.js';
 import { faultsCommand } from './emulator-faults.js';
 import { registerScripts } from './emulator-scripts.js';
@@ -246,6 +246,13 @@ async function status(cli: CliContext): Promise<void> {
   );
 }
 
+const statusCommand = defineCommand({
+  name: 'status',
+  summary:
+    'list the running local emulators, check their health, and mark the one the CLI uses from here',
+  run: ({ cli }) => status(cli),
+});
+
 export const emulatorCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
     const group = program
@@ -269,16 +276,11 @@ export const emulatorCommands: CommandModule = {
 
     registerExec(group, cli, startOptions);
     addCommand(group, clockCommand, cli);
-    registerState(group, cli);
+    for (const c of stateCommands) addCommand(group, c, cli);
     registerLogs(group, cli);
     addCommand(group, faultsCommand, cli);
     registerScripts(group, cli);
 
-    group
-      .command('status')
-      .description(
-        'list the running local emulators, check their health, and mark the one the CLI uses from here',
-      )
-      .action(() => status(cli));
+    addCommand(group, statusCommand, cli);
   },
 };

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { isApiResponseError } from '../errors.js';
 import type { SpeakRequest } from '../../contract/resources/generations.js';
 import type { CliContext, CommandModule } from '../context.js';
+import { addCommand, defineCommand, type OptionSpec, type OptionsOf } from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { renderTable } from '../output.js';
 import { mediaArg } from './media-arg.js';
@@ -76,19 +77,49 @@ function renderProgress(cli: CliContext): () => void {
   };
 }
 
-interface SpeakFlags {
-  text: string;
-  image: string;
-  voice: string;
-  voiceText?: string;
-  endFrame?: string;
-  prompt?: string;
-  width?: number;
-  height?: number;
-  frameRate?: number;
-  cacheUrls?: boolean;
-  out: string;
-}
+/** `avatar speak`'s options (its type is inferred: SpeakFlags). */
+const speakOptions = {
+  text: { flags: '--text <text>', description: 'words to say', required: true },
+  image: {
+    flags: '--image <file|url>',
+    description: 'face image (.jpg, .png, .webp) or an http(s) URL',
+    required: true,
+  },
+  voice: {
+    flags: '--voice <file|url>',
+    description:
+      'voice reference (.wav, .mp3, .m4a, .flac, .ogg; 3 to 10 s is ideal) or an http(s) URL',
+    required: true,
+  },
+  out: { flags: '-o, --out <file>', description: 'where to write the MP4', required: true },
+  voiceText: { flags: '--voice-text <text>', description: 'transcript of the voice reference' },
+  endFrame: {
+    flags: '--end-frame <file|url>',
+    description: 'face of the last frame (defaults to --image)',
+  },
+  prompt: { flags: '--prompt <text>', description: 'scene/style prompt' },
+  width: {
+    flags: '--width <px>',
+    description: 'video width (default 352)',
+    parse: number('--width', true),
+  },
+  height: {
+    flags: '--height <px>',
+    description: 'video height (default 480)',
+    parse: number('--height', true),
+  },
+  frameRate: {
+    flags: '--frame-rate <fps>',
+    description: 'frames per second (default 24)',
+    parse: number('--frame-rate', true),
+  },
+  cacheUrls: {
+    flags: '--cache-urls',
+    description: 'treat media URLs as immutable cache keys (immutable_url_for_caching)',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+type SpeakFlags = OptionsOf<typeof speakOptions>;
 
 async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
   checkOut(cli, o.out);
@@ -150,100 +181,91 @@ async function runSpeak(cli: CliContext, o: SpeakFlags): Promise<void> {
   }
 }
 
+const speakCommand = defineCommand({
+  name: 'speak',
+  summary: 'text + face + voice reference -> a lip-synced MP4 (POST /api/v1/speak)',
+  options: speakOptions,
+  run: ({ options: o, cli }) => runSpeak(cli, o),
+});
+
+const designCommand = defineCommand({
+  name: 'design',
+  summary: 'a voice described in words says the text -> 24 kHz WAV (POST /api/v1/design)',
+  options: {
+    description: {
+      flags: '--description <text>',
+      description:
+        'the voice: gender, age, pitch, pace, accent (e.g. "a calm old man with a deep voice")',
+      required: true,
+    },
+    text: { flags: '--text <text>', description: 'what the voice says', required: true },
+    out: { flags: '-o, --out <file>', description: 'where to write the WAV', required: true },
+    temperature: {
+      flags: '--temperature <n>',
+      description: 'default 1.5',
+      parse: number('--temperature'),
+    },
+    topP: { flags: '--top-p <n>', description: 'default 0.6', parse: number('--top-p') },
+    topK: { flags: '--top-k <n>', description: 'default 50', parse: number('--top-k', true) },
+    repetitionPenalty: {
+      flags: '--repetition-penalty <n>',
+      description: 'default 1.1',
+      parse: number('--repetition-penalty'),
+    },
+    maxNewTokens: {
+      flags: '--max-new-tokens <n>',
+      description: 'default 4096 (20 ms of audio each)',
+      parse: number('--max-new-tokens', true),
+    },
+  },
+  async run({ options: o, cli }) {
+    checkOut(cli, o.out);
+    const { design } = await gen();
+    const a = await design(cli.client(), {
+      description: o.description,
+      text: o.text,
+      temperature: o.temperature,
+      top_p: o.topP,
+      top_k: o.topK,
+      repetition_penalty: o.repetitionPenalty,
+      max_new_tokens: o.maxNewTokens,
+    });
+    writeOut(cli, o.out, a.wav);
+    cli.print(
+      {
+        file: o.out,
+        bytes: a.wav.length,
+        sample_rate: a.sampleRate,
+        duration_seconds: a.durationSeconds,
+        gen_ms: a.genMs,
+        rtf: a.rtf,
+      },
+      () =>
+        `wrote ${o.out} (${a.durationSeconds} s at ${a.sampleRate} Hz) · gen ${a.genMs} ms · rtf ${a.rtf ?? 'n/a'}`,
+    );
+  },
+});
+
+const prebuildCommand = defineCommand({
+  name: 'prebuild',
+  summary:
+    'warm the idle-motion cache of an avatar version on every live box (POST /api/v1/prebuild)',
+  args: { versionId: { usage: '<versionId>', description: 'avatar version id (avatar_ref)' } },
+  async run({ args: { versionId }, cli }) {
+    const { prebuild } = await gen();
+    const a = await prebuild(cli.client(), versionId);
+    cli.print(
+      a,
+      () =>
+        `${renderTable(a.boxes)}\n${a.ok ? 'ok: at least one box has it or is building it' : 'no box took it (see statuses)'}`,
+    );
+  },
+});
+
 export const generationCommands: CommandModule = {
   register(program: Command, cli: CliContext) {
-    program
-      .command('speak')
-      .description('text + face + voice reference -> a lip-synced MP4 (POST /api/v1/speak)')
-      .requiredOption('--text <text>', 'words to say')
-      .requiredOption('--image <file|url>', 'face image (.jpg, .png, .webp) or an http(s) URL')
-      .requiredOption(
-        '--voice <file|url>',
-        'voice reference (.wav, .mp3, .m4a, .flac, .ogg; 3 to 10 s is ideal) or an http(s) URL',
-      )
-      .requiredOption('-o, --out <file>', 'where to write the MP4')
-      .option('--voice-text <text>', 'transcript of the voice reference')
-      .option('--end-frame <file|url>', 'face of the last frame (defaults to --image)')
-      .option('--prompt <text>', 'scene/style prompt')
-      .option('--width <px>', 'video width (default 352)', number('--width', true))
-      .option('--height <px>', 'video height (default 480)', number('--height', true))
-      .option('--frame-rate <fps>', 'frames per second (default 24)', number('--frame-rate', true))
-      .option(
-        '--cache-urls',
-        'treat media URLs as immutable cache keys (immutable_url_for_caching)',
-      )
-      .action((o: SpeakFlags) => runSpeak(cli, o));
-
-    program
-      .command('design')
-      .description('a voice described in words says the text -> 24 kHz WAV (POST /api/v1/design)')
-      .requiredOption(
-        '--description <text>',
-        'the voice: gender, age, pitch, pace, accent (e.g. "a calm old man with a deep voice")',
-      )
-      .requiredOption('--text <text>', 'what the voice says')
-      .requiredOption('-o, --out <file>', 'where to write the WAV')
-      .option('--temperature <n>', 'default 1.5', number('--temperature'))
-      .option('--top-p <n>', 'default 0.6', number('--top-p'))
-      .option('--top-k <n>', 'default 50', number('--top-k', true))
-      .option('--repetition-penalty <n>', 'default 1.1', number('--repetition-penalty'))
-      .option(
-        '--max-new-tokens <n>',
-        'default 4096 (20 ms of audio each)',
-        number('--max-new-tokens', true),
-      )
-      .action(
-        async (o: {
-          description: string;
-          text: string;
-          out: string;
-          temperature?: number;
-          topP?: number;
-          topK?: number;
-          repetitionPenalty?: number;
-          maxNewTokens?: number;
-        }) => {
-          checkOut(cli, o.out);
-          const { design } = await gen();
-          const a = await design(cli.client(), {
-            description: o.description,
-            text: o.text,
-            temperature: o.temperature,
-            top_p: o.topP,
-            top_k: o.topK,
-            repetition_penalty: o.repetitionPenalty,
-            max_new_tokens: o.maxNewTokens,
-          });
-          writeOut(cli, o.out, a.wav);
-          cli.print(
-            {
-              file: o.out,
-              bytes: a.wav.length,
-              sample_rate: a.sampleRate,
-              duration_seconds: a.durationSeconds,
-              gen_ms: a.genMs,
-              rtf: a.rtf,
-            },
-            () =>
-              `wrote ${o.out} (${a.durationSeconds} s at ${a.sampleRate} Hz) · gen ${a.genMs} ms · rtf ${a.rtf ?? 'n/a'}`,
-          );
-        },
-      );
-
-    program
-      .command('prebuild')
-      .description(
-        'warm the idle-motion cache of an avatar version on every live box (POST /api/v1/prebuild)',
-      )
-      .argument('<versionId>', 'avatar version id (avatar_ref)')
-      .action(async (versionId: string) => {
-        const { prebuild } = await gen();
-        const a = await prebuild(cli.client(), versionId);
-        cli.print(
-          a,
-          () =>
-            `${renderTable(a.boxes)}\n${a.ok ? 'ok: at least one box has it or is building it' : 'no box took it (see statuses)'}`,
-        );
-      });
+    addCommand(program, speakCommand, cli);
+    addCommand(program, designCommand, cli);
+    addCommand(program, prebuildCommand, cli);
   },
 };

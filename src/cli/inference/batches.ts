@@ -1,9 +1,13 @@
 /** `avatar batches create|list|get|cancel`: compat-a batches (spec 4.12). */
+import type { InferenceClient } from '../../client/inference.js';
 import { defineCommand } from '../define.js';
 import { renderTable } from '../output.js';
 import { inference, termWidth } from './inference-common.js';
 
-const row = (b: Record<string, any>) => ({
+/** A batch as the contract types it (GET /v1/batches/{id}). */
+type Batch = Awaited<ReturnType<InferenceClient['batch']>>;
+
+const row = (b: Batch) => ({
   id: b.id,
   status: b.status,
   done: `${b.request_counts.completed}/${b.request_counts.total}`,

@@ -1,10 +1,14 @@
 /** `avatar files upload|list|get|content|delete`: compat-a files (spec 4.12). */
 import { basename } from 'node:path';
+import type { InferenceClient } from '../../client/inference.js';
 import { defineCommand } from '../define.js';
 import { renderTable } from '../output.js';
 import { inference, readFileArg, termWidth, writeFileArg } from './inference-common.js';
 
-const row = (f: Record<string, any>) => ({
+/** A file as the contract types it (GET /v1/files/{id}). */
+type FileObject = Awaited<ReturnType<InferenceClient['file']>>;
+
+const row = (f: FileObject) => ({
   id: f.id,
   filename: f.filename,
   bytes: f.bytes,

@@ -12,7 +12,7 @@ export const groups = [
     section: SECTION.control,
     rank: 9,
     description: 'live sessions and the queue (/api/v1/sessions)',
-    commands: [sessionCommands, liveCommands, recordingCommands, replayCommands],
+    commands: [sessionCommands, liveCommands, ...recordingCommands, ...replayCommands],
   }),
   defineGroup({
     name: 'webhooks',

@@ -7,6 +7,7 @@
 import { Option, type Command } from 'commander';
 import { manifestEntry } from '../command-manifest.js';
 import type { CliContext, CommandModule } from '../context.js';
+import { addCommand, defineCommand, groupCommand } from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { addFieldOption } from '../generated.js';
 import { bodyIssueText } from '../body-issue.js';
@@ -14,10 +15,6 @@ import { readData } from '../read-data.js';
 import { coerce } from '../schema-flags.js';
 import { queueStatusLine } from '../live/queue-line.js';
 import { listenForWebhooks, parsePort } from './webhooks-listen.js';
-
-const group = (program: Command, name: string, description: string): Command =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
-  program.command(name).description(description);
 
 const optKey = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
@@ -147,76 +144,102 @@ function jsonOrText(v: string, flag: string): unknown {
   }
 }
 
-function registerQueue(sessions: Command, cli: CliContext): void {
-  const queue = sessions
-    .command('queue')
-    .description('queue tickets: status (a pure read), cancel');
-  const ws = (o: { workspaceId?: string }) =>
-    o.workspaceId ? { workspace_id: o.workspaceId } : {};
-  queue
-    .command('status')
-    .argument('<ticket>')
-    .option(
-      '--workspace-id <id>',
-      'when the key is not workspace-bound (required with --id-token; default AVATAR_WORKSPACE_ID)',
-    )
-    .option(
-      '--id-token <jwt>',
-      "read with a trusted issuer's id_token instead of the API key (spec 5.6)",
-    )
-    .description(
-      'state, position and ETA of a ticket (always answers; expired when unknown)  [GET /api/v1/sessions/queue/{ticket}]',
-    )
-    .action(async (ticket: string, o: { workspaceId?: string; idToken?: string }) => {
-      const { queueStatus } = await import('../../contract/operations/sessions.js');
-      if (o.idToken) {
-        // spec 4.5: an id_token names no workspace; the query must.
-        const workspaceId = o.workspaceId ?? cli.connection().workspaceId ?? undefined;
-        const client = cli.client({ apiKey: o.idToken });
+const ws = (workspaceId: string | undefined) => (workspaceId ? { workspace_id: workspaceId } : {});
+
+/** `avatar sessions queue status|cancel`. */
+const queueCommand = defineCommand({
+  name: 'queue',
+  summary: 'queue tickets: status (a pure read), cancel',
+  commands: [
+    defineCommand({
+      name: 'status',
+      summary:
+        'state, position and ETA of a ticket (always answers; expired when unknown)  [GET /api/v1/sessions/queue/{ticket}]',
+      args: { ticket: '<ticket>' },
+      options: {
+        workspaceId: {
+          flags: '--workspace-id <id>',
+          description:
+            'when the key is not workspace-bound (required with --id-token; default AVATAR_WORKSPACE_ID)',
+        },
+        idToken: {
+          flags: '--id-token <jwt>',
+          description: "read with a trusted issuer's id_token instead of the API key (spec 5.6)",
+        },
+      },
+      async run({ args: { ticket }, options: o, cli }) {
+        const { queueStatus } = await import('../../contract/operations/sessions.js');
+        if (o.idToken) {
+          // spec 4.5: an id_token names no workspace; the query must.
+          const workspaceId = o.workspaceId ?? cli.connection().workspaceId ?? undefined;
+          const client = cli.client({ apiKey: o.idToken });
+          cli.print(
+            (await client.call(queueStatus, { params: { ticket }, query: ws(workspaceId) })).body,
+          );
+          return;
+        }
         cli.print(
-          (await client.call(queueStatus, { params: { ticket }, query: ws({ workspaceId }) })).body,
+          (await cli.client().call(queueStatus, { params: { ticket }, query: ws(o.workspaceId) }))
+            .body,
         );
-        return;
-      }
-      cli.print((await cli.client().call(queueStatus, { params: { ticket }, query: ws(o) })).body);
-    });
-  queue
-    .command('cancel')
-    .argument('<ticket>')
-    .option('--workspace-id <id>', 'when the key is not workspace-bound')
-    .description(
-      'leave the queue (a reserved seat passes to the next waiter)  [DELETE /api/v1/sessions/queue/{ticket}]',
-    )
-    .action(async (ticket: string, o: { workspaceId?: string }) => {
-      const { queueCancel } = await import('../../contract/operations/sessions.js');
-      await cli.client().call(queueCancel, { params: { ticket }, query: ws(o) });
-      if (!cli.globals().json) cli.io.stdout.write('ok\n');
-    });
-}
+      },
+    }),
+    defineCommand({
+      name: 'cancel',
+      summary:
+        'leave the queue (a reserved seat passes to the next waiter)  [DELETE /api/v1/sessions/queue/{ticket}]',
+      args: { ticket: '<ticket>' },
+      options: {
+        workspaceId: {
+          flags: '--workspace-id <id>',
+          description: 'when the key is not workspace-bound',
+        },
+      },
+      async run({ args: { ticket }, options: o, cli }) {
+        const { queueCancel } = await import('../../contract/operations/sessions.js');
+        await cli.client().call(queueCancel, { params: { ticket }, query: ws(o.workspaceId) });
+        if (!cli.globals().json) cli.io.stdout.write('ok\n');
+      },
+    }),
+  ],
+});
+
+/** `avatar webhooks listen`: a local receiver that verifies signatures. */
+const listenCommand = defineCommand({
+  name: 'listen',
+  summary:
+    'run a local receiver: verify x-signature-256 and print each delivery; runs until Ctrl-C, then exits 0',
+  options: {
+    port: {
+      flags: '--port <port>',
+      description: 'port to listen on (0: any free port)',
+      default: '0',
+    },
+    host: { flags: '--host <host>', description: 'interface', default: '127.0.0.1' },
+    secret: {
+      flags: '--secret <secret>',
+      description:
+        'signing secret to verify: the endpoint secret (16 to 256 characters) or notify.secret; unsigned or badly signed deliveries then get 401',
+    },
+  },
+  run: ({ options: o, cli }) =>
+    listenForWebhooks(cli, { port: parsePort(o.port), host: o.host, secret: o.secret }),
+});
 
 export const sessionCommands: CommandModule = {
   register(program, cli) {
-    const sessions = group(program, 'sessions', 'live sessions and the queue (/api/v1/sessions)');
+    const sessions = groupCommand(
+      program,
+      'sessions',
+      'live sessions and the queue (/api/v1/sessions)',
+    );
     registerMint(sessions, cli);
-    registerQueue(sessions, cli);
-    const webhooks = group(
+    addCommand(sessions, queueCommand, cli);
+    const webhooks = groupCommand(
       program,
       'webhooks',
       'webhook endpoints (/api/v1/workspaces/{wsId}/webhooks)',
     );
-    webhooks
-      .command('listen')
-      .description(
-        'run a local receiver: verify x-signature-256 and print each delivery; runs until Ctrl-C, then exits 0',
-      )
-      .option('--port <port>', 'port to listen on (0: any free port)', '0')
-      .option('--host <host>', 'interface', '127.0.0.1')
-      .option(
-        '--secret <secret>',
-        'signing secret to verify: the endpoint secret (16 to 256 characters) or notify.secret; unsigned or badly signed deliveries then get 401',
-      )
-      .action(async (o: { port: string; host: string; secret?: string }) => {
-        await listenForWebhooks(cli, { port: parsePort(o.port), host: o.host, secret: o.secret });
-      });
+    addCommand(webhooks, listenCommand, cli);
   },
 };

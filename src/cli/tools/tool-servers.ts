@@ -3,12 +3,8 @@
  * The other verbs (`mcp add|list|get|refresh|rm`, `builtins list`) are generated from the
  * operation table (src/contract/operations/tools.ts).
  */
-import type { Command } from 'commander';
+import { groupCommand } from '../define.js';
 import type { CommandModule } from '../context.js';
-
-const group = (program: Command, name: string, description: string): Command =>
-  (program.commands.find((c) => c.name() === name) as Command | undefined) ??
-  program.command(name).description(description);
 
 const serverLine = (b: unknown) => {
   const s = b as {
@@ -23,7 +19,7 @@ const serverLine = (b: unknown) => {
 
 export const toolServerCommands: CommandModule = {
   register(program, cli) {
-    const mcp = group(
+    const mcp = groupCommand(
       program,
       'mcp',
       'MCP servers of the workspace (/api/v1/workspaces/{wsId}/mcp-servers)',
@@ -42,7 +38,7 @@ export const toolServerCommands: CommandModule = {
         });
         cli.print(r.body, serverLine);
       });
-    const builtins = group(
+    const builtins = groupCommand(
       program,
       'builtins',
       'built-in tool servers (/api/v1/workspaces/{wsId}/builtin-servers)',

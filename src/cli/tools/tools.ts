@@ -16,6 +16,7 @@ import {
   type ToolsObject,
 } from '../../contract/validators/tools.js';
 import type { CliContext, CommandModule } from '../context.js';
+import { addCommand, defineCommand } from '../define.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
 /**
@@ -74,55 +75,63 @@ export const toolsCommands: CommandModule = {
     const tools =
       (program.commands.find((c) => c.name() === 'tools') as Command | undefined) ??
       program.command('tools').description('tools objects');
-    tools
-      .command('validate')
-      .description(
-        'check a tools object (or a mint body with tools/extra_tools/agent) with the service validator',
-      )
-      .argument('<file>', 'JSON file, or - for stdin')
-      .option('--agent-hook <url>', 'check inline tools as at mint, with this agent.hook')
-      .action((file: string, o: { agentHook?: string }) => {
-        let text: string;
-        try {
-          text = readFileSync(file === '-' ? 0 : resolve(cli.io.cwd, file), 'utf8');
-        } catch (e) {
-          throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          fail(cli, {
-            ok: false,
-            status: 400,
-            error: 'invalid_json',
-            message: `${file} is not valid JSON`,
-          });
-        }
-        const t = validateToolsFile(cli, value, o);
-        const settings = toolsSettings(t);
-        const summary = {
-          ok: true,
-          servers: t.servers,
-          inline: t.inline.map((d) => ({
-            name: d.name,
-            timeout_ms: d.timeout_ms,
-            fast: d.fast,
-            idempotent: d.idempotent,
-          })),
-          ...(t.allow ? { allow: t.allow } : {}),
-          max_calls: settings.max_calls,
-          history: settings.history,
-        };
-        cli.print(summary, () =>
-          [
-            `ok: ${t.inline.length} inline tool(s), ${t.servers.length} server(s), max_calls ${settings.max_calls}, history ${settings.history}`,
-            ...t.inline.map(
-              (d) =>
-                `  ${d.name}  timeout ${d.timeout_ms} ms${d.fast ? ', fast' : ''}${d.idempotent ? ', idempotent' : ''}`,
-            ),
-          ].join('\n'),
-        );
-      });
+    addCommand(tools, validateCommand, cli);
   },
 };
+
+/** `avatar tools validate FILE`. */
+const validateCommand = defineCommand({
+  name: 'validate',
+  summary:
+    'check a tools object (or a mint body with tools/extra_tools/agent) with the service validator',
+  args: { file: { usage: '<file>', description: 'JSON file, or - for stdin' } },
+  options: {
+    agentHook: {
+      flags: '--agent-hook <url>',
+      description: 'check inline tools as at mint, with this agent.hook',
+    },
+  },
+  run({ args: { file }, options: o, cli }) {
+    let text: string;
+    try {
+      text = readFileSync(file === '-' ? 0 : resolve(cli.io.cwd, file), 'utf8');
+    } catch (e) {
+      throw new CliError(`cannot read ${file}: ${(e as Error).message}`, ExitCode.usage);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      fail(cli, {
+        ok: false,
+        status: 400,
+        error: 'invalid_json',
+        message: `${file} is not valid JSON`,
+      });
+    }
+    const t = validateToolsFile(cli, value, o);
+    const settings = toolsSettings(t);
+    const summary = {
+      ok: true,
+      servers: t.servers,
+      inline: t.inline.map((d) => ({
+        name: d.name,
+        timeout_ms: d.timeout_ms,
+        fast: d.fast,
+        idempotent: d.idempotent,
+      })),
+      ...(t.allow ? { allow: t.allow } : {}),
+      max_calls: settings.max_calls,
+      history: settings.history,
+    };
+    cli.print(summary, () =>
+      [
+        `ok: ${t.inline.length} inline tool(s), ${t.servers.length} server(s), max_calls ${settings.max_calls}, history ${settings.history}`,
+        ...t.inline.map(
+          (d) =>
+            `  ${d.name}  timeout ${d.timeout_ms} ms${d.fast ? ', fast' : ''}${d.idempotent ? ', idempotent' : ''}`,
+        ),
+      ].join('\n'),
+    );
+  },
+});
