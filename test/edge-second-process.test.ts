@@ -185,6 +185,9 @@ describe('a box in another process', () => {
     const c = await run(['--control-plane', h.baseUrl, '--allowed-hosts', 'http://x:1']);
     expect(c.code).toBe(2);
     expect(c.err).toMatch(/--allowed-hosts/);
+    const d = await run(['--control-plane', h.baseUrl, '--tts-url', 'localhost:8000']);
+    expect(d.code).toBe(2);
+    expect(d.err).toContain('--tts-url must be an http(s) URL, got "localhost:8000"');
   });
 
   it("a box credential is the operator's only (issue 23): with no key the box does not start and says how; a key that is not the operator's is refused", async () => {

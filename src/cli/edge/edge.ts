@@ -25,6 +25,7 @@ interface EdgeStartOpts {
   asrUrl?: string;
   llmUrl?: string;
   llmModel?: string;
+  ttsUrl?: string;
   json?: boolean;
 }
 
@@ -116,6 +117,8 @@ async function start(cli: CliContext, o: EdgeStartOpts): Promise<void> {
     llmUrl: o.llmUrl ?? null,
     llmModel: o.llmModel ?? null,
     llmApiKey: cli.io.env.AVATAR_LLM_API_KEY ?? null,
+    ttsUrl: o.ttsUrl ?? null,
+    ttsApiKey: cli.io.env.AVATAR_TTS_API_KEY ?? null,
   }).catch((e: Error) => {
     throw usage(e.message);
   });
@@ -212,6 +215,10 @@ export const edgeCommands: CommandModule = {
         'OpenAI-compatible chat base URL for the brain (key from AVATAR_LLM_API_KEY)',
       )
       .option('--llm-model <name>', 'model name sent to --llm-url')
+      .option(
+        '--tts-url <url>',
+        'OpenAI-compatible /audio/speech base URL every reply is spoken by (key from AVATAR_TTS_API_KEY; a failed call falls back to the local voice)',
+      )
       .option('--json', 'print one JSON line {box_id, base_url, ...} when ready');
     cmd.action(async () =>
       start(cli, { ...(cmd.opts() as EdgeStartOpts), json: cmd.opts().json || cli.globals().json }),
