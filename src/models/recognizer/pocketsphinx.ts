@@ -25,6 +25,7 @@ import type {
   RecognitionStream,
   Recognizer,
 } from '../recognizer.js';
+import { Limiter } from '../limit.js';
 import { PocketsphinxStream, type StreamTimers } from './pocketsphinx-stream.js';
 import type { SpeechRegion } from '../vad/index.js';
 import { groupWords, parseTimedWords, vadRegions, type TimedWord } from './segments.js';
@@ -89,13 +90,15 @@ export interface PocketsphinxOptions {
 export class PocketsphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
   readonly available = true;
-  private running = 0;
   private streams = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Batch runs at once (`maxConcurrent`, default 2). */
+  private readonly limiter: Limiter;
   /** Each session's model, asked for once (at `prepare`, else at its stream's open). */
   private readonly models = new WeakMap<RecognitionContext, Promise<string>>();
 
-  constructor(private readonly opts: PocketsphinxOptions) {}
+  constructor(private readonly opts: PocketsphinxOptions) {
+    this.limiter = new Limiter(opts.maxConcurrent ?? 2);
+  }
 
   /** The session's language model, built now (and cached) so its stream opens at once. */
   prepare(context: RecognitionContext): void {
@@ -148,7 +151,7 @@ export class PocketsphinxRecognizer implements Recognizer {
     // words it heard outside the speech regions are dropped (never invented words).
     const regions = await vadRegions(samples);
     if (regions.length === 0) return { text: '', recognised: false, language: 'en', segments: [] };
-    const words = inside(await this.limited(() => this.run(samples, opts.signal)), regions);
+    const words = inside(await this.limiter.run(() => this.run(samples, opts.signal)), regions);
     const segments = groupWords(words, regions);
     const text = segments.map((s) => s.text).join(' ');
     return { text, recognised: text.length > 0, language: 'en', segments };
@@ -196,20 +199,6 @@ export class PocketsphinxRecognizer implements Recognizer {
       return parseTimedWords(out);
     } finally {
       await rm(dir, { recursive: true, force: true });
-    }
-  }
-
-  private async limited<T>(fn: () => Promise<T>): Promise<T> {
-    const max = this.opts.maxConcurrent ?? 2;
-    // A finishing call hands its slot straight to the next waiter, so `running` never overshoots.
-    if (this.running >= max) await new Promise<void>((r) => this.waiting.push(r));
-    else this.running++;
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
     }
   }
 }
