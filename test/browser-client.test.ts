@@ -30,8 +30,9 @@ describe('avatar/browser', () => {
   });
 
   it('imports only the contract and no Node built-in (it runs in a page)', () => {
-    // Every file the browser bundle reaches (followed import by import): src/browser and the
-    // contract's edge folder only, with no package and no Node built-in among their imports.
+    // Every file the browser bundle reaches (followed import by import): src/browser, the
+    // contract's edge folder and its operation helpers (fillPath, for callOperation) only, with
+    // no package and no Node built-in among their imports.
     // `import type` is erased from the emitted JS (event types derive from the zod schemas).
     const seen = new Set<string>();
     const visit = (file: string) => {
@@ -41,7 +42,7 @@ describe('avatar/browser', () => {
       for (const [, spec] of src.matchAll(/^(?:import|export)(?! type )[^'"]*from '([^']+)'/gm)) {
         expect(spec, `${file} imports ${spec}`).toMatch(/^\.\.?\//);
         const next = join(dirname(file), spec!).replace(/\.js$/, '.ts');
-        expect(next, `${file} imports ${spec}`).toMatch(/^src\/(browser|contract\/edge)\//);
+        expect(next, `${file} imports ${spec}`).toMatch(/^src\/(browser\/|contract\/edge\/|contract\/operation\.ts$)/);
         visit(next);
       }
     };

@@ -12,6 +12,7 @@
  * to a private temporary file (a 0700 directory, the file 0600) that it removes once
  * pocketsphinx has loaded it, or when it closes.
  */
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -84,7 +85,7 @@ let dict: Promise<Set<string>> | null = null;
 let general: Promise<string[][]> | null = null;
 let vocabulary: Promise<Map<string, number>> | null = null;
 let brainText: string | null = null;
-const cache = new Map<string, string>();
+const cache = new LRUCache<string, string>({ max: LM_CACHE_SIZE });
 /** Builds under way, by key: a second caller (the stream after `prepare`) waits for the same one. */
 const building = new Map<string, Promise<string>>();
 
@@ -133,11 +134,7 @@ function keyOf(c: RecognitionContext): string {
 export async function sessionArpa(context: RecognitionContext, dictPath: string): Promise<string> {
   const key = keyOf(context);
   const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit); // most recent last
-    return hit;
-  }
+  if (hit !== undefined) return hit; // get() makes it the most recent
   const under = building.get(key);
   if (under) return under;
   const made = build(context, dictPath, key).finally(() => building.delete(key));
@@ -163,7 +160,6 @@ async function build(context: RecognitionContext, dictPath: string, key: string)
     reach,
   );
   cache.set(key, arpa);
-  while (cache.size > LM_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return arpa;
 }
 
