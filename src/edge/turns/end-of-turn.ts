@@ -132,10 +132,7 @@ function englishGoesOn(words: string[], lists: WordLists): boolean {
     return !(EN.subjects.has(before) && (asks || lists.alone.has(first)));
   if (EN.wants.has(last) && !asks) return true;
   const opener = EN.modals.has(first) || first === 'please' || EN.tellVerbs.has(first);
-  return (
-    opener &&
-    (EN.objectVerbs.has(last) || (EN.objects.has(last) && EN.tellVerbs.has(before)))
-  );
+  return opener && (EN.objectVerbs.has(last) || (EN.objects.has(last) && EN.tellVerbs.has(before)));
 }
 
 /** The words of a partial, lower-cased, without punctuation (pocketsphinx gives none; an upstream may). */
