@@ -52,6 +52,44 @@ describe('whether the words so far end a turn', () => {
     expect(completeness('tell')).toBe('unknown');
   });
 
+  it('does not call half a question complete: a dangling preposition, "can you", "my name is", "i want", "do you know"', () => {
+    for (const text of [
+      'can you',
+      'how do i',
+      'my name is',
+      'tell me about',
+      'i would like',
+      'where do you',
+      'i want',
+      'do you know',
+      'can you tell me',
+      'could you show me',
+      'would you',
+      'could we',
+      'will they',
+      'it was',
+      'they are',
+      'i need',
+      'i was wondering',
+      'i want to talk with',
+      'i am calling from',
+      'a question for',
+    ])
+      expect([text, completeness(text)]).toEqual([text, 'incomplete']);
+    for (const text of [
+      'yes',
+      'thanks',
+      'how are you',
+      'what time is it',
+      'can you help me',
+      'what are you talking about',
+      'where do you come from',
+      'what do you think',
+      'yes it is',
+    ])
+      expect([text, completeness(text)]).toEqual([text, 'complete']);
+  });
+
   it('knows the other languages the brain speaks by their conjunctions and fillers; Chinese waits the plain hangover', () => {
     expect(completeness('quiero invitar a mi amigo y', 'es')).toBe('incomplete');
     expect(completeness('¿cómo te llamas?', 'es-MX')).toBe('complete');
@@ -64,6 +102,12 @@ describe('whether the words so far end a turn', () => {
     expect(completeness('eu quero convidar o meu amigo mas', 'pt-BR')).toBe('incomplete');
     expect(completeness('onde você mora', 'pt')).toBe('complete');
     expect(completeness('你叫什么名字', 'zh-CN')).toBe('unknown');
+    // A dangling preposition goes on in every language with lists.
+    expect(completeness('quiero hablar sobre', 'es')).toBe('incomplete');
+    expect(completeness('je voudrais parler sur', 'fr')).toBe('incomplete');
+    expect(completeness('ich komme aus', 'de')).toBe('incomplete');
+    expect(completeness('vorrei parlare tra', 'it')).toBe('incomplete');
+    expect(completeness('eu quero falar sobre', 'pt')).toBe('incomplete');
   });
 });
 
@@ -154,6 +198,23 @@ describe('the end-of-turn stage', () => {
     expect(s.turns().map((t) => t.text)).toEqual([full]);
     s.live.end('closed');
   });
+
+  for (const [half, rest] of [
+    ['can you', 'can you invite my sister to the team'],
+    ['my name is', 'my name is sam'],
+    ['tell me about', 'tell me about the pricing plans'],
+  ] as const)
+    it(`does not end the turn at a 500 ms pause after "${half}", and ends it once after the rest`, async () => {
+      const s = micSession();
+      s.say(8);
+      expect(s.pause(500, [{ afterMs: 200, text: half }])).toBeNull();
+      s.say(6);
+      expect(s.pause(1500, [{ afterMs: 200, text: rest }])).toBe(300);
+      await waitUntil(() => s.turns().length === 1);
+      expect(s.ends()).toBe(1);
+      expect(s.turns().map((t) => t.text)).toEqual([rest]);
+      s.live.end('closed');
+    });
 
   it('waits after a filler, up to the longer bound', () => {
     const s = micSession();

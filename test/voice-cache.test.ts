@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cachingVoice } from '../src/models/voice/cache.js';
-import { FliteVoice } from '../src/models/voice/index.js';
+import { FliteVoice, languageVoice } from '../src/models/voice/index.js';
 import type { Speech, SynthesizeOptions, Voice } from '../src/models/voice.js';
 
 /** A voice that counts what it is asked to say; each line's audio is 100 samples per character. */
@@ -100,5 +100,30 @@ describe('speech cache', () => {
       'meet',
       'you',
     ]);
+  });
+
+  it('keeps no fallback: a line flite read because espeak-ng failed once is asked of espeak-ng again', async () => {
+    const line = (n: number): Speech => ({
+      sampleRate: 16000,
+      samples: new Int16Array(n),
+      durationMs: n / 16,
+    });
+    const english: Voice = { name: 'flite', voices: [], synthesize: async () => line(160) };
+    let failures = 1;
+    const espeak = {
+      voiceFor: (lang: string | null | undefined) => (lang === 'fr' ? 'fr' : null),
+      async synthesize() {
+        if (failures-- > 0) throw new Error('espeak-ng timed out');
+        return line(320);
+      },
+    };
+    const voice = cachingVoice(languageVoice(english, espeak));
+    const text = "J'ai grandi dans un petit village.";
+    // espeak-ng timed out under load: flite reads this one (English rules, but the turn is answered).
+    expect((await voice.synthesize(text, { lang: 'fr' })).samples.length).toBe(160);
+    // The next time, the French voice says it, and that is what is kept.
+    expect((await voice.synthesize(text, { lang: 'fr' })).samples.length).toBe(320);
+    expect((await voice.synthesize(text, { lang: 'fr' })).samples.length).toBe(320);
+    expect(voice.stats).toMatchObject({ hits: 1, misses: 2, entries: 1 });
   });
 });

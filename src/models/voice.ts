@@ -34,6 +34,11 @@ export interface Speech {
    * caller asked for `lazyWords`. Resolves to [] when nothing can be timed.
    */
   timeWords?(): Promise<SpeechMark[]>;
+  /**
+   * Said by a stand-in after the chosen voice failed (espeak-ng timed out, flite read it;
+   * voice/route.ts): good for this turn, never kept by the speech cache (voice/cache.ts).
+   */
+  fallback?: boolean;
 }
 
 export interface SynthesizeOptions {

@@ -5,8 +5,9 @@
  *
  * - `completeness(words, lang)`: a pure judgement of the words so far. `incomplete` when they
  *   end on a conjunction ("and", "because", "so"), a filler ("um", "uh"), an article or a
- *   possessive ("the", "my"), "to", or a question word with its verb and nothing after ("what
- *   is"); `complete` when they are two words or more otherwise, or one word that stands alone
+ *   possessive ("the", "my"), a preposition, or a question word with its verb and nothing
+ *   after ("what is"), and in English on what leaves a sentence open (`englishGoesOn`: "can
+ *   you", "my name is", "i want", "do you know"); `complete` when they are two words or more otherwise, or one word that stands alone
  *   ("yes", "thanks", "hello"); `unknown` for anything else (one other word, no words, a
  *   language without lists).
  * - `EndOfTurnRule`: the wait the utterance detector asks for at each silent frame. Words
@@ -31,6 +32,8 @@ interface WordLists {
   auxiliary: ReadonlySet<string>;
   /** One word that is a whole turn. */
   alone: ReadonlySet<string>;
+  /** Two words or more that still go on though no single last word says so (English: `englishGoesOn`). */
+  goesOn?: (words: string[], lists: WordLists) => boolean;
 }
 
 const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
@@ -50,10 +53,12 @@ const LISTS: Record<string, WordLists> = {
       have has had i'm what's where's who's how's`),
     alone: set(`yes yeah yep no nope hello hi hey thanks okay ok bye goodbye sure right great
       fine cool please sorry pardon`),
+    goesOn: englishGoesOn,
   },
   es: {
     continues: set(`y e o u pero porque que si cuando aunque pues entonces como eh em este
-      bueno el la los las un una mi tu su nuestro de a en con para por muy`),
+      bueno el la los las un una mi tu su nuestro de a en con para por muy sobre desde hasta
+      sin hacia entre`),
     question: set('qué que dónde donde quién quien cuándo cuando por cómo como cuál cual'),
     auxiliary: set('es son está están era fue puedes puede eres'),
     alone: set('sí si no hola gracias vale adiós claro bueno perdón'),
@@ -61,7 +66,7 @@ const LISTS: Record<string, WordLists> = {
   fr: {
     continues: set(`et ou mais donc parce car si quand lorsque comme que puis alors euh heu
       ben bah le la les un une des du de mon ma mes ton ta tes son sa ses notre votre à au en
-      avec pour par très`),
+      avec pour par très sur sans chez dans vers entre`),
     question: set('que quoi où qui quand pourquoi comment quel quelle quels quelles'),
     auxiliary: set('est sont était es êtes as avez peux pouvez'),
     alone: set("oui non bonjour salut merci ok daccord d’accord d'accord pardon bien"),
@@ -69,14 +74,15 @@ const LISTS: Record<string, WordLists> = {
   de: {
     continues: set(`und oder aber also weil denn dass wenn ob als obwohl sondern äh ähm öhm
       hm der die das den dem des ein eine einen einem mein meine dein deine sein seine unser
-      zu mit für von auf in an sehr`),
+      zu mit für von auf in an sehr über bei nach aus ohne gegen`),
     question: set('was wo wer wann warum wie welche welcher welches woher wohin'),
     auxiliary: set('ist sind war bist kannst kann hast hat wird'),
     alone: set('ja nein hallo danke okay tschüss genau bitte klar gut'),
   },
   it: {
     continues: set(`e ed o oppure ma però perché quindi allora se quando mentre come che ehm
-      eh cioè il lo la i gli le un uno una mio mia tuo tua suo sua di a da in con su per molto`),
+      eh cioè il lo la i gli le un uno una mio mia tuo tua suo sua di a da in con su per molto
+      tra fra senza verso`),
     question: set('che cosa dove chi quando perché come quale quali quanto'),
     auxiliary: set('è sono era sei puoi può hai ha'),
     alone: set('sì si no ciao grazie ok bene prego scusa certo'),
@@ -84,12 +90,50 @@ const LISTS: Record<string, WordLists> = {
   pt: {
     continues: set(`e ou mas porque porquê que se quando embora como então pois tipo hum
       éé o a os as um uma meu minha teu tua seu sua nosso de do da em no na com para por
-      muito`),
+      muito sobre sem até desde entre`),
     question: set('que quê onde quem quando porque como qual quais quanto'),
     auxiliary: set('é são era foi está estás pode podes tem tens és'),
     alone: set('sim não olá oi obrigado obrigada ok tchau claro beleza'),
   },
 };
+
+/** English words that leave a sentence open (`englishGoesOn`). */
+const EN = {
+  prepositions: set('about with for of in on at from to into by'),
+  /** Auxiliaries and modals that take a subject after them ("can you", "do i"). */
+  modals: set('do does did can could would should will shall may might must'),
+  copulas: set('is are am was were be been have has had'),
+  subjects: set('i you we they he she it'),
+  /** Verbs that want more after them ("i want", "i was wondering"). */
+  wants: set('want wants wanted need needs like wonder wondering think hope hoping'),
+  /** Verbs of an opener that take an object ("do you know", "can you tell me"). */
+  objectVerbs: set('know tell show explain find get give help'),
+  /** Of those, the ones that want more after "me"/"us" ("can you tell me", but "can you help me" is whole). */
+  tellVerbs: set('tell show explain find get give'),
+  objects: set('me us'),
+};
+
+/**
+ * Whether two or more English words go on though their last word is not a conjunction: a
+ * dangling preposition ("tell me about"; not in a question, "what are you talking about"), a
+ * subject after an auxiliary ("can you", "where do you"), an auxiliary or copula at the end
+ * ("my name is", "it was"; not "yes it is", "what do you do"), a verb that wants more ("i
+ * want", "i would like"; not "what do you think"), or an opener on a verb that takes an
+ * object ("do you know", "can you tell me"; not "can you help me").
+ */
+function englishGoesOn(words: string[], lists: WordLists): boolean {
+  const last = words.at(-1)!;
+  const before = words.at(-2)!;
+  const first = words[0]!;
+  const asks = lists.question.has(first);
+  if (EN.prepositions.has(last) && !asks) return true;
+  if (EN.subjects.has(last) && EN.modals.has(before)) return true;
+  if (EN.modals.has(last) || EN.copulas.has(last))
+    return !(EN.subjects.has(before) && (asks || lists.alone.has(first)));
+  if (EN.wants.has(last) && !asks) return true;
+  const opener = EN.modals.has(first) || first === 'please' || EN.tellVerbs.has(first);
+  return opener && (EN.objectVerbs.has(last) || (EN.objects.has(last) && EN.tellVerbs.has(before)));
+}
 
 /** The words of a partial, lower-cased, without punctuation (pocketsphinx gives none; an upstream may). */
 function wordsOf(text: string): string[] {
@@ -112,7 +156,7 @@ export function completeness(text: string, lang?: string | null): Completeness {
   if (lists.auxiliary.has(last) && (before === undefined || lists.question.has(before)))
     return 'incomplete';
   if (words.length === 1) return lists.alone.has(last) ? 'complete' : 'unknown';
-  return 'complete';
+  return lists.goesOn?.(words, lists) ? 'incomplete' : 'complete';
 }
 
 export interface EndOfTurnTunables {

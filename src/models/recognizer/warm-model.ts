@@ -8,12 +8,21 @@
  * feat.params whose `-cmninit` is `SPEECH_CMN`: the mean pocketsphinx had reached at the end
  * of a session of our questions, averaged over the flite slt and espeak-ng voices (measured
  * from its `cmn_live.c ... Update to` log lines; docs/turns.md "Warm decoder").
- * Made once per process, removed when it exits.
+ * One directory per user and model (`avatar-hmm-<uid>-<hash of the model and SPEECH_CMN>` in
+ * the temp dir, 0700), made once and reused by every process after, so no run leaves one
+ * behind (vitest forks and killed processes never run an 'exit' handler). A directory at that
+ * name that is not ours (a symlink, another owner, open to others) is never used: the process
+ * then makes a private one of its own, removed when it exits, as before.
  */
+import { createHash } from 'node:crypto';
 import {
+  chmodSync,
+  existsSync,
+  lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -27,28 +36,75 @@ export const SPEECH_CMN = [
 
 const made = new Map<string, string>();
 
+/** The feat.params of the warm model: the model's own, its `-cmninit` replaced by SPEECH_CMN. */
+function warmParams(hmmDir: string): string {
+  const params = readFileSync(join(hmmDir, 'feat.params'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('-cmninit'));
+  return [...params, `-cmninit ${SPEECH_CMN.join(',')}`, ''].join('\n');
+}
+
+/**
+ * The shared warm directory of the model in `hmmDir` for this user: its name changes with the
+ * model's path, its files and feat.params, and SPEECH_CMN, so a changed model gets a new one.
+ */
+export function warmModelDir(hmmDir: string): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([hmmDir, readdirSync(hmmDir).sort(), warmParams(hmmDir)]))
+    .digest('hex')
+    .slice(0, 16);
+  return join(tmpdir(), `avatar-hmm-${process.getuid?.() ?? 'user'}-${hash}`);
+}
+
+/** Whether `dir` is a finished warm model this user alone can write: a real directory, ours, 0700. */
+function ours(dir: string): boolean {
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || !st.isDirectory()) return false; // a symlink is not a directory to lstat
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) return false;
+  return (st.mode & 0o077) === 0 && existsSync(join(dir, 'feat.params'));
+}
+
+/** A new private directory of links to the model's files and the warm feat.params. */
+function build(hmmDir: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'avatar-hmm-')); // 0700
+  try {
+    for (const f of readdirSync(hmmDir))
+      if (f !== 'feat.params') symlinkSync(join(hmmDir, f), join(dir, f));
+    writeFileSync(join(dir, 'feat.params'), warmParams(hmmDir));
+    chmodSync(dir, 0o700);
+    return dir;
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
 /** The warm copy (links) of the acoustic model in `hmmDir`; `hmmDir` itself when it cannot be made. */
 export function warmModel(hmmDir: string): string {
   const hit = made.get(hmmDir);
   if (hit) return hit;
-  let dir: string | null = null;
   try {
-    const params = readFileSync(join(hmmDir, 'feat.params'), 'utf8')
-      .split('\n')
-      .filter((l) => !l.startsWith('-cmninit'));
-    dir = mkdtempSync(join(tmpdir(), 'avatar-hmm-'));
-    for (const f of readdirSync(hmmDir))
-      if (f !== 'feat.params') symlinkSync(join(hmmDir, f), join(dir, f));
-    writeFileSync(
-      join(dir, 'feat.params'),
-      [...params.filter(Boolean), `-cmninit ${SPEECH_CMN.join(',')}`, ''].join('\n'),
-    );
-    const d = dir;
-    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
+    const shared = warmModelDir(hmmDir);
+    let dir = shared;
+    if (!ours(shared)) {
+      // Built aside and renamed into place whole, so a process starting at the same time
+      // never sees half a model; the loser of that race uses the winner's.
+      const built = build(hmmDir);
+      try {
+        if (lstatSync(shared, { throwIfNoEntry: false })) throw new Error('taken');
+        renameSync(built, shared);
+      } catch {
+        if (ours(shared)) rmSync(built, { recursive: true, force: true });
+        else {
+          dir = built; // the name is not ours: a private one for this process, as before
+          process.once('exit', () => rmSync(built, { recursive: true, force: true }));
+        }
+      }
+    }
     made.set(hmmDir, dir);
     return dir;
   } catch {
-    if (dir) rmSync(dir, { recursive: true, force: true });
     return hmmDir; // an unreadable model: pocketsphinx decodes cold, as before
   }
 }

@@ -6,7 +6,8 @@
  * listener without waiting for the synthesizer (docs/media.md "Speech cache").
  *
  * Bounded by the bytes of audio kept (least recently used lines go first); calls for a line
- * already being made share that one synthesis; failures are never kept. Speech objects are
+ * already being made share that one synthesis; failures are never kept, nor
+ * lines a stand-in voice said after the chosen one failed (`Speech.fallback`, route.ts). Speech objects are
  * shared between callers, which only read them.
  */
 import { LRUCache } from 'lru-cache';
@@ -65,7 +66,8 @@ export function cachingVoice(voice: Voice, maxBytes = SPEECH_CACHE_BYTES): Cachi
         (s) => {
           if (making.get(key) !== speech) return;
           making.delete(key);
-          lines.set(key, { speech, bytes: s.samples.byteLength });
+          // A stand-in's audio (espeak-ng failed once, flite read it) is not the line: ask again next time.
+          if (!s.fallback) lines.set(key, { speech, bytes: s.samples.byteLength });
         },
         () => {
           if (making.get(key) === speech) making.delete(key);

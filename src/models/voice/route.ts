@@ -5,7 +5,8 @@
  *   text in a language espeak-ng has a voice for goes to espeak-ng when it is installed. The
  *   language is the text's own when it tells (its script, else its stopwords: a French
  *   session's English name stays English, a Chinese sentence is Chinese whatever was asked),
- *   else the one the reply was asked in. espeak-ng failing, flite says it.
+ *   else the one the reply was asked in. espeak-ng failing, flite says it, marked `fallback`
+ *   so the speech cache does not keep it (the next time espeak-ng is asked again).
  * - `upstreamFirst`: with `--tts-url`, every sentence is asked of the upstream first; when it
  *   fails (down, 5xx, a timeout, a body that is not audio) the sentence is spoken by the local
  *   voice above and one log line says why, so the turn is still answered, in text and in sound.
@@ -32,7 +33,7 @@ export function languageVoice(
       } catch (e) {
         if (opts.signal?.aborted) throw e;
         log(`espeak-ng failed (${(e as Error).message}); this sentence is read by flite`);
-        return english.synthesize(text, opts);
+        return { ...(await english.synthesize(text, opts)), fallback: true };
       }
     },
   };
@@ -50,7 +51,7 @@ export function upstreamFirst(upstream: Voice, local: Voice, log: (line: string)
         log(
           `--tts-url failed: ${(e as Error).message}; this sentence is spoken by the local voice`,
         );
-        return local.synthesize(text, opts);
+        return { ...(await local.synthesize(text, opts)), fallback: true };
       }
     },
   };
