@@ -42,7 +42,9 @@ describe('avatar/browser', () => {
       for (const [, spec] of src.matchAll(/^(?:import|export)(?! type )[^'"]*from '([^']+)'/gm)) {
         expect(spec, `${file} imports ${spec}`).toMatch(/^\.\.?\//);
         const next = join(dirname(file), spec!).replace(/\.js$/, '.ts');
-        expect(next, `${file} imports ${spec}`).toMatch(/^src\/(browser\/|contract\/edge\/|contract\/operation\.ts$)/);
+        expect(next, `${file} imports ${spec}`).toMatch(
+          /^src\/(browser\/|contract\/edge\/|contract\/operation\.ts$)/,
+        );
         visit(next);
       }
     };
