@@ -124,10 +124,24 @@ describe('avatar doctor against the emulator', () => {
     expect(sessions.data).toEqual([]);
   });
 
-  it('a refused key: exit 3 with what to do', async () => {
+  it('a refused key: exit 3 with what to do, and --json does not call it ok', async () => {
     const r = await cli(['doctor'], emulatorEnv(h, { env: { AVATAR_API_KEY: 'sk_live_wrong' } }));
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/refused the key \(401\) on every keyed route/);
+    expect(r.stderr.replace(/\s+/g, ' ')).toMatch(
+      /refused the key sk_live_… \(401\) on every keyed route/,
+    );
+    const j = await cli(
+      ['--json', 'doctor'],
+      emulatorEnv(h, { env: { AVATAR_API_KEY: 'sk_live_wrong' } }),
+    );
+    expect(j.code).toBe(3);
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, key_refused: true });
+  });
+
+  it('an empty --say is a usage error, before anything is sent', async () => {
+    const r = await cli(['doctor', '--live', '--say', ' '], emulatorEnv(h));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--say must be a non-empty line/);
   });
 
   it('an unreachable service: exit 5', async () => {

@@ -17,7 +17,7 @@ Exit codes: 0 all match, 7 a mismatch (the table names its JSON path),
 
 Examples:
   $ avatar doctor                           # the running local emulator
-  $ AVATAR_API_KEY=sk_... avatar doctor --base-url https://api.example.com
+  $ AVATAR_API_KEY=avatar_... avatar doctor --base-url https://api.example.com
   $ avatar doctor --live --json | jq '.checks[] | select(.result == "fail")'`;
 
 export const doctorCommand: CommandModule = {

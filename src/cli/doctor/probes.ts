@@ -294,8 +294,13 @@ export async function probeLive(
           frames.push({ socket: s, data, binary });
           if (binary) return;
           try {
-            const f = JSON.parse(data.toString('utf8')) as { type?: unknown; text?: unknown };
-            if (f.type === 'turn' && f.text === o.say) done();
+            const f = JSON.parse(data.toString('utf8')) as {
+              type?: unknown;
+              text?: unknown;
+              greeting?: unknown;
+            };
+            // The typed turn, not the greeting (whose user text is empty).
+            if (f.type === 'turn' && f.greeting !== true && f.text === o.say) done();
           } catch {
             // judged with the rest
           }

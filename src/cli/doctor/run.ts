@@ -20,6 +20,8 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
       `--timeout must be a positive number of seconds (got ${String(o.timeout)})`,
       ExitCode.usage,
     );
+  if (o.say !== undefined && !o.say.trim())
+    throw new CliError('--say must be a non-empty line (the typed turn of --live)', ExitCode.usage);
   const conn = cli.connection();
   const client = cli.client();
   const rows: CheckRow[] = [];
@@ -50,10 +52,17 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
     await client.close();
   }
   const counts = countRows(rows);
-  const ok = counts.fail === 0;
+  // A refused key checked next to nothing: not a clean run, whatever the counts say.
+  const ok = counts.fail === 0 && !refused;
   if (cli.globals().json)
     cli.io.stdout.write(
-      JSON.stringify({ ok, base_url: conn.baseUrl, counts, checks: rows }) + '\n',
+      JSON.stringify({
+        ok,
+        ...(refused ? { key_refused: true } : {}),
+        base_url: conn.baseUrl,
+        counts,
+        checks: rows,
+      }) + '\n',
     );
   else {
     const out = cli.io.stdout;
@@ -65,7 +74,9 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
   }
   if (refused)
     throw new CliError(
-      `${conn.baseUrl} refused ${conn.apiKey ? 'the key' : 'to answer without a key'} (401) on every keyed route: pass --api-key or set AVATAR_API_KEY`,
+      conn.apiKey
+        ? `${conn.baseUrl} refused the key ${conn.apiKey.slice(0, 8)}… (401) on every keyed route: check --api-key / AVATAR_API_KEY`
+        : `${conn.baseUrl} refused to answer without a key (401) on every keyed route: pass --api-key or set AVATAR_API_KEY`,
       ExitCode.apiClientError,
     );
   if (!ok)

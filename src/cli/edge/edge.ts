@@ -208,7 +208,7 @@ export const edgeCommands: CommandModule = {
       )
       .option(
         '--asr-url <url>',
-        'OpenAI-compatible /audio/transcriptions base URL for speech recognition',
+        'OpenAI-compatible /audio/transcriptions base URL for speech recognition (key from AVATAR_ASR_API_KEY)',
       )
       .option(
         '--llm-url <url>',

@@ -233,7 +233,8 @@ emulatorFlags.push(...inferenceFlags);
 emulatorFlags.push(
   {
     flags: '--asr-url <url>',
-    description: 'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with',
+    description:
+      'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with (key from AVATAR_ASR_API_KEY)',
     option: 'asrUrl',
   },
   {
