@@ -191,6 +191,17 @@ describe('avatar emulator start refuses what it cannot use (exit 2, one clear li
     expect(r.err).not.toMatch(/unexpected failure|\n\s+at /);
   });
 
+  it('an upstream URL that is not http(s): the flag named, before anything starts', async () => {
+    for (const flag of ['--tts-url', '--asr-url', '--llm-url']) {
+      const r = await run(['--port', '0', '--in-memory', flag, 'notaurl'], {
+        AVATAR_STATE_DIR: tmp(),
+      });
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(`${flag} must be an http(s) URL, got "notaurl"`);
+      expect(r.err).not.toMatch(/edge box|could not start/);
+    }
+  });
+
   it('a data dir another running emulator holds; the first keeps running', async () => {
     const data = tmp();
     const env = { AVATAR_STATE_DIR: tmp() };

@@ -11,6 +11,7 @@ import {
 } from '../../emulator/option-limits.js';
 import { sessionDefaults } from '../../emulator/session-options.js';
 import { readData } from '../read-data.js';
+import { httpUrlFlag } from '../../models/check-url.js';
 import { inferenceFlags } from './emulator-inference-flags.js';
 
 /**
@@ -236,12 +237,14 @@ emulatorFlags.push(
     description:
       'OpenAI-compatible /audio/transcriptions base URL the edge recognises speech with (key from AVATAR_ASR_API_KEY)',
     option: 'asrUrl',
+    parse: httpUrlFlag('--asr-url'),
   },
   {
     flags: '--llm-url <url>',
     description:
       'OpenAI-compatible chat base URL the edge brain uses (key from AVATAR_LLM_API_KEY)',
     option: 'llmUrl',
+    parse: httpUrlFlag('--llm-url'),
   },
   { flags: '--llm-model <name>', description: 'model name sent to --llm-url', option: 'llmModel' },
   {
@@ -249,5 +252,6 @@ emulatorFlags.push(
     description:
       'OpenAI-compatible /audio/speech base URL every edge reply is spoken by (key from AVATAR_TTS_API_KEY; a failed call falls back to the local voice; docs/media.md)',
     option: 'ttsUrl',
+    parse: httpUrlFlag('--tts-url'),
   },
 );

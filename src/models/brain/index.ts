@@ -40,14 +40,5 @@ export function createBrain(opts: BrainOptions = {}): Brain {
   });
 }
 
-/** Throws a message naming the flag when `value` is not an http(s) URL. */
-export function checkHttpUrl(flag: string, value: string): void {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    throw new Error(`${flag} must be an http(s) URL, got "${value}"`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new Error(`${flag} must be an http(s) URL, got "${value}"`);
-}
+import { checkHttpUrl } from '../check-url.js';
+export { checkHttpUrl };
