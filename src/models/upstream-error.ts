@@ -124,19 +124,13 @@ export function endpoint(base: string, path: string): string {
 export const UPSTREAM_BODY_BYTES = 50 * 1024 * 1024;
 
 /**
- * A 2xx answer's body, read up to `maxBytes`: over it (declared or streamed), the read
- * stops and the answer is an `upstream_bad_response` UpstreamError.
+ * A response's body, read up to `maxBytes`; `'over'` when it declares or streams more (the
+ * read stops there and the rest is cancelled). A stream that breaks mid-body throws.
  */
-export async function readUpstreamBody(
-  url: string,
-  res: Response,
-  maxBytes = UPSTREAM_BODY_BYTES,
-): Promise<Buffer> {
-  const over = () =>
-    new UpstreamError('upstream_bad_response', `${url} answered over ${maxBytes} bytes`);
+export async function readCapped(res: Response, maxBytes: number): Promise<Buffer | 'over'> {
   if (Number(res.headers.get('content-length') ?? NaN) > maxBytes) {
     await res.body?.cancel();
-    throw over();
+    return 'over';
   }
   if (!res.body) return Buffer.alloc(0);
   const reader = res.body.getReader();
@@ -148,9 +142,21 @@ export async function readUpstreamBody(
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel();
-      throw over();
+      return 'over';
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks, total);
+}
+
+/** A 2xx answer's body up to `maxBytes`; over it, an `upstream_bad_response` UpstreamError. */
+export async function readUpstreamBody(
+  url: string,
+  res: Response,
+  maxBytes = UPSTREAM_BODY_BYTES,
+): Promise<Buffer> {
+  const body = await readCapped(res, maxBytes);
+  if (body === 'over')
+    throw new UpstreamError('upstream_bad_response', `${url} answered over ${maxBytes} bytes`);
+  return body;
 }
