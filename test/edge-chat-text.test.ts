@@ -11,7 +11,9 @@ import { useEmulator } from './helpers/emulator.js';
 
 const h = useEmulator({ mintRatePerMinute: 0 });
 
-async function chat(text: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function chat(
+  text: string | undefined,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const m = await h.api('/api/v1/sessions', {
     body: { persona: 'ava', config: { render: false } },
   });
@@ -19,7 +21,8 @@ async function chat(text: string): Promise<{ status: number; body: Record<string
   const r = await fetch(`${m.body.connect_url}/chat?token=${m.body.session_token}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text }),
+    // undefined: an empty body, no bytes at all.
+    body: text === undefined ? '' : JSON.stringify({ text }),
   });
   const body = (await r.json()) as Record<string, unknown>;
   // Release the seat so the next mint has one (the plan allows one live session).
@@ -45,11 +48,19 @@ describe('POST /chat counts characters and refuses blank text', () => {
     });
   });
 
-  it.each([[''], ['   \n\t']])('refuses blank text %j with 400 invalid_request', async (text) => {
-    const r = await chat(text);
+  it.each([[''], ['   '], ['   \n\t']])(
+    'refuses blank text %j with 400 invalid_request, text: not blank',
+    async (text) => {
+      const r = await chat(text);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ error: 'invalid_request', detail: 'text: not blank' });
+    },
+  );
+
+  it('refuses an empty body (no bytes) with 400 invalid_json: no bytes are not JSON', async () => {
+    const r = await chat(undefined);
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: 'invalid_request' });
-    expect(String(r.body.detail)).toMatch(/^text: /);
+    expect(r.body).toMatchObject({ error: 'invalid_json' });
   });
 });
 

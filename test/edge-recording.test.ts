@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionRuntime } from '../src/emulator/sessions/runtime.js';
@@ -40,6 +40,18 @@ describe('recording and observability', () => {
     expect(b.readUInt32LE(24)).toBe(16_000);
     expect(b.readUInt32LE(40)).toBe(frames.length * 3200);
     expect(Buffer.compare(b.subarray(44, 44 + 3200), frames[0]!)).toBe(0);
+
+    // Only the capture files are served: a file named after an Object.prototype key
+    // (`constructor`) in the session's directory is neither listed nor downloadable.
+    const dir = join(h.emu.ctx.blobDir, 'captures', m.session_id);
+    writeFileSync(join(dir, 'constructor'), 'not a capture');
+    const odd = await h.api(`/_emulator/sessions/${m.session_id}/recordings/constructor`);
+    expect(odd.status).toBe(404);
+    const names = (await h.api(`/_emulator/sessions/${m.session_id}/recordings`)).body.data.map(
+      (f: any) => f.name,
+    );
+    expect(names).toContain('mic.wav');
+    expect(names).not.toContain('constructor');
 
     expect((await h.api(`/api/v1/sessions/${m.session_id}`, { method: 'DELETE' })).status).toBe(
       204,

@@ -47,6 +47,29 @@ describe('files', () => {
     expect(await client().files.delete(f.id)).toMatchObject({ id: f.id, deleted: true });
     await expect(client().files.retrieve(f.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
+
+  // The upload's own limit is the 100 MB file limit (docs/fidelity.md), not the 50 MiB of
+  // the other multipart routes: a 51 MiB file is stored, a body over the limit is a 413.
+  const upload = (bytes: Uint8Array<ArrayBuffer>) => {
+    const form = new FormData();
+    form.append('purpose', 'batch');
+    form.append('file', new Blob([bytes]), 'big.jsonl');
+    return fetch(`${h.baseUrl}/compat-a/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.emu.keys.dashboardKey}` },
+      body: form,
+    });
+  };
+  it('stores a 51 MiB file', async () => {
+    const r = await upload(new Uint8Array(51 * 1024 * 1024).fill(0x61));
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ object: 'file', bytes: 51 * 1024 * 1024 });
+  });
+  it('refuses a file over 100 MiB with 413 payload_too_large in the inference envelope', async () => {
+    const r = await upload(new Uint8Array(100 * 1024 * 1024 + 64 * 1024 + 1));
+    expect(r.status).toBe(413);
+    expect(await r.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+  });
 });
 
 describe('batches', () => {

@@ -44,6 +44,16 @@ describe('GET /api/v1/openapi.json', () => {
     ]);
   });
 
+  it("states a raw body's byte limit: the file upload's is the 100 MiB file plus its form", async () => {
+    type Item = { requestBody?: { description?: string } };
+    const doc = (await (await h.fetch('/api/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, Item>>;
+    };
+    const limit = (path: string) => doc.paths[path]?.post?.requestBody?.description;
+    expect(limit('/compat-a/v1/files')).toMatch(`at most ${100 * 1024 * 1024 + 64 * 1024} bytes`);
+    expect(limit('/compat-a/v1/audio/transcriptions')).toMatch(`at most ${50 * 1024 * 1024} bytes`);
+  });
+
   it('describes the errors each operation can answer, in the spec envelope', async () => {
     type Item = {
       responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;

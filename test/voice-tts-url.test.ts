@@ -134,6 +134,34 @@ describe('OpenAIVoice against a local /audio/speech stub', () => {
     await expect(new OpenAIVoice({ url: stub.url }).synthesize('Hi.')).rejects.toThrow(message);
   });
 
+  it('a URL shown in an error or log line has no userinfo and no query', async () => {
+    stub.handler = (_req, res) => json(res, 500, { error: { message: 'down' } });
+    const port = new URL(stub.url).port;
+    for (const url of [
+      `http://127.0.0.1:${port}/v1?key=s3cret`,
+      `http://alice:pw0rd@127.0.0.1:${port}/v1?key=s3cret`,
+    ]) {
+      const lines: string[] = [];
+      const voice = upstreamFirst(new OpenAIVoice({ url }), new LocalVoice(), (l) => lines.push(l));
+      await voice.synthesize('Hello there.');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`127.0.0.1:${port}/v1`);
+      expect(lines[0]).not.toMatch(/s3cret|alice|pw0rd|key=/);
+    }
+    // The query still reaches the upstream (some servers take their key there).
+    expect(stub.requests.at(-1)!.path).toBe('/v1/audio/speech?key=s3cret');
+  });
+
+  it('an answer over the size cap is refused as an UpstreamError, not read whole', async () => {
+    stub.handler = (_req, res) => answerWav(res, 1200); // 38 KB
+    await expect(
+      new OpenAIVoice({ url: stub.url, maxBytes: 10_000 }).synthesize('Hi.'),
+    ).rejects.toThrow(/upstream_bad_response: .*over 10000 bytes/);
+    // Under the cap, the same answer is read.
+    const s = await new OpenAIVoice({ url: stub.url, maxBytes: 100_000 }).synthesize('Hi.');
+    expect(s.durationMs).toBe(1200);
+  });
+
   it('an upstream that never answers is a timeout, bounded by timeoutMs', async () => {
     stub.handler = () => {}; // holds the request until the stub closes
     await expect(

@@ -1,12 +1,12 @@
 /**
  * One contract operation from a page, with `fetch`: the path filled from `params`
  * (`fillPath`), the method and the answer's type from the operation (`OutputOf<typeof op>`),
- * JSON in and out, `ApiError` on a 4xx/5xx. The browser's counterpart of the Node client's
+ * JSON in and out, `ApiError` on a 4xx/5xx (any body: apiErrorOf) or a 2xx that is not JSON. The browser's counterpart of the Node client's
  * `AvatarClient.call`; it imports only the contract's path helper and types, so the bundle
  * carries the schemas of the operations a page names and nothing else.
  */
 import { fillPath, type AnyOperation, type InputOf, type OutputOf } from '../contract/operation.js';
-import { ApiError } from './mint.js';
+import { ApiError, apiErrorOf, jsonOrUndefined } from './mint.js';
 
 export interface BrowserCallOptions {
   /** `Authorization: Bearer` value. */
@@ -36,15 +36,14 @@ export async function callOperation<O extends AnyOperation>(
     signal: o.signal,
   });
   const text = await res.text();
-  const json: unknown = text ? JSON.parse(text) : undefined;
-  if (!res.ok) {
-    const e = (json ?? {}) as Record<string, unknown>;
+  const json = jsonOrUndefined(text);
+  if (!res.ok) throw apiErrorOf(res.status, res.statusText, json, `${method} ${url.pathname}`);
+  if (json === undefined && text)
     throw new ApiError(
       res.status,
-      String(e.error ?? 'http_error'),
-      typeof e.detail === 'string' ? e.detail : undefined,
-      `${method} ${url.pathname}: ${String(e.message ?? res.statusText)}`,
+      'invalid_response',
+      undefined,
+      `${method} ${url.pathname}: not JSON`,
     );
-  }
   return json as OutputOf<O>;
 }

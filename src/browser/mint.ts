@@ -42,6 +42,41 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The ApiError of a refused call, from its body whatever the family: the control plane's
+ * `{ error, message, detail }`, the inference family's `{ error: { code, message } }`, or a
+ * body that is no JSON at all (a proxy's HTML 502): `http_error` and the status text.
+ */
+export function apiErrorOf(
+  status: number,
+  statusText: string,
+  json: unknown,
+  context?: string,
+): ApiError {
+  const e = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
+  const inner =
+    e.error && typeof e.error === 'object' ? (e.error as Record<string, unknown>) : undefined;
+  const code = inner ? inner.code : e.error;
+  const message = inner ? inner.message : e.message;
+  const text = typeof message === 'string' ? message : statusText;
+  return new ApiError(
+    status,
+    typeof code === 'string' ? code : 'http_error',
+    typeof e.detail === 'string' ? e.detail : undefined,
+    context ? `${context}: ${text}` : text,
+  );
+}
+
+/** A response body as JSON, or undefined when it is empty or not JSON. */
+export function jsonOrUndefined(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function mintSession<T = Record<string, unknown>>(o: MintOptions): Promise<T> {
   const url = `${o.baseUrl.replace(/\/+$/, '')}/api/v1/sessions`;
   const headers = { authorization: `Bearer ${o.key}`, 'content-type': 'application/json' };
@@ -57,14 +92,7 @@ export async function mintSession<T = Record<string, unknown>>(o: MintOptions): 
       });
       const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (res.status === 201) return json as T;
-      if (res.status !== 202) {
-        throw new ApiError(
-          res.status,
-          String(json.error ?? 'http_error'),
-          json.detail as string | undefined,
-          String(json.message ?? res.statusText),
-        );
-      }
+      if (res.status !== 202) throw apiErrorOf(res.status, res.statusText, json);
       const q = json as unknown as Queued;
       ticket = q.queue_ticket;
       o.onQueued?.(q);

@@ -114,6 +114,7 @@ export function buildOpenApiDocument(
     } else if (op.rawBody) {
       item.requestBody = {
         required: true,
+        description: `at most ${op.rawBody.maxBytes} bytes (413 payload_too_large over it)`,
         content: Object.fromEntries(
           op.rawBody.contentTypes.map((t) => [
             t,

@@ -2,7 +2,8 @@
  * Errors of an OpenAI-compatible upstream (`--llm-url`, `--asr-url`), mapped to a few codes
  * a caller can act on: the edge turns them into a spoken apology and a log line, compat-a
  * into the spec's error envelope. `detail` names the URL and what the upstream said
- * (bounded), never the API key.
+ * (bounded), never the API key, and every URL in it is shown without userinfo or query
+ * (`shownUrl`: `user:pass@` and `?key=` stay out of logs and error answers).
  */
 export type UpstreamErrorCode =
   /** Connection refused, DNS failure, TLS failure: nothing answered at the URL. */
@@ -22,15 +23,35 @@ export type UpstreamErrorCode =
   /** No answer within the timeout. */
   | 'upstream_timeout';
 
+/** A URL as a log line or an error may show it: no `user:pass@`, no `?query`, no `#hash`. */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString();
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/i, '$1').replace(/[?#].*$/, '');
+  }
+}
+
+/** Every URL in a text shown by shownUrl (an error's detail may quote the fetch's message). */
+const shownUrls = (text: string) => text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s]+/gi, shownUrl);
+
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
+  readonly detail: string;
   constructor(
     readonly code: UpstreamErrorCode,
-    readonly detail: string,
+    detail: string,
     /** HTTP status of the upstream's answer, when there was one. */
     readonly status?: number,
   ) {
-    super(`${code}: ${detail}`);
+    const shown = shownUrls(detail);
+    super(`${code}: ${shown}`);
+    this.detail = shown;
   }
 }
 
@@ -82,8 +103,60 @@ export function errorFromFetch(url: string, err: unknown, signal?: AbortSignal):
   return new UpstreamError('upstream_unreachable', bound(`cannot reach ${url} (${why})`));
 }
 
-/** A base URL plus an API path, tolerating a base that already ends with the path. */
+/**
+ * A base URL plus an API path, tolerating a base that already ends with the path; a query
+ * on the base (`?key=`) stays a query, after the path.
+ */
 export function endpoint(base: string, path: string): string {
-  const b = base.replace(/\/+$/, '');
-  return b.endsWith(path) ? b : `${b}${path}`;
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    const b = base.replace(/\/+$/, '');
+    return b.endsWith(path) ? b : `${b}${path}`;
+  }
+  const p = u.pathname.replace(/\/+$/, '');
+  u.pathname = p.endsWith(path) ? p : `${p}${path}`;
+  return u.toString();
+}
+
+/** Upstream answers read at most (an audio reply, a transcription): 50 MiB. */
+export const UPSTREAM_BODY_BYTES = 50 * 1024 * 1024;
+
+/**
+ * A response's body, read up to `maxBytes`; `'over'` when it declares or streams more (the
+ * read stops there and the rest is cancelled). A stream that breaks mid-body throws.
+ */
+export async function readCapped(res: Response, maxBytes: number): Promise<Buffer | 'over'> {
+  if (Number(res.headers.get('content-length') ?? NaN) > maxBytes) {
+    await res.body?.cancel();
+    return 'over';
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return 'over';
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** A 2xx answer's body up to `maxBytes`; over it, an `upstream_bad_response` UpstreamError. */
+export async function readUpstreamBody(
+  url: string,
+  res: Response,
+  maxBytes = UPSTREAM_BODY_BYTES,
+): Promise<Buffer> {
+  const body = await readCapped(res, maxBytes);
+  if (body === 'over')
+    throw new UpstreamError('upstream_bad_response', `${url} answered over ${maxBytes} bytes`);
+  return body;
 }

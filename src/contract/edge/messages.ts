@@ -26,9 +26,10 @@ export const V2Hello = z
   .object({ type: z.literal('hello'), lang })
   .describe('v2: session context, before the first audio frame');
 /** A typed turn's text: not blank, at most CHAT_TEXT_MAX characters (code points). */
-export const ChatText = textOfAtMost(CHAT_TEXT_MAX, 1)
+// "" is blank too: one `not blank` message for it and for spaces (no min(1) with its own).
+export const ChatText = textOfAtMost(CHAT_TEXT_MAX)
   .refine((s) => s.trim() !== '', { message: 'not blank' })
-  .meta({ maxLength: CHAT_TEXT_MAX });
+  .meta({ minLength: 1, maxLength: CHAT_TEXT_MAX });
 export const V2Chat = z
   .object({ type: z.literal('chat'), text: ChatText })
   .describe('v2: a typed user turn');

@@ -366,6 +366,13 @@ export const edgeCaptures = box(
     responses: { 200: { description: 'The capture files', schema: EdgeCaptureListSchema } },
   },
 );
+/** The capture files a box keeps and serves, with their content types. */
+export const CAPTURE_FILES: Readonly<Record<string, string>> = {
+  'mic.wav': 'audio/wav',
+  'video.mp4': 'video/mp4',
+};
+/** A capture file's name (own keys only: `constructor` is not one). */
+export const isCaptureFile = (name: string): boolean => Object.hasOwn(CAPTURE_FILES, name);
 export const edgeCapture = box(
   'edge.capture',
   'get',

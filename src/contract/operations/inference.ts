@@ -35,6 +35,10 @@ import {
 import * as Res from '../resources/inference-responses.js';
 
 const MULTIPART = { contentTypes: ['multipart/form-data'], maxBytes: 50 * 1024 * 1024 } as const;
+/** Largest file POST /compat-a/v1/files stores (ours, spec 4.12: not shown; docs/fidelity.md). */
+export const FILE_BYTES = 100 * 1024 * 1024;
+/** The upload's multipart body: the file plus room for the form's boundaries and `purpose`. */
+export const FILE_UPLOAD_BODY_BYTES = FILE_BYTES + 64 * 1024;
 
 /**
  * One inference operation: public or one scope, the family's envelope, no CLI command. Every
@@ -202,7 +206,7 @@ export const uploadFile = inference(
   'user:write',
   'Upload a file (multipart: purpose, file)',
   {
-    rawBody: MULTIPART,
+    rawBody: { ...MULTIPART, maxBytes: FILE_UPLOAD_BODY_BYTES },
     responses: { 200: { description: 'The file', schema: Res.FileObjectSchema } },
   },
 );

@@ -8,11 +8,16 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { edgeCapture, edgeCaptures, edgeCapturesDelete } from '../../contract/operations/boxes.js';
+import {
+  CAPTURE_FILES,
+  edgeCapture,
+  edgeCaptures,
+  edgeCapturesDelete,
+  isCaptureFile,
+} from '../../contract/operations/boxes.js';
 import { ApiError } from '../../server/api-error.js';
 import { bind, type Family, type Routes } from '../../server/binder.js';
 
-const FILES: Record<string, string> = { 'mic.wav': 'audio/wav', 'video.mp4': 'video/mp4' };
 const SESSION_ID = /^[0-9a-f-]{36}$/i;
 
 const noCaptures = (message: string) => new ApiError(404, 'not_found', { message });
@@ -38,7 +43,7 @@ export function registerCaptures(
   bind(app, fromControlPlane, edgeCaptures, ({ params }) => {
     const dir = mustDir(params.id);
     const data = readdirSync(dir)
-      .filter((name) => name in FILES)
+      .filter(isCaptureFile)
       .map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
     return { session_id: params.id, data };
   });
@@ -46,9 +51,10 @@ export function registerCaptures(
   bind(app, fromControlPlane, edgeCapture, ({ params, c }) => {
     const dir = mustDir(params.id);
     const name = params.name;
-    if (!(name in FILES) || !existsSync(join(dir, name))) throw noCaptures(`no capture ${name}`);
+    if (!isCaptureFile(name) || !existsSync(join(dir, name)))
+      throw noCaptures(`no capture ${name}`);
     return c.body(new Uint8Array(readFileSync(join(dir, name))), 200, {
-      'content-type': FILES[name]!,
+      'content-type': CAPTURE_FILES[name]!,
     });
   });
 

@@ -26,6 +26,10 @@ function sessionTokenFamily(verify: TokenVerifier, sessions: BoxSessions): Famil
   return {
     ...apiRefusals,
     maxBodyBytes: CHAT_BODY_MAX,
+    // No bytes are not JSON (spec 7: invalid_json "body not valid JSON"); not `{}`.
+    emptyBody: () => {
+      throw apiRefusals.invalidJson('request body is empty: send {"text": "..."}');
+    },
     async auth(c: Context): Promise<SessionClaims> {
       const token = tokenOf(new URL(c.req.url), c.req.header('authorization'));
       if (!token)

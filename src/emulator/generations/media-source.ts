@@ -8,6 +8,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { Clock } from '../clock.js';
+import { readCapped } from '../../models/upstream-error.js';
 import { ApiError } from '../../server/api-error.js';
 
 export interface MediaFetchOptions {
@@ -116,35 +117,19 @@ async function fetchUrl(
       await res.body?.cancel();
       throw bad(field, `fetch answered HTTP ${res.status}`);
     }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > maxBytes) {
-      await res.body?.cancel();
-      throw bad(field, `over ${maxBytes} bytes`);
-    }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const reader = res.body!.getReader();
+    let bytes: Buffer | 'over';
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel();
-          throw bad(field, `over ${maxBytes} bytes`);
-        }
-        chunks.push(value);
-      }
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
+      bytes = await readCapped(res, maxBytes);
+    } catch {
       throw bad(
         field,
         abort.signal.aborted ? `fetch timed out after ${o.timeoutMs} ms` : 'fetch cut off',
       );
     }
-    if (total === 0) throw bad(field, 'fetched an empty body');
+    if (bytes === 'over') throw bad(field, `over ${maxBytes} bytes`);
+    if (bytes.length === 0) throw bad(field, 'fetched an empty body');
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    return { bytes: Buffer.concat(chunks), type, cached: false };
+    return { bytes, type, cached: false };
   } finally {
     timer.cancel();
   }

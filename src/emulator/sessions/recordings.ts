@@ -10,6 +10,7 @@
  */
 import { fillPath } from '../../contract/operation.js';
 import { recording, recordings } from '../../contract/operations/operator.js';
+import { CAPTURE_FILES, isCaptureFile } from '../../contract/operations/boxes.js';
 import { implement } from '../http/router.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,6 @@ import { sessionSql } from './sql.js';
 
 export const CAPTURE_RETENTION_S = 30 * 24 * 3600;
 const SWEEP_EVERY_MS = 3600_000;
-const FILES: Record<string, string> = { 'mic.wav': 'audio/wav', 'video.mp4': 'video/mp4' };
 
 const root = (ctx: EmulatorContext) => join(ctx.blobDir, 'captures');
 
@@ -77,11 +77,11 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
     const at = where(id);
     if ('local' in at)
       return readdirSync(at.local)
-        .filter((n) => n in FILES)
+        .filter(isCaptureFile)
         .map((name) => ({ name, bytes: statSync(join(at.local, name)).size }));
     const r = await boxCaptureList(at.box, id);
     if (!r.ok) throw notFound(id, r.why);
-    return r.value.filter((f) => f.name in FILES);
+    return r.value.filter((f) => isCaptureFile(f.name));
   };
   // A brain-only session (render: false) renders no video: its empty video.mp4 is not offered.
   const offered = (files: { name: string; bytes: number }[]) =>
@@ -95,7 +95,7 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
       expires_at: row?.ended_at ? row.ended_at + CAPTURE_RETENTION_S : null,
       data: files.map(({ name, bytes }) => ({
         name,
-        content_type: FILES[name],
+        content_type: CAPTURE_FILES[name],
         bytes,
         url: fillPath(recording.path, { id, name }),
       })),
@@ -116,6 +116,6 @@ export function registerRecordings(app: App, ctx: EmulatorContext): void {
       if (!r.ok) throw notFound(id, r.why);
       bytes = r.value;
     }
-    return c.body(new Uint8Array(bytes), 200, { 'content-type': FILES[name]! });
+    return c.body(new Uint8Array(bytes), 200, { 'content-type': CAPTURE_FILES[name]! });
   });
 }

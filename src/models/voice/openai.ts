@@ -9,7 +9,13 @@
  * instead (route.ts).
  */
 import type { Speech, SynthesizeOptions, Voice } from '../voice.js';
-import { UpstreamError, endpoint, errorFromFetch, errorFromResponse } from '../upstream-error.js';
+import {
+  UpstreamError,
+  endpoint,
+  errorFromFetch,
+  errorFromResponse,
+  readUpstreamBody,
+} from '../upstream-error.js';
 import { FLITE_SAMPLE_RATE } from './flite.js';
 import { readWav, resample } from './pcm.js';
 
@@ -26,6 +32,8 @@ export interface OpenAIVoiceOptions {
   apiKey?: string;
   /** Longest a request may take, answer included (default 30 s). */
   timeoutMs?: number;
+  /** Largest answer read (default UPSTREAM_BODY_BYTES, 50 MiB); over it: an UpstreamError. */
+  maxBytes?: number;
 }
 
 export class OpenAIVoice implements Voice {
@@ -62,7 +70,7 @@ export class OpenAIVoice implements Voice {
       });
       if (!res.ok) throw await errorFromResponse(this.url, res);
       type = res.headers.get('content-type') ?? '';
-      body = Buffer.from(await res.arrayBuffer());
+      body = await readUpstreamBody(this.url, res, this.opts.maxBytes);
     } catch (e) {
       throw errorFromFetch(this.url, e, opts.signal);
     }

@@ -12,7 +12,6 @@ import { batchSql } from './sql.js';
  * multipart form `file` + `purpose`; a file is `{ id: file-<hex>, object: file, bytes,
  * created_at, filename, purpose, status: processed }`. List, get, content, delete.
  */
-export const FILE_BYTES = 100 * 1024 * 1024;
 const PURPOSES = [
   'batch',
   'batch_output',
@@ -78,7 +77,7 @@ export function registerFiles(app: App, svc: InferenceServices): void {
     return f;
   };
   implementInference(app, svc, inference.uploadFile, async ({ c, raw, auth: { caller } }) => {
-    const form = await readForm(c, raw, FILE_BYTES + 64 * 1024);
+    const form = await readForm(c, raw, inference.FILE_UPLOAD_BODY_BYTES);
     const purpose = formString(form, 'purpose');
     if (!purpose || !PURPOSES.includes(purpose))
       throw invalid(`purpose: one of ${PURPOSES.join(', ')}`, 'purpose');
