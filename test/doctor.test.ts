@@ -144,6 +144,15 @@ describe('avatar doctor against the emulator', () => {
     expect(r.stderr).toMatch(/--say must be a non-empty line/);
   });
 
+  it('a URL that is not the service (a path under it): exit 5 saying so, not a list of mismatches', async () => {
+    const r = await cli(['doctor', '--base-url', `${h.baseUrl}/api`], emulatorEnv(h));
+    expect(r.code).toBe(5);
+    expect(r.stderr.replace(/\s+/g, ' ')).toMatch(
+      /nothing at http:\/\/127\.0\.0\.1:\d+\/api looks like the avatar service/,
+    );
+    expect(r.stdout).not.toMatch(/FAIL/);
+  });
+
   it('an unreachable service: exit 5', async () => {
     // A port that was just free: listen on port 0, then close.
     const gone = createServer();

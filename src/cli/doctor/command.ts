@@ -13,7 +13,7 @@ session per protocol (v1, v2), sends one typed turn, judges every frame, and
 releases it.
 
 Exit codes: 0 all match, 7 a mismatch (the table names its JSON path),
-3 the key was refused, 5 the service cannot be reached.
+3 the key was refused, 5 the service cannot be reached (or the URL is not it).
 
 Examples:
   $ avatar doctor                           # the running local emulator

@@ -67,6 +67,8 @@ export interface HttpProbeResult {
   persona?: string;
   /** Every keyed probe answered 401: the key (or its absence) was refused. */
   keyRefused: boolean;
+  /** The public routes every deployment serves (gallery, JWKS) both answered 404: a wrong URL. */
+  notTheService: boolean;
 }
 
 /**
@@ -117,6 +119,7 @@ export async function probeHttp(
   let keyed = 0;
   let refused = 0;
   let persona: string | undefined;
+  const publicStatus = new Map<string, number>();
   for (const op of order(gets)) {
     const family = op.family ?? 'control';
     if (family in SKIPPED_FAMILIES || (family === 'operator' && operator)) continue;
@@ -164,6 +167,7 @@ export async function probeHttp(
       push(op, { method: 'GET', path, result: 'fail', detail: `request failed: ${a.message}` });
       continue;
     }
+    if (op.id === 'gallery.list' || op.id === 'jwks.get') publicStatus.set(op.id, a.status);
     if (op.auth !== 'public') {
       keyed++;
       if (a.status === 401) refused++;
@@ -184,7 +188,12 @@ export async function probeHttp(
       lists.set(path, a.body);
     if (op.id === 'gallery.list' && a.status === 200) persona ??= firstId(a.body);
   }
-  return { rows, persona, keyRefused: keyed > 0 && refused === keyed };
+  return {
+    rows,
+    persona,
+    keyRefused: keyed > 0 && refused === keyed,
+    notTheService: publicStatus.size === 2 && [...publicStatus.values()].every((s) => s === 404),
+  };
 }
 
 /** A frame seen on a socket, in arrival order. */

@@ -28,6 +28,12 @@ export async function runDoctor(cli: CliContext, o: DoctorOptions): Promise<void
   let refused = false;
   try {
     const http = await probeHttp(client, { workspaceId: conn.workspaceId });
+    // No gallery and no JWKS: not a deployment that differs, a URL that is not the service.
+    if (http.notTheService)
+      throw new CliError(
+        `nothing at ${conn.baseUrl} looks like the avatar service (GET /api/gallery and the JWKS answer 404): --base-url is the service's origin, e.g. http://127.0.0.1:4780`,
+        ExitCode.network,
+      );
     rows.push(...http.rows);
     if (http.keyRefused) refused = true;
     else if (o.live) {
